@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+// opbench-bench: runs one benchmark sub-command and prints its figures as one JSON line.
+#include "bench/bench.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QJsonDocument>
+#include <QMap>
+#include <QTextStream>
+
+#include <unistd.h>
+
+namespace opbench::bench {
+
+namespace {
+struct Entry
+{
+    QString help;
+    Fn fn;
+};
+QMap<QString, Entry> &registry()
+{
+    static QMap<QString, Entry> r;
+    return r;
+}
+
+qint64 statusField(const char *field)
+{
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        if (line.startsWith(field)) {
+            const QList<QByteArray> parts = line.simplified().split(' ');
+            return parts.size() >= 2 ? parts.at(1).toLongLong() * 1024 : 0;
+        }
+    }
+    return 0;
+}
+} // namespace
+
+Registrar::Registrar(const char *name, const char *help, Fn fn)
+{
+    registry().insert(QString::fromLatin1(name), {QString::fromLatin1(help), fn});
+}
+
+void printJson(const QJsonObject &obj)
+{
+    QTextStream(stdout) << QJsonDocument(obj).toJson(QJsonDocument::Compact) << Qt::endl;
+}
+
+qint64 rssBytes() { return statusField("VmRSS:"); }
+qint64 peakRssBytes() { return statusField("VmHWM:"); }
+
+QString option(const QStringList &args, const QString &flag, const QString &fallback)
+{
+    const qsizetype i = args.indexOf(flag);
+    return (i >= 0 && i + 1 < args.size()) ? args.at(i + 1) : fallback;
+}
+
+} // namespace opbench::bench
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QStringList args = app.arguments().mid(1);
+    auto &reg = opbench::bench::registry();
+    if (args.isEmpty() || args.first() == QLatin1String("--help") || !reg.contains(args.first())) {
+        QTextStream err(stderr);
+        if (!args.isEmpty() && args.first() != QLatin1String("--help"))
+            err << "opbench-bench: unknown benchmark '" << args.first() << "'\n";
+        err << "usage: opbench-bench BENCHMARK [options]\n\nbenchmarks:\n";
+        for (auto it = reg.cbegin(); it != reg.cend(); ++it)
+            err << "  " << it.key().leftJustified(16) << it->help << '\n';
+        return args.isEmpty() || args.first() == QLatin1String("--help") ? 0 : 2;
+    }
+    const QString name = args.takeFirst();
+    return reg.value(name).fn(args);
+}

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/api/object.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <simdjson.h>
+
+#include <charconv>
+
+namespace opbench {
+
+// The shared, immutable state behind an Object. Invariant: every decoded field equals what
+// `json` says; nothing is ever changed after construction.
+class ObjectData : public QSharedData
+{
+public:
+    QByteArray json; // compact JSON of the whole document
+    QString apiVersion;
+    QString kind;
+    QString name;
+    QString generateName;
+    QString ns;
+    QString uid;
+    QString resourceVersion;
+    QString creationTimestamp;
+    QString deletionTimestamp;
+    qint64 generation = 0;
+    Labels labels;
+    QList<OwnerReference> ownerReferences;
+    QStringList finalizers;
+};
+
+QJsonObject OwnerReference::toJson() const
+{
+    QJsonObject o;
+    o.insert(QLatin1String("apiVersion"), apiVersion);
+    o.insert(QLatin1String("kind"), kind);
+    o.insert(QLatin1String("name"), name);
+    o.insert(QLatin1String("uid"), uid);
+    if (controller)
+        o.insert(QLatin1String("controller"), true);
+    if (blockOwnerDeletion)
+        o.insert(QLatin1String("blockOwnerDeletion"), true);
+    return o;
+}
+
+OwnerReference OwnerReference::fromJson(const QJsonObject &o)
+{
+    return {o.value(QLatin1String("apiVersion")).toString(), o.value(QLatin1String("kind")).toString(),
+            o.value(QLatin1String("name")).toString(),       o.value(QLatin1String("uid")).toString(),
+            o.value(QLatin1String("controller")).toBool(),   o.value(QLatin1String("blockOwnerDeletion")).toBool()};
+}
+
+QString objectKey(const QString &ns, const QString &name)
+{
+    return ns.isEmpty() ? name : ns + u'/' + name;
+}
+
+namespace {
+
+namespace dom = simdjson::dom;
+
+QString qstr(std::string_view sv) { return QString::fromUtf8(sv.data(), qsizetype(sv.size())); }
+
+QString stringField(dom::object obj, const char *key)
+{
+    std::string_view sv;
+    if (obj[key].get_string().get(sv) == simdjson::SUCCESS)
+        return qstr(sv);
+    return {};
+}
+
+// Appends `s` as a JSON string literal.
+void writeString(QByteArray &out, std::string_view s)
+{
+    out.append('"');
+    size_t start = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        out.append(s.data() + start, qsizetype(i - start));
+        start = i + 1;
+        switch (c) {
+        case '"': out.append("\\\""); break;
+        case '\\': out.append("\\\\"); break;
+        case '\n': out.append("\\n"); break;
+        case '\r': out.append("\\r"); break;
+        case '\t': out.append("\\t"); break;
+        case '\b': out.append("\\b"); break;
+        case '\f': out.append("\\f"); break;
+        default: {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", c);
+            out.append(buf);
+        }
+        }
+    }
+    out.append(s.data() + start, qsizetype(s.size() - start));
+    out.append('"');
+}
+
+// Compact serializer over the DOM. `skipManagedFields` drops metadata.managedFields at depth 1.
+void write(QByteArray &out, dom::element el, int depth, bool inMetadata, bool skipManagedFields)
+{
+    switch (el.type()) {
+    case dom::element_type::OBJECT: {
+        out.append('{');
+        bool first = true;
+        for (dom::key_value_pair kv : dom::object(el)) {
+            if (skipManagedFields && inMetadata && depth == 1 && kv.key == "managedFields")
+                continue;
+            if (!first)
+                out.append(',');
+            first = false;
+            writeString(out, kv.key);
+            out.append(':');
+            write(out, kv.value, depth + 1, depth == 0 && kv.key == "metadata", skipManagedFields);
+        }
+        out.append('}');
+        break;
+    }
+    case dom::element_type::ARRAY: {
+        out.append('[');
+        bool first = true;
+        for (dom::element child : dom::array(el)) {
+            if (!first)
+                out.append(',');
+            first = false;
+            write(out, child, depth + 1, false, skipManagedFields);
+        }
+        out.append(']');
+        break;
+    }
+    case dom::element_type::STRING: writeString(out, std::string_view(el)); break;
+    case dom::element_type::INT64: {
+        char buf[24];
+        auto r = std::to_chars(buf, buf + sizeof buf, int64_t(el));
+        out.append(buf, r.ptr - buf);
+        break;
+    }
+    case dom::element_type::UINT64: {
+        char buf[24];
+        auto r = std::to_chars(buf, buf + sizeof buf, uint64_t(el));
+        out.append(buf, r.ptr - buf);
+        break;
+    }
+    case dom::element_type::DOUBLE: {
+        const double v = double(el);
+        char buf[32];
+        auto r = std::to_chars(buf, buf + sizeof buf, v);
+        out.append(buf, r.ptr - buf);
+        break;
+    }
+    case dom::element_type::BOOL: out.append(bool(el) ? "true" : "false"); break;
+    case dom::element_type::NULL_VALUE: out.append("null"); break;
+    }
+}
+
+// Decodes the metadata block of `obj` into `d`.
+void decodeMeta(dom::object obj, ObjectData &d)
+{
+    d.apiVersion = stringField(obj, "apiVersion");
+    d.kind = stringField(obj, "kind");
+    dom::object meta;
+    if (obj["metadata"].get_object().get(meta) != simdjson::SUCCESS)
+        return;
+    d.name = stringField(meta, "name");
+    d.generateName = stringField(meta, "generateName");
+    d.ns = stringField(meta, "namespace");
+    d.uid = stringField(meta, "uid");
+    d.resourceVersion = stringField(meta, "resourceVersion");
+    d.creationTimestamp = stringField(meta, "creationTimestamp");
+    d.deletionTimestamp = stringField(meta, "deletionTimestamp");
+    int64_t gen = 0;
+    if (meta["generation"].get_int64().get(gen) == simdjson::SUCCESS)
+        d.generation = gen;
+    dom::object labels;
+    if (meta["labels"].get_object().get(labels) == simdjson::SUCCESS) {
+        for (dom::key_value_pair kv : labels) {
+            std::string_view v;
+            if (kv.value.get_string().get(v) == simdjson::SUCCESS)
+                d.labels.insert(qstr(kv.key), qstr(v));
+        }
+    }
+    dom::array refs;
+    if (meta["ownerReferences"].get_array().get(refs) == simdjson::SUCCESS) {
+        for (dom::element r : refs) {
+            dom::object ro;
+            if (r.get_object().get(ro) != simdjson::SUCCESS)
+                continue;
+            OwnerReference ref;
+            ref.apiVersion = stringField(ro, "apiVersion");
+            ref.kind = stringField(ro, "kind");
+            ref.name = stringField(ro, "name");
+            ref.uid = stringField(ro, "uid");
+            bool b = false;
+            if (ro["controller"].get_bool().get(b) == simdjson::SUCCESS)
+                ref.controller = b;
+            b = false;
+            if (ro["blockOwnerDeletion"].get_bool().get(b) == simdjson::SUCCESS)
+                ref.blockOwnerDeletion = b;
+            d.ownerReferences.append(ref);
+        }
+    }
+    dom::array fins;
+    if (meta["finalizers"].get_array().get(fins) == simdjson::SUCCESS) {
+        for (dom::element f : fins) {
+            std::string_view v;
+            if (f.get_string().get(v) == simdjson::SUCCESS)
+                d.finalizers.append(qstr(v));
+        }
+    }
+}
+
+dom::parser &threadParser()
+{
+    thread_local dom::parser parser;
+    return parser;
+}
+
+Status decodeError(simdjson::error_code code, const QByteArray &json)
+{
+    return Status::transport(QString::fromLatin1(StatusReason::DecodeError),
+                             QStringLiteral("invalid JSON (%1) in %2 bytes starting %3")
+                                 .arg(QString::fromUtf8(simdjson::error_message(code)))
+                                 .arg(json.size())
+                                 .arg(QString::fromUtf8(json.left(60).toPercentEncoding(" {}[]\":,.-_/"))));
+}
+
+ObjectData *buildData(dom::element el, const QString &apiVersion, const QString &kind, bool stripManagedFields)
+{
+    auto *d = new ObjectData;
+    d->json.reserve(1024);
+    write(d->json, el, 0, false, stripManagedFields);
+    d->json.squeeze();
+    decodeMeta(dom::object(el), *d);
+    if (d->apiVersion.isEmpty() && !apiVersion.isEmpty()) {
+        // Built-in list items often omit apiVersion/kind: put them back so every cached
+        // object is self-describing.
+        d->apiVersion = apiVersion;
+        d->kind = kind;
+        QByteArray prefix = "{\"apiVersion\":";
+        writeString(prefix, apiVersion.toStdString());
+        prefix += ",\"kind\":";
+        writeString(prefix, kind.toStdString());
+        d->json = prefix + (d->json.size() > 2 ? QByteArray(",") : QByteArray()) + d->json.mid(1);
+    }
+    return d;
+}
+
+} // namespace
+
+Object::Object() = default;
+Object::Object(ObjectData *data) : d(data) {}
+Object::Object(const Object &) = default;
+Object::Object(Object &&) noexcept = default;
+Object &Object::operator=(const Object &) = default;
+Object &Object::operator=(Object &&) noexcept = default;
+Object::~Object() = default;
+
+Object Object::fromJson(const QJsonObject &json)
+{
+    auto parsed = parse(QJsonDocument(json).toJson(QJsonDocument::Compact));
+    return parsed.ok() ? parsed.value() : Object();
+}
+
+Expected<Object> Object::parse(const QByteArray &json)
+{
+    dom::element el;
+    auto err = threadParser().parse(json.constData(), size_t(json.size())).get(el);
+    if (err)
+        return decodeError(err, json);
+    if (!el.is_object())
+        return Status::transport(QString::fromLatin1(StatusReason::DecodeError),
+                                 QStringLiteral("expected a JSON object, got %1").arg(QString::fromUtf8(json.left(40))));
+    return Object(buildData(el, {}, {}, false));
+}
+
+Expected<Object::List> Object::parseList(const QByteArray &json, const QString &itemApiVersion, const QString &itemKind,
+                                         bool stripManagedFields)
+{
+    dom::element el;
+    auto err = threadParser().parse(json.constData(), size_t(json.size())).get(el);
+    if (err)
+        return decodeError(err, json);
+    dom::object obj;
+    if (el.get_object().get(obj))
+        return Status::transport(QString::fromLatin1(StatusReason::DecodeError), QStringLiteral("a list must be a JSON object"));
+    List list;
+    list.kind = stringField(obj, "kind");
+    dom::object meta;
+    if (obj["metadata"].get_object().get(meta) == simdjson::SUCCESS) {
+        list.resourceVersion = stringField(meta, "resourceVersion");
+        list.continueToken = stringField(meta, "continue");
+        int64_t remaining = -1;
+        if (meta["remainingItemCount"].get_int64().get(remaining) == simdjson::SUCCESS)
+            list.remainingItemCount = remaining;
+    }
+    dom::array items;
+    auto itemsErr = obj["items"].get_array().get(items);
+    if (itemsErr && itemsErr != simdjson::NO_SUCH_FIELD) {
+        // "items": null is tolerated as empty; anything else is an error.
+        if (!obj["items"].is_null())
+            return Status::transport(QString::fromLatin1(StatusReason::DecodeError), QStringLiteral("list \"items\" is not an array"));
+    }
+    if (!itemsErr) {
+        list.items.reserve(qsizetype(items.size()));
+        for (dom::element item : items) {
+            if (!item.is_object())
+                return Status::transport(QString::fromLatin1(StatusReason::DecodeError), QStringLiteral("a list item is not an object"));
+            list.items.append(Object(buildData(item, itemApiVersion, itemKind, stripManagedFields)));
+        }
+    }
+    return list;
+}
+
+bool Object::isNull() const { return !d; }
+
+QJsonObject Object::json() const
+{
+    return d ? QJsonDocument::fromJson(d->json).object() : QJsonObject();
+}
+
+QByteArray Object::toJsonBytes() const { return d ? d->json : QByteArray(); }
+
+qsizetype Object::memoryFootprint() const
+{
+    if (!d)
+        return 0;
+    auto str = [](const QString &s) { return s.isEmpty() ? 0 : qsizetype(sizeof(QArrayData)) + s.capacity() * 2; };
+    qsizetype n = qsizetype(sizeof(ObjectData)) + qsizetype(sizeof(QArrayData)) + d->json.capacity();
+    for (const QString *s : {&d->apiVersion, &d->kind, &d->name, &d->generateName, &d->ns, &d->uid,
+                             &d->resourceVersion, &d->creationTimestamp, &d->deletionTimestamp})
+        n += str(*s);
+    for (auto it = d->labels.cbegin(); it != d->labels.cend(); ++it)
+        n += 48 + str(it.key()) + str(it.value()); // map node + strings
+    for (const OwnerReference &r : d->ownerReferences)
+        n += qsizetype(sizeof(OwnerReference)) + str(r.apiVersion) + str(r.kind) + str(r.name) + str(r.uid);
+    for (const QString &f : d->finalizers)
+        n += qsizetype(sizeof(QString)) + str(f);
+    return n;
+}
+
+QString Object::apiVersion() const { return d ? d->apiVersion : QString(); }
+QString Object::kind() const { return d ? d->kind : QString(); }
+GroupVersionKind Object::gvk() const { return GroupVersionKind::fromApiVersionKind(apiVersion(), kind()); }
+QString Object::name() const { return d ? d->name : QString(); }
+QString Object::generateName() const { return d ? d->generateName : QString(); }
+QString Object::namespaceName() const { return d ? d->ns : QString(); }
+QString Object::key() const { return d ? objectKey(d->ns, d->name) : QString(); }
+QString Object::uid() const { return d ? d->uid : QString(); }
+QString Object::resourceVersion() const { return d ? d->resourceVersion : QString(); }
+qint64 Object::generation() const { return d ? d->generation : 0; }
+QString Object::creationTimestamp() const { return d ? d->creationTimestamp : QString(); }
+QString Object::deletionTimestamp() const { return d ? d->deletionTimestamp : QString(); }
+
+const Labels &Object::labels() const
+{
+    static const Labels empty;
+    return d ? d->labels : empty;
+}
+
+Labels Object::annotations() const
+{
+    Labels out;
+    if (!d)
+        return out;
+    dom::element el;
+    if (threadParser().parse(d->json.constData(), size_t(d->json.size())).get(el))
+        return out;
+    dom::object ann;
+    if (el["metadata"]["annotations"].get_object().get(ann) == simdjson::SUCCESS) {
+        for (dom::key_value_pair kv : ann) {
+            std::string_view v;
+            if (kv.value.get_string().get(v) == simdjson::SUCCESS)
+                out.insert(qstr(kv.key), qstr(v));
+        }
+    }
+    return out;
+}
+
+const QList<OwnerReference> &Object::ownerReferences() const
+{
+    static const QList<OwnerReference> empty;
+    return d ? d->ownerReferences : empty;
+}
+
+std::optional<OwnerReference> Object::controllerReference() const
+{
+    for (const OwnerReference &r : ownerReferences())
+        if (r.controller)
+            return r;
+    return std::nullopt;
+}
+
+const QStringList &Object::finalizers() const
+{
+    static const QStringList empty;
+    return d ? d->finalizers : empty;
+}
+
+QJsonValue Object::value(std::initializer_list<QLatin1String> path) const
+{
+    QJsonValue v = json();
+    for (QLatin1String p : path) {
+        if (!v.isObject())
+            return QJsonValue(QJsonValue::Undefined);
+        v = v.toObject().value(p);
+    }
+    return v;
+}
+
+Object Object::withoutManagedFields() const
+{
+    if (!d || !d->json.contains("\"managedFields\""))
+        return *this;
+    dom::element el;
+    if (threadParser().parse(d->json.constData(), size_t(d->json.size())).get(el))
+        return *this;
+    return Object(buildData(el, {}, {}, true));
+}
+
+bool operator==(const Object &a, const Object &b)
+{
+    if (a.d == b.d)
+        return true;
+    return a.toJsonBytes() == b.toJsonBytes();
+}
+
+} // namespace opbench

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Object: an immutable, implicitly shared Kubernetes object.
+//
+// It keeps the whole document as compact JSON (so unknown fields survive a read-modify-write)
+// plus the metadata a controller reads on every event, decoded once. Copies are a pointer
+// copy. Editing goes through json() / fromJson() or a typed view (Deployment, Lease, …),
+// which produce a new Object.
+//
+// Memory: a cached Object costs its compact JSON bytes plus a small metadata block; see
+// bench/objectmemory.cpp ("opbench-bench object-memory") for the figure against the wire size.
+
+#include "engine/api/expected.h"
+#include "engine/api/gvk.h"
+
+#include <QExplicitlySharedDataPointer>
+#include <QJsonObject>
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+namespace opbench {
+
+struct OwnerReference
+{
+    QString apiVersion;
+    QString kind;
+    QString name;
+    QString uid;
+    bool controller = false;
+    bool blockOwnerDeletion = false;
+
+    QJsonObject toJson() const;
+    static OwnerReference fromJson(const QJsonObject &o);
+    friend bool operator==(const OwnerReference &, const OwnerReference &) = default;
+};
+
+using Labels = QMap<QString, QString>;
+
+class ObjectData;
+
+class Object
+{
+public:
+    /// A null object (isNull() is true; every accessor returns an empty value).
+    Object();
+    Object(const Object &);
+    Object(Object &&) noexcept;
+    Object &operator=(const Object &);
+    Object &operator=(Object &&) noexcept;
+    ~Object();
+
+    /// Builds an object from a JSON document (any JSON object is accepted).
+    static Object fromJson(const QJsonObject &json);
+    /// Parses JSON text. Errors say what is wrong and where (byte offset).
+    static Expected<Object> parse(const QByteArray &json);
+    /// Parses a list document ({"items":[…], "metadata":{"resourceVersion":…}}) in one pass;
+    /// items lacking apiVersion/kind get `itemApiVersion`/`itemKind` when those are non-empty.
+    struct List
+    {
+        QList<Object> items;
+        QString resourceVersion;
+        QString continueToken;
+        qint64 remainingItemCount = -1;
+        QString kind;
+    };
+    /// With `stripManagedFields`, metadata.managedFields is dropped while decoding (the cache's
+    /// default transform, at no extra cost).
+    static Expected<List> parseList(const QByteArray &json, const QString &itemApiVersion = {},
+                                    const QString &itemKind = {}, bool stripManagedFields = false);
+
+    bool isNull() const;
+
+    /// The whole document (decoded on each call: keep the result if you read many fields).
+    QJsonObject json() const;
+    /// The whole document as compact JSON (no copy).
+    QByteArray toJsonBytes() const;
+    /// Bytes this object holds (JSON plus metadata block), for cache accounting.
+    qsizetype memoryFootprint() const;
+
+    QString apiVersion() const;
+    QString kind() const;
+    GroupVersionKind gvk() const;
+    QString name() const;
+    QString generateName() const;
+    QString namespaceName() const;
+    /// "namespace/name", or "name" for cluster-scoped objects: the cache key.
+    QString key() const;
+    QString uid() const;
+    QString resourceVersion() const;
+    qint64 generation() const;
+    QString creationTimestamp() const;
+    QString deletionTimestamp() const;
+    bool isBeingDeleted() const { return !deletionTimestamp().isEmpty(); }
+    const Labels &labels() const;
+    /// Decoded on demand (annotations can be large; they are not kept decoded).
+    Labels annotations() const;
+    const QList<OwnerReference> &ownerReferences() const;
+    /// The ownerReference with controller=true, if any.
+    std::optional<OwnerReference> controllerReference() const;
+    const QStringList &finalizers() const;
+
+    /// Reads a nested value by path ("spec", "replicas"); undefined when absent.
+    QJsonValue value(std::initializer_list<QLatin1String> path) const;
+
+    /// A copy without metadata.managedFields (the cache's default transform).
+    Object withoutManagedFields() const;
+
+    /// Same document bytes.
+    friend bool operator==(const Object &a, const Object &b);
+
+private:
+    explicit Object(ObjectData *d);
+    QExplicitlySharedDataPointer<const ObjectData> d;
+};
+
+/// "ns/name" or "name".
+QString objectKey(const QString &ns, const QString &name);
+
+} // namespace opbench
+
+Q_DECLARE_METATYPE(opbench::Object)
