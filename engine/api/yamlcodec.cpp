@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/api/yamlcodec.h"
+
+#include <QJsonArray>
+#include <QRegularExpression>
+#include <QSet>
+
+#include <yaml-cpp/yaml.h>
+
+#include <charconv>
+#include <cmath>
+
+namespace opbench {
+
+namespace {
+
+const char *const kStrTag = "tag:yaml.org,2002:str";
+const char *const kNullTag = "tag:yaml.org,2002:null";
+
+std::optional<qint64> parseYamlInt(QString s)
+{
+    s.remove(u'_');
+    if (s.isEmpty())
+        return std::nullopt;
+    bool negative = false;
+    if (s[0] == u'+' || s[0] == u'-') {
+        negative = s[0] == u'-';
+        s.remove(0, 1);
+    }
+    int base = 10;
+    const QString lower = s.toLower();
+    if (lower.startsWith(QLatin1String("0x"))) {
+        base = 16;
+        s.remove(0, 2);
+    } else if (lower.startsWith(QLatin1String("0o"))) {
+        base = 8;
+        s.remove(0, 2);
+    } else if (lower.startsWith(QLatin1String("0b"))) {
+        base = 2;
+        s.remove(0, 2);
+    } else if (s.size() > 1 && s[0] == u'0') {
+        base = 8;
+        s.remove(0, 1);
+    }
+    if (s.isEmpty() || s[0] == u'+' || s[0] == u'-')
+        return std::nullopt;
+    bool ok = false;
+    const qulonglong magnitude = s.toULongLong(&ok, base);
+    if (!ok)
+        return std::nullopt;
+    if (negative) {
+        if (magnitude > qulonglong(std::numeric_limits<qint64>::max()) + 1)
+            return std::nullopt;
+        return qint64(0 - magnitude);
+    }
+    if (magnitude > qulonglong(std::numeric_limits<qint64>::max()))
+        return std::nullopt;
+    return qint64(magnitude);
+}
+
+std::optional<double> parseYamlFloat(QString s)
+{
+    s.remove(u'_');
+    static const QRegularExpression re(QStringLiteral("^[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?$"));
+    if (!re.match(s).hasMatch())
+        return std::nullopt;
+    bool ok = false;
+    const double d = s.toDouble(&ok);
+    return ok && std::isfinite(d) ? std::optional<double>(d) : std::nullopt;
+}
+
+bool isSpecialFloat(const QString &s)
+{
+    static const QSet<QString> specials{QStringLiteral(".inf"), QStringLiteral("+.inf"), QStringLiteral("-.inf"), QStringLiteral(".nan")};
+    return specials.contains(s.toLower());
+}
+
+// Splits a multi-document stream at `---` lines; returns (first line index, text) per chunk.
+QList<std::pair<int, QByteArray>> splitDocuments(const QByteArray &yaml)
+{
+    QList<std::pair<int, QByteArray>> chunks;
+    const QList<QByteArray> lines = yaml.split('\n');
+    QByteArray current;
+    int start = 0;
+    for (int i = 0; i < lines.size(); ++i) {
+        const QByteArray &line = lines[i];
+        const bool marker = line.startsWith("---") && (line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r');
+        if (marker) {
+            chunks.append({start, current});
+            current.clear();
+            start = i;
+        }
+        if (line == "..." || line == "...\r")
+            current.append('\n'); // document end marker: keep line numbering, drop the marker
+        else
+            current.append(line).append('\n');
+    }
+    chunks.append({start, current});
+    return chunks;
+}
+
+struct Converter
+{
+    int lineOffset = 0;
+    int document = 0;
+    QString error;
+
+    QString where(const YAML::Mark &m) const
+    {
+        return QStringLiteral("line %1, column %2 (document %3)").arg(m.line + 1 + lineOffset).arg(m.column + 1).arg(document);
+    }
+
+    QJsonValue scalar(const YAML::Node &n)
+    {
+        const std::string &tag = n.Tag();
+        const QString text = QString::fromStdString(n.Scalar());
+        if (tag == "?")
+            return resolvePlainYamlScalar(text);
+        if (tag == "!" || tag.empty() || tag == kStrTag || tag.rfind("tag:yaml.org,2002:", 0) != 0)
+            return text;
+        // An explicit core tag (!!int, !!float, !!bool, !!null): resolve, then check.
+        const QJsonValue v = resolvePlainYamlScalar(text);
+        const bool fits = (tag == "tag:yaml.org,2002:int" && v.isDouble()) || (tag == "tag:yaml.org,2002:float" && v.isDouble())
+                          || (tag == "tag:yaml.org,2002:bool" && v.isBool()) || (tag == kNullTag && v.isNull());
+        if (!fits && error.isEmpty())
+            error = QStringLiteral("yaml: %1: cannot decode %2 as %3").arg(where(n.Mark()), text, QString::fromStdString(tag.substr(18)));
+        return v;
+    }
+
+    void merge(QJsonObject &into, const QJsonValue &source)
+    {
+        const QJsonArray sources = source.isArray() ? source.toArray() : QJsonArray{source};
+        for (const QJsonValue &s : sources) {
+            const QJsonObject o = s.toObject();
+            for (auto it = o.begin(); it != o.end(); ++it)
+                if (!into.contains(it.key()))
+                    into.insert(it.key(), it.value());
+        }
+    }
+
+    QJsonValue map(const YAML::Node &n)
+    {
+        QJsonObject out;
+        QJsonValue mergeSource;
+        for (auto it = n.begin(); it != n.end(); ++it) {
+            if (!it->first.IsScalar()) {
+                if (error.isEmpty())
+                    error = QStringLiteral("yaml: %1: only scalar mapping keys are supported").arg(where(it->first.Mark()));
+                continue;
+            }
+            const QString key = QString::fromStdString(it->first.Scalar());
+            if (key == QLatin1String("<<") && it->first.Tag() == "?")
+                mergeSource = convert(it->second);
+            else
+                out.insert(key, convert(it->second));
+        }
+        if (!mergeSource.isUndefined())
+            merge(out, mergeSource);
+        return out;
+    }
+
+    QJsonValue convert(const YAML::Node &n)
+    {
+        switch (n.Type()) {
+        case YAML::NodeType::Scalar: return scalar(n);
+        case YAML::NodeType::Sequence: {
+            QJsonArray arr;
+            for (const YAML::Node &child : n)
+                arr.append(convert(child));
+            return arr;
+        }
+        case YAML::NodeType::Map: return map(n);
+        case YAML::NodeType::Null:
+        case YAML::NodeType::Undefined: break;
+        }
+        return QJsonValue(QJsonValue::Null);
+    }
+};
+
+Status yamlError(const QString &detail)
+{
+    return Status::badRequest(QStringLiteral("error converting YAML to JSON: ") + detail);
+}
+
+bool isBlank(const QByteArray &chunk)
+{
+    for (const QByteArray &line : chunk.split('\n')) {
+        const QByteArray t = line.trimmed();
+        if (!t.isEmpty() && !t.startsWith('#') && t != "---")
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+QJsonValue resolvePlainYamlScalar(const QString &text)
+{
+    static const QSet<QString> nulls{QString(), QStringLiteral("~"), QStringLiteral("null"), QStringLiteral("Null"), QStringLiteral("NULL")};
+    static const QSet<QString> trues{QStringLiteral("y"),    QStringLiteral("Y"),    QStringLiteral("yes"), QStringLiteral("Yes"),
+                                     QStringLiteral("YES"),  QStringLiteral("true"), QStringLiteral("True"), QStringLiteral("TRUE"),
+                                     QStringLiteral("on"),   QStringLiteral("On"),   QStringLiteral("ON")};
+    static const QSet<QString> falses{QStringLiteral("n"),     QStringLiteral("N"),     QStringLiteral("no"),    QStringLiteral("No"),
+                                      QStringLiteral("NO"),    QStringLiteral("false"), QStringLiteral("False"), QStringLiteral("FALSE"),
+                                      QStringLiteral("off"),   QStringLiteral("Off"),   QStringLiteral("OFF")};
+    if (nulls.contains(text))
+        return QJsonValue(QJsonValue::Null);
+    if (trues.contains(text))
+        return true;
+    if (falses.contains(text))
+        return false;
+    const QChar first = text[0];
+    if (!(first.isDigit() || first == u'+' || first == u'-' || first == u'.'))
+        return text;
+    if (auto i = parseYamlInt(text))
+        return *i;
+    if (auto d = parseYamlFloat(text))
+        return *d;
+    return text;
+}
+
+Expected<QList<QJsonObject>> yamlToJson(const QByteArray &yaml)
+{
+    QList<QJsonObject> out;
+    int document = 0;
+    const auto chunks = splitDocuments(yaml);
+    for (qsizetype ci = 0; ci < chunks.size(); ++ci) {
+        const auto &[firstLine, chunk] = chunks[ci];
+        // Comments before the first `---` are not a document of their own.
+        if (ci == 0 && !chunk.startsWith("---") && isBlank(chunk))
+            continue;
+        ++document;
+        Converter conv{firstLine, document, {}};
+        std::vector<YAML::Node> nodes;
+        try {
+            nodes = YAML::LoadAll(chunk.toStdString());
+        } catch (const YAML::ParserException &e) {
+            return yamlError(QStringLiteral("yaml: %1: %2").arg(conv.where(e.mark), QString::fromStdString(e.msg)));
+        } catch (const YAML::Exception &e) {
+            return yamlError(QStringLiteral("yaml: document %1: %2").arg(document).arg(QString::fromUtf8(e.what())));
+        }
+        for (const YAML::Node &node : nodes) {
+            if (node.IsNull() || !node.IsDefined())
+                continue;
+            if (!node.IsMap())
+                return yamlError(QStringLiteral("yaml: %1: a document must be a mapping (an object), not a %2")
+                                     .arg(conv.where(node.Mark()), node.IsSequence() ? QStringLiteral("sequence") : QStringLiteral("scalar")));
+            const QJsonValue v = conv.convert(node);
+            if (!conv.error.isEmpty())
+                return yamlError(conv.error);
+            out.append(v.toObject());
+        }
+    }
+    return out;
+}
+
+namespace {
+
+bool readsAsOtherType(const QString &s)
+{
+    return !resolvePlainYamlScalar(s).isString() || isSpecialFloat(s);
+}
+
+bool needsDoubleQuotes(const QString &s)
+{
+    if (s.isEmpty() || readsAsOtherType(s))
+        return true;
+    if (s.front().isSpace() || s.back().isSpace())
+        return true;
+    static const QString indicators = QStringLiteral("-?:,[]{}#&*!|>'\"%@`");
+    if (indicators.contains(s.front()))
+        return true;
+    if (s.contains(QLatin1String(": ")) || s.contains(QLatin1String(" #")) || s.endsWith(u':') || s.contains(u'\t'))
+        return true;
+    for (QChar c : s)
+        if (c.unicode() < 0x20 || c.unicode() == 0x7f)
+            return true;
+    return false;
+}
+
+// A literal block (`|`) round-trips only for text ending in exactly one newline with no
+// leading blank on its first line.
+bool fitsLiteralBlock(const QString &s)
+{
+    if (!s.contains(u'\n') || !s.endsWith(u'\n') || s.endsWith(QLatin1String("\n\n")))
+        return false;
+    if (s.front().isSpace())
+        return false;
+    for (QChar c : s)
+        if ((c.unicode() < 0x20 && c != u'\n') || c.unicode() == 0x7f)
+            return false;
+    for (const QString &line : s.split(u'\n'))
+        if (!line.isEmpty() && line.back().isSpace())
+            return false;
+    return true;
+}
+
+void emitString(YAML::Emitter &e, const QString &s)
+{
+    if (fitsLiteralBlock(s))
+        e << YAML::Literal;
+    else if (s.contains(u'\n') || needsDoubleQuotes(s))
+        e << YAML::DoubleQuoted;
+    e << s.toStdString();
+}
+
+void emitNumber(YAML::Emitter &e, const QJsonValue &v)
+{
+    const double d = v.toDouble();
+    if (std::trunc(d) == d && std::fabs(d) <= 9.3e18) {
+        e << static_cast<long long>(v.toInteger(static_cast<qint64>(d)));
+        return;
+    }
+    char buf[40];
+    auto r = std::to_chars(buf, buf + sizeof buf, d);
+    std::string text(buf, r.ptr);
+    if (!parseYamlFloat(QString::fromStdString(text))) // e.g. "1e+300" lacks nothing, but "inf" would
+        text = "\"" + text + "\"";
+    e << text;
+}
+
+void emitValue(YAML::Emitter &e, const QJsonValue &v, int depth, bool inMetadata);
+
+QStringList orderedKeys(const QJsonObject &o, int depth, bool inMetadata)
+{
+    static const QStringList top{QStringLiteral("apiVersion"), QStringLiteral("kind"), QStringLiteral("metadata"),
+                                 QStringLiteral("spec"), QStringLiteral("status")};
+    static const QStringList meta{QStringLiteral("name"), QStringLiteral("generateName"), QStringLiteral("namespace")};
+    const QStringList *first = depth == 0 ? &top : (inMetadata ? &meta : nullptr);
+    QStringList keys;
+    if (first)
+        for (const QString &k : *first)
+            if (o.contains(k))
+                keys << k;
+    for (const QString &k : o.keys())
+        if (!first || !first->contains(k))
+            keys << k;
+    return keys;
+}
+
+void emitObject(YAML::Emitter &e, const QJsonObject &o, int depth, bool inMetadata)
+{
+    if (o.isEmpty()) {
+        e << YAML::Flow << YAML::BeginMap << YAML::EndMap;
+        return;
+    }
+    e << YAML::BeginMap;
+    for (const QString &k : orderedKeys(o, depth, inMetadata)) {
+        e << YAML::Key;
+        if (needsDoubleQuotes(k))
+            e << YAML::DoubleQuoted;
+        e << k.toStdString() << YAML::Value;
+        emitValue(e, o.value(k), depth + 1, depth == 0 && k == QLatin1String("metadata"));
+    }
+    e << YAML::EndMap;
+}
+
+void emitValue(YAML::Emitter &e, const QJsonValue &v, int depth, bool inMetadata)
+{
+    switch (v.type()) {
+    case QJsonValue::Object: emitObject(e, v.toObject(), depth, inMetadata); break;
+    case QJsonValue::Array: {
+        const QJsonArray arr = v.toArray();
+        if (arr.isEmpty()) {
+            e << YAML::Flow << YAML::BeginSeq << YAML::EndSeq;
+            break;
+        }
+        e << YAML::BeginSeq;
+        for (const QJsonValue &x : arr)
+            emitValue(e, x, depth + 1, false);
+        e << YAML::EndSeq;
+        break;
+    }
+    case QJsonValue::String: emitString(e, v.toString()); break;
+    case QJsonValue::Double: emitNumber(e, v); break;
+    case QJsonValue::Bool: e << (v.toBool() ? "true" : "false"); break;
+    case QJsonValue::Null:
+    case QJsonValue::Undefined: e << YAML::Null; break;
+    }
+}
+
+} // namespace
+
+QByteArray jsonToYaml(const QJsonObject &object)
+{
+    YAML::Emitter e;
+    e.SetIndent(2);
+    e.SetSeqFormat(YAML::Block);
+    e.SetMapFormat(YAML::Block);
+    emitObject(e, object, 0, false);
+    QByteArray out(e.c_str(), qsizetype(e.size()));
+    if (!out.endsWith('\n'))
+        out.append('\n');
+    return out;
+}
+
+QByteArray jsonToYaml(const QList<QJsonObject> &objects)
+{
+    QByteArray out;
+    for (qsizetype i = 0; i < objects.size(); ++i) {
+        if (i > 0)
+            out.append("---\n");
+        out.append(jsonToYaml(objects[i]));
+    }
+    return out;
+}
+
+} // namespace opbench
