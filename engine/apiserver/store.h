@@ -190,9 +190,18 @@ Q_SIGNALS:
     void contentChanged();
 
 private:
-    struct Bucket;
-    class Impl;
-    friend class Impl;
+    Expected<ResourceType> typeFor(const GroupVersionResource &gvr) const;
+    Expected<void> checkNamespace(const ResourceType &type, const QString &ns) const;
+    Expected<void> runHooks(const ResourceType &type, QJsonObject &object, const Object &old, const QString &sub) const;
+    Expected<Object> finishUpdate(const ResourceType &type, const Object &old, QJsonObject object, const WriteOptions &options,
+                                  const QString &subresource);
+    Expected<DeleteResult> markTerminating(const ResourceType &type, const Object &old, QJsonObject object,
+                                           qint64 graceSeconds, bool dryRun);
+    Object commit(EventType type, const ResourceType &rt, QJsonObject object, const Object &previous);
+    void index(const GroupVersionResource &storage, const Object &previous, const Object &current);
+    void deliver(const StoreEvent &event);
+    void scheduleKubeletRemoval(const ResourceType &type, const Object &pod, qint64 graceSeconds);
+
     ResourceRegistry *m_registry = nullptr;
     Clock *m_clock = nullptr;
     quint64 m_rv = 1;
@@ -203,9 +212,8 @@ private:
     QMultiHash<QString, QString> m_dependents; // owner uid -> dependent uid
     std::deque<StoreEvent> m_history;
     QList<AdmissionHook> m_hooks;
-    QList<StoreEvent> m_pending;
+    std::deque<StoreEvent> m_pending;
     bool m_emitting = false;
-    std::unique_ptr<Impl> d;
 };
 
 } // namespace opbench::apiserver
