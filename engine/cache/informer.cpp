@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/cache/informer.h"
+
+#include "engine/cache/reflector.h"
+
+namespace opbench {
+
+namespace {
+constexpr std::chrono::milliseconds MinimumResync{1000};
+}
+
+Informer::Informer(InformerOptions options, QObject *parent)
+    : QObject(parent), m_options(std::move(options)), m_clock(m_options.clock ? m_options.clock : Clock::system()),
+      m_history(m_options.historyCapacity)
+{
+    if (!m_options.transform)
+        m_options.transform = [](const Object &o) { return o.withoutManagedFields(); };
+}
+
+Informer::~Informer()
+{
+    if (m_resyncTimer)
+        m_clock->cancel(m_resyncTimer);
+}
+
+Informer::HandlerId Informer::addEventHandler(ResourceEventHandler *handler, std::chrono::milliseconds resyncPeriod)
+{
+    if (resyncPeriod.count() == 0)
+        resyncPeriod = m_options.resyncPeriod;
+    if (resyncPeriod.count() > 0 && resyncPeriod < MinimumResync)
+        resyncPeriod = MinimumResync;
+    const HandlerId id = m_nextHandlerId++;
+    m_handlers.push_back({id, handler, resyncPeriod, m_clock->now() + resyncPeriod});
+    // A late handler catches up with what the cache already holds.
+    for (const Object &obj : m_store.list())
+        handler->onAdd(obj, true);
+    scheduleResync();
+    return id;
+}
+
+void Informer::removeEventHandler(HandlerId id)
+{
+    std::erase_if(m_handlers, [id](const Handler &h) { return h.id == id; });
+}
+
+void Informer::start()
+{
+    if (m_reflector || !m_options.client)
+        return;
+    m_reflector = std::make_unique<Reflector>(ReflectorOptions{m_options.client, m_options.resource, m_options.kind,
+                                                               m_options.namespaceName, m_options.labelSelector,
+                                                               m_options.fieldSelector, m_clock},
+                                              this);
+    m_reflector->start();
+}
+
+void Informer::stop() { m_reflector.reset(); }
+
+bool Informer::isRunning() const { return m_reflector != nullptr; }
+
+bool Informer::handlerHasSynced(HandlerId id) const
+{
+    // Delivery is synchronous: a registered handler has seen everything once the informer synced.
+    return m_synced && std::any_of(m_handlers.begin(), m_handlers.end(), [id](const Handler &h) { return h.id == id; });
+}
+
+Object Informer::transformed(const Object &obj) const { return m_options.transform(obj); }
+
+void Informer::setResourceVersion(const QString &rv)
+{
+    if (rv.isEmpty() || rv == m_lastSyncRv)
+        return;
+    m_lastSyncRv = rv;
+    Q_EMIT resourceVersionChanged(rv);
+}
+
+void Informer::markSynced()
+{
+    if (m_synced)
+        return;
+    m_synced = true;
+    Q_EMIT synced();
+}
+
+void Informer::apply(CacheChange::Type type, const Object &oldObj, const Object &newObj, const QString &rv, bool initial,
+                     bool unknown)
+{
+    const bool isDelete = type == CacheChange::Type::Deleted;
+    CacheChange change{type, isDelete ? oldObj.key() : newObj.key(), rv, m_clock->wallNow(), oldObj, isDelete ? Object() : newObj};
+    m_history.record(change);
+    // Copy: a handler may add or remove handlers while we deliver.
+    const std::vector<Handler> handlers = m_handlers;
+    for (const Handler &h : handlers) {
+        switch (type) {
+        case CacheChange::Type::Added: h.handler->onAdd(newObj, initial); break;
+        case CacheChange::Type::Modified: h.handler->onUpdate(oldObj, newObj); break;
+        case CacheChange::Type::Deleted: h.handler->onDelete(oldObj, unknown); break;
+        }
+    }
+    Q_EMIT changed(change);
+}
+
+void Informer::replaceAll(const QList<Object> &items, const QString &rv)
+{
+    const bool initial = !m_synced;
+    QSet<QString> listed;
+    listed.reserve(items.size());
+    for (const Object &raw : items) {
+        const Object obj = transformed(raw);
+        listed.insert(obj.key());
+        const Object old = m_store.get(obj.key());
+        if (!old.isNull() && old.resourceVersion() == obj.resourceVersion())
+            continue; // unchanged: nothing to tell (resyncs are the timer's job)
+        m_store.upsert(obj);
+        if (old.isNull())
+            apply(CacheChange::Type::Added, {}, obj, obj.resourceVersion(), initial, false);
+        else
+            apply(CacheChange::Type::Modified, old, obj, obj.resourceVersion(), false, false);
+    }
+    // Objects the list no longer has were deleted while we were not watching.
+    for (const QString &key : m_store.keys()) {
+        if (listed.contains(key))
+            continue;
+        const Object last = m_store.remove(key);
+        apply(CacheChange::Type::Deleted, last, {}, rv, false, true);
+    }
+    setResourceVersion(rv);
+    markSynced();
+}
+
+void Informer::added(const Object &raw)
+{
+    modified(raw); // an ADDED for a known key (after a rewatch) is an update
+}
+
+void Informer::modified(const Object &raw)
+{
+    const Object obj = transformed(raw);
+    const Object old = m_store.upsert(obj);
+    if (old.isNull())
+        apply(CacheChange::Type::Added, {}, obj, obj.resourceVersion(), false, false);
+    else
+        apply(CacheChange::Type::Modified, old, obj, obj.resourceVersion(), false, false);
+    setResourceVersion(obj.resourceVersion());
+    markSynced();
+}
+
+void Informer::deleted(const Object &raw)
+{
+    const Object obj = transformed(raw);
+    const Object old = m_store.remove(obj.key());
+    setResourceVersion(obj.resourceVersion());
+    if (old.isNull())
+        return; // never knew it: nothing to tell
+    // The DELETED event carries the last state with the deletion's resourceVersion.
+    apply(CacheChange::Type::Deleted, obj, {}, obj.resourceVersion(), false, false);
+}
+
+void Informer::bookmark(const QString &rv) { setResourceVersion(rv); }
+
+void Informer::scheduleResync()
+{
+    Clock::TimePoint next = Clock::TimePoint::max();
+    for (const Handler &h : m_handlers)
+        if (h.resyncPeriod.count() > 0)
+            next = std::min(next, h.nextResync);
+    if (m_resyncTimer) {
+        m_clock->cancel(m_resyncTimer);
+        m_resyncTimer = 0;
+    }
+    if (next != Clock::TimePoint::max())
+        m_resyncTimer = m_clock->callAt(next, this, [this] {
+            m_resyncTimer = 0;
+            runResync();
+        });
+}
+
+void Informer::runResync()
+{
+    const auto now = m_clock->now();
+    const QList<Object> objects = m_store.list();
+    const std::vector<Handler> handlers = m_handlers;
+    for (const Handler &h : handlers) {
+        if (h.resyncPeriod.count() <= 0 || h.nextResync > now)
+            continue;
+        for (const Object &obj : objects)
+            h.handler->onUpdate(obj, obj);
+        for (Handler &live : m_handlers)
+            if (live.id == h.id)
+                live.nextResync = now + h.resyncPeriod;
+    }
+    scheduleResync();
+}
+
+} // namespace opbench

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Informer: keeps a Store in step with one resource on the API server (through a Reflector) and
+// tells registered handlers about every change — client-go's SharedIndexInformer, on the engine
+// thread's event loop.
+//
+// Guarantees:
+// - handlers see events in the order the server produced them, one at a time;
+// - a relist that no longer contains an object delivers onDelete(last state, finalStateUnknown);
+// - a handler added after the informer synced first receives onAdd(obj, true) for every cached
+//   object;
+// - objects are transformed (metadata.managedFields stripped by default) before they enter the
+//   store, so the cache and the handlers see the same value.
+
+#include "engine/api/clock.h"
+#include "engine/api/gvk.h"
+#include "engine/cache/deltasink.h"
+#include "engine/cache/eventhandler.h"
+#include "engine/cache/history.h"
+#include "engine/cache/store.h"
+
+#include <QObject>
+
+#include <chrono>
+#include <memory>
+#include <vector>
+
+namespace opbench {
+
+class Reflector;
+class RestClient;
+
+struct InformerOptions
+{
+    /// The collection to list and watch, and the kind of its items (list items often omit it).
+    GroupVersionResource resource;
+    QString kind;
+    /// "" = all namespaces.
+    QString namespaceName;
+    /// Server-side filters applied to list and watch ("" = everything).
+    QString labelSelector;
+    QString fieldSelector;
+    /// How often handlers get onUpdate(obj, obj) for every cached object; 0 = never.
+    /// Handlers may ask for their own period (at least 1 s).
+    std::chrono::milliseconds resyncPeriod{0};
+    /// Applied to every object before it is stored. Defaults to stripping managedFields.
+    std::function<Object(const Object &)> transform;
+    /// Changes kept for the GUI's time travel (0 = none).
+    int historyCapacity = 0;
+    /// Defaults to Clock::system().
+    Clock *clock = nullptr;
+    /// The client the reflector lists and watches with (not owned; must outlive the informer).
+    RestClient *client = nullptr;
+};
+
+class Informer : public QObject, public DeltaSink
+{
+    Q_OBJECT
+public:
+    using HandlerId = quint64;
+
+    explicit Informer(InformerOptions options, QObject *parent = nullptr);
+    ~Informer() override;
+
+    /// Registers a handler (not owned: unregister it before destroying it). Returns its id.
+    HandlerId addEventHandler(ResourceEventHandler *handler, std::chrono::milliseconds resyncPeriod = {});
+    void removeEventHandler(HandlerId id);
+
+    /// Starts the reflector (list, then watch). No-op when already running or without a client.
+    void start();
+    /// Stops the reflector; the store keeps its content.
+    void stop();
+    [[nodiscard]] bool isRunning() const;
+
+    /// True once the first complete list has been applied (or an event arrived first).
+    [[nodiscard]] bool hasSynced() const { return m_synced; }
+    /// The handler has also received every initial-list add (immediate for late handlers).
+    [[nodiscard]] bool handlerHasSynced(HandlerId id) const;
+    /// The resourceVersion of the last list, event or bookmark applied.
+    [[nodiscard]] QString lastSyncResourceVersion() const { return m_lastSyncRv; }
+
+    [[nodiscard]] const Store &store() const { return m_store; }
+    /// For adding indexers (allowed at any time).
+    Store &indexer() { return m_store; }
+    [[nodiscard]] const CacheHistory &history() const { return m_history; }
+    [[nodiscard]] const InformerOptions &options() const { return m_options; }
+    /// The reflector, once started (for its state: backoff, last error).
+    [[nodiscard]] Reflector *reflector() const { return m_reflector.get(); }
+
+    // DeltaSink: called by the reflector (public so tests can script deltas without a server).
+    void replaceAll(const QList<Object> &items, const QString &rv) override;
+    void added(const Object &obj) override;
+    void modified(const Object &obj) override;
+    void deleted(const Object &obj) override;
+    void bookmark(const QString &rv) override;
+
+Q_SIGNALS:
+    /// After the first complete list was applied.
+    void synced();
+    /// Every change applied to the store (the GUI's feed).
+    void changed(const opbench::CacheChange &change);
+    void resourceVersionChanged(const QString &rv);
+
+private:
+    struct Handler
+    {
+        HandlerId id;
+        ResourceEventHandler *handler;
+        std::chrono::milliseconds resyncPeriod;
+        Clock::TimePoint nextResync;
+    };
+    Object transformed(const Object &obj) const;
+    void setResourceVersion(const QString &rv);
+    void markSynced();
+    void apply(CacheChange::Type type, const Object &oldObj, const Object &newObj, const QString &rv, bool initial, bool unknown);
+    void scheduleResync();
+    void runResync();
+
+    InformerOptions m_options;
+    Clock *m_clock;
+    Store m_store;
+    CacheHistory m_history;
+    std::vector<Handler> m_handlers; // registration order = delivery order
+    std::unique_ptr<Reflector> m_reflector;
+    HandlerId m_nextHandlerId = 1;
+    quint64 m_resyncTimer = 0;       // Clock callback id, 0 when none armed
+    QString m_lastSyncRv;
+    bool m_synced = false;
+};
+
+} // namespace opbench

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/cache/reflector.h"
+
+#include "engine/cache/deltasink.h"
+#include "engine/client/restclient.h"
+#include "engine/client/watchstream.h"
+
+#include <QPointer>
+#include <QRandomGenerator>
+
+namespace opbench {
+
+using namespace std::chrono_literals;
+
+namespace {
+constexpr auto InitialBackoff = 800ms;
+constexpr auto MaxBackoff = 30s;
+constexpr auto BackoffResetAfter = 2min;
+constexpr auto ShortWatch = 1s;
+} // namespace
+
+Reflector::Reflector(ReflectorOptions options, DeltaSink *sink, QObject *parent)
+    : QObject(parent), m_options(std::move(options)), m_sink(sink),
+      m_clock(m_options.clock ? m_options.clock : Clock::system())
+{
+}
+
+Reflector::~Reflector()
+{
+    if (m_timer)
+        m_clock->cancel(m_timer);
+    if (m_watch)
+        m_watch->cancel();
+}
+
+void Reflector::setState(State s)
+{
+    if (m_state == s)
+        return;
+    m_state = s;
+    Q_EMIT stateChanged(s);
+}
+
+void Reflector::start()
+{
+    if (m_state != State::Idle && m_state != State::Stopped)
+        return;
+    list();
+}
+
+void Reflector::stop()
+{
+    ++m_epoch;
+    if (m_timer) {
+        m_clock->cancel(m_timer);
+        m_timer = 0;
+    }
+    if (m_watch) {
+        m_watch->cancel();
+        m_watch.reset();
+    }
+    setState(State::Stopped);
+}
+
+void Reflector::list()
+{
+    setState(State::Listing);
+    runList(m_epoch);
+}
+
+QCoro::Task<> Reflector::runList(quint64 epoch)
+{
+    QPointer<Reflector> self(this);
+    ++m_lists;
+    ListOptions opts;
+    opts.labelSelector = m_options.labelSelector;
+    opts.fieldSelector = m_options.fieldSelector;
+    if (m_consistentListNeeded) {
+        opts.limit = m_options.pageSize; // consistent read, paginated
+    } else if (m_lastRv.isEmpty()) {
+        opts.resourceVersion = QStringLiteral("0"); // first list: any version, from the watch cache
+        opts.limit = m_options.pageSize;
+    } else {
+        opts.resourceVersion = m_lastRv; // relist: not older than what we saw
+    }
+    QList<Object> items;
+    QString rv;
+    RestClient *client = m_options.client;
+    const GroupVersionResource gvr = m_options.resource;
+    const QString ns = m_options.namespaceName;
+    const QString apiVersion = gvr.groupVersion().toString();
+    for (;;) {
+        auto page = co_await client->list(gvr, ns, opts, true);
+        if (!self || epoch != m_epoch)
+            co_return;
+        if (!page.ok()) {
+            const bool expired = isGone(page.error());
+            if (expired && !m_consistentListNeeded) {
+                m_consistentListNeeded = true; // retry at once with a consistent list
+                m_lastError = page.error();
+                Q_EMIT errorOccurred(page.error());
+                list();
+            } else {
+                fail(page.error(), Next::Relist);
+            }
+            co_return;
+        }
+        for (Object &o : page->items)
+            items.append(std::move(o));
+        if (rv.isEmpty())
+            rv = page->resourceVersion; // every page carries the first page's version
+        if (page->continueToken.isEmpty())
+            break;
+        opts.continueToken = page->continueToken;
+        opts.resourceVersion.clear(); // not allowed together with continue
+    }
+    // Items of built-in lists may lack apiVersion/kind; the client filled them from the list,
+    // but a list whose kind is unknown keeps what the server sent.
+    Q_UNUSED(apiVersion);
+    m_consistentListNeeded = false;
+    m_lastRv = rv;
+    m_sink->replaceAll(items, rv);
+    startWatch();
+}
+
+void Reflector::startWatch()
+{
+    ListOptions opts;
+    opts.labelSelector = m_options.labelSelector;
+    opts.fieldSelector = m_options.fieldSelector;
+    opts.resourceVersion = m_lastRv;
+    opts.allowWatchBookmarks = true;
+    // A random 5–10 minute timeout spreads re-watches of many informers.
+    opts.timeoutSeconds = 300 + int(QRandomGenerator::global()->bounded(300));
+    m_watch = m_options.client->watch(m_options.resource, m_options.namespaceName, opts);
+    connect(m_watch.get(), &WatchStream::eventReceived, this, &Reflector::onEvent);
+    connect(m_watch.get(), &WatchStream::decodeError, this, [this](const QString &message) {
+        const Status s = Status::transport(QString::fromLatin1(StatusReason::DecodeError), message);
+        m_lastError = s;
+        Q_EMIT errorOccurred(s);
+    });
+    connect(m_watch.get(), &WatchStream::finished, this, &Reflector::onWatchFinished);
+    ++m_watches;
+    m_watchEvents = 0;
+    m_watchStarted = m_clock->now();
+    setState(State::Watching);
+    m_watch->start();
+}
+
+void Reflector::onEvent(const WatchEvent &event)
+{
+    switch (event.type) {
+    case WatchEvent::Type::Added: m_sink->added(event.object); break;
+    case WatchEvent::Type::Modified: m_sink->modified(event.object); break;
+    case WatchEvent::Type::Deleted: m_sink->deleted(event.object); break;
+    case WatchEvent::Type::Bookmark: m_sink->bookmark(event.resourceVersion); break;
+    case WatchEvent::Type::Error: return; // finished() reports it
+    }
+    ++m_watchEvents;
+    if (!event.resourceVersion.isEmpty())
+        m_lastRv = event.resourceVersion;
+}
+
+void Reflector::onWatchFinished(const std::optional<Status> &error)
+{
+    // The stream is done; drop it once control has left its signal.
+    if (m_watch)
+        m_watch.release()->deleteLater();
+    if (!error) {
+        if (m_watchEvents == 0 && m_clock->now() - m_watchStarted < ShortWatch) {
+            fail(Status::transport(QString::fromLatin1(StatusReason::ConnectionFailed),
+                                   QStringLiteral("very short watch: the server closed it within 1 s with no events")),
+                 Next::Rewatch);
+            return;
+        }
+        startWatch(); // a normal close: resume from the last version, no relist
+        return;
+    }
+    if (isGone(*error)) {
+        m_lastError = *error;
+        Q_EMIT errorOccurred(*error);
+        list(); // our version was compacted away: relist now
+        return;
+    }
+    const bool transient = isTooManyRequests(*error) || error->reason() == QLatin1String(StatusReason::ConnectionFailed);
+    fail(*error, transient ? Next::Rewatch : Next::Relist);
+}
+
+void Reflector::fail(const Status &error, Next next)
+{
+    m_lastError = error;
+    Q_EMIT errorOccurred(error);
+    backoffThen(next);
+}
+
+void Reflector::backoffThen(Next next)
+{
+    const auto now = m_clock->now();
+    if (m_backoff.count() == 0 || now - m_lastFailure > BackoffResetAfter)
+        m_backoff = InitialBackoff;
+    else
+        m_backoff = std::min<std::chrono::milliseconds>(m_backoff * 2, MaxBackoff);
+    m_lastFailure = now;
+    // Jitter 1.0: wait between d and 2d.
+    const auto wait = m_backoff + std::chrono::milliseconds(QRandomGenerator::global()->bounded(qint64(m_backoff.count()) + 1));
+    m_lastBackoff = wait;
+    setState(State::BackingOff);
+    m_timer = m_clock->callAfter(wait, this, [this, next] {
+        m_timer = 0;
+        proceed(next);
+    });
+}
+
+void Reflector::proceed(Next next)
+{
+    if (next == Next::Rewatch && !m_lastRv.isEmpty())
+        startWatch();
+    else
+        list();
+}
+
+} // namespace opbench

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Reflector: keeps a DeltaSink (the informer) in step with one collection on the API server,
+// as client-go's reflector does:
+// - LIST first with resourceVersion=0 and limit=500 (following `continue` when the server pages),
+//   then WATCH from the list's resourceVersion with bookmarks and a random 5–10 minute timeout;
+// - a normal close re-watches from the last resourceVersion seen, without relisting;
+// - 410 Gone/Expired → relist (from the last resourceVersion; a 410 on that list → a consistent
+//   list with resourceVersion unset);
+// - 429 and connection failures → back off, then re-watch; other errors → back off, then relist;
+//   a watch that ends within 1 s having delivered nothing counts as an error;
+// - backoff starts at 800 ms, doubles up to 30 s, with jitter 1.0 (each wait is d..2d), and
+//   resets after 2 minutes without failures.
+// Destroying the reflector cancels its watch; an in-flight list finishes and is ignored.
+
+#include "engine/api/clock.h"
+#include "engine/api/gvk.h"
+#include "engine/api/status.h"
+
+#include <QObject>
+
+#include <qcoro/qcorotask.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+
+namespace opbench {
+
+class DeltaSink;
+class RestClient;
+class WatchStream;
+struct WatchEvent;
+
+struct ReflectorOptions
+{
+    RestClient *client = nullptr; // not owned
+    GroupVersionResource resource;
+    QString kind;          // item kind, for list items without one
+    QString namespaceName; // "" = all namespaces
+    QString labelSelector;
+    QString fieldSelector;
+    Clock *clock = nullptr; // defaults to Clock::system()
+    /// Page size of the first list (client-go: 500).
+    qint64 pageSize = 500;
+};
+
+class Reflector : public QObject
+{
+    Q_OBJECT
+public:
+    enum class State { Idle, Listing, Watching, BackingOff, Stopped };
+    Q_ENUM(State)
+
+    Reflector(ReflectorOptions options, DeltaSink *sink, QObject *parent = nullptr);
+    ~Reflector() override;
+
+    void start();
+    void stop();
+
+    [[nodiscard]] State state() const { return m_state; }
+    [[nodiscard]] QString lastSyncResourceVersion() const { return m_lastRv; }
+    [[nodiscard]] std::optional<Status> lastError() const { return m_lastError; }
+    [[nodiscard]] int listCount() const { return m_lists; }
+    [[nodiscard]] int watchCount() const { return m_watches; }
+    /// The wait of the current or last backoff.
+    [[nodiscard]] std::chrono::milliseconds lastBackoff() const { return m_lastBackoff; }
+
+Q_SIGNALS:
+    void stateChanged(opbench::Reflector::State state);
+    /// Something failed; the reflector recovers by itself (the Status says what).
+    void errorOccurred(const opbench::Status &error);
+
+private:
+    enum class Next { Relist, Rewatch };
+    void setState(State s);
+    void list();
+    QCoro::Task<> runList(quint64 epoch);
+    void startWatch();
+    void onEvent(const WatchEvent &event);
+    void onWatchFinished(const std::optional<Status> &error);
+    void fail(const Status &error, Next next);
+    void backoffThen(Next next);
+    void proceed(Next next);
+
+    ReflectorOptions m_options;
+    DeltaSink *m_sink;
+    Clock *m_clock;
+    std::unique_ptr<WatchStream> m_watch;
+    State m_state = State::Idle;
+    QString m_lastRv;
+    bool m_consistentListNeeded = false; // the last list answered 410: list with RV unset
+    std::optional<Status> m_lastError;
+    std::chrono::milliseconds m_backoff{0};
+    std::chrono::milliseconds m_lastBackoff{0};
+    Clock::TimePoint m_lastFailure{};
+    Clock::TimePoint m_watchStarted{};
+    qint64 m_watchEvents = 0;
+    quint64 m_timer = 0;  // pending Clock callback
+    quint64 m_epoch = 0;  // bumped by stop(): stale list results are dropped
+    int m_lists = 0;
+    int m_watches = 0;
+};
+
+} // namespace opbench

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: Apache-2.0
+// The informer's dispatch, fed deltas directly (the reflector's network side is covered by
+// tst_reflector against the embedded API server).
+#include "engine/cache/informer.h"
+
+#include <QJsonArray>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace opbench;
+using namespace std::chrono_literals;
+
+namespace {
+Object cm(const QString &name, const QString &rv, bool withManagedFields = false)
+{
+    QJsonObject meta{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), QStringLiteral("d")},
+                     {QStringLiteral("resourceVersion"), rv}};
+    if (withManagedFields)
+        meta.insert(QStringLiteral("managedFields"), QJsonArray{QJsonObject{{QStringLiteral("manager"), QStringLiteral("kubectl")}}});
+    return Object::fromJson({{QStringLiteral("apiVersion"), QStringLiteral("v1")},
+                             {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
+                             {QStringLiteral("metadata"), meta}});
+}
+
+// Records every call as text, e.g. "add d/a 1 initial", "update d/a 1->2", "delete d/b unknown".
+class Recorder final : public ResourceEventHandler
+{
+public:
+    QStringList calls;
+    void onAdd(const Object &o, bool initial) override
+    {
+        calls << QStringLiteral("add %1 %2%3").arg(o.key(), o.resourceVersion(), initial ? QStringLiteral(" initial") : QString());
+    }
+    void onUpdate(const Object &o, const Object &n) override
+    {
+        calls << QStringLiteral("update %1 %2->%3").arg(n.key(), o.resourceVersion(), n.resourceVersion());
+    }
+    void onDelete(const Object &o, bool unknown) override
+    {
+        calls << QStringLiteral("delete %1%2").arg(o.key(), unknown ? QStringLiteral(" unknown") : QString());
+    }
+};
+
+InformerOptions options(Clock *clock, int history = 0)
+{
+    InformerOptions o;
+    o.resource = {QString(), QStringLiteral("v1"), QStringLiteral("configmaps")};
+    o.kind = QStringLiteral("ConfigMap");
+    o.clock = clock;
+    o.historyCapacity = history;
+    return o;
+}
+} // namespace
+
+class tst_Informer : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void shouldDeliverInitialListThenEventsInOrder()
+    {
+        FakeClock clock;
+        Informer inf(options(&clock));
+        Recorder r;
+        inf.addEventHandler(&r);
+        QSignalSpy synced(&inf, &Informer::synced);
+        QVERIFY(!inf.hasSynced());
+        inf.replaceAll({cm(QStringLiteral("a"), QStringLiteral("1")), cm(QStringLiteral("b"), QStringLiteral("2"))}, QStringLiteral("5"));
+        QVERIFY(inf.hasSynced());
+        QCOMPARE(synced.count(), 1);
+        QCOMPARE(inf.lastSyncResourceVersion(), QStringLiteral("5"));
+        inf.modified(cm(QStringLiteral("a"), QStringLiteral("6")));
+        inf.added(cm(QStringLiteral("c"), QStringLiteral("7")));
+        inf.deleted(cm(QStringLiteral("b"), QStringLiteral("8")));
+        inf.deleted(cm(QStringLiteral("zzz"), QStringLiteral("9"))); // never known: nothing to tell
+        inf.bookmark(QStringLiteral("12"));
+        QCOMPARE(r.calls, (QStringList{QStringLiteral("add d/a 1 initial"), QStringLiteral("add d/b 2 initial"),
+                                       QStringLiteral("update d/a 1->6"), QStringLiteral("add d/c 7"),
+                                       QStringLiteral("delete d/b")}));
+        QCOMPARE(inf.lastSyncResourceVersion(), QStringLiteral("12"));
+        QCOMPARE(inf.store().size(), 2);
+    }
+
+    void relistShouldTurnMissedDeletionsIntoTombstones()
+    {
+        FakeClock clock;
+        Informer inf(options(&clock));
+        Recorder r;
+        inf.addEventHandler(&r);
+        inf.replaceAll({cm(QStringLiteral("a"), QStringLiteral("1")), cm(QStringLiteral("b"), QStringLiteral("2"))}, QStringLiteral("2"));
+        r.calls.clear();
+        // While disconnected: b deleted, a unchanged, c created.
+        inf.replaceAll({cm(QStringLiteral("a"), QStringLiteral("1")), cm(QStringLiteral("c"), QStringLiteral("9"))}, QStringLiteral("9"));
+        QCOMPARE(r.calls, (QStringList{QStringLiteral("add d/c 9"), QStringLiteral("delete d/b unknown")}));
+        QCOMPARE(inf.store().keys().size(), 2);
+        QVERIFY(inf.store().contains(QStringLiteral("d/c")));
+    }
+
+    void lateHandlerShouldCatchUpWithTheCache()
+    {
+        FakeClock clock;
+        Informer inf(options(&clock));
+        inf.replaceAll({cm(QStringLiteral("a"), QStringLiteral("1"))}, QStringLiteral("1"));
+        Recorder late;
+        const auto id = inf.addEventHandler(&late);
+        QCOMPARE(late.calls, QStringList{QStringLiteral("add d/a 1 initial")});
+        QVERIFY(inf.handlerHasSynced(id));
+        inf.removeEventHandler(id);
+        inf.modified(cm(QStringLiteral("a"), QStringLiteral("2")));
+        QCOMPARE(late.calls.size(), 1);
+    }
+
+    void resyncShouldRedeliverEveryObjectOnItsPeriod()
+    {
+        FakeClock clock;
+        Informer inf(options(&clock));
+        Recorder fast;
+        Recorder none;
+        inf.addEventHandler(&fast, 30s);
+        inf.addEventHandler(&none);
+        inf.replaceAll({cm(QStringLiteral("a"), QStringLiteral("1"))}, QStringLiteral("1"));
+        fast.calls.clear();
+        none.calls.clear();
+        clock.advance(29s);
+        QVERIFY(fast.calls.isEmpty());
+        clock.advance(1s);
+        QCOMPARE(fast.calls, QStringList{QStringLiteral("update d/a 1->1")});
+        clock.advance(30s);
+        QCOMPARE(fast.calls.size(), 2);
+        QVERIFY(none.calls.isEmpty());
+    }
+
+    void shouldStripManagedFieldsBeforeStoringAndRecordHistory()
+    {
+        FakeClock clock;
+        Informer inf(options(&clock, 10));
+        QSignalSpy changes(&inf, &Informer::changed);
+        inf.replaceAll({cm(QStringLiteral("a"), QStringLiteral("1"), true)}, QStringLiteral("1"));
+        inf.modified(cm(QStringLiteral("a"), QStringLiteral("2"), true));
+        QVERIFY(!inf.store().get(QStringLiteral("d/a")).toJsonBytes().contains("managedFields"));
+        QCOMPARE(changes.count(), 2);
+        QCOMPARE(inf.history().changesFor(QStringLiteral("d/a")).size(), 2);
+        QHash<QString, Object> now;
+        for (const Object &o : inf.store().list())
+            now.insert(o.key(), o);
+        QCOMPARE(inf.history().contentAt(QStringLiteral("1"), now)->value(QStringLiteral("d/a")).resourceVersion(), QStringLiteral("1"));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_Informer)
+#include "tst_informer.moc"
