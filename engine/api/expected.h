@@ -13,6 +13,9 @@ template<typename T>
 class [[nodiscard]] Expected
 {
 public:
+    /// An error with an empty Status; exists only because containers and QCoro::waitFor need a
+    /// default-constructible type. Never return it.
+    Expected() : m_v(std::in_place_index<1>, Status()) {}
     Expected(T value) : m_v(std::in_place_index<0>, std::move(value)) {}
     Expected(Status error) : m_v(std::in_place_index<1>, std::move(error)) {}
 

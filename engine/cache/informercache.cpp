@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/cache/informercache.h"
+
+#include "engine/client/restclient.h"
+
+#include <QPointer>
+#include <QRandomGenerator>
+#include <QTimer>
+
+#include <qcoro/qcorosignal.h>
+#include <qcoro/qcorotimer.h>
+
+namespace opbench {
+
+namespace {
+const QString AllNamespaces = QStringLiteral("__all_namespaces");
+}
+
+QString fieldIndexName(const QString &field) { return QStringLiteral("field:") + field; }
+
+InformerCache::InformerCache(InformerCacheOptions options, QObject *parent)
+    : QObject(parent), m_options(std::move(options)), m_clock(m_options.clock ? m_options.clock : Clock::system())
+{
+}
+
+InformerCache::~InformerCache() = default;
+
+void InformerCache::start()
+{
+    m_started = true;
+    for (auto &[key, inf] : m_informers)
+        inf->start();
+}
+
+void InformerCache::stop()
+{
+    m_started = false;
+    for (auto &[key, inf] : m_informers)
+        inf->stop();
+}
+
+Expected<Informer *> InformerCache::informerFor(const GroupVersionKind &gvk)
+{
+    const QString key = gvk.toString();
+    if (auto it = m_informers.find(key); it != m_informers.end())
+        return it->second;
+    const auto mapping = m_options.mapper.forKind(gvk);
+    if (!mapping)
+        return Status(404, QString::fromLatin1(StatusReason::NotFound),
+                      QStringLiteral("no matches for kind \"%1\" in version \"%2\"").arg(gvk.kind, gvk.groupVersion().toString()));
+    const CacheScope scope = m_options.byKind.value(key, m_options.defaultScope);
+    InformerOptions io;
+    io.resource = mapping->gvr;
+    io.kind = mapping->kind;
+    io.namespaceName = mapping->namespaced ? scope.namespaceName : QString();
+    io.labelSelector = scope.labelSelector;
+    io.fieldSelector = scope.fieldSelector;
+    io.transform = scope.transform;
+    io.historyCapacity = m_options.historyCapacity;
+    io.clock = m_clock;
+    io.client = m_options.client;
+    if (m_options.syncPeriod.count() > 0) {
+        // ±10 % jitter so that informers do not resync together.
+        const double factor = 0.9 + 0.2 * QRandomGenerator::global()->generateDouble();
+        io.resyncPeriod = std::chrono::milliseconds(qint64(double(m_options.syncPeriod.count()) * factor));
+    }
+    auto *inf = new Informer(std::move(io), this);
+    m_informers.emplace(key, inf);
+    Q_EMIT informerCreated(inf, gvk);
+    if (m_started)
+        inf->start();
+    return inf;
+}
+
+QList<Informer *> InformerCache::informers() const
+{
+    QList<Informer *> out;
+    for (const auto &[key, inf] : m_informers)
+        out.append(inf);
+    return out;
+}
+
+QList<GroupVersionKind> InformerCache::kinds() const
+{
+    QList<GroupVersionKind> out;
+    for (const auto &[key, inf] : m_informers)
+        out.append({inf->options().resource.group, inf->options().resource.version, inf->options().kind});
+    return out;
+}
+
+Expected<void> InformerCache::indexField(const GroupVersionKind &gvk, const QString &field,
+                                         std::function<QStringList(const Object &)> extract)
+{
+    auto inf = informerFor(gvk);
+    if (!inf.ok())
+        return inf.error();
+    IndexFunc fn = [extract = std::move(extract)](const Object &o) {
+        QStringList out;
+        for (const QString &v : extract(o)) {
+            if (!o.namespaceName().isEmpty())
+                out << o.namespaceName() + u'/' + v;
+            out << AllNamespaces + u'/' + v;
+        }
+        return out;
+    };
+    return (*inf)->indexer().addIndexers({{fieldIndexName(field), fn}});
+}
+
+bool InformerCache::hasSynced() const
+{
+    for (const auto &[key, inf] : m_informers)
+        if (!inf->hasSynced())
+            return false;
+    return true;
+}
+
+QCoro::Task<bool> InformerCache::waitForCacheSync(std::chrono::milliseconds timeout)
+{
+    QPointer<InformerCache> self(this);
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    // Polls every 100 ms, like client-go's WaitForCacheSync.
+    while (self && !hasSynced()) {
+        if (std::chrono::steady_clock::now() >= deadline)
+            co_return false;
+        QTimer timer;
+        timer.setSingleShot(true);
+        timer.start(std::chrono::milliseconds(100));
+        co_await timer;
+    }
+    co_return self != nullptr;
+}
+
+QCoro::Task<Expected<Informer *>> InformerCache::syncedInformer(GroupVersionKind gvk)
+{
+    QPointer<InformerCache> self(this);
+    auto inf = informerFor(gvk);
+    if (!inf.ok())
+        co_return inf.error();
+    QPointer<Informer> informer = *inf;
+    if (!m_started)
+        informer->start(); // a read before start() still works, as the cached client's does
+    if (!informer->hasSynced()) {
+        const auto timeout = m_options.syncTimeout;
+        co_await qCoro(informer.data(), &Informer::synced, timeout);
+        if (!self || !informer)
+            co_return Status::transport(QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("cache stopped"));
+        if (!informer->hasSynced())
+            co_return Status(504, QString::fromLatin1(StatusReason::Timeout),
+                             QStringLiteral("timed out waiting for the %1 cache to sync").arg(gvk.toString()));
+    }
+    co_return informer.data();
+}
+
+QCoro::Task<Expected<Object>> InformerCache::get(GroupVersionKind gvk, QString ns, QString name)
+{
+    auto inf = co_await syncedInformer(gvk);
+    if (!inf.ok())
+        co_return inf.error();
+    const Object obj = (*inf)->store().get(objectKey(ns, name));
+    if (obj.isNull()) {
+        const auto mapping = m_options.mapper.forKind(gvk);
+        co_return Status::notFound(gvk.group, mapping ? mapping->gvr.resource : gvk.kind.toLower(), name);
+    }
+    co_return obj;
+}
+
+QList<Object> InformerCache::select(const Informer &inf, const CacheListOptions &opts, Status *error) const
+{
+    const Store &store = inf.store();
+    const QString scope = opts.namespaceName.isEmpty() ? AllNamespaces : opts.namespaceName;
+    const auto isMetaField = [](const QString &f) {
+        return f == QLatin1String("metadata.name") || f == QLatin1String("metadata.namespace");
+    };
+    // Every field requirement must be a metadata field or an indexed one (controller-runtime
+    // refuses the rest); the first indexed exact match narrows the candidates.
+    QList<Object> candidates;
+    bool narrowed = false;
+    QList<std::pair<FieldRequirement, QSet<QString>>> indexed; // requirement -> keys matching its value
+    for (const FieldRequirement &r : opts.fieldSelector.requirements()) {
+        if (isMetaField(r.field))
+            continue;
+        const QString index = fieldIndexName(r.field);
+        if (!store.hasIndex(index)) {
+            *error = Status::badRequest(QStringLiteral("field selector \"%1\": field \"%2\" is not indexed in the cache; "
+                                                       "add it with indexField()")
+                                            .arg(opts.fieldSelector.toString(), r.field));
+            return {};
+        }
+        const QStringList keys = store.indexKeys(index, scope + u'/' + r.value);
+        if (!narrowed && !r.notEquals) {
+            candidates = store.byIndex(index, scope + u'/' + r.value);
+            narrowed = true;
+        }
+        indexed.append({r, QSet<QString>(keys.cbegin(), keys.cend())});
+    }
+    if (!narrowed)
+        candidates = store.listNamespace(opts.namespaceName);
+    QList<Object> out;
+    for (const Object &o : std::as_const(candidates)) {
+        if (!opts.namespaceName.isEmpty() && o.namespaceName() != opts.namespaceName)
+            continue;
+        if (!opts.labelSelector.matches(o.labels()))
+            continue;
+        bool ok = true;
+        if (!opts.fieldSelector.isEmpty()) {
+            const QHash<QString, QString> meta = fieldsOf(o);
+            for (const FieldRequirement &r : opts.fieldSelector.requirements())
+                if (isMetaField(r.field))
+                    ok = ok && ((meta.value(r.field) == r.value) != r.notEquals);
+        }
+        for (const auto &[r, keys] : std::as_const(indexed))
+            ok = ok && (keys.contains(o.key()) != r.notEquals);
+        if (!ok)
+            continue;
+        out.append(o);
+        if (opts.limit > 0 && out.size() >= opts.limit)
+            break;
+    }
+    return out;
+}
+
+QCoro::Task<Expected<QList<Object>>> InformerCache::list(GroupVersionKind gvk, CacheListOptions opts)
+{
+    auto inf = co_await syncedInformer(gvk);
+    if (!inf.ok())
+        co_return inf.error();
+    Status error;
+    QList<Object> out = select(**inf, opts, &error);
+    if (error.code() != 0)
+        co_return error;
+    co_return out;
+}
+
+} // namespace opbench
