@@ -3,6 +3,8 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QMutex>
+#include <QSet>
 
 #include <simdjson.h>
 
@@ -12,6 +14,11 @@ namespace opbench {
 
 // The shared, immutable state behind an Object. Invariant: every decoded field equals what
 // `json` says; nothing is ever changed after construction.
+//
+// Memory (see bench/objectmemory.cpp): strings that repeat across objects (apiVersion, kind,
+// namespace, label keys, short label values, owner apiVersion/kind) are interned so thousands
+// of objects share one copy; label values and owner names equal to the object's name share
+// the name's buffer; creationTimestamp is read from `json` on demand.
 class ObjectData : public QSharedData
 {
 public:
@@ -23,7 +30,6 @@ public:
     QString ns;
     QString uid;
     QString resourceVersion;
-    QString creationTimestamp;
     QString deletionTimestamp;
     qint64 generation = 0;
     Labels labels;
@@ -69,6 +75,47 @@ QString stringField(dom::object obj, const char *key)
     if (obj[key].get_string().get(sv) == simdjson::SUCCESS)
         return qstr(sv);
     return {};
+}
+
+// Returns the shared copy of a short string that many objects carry (bounded table: once full,
+// new strings are simply not interned, so unique values cannot grow it without limit).
+QString intern(std::string_view sv)
+{
+    if (sv.empty() || sv.size() > 64)
+        return qstr(sv);
+    static QBasicMutex mutex;
+    static QSet<QString> *table = new QSet<QString>(); // never destroyed: objects may outlive statics
+    QString s = qstr(sv);
+    const QMutexLocker lock(&mutex);
+    auto it = table->constFind(s);
+    if (it != table->cend())
+        return *it;
+    if (table->size() < 8192)
+        table->insert(s);
+    return s;
+}
+
+QString internedField(dom::object obj, const char *key)
+{
+    std::string_view sv;
+    if (obj[key].get_string().get(sv) == simdjson::SUCCESS)
+        return intern(sv);
+    return {};
+}
+
+// The object's name, as decoded and as its UTF-8 text.
+struct NameRef
+{
+    const QString &name;
+    std::string_view utf8;
+};
+
+// `sv` as a QString, sharing the name's buffer when equal.
+QString shareName(std::string_view sv, const NameRef &name, bool internOthers)
+{
+    if (!name.utf8.empty() && sv == name.utf8)
+        return name.name;
+    return internOthers ? intern(sv) : qstr(sv);
 }
 
 // Appends `s` as a JSON string literal.
@@ -161,17 +208,19 @@ void write(QByteArray &out, dom::element el, int depth, bool inMetadata, bool sk
 // Decodes the metadata block of `obj` into `d`.
 void decodeMeta(dom::object obj, ObjectData &d)
 {
-    d.apiVersion = stringField(obj, "apiVersion");
-    d.kind = stringField(obj, "kind");
+    d.apiVersion = internedField(obj, "apiVersion");
+    d.kind = internedField(obj, "kind");
     dom::object meta;
     if (obj["metadata"].get_object().get(meta) != simdjson::SUCCESS)
         return;
-    d.name = stringField(meta, "name");
+    std::string_view nameUtf8;
+    if (meta["name"].get_string().get(nameUtf8) == simdjson::SUCCESS)
+        d.name = qstr(nameUtf8);
+    const NameRef nameRef{d.name, nameUtf8};
     d.generateName = stringField(meta, "generateName");
-    d.ns = stringField(meta, "namespace");
+    d.ns = internedField(meta, "namespace");
     d.uid = stringField(meta, "uid");
     d.resourceVersion = stringField(meta, "resourceVersion");
-    d.creationTimestamp = stringField(meta, "creationTimestamp");
     d.deletionTimestamp = stringField(meta, "deletionTimestamp");
     int64_t gen = 0;
     if (meta["generation"].get_int64().get(gen) == simdjson::SUCCESS)
@@ -181,7 +230,7 @@ void decodeMeta(dom::object obj, ObjectData &d)
         for (dom::key_value_pair kv : labels) {
             std::string_view v;
             if (kv.value.get_string().get(v) == simdjson::SUCCESS)
-                d.labels.insert(qstr(kv.key), qstr(v));
+                d.labels.insert(intern(kv.key), shareName(v, nameRef, true));
         }
     }
     dom::array refs;
@@ -191,9 +240,11 @@ void decodeMeta(dom::object obj, ObjectData &d)
             if (r.get_object().get(ro) != simdjson::SUCCESS)
                 continue;
             OwnerReference ref;
-            ref.apiVersion = stringField(ro, "apiVersion");
-            ref.kind = stringField(ro, "kind");
-            ref.name = stringField(ro, "name");
+            ref.apiVersion = internedField(ro, "apiVersion");
+            ref.kind = internedField(ro, "kind");
+            std::string_view refName;
+            if (ro["name"].get_string().get(refName) == simdjson::SUCCESS)
+                ref.name = shareName(refName, nameRef, false);
             ref.uid = stringField(ro, "uid");
             bool b = false;
             if (ro["controller"].get_bool().get(b) == simdjson::SUCCESS)
@@ -209,7 +260,7 @@ void decodeMeta(dom::object obj, ObjectData &d)
         for (dom::element f : fins) {
             std::string_view v;
             if (f.get_string().get(v) == simdjson::SUCCESS)
-                d.finalizers.append(qstr(v));
+                d.finalizers.append(intern(v));
         }
     }
 }
@@ -329,10 +380,14 @@ qsizetype Object::memoryFootprint() const
 {
     if (!d)
         return 0;
-    auto str = [](const QString &s) { return s.isEmpty() ? 0 : qsizetype(sizeof(QArrayData)) + s.capacity() * 2; };
+    // Strings shared with other objects (interned) or with this object's name are not counted
+    // again: a string counts only while this object holds its sole reference.
+    auto str = [](const QString &s) {
+        return s.isEmpty() || !s.isDetached() ? 0 : qsizetype(sizeof(QArrayData)) + s.capacity() * 2;
+    };
     qsizetype n = qsizetype(sizeof(ObjectData)) + qsizetype(sizeof(QArrayData)) + d->json.capacity();
-    for (const QString *s : {&d->apiVersion, &d->kind, &d->name, &d->generateName, &d->ns, &d->uid,
-                             &d->resourceVersion, &d->creationTimestamp, &d->deletionTimestamp})
+    n += d->name.isEmpty() ? 0 : qsizetype(sizeof(QArrayData)) + d->name.capacity() * 2;
+    for (const QString *s : {&d->apiVersion, &d->kind, &d->generateName, &d->ns, &d->uid, &d->resourceVersion, &d->deletionTimestamp})
         n += str(*s);
     for (auto it = d->labels.cbegin(); it != d->labels.cend(); ++it)
         n += 48 + str(it.key()) + str(it.value()); // map node + strings
@@ -353,7 +408,18 @@ QString Object::key() const { return d ? objectKey(d->ns, d->name) : QString(); 
 QString Object::uid() const { return d ? d->uid : QString(); }
 QString Object::resourceVersion() const { return d ? d->resourceVersion : QString(); }
 qint64 Object::generation() const { return d ? d->generation : 0; }
-QString Object::creationTimestamp() const { return d ? d->creationTimestamp : QString(); }
+QString Object::creationTimestamp() const
+{
+    if (!d)
+        return {};
+    dom::element el;
+    if (threadParser().parse(d->json.constData(), size_t(d->json.size())).get(el))
+        return {};
+    std::string_view sv;
+    if (el["metadata"]["creationTimestamp"].get_string().get(sv) != simdjson::SUCCESS)
+        return {};
+    return qstr(sv);
+}
 QString Object::deletionTimestamp() const { return d ? d->deletionTimestamp : QString(); }
 
 const Labels &Object::labels() const
