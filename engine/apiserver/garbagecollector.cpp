@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/apiserver/garbagecollector.h"
+
+#include "engine/apiserver/store.h"
+
+#include <QJsonArray>
+#include <QLoggingCategory>
+
+namespace opbench::apiserver {
+
+namespace {
+
+Q_LOGGING_CATEGORY(lcGc, "opbench.apiserver.gc")
+
+const QString kForeground = QStringLiteral("foregroundDeletion");
+const QString kOrphan = QStringLiteral("orphan");
+
+bool hasPropagationFinalizer(const Object &o)
+{
+    return o.isBeingDeleted() && (o.finalizers().contains(kForeground) || o.finalizers().contains(kOrphan));
+}
+
+// A write failed: conflicts and vanished objects are normal races (retried or moot).
+bool isRace(const Status &s)
+{
+    return isConflict(s) || isNotFound(s);
+}
+
+} // namespace
+
+GarbageCollector::GarbageCollector(Store *store, Clock *clock, QObject *parent)
+    : QObject(parent), m_store(store), m_clock(clock)
+{
+    connect(m_store, &Store::committed, this, &GarbageCollector::onCommitted);
+}
+
+GarbageCollector::~GarbageCollector() = default;
+
+void GarbageCollector::resyncAll()
+{
+    for (const GroupVersionResource &gvr : m_store->populatedResources()) {
+        const auto list = m_store->list(gvr);
+        if (!list)
+            continue;
+        for (const Object &o : list->items) {
+            if (!o.ownerReferences().isEmpty())
+                m_dirtyDependents.insert(o.uid());
+            if (hasPropagationFinalizer(o))
+                m_dirtyOwners.insert(o.uid());
+        }
+    }
+    schedule();
+}
+
+void GarbageCollector::onCommitted(const StoreEvent &event)
+{
+    const Object &o = event.object;
+    if (event.type == EventType::Deleted) {
+        m_dirtyOwners.insert(o.uid()); // its dependents may now dangle
+        for (const OwnerReference &r : o.ownerReferences())
+            m_dirtyOwners.insert(r.uid); // a foreground owner may be waiting for it
+    } else {
+        const bool refsChanged = event.previous.isNull() || event.previous.ownerReferences() != o.ownerReferences();
+        if (refsChanged && !o.ownerReferences().isEmpty())
+            m_dirtyDependents.insert(o.uid());
+        if (hasPropagationFinalizer(o))
+            m_dirtyOwners.insert(o.uid());
+        if (o.isBeingDeleted()) {
+            for (const OwnerReference &r : o.ownerReferences())
+                m_dirtyOwners.insert(r.uid);
+        }
+    }
+    schedule();
+}
+
+void GarbageCollector::schedule()
+{
+    if (m_scheduled || (m_dirtyOwners.isEmpty() && m_dirtyDependents.isEmpty()))
+        return;
+    m_scheduled = true;
+    QMetaObject::invokeMethod(this, &GarbageCollector::processQueued, Qt::QueuedConnection);
+}
+
+void GarbageCollector::processQueued()
+{
+    m_scheduled = false;
+    const QSet<QString> owners = std::exchange(m_dirtyOwners, {});
+    const QSet<QString> dependents = std::exchange(m_dirtyDependents, {});
+    for (const QString &uid : owners)
+        processOwner(uid);
+    for (const QString &uid : dependents)
+        processDependent(uid);
+    schedule(); // retries queued by failed writes
+}
+
+void GarbageCollector::processOwner(const QString &ownerUid)
+{
+    const std::optional<ObjectRef> ref = m_store->findByUid(ownerUid);
+    if (!ref) {
+        for (const ObjectRef &dep : m_store->dependentsOf(ownerUid))
+            processDependent(m_store->find(dep).uid());
+        return;
+    }
+    const Object owner = m_store->find(*ref);
+    if (!owner.isBeingDeleted())
+        return;
+    if (owner.finalizers().contains(kOrphan))
+        handleOrphan(ownerUid);
+    else if (owner.finalizers().contains(kForeground))
+        handleForeground(ownerUid);
+}
+
+void GarbageCollector::processDependent(const QString &dependentUid)
+{
+    const std::optional<ObjectRef> ref = m_store->findByUid(dependentUid);
+    if (!ref)
+        return;
+    const Object dep = m_store->find(*ref);
+    QSet<QString> dangling;
+    bool liveOwner = false;
+    for (const OwnerReference &r : dep.ownerReferences()) {
+        if (m_store->findByUid(r.uid))
+            liveOwner = true;
+        else
+            dangling.insert(r.uid);
+    }
+    if (dangling.isEmpty())
+        return;
+    if (liveOwner) {
+        stripOwner(dependentUid, dangling);
+        return;
+    }
+    if (dep.isBeingDeleted())
+        return;
+    DeleteOptions options;
+    options.propagationPolicy = QStringLiteral("Background");
+    const auto result = m_store->remove(ref->gvr, ref->namespaceName, ref->name, options);
+    if (result) {
+        ++m_deleted;
+    } else if (!isRace(result.error())) {
+        qCWarning(lcGc) << "cannot delete dependent" << ref->gvr.groupResource() << ref->name << ":" << result.error().message();
+    }
+}
+
+void GarbageCollector::handleForeground(const QString &ownerUid)
+{
+    bool blockingLeft = false;
+    for (const ObjectRef &depRef : m_store->dependentsOf(ownerUid)) {
+        const Object dep = m_store->find(depRef);
+        if (dep.isNull())
+            continue;
+        bool blocking = false;
+        for (const OwnerReference &r : dep.ownerReferences())
+            blocking = blocking || (r.uid == ownerUid && r.blockOwnerDeletion);
+        if (dep.isBeingDeleted()) {
+            blockingLeft = blockingLeft || blocking;
+            continue;
+        }
+        DeleteOptions options;
+        options.propagationPolicy = blocking ? QStringLiteral("Foreground") : QStringLiteral("Background");
+        options.preconditionUid = dep.uid();
+        const auto result = m_store->remove(depRef.gvr, depRef.namespaceName, depRef.name, options);
+        if (!result) {
+            if (!isRace(result.error()))
+                qCWarning(lcGc) << "cannot delete dependent" << depRef.name << ":" << result.error().message();
+            blockingLeft = blockingLeft || blocking;
+            continue;
+        }
+        ++m_deleted;
+        blockingLeft = blockingLeft || (blocking && !result->removed);
+    }
+    if (!blockingLeft)
+        removeFinalizer(ownerUid, kForeground);
+}
+
+void GarbageCollector::handleOrphan(const QString &ownerUid)
+{
+    bool allStripped = true;
+    for (const ObjectRef &depRef : m_store->dependentsOf(ownerUid)) {
+        const Object dep = m_store->find(depRef);
+        if (!dep.isNull())
+            allStripped = stripOwner(dep.uid(), {ownerUid}) && allStripped;
+    }
+    if (allStripped)
+        removeFinalizer(ownerUid, kOrphan);
+    else
+        m_dirtyOwners.insert(ownerUid); // retried on the next pass
+}
+
+bool GarbageCollector::removeFinalizer(const QString &uid, const QString &finalizer)
+{
+    const std::optional<ObjectRef> ref = m_store->findByUid(uid);
+    if (!ref)
+        return true;
+    QJsonObject json = m_store->find(*ref).json();
+    QJsonObject meta = json.value(QLatin1String("metadata")).toObject();
+    QJsonArray finalizers;
+    for (const QJsonValue &f : meta.value(QLatin1String("finalizers")).toArray()) {
+        if (f.toString() != finalizer)
+            finalizers.append(f);
+    }
+    if (finalizers.isEmpty())
+        meta.remove(QLatin1String("finalizers"));
+    else
+        meta.insert(QLatin1String("finalizers"), finalizers);
+    json.insert(QLatin1String("metadata"), meta);
+    const auto result = m_store->update(ref->gvr, ref->namespaceName, ref->name, json);
+    if (result)
+        return true;
+    if (isConflict(result.error()))
+        m_dirtyOwners.insert(uid);
+    else if (!isNotFound(result.error()))
+        qCWarning(lcGc) << "cannot remove finalizer" << finalizer << "from" << ref->name << ":" << result.error().message();
+    return false;
+}
+
+bool GarbageCollector::stripOwner(const QString &dependentUid, const QSet<QString> &ownerUids)
+{
+    const std::optional<ObjectRef> ref = m_store->findByUid(dependentUid);
+    if (!ref)
+        return true;
+    QJsonObject json = m_store->find(*ref).json();
+    QJsonObject meta = json.value(QLatin1String("metadata")).toObject();
+    QJsonArray kept;
+    int removed = 0;
+    for (const QJsonValue &r : meta.value(QLatin1String("ownerReferences")).toArray()) {
+        if (ownerUids.contains(r.toObject().value(QLatin1String("uid")).toString()))
+            ++removed;
+        else
+            kept.append(r);
+    }
+    if (removed == 0)
+        return true;
+    if (kept.isEmpty())
+        meta.remove(QLatin1String("ownerReferences"));
+    else
+        meta.insert(QLatin1String("ownerReferences"), kept);
+    json.insert(QLatin1String("metadata"), meta);
+    const auto result = m_store->update(ref->gvr, ref->namespaceName, ref->name, json);
+    if (result) {
+        m_stripped += removed;
+        return true;
+    }
+    if (isConflict(result.error()))
+        m_dirtyDependents.insert(dependentUid);
+    else if (!isNotFound(result.error()))
+        qCWarning(lcGc) << "cannot strip owner references from" << ref->name << ":" << result.error().message();
+    return isNotFound(result.error());
+}
+
+} // namespace opbench::apiserver
