@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/client/restclient.h"
+
+#include "engine/client/auth.h"
+#include "engine/client/awaitsignal.h"
+#include "engine/client/ratelimiter.h"
+#include "engine/client/transport.h"
+#include "engine/client/watchstream.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QPointer>
+
+namespace opbench {
+
+namespace {
+
+struct Attempt
+{
+    int code = 0;
+    QByteArray body;
+    QByteArray contentType;
+    int retryAfter = -1;
+};
+
+Status cancelled(const QByteArray &method, const QString &path)
+{
+    return Status::transport(StatusReason::Cancelled,
+                             QStringLiteral("%1 %2 was cancelled: the client was destroyed").arg(QString::fromLatin1(method), path));
+}
+
+/// Deletes the reply later unless its manager already deleted it.
+struct ReplyGuard
+{
+    QPointer<QNetworkReply> reply;
+    ~ReplyGuard()
+    {
+        if (reply)
+            reply->deleteLater();
+    }
+};
+
+/// One HTTP exchange, bounded by cfg.timeout. HTTP replies of any code are values; transport
+/// failures are Status.
+QCoro::Task<Expected<Attempt>> exchange(QPointer<QNetworkAccessManager> nam, RestConfig cfg, QByteArray method,
+                                        QString path, QByteArray query, QByteArray body, QByteArray contentType,
+                                        Credentials creds)
+{
+    if (!nam)
+        co_return cancelled(method, path);
+    const QNetworkRequest req = detail::buildRequest(cfg, path, query, creds, contentType);
+    ReplyGuard guard{nam->sendCustomRequest(req, method, body)};
+    QNetworkReply *reply = guard.reply.data();
+    const std::shared_ptr<QStringList> tlsErrors = detail::collectTlsErrors(reply);
+    const detail::WaitOutcome outcome = co_await detail::SignalWait(reply, &QNetworkReply::finished, cfg.timeout);
+    if (outcome == detail::WaitOutcome::Destroyed || !guard.reply)
+        co_return cancelled(method, path);
+    if (outcome == detail::WaitOutcome::TimedOut) {
+        reply->abort();
+        detail::countRequest(0, method, cfg.server);
+        co_return detail::timeoutError(method, path, cfg.timeout);
+    }
+    const QVariant code = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
+    if (!code.isValid() || code.toInt() == 0) {
+        detail::countRequest(0, method, cfg.server);
+        co_return detail::transportError(reply, method, cfg, *tlsErrors);
+    }
+    Attempt a;
+    a.code = code.toInt();
+    a.body = reply->readAll();
+    a.contentType = reply->rawHeader("Content-Type");
+    a.retryAfter = detail::retryAfterSeconds(reply);
+    detail::countRequest(a.code, method, cfg.server);
+    co_return a;
+}
+
+bool isRetryable(const Attempt &a) { return a.retryAfter >= 0 && (a.code == 429 || a.code >= 500); }
+
+} // namespace
+
+RestClient::RestClient(RestConfig config, QObject *parent)
+    : QObject(parent), m_config(std::move(config)), m_clock(m_config.clock ? m_config.clock : Clock::system()),
+      m_nam(new QNetworkAccessManager(this))
+{
+    detail::configureManager(m_nam, m_config);
+    if (m_config.qps > 0)
+        m_limiter = std::make_unique<TokenBucket>(m_config.qps, m_config.burst, m_clock);
+}
+
+RestClient::~RestClient() = default;
+
+QCoro::Task<Expected<RawResponse>> RestClient::send(QByteArray method, QString path, QueryParams query,
+                                                    QByteArray body, QByteArray contentType)
+{
+    QPointer<RestClient> self(this);
+    const RestConfig cfg = m_config; // keeps the auth provider alive across awaits
+    const QByteArray q = encodeQuery(query);
+    bool authRetried = false;
+    int retries = 0;
+    for (;;) {
+        if (m_limiter) {
+            co_await detail::ClockSleep(m_clock, m_limiter->reserve(), this);
+            if (!self)
+                co_return cancelled(method, path);
+        }
+        Credentials creds;
+        if (cfg.auth) {
+            Expected<Credentials> c = co_await cfg.auth->credentials();
+            if (!self)
+                co_return cancelled(method, path);
+            if (!c)
+                co_return c.error();
+            creds = *c;
+        }
+        Expected<Attempt> a = co_await exchange(m_nam, cfg, method, path, q, body, contentType, creds);
+        if (!self)
+            co_return cancelled(method, path);
+        if (!a)
+            co_return a.error();
+        if (a->code >= 200 && a->code < 300)
+            co_return RawResponse{a->code, a->body, a->contentType};
+        if (a->code == 401 && cfg.auth && !authRetried && cfg.auth->invalidate()) {
+            authRetried = true;
+            continue;
+        }
+        if (isRetryable(*a) && retries < m_maxRetries) {
+            ++retries;
+            co_await detail::ClockSleep(m_clock, std::chrono::seconds(a->retryAfter), this);
+            if (!self)
+                co_return cancelled(method, path);
+            continue;
+        }
+        co_return Status::fromHttp(a->code, a->body);
+    }
+}
+
+QCoro::Task<Expected<RawResponse>> RestClient::raw(QByteArray method, QString path, QueryParams query, QByteArray body,
+                                                   QByteArray contentType)
+{
+    co_return co_await send(std::move(method), std::move(path), std::move(query), std::move(body), std::move(contentType));
+}
+
+QCoro::Task<Expected<Object>> RestClient::sendForObject(QByteArray method, QString path, QueryParams query,
+                                                        QByteArray body, QByteArray contentType)
+{
+    Expected<RawResponse> r = co_await send(std::move(method), std::move(path), std::move(query), std::move(body),
+                                            std::move(contentType));
+    if (!r)
+        co_return r.error();
+    co_return Object::parse(r->body);
+}
+
+QCoro::Task<Expected<Object>> RestClient::get(GroupVersionResource gvr, QString ns, QString name, GetOptions opts)
+{
+    QueryParams q;
+    opts.addTo(q);
+    co_return co_await sendForObject("GET", resourcePath(gvr, ns, name, opts.subresource), q, {}, {});
+}
+
+QCoro::Task<Expected<Object::List>> RestClient::list(GroupVersionResource gvr, QString ns, ListOptions opts,
+                                                     bool stripManagedFields)
+{
+    QueryParams q;
+    opts.addTo(q);
+    Expected<RawResponse> r = co_await send("GET", resourcePath(gvr, ns), q, {}, {});
+    if (!r)
+        co_return r.error();
+    const QString apiVersion = gvr.groupVersion().toString();
+    Expected<Object::List> list = Object::parseList(r->body, apiVersion, {}, stripManagedFields);
+    // Built-in list items often omit kind: take it from "<Kind>List" (second pass only then).
+    if (list && !list->items.isEmpty() && list->items.first().kind().isEmpty() && list->kind.endsWith(QLatin1String("List")))
+        list = Object::parseList(r->body, apiVersion, list->kind.chopped(4), stripManagedFields);
+    co_return list;
+}
+
+QCoro::Task<Expected<Object>> RestClient::create(GroupVersionResource gvr, QString ns, Object obj, WriteOptions opts)
+{
+    QueryParams q;
+    opts.addTo(q);
+    const QString target = ns.isEmpty() ? obj.namespaceName() : ns;
+    co_return co_await sendForObject("POST", resourcePath(gvr, target), q, obj.toJsonBytes(), "application/json");
+}
+
+QCoro::Task<Expected<Object>> RestClient::update(GroupVersionResource gvr, QString ns, Object obj, WriteOptions opts)
+{
+    co_return co_await updateSubresource(std::move(gvr), std::move(ns), std::move(obj), QString(), std::move(opts));
+}
+
+QCoro::Task<Expected<Object>> RestClient::updateSubresource(GroupVersionResource gvr, QString ns, Object obj,
+                                                            QString subresource, WriteOptions opts)
+{
+    QueryParams q;
+    opts.addTo(q);
+    const QString target = ns.isEmpty() ? obj.namespaceName() : ns;
+    co_return co_await sendForObject("PUT", resourcePath(gvr, target, obj.name(), subresource), q, obj.toJsonBytes(),
+                                     "application/json");
+}
+
+QCoro::Task<Expected<Object>> RestClient::updateStatus(GroupVersionResource gvr, QString ns, Object obj, WriteOptions opts)
+{
+    co_return co_await updateSubresource(std::move(gvr), std::move(ns), std::move(obj), QStringLiteral("status"),
+                                         std::move(opts));
+}
+
+QCoro::Task<Expected<Object>> RestClient::patch(GroupVersionResource gvr, QString ns, QString name, PatchType type,
+                                                QByteArray body, PatchOptions opts)
+{
+    if (type == PatchType::Apply && opts.fieldManager.isEmpty())
+        co_return Status::badRequest(QStringLiteral("PatchOptions.fieldManager is required for apply patch"));
+    QueryParams q;
+    opts.addTo(q);
+    co_return co_await sendForObject("PATCH", resourcePath(gvr, ns, name, opts.subresource), q, body,
+                                     patchContentType(type));
+}
+
+QCoro::Task<Expected<DeleteResult>> RestClient::remove(GroupVersionResource gvr, QString ns, QString name, DeleteOptions opts)
+{
+    QueryParams q;
+    if (opts.dryRun)
+        q.append({QStringLiteral("dryRun"), QStringLiteral("All")});
+    Expected<RawResponse> r = co_await send("DELETE", resourcePath(gvr, ns, name), q, opts.toJson(), "application/json");
+    if (!r)
+        co_return r.error();
+    QJsonParseError err{};
+    const QJsonDocument doc = QJsonDocument::fromJson(r->body, &err);
+    if (err.error != QJsonParseError::NoError || !doc.isObject())
+        co_return Status::transport(StatusReason::DecodeError,
+                                    QStringLiteral("DELETE %1: the response is not a JSON object").arg(resourcePath(gvr, ns, name)));
+    DeleteResult result;
+    if (doc.object().value(QLatin1String("kind")).toString() == QLatin1String("Status"))
+        result.status = Status::fromJson(doc.object(), r->code);
+    else
+        result.object = Object::fromJson(doc.object());
+    co_return result;
+}
+
+QCoro::Task<Expected<Object>> RestClient::deleteCollection(GroupVersionResource gvr, QString ns, ListOptions list,
+                                                           DeleteOptions opts)
+{
+    QueryParams q;
+    list.addTo(q);
+    if (opts.dryRun)
+        q.append({QStringLiteral("dryRun"), QStringLiteral("All")});
+    co_return co_await sendForObject("DELETE", resourcePath(gvr, ns), q, opts.toJson(), "application/json");
+}
+
+std::unique_ptr<WatchStream> RestClient::watch(const GroupVersionResource &gvr, const QString &ns, const ListOptions &opts) const
+{
+    QueryParams q;
+    opts.addTo(q);
+    q.append({QStringLiteral("watch"), QStringLiteral("true")});
+    return std::make_unique<WatchStream>(m_config, resourcePath(gvr, ns), q);
+}
+
+} // namespace opbench

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// RestClient: coroutine REST calls against one API server (client-go's rest.Interface +
+// dynamic client), on one QNetworkAccessManager.
+//
+// Every call is bounded by RestConfig::timeout (default 30 s). Errors are Status: the server's
+// Status body for non-2xx replies; code 0 with reason ConnectionFailed / TLSError / Timeout /
+// Cancelled for transport failures (Cancelled also when the client is destroyed mid-call).
+// 429 (and 5xx carrying Retry-After) are retried after Retry-After seconds (measured on the
+// config's Clock), at most 10 times, then the last Status is returned. A 401 drops cached
+// credentials and retries once when the auth provider can refresh (token file, exec plugin).
+// Each response increments rest_client_requests_total{code,method,host}.
+//
+// Live on one thread; call from that thread. Long-lived watches use WatchStream (its own
+// manager: one QNetworkAccessManager opens at most 6 connections per host).
+
+#include "engine/api/expected.h"
+#include "engine/api/gvk.h"
+#include "engine/api/object.h"
+#include "engine/client/requestoptions.h"
+#include "engine/client/restconfig.h"
+
+#include <QObject>
+
+#include <qcoro/qcorotask.h>
+
+#include <memory>
+
+class QNetworkAccessManager;
+
+namespace opbench {
+
+class TokenBucket;
+class WatchStream;
+
+struct RawResponse
+{
+    int code = 0;
+    QByteArray body;
+    QByteArray contentType;
+};
+
+/// The result of a delete: the object when it is still present (finalizers, foreground
+/// deletion, graceful pods: deletionTimestamp set), or the success Status when it is gone.
+struct DeleteResult
+{
+    Object object;
+    Status status;
+    bool gone() const { return object.isNull(); }
+};
+
+class RestClient : public QObject
+{
+    Q_OBJECT
+public:
+    explicit RestClient(RestConfig config, QObject *parent = nullptr);
+    ~RestClient() override;
+
+    const RestConfig &config() const { return m_config; }
+    /// Retries for 429 / Retry-After replies (default 10, as client-go).
+    void setMaxRetries(int n) { m_maxRetries = n; }
+
+    QCoro::Task<Expected<Object>> get(GroupVersionResource gvr, QString ns, QString name, GetOptions opts = {});
+    /// One page (opts.limit / continueToken). Items lacking apiVersion/kind get them from the
+    /// list. With `stripManagedFields`, metadata.managedFields is dropped while decoding.
+    QCoro::Task<Expected<Object::List>> list(GroupVersionResource gvr, QString ns, ListOptions opts = {},
+                                             bool stripManagedFields = false);
+    /// POST to the collection of `ns` (the object's own namespace when `ns` is empty).
+    QCoro::Task<Expected<Object>> create(GroupVersionResource gvr, QString ns, Object obj, WriteOptions opts = {});
+    /// PUT; the object's resourceVersion is the precondition (409 on mismatch).
+    QCoro::Task<Expected<Object>> update(GroupVersionResource gvr, QString ns, Object obj, WriteOptions opts = {});
+    QCoro::Task<Expected<Object>> updateSubresource(GroupVersionResource gvr, QString ns, Object obj,
+                                                    QString subresource, WriteOptions opts = {});
+    QCoro::Task<Expected<Object>> updateStatus(GroupVersionResource gvr, QString ns, Object obj, WriteOptions opts = {});
+    /// PATCH with the type's Content-Type. Apply needs opts.fieldManager.
+    QCoro::Task<Expected<Object>> patch(GroupVersionResource gvr, QString ns, QString name, PatchType type,
+                                        QByteArray body, PatchOptions opts = {});
+    QCoro::Task<Expected<DeleteResult>> remove(GroupVersionResource gvr, QString ns, QString name, DeleteOptions opts = {});
+    /// DELETE on the collection (selectors from `list`); returns the server's response document.
+    QCoro::Task<Expected<Object>> deleteCollection(GroupVersionResource gvr, QString ns, ListOptions list = {},
+                                                   DeleteOptions opts = {});
+    /// Any request (discovery, /version, tests). Non-2xx replies are Status errors.
+    QCoro::Task<Expected<RawResponse>> raw(QByteArray method, QString path, QueryParams query = {},
+                                           QByteArray body = {}, QByteArray contentType = {});
+
+    /// A watch on the collection (not started: connect its signals, then call start()).
+    std::unique_ptr<WatchStream> watch(const GroupVersionResource &gvr, const QString &ns, const ListOptions &opts) const;
+
+private:
+    QCoro::Task<Expected<RawResponse>> send(QByteArray method, QString path, QueryParams query, QByteArray body,
+                                            QByteArray contentType);
+    QCoro::Task<Expected<Object>> sendForObject(QByteArray method, QString path, QueryParams query, QByteArray body,
+                                                QByteArray contentType);
+
+    RestConfig m_config;
+    Clock *m_clock;
+    QNetworkAccessManager *m_nam; // child
+    std::unique_ptr<TokenBucket> m_limiter;
+    int m_maxRetries = 10;
+};
+
+} // namespace opbench

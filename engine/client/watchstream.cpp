@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/client/watchstream.h"
+
+#include "engine/client/auth.h"
+#include "engine/client/transport.h"
+
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QTimer>
+
+#include <qcoro/qcorotask.h>
+
+namespace opbench {
+
+WatchStream::WatchStream(RestConfig config, QString path, QueryParams query, QObject *parent)
+    : QObject(parent), m_config(std::move(config)), m_path(std::move(path)), m_query(std::move(query)),
+      m_nam(new QNetworkAccessManager(this)), m_timer(new QTimer(this))
+{
+    detail::configureManager(m_nam, m_config);
+    m_timer->setSingleShot(true);
+    connect(m_timer, &QTimer::timeout, this, &WatchStream::onTimeout);
+}
+
+WatchStream::~WatchStream() { dropReply(); }
+
+void WatchStream::start()
+{
+    if (m_running)
+        return;
+    m_running = true;
+    m_headersSeen = false;
+    m_lastError.reset();
+    m_timer->start(m_config.timeout);
+    if (!m_config.auth) {
+        open(Credentials());
+        return;
+    }
+    // The callback keeps the provider alive; it runs only while this stream exists.
+    std::shared_ptr<AuthProvider> keep = m_config.auth;
+    QCoro::connect(keep->credentials(), this, [this, keep](const Expected<Credentials> &c) {
+        if (!m_running)
+            return;
+        if (!c)
+            finish(c.error());
+        else
+            open(*c);
+    });
+}
+
+void WatchStream::open(const Credentials &creds)
+{
+    const QNetworkRequest req = detail::buildRequest(m_config, m_path, encodeQuery(m_query), creds, {});
+    m_reply = m_nam->get(req);
+    m_tlsErrors = detail::collectTlsErrors(m_reply);
+    connect(m_reply, &QNetworkReply::readyRead, this, &WatchStream::onReadyRead);
+    connect(m_reply, &QNetworkReply::finished, this, &WatchStream::onFinished);
+}
+
+void WatchStream::onReadyRead()
+{
+    QPointer<WatchStream> self(this);
+    if (!m_reply)
+        return;
+    if (!m_headersSeen) {
+        m_headersSeen = true;
+        m_httpCode = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        detail::countRequest(m_httpCode, "GET", m_config.server);
+        int timeoutSeconds = 0;
+        for (const auto &[k, v] : m_query)
+            if (k == QLatin1String("timeoutSeconds"))
+                timeoutSeconds = v.toInt();
+        if (timeoutSeconds > 0)
+            m_timer->start(std::chrono::seconds(timeoutSeconds) + m_config.timeout);
+        else
+            m_timer->stop();
+    }
+    const QByteArray data = m_reply->readAll();
+    if (m_httpCode != 200) {
+        m_errorBody += data;
+        return;
+    }
+    deliver(m_decoder.feed(data));
+}
+
+void WatchStream::deliver(const QList<WatchEvent> &events)
+{
+    QPointer<WatchStream> self(this);
+    for (const QString &e : m_decoder.takeErrors()) {
+        Q_EMIT decodeError(e);
+        if (!self || !m_running)
+            return;
+    }
+    for (const WatchEvent &ev : events) {
+        ++m_events;
+        if (ev.type == WatchEvent::Type::Error)
+            m_lastError = ev.error;
+        Q_EMIT eventReceived(ev);
+        if (!self || !m_running)
+            return; // destroyed or cancelled by a slot
+    }
+}
+
+void WatchStream::onFinished()
+{
+    QPointer<WatchStream> self(this);
+    if (!m_reply || !m_running)
+        return;
+    if (m_reply->bytesAvailable() > 0 || !m_headersSeen)
+        onReadyRead();
+    if (!self || !m_running)
+        return;
+    const int code = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (code == 0) {
+        if (!m_headersSeen)
+            detail::countRequest(0, "GET", m_config.server);
+        finish(detail::transportError(m_reply, "GET", m_config, *m_tlsErrors));
+        return;
+    }
+    if (code != 200) {
+        if (code == 401 && m_config.auth)
+            m_config.auth->invalidate(); // the caller's rewatch gets fresh credentials
+        finish(Status::fromHttp(code, m_errorBody));
+        return;
+    }
+    deliver(m_decoder.finish());
+    if (!self || !m_running)
+        return;
+    finish(m_lastError);
+}
+
+void WatchStream::onTimeout()
+{
+    if (!m_running)
+        return;
+    finish(detail::timeoutError("GET", m_path, m_config.timeout));
+}
+
+void WatchStream::finish(std::optional<Status> error)
+{
+    dropReply();
+    m_running = false;
+    m_timer->stop();
+    Q_EMIT finished(error);
+}
+
+void WatchStream::cancel()
+{
+    m_running = false;
+    m_timer->stop();
+    dropReply();
+}
+
+void WatchStream::dropReply()
+{
+    if (!m_reply)
+        return;
+    QNetworkReply *r = m_reply.data();
+    m_reply.clear();
+    r->disconnect(this);
+    r->abort();
+    r->deleteLater();
+}
+
+} // namespace opbench

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// A tiny HTTP/1.1 (optionally HTTPS) server for REST client tests: records every request and
+// answers from a handler with canned responses, optionally streamed as timed chunks.
+
+#include <QByteArray>
+#include <QList>
+#include <QMap>
+#include <QObject>
+#include <QPair>
+#include <QSslCertificate>
+#include <QSslKey>
+#include <QUrlQuery>
+
+#include <functional>
+
+class QTcpServer;
+class QTcpSocket;
+
+namespace opbench::test {
+
+struct FakeRequest
+{
+    QByteArray method;
+    QByteArray path;     // without the query
+    QByteArray rawQuery; // as sent (percent-encoded)
+    QMap<QByteArray, QByteArray> headers; // lower-case names
+    QByteArray body;
+    /// Decoded query value (Go rules: '+' is a space).
+    QString query(const QString &key) const;
+    bool hasQuery(const QString &key) const;
+};
+
+struct FakeResponse
+{
+    int code = 200;
+    QList<QPair<QByteArray, QByteArray>> headers;
+    QByteArray body;
+    /// When non-empty: Transfer-Encoding chunked, one write per entry, `chunkIntervalMs` apart.
+    QList<QByteArray> chunks;
+    int chunkIntervalMs = 5;
+    /// Keep the stream open after the last chunk (no terminating chunk).
+    bool keepOpen = false;
+    /// Never answer (for client timeouts).
+    bool hang = false;
+
+    static FakeResponse json(int code, const QByteArray &body);
+};
+
+class FakeServer : public QObject
+{
+    Q_OBJECT
+public:
+    using Handler = std::function<FakeResponse(const FakeRequest &)>;
+    explicit FakeServer(QObject *parent = nullptr);
+    ~FakeServer() override;
+
+    /// Listens on 127.0.0.1 (plain HTTP, or TLS when a certificate is given). Returns the port.
+    quint16 listen(const QSslCertificate &cert = QSslCertificate(), const QSslKey &key = QSslKey());
+    QString url() const;
+    void setHandler(Handler h) { m_handler = std::move(h); }
+
+    QList<FakeRequest> requests;
+
+private:
+    void onConnection(QTcpSocket *s);
+    void onReadyRead(QTcpSocket *s);
+    void respond(QTcpSocket *s, const FakeResponse &r);
+
+    QTcpServer *m_server = nullptr;
+    bool m_tls = false;
+    Handler m_handler;
+    QMap<QTcpSocket *, QByteArray> m_buffers;
+};
+
+/// Generates a CA and a server certificate for 127.0.0.1/localhost signed by it (openssl CLI),
+/// into `dir`: ca.crt, ca.key, server.crt, server.key. Returns false (with a message) on failure.
+bool makeCertificates(const QString &dir, const QString &caName, QString *error);
+
+} // namespace opbench::test
