@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The non-resource endpoints: discovery (/api, /apis, /api/v1, /apis/{g}, /apis/{g}/{v}),
+// /version, /healthz /livez /readyz (with ?verbose), /openapi/v2 (a minimal protobuf document
+// that lets kubectl's client-side validation pass) and /openapi/v3 (404, which newer kubectl
+// accepts).
+
+#include "engine/apiserver/exchange.h"
+#include "engine/apiserver/registry.h"
+
+namespace opbench::apiserver {
+
+class Discovery
+{
+public:
+    explicit Discovery(ResourceRegistry *registry);
+
+    /// `host:port` reported in serverAddressByClientCIDRs.
+    void setServerAddress(const QString &address) { m_serverAddress = address; }
+
+    /// Serves `request` when its path is one of the endpoints above; false otherwise.
+    bool handle(const Request &request, Responder responder) const;
+
+    /// True for the paths anyone may read without credentials (health and version).
+    static bool isPublicPath(const QString &path);
+
+    QJsonObject apiVersions() const;
+    QJsonObject groupList() const;
+    QJsonObject group(const QString &name) const;
+    QJsonObject resourceList(const QString &group, const QString &version) const;
+    static QJsonObject version();
+
+private:
+    void health(const Request &request, Responder responder, const QString &which) const;
+    ResourceRegistry *m_registry;
+    QString m_serverAddress = QStringLiteral("127.0.0.1:6443");
+};
+
+} // namespace opbench::apiserver

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/apiserver/faults.h"
+
+#include <QRandomGenerator>
+
+namespace opbench::apiserver {
+
+namespace {
+
+/// "500ms" / "5s" / "1m" / bare number (in `bareUnitMs`).
+std::optional<int> parseDurationMs(const QString &v, int bareUnitMs)
+{
+    bool ok = false;
+    double n = 0;
+    if (v.endsWith(QLatin1String("ms")))
+        n = v.chopped(2).toDouble(&ok);
+    else if (v.endsWith(u's'))
+        n = v.chopped(1).toDouble(&ok) * 1000;
+    else if (v.endsWith(u'm'))
+        n = v.chopped(1).toDouble(&ok) * 60000;
+    else
+        n = v.toDouble(&ok) * bareUnitMs;
+    if (!ok || n < 0)
+        return std::nullopt;
+    return int(n);
+}
+
+Status bad(const QString &text, const QString &why)
+{
+    return Status::badRequest(QStringLiteral("invalid fault \"%1\": %2").arg(text, why));
+}
+
+} // namespace
+
+Expected<FaultSpec> FaultSpec::parse(const QString &text)
+{
+    const qsizetype colon = text.indexOf(u':');
+    const QString kind = (colon < 0 ? text : text.left(colon)).trimmed();
+    FaultSpec f;
+    if (kind == QLatin1String("drop-watch"))
+        f.kind = Kind::DropWatch;
+    else if (kind == QLatin1String("error"))
+        f.kind = Kind::Error;
+    else if (kind == QLatin1String("throttle"))
+        f.kind = Kind::Throttle;
+    else if (kind == QLatin1String("latency"))
+        f.kind = Kind::Latency;
+    else
+        return bad(text, QStringLiteral("unknown kind \"%1\" (drop-watch, error, throttle, latency)").arg(kind));
+    const QStringList params = colon < 0 ? QStringList() : text.mid(colon + 1).split(u',', Qt::SkipEmptyParts);
+    for (const QString &p : params) {
+        const QString key = p.section(u'=', 0, 0).trimmed();
+        const QString value = p.section(u'=', 1).trimmed();
+        bool ok = true;
+        if (key == QLatin1String("rate")) {
+            f.rate = value.toDouble(&ok);
+            ok = ok && f.rate >= 0 && f.rate <= 1;
+        } else if (key == QLatin1String("code")) {
+            f.code = value.toInt(&ok);
+            ok = ok && f.code >= 400 && f.code <= 599;
+        } else if (key == QLatin1String("retry-after")) {
+            auto ms = parseDurationMs(value, 1000);
+            ok = ms.has_value();
+            f.retryAfter = qMax(1, ms.value_or(0) / 1000);
+        } else if (key == QLatin1String("ms")) {
+            auto ms = parseDurationMs(value, 1);
+            ok = ms.has_value();
+            f.latencyMs = ms.value_or(0);
+        } else if (key == QLatin1String("every")) {
+            auto ms = parseDurationMs(value, 1000);
+            ok = ms.has_value() && *ms > 0;
+            f.everyMs = ms.value_or(0);
+        } else {
+            return bad(text, QStringLiteral("unknown parameter \"%1\"").arg(key));
+        }
+        if (!ok)
+            return bad(text, QStringLiteral("bad value for %1: \"%2\"").arg(key, value));
+    }
+    if (f.kind == Kind::DropWatch && f.everyMs <= 0)
+        return bad(text, QStringLiteral("drop-watch needs every=DURATION"));
+    return f;
+}
+
+QString FaultSpec::toString() const
+{
+    switch (kind) {
+    case Kind::DropWatch: return QStringLiteral("drop-watch:every=%1ms").arg(everyMs);
+    case Kind::Error: return QStringLiteral("error:rate=%1,code=%2").arg(rate).arg(code);
+    case Kind::Throttle: return QStringLiteral("throttle:rate=%1,retry-after=%2").arg(rate).arg(retryAfter);
+    case Kind::Latency: return QStringLiteral("latency:ms=%1").arg(latencyMs);
+    }
+    return {};
+}
+
+FaultInjector::FaultInjector(QObject *parent) : QObject(parent)
+{
+    connect(&m_dropTimer, &QTimer::timeout, this, &FaultInjector::dropWatches);
+}
+
+void FaultInjector::setFaults(const QList<FaultSpec> &faults)
+{
+    m_faults = faults;
+    int every = 0;
+    for (const FaultSpec &f : faults)
+        if (f.kind == FaultSpec::Kind::DropWatch)
+            every = every == 0 ? f.everyMs : qMin(every, f.everyMs);
+    if (every > 0)
+        m_dropTimer.start(every);
+    else
+        m_dropTimer.stop();
+}
+
+void FaultInjector::addFault(const FaultSpec &fault)
+{
+    QList<FaultSpec> all = m_faults;
+    all << fault;
+    setFaults(all);
+}
+
+int FaultInjector::latencyMs() const
+{
+    int ms = 0;
+    for (const FaultSpec &f : m_faults)
+        if (f.kind == FaultSpec::Kind::Latency)
+            ms += f.latencyMs;
+    return ms;
+}
+
+std::optional<Status> FaultInjector::drawFailure() const
+{
+    for (const FaultSpec &f : m_faults) {
+        if (f.kind != FaultSpec::Kind::Error && f.kind != FaultSpec::Kind::Throttle)
+            continue;
+        if (QRandomGenerator::global()->generateDouble() >= f.rate)
+            continue;
+        if (f.kind == FaultSpec::Kind::Throttle)
+            return Status::tooManyRequests(QStringLiteral("Too many requests, please try again later. (injected fault)"), f.retryAfter);
+        const QString msg = QStringLiteral("injected fault");
+        if (f.code == 500)
+            return Status::internalError(msg);
+        return Status(f.code, Status::reasonForCode(f.code), msg);
+    }
+    return std::nullopt;
+}
+
+} // namespace opbench::apiserver

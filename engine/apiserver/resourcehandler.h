@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// ResourceHandler: the REST verbs on resources — get, list, watch, create, update, patch,
+// delete, deletecollection, and the /status and /scale subresources — translated to Store calls
+// with the API server's wire rules (201 on create, Status replies, Tables, dryRun, body decoding:
+// JSON or YAML, 400 malformed, 415 wrong content type).
+
+#include "engine/apiserver/exchange.h"
+#include "engine/apiserver/requestinfo.h"
+#include "engine/apiserver/store.h"
+#include "engine/apiserver/watchhub.h"
+
+namespace opbench::apiserver {
+
+class ResourceHandler
+{
+public:
+    ResourceHandler(Store *store, WatchHub *watches);
+
+    /// Serves a resource request (info.isResourceRequest).
+    void handle(const Request &request, const RequestInfo &info, Responder responder);
+
+    /// Decodes a request body (JSON, or YAML for application/yaml): 415 for other media types,
+    /// 400 naming the problem for malformed content or a non-object document.
+    static Expected<QJsonObject> decodeBody(const Request &request);
+
+private:
+    void get(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
+    void list(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
+    void watch(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
+    void create(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
+    void update(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
+    void patch(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
+    void remove(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
+    void removeCollection(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
+    void scale(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
+    /// Writes `patched` (a whole object in served form) through the right Store call.
+    Expected<Object> write(const RequestInfo &info, const ResourceType &type, const QJsonObject &patched, const WriteOptions &wo);
+    void sendObject(const Request &r, const ResourceType &type, const Object &object, int code, Responder resp);
+
+    Store *m_store;
+    WatchHub *m_watches;
+};
+
+/// dryRun query parameter: only "All" is accepted (400 otherwise).
+Expected<WriteOptions> writeOptionsFrom(const Request &request);
+
+} // namespace opbench::apiserver

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: Apache-2.0
+// ResourceHandler: dispatch, body decoding and the read verbs (get, list, watch).
+#include "engine/apiserver/resourcehandler.h"
+
+#include "engine/api/clock.h"
+#include "engine/api/yamlcodec.h"
+#include "engine/apiserver/conversion.h"
+#include "engine/apiserver/tables.h"
+
+#include <QJsonDocument>
+
+namespace opbench::apiserver {
+
+namespace {
+
+Status notFoundPath()
+{
+    return Status(404, QString::fromLatin1(StatusReason::NotFound), QStringLiteral("the server could not find the requested resource"));
+}
+
+Status methodNotAllowed()
+{
+    return Status::methodNotAllowed(QStringLiteral("the server does not allow this method on the requested resource"));
+}
+
+} // namespace
+
+ResourceHandler::ResourceHandler(Store *store, WatchHub *watches) : m_store(store), m_watches(watches) {}
+
+Expected<WriteOptions> writeOptionsFrom(const Request &request)
+{
+    WriteOptions wo;
+    if (request.hasParam(QStringLiteral("dryRun"))) {
+        const QString v = request.param(QStringLiteral("dryRun"));
+        if (v != QLatin1String("All"))
+            return Status::badRequest(QStringLiteral("dryRun: Unsupported value: \"%1\": supported values: \"All\"").arg(v));
+        wo.dryRun = true;
+    }
+    wo.fieldManager = request.param(QStringLiteral("fieldManager"));
+    return wo;
+}
+
+Expected<QJsonObject> ResourceHandler::decodeBody(const Request &request)
+{
+    const QByteArray mt = request.contentMediaType();
+    if (mt == "application/yaml" || mt == "application/x-yaml" || mt == "text/yaml") {
+        auto docs = yamlToJson(request.body);
+        if (!docs)
+            return docs.error();
+        if (docs->size() != 1)
+            return Status::badRequest(QStringLiteral("the request body must hold exactly one YAML document, found %1").arg(docs->size()));
+        return docs->first();
+    }
+    if (!mt.isEmpty() && mt != "application/json" && mt != "*/*") {
+        return Status::unsupportedMediaType(QStringLiteral("the body of the request was in an unknown format - accepted media types "
+                                                           "include: application/json, application/yaml"));
+    }
+    QJsonParseError err{};
+    const QJsonDocument doc = QJsonDocument::fromJson(request.body, &err);
+    if (err.error != QJsonParseError::NoError)
+        return Status::badRequest(QStringLiteral("the request body is not valid JSON: %1 at offset %2").arg(err.errorString()).arg(err.offset));
+    if (!doc.isObject())
+        return Status::badRequest(QStringLiteral("the request body must be a JSON object"));
+    return doc.object();
+}
+
+void ResourceHandler::handle(const Request &request, const RequestInfo &info, Responder resp)
+{
+    const auto found = m_store->registry()->find({info.apiGroup, info.apiVersion, info.resource});
+    if (!found || info.malformed)
+        return resp.sendStatus(notFoundPath());
+    const ResourceType &type = *found;
+    if ((!type.namespaced() && !info.namespaceName.isEmpty()) || (type.namespaced() && info.namespaceName.isEmpty() && !info.name.isEmpty()))
+        return resp.sendStatus(notFoundPath());
+    if (!info.subresource.isEmpty() && !type.mapping.subresources.contains(info.subresource))
+        return resp.sendStatus(notFoundPath());
+    const QByteArray &m = request.method;
+    const bool named = !info.name.isEmpty();
+    if (info.subresource == QLatin1String("scale") && (m == "GET" || m == "PUT" || m == "PATCH"))
+        return scale(request, info, type, resp);
+    if (m == "GET" || m == "HEAD") {
+        if (info.verb == QLatin1String("watch"))
+            return watch(request, info, type, resp);
+        return named ? get(request, info, type, resp) : list(request, info, type, resp);
+    }
+    if (m == "POST" && !named && (!type.namespaced() || !info.namespaceName.isEmpty()))
+        return create(request, info, type, resp);
+    if (m == "PUT" && named)
+        return update(request, info, type, resp);
+    if (m == "PATCH" && named)
+        return patch(request, info, type, resp);
+    if (m == "DELETE" && named && info.subresource.isEmpty())
+        return remove(request, info, type, resp);
+    if (m == "DELETE" && !named)
+        return removeCollection(request, info, type, resp);
+    resp.sendStatus(methodNotAllowed());
+}
+
+void ResourceHandler::sendObject(const Request &r, const ResourceType &type, const Object &object, int code, Responder resp)
+{
+    const Object served = toServed(type, object);
+    if (r.wantsTable() && r.method == "GET") {
+        const QJsonObject t = makeTable(type, {served}, served.resourceVersion(), QString(), m_store->clock()->wallNow());
+        return resp.sendJson(code, t);
+    }
+    resp.send(code, "application/json", served.toJsonBytes());
+}
+
+void ResourceHandler::get(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
+{
+    auto o = m_store->get(type.gvr(), info.namespaceName, info.name);
+    if (!o)
+        return resp.sendStatus(o.error());
+    sendObject(r, type, *o, 200, resp);
+}
+
+void ResourceHandler::list(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
+{
+    auto filter = makeFilter(type, r.param(QStringLiteral("labelSelector")), r.param(QStringLiteral("fieldSelector")));
+    if (!filter)
+        return resp.sendStatus(filter.error());
+    ListOptions lo;
+    lo.namespaceName = info.namespaceName;
+    lo.filter = *filter;
+    lo.limit = qMax<qint64>(0, r.param(QStringLiteral("limit")).toLongLong());
+    lo.continueToken = r.param(QStringLiteral("continue"));
+    lo.resourceVersion = r.param(QStringLiteral("resourceVersion"));
+    lo.resourceVersionMatch = r.param(QStringLiteral("resourceVersionMatch"));
+    auto result = m_store->list(type.gvr(), lo);
+    if (!result)
+        return resp.sendStatus(result.error());
+    const QString rv = QString::number(result->resourceVersion);
+    if (r.wantsTable()) {
+        QList<Object> served;
+        for (const Object &o : result->items)
+            served << toServed(type, o);
+        return resp.sendJson(200, makeTable(type, served, rv, result->continueToken, m_store->clock()->wallNow()));
+    }
+    QJsonObject meta{{QStringLiteral("resourceVersion"), rv}};
+    if (!result->continueToken.isEmpty())
+        meta.insert(QStringLiteral("continue"), result->continueToken);
+    if (result->remainingItemCount >= 0)
+        meta.insert(QStringLiteral("remainingItemCount"), result->remainingItemCount);
+    QByteArray body = "{\"kind\":\"" + type.mapping.listKind.toUtf8() + "\",\"apiVersion\":\"" + type.apiVersion().toUtf8()
+                      + "\",\"metadata\":" + QJsonDocument(meta).toJson(QJsonDocument::Compact) + ",\"items\":[";
+    body.reserve(body.size() + result->items.size() * 1300);
+    bool first = true;
+    for (const Object &o : std::as_const(result->items)) {
+        if (!first)
+            body += ',';
+        first = false;
+        body += toServed(type, o).toJsonBytes();
+    }
+    body += "]}";
+    resp.send(200, "application/json", body);
+}
+
+void ResourceHandler::watch(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
+{
+    QString fieldSelector = r.param(QStringLiteral("fieldSelector"));
+    if (!info.name.isEmpty()) // legacy /watch/.../{name}
+        fieldSelector = QStringLiteral("metadata.name=") + info.name + (fieldSelector.isEmpty() ? QString() : u',' + fieldSelector);
+    auto filter = makeFilter(type, r.param(QStringLiteral("labelSelector")), fieldSelector);
+    if (!filter)
+        return resp.sendStatus(filter.error());
+    WatchRequest wr;
+    wr.type = type;
+    wr.namespaceName = info.namespaceName;
+    wr.filter = *filter;
+    wr.resourceVersion = r.param(QStringLiteral("resourceVersion"));
+    wr.allowBookmarks = r.boolParam(QStringLiteral("allowWatchBookmarks"));
+    wr.timeoutSeconds = qMax(0, r.param(QStringLiteral("timeoutSeconds")).toInt());
+    wr.table = r.wantsTable();
+    if (r.hasParam(QStringLiteral("sendInitialEvents")))
+        wr.sendInitialEvents = r.boolParam(QStringLiteral("sendInitialEvents"));
+    m_watches->start(resp, wr);
+}
+
+} // namespace opbench::apiserver

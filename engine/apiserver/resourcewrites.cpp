@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: Apache-2.0
+// ResourceHandler: the write verbs (create, update, patch, delete, deletecollection).
+#include "engine/apiserver/resourcehandler.h"
+
+#include "engine/api/yamlcodec.h"
+#include "engine/apiserver/conversion.h"
+#include "engine/apiserver/patch.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace opbench::apiserver {
+
+namespace {
+
+Expected<QJsonObject> checkKind(const ResourceType &type, QJsonObject body)
+{
+    const QString kind = body.value(QLatin1String("kind")).toString();
+    const QString apiVersion = body.value(QLatin1String("apiVersion")).toString();
+    if (!type.custom && !kind.isEmpty() && kind != type.kind())
+        return Status::badRequest(QStringLiteral("the kind in the data (%1) does not match the expected kind (%2)").arg(kind, type.kind()));
+    if (!type.custom && !apiVersion.isEmpty() && apiVersion != type.apiVersion()) {
+        return Status::badRequest(QStringLiteral("the API version in the data (%1) does not match the expected API version (%2)")
+                                      .arg(apiVersion, type.apiVersion()));
+    }
+    if (type.custom && !kind.isEmpty() && kind != type.kind()) {
+        return Status::invalid(type.gvr().group, type.kind(), body.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString(),
+                               {StatusCause{QStringLiteral("FieldValueInvalid"),
+                                            QStringLiteral("Invalid value: \"%1\": must be %2").arg(kind, type.kind()), QStringLiteral("kind")}});
+    }
+    body.insert(QLatin1String("kind"), type.kind());
+    body.insert(QLatin1String("apiVersion"), type.apiVersion());
+    return body;
+}
+
+Expected<DeleteOptions> deleteOptionsFrom(const Request &r)
+{
+    DeleteOptions opts;
+    QJsonObject body;
+    if (!r.body.trimmed().isEmpty()) {
+        auto decoded = ResourceHandler::decodeBody(r);
+        if (!decoded)
+            return decoded.error();
+        body = *decoded;
+    }
+    opts.propagationPolicy = body.value(QLatin1String("propagationPolicy")).toString(r.param(QStringLiteral("propagationPolicy")));
+    const QJsonValue orphan = body.contains(QLatin1String("orphanDependents"))
+                                  ? body.value(QLatin1String("orphanDependents"))
+                                  : (r.hasParam(QStringLiteral("orphanDependents")) ? QJsonValue(r.boolParam(QStringLiteral("orphanDependents"))) : QJsonValue());
+    if (opts.propagationPolicy.isEmpty() && orphan.isBool())
+        opts.propagationPolicy = orphan.toBool() ? QStringLiteral("Orphan") : QStringLiteral("Background");
+    if (body.value(QLatin1String("gracePeriodSeconds")).isDouble())
+        opts.gracePeriodSeconds = body.value(QLatin1String("gracePeriodSeconds")).toInteger();
+    else if (r.hasParam(QStringLiteral("gracePeriodSeconds")))
+        opts.gracePeriodSeconds = r.param(QStringLiteral("gracePeriodSeconds")).toLongLong();
+    const QJsonObject pre = body.value(QLatin1String("preconditions")).toObject();
+    opts.preconditionUid = pre.value(QLatin1String("uid")).toString();
+    opts.preconditionResourceVersion = pre.value(QLatin1String("resourceVersion")).toString();
+    auto wo = writeOptionsFrom(r);
+    if (!wo)
+        return wo.error();
+    opts.dryRun = wo->dryRun || body.value(QLatin1String("dryRun")).toArray().contains(QStringLiteral("All"));
+    return opts;
+}
+
+} // namespace
+
+void ResourceHandler::create(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
+{
+    auto wo = writeOptionsFrom(r);
+    if (!wo)
+        return resp.sendStatus(wo.error());
+    auto body = decodeBody(r);
+    if (!body)
+        return resp.sendStatus(body.error());
+    auto checked = checkKind(type, *body);
+    if (!checked)
+        return resp.sendStatus(checked.error());
+    auto o = m_store->create(type.gvr(), info.namespaceName, toStorage(type, *checked), *wo);
+    if (!o)
+        return resp.sendStatus(o.error());
+    sendObject(r, type, *o, 201, resp);
+}
+
+Expected<Object> ResourceHandler::write(const RequestInfo &info, const ResourceType &type, const QJsonObject &object,
+                                        const WriteOptions &wo)
+{
+    const QJsonObject stored = toStorage(type, object);
+    if (info.subresource == QLatin1String("status"))
+        return m_store->updateStatus(type.gvr(), info.namespaceName, info.name, stored, wo);
+    return m_store->update(type.gvr(), info.namespaceName, info.name, stored, wo);
+}
+
+void ResourceHandler::update(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
+{
+    auto wo = writeOptionsFrom(r);
+    if (!wo)
+        return resp.sendStatus(wo.error());
+    auto body = decodeBody(r);
+    if (!body)
+        return resp.sendStatus(body.error());
+    auto checked = checkKind(type, *body);
+    if (!checked)
+        return resp.sendStatus(checked.error());
+    auto o = write(info, type, *checked, *wo);
+    if (!o)
+        return resp.sendStatus(o.error());
+    sendObject(r, type, *o, 200, resp);
+}
+
+void ResourceHandler::patch(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
+{
+    const PatchKind kind = mediaTypePatchKind(r.header("content-type"));
+    if (kind == PatchKind::Unknown)
+        return resp.sendStatus(type.custom ? customResourcePatchUnsupported() : builtinPatchUnsupported());
+    if (type.custom && kind == PatchKind::StrategicMerge)
+        return resp.sendStatus(customResourcePatchUnsupported());
+    if (auto ok = validatePatchOptions(kind, r.param(QStringLiteral("fieldManager")), r.hasParam(QStringLiteral("force"))); !ok)
+        return resp.sendStatus(ok.error());
+    auto wo = writeOptionsFrom(r);
+    if (!wo)
+        return resp.sendStatus(wo.error());
+    auto current = m_store->get(type.gvr(), info.namespaceName, info.name);
+    if (!current && (kind != PatchKind::Apply || current.error().code() != 404 || !info.subresource.isEmpty()))
+        return resp.sendStatus(current.error());
+    std::optional<QJsonObject> live;
+    if (current)
+        live = toServed(type, current->json());
+    Expected<QJsonObject> patched = QJsonObject();
+    if (kind == PatchKind::Apply) {
+        auto docs = yamlToJson(r.body);
+        if (!docs)
+            return resp.sendStatus(docs.error());
+        if (docs->size() != 1)
+            return resp.sendStatus(Status::badRequest(QStringLiteral("an apply patch must hold exactly one document")));
+        patched = applyServerSide(live, docs->first(), type.custom);
+    } else {
+        patched = applyPatch(kind, *live, r.body, type.custom);
+    }
+    if (!patched)
+        return resp.sendStatus(patched.error());
+    if (!live) {
+        auto created = m_store->create(type.gvr(), info.namespaceName, toStorage(type, *patched), *wo);
+        if (!created)
+            return resp.sendStatus(created.error());
+        return sendObject(r, type, *created, 201, resp);
+    }
+    auto o = write(info, type, *patched, *wo);
+    if (!o)
+        return resp.sendStatus(o.error());
+    sendObject(r, type, *o, 200, resp);
+}
+
+void ResourceHandler::remove(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
+{
+    auto opts = deleteOptionsFrom(r);
+    if (!opts)
+        return resp.sendStatus(opts.error());
+    auto result = m_store->remove(type.gvr(), info.namespaceName, info.name, *opts);
+    if (!result)
+        return resp.sendStatus(result.error());
+    if (result->removed && !(type.gvr().resource == QLatin1String("pods") && !type.custom)) {
+        const QJsonObject details{{QStringLiteral("name"), info.name},
+                                  {QStringLiteral("group"), type.gvr().group},
+                                  {QStringLiteral("kind"), type.gvr().resource},
+                                  {QStringLiteral("uid"), result->object.uid()}};
+        return resp.sendJson(200, QJsonObject{{QStringLiteral("kind"), QStringLiteral("Status")},
+                                              {QStringLiteral("apiVersion"), QStringLiteral("v1")},
+                                              {QStringLiteral("metadata"), QJsonObject()},
+                                              {QStringLiteral("status"), QStringLiteral("Success")},
+                                              {QStringLiteral("details"), details}});
+    }
+    sendObject(r, type, result->object, 200, resp);
+}
+
+void ResourceHandler::removeCollection(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
+{
+    auto opts = deleteOptionsFrom(r);
+    if (!opts)
+        return resp.sendStatus(opts.error());
+    auto filter = makeFilter(type, r.param(QStringLiteral("labelSelector")), r.param(QStringLiteral("fieldSelector")));
+    if (!filter)
+        return resp.sendStatus(filter.error());
+    ListOptions lo;
+    lo.namespaceName = info.namespaceName;
+    lo.filter = *filter;
+    auto listed = m_store->list(type.gvr(), lo);
+    if (!listed)
+        return resp.sendStatus(listed.error());
+    QJsonArray items;
+    for (const Object &o : std::as_const(listed->items)) {
+        auto result = m_store->remove(type.gvr(), o.namespaceName(), o.name(), *opts);
+        if (result)
+            items.append(toServed(type, result->object.json()));
+    }
+    resp.sendJson(200, QJsonObject{{QStringLiteral("kind"), type.mapping.listKind},
+                                   {QStringLiteral("apiVersion"), type.apiVersion()},
+                                   {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("resourceVersion"), QString::number(m_store->resourceVersion())}}},
+                                   {QStringLiteral("items"), items}});
+}
+
+} // namespace opbench::apiserver

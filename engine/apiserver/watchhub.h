@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// WatchHub: every open watch stream of the API server.
+//
+// A watch is a chunked HTTP 200 response, headers flushed first, one compact JSON event per
+// line: {"type":"ADDED|MODIFIED|DELETED|BOOKMARK|ERROR","object":{...}}. From RV unset or "0"
+// the current matching objects come first as ADDED; from N only later events (replayed from the
+// store's history; older than the window → one ERROR 410 Expired event, then the stream ends).
+// Objects moving into / out of the selector arrive as ADDED / DELETED. BOOKMARKs only when the
+// client asked (allowWatchBookmarks). timeoutSeconds ends the stream cleanly. Every socket is
+// held through a QPointer: a client that leaves is simply forgotten.
+
+#include "engine/apiserver/exchange.h"
+#include "engine/apiserver/selectors.h"
+#include "engine/apiserver/store.h"
+
+#include <QObject>
+#include <QTimer>
+
+#include <map>
+#include <optional>
+#include <memory>
+
+namespace opbench::apiserver {
+
+struct WatchRequest
+{
+    ResourceType type;
+    QString namespaceName;           // empty: all namespaces
+    ObjectFilter filter;             // label/field selectors
+    QString resourceVersion;         // "", "0" or "N"
+    bool allowBookmarks = false;
+    int timeoutSeconds = 0;          // 0: until the client leaves (or the server stops)
+    bool table = false;              // events carry one-row Tables
+    /// Streaming list: true → ADDED for current objects then (with bookmarks) an initial-events-end
+    /// BOOKMARK, whatever the RV; false → none; unset → initial ADDED only from RV ""/"0".
+    std::optional<bool> sendInitialEvents;
+};
+
+class WatchHub : public QObject
+{
+    Q_OBJECT
+public:
+    explicit WatchHub(Store *store, QObject *parent = nullptr);
+    ~WatchHub() override;
+
+    /// Starts a stream on `responder` (which must not have been used yet).
+    void start(Responder responder, const WatchRequest &request);
+    /// Number of open streams.
+    int count() const { return int(m_watchers.size()); }
+    /// Ends every stream (terminating chunk) and closes its connection: a dropped watch.
+    void dropAll();
+    /// Ends every stream cleanly (server shutdown).
+    void closeAll();
+    /// Interval of periodic BOOKMARKs for streams that asked (default 60 s).
+    void setBookmarkInterval(int ms);
+
+Q_SIGNALS:
+    void countChanged(int count);
+
+private:
+    struct Watcher;
+    void onCommitted(const StoreEvent &event);
+    void deliver(Watcher &w, const StoreEvent &event, QHash<QString, QByteArray> &cache);
+    bool send(Watcher &w, const QString &type, const Object &object, quint64 rv, QHash<QString, QByteArray> *cache);
+    void sendBookmark(Watcher &w, bool initialEventsEnd);
+    void finish(quint64 id, bool closeConnection);
+    QByteArray encodeObject(const Watcher &w, const Object &object);
+
+    Store *m_store;
+    std::map<quint64, std::unique_ptr<Watcher>> m_watchers;
+    quint64 m_nextId = 1;
+    QTimer m_bookmarks;
+};
+
+} // namespace opbench::apiserver
