@@ -2,6 +2,7 @@
 #include "engine/client/execauth.h"
 
 #include "engine/client/awaitsignal.h"
+#include "engine/client/tlsfiles.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -67,9 +68,12 @@ QCoro::Task<Expected<Credentials>> ExecAuth::run()
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     for (const auto &[k, v] : m_config.env)
         env.insert(k, v);
+    QJsonObject spec{{QStringLiteral("interactive"), false}};
+    if (m_config.provideClusterInfo)
+        spec.insert(QStringLiteral("cluster"), m_config.clusterInfo);
     const QJsonObject info{{QStringLiteral("apiVersion"), apiVersion},
                            {QStringLiteral("kind"), QStringLiteral("ExecCredential")},
-                           {QStringLiteral("spec"), QJsonObject{{QStringLiteral("interactive"), false}}}};
+                           {QStringLiteral("spec"), spec}};
     env.insert(QStringLiteral("KUBERNETES_EXEC_INFO"), QString::fromUtf8(QJsonDocument(info).toJson(QJsonDocument::Compact)));
 
     auto proc = std::make_unique<QProcess>();
@@ -120,11 +124,10 @@ Expected<Credentials> ExecAuth::parseOutput(const QByteArray &out)
         if (certs.isEmpty())
             return failure(QStringLiteral("status.clientCertificateData is not a PEM certificate"));
         c.clientCertificate = certs.first();
-        c.clientKey = QSslKey(keyPem, QSsl::Ec);
-        if (c.clientKey.isNull())
-            c.clientKey = QSslKey(keyPem, QSsl::Rsa);
-        if (c.clientKey.isNull())
-            return failure(QStringLiteral("status.clientKeyData is not a PEM EC or RSA private key"));
+        Expected<QSslKey> key = parsePrivateKey(keyPem, QStringLiteral("status.clientKeyData"));
+        if (!key)
+            return failure(key.error().message());
+        c.clientKey = *key;
     } else {
         return failure(QStringLiteral("output has neither status.token nor status.clientCertificateData and "
                                       "status.clientKeyData"));

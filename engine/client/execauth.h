@@ -9,6 +9,7 @@
 #include "engine/client/auth.h"
 
 #include <QDateTime>
+#include <QJsonObject>
 #include <QList>
 #include <QPair>
 #include <QStringList>
@@ -24,6 +25,9 @@ struct ExecConfig
     QString installHint;
     QString interactiveMode; // Never, IfAvailable, Always ("" = IfAvailable for v1beta1)
     bool provideClusterInfo = false;
+    /// Sent as spec.cluster when provideClusterInfo is set (server, certificate-authority-data,
+    /// insecure-skip-tls-verify, tls-server-name, proxy-url); filled by Kubeconfig::restConfig.
+    QJsonObject clusterInfo;
 };
 
 class ExecAuth final : public AuthProvider

@@ -60,7 +60,26 @@ Expected<void> userCertificate(const KubeconfigUser &u, TlsConfig &tls)
     return {};
 }
 
-Expected<std::shared_ptr<AuthProvider>> userAuth(const KubeconfigUser &u, Clock *clock)
+QJsonObject clusterInfo(const KubeconfigCluster &c, const TlsConfig &tls)
+{
+    QJsonObject o{{QStringLiteral("server"), c.server}};
+    QByteArray pem = c.certificateAuthorityData;
+    if (pem.isEmpty()) {
+        for (const QSslCertificate &cert : tls.caCertificates)
+            pem += cert.toPem();
+    }
+    if (!pem.isEmpty())
+        o.insert(QStringLiteral("certificate-authority-data"), QString::fromLatin1(pem.toBase64()));
+    if (c.insecureSkipTlsVerify)
+        o.insert(QStringLiteral("insecure-skip-tls-verify"), true);
+    if (!c.tlsServerName.isEmpty())
+        o.insert(QStringLiteral("tls-server-name"), c.tlsServerName);
+    if (!c.proxyUrl.isEmpty())
+        o.insert(QStringLiteral("proxy-url"), c.proxyUrl);
+    return o;
+}
+
+Expected<std::shared_ptr<AuthProvider>> userAuth(const KubeconfigUser &u, const QJsonObject &cluster, Clock *clock)
 {
     const QString what = QStringLiteral("user \"%1\" (%2)").arg(u.name, u.file);
     if (!u.authProvider.isEmpty())
@@ -78,9 +97,29 @@ Expected<std::shared_ptr<AuthProvider>> userAuth(const KubeconfigUser &u, Clock 
         return std::shared_ptr<AuthProvider>(std::make_shared<TokenFileAuth>(u.tokenFile, clock));
     if (basic)
         return std::shared_ptr<AuthProvider>(std::make_shared<BasicAuth>(u.username, u.password));
-    if (u.exec)
-        return std::shared_ptr<AuthProvider>(std::make_shared<ExecAuth>(*u.exec, clock));
+    if (u.exec) {
+        ExecConfig e = *u.exec;
+        e.clusterInfo = cluster;
+        return std::shared_ptr<AuthProvider>(std::make_shared<ExecAuth>(e, clock));
+    }
     return std::shared_ptr<AuthProvider>();
+}
+
+Expected<RestConfig> clusterConfig(const KubeconfigCluster &cl)
+{
+    if (cl.server.isEmpty())
+        return configError(QStringLiteral("cluster \"%1\" (%2) has no server").arg(cl.name, cl.file));
+    RestConfig cfg;
+    cfg.server = QUrl(cl.server);
+    if (!cfg.server.isValid() || (cfg.server.scheme() != QLatin1String("https") && cfg.server.scheme() != QLatin1String("http")))
+        return configError(QStringLiteral("cluster \"%1\" (%2): server \"%3\" is not an http(s) URL").arg(cl.name, cl.file, cl.server));
+    if (!cl.proxyUrl.isEmpty())
+        cfg.proxyUrl = QUrl(cl.proxyUrl);
+    Expected<TlsConfig> tls = clusterTls(cl);
+    if (!tls)
+        return tls.error();
+    cfg.tls = *tls;
+    return cfg;
 }
 
 } // namespace
@@ -100,20 +139,11 @@ Expected<RestConfig> Kubeconfig::restConfig(const QString &contextName, Clock *c
     if (!cl)
         return configError(QStringLiteral("context \"%1\" (%2) refers to cluster \"%3\", which is not defined")
                                .arg(name, ctx->file, ctx->cluster));
-    if (cl->server.isEmpty())
-        return configError(QStringLiteral("cluster \"%1\" (%2) has no server").arg(cl->name, cl->file));
-
-    RestConfig cfg;
+    Expected<RestConfig> base = clusterConfig(*cl);
+    if (!base)
+        return base.error();
+    RestConfig cfg = std::move(*base);
     cfg.clock = clock;
-    cfg.server = QUrl(cl->server);
-    if (!cfg.server.isValid() || (cfg.server.scheme() != QLatin1String("https") && cfg.server.scheme() != QLatin1String("http")))
-        return configError(QStringLiteral("cluster \"%1\" (%2): server \"%3\" is not an http(s) URL").arg(cl->name, cl->file, cl->server));
-    if (!cl->proxyUrl.isEmpty())
-        cfg.proxyUrl = QUrl(cl->proxyUrl);
-    Expected<TlsConfig> tls = clusterTls(*cl);
-    if (!tls)
-        return tls.error();
-    cfg.tls = *tls;
     cfg.namespaceName = ctx->namespaceName.isEmpty() ? QStringLiteral("default") : ctx->namespaceName;
     cfg.source = QStringLiteral("%1, context \"%2\"").arg(where, name);
     if (ctx->user.isEmpty())
@@ -124,7 +154,7 @@ Expected<RestConfig> Kubeconfig::restConfig(const QString &contextName, Clock *c
                                .arg(name, ctx->file, ctx->user));
     if (Expected<void> r = userCertificate(*u, cfg.tls); !r)
         return r.error();
-    Expected<std::shared_ptr<AuthProvider>> auth = userAuth(*u, clock);
+    Expected<std::shared_ptr<AuthProvider>> auth = userAuth(*u, clusterInfo(*cl, cfg.tls), clock);
     if (!auth)
         return auth.error();
     cfg.auth = *auth;

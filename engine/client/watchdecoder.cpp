@@ -26,8 +26,53 @@ static QString preview(const QByteArray &line)
     return p;
 }
 
+static std::optional<WatchEvent::Type> parseType(QByteArrayView t)
+{
+    if (t == "ADDED")
+        return WatchEvent::Type::Added;
+    if (t == "MODIFIED")
+        return WatchEvent::Type::Modified;
+    if (t == "DELETED")
+        return WatchEvent::Type::Deleted;
+    if (t == "BOOKMARK")
+        return WatchEvent::Type::Bookmark;
+    if (t == "ERROR")
+        return WatchEvent::Type::Error;
+    return std::nullopt;
+}
+
+/// The API server writes {"type":"X","object":{…}}: slice the object out and decode it once
+/// (Object::parse validates it). Anything else takes the general path.
+static std::optional<WatchEvent> decodeFast(const QByteArray &line)
+{
+    static const QByteArray head = "{\"type\":\"";
+    static const QByteArray mid = "\",\"object\":";
+    if (!line.startsWith(head))
+        return std::nullopt;
+    const qsizetype typeEnd = line.indexOf('"', head.size());
+    if (typeEnd < 0 || QByteArrayView(line).sliced(typeEnd).first(qMin(mid.size(), line.size() - typeEnd)) != QByteArrayView(mid))
+        return std::nullopt;
+    const std::optional<WatchEvent::Type> type = parseType(QByteArrayView(line).sliced(head.size(), typeEnd - head.size()));
+    const qsizetype objStart = typeEnd + mid.size();
+    qsizetype end = line.size();
+    while (end > objStart && (line[end - 1] == ' ' || line[end - 1] == '\t'))
+        --end;
+    if (!type || *type == WatchEvent::Type::Error || end <= objStart || line[end - 1] != '}')
+        return std::nullopt;
+    Expected<Object> obj = Object::parse(line.mid(objStart, end - 1 - objStart));
+    if (!obj || obj->isNull())
+        return std::nullopt;
+    WatchEvent ev;
+    ev.type = *type;
+    ev.object = *obj;
+    ev.resourceVersion = ev.object.resourceVersion();
+    return ev;
+}
+
 std::optional<WatchEvent> WatchDecoder::decodeLine(const QByteArray &line, QString *error)
 {
+    if (std::optional<WatchEvent> fast = decodeFast(line))
+        return fast;
     auto fail = [&](const QString &why) -> std::optional<WatchEvent> {
         if (error)
             *error = QStringLiteral("malformed watch event (%1): %2").arg(why, preview(line));
@@ -45,19 +90,11 @@ std::optional<WatchEvent> WatchDecoder::decodeLine(const QByteArray &line, QStri
     if (!objValue.isObject())
         return fail(QStringLiteral("no \"object\""));
     const QJsonObject obj = objValue.toObject();
-    WatchEvent ev;
-    if (type == QLatin1String("ADDED"))
-        ev.type = WatchEvent::Type::Added;
-    else if (type == QLatin1String("MODIFIED"))
-        ev.type = WatchEvent::Type::Modified;
-    else if (type == QLatin1String("DELETED"))
-        ev.type = WatchEvent::Type::Deleted;
-    else if (type == QLatin1String("BOOKMARK"))
-        ev.type = WatchEvent::Type::Bookmark;
-    else if (type == QLatin1String("ERROR"))
-        ev.type = WatchEvent::Type::Error;
-    else
+    const std::optional<WatchEvent::Type> t = parseType(type.toUtf8());
+    if (!t)
         return fail(QStringLiteral("unknown type \"%1\"").arg(type));
+    WatchEvent ev;
+    ev.type = *t;
     if (ev.type == WatchEvent::Type::Error) {
         ev.error = obj.value(QLatin1String("kind")).toString() == QLatin1String("Status")
             ? Status::fromJson(obj, obj.value(QLatin1String("code")).toInt())

@@ -29,6 +29,8 @@ void WatchStream::start()
         return;
     m_running = true;
     m_headersSeen = false;
+    m_httpCode = 0;
+    m_errorBody.clear();
     m_lastError.reset();
     m_timer->start(m_config.timeout);
     if (!m_config.auth) {
@@ -52,28 +54,36 @@ void WatchStream::open(const Credentials &creds)
     const QNetworkRequest req = detail::buildRequest(m_config, m_path, encodeQuery(m_query), creds, {});
     m_reply = m_nam->get(req);
     m_tlsErrors = detail::collectTlsErrors(m_reply);
+    connect(m_reply, &QNetworkReply::metaDataChanged, this, &WatchStream::onHeaders);
     connect(m_reply, &QNetworkReply::readyRead, this, &WatchStream::onReadyRead);
     connect(m_reply, &QNetworkReply::finished, this, &WatchStream::onFinished);
 }
 
+void WatchStream::onHeaders()
+{
+    if (m_headersSeen || !m_reply)
+        return;
+    m_headersSeen = true;
+    m_httpCode = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (m_httpCode == 0)
+        return; // a transport failure; onFinished reports it
+    detail::countRequest(m_httpCode, "GET", m_config.server);
+    int timeoutSeconds = 0;
+    for (const auto &[k, v] : m_query)
+        if (k == QLatin1String("timeoutSeconds"))
+            timeoutSeconds = v.toInt();
+    // Headers are in: an idle watch is healthy. Only a requested timeout bounds it now.
+    if (timeoutSeconds > 0)
+        m_timer->start(std::chrono::seconds(timeoutSeconds) + m_config.timeout);
+    else
+        m_timer->stop();
+}
+
 void WatchStream::onReadyRead()
 {
-    QPointer<WatchStream> self(this);
     if (!m_reply)
         return;
-    if (!m_headersSeen) {
-        m_headersSeen = true;
-        m_httpCode = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        detail::countRequest(m_httpCode, "GET", m_config.server);
-        int timeoutSeconds = 0;
-        for (const auto &[k, v] : m_query)
-            if (k == QLatin1String("timeoutSeconds"))
-                timeoutSeconds = v.toInt();
-        if (timeoutSeconds > 0)
-            m_timer->start(std::chrono::seconds(timeoutSeconds) + m_config.timeout);
-        else
-            m_timer->stop();
-    }
+    onHeaders();
     const QByteArray data = m_reply->readAll();
     if (m_httpCode != 200) {
         m_errorBody += data;
@@ -105,14 +115,14 @@ void WatchStream::onFinished()
     QPointer<WatchStream> self(this);
     if (!m_reply || !m_running)
         return;
-    if (m_reply->bytesAvailable() > 0 || !m_headersSeen)
+    onHeaders();
+    if (m_reply->bytesAvailable() > 0)
         onReadyRead();
     if (!self || !m_running)
         return;
     const int code = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (code == 0) {
-        if (!m_headersSeen)
-            detail::countRequest(0, "GET", m_config.server);
+        detail::countRequest(0, "GET", m_config.server);
         finish(detail::transportError(m_reply, "GET", m_config, *m_tlsErrors));
         return;
     }

@@ -52,6 +52,7 @@ Q_SIGNALS:
 
 private:
     void open(const Credentials &creds);
+    void onHeaders();
     void onReadyRead();
     void onFinished();
     void onTimeout();

@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -130,6 +131,25 @@ private Q_SLOTS:
         QCOMPARE(auth.runs(), 0);
     }
 
+    void shouldReturnAClientCertificate()
+    {
+        QTemporaryDir dir;
+        const QString key = dir.path() + QStringLiteral("/c.key"), crt = dir.path() + QStringLiteral("/c.crt");
+        QCOMPARE(QProcess::execute(QStringLiteral("openssl"),
+                                   {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("ec"),
+                                    QStringLiteral("-pkeyopt"), QStringLiteral("ec_paramgen_curve:prime256v1"), QStringLiteral("-nodes"),
+                                    QStringLiteral("-days"), QStringLiteral("1"), QStringLiteral("-subj"), QStringLiteral("/CN=exec-user"),
+                                    QStringLiteral("-keyout"), key, QStringLiteral("-out"), crt}),
+                 0);
+        ExecAuth auth(plugin(QStringLiteral("client.authentication.k8s.io/v1"),
+                             {{QStringLiteral("PLUGIN_CERT"), crt}, {QStringLiteral("PLUGIN_KEY"), key}}));
+        Expected<Credentials> c = creds(auth);
+        QVERIFY_OK(c);
+        QVERIFY(c->authorization.isEmpty());
+        QCOMPARE(c->clientCertificate.subjectInfo(QSslCertificate::CommonName), QStringList{QStringLiteral("exec-user")});
+        QVERIFY(!c->clientKey.isNull());
+    }
+
     void shouldLoadExecFromKubeconfig()
     {
         QTemporaryDir dir;
@@ -145,9 +165,11 @@ private Q_SLOTS:
                 "      apiVersion: client.authentication.k8s.io/v1\n"
                 "      command: /usr/bin/python3\n"
                 "      args: ['" + kPlugin.toUtf8() + "']\n"
-                "      env: [{name: PLUGIN_STATE, value: '" + dir.path().toUtf8() + "/n'}]\n"
                 "      interactiveMode: IfAvailable\n"
-                "      installHint: get the plugin\n");
+                "      installHint: get the plugin\n"
+                "      provideClusterInfo: true\n"
+                "      env: [{name: PLUGIN_STATE, value: '" + dir.path().toUtf8() + "/n'}, {name: PLUGIN_INFO, value: '"
+                + dir.path().toUtf8() + "/info'}]\n");
         f.close();
         Expected<RestConfig> cfg = loadConfig(f.fileName());
         QVERIFY_OK(cfg);
@@ -156,6 +178,10 @@ private Q_SLOTS:
         Expected<Credentials> c = QCoro::waitFor(cfg->auth->credentials());
         QVERIFY_OK(c);
         QCOMPARE(c->authorization, QByteArray("Bearer exec-token-1"));
+        QFile info(dir.path() + QStringLiteral("/info"));
+        QVERIFY(info.open(QIODevice::ReadOnly));
+        const QJsonObject spec = QJsonDocument::fromJson(info.readAll()).object().value(QLatin1String("spec")).toObject();
+        QCOMPARE(spec.value(QLatin1String("cluster")).toObject().value(QLatin1String("server")).toString(), QStringLiteral("http://127.0.0.1:1"));
     }
 };
 

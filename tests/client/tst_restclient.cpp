@@ -127,6 +127,8 @@ private Q_SLOTS:
         QTest::newRow("apply") << 7 << QByteArray("PATCH") << QByteArray("/apis/apps/v1/namespaces/ns1/deployments/web")
                                << QByteArray("application/apply-patch+yaml") << QStringLiteral("fieldManager=opbench&force=true");
         QTest::newRow("cluster-scoped") << 8 << QByteArray("GET") << QByteArray("/api/v1/namespaces/kube-system") << QByteArray() << QString();
+        QTest::newRow("deletecollection") << 10 << QByteArray("DELETE") << QByteArray("/api/v1/namespaces/ns1/configmaps")
+                                          << QByteArray("application/json") << QStringLiteral("labelSelector=app%3Dweb");
         QTest::newRow("raw") << 9 << QByteArray("GET") << QByteArray("/version") << QByteArray() << QStringLiteral("timeout=32s");
     }
 
@@ -170,6 +172,12 @@ private Q_SLOTS:
             r = QCoro::waitFor(client.patch(kDeployments, ns, QStringLiteral("web"), PatchType::Apply, "{}", p));
             break;
         case 8: r = QCoro::waitFor(client.get(kNamespaces, QString(), QStringLiteral("kube-system"))); break;
+        case 10: {
+            ListOptions sel;
+            sel.labelSelector = QStringLiteral("app=web");
+            r = QCoro::waitFor(client.deleteCollection(kConfigMaps, ns, sel));
+            break;
+        }
         case 9: {
             Expected<RawResponse> raw = QCoro::waitFor(client.raw("GET", QStringLiteral("/version"), {{QStringLiteral("timeout"), QStringLiteral("32s")}}));
             QVERIFY(raw.ok());
@@ -561,6 +569,49 @@ private Q_SLOTS:
         QVERIFY(st.has_value());
         QVERIFY(isForbidden(*st));
         QCOMPARE(st->message(), QStringLiteral("configmaps is forbidden"));
+    }
+
+    void shouldKeepAnIdleWatchOpenPastTheRequestTimeout()
+    {
+        FakeServer server;
+        QVERIFY(server.listen());
+        server.setHandler([](const FakeRequest &) {
+            FakeResponse r;
+            r.chunks.append("{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"late\",\"resourceVersion\":\"9\"}}}\n");
+            r.chunkIntervalMs = 700; // headers at once, the first event after 700 ms
+            return r;
+        });
+        RestConfig cfg = plainConfig(server);
+        cfg.timeout = 300ms;
+        RestClient client(cfg);
+        std::unique_ptr<WatchStream> watch = client.watch(kConfigMaps, QString(), {});
+        QSignalSpy events(watch.get(), &WatchStream::eventReceived);
+        QSignalSpy finished(watch.get(), &WatchStream::finished);
+        watch->start();
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(events.size(), 1);
+        QVERIFY(!finished.first().first().value<std::optional<Status>>().has_value());
+    }
+
+    void shouldTimeOutAWatchWhoseHeadersNeverCome()
+    {
+        FakeServer server;
+        QVERIFY(server.listen());
+        server.setHandler([](const FakeRequest &) {
+            FakeResponse r;
+            r.hang = true;
+            return r;
+        });
+        RestConfig cfg = plainConfig(server);
+        cfg.timeout = 200ms;
+        RestClient client(cfg);
+        std::unique_ptr<WatchStream> watch = client.watch(kConfigMaps, QString(), {});
+        QSignalSpy finished(watch.get(), &WatchStream::finished);
+        watch->start();
+        QVERIFY(finished.wait(5000));
+        const std::optional<Status> st = finished.first().first().value<std::optional<Status>>();
+        QVERIFY(st.has_value());
+        QCOMPARE(st->reason(), QString::fromLatin1(StatusReason::Timeout));
     }
 
     void shouldSurviveDestructionFromASlotAndCancel()

@@ -112,6 +112,17 @@ private Q_SLOTS:
         QVERIFY(d.takeErrors().isEmpty());
     }
 
+    void shouldDecodeOtherKeyOrdersAndSpacing()
+    {
+        WatchDecoder d;
+        QList<WatchEvent> events = d.feed(
+            "{\"object\":{\"metadata\":{\"name\":\"a\",\"resourceVersion\":\"11\"},\"data\":{\"k\":\"v\"}},\"type\":\"ADDED\"}\n"
+            "{ \"type\" : \"DELETED\", \"object\" : {\"metadata\":{\"name\":\"a\",\"resourceVersion\":\"12\"}} }\n"
+            "{\"type\":\"MODIFIED\",\"object\":{\"metadata\":{\"name\":\"b\",\"resourceVersion\":\"13\"}},\"extra\":1}\n");
+        QCOMPARE(summary(events), QStringLiteral("ADDED:11:a:v|DELETED:12:a:|MODIFIED:13:b:"));
+        QVERIFY(d.takeErrors().isEmpty());
+    }
+
     void shouldSkipBlankLines()
     {
         WatchDecoder d;
