@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: Apache-2.0
+// WorkloadSimulator: the Deployment controller (ReplicaSets, rollout, Deployment status).
+#include "engine/apiserver/simulatorrules.h"
+#include "engine/apiserver/store.h"
+#include "engine/apiserver/workloadsimulator.h"
+
+#include <QJsonArray>
+#include <QLoggingCategory>
+
+#include <algorithm>
+
+namespace opbench::apiserver {
+
+Q_DECLARE_LOGGING_CATEGORY(lcSim)
+
+namespace {
+
+const GroupVersionResource kDeployments{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("deployments")};
+const GroupVersionResource kReplicaSets{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("replicasets")};
+
+QJsonObject sub(const QJsonObject &o, const char *key)
+{
+    return o.value(QLatin1String(key)).toObject();
+}
+
+int specReplicas(const Object &rs)
+{
+    return sim::desiredReplicas(sub(rs.json(), "spec"));
+}
+
+int statusCount(const Object &rs, const char *key)
+{
+    return sub(rs.json(), "status").value(QLatin1String(key)).toInt();
+}
+
+int revisionOf(const Object &rs)
+{
+    return rs.annotations().value(QLatin1String(sim::kRevisionAnnotation)).toInt();
+}
+
+// One ReplicaSet's intended state in this sync.
+struct RsPlan
+{
+    Object rs;
+    int replicas = 0;
+};
+
+QJsonObject replicaSetFor(const Object &d, const QString &hash, int replicas, int revision, int maxReplicas)
+{
+    const QJsonObject spec = sub(d.json(), "spec");
+    QJsonObject tmpl = spec.value(QLatin1String("template")).toObject();
+    QJsonObject tmeta = sub(tmpl, "metadata");
+    QJsonObject labels = sub(tmeta, "labels");
+    labels.insert(QLatin1String(sim::kPodTemplateHashLabel), hash);
+    tmeta.insert(QStringLiteral("labels"), labels);
+    tmpl.insert(QStringLiteral("metadata"), tmeta);
+    QJsonObject selector = sub(spec, "selector");
+    QJsonObject matchLabels = sub(selector, "matchLabels");
+    matchLabels.insert(QLatin1String(sim::kPodTemplateHashLabel), hash);
+    selector.insert(QStringLiteral("matchLabels"), matchLabels);
+    QJsonObject rsSpec{{QStringLiteral("replicas"), replicas}, {QStringLiteral("selector"), selector}, {QStringLiteral("template"), tmpl}};
+    if (spec.contains(QLatin1String("minReadySeconds")))
+        rsSpec.insert(QStringLiteral("minReadySeconds"), spec.value(QLatin1String("minReadySeconds")));
+    const QJsonObject annotations{{QLatin1String(sim::kRevisionAnnotation), QString::number(revision)},
+                                  {QLatin1String(sim::kDesiredReplicasAnnotation), QString::number(sim::desiredReplicas(spec))},
+                                  {QLatin1String(sim::kMaxReplicasAnnotation), QString::number(maxReplicas)}};
+    const QJsonObject owner{{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")}, {QStringLiteral("kind"), QStringLiteral("Deployment")},
+                            {QStringLiteral("name"), d.name()}, {QStringLiteral("uid"), d.uid()},
+                            {QStringLiteral("controller"), true}, {QStringLiteral("blockOwnerDeletion"), true}};
+    const QJsonObject meta{{QStringLiteral("name"), d.name() + u'-' + hash}, {QStringLiteral("namespace"), d.namespaceName()},
+                           {QStringLiteral("labels"), labels}, {QStringLiteral("annotations"), annotations},
+                           {QStringLiteral("ownerReferences"), QJsonArray{owner}}};
+    return QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")}, {QStringLiteral("kind"), QStringLiteral("ReplicaSet")},
+                       {QStringLiteral("metadata"), meta}, {QStringLiteral("spec"), rsSpec}};
+}
+
+// Rolling update: how far to scale the new RS up, and the old ones down (the real controller's
+// reconcileNewReplicaSet / cleanupUnhealthyReplicas / scaleDownOldReplicaSetsForRollingUpdate).
+void planRolling(RsPlan &fresh, QList<RsPlan> &old, int desired, const sim::RolloutLimits &l)
+{
+    int oldTotal = 0;
+    for (const RsPlan &p : std::as_const(old))
+        oldTotal += p.replicas;
+    if (fresh.replicas > desired) {
+        fresh.replicas = desired;
+    } else if (fresh.replicas < desired) {
+        const int maxTotal = desired + l.maxSurge;
+        const int current = oldTotal + fresh.replicas;
+        if (current < maxTotal)
+            fresh.replicas += std::min(maxTotal - current, desired - fresh.replicas);
+    }
+    const int minAvailable = desired - l.maxUnavailable;
+    const int freshAvailable = fresh.rs.isNull() ? 0 : statusCount(fresh.rs, "availableReplicas");
+    const int maxScaledDown = oldTotal + fresh.replicas - minAvailable - (fresh.replicas - freshAvailable);
+    if (maxScaledDown <= 0 || oldTotal == 0)
+        return;
+    int budget = maxScaledDown;
+    for (RsPlan &p : old) { // unhealthy replicas first
+        const int unhealthy = p.replicas - statusCount(p.rs, "availableReplicas");
+        const int cut = std::min(budget, std::max(0, unhealthy));
+        p.replicas -= cut;
+        budget -= cut;
+    }
+    int available = freshAvailable;
+    for (const RsPlan &p : std::as_const(old))
+        available += statusCount(p.rs, "availableReplicas");
+    int scaleDown = available - minAvailable;
+    for (RsPlan &p : old) {
+        const int cut = std::min(p.replicas, std::max(0, scaleDown));
+        p.replicas -= cut;
+        scaleDown -= cut;
+    }
+}
+
+void planRecreate(RsPlan &fresh, QList<RsPlan> &old, int desired)
+{
+    int oldPods = 0;
+    for (RsPlan &p : old) {
+        oldPods += p.replicas + statusCount(p.rs, "replicas");
+        p.replicas = 0;
+    }
+    fresh.replicas = oldPods == 0 ? desired : 0;
+}
+
+} // namespace
+
+void WorkloadSimulator::syncDeployment(const QString &key)
+{
+    const qsizetype slash = key.indexOf(u'/');
+    const QString ns = key.left(slash);
+    const QString name = key.mid(slash + 1);
+    const Object d = m_store->find({kDeployments, ns, name});
+    if (d.isNull() || d.isBeingDeleted())
+        return;
+    const QJsonObject spec = sub(d.json(), "spec");
+    const int desired = sim::desiredReplicas(spec);
+    const sim::RolloutLimits limits = sim::rolloutLimits(spec, desired);
+    const QJsonObject tmpl = spec.value(QLatin1String("template")).toObject();
+    const QString hash = sim::podTemplateHash(tmpl);
+    const QJsonObject bare = sim::templateWithoutHash(tmpl);
+
+    RsPlan fresh;
+    QList<RsPlan> old;
+    int maxOldRevision = 0;
+    for (const ObjectRef &ref : m_store->dependentsOf(d.uid())) {
+        const Object rs = ref.gvr.resource == QLatin1String("replicasets") ? m_store->find(ref) : Object();
+        if (rs.isNull() || rs.isBeingDeleted() || !rs.controllerReference() || rs.controllerReference()->uid != d.uid())
+            continue;
+        if (fresh.rs.isNull() && sim::templateWithoutHash(sub(sub(rs.json(), "spec"), "template")) == bare) {
+            fresh = {rs, specReplicas(rs)};
+        } else {
+            old.append({rs, specReplicas(rs)});
+            maxOldRevision = std::max(maxOldRevision, revisionOf(rs));
+        }
+    }
+    std::sort(old.begin(), old.end(), [](const RsPlan &a, const RsPlan &b) {
+        return a.rs.creationTimestamp() != b.rs.creationTimestamp() ? a.rs.creationTimestamp() < b.rs.creationTimestamp()
+                                                                     : a.rs.name() < b.rs.name();
+    });
+    if (limits.recreate)
+        planRecreate(fresh, old, desired);
+    else
+        planRolling(fresh, old, desired, limits);
+
+    const int maxReplicas = desired + limits.maxSurge;
+    const int revision = fresh.rs.isNull() || revisionOf(fresh.rs) <= maxOldRevision ? maxOldRevision + 1 : revisionOf(fresh.rs);
+    bool createdNow = false;
+    if (fresh.rs.isNull()) {
+        const auto created = m_store->create(kReplicaSets, ns, replicaSetFor(d, hash, fresh.replicas, revision, maxReplicas));
+        if (!created) {
+            qCWarning(lcSim) << "cannot create the replicaset of deployment" << key << ":" << created.error().message();
+            return;
+        }
+        fresh.rs = *created;
+        createdNow = true;
+    }
+    scaleReplicaSet(fresh.rs, fresh.replicas, desired, maxReplicas, revision);
+    for (const RsPlan &p : std::as_const(old)) {
+        if (p.replicas != specReplicas(p.rs))
+            scaleReplicaSet(p.rs, p.replicas, desired, maxReplicas, std::nullopt);
+    }
+    writeDeploymentRevision(d, revision);
+    writeDeploymentStatus(key, fresh.rs.name(), createdNow, limits.maxUnavailable);
+}
+
+void WorkloadSimulator::scaleReplicaSet(const Object &rs, int replicas, int desired, int maxReplicas, std::optional<int> revision)
+{
+    QJsonObject json = m_store->find({kReplicaSets, rs.namespaceName(), rs.name()}).json();
+    if (json.isEmpty())
+        return;
+    const QJsonObject before = json;
+    QJsonObject spec = sub(json, "spec");
+    spec.insert(QStringLiteral("replicas"), replicas);
+    json.insert(QStringLiteral("spec"), spec);
+    QJsonObject meta = sub(json, "metadata");
+    QJsonObject annotations = sub(meta, "annotations");
+    annotations.insert(QLatin1String(sim::kDesiredReplicasAnnotation), QString::number(desired));
+    annotations.insert(QLatin1String(sim::kMaxReplicasAnnotation), QString::number(maxReplicas));
+    if (revision)
+        annotations.insert(QLatin1String(sim::kRevisionAnnotation), QString::number(*revision));
+    meta.insert(QStringLiteral("annotations"), annotations);
+    json.insert(QStringLiteral("metadata"), meta);
+    if (json == before)
+        return;
+    if (auto r = m_store->update(kReplicaSets, rs.namespaceName(), rs.name(), json); !r)
+        qCWarning(lcSim) << "cannot scale replicaset" << rs.name() << ":" << r.error().message();
+}
+
+void WorkloadSimulator::writeDeploymentRevision(const Object &d, int revision)
+{
+    const QString value = QString::number(revision);
+    if (d.annotations().value(QLatin1String(sim::kRevisionAnnotation)) == value)
+        return;
+    QJsonObject json = m_store->find({kDeployments, d.namespaceName(), d.name()}).json();
+    QJsonObject meta = sub(json, "metadata");
+    QJsonObject annotations = sub(meta, "annotations");
+    annotations.insert(QLatin1String(sim::kRevisionAnnotation), value);
+    meta.insert(QStringLiteral("annotations"), annotations);
+    json.insert(QStringLiteral("metadata"), meta);
+    if (auto r = m_store->update(kDeployments, d.namespaceName(), d.name(), json); !r)
+        qCWarning(lcSim) << "cannot annotate deployment" << d.name() << ":" << r.error().message();
+}
+
+void WorkloadSimulator::writeDeploymentStatus(const QString &key, const QString &newRs, bool createdNow, int maxUnavailable)
+{
+    const qsizetype slash = key.indexOf(u'/');
+    const Object d = m_store->find({kDeployments, key.left(slash), key.mid(slash + 1)});
+    if (d.isNull())
+        return;
+    QJsonObject json = d.json();
+    const QJsonObject spec = sub(json, "spec");
+    sim::DeploymentObservation obs;
+    obs.generation = d.generation();
+    obs.desired = sim::desiredReplicas(spec);
+    obs.maxUnavailable = maxUnavailable;
+    obs.newReplicaSet = newRs;
+    obs.createdNow = createdNow;
+    obs.progressDeadlineSeconds = spec.value(QLatin1String("progressDeadlineSeconds")).toInt(600);
+    obs.now = m_clock->wallNow();
+    for (const ObjectRef &ref : m_store->dependentsOf(d.uid())) {
+        const Object rs = ref.gvr.resource == QLatin1String("replicasets") ? m_store->find(ref) : Object();
+        if (rs.isNull() || !rs.controllerReference() || rs.controllerReference()->uid != d.uid())
+            continue;
+        obs.replicas += statusCount(rs, "replicas");
+        obs.specReplicas += specReplicas(rs);
+        obs.ready += statusCount(rs, "readyReplicas");
+        obs.available += statusCount(rs, "availableReplicas");
+        if (rs.name() == newRs)
+            obs.updated = statusCount(rs, "replicas");
+    }
+    const QJsonObject old = sub(json, "status");
+    const QJsonObject next = sim::nextDeploymentStatus(old, obs);
+    if (next != old) {
+        json.insert(QStringLiteral("status"), next);
+        const auto r = m_store->updateStatus(kDeployments, d.namespaceName(), d.name(), json);
+        if (!r) {
+            qCWarning(lcSim) << "cannot write the status of deployment" << key << ":" << r.error().message();
+            return;
+        }
+    }
+    armDeadline(key, sim::progressDeadline(next, obs.progressDeadlineSeconds));
+}
+
+void WorkloadSimulator::armDeadline(const QString &key, const QDateTime &at)
+{
+    auto it = m_deadlines.find(key);
+    if (it != m_deadlines.end()) {
+        if (at.isValid() && it->second == at)
+            return;
+        m_clock->cancel(it->first);
+        m_deadlines.erase(it);
+    }
+    if (!at.isValid())
+        return;
+    const auto delay = std::chrono::milliseconds(std::max<qint64>(0, m_clock->wallNow().msecsTo(at)));
+    const quint64 id = m_clock->callAfter(delay, this, [this, key]() {
+        m_deadlines.remove(key);
+        m_dirtyDeployments.insert(key);
+        schedule();
+    });
+    m_deadlines.insert(key, {id, at});
+}
+
+} // namespace opbench::apiserver

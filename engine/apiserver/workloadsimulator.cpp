@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: Apache-2.0
+// WorkloadSimulator: event routing, the ReplicaSet controller and the kubelet. The Deployment
+// controller is in workloaddeployments.cpp.
+#include "engine/apiserver/workloadsimulator.h"
+
+#include "engine/apiserver/simulatorrules.h"
+#include "engine/apiserver/store.h"
+
+#include <QJsonArray>
+#include <QLoggingCategory>
+
+#include <algorithm>
+
+namespace opbench::apiserver {
+
+Q_LOGGING_CATEGORY(lcSim, "opbench.apiserver.simulator")
+
+namespace {
+
+const GroupVersionResource kPods{QString(), QStringLiteral("v1"), QStringLiteral("pods")};
+const GroupVersionResource kReplicaSets{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("replicasets")};
+
+bool isResource(const GroupVersionResource &gvr, const char *group, const char *resource)
+{
+    return gvr.group == QLatin1String(group) && gvr.resource == QLatin1String(resource);
+}
+
+std::pair<QString, QString> splitKey(const QString &key)
+{
+    const qsizetype slash = key.indexOf(u'/');
+    return {key.left(slash), key.mid(slash + 1)};
+}
+
+bool controlledBy(const Object &o, const QString &uid)
+{
+    const auto ref = o.controllerReference();
+    return ref && ref->uid == uid;
+}
+
+// Pods to remove first when scaling down: not ready, then the newest.
+bool deleteBefore(const Object &a, const Object &b)
+{
+    const bool ra = sim::podReady(a.json());
+    const bool rb = sim::podReady(b.json());
+    if (ra != rb)
+        return !ra;
+    if (a.creationTimestamp() != b.creationTimestamp())
+        return a.creationTimestamp() > b.creationTimestamp();
+    return a.name() > b.name();
+}
+
+} // namespace
+
+WorkloadSimulator::WorkloadSimulator(Store *store, Clock *clock, std::chrono::milliseconds podReadyDelay, QObject *parent)
+    : QObject(parent), m_store(store), m_clock(clock), m_readyDelay(podReadyDelay)
+{
+    connect(m_store, &Store::committed, this, &WorkloadSimulator::onCommitted);
+}
+
+WorkloadSimulator::~WorkloadSimulator()
+{
+    if (m_kubeletTimer)
+        m_clock->cancel(m_kubeletTimer);
+    for (const auto &d : std::as_const(m_deadlines))
+        m_clock->cancel(d.first);
+    for (const quint64 id : std::as_const(m_rsTimers))
+        m_clock->cancel(id);
+}
+
+void WorkloadSimulator::resyncAll()
+{
+    for (const GroupVersionResource &gvr : m_store->populatedResources()) {
+        const bool deploy = isResource(gvr, "apps", "deployments");
+        const bool rs = isResource(gvr, "apps", "replicasets");
+        const bool pod = isResource(gvr, "", "pods");
+        if (!deploy && !rs && !pod)
+            continue;
+        const auto list = m_store->list(gvr);
+        for (const Object &o : list ? list->items : QList<Object>())
+            (deploy ? m_dirtyDeployments : rs ? m_dirtyReplicaSets : m_newPods).insert(o.key());
+    }
+    schedule();
+}
+
+void WorkloadSimulator::markOwner(const Object &o, const QString &kind)
+{
+    const auto ref = o.controllerReference();
+    if (ref && ref->kind == kind) {
+        const QString key = objectKey(o.namespaceName(), ref->name);
+        (kind == QLatin1String("Deployment") ? m_dirtyDeployments : m_dirtyReplicaSets).insert(key);
+    }
+}
+
+void WorkloadSimulator::onCommitted(const StoreEvent &event)
+{
+    const Object &o = event.object;
+    const bool deleted = event.type == EventType::Deleted;
+    if (isResource(event.gvr, "apps", "deployments")) {
+        if (deleted) {
+            if (auto it = m_deadlines.find(o.key()); it != m_deadlines.end()) {
+                m_clock->cancel(it->first);
+                m_deadlines.erase(it);
+            }
+        } else {
+            m_dirtyDeployments.insert(o.key());
+        }
+    } else if (isResource(event.gvr, "apps", "replicasets")) {
+        if (deleted) {
+            if (const quint64 id = m_rsTimers.take(o.key()))
+                m_clock->cancel(id);
+        } else
+            m_dirtyReplicaSets.insert(o.key());
+        markOwner(o, QStringLiteral("Deployment"));
+    } else if (isResource(event.gvr, "", "pods")) {
+        if (deleted)
+            m_admitted.remove(o.uid());
+        else if (!o.isBeingDeleted() && !m_admitted.contains(o.uid()))
+            m_newPods.insert(o.key());
+        markOwner(o, QStringLiteral("ReplicaSet"));
+    } else {
+        return;
+    }
+    schedule();
+}
+
+void WorkloadSimulator::schedule()
+{
+    if (m_scheduled || (m_dirtyDeployments.isEmpty() && m_dirtyReplicaSets.isEmpty() && m_newPods.isEmpty()))
+        return;
+    m_scheduled = true;
+    QMetaObject::invokeMethod(this, &WorkloadSimulator::processQueued, Qt::QueuedConnection);
+}
+
+void WorkloadSimulator::processQueued()
+{
+    m_scheduled = false;
+    const QSet<QString> pods = std::exchange(m_newPods, {});
+    const QSet<QString> replicaSets = std::exchange(m_dirtyReplicaSets, {});
+    const QSet<QString> deployments = std::exchange(m_dirtyDeployments, {});
+    for (const QString &key : pods)
+        kubeletAdmit(key);
+    for (const QString &key : replicaSets)
+        syncReplicaSet(key);
+    for (const QString &key : deployments)
+        syncDeployment(key);
+    armKubelet();
+    schedule(); // events caused by this pass
+}
+
+void WorkloadSimulator::syncReplicaSet(const QString &key)
+{
+    const auto [ns, name] = splitKey(key);
+    const Object rs = m_store->find({kReplicaSets, ns, name});
+    if (rs.isNull() || rs.isBeingDeleted())
+        return;
+    const QJsonObject json = rs.json();
+    const QJsonObject spec = json.value(QLatin1String("spec")).toObject();
+    const int desired = sim::desiredReplicas(spec);
+    QList<Object> pods;
+    for (const ObjectRef &ref : m_store->dependentsOf(rs.uid())) {
+        if (ref.gvr.resource != QLatin1String("pods"))
+            continue;
+        const Object p = m_store->find(ref);
+        if (!p.isNull() && !p.isBeingDeleted() && controlledBy(p, rs.uid()))
+            pods.append(p);
+    }
+    const QJsonObject tmpl = spec.value(QLatin1String("template")).toObject();
+    const QJsonObject tmeta = tmpl.value(QLatin1String("metadata")).toObject();
+    for (int i = pods.size(); i < desired; ++i) {
+        QJsonObject meta{{QStringLiteral("namespace"), ns},
+                         {QStringLiteral("labels"), tmeta.value(QLatin1String("labels"))},
+                         {QStringLiteral("ownerReferences"), QJsonArray{QJsonObject{
+                              {QStringLiteral("apiVersion"), QStringLiteral("apps/v1")}, {QStringLiteral("kind"), QStringLiteral("ReplicaSet")},
+                              {QStringLiteral("name"), name}, {QStringLiteral("uid"), rs.uid()},
+                              {QStringLiteral("controller"), true}, {QStringLiteral("blockOwnerDeletion"), true}}}}};
+        if (tmeta.contains(QLatin1String("annotations")))
+            meta.insert(QStringLiteral("annotations"), tmeta.value(QLatin1String("annotations")));
+        QJsonObject podSpec = tmpl.value(QLatin1String("spec")).toObject();
+        podSpec.insert(QStringLiteral("nodeName"), QStringLiteral("opbench-node"));
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            meta.insert(QStringLiteral("name"), name + u'-' + sim::randomSuffix());
+            const QJsonObject pod{{QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("kind"), QStringLiteral("Pod")},
+                                  {QStringLiteral("metadata"), meta}, {QStringLiteral("spec"), podSpec}};
+            const auto created = m_store->create(kPods, ns, pod);
+            if (created) {
+                pods.append(*created);
+                break;
+            }
+            if (!isAlreadyExists(created.error())) {
+                qCWarning(lcSim) << "cannot create a pod for" << key << ":" << created.error().message();
+                break;
+            }
+        }
+    }
+    if (pods.size() > desired) {
+        std::sort(pods.begin(), pods.end(), deleteBefore);
+        while (pods.size() > desired) {
+            const Object victim = pods.takeFirst();
+            DeleteOptions options;
+            options.preconditionUid = victim.uid();
+            (void)m_store->remove(kPods, ns, victim.name(), options);
+        }
+    }
+    // Status: counts of the active pods, available = ready for minReadySeconds.
+    const int minReady = spec.value(QLatin1String("minReadySeconds")).toInt();
+    const QDateTime now = m_clock->wallNow();
+    int ready = 0;
+    int available = 0;
+    QDateTime nextAvailable;
+    for (const Object &p : std::as_const(pods)) {
+        QDateTime since;
+        if (!sim::podReady(p.json(), &since))
+            continue;
+        ++ready;
+        const QDateTime at = since.addSecs(minReady);
+        if (minReady == 0 || !since.isValid() || at <= now)
+            ++available;
+        else if (!nextAvailable.isValid() || at < nextAvailable)
+            nextAvailable = at;
+    }
+    if (nextAvailable.isValid() && !m_rsTimers.contains(key)) {
+        const auto delay = std::chrono::milliseconds(std::max<qint64>(0, now.msecsTo(nextAvailable)) + 1);
+        m_rsTimers.insert(key, m_clock->callAfter(delay, this, [this, key]() {
+            m_rsTimers.remove(key);
+            m_dirtyReplicaSets.insert(key);
+            schedule();
+        }));
+    }
+    QJsonObject status{{QStringLiteral("replicas"), int(pods.size())},
+                       {QStringLiteral("observedGeneration"), rs.generation()}};
+    if (!pods.isEmpty())
+        status.insert(QStringLiteral("fullyLabeledReplicas"), int(pods.size()));
+    if (ready > 0)
+        status.insert(QStringLiteral("readyReplicas"), ready);
+    if (available > 0)
+        status.insert(QStringLiteral("availableReplicas"), available);
+    if (status == json.value(QLatin1String("status")).toObject())
+        return;
+    QJsonObject next = json;
+    next.insert(QStringLiteral("status"), status);
+    if (auto r = m_store->updateStatus(kReplicaSets, ns, name, next); !r && !isConflict(r.error()))
+        qCWarning(lcSim) << "cannot write the status of replicaset" << key << ":" << r.error().message();
+    else if (!r)
+        m_dirtyReplicaSets.insert(key);
+}
+
+void WorkloadSimulator::kubeletAdmit(const QString &key)
+{
+    const auto [ns, name] = splitKey(key);
+    const Object pod = m_store->find({kPods, ns, name});
+    if (pod.isNull() || pod.isBeingDeleted() || m_admitted.contains(pod.uid()))
+        return;
+    m_admitted.insert(pod.uid());
+    QJsonObject json = pod.json();
+    const QString phase = json.value(QLatin1String("status")).toObject().value(QLatin1String("phase")).toString();
+    if (!phase.isEmpty() && phase != QLatin1String("Pending"))
+        return; // already running (e.g. restored from a state file)
+    const QJsonObject spec = json.value(QLatin1String("spec")).toObject();
+    const QString now = sim::timestamp(m_clock->wallNow());
+    const bool pullable = sim::podImagesPullable(spec);
+    const bool immediate = pullable && m_readyDelay.count() == 0;
+    json.insert(QStringLiteral("status"), immediate ? sim::podRunningStatus(spec, now, now, ++m_podCounter) : sim::podPendingStatus(spec, now));
+    if (auto r = m_store->updateStatus(kPods, ns, name, json); !r)
+        qCWarning(lcSim) << "cannot write the status of pod" << key << ":" << r.error().message();
+    if (pullable && !immediate)
+        m_due.emplace(m_clock->now() + m_readyDelay, Due{ns, name, pod.uid()});
+}
+
+void WorkloadSimulator::kubeletWake()
+{
+    m_kubeletTimer = 0;
+    const Clock::TimePoint now = m_clock->now();
+    const QString stamp = sim::timestamp(m_clock->wallNow());
+    while (!m_due.empty() && m_due.begin()->first <= now) {
+        const Due due = m_due.begin()->second;
+        m_due.erase(m_due.begin());
+        const Object pod = m_store->find({kPods, due.ns, due.name});
+        if (pod.isNull() || pod.uid() != due.uid || pod.isBeingDeleted())
+            continue;
+        QJsonObject json = pod.json();
+        const QJsonObject spec = json.value(QLatin1String("spec")).toObject();
+        const QString started = json.value(QLatin1String("status")).toObject().value(QLatin1String("startTime")).toString();
+        json.insert(QStringLiteral("status"), sim::podRunningStatus(spec, stamp, started.isEmpty() ? stamp : started, ++m_podCounter));
+        if (auto r = m_store->updateStatus(kPods, due.ns, due.name, json); !r)
+            qCWarning(lcSim) << "cannot mark pod" << due.name << "ready:" << r.error().message();
+    }
+    armKubelet();
+}
+
+void WorkloadSimulator::armKubelet()
+{
+    if (m_due.empty()) {
+        if (m_kubeletTimer)
+            m_clock->cancel(m_kubeletTimer);
+        m_kubeletTimer = 0;
+        return;
+    }
+    const Clock::TimePoint earliest = m_due.begin()->first;
+    if (m_kubeletTimer && m_kubeletAt == earliest)
+        return;
+    if (m_kubeletTimer)
+        m_clock->cancel(m_kubeletTimer);
+    m_kubeletAt = earliest;
+    m_kubeletTimer = m_clock->callAt(earliest, this, [this]() { kubeletWake(); });
+}
+
+} // namespace opbench::apiserver

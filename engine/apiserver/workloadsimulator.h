@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// WorkloadSimulator: plays the Deployment controller, the ReplicaSet controller and the kubelet
+// for the embedded API server (k8s-api-semantics §12), through the Store's write API.
+//
+// - Deployment → ReplicaSet `<deploy>-<pod-template-hash>` (annotations revision,
+//   desired-replicas, max-replicas; owner reference controller + blockOwnerDeletion) → Pods
+//   `<rs>-<5 chars>` (same kind of owner reference). Scaling, and rolling updates
+//   (RollingUpdate with maxSurge/maxUnavailable, or Recreate): a template change creates a new
+//   ReplicaSet that is scaled up while the old ones are scaled down.
+// - Kubelet: a new pod is written Pending (containers ContainerCreating) and becomes Running and
+//   Ready `podReadyDelay` later. Pods in one batch share ONE Clock wake-up. An image that cannot
+//   be pulled (tag `:bad`, or a repository path containing `does-not-exist`; see
+//   sim::imagePullable) leaves the pod Pending with ImagePullBackOff, never Ready.
+// - Deployment status as the real controller fills it (observedGeneration, replicas,
+//   updatedReplicas, readyReplicas, availableReplicas, unavailableReplicas, conditions
+//   Available and Progressing, incl. ProgressDeadlineExceeded after progressDeadlineSeconds,
+//   default 600). ReplicaSet status: replicas, fullyLabeledReplicas, readyReplicas,
+//   availableReplicas (ready for minReadySeconds), observedGeneration.
+// - Status writes go through the status subresource and only when something changed.
+// - Deleting a Deployment or ReplicaSet is left to the garbage collector (owner references).
+//
+// Work is queued: `committed` events mark objects dirty; a queued call syncs them later.
+
+#include "engine/api/clock.h"
+#include "engine/api/object.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QObject>
+#include <QSet>
+
+#include <chrono>
+#include <map>
+#include <optional>
+
+namespace opbench::apiserver {
+
+class Store;
+struct StoreEvent;
+struct ObjectRef;
+
+class WorkloadSimulator : public QObject
+{
+    Q_OBJECT
+public:
+    /// Starts at once; `store` and `clock` must outlive the simulator.
+    WorkloadSimulator(Store *store, Clock *clock, std::chrono::milliseconds podReadyDelay, QObject *parent = nullptr);
+    ~WorkloadSimulator() override;
+
+    std::chrono::milliseconds podReadyDelay() const { return m_readyDelay; }
+    void setPodReadyDelay(std::chrono::milliseconds delay) { m_readyDelay = delay; }
+
+    /// Re-examines every Deployment, ReplicaSet and Pod (after restoring a state file).
+    void resyncAll();
+
+    /// Pending kubelet wake-ups (0 or 1) — for tests of the batching.
+    int pendingWakeUps() const { return m_kubeletTimer ? 1 : 0; }
+
+private:
+    struct Due
+    {
+        QString ns;
+        QString name;
+        QString uid;
+    };
+
+    void onCommitted(const StoreEvent &event);
+    void markOwner(const Object &o, const QString &kind);
+    void schedule();
+    void processQueued();
+
+    // Deployment controller (workloaddeployments.cpp).
+    void syncDeployment(const QString &key);
+    void scaleReplicaSet(const Object &rs, int replicas, int desired, int maxReplicas, std::optional<int> revision);
+    void writeDeploymentRevision(const Object &deployment, int revision);
+    void writeDeploymentStatus(const QString &key, const QString &newReplicaSet, bool createdNow, int maxUnavailable);
+    void armDeadline(const QString &key, const QDateTime &at);
+
+    // ReplicaSet controller and kubelet (workloadsimulator.cpp).
+    void syncReplicaSet(const QString &key);
+    void kubeletAdmit(const QString &key);
+    void kubeletWake();
+    void armKubelet();
+
+    Store *m_store;
+    Clock *m_clock;
+    std::chrono::milliseconds m_readyDelay;
+    QSet<QString> m_dirtyDeployments; // "ns/name"
+    QSet<QString> m_dirtyReplicaSets;
+    QSet<QString> m_newPods;
+    QSet<QString> m_admitted;         // pod uids the kubelet has taken
+    std::multimap<Clock::TimePoint, Due> m_due;
+    quint64 m_kubeletTimer = 0;
+    Clock::TimePoint m_kubeletAt{};
+    QHash<QString, std::pair<quint64, QDateTime>> m_deadlines; // deployment key -> (timer, wall time)
+    QHash<QString, quint64> m_rsTimers;                        // minReadySeconds wake-ups
+    bool m_scheduled = false;
+    int m_podCounter = 0;
+};
+
+} // namespace opbench::apiserver

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: Apache-2.0
+// The workload simulator on a Store with a FakeClock (no HTTP): Deployment → ReplicaSet → Pods,
+// readiness after the delay, status and conditions (§12), rollout, bad images, and the garbage
+// collector removing everything when the Deployment goes.
+#include "engine/api/clock.h"
+#include "engine/apiserver/garbagecollector.h"
+#include "engine/apiserver/simulatorrules.h"
+#include "engine/apiserver/store.h"
+#include "engine/apiserver/workloadsimulator.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QTest>
+
+#include <functional>
+
+using namespace opbench;
+using namespace opbench::apiserver;
+using namespace std::chrono_literals;
+
+namespace {
+
+const GroupVersionResource kDeployments{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("deployments")};
+const GroupVersionResource kReplicaSets{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("replicasets")};
+const GroupVersionResource kPods{QString(), QStringLiteral("v1"), QStringLiteral("pods")};
+const QString kNs = QStringLiteral("default");
+
+QJsonObject deployment(const QString &name, int replicas, const QString &image, int deadline = 0)
+{
+    const QJsonObject labels{{QStringLiteral("app"), name}};
+    QJsonObject spec{
+        {QStringLiteral("replicas"), replicas},
+        {QStringLiteral("selector"), QJsonObject{{QStringLiteral("matchLabels"), labels}}},
+        {QStringLiteral("template"), QJsonObject{
+             {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), labels}}},
+             {QStringLiteral("spec"), QJsonObject{{QStringLiteral("containers"), QJsonArray{QJsonObject{
+                  {QStringLiteral("name"), QStringLiteral("app")}, {QStringLiteral("image"), image}}}}}}}}};
+    if (deadline > 0)
+        spec.insert(QStringLiteral("progressDeadlineSeconds"), deadline);
+    return QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")}, {QStringLiteral("kind"), QStringLiteral("Deployment")},
+                       {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}}, {QStringLiteral("spec"), spec}};
+}
+
+QJsonObject condition(const Object &d, const QString &type)
+{
+    for (const QJsonValue &c : d.json().value(QLatin1String("status")).toObject().value(QLatin1String("conditions")).toArray()) {
+        if (c.toObject().value(QLatin1String("type")).toString() == type)
+            return c.toObject();
+    }
+    return {};
+}
+
+int statusInt(const Object &o, const char *key)
+{
+    return o.json().value(QLatin1String("status")).toObject().value(QLatin1String(key)).toInt();
+}
+
+} // namespace
+
+class tst_WorkloadSimulator : public QObject
+{
+    Q_OBJECT
+private:
+    std::unique_ptr<FakeClock> m_clock;
+    std::unique_ptr<Store> m_store;
+    std::unique_ptr<GarbageCollector> m_gc;
+    std::unique_ptr<WorkloadSimulator> m_sim;
+
+    // Runs queued work; between rounds moves the fake clock by `step`, until `done` or the limit.
+    bool settle(const std::function<bool()> &done, Clock::Duration step = 100ms, int rounds = 200)
+    {
+        for (int i = 0; i < rounds; ++i) {
+            for (int k = 0; k < 5; ++k)
+                QCoreApplication::processEvents();
+            if (done())
+                return true;
+            m_clock->advance(step);
+        }
+        return done();
+    }
+    Object deploy(const QString &name) { return m_store->find({kDeployments, kNs, name}); }
+    QList<Object> owned(const Object &owner, const GroupVersionResource &gvr, bool includeTerminating = false)
+    {
+        QList<Object> out;
+        for (const ObjectRef &r : m_store->dependentsOf(owner.uid())) {
+            const Object o = m_store->find(r);
+            if (r.gvr == gvr && !o.isNull() && (includeTerminating || !o.isBeingDeleted()))
+                out.append(o);
+        }
+        return out;
+    }
+    void setDeploymentSpec(const QString &name, const std::function<void(QJsonObject &)> &edit)
+    {
+        QJsonObject json = deploy(name).json();
+        QJsonObject spec = json.value(QLatin1String("spec")).toObject();
+        edit(spec);
+        json.insert(QStringLiteral("spec"), spec);
+        const auto r = m_store->update(kDeployments, kNs, name, json);
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message()));
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_clock = std::make_unique<FakeClock>();
+        m_store = std::make_unique<Store>(m_clock.get());
+        m_gc = std::make_unique<GarbageCollector>(m_store.get(), m_clock.get());
+        m_sim = std::make_unique<WorkloadSimulator>(m_store.get(), m_clock.get(), 2000ms);
+    }
+    void cleanup()
+    {
+        m_sim.reset();
+        m_gc.reset();
+        m_store.reset();
+        m_clock.reset();
+    }
+
+    void shouldBringADeploymentToAvailability()
+    {
+        QVERIFY(m_store->create(kDeployments, kNs, deployment(QStringLiteral("web"), 3, QStringLiteral("nginx:1.25"))).ok());
+        QVERIFY(settle([&] { return owned(deploy(QStringLiteral("web")), kReplicaSets).size() == 1; }, 0ms, 20));
+        const Object rs = owned(deploy(QStringLiteral("web")), kReplicaSets).first();
+        const QString hash = sim::podTemplateHash(deploy(QStringLiteral("web")).json().value(QLatin1String("spec")).toObject().value(QLatin1String("template")).toObject());
+        QCOMPARE(rs.name(), QStringLiteral("web-") + hash);
+        QCOMPARE(rs.annotations().value(QLatin1String(sim::kRevisionAnnotation)), QStringLiteral("1"));
+        QCOMPARE(rs.annotations().value(QLatin1String(sim::kDesiredReplicasAnnotation)), QStringLiteral("3"));
+        QCOMPARE(rs.annotations().value(QLatin1String(sim::kMaxReplicasAnnotation)), QStringLiteral("4"));
+        QVERIFY(rs.controllerReference() && rs.controllerReference()->blockOwnerDeletion);
+        QVERIFY(settle([&] { return owned(rs, kPods).size() == 3; }, 0ms, 20));
+        for (const Object &p : owned(rs, kPods)) {
+            QVERIFY(p.name().startsWith(rs.name() + u'-'));
+            QCOMPARE(p.name().size(), rs.name().size() + 6);
+            QCOMPARE(p.labels().value(QStringLiteral("pod-template-hash")), hash);
+            QCOMPARE(p.json().value(QLatin1String("status")).toObject().value(QLatin1String("phase")).toString(), QStringLiteral("Pending"));
+        }
+        QVERIFY(m_sim->pendingWakeUps() <= 1);
+        // Not ready before the delay...
+        m_clock->advance(1500ms);
+        QTest::qWait(1);
+        QCOMPARE(statusInt(deploy(QStringLiteral("web")), "availableReplicas"), 0);
+        // ...available after it.
+        QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("web")), "availableReplicas") == 3; }));
+        const Object d = deploy(QStringLiteral("web"));
+        QCOMPARE(statusInt(d, "replicas"), 3);
+        QCOMPARE(statusInt(d, "updatedReplicas"), 3);
+        QCOMPARE(statusInt(d, "readyReplicas"), 3);
+        QCOMPARE(statusInt(d, "observedGeneration"), 1);
+        QVERIFY(!d.json().value(QLatin1String("status")).toObject().contains(QLatin1String("unavailableReplicas")));
+        QCOMPARE(condition(d, QStringLiteral("Available")).value(QLatin1String("reason")).toString(), QStringLiteral("MinimumReplicasAvailable"));
+        QCOMPARE(condition(d, QStringLiteral("Progressing")).value(QLatin1String("reason")).toString(), QStringLiteral("NewReplicaSetAvailable"));
+        QCOMPARE(condition(d, QStringLiteral("Progressing")).value(QLatin1String("message")).toString(),
+                 QStringLiteral("ReplicaSet \"%1\" has successfully progressed.").arg(rs.name()));
+        QVERIFY(!condition(d, QStringLiteral("Progressing")).value(QLatin1String("lastUpdateTime")).toString().isEmpty());
+        // Quiet once settled: no further writes.
+        const quint64 rv = m_store->resourceVersion();
+        m_clock->advance(10s);
+        QTest::qWait(5);
+        QCOMPARE(m_store->resourceVersion(), rv);
+    }
+
+    void shouldScaleUpAndDown()
+    {
+        QVERIFY(m_store->create(kDeployments, kNs, deployment(QStringLiteral("web"), 2, QStringLiteral("nginx"))).ok());
+        QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("web")), "availableReplicas") == 2; }));
+        setDeploymentSpec(QStringLiteral("web"), [](QJsonObject &s) { s.insert(QStringLiteral("replicas"), 5); });
+        QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("web")), "availableReplicas") == 5; }));
+        setDeploymentSpec(QStringLiteral("web"), [](QJsonObject &s) { s.insert(QStringLiteral("replicas"), 1); });
+        QVERIFY(settle([&] {
+            const Object d = deploy(QStringLiteral("web"));
+            return statusInt(d, "replicas") == 1 && owned(owned(d, kReplicaSets).first(), kPods, true).size() == 1;
+        }));
+        QCOMPARE(statusInt(deploy(QStringLiteral("web")), "observedGeneration"), 3);
+    }
+
+    void shouldRollOutATemplateChange()
+    {
+        QVERIFY(m_store->create(kDeployments, kNs, deployment(QStringLiteral("web"), 3, QStringLiteral("nginx:1"))).ok());
+        QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("web")), "availableReplicas") == 3; }));
+        const QString oldRs = owned(deploy(QStringLiteral("web")), kReplicaSets).first().name();
+        setDeploymentSpec(QStringLiteral("web"), [](QJsonObject &s) {
+            QJsonObject t = s.value(QLatin1String("template")).toObject();
+            QJsonObject ps = t.value(QLatin1String("spec")).toObject();
+            ps.insert(QStringLiteral("containers"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("app")},
+                                                                           {QStringLiteral("image"), QStringLiteral("nginx:2")}}});
+            t.insert(QStringLiteral("spec"), ps);
+            s.insert(QStringLiteral("template"), t);
+        });
+        QVERIFY(settle([&] {
+            const Object d = deploy(QStringLiteral("web"));
+            return statusInt(d, "updatedReplicas") == 3 && statusInt(d, "replicas") == 3 && statusInt(d, "availableReplicas") == 3
+                && condition(d, QStringLiteral("Progressing")).value(QLatin1String("reason")).toString() == QLatin1String("NewReplicaSetAvailable");
+        }));
+        const QList<Object> sets = owned(deploy(QStringLiteral("web")), kReplicaSets);
+        QCOMPARE(sets.size(), 2);
+        for (const Object &rs : sets) {
+            const int want = rs.name() == oldRs ? 0 : 3;
+            QCOMPARE(rs.json().value(QLatin1String("spec")).toObject().value(QLatin1String("replicas")).toInt(), want);
+            if (rs.name() != oldRs) {
+                QCOMPARE(rs.annotations().value(QLatin1String(sim::kRevisionAnnotation)), QStringLiteral("2"));
+                for (const Object &p : owned(rs, kPods))
+                    QCOMPARE(p.json().value(QLatin1String("spec")).toObject().value(QLatin1String("containers")).toArray().at(0)
+                                 .toObject().value(QLatin1String("image")).toString(), QStringLiteral("nginx:2"));
+            }
+        }
+        QCOMPARE(deploy(QStringLiteral("web")).annotations().value(QLatin1String(sim::kRevisionAnnotation)), QStringLiteral("2"));
+    }
+
+    void shouldReportProgressDeadlineExceededForABadImage()
+    {
+        QVERIFY(m_store->create(kDeployments, kNs, deployment(QStringLiteral("broken"), 2, QStringLiteral("nginx:bad"), 30)).ok());
+        QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("broken")), "replicas") == 2; }, 0ms, 20));
+        const Object rs = owned(deploy(QStringLiteral("broken")), kReplicaSets).first();
+        for (const Object &p : owned(rs, kPods)) {
+            const QJsonObject st = p.json().value(QLatin1String("status")).toObject();
+            QCOMPARE(st.value(QLatin1String("phase")).toString(), QStringLiteral("Pending"));
+            QCOMPARE(st.value(QLatin1String("containerStatuses")).toArray().at(0).toObject().value(QLatin1String("state")).toObject()
+                         .value(QLatin1String("waiting")).toObject().value(QLatin1String("reason")).toString(), QStringLiteral("ImagePullBackOff"));
+        }
+        QCOMPARE(condition(deploy(QStringLiteral("broken")), QStringLiteral("Progressing")).value(QLatin1String("status")).toString(), QStringLiteral("True"));
+        QVERIFY(settle([&] {
+            return condition(deploy(QStringLiteral("broken")), QStringLiteral("Progressing")).value(QLatin1String("reason")).toString()
+                == QLatin1String("ProgressDeadlineExceeded");
+        }, 1s, 60));
+        const Object d = deploy(QStringLiteral("broken"));
+        QCOMPARE(condition(d, QStringLiteral("Progressing")).value(QLatin1String("status")).toString(), QStringLiteral("False"));
+        QCOMPARE(condition(d, QStringLiteral("Progressing")).value(QLatin1String("message")).toString(),
+                 QStringLiteral("ReplicaSet \"%1\" has timed out progressing.").arg(rs.name()));
+        QCOMPARE(condition(d, QStringLiteral("Available")).value(QLatin1String("reason")).toString(), QStringLiteral("MinimumReplicasUnavailable"));
+        QCOMPARE(statusInt(d, "availableReplicas"), 0);
+        QCOMPARE(statusInt(d, "unavailableReplicas"), 2);
+        QCOMPARE(statusInt(d, "readyReplicas"), 0);
+    }
+
+    void shouldLeaveCleanupToTheGarbageCollector()
+    {
+        QVERIFY(m_store->create(kDeployments, kNs, deployment(QStringLiteral("web"), 2, QStringLiteral("nginx"))).ok());
+        QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("web")), "availableReplicas") == 2; }));
+        QVERIFY(m_store->remove(kDeployments, kNs, QStringLiteral("web")).ok());
+        QVERIFY(settle([&] { return m_store->count(kReplicaSets) == 0 && m_store->count(kPods) == 0; }));
+    }
+
+    void shouldWaitForBlockingDependentsInForeground()
+    {
+        QVERIFY(m_store->create(kDeployments, kNs, deployment(QStringLiteral("web"), 2, QStringLiteral("nginx"))).ok());
+        QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("web")), "availableReplicas") == 2; }));
+        QStringList deletions; // resource of each DELETED event, in RV order
+        connect(m_store.get(), &Store::committed, this, [&deletions](const StoreEvent &e) {
+            if (e.type == EventType::Deleted)
+                deletions << e.gvr.resource;
+        });
+        DeleteOptions fg;
+        fg.propagationPolicy = QStringLiteral("Foreground");
+        QVERIFY(m_store->remove(kDeployments, kNs, QStringLiteral("web"), fg).ok());
+        QVERIFY(deploy(QStringLiteral("web")).isBeingDeleted());
+        QVERIFY(settle([&] { return deploy(QStringLiteral("web")).isNull(); }));
+        QCOMPARE(m_store->count(kReplicaSets), 0);
+        QCOMPARE(m_store->count(kPods), 0);
+        // Pods before their ReplicaSet, the ReplicaSet before the Deployment.
+        QCOMPARE(deletions, (QStringList{QStringLiteral("pods"), QStringLiteral("pods"), QStringLiteral("replicasets"), QStringLiteral("deployments")}));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_WorkloadSimulator)
+#include "tst_workloadsimulator.moc"
