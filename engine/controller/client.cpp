@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/controller/client.h"
+
+#include <QJsonDocument>
+
+namespace opbench {
+
+namespace {
+
+Status cancelledStatus(const ReconcileContext &ctx)
+{
+    return Status::transport(QString::fromLatin1(StatusReason::Cancelled), ctx.cancelReason());
+}
+
+TraceCall makeCall(const PendingCall &p, Clock *clock)
+{
+    TraceCall c;
+    c.verb = p.verb;
+    c.gvk = p.gvk;
+    c.key = p.key;
+    c.fromCache = p.fromCache;
+    c.startedAt = clock->wallNow();
+    return c;
+}
+
+void setError(TraceCall &c, const Status &s)
+{
+    c.code = s.code();
+    c.reason = s.reason();
+    c.message = s.message();
+}
+
+} // namespace
+
+Client::Client(InformerCache *cache, RestClient *rest, Clock *clock, QObject *parent)
+    : QObject(parent), m_cache(cache), m_rest(rest), m_clock(clock ? clock : Clock::system()), m_apiReader(this)
+{
+}
+
+Client::~Client() = default;
+
+Expected<ResourceMapping> Client::mappingFor(const GroupVersionKind &gvk) const
+{
+    if (auto m = m_cache->mapper().forKind(gvk))
+        return *m;
+    return Status(404, QString::fromLatin1(StatusReason::NotFound),
+                  QStringLiteral("no matches for kind \"%1\" in version \"%2\"").arg(gvk.kind, gvk.apiVersion()));
+}
+
+Object Client::cached(const GroupVersionKind &gvk, const QString &key) const
+{
+    if (!m_cache->kinds().contains(gvk))
+        return {};
+    auto inf = m_cache->informerFor(gvk);
+    return inf.ok() ? (*inf)->store().get(key) : Object();
+}
+
+QCoro::Task<std::optional<Status>> Client::gate(ReconcileContext ctx, PendingCall call)
+{
+    QPointer<Client> self(this);
+    co_await ctx.beforeCall(std::move(call));
+    if (!self)
+        co_return Status::transport(QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("client destroyed"));
+    if (ctx.isCancelled())
+        co_return cancelledStatus(ctx);
+    co_return std::nullopt;
+}
+
+QCoro::Task<Expected<Object>> Client::get(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name)
+{
+    QPointer<Client> self(this);
+    const PendingCall p{{}, {}, 0, QStringLiteral("get"), gvk, objectKey(ns, name), true, {}, {}};
+    TraceCall call = makeCall(p, m_clock);
+    if (auto err = co_await gate(ctx, p)) {
+        setError(call, *err);
+        ctx.record(call);
+        co_return *err;
+    }
+    const auto t0 = m_clock->now();
+    Expected<Object> r = co_await m_cache->get(gvk, ns, name);
+    if (!self)
+        co_return r;
+    call.latency = m_clock->now() - t0;
+    if (r.ok())
+        call.code = 200;
+    else
+        setError(call, r.error());
+    ctx.record(call);
+    co_return r;
+}
+
+QCoro::Task<Expected<QList<Object>>> Client::list(ReconcileContext ctx, GroupVersionKind gvk, CacheListOptions opts)
+{
+    QPointer<Client> self(this);
+    const PendingCall p{{}, {}, 0, QStringLiteral("list"), gvk, opts.namespaceName, true, {}, {}};
+    TraceCall call = makeCall(p, m_clock);
+    if (auto err = co_await gate(ctx, p)) {
+        setError(call, *err);
+        ctx.record(call);
+        co_return *err;
+    }
+    const auto t0 = m_clock->now();
+    Expected<QList<Object>> r = co_await m_cache->list(gvk, opts);
+    if (!self)
+        co_return r;
+    call.latency = m_clock->now() - t0;
+    if (r.ok()) {
+        call.code = 200;
+        call.items = int(r->size());
+    } else {
+        setError(call, r.error());
+    }
+    ctx.record(call);
+    co_return r;
+}
+
+Expected<Object> Client::objectOf(Expected<DeleteResult> r)
+{
+    if (!r.ok())
+        return r.error();
+    return r->object;
+}
+
+QCoro::Task<Expected<Object>> Client::create(ReconcileContext ctx, Object obj, WriteOptions opts)
+{
+    co_return objectOf(co_await write(std::move(ctx), Write{QStringLiteral("create"), std::move(obj), std::move(opts), {}, {}, {}}));
+}
+
+QCoro::Task<Expected<Object>> Client::update(ReconcileContext ctx, Object obj, WriteOptions opts)
+{
+    co_return objectOf(co_await write(std::move(ctx), Write{QStringLiteral("update"), std::move(obj), std::move(opts), {}, {}, {}}));
+}
+
+QCoro::Task<Expected<Object>> Client::updateStatus(ReconcileContext ctx, Object obj, WriteOptions opts)
+{
+    co_return objectOf(
+        co_await write(std::move(ctx), Write{QStringLiteral("updateStatus"), std::move(obj), std::move(opts), {}, {}, {}}));
+}
+
+QCoro::Task<Expected<Object>> Client::patch(ReconcileContext ctx, Object obj, Patch patch, PatchOptions opts)
+{
+    co_return objectOf(
+        co_await write(std::move(ctx), Write{QStringLiteral("patch"), std::move(obj), {}, std::move(opts), {}, std::move(patch)}));
+}
+
+QCoro::Task<Expected<Object>> Client::patchStatus(ReconcileContext ctx, Object obj, Patch patch, PatchOptions opts)
+{
+    opts.subresource = QStringLiteral("status");
+    co_return objectOf(co_await write(std::move(ctx),
+                                      Write{QStringLiteral("patchStatus"), std::move(obj), {}, std::move(opts), {}, std::move(patch)}));
+}
+
+QCoro::Task<Expected<DeleteResult>> Client::remove(ReconcileContext ctx, Object obj, DeleteOptions opts)
+{
+    co_return co_await write(std::move(ctx), Write{QStringLiteral("delete"), std::move(obj), {}, {}, std::move(opts), {}});
+}
+
+QCoro::Task<Expected<DeleteResult>> Client::write(ReconcileContext ctx, Write w)
+{
+    QPointer<Client> self(this);
+    const GroupVersionKind gvk = w.obj.gvk();
+    const Expected<ResourceMapping> mapping = mappingFor(gvk);
+    const QString ns = mapping.ok() && mapping->namespaced ? w.obj.namespaceName() : QString();
+    const QString key = objectKey(ns, w.obj.name());
+    const Object before = cached(gvk, key);
+    PendingCall p{{}, {}, 0, w.verb, gvk, key, false, {}, {}};
+    if (w.patch)
+        p.body = QJsonObject{{QStringLiteral("patch"), QString::fromUtf8(w.patch->data())}};
+    else if (w.verb != QLatin1String("delete"))
+        p.body = w.obj.json();
+    if (!before.isNull() && w.verb != QLatin1String("delete") && !w.patch)
+        p.diff = jsonDiff(before.json(), p.body);
+    TraceCall call = makeCall(p, m_clock);
+    if (w.patch)
+        call.patch = w.patch->data();
+    if (!mapping.ok()) {
+        setError(call, mapping.error());
+        ctx.record(call);
+        co_return mapping.error();
+    }
+    if (auto err = co_await gate(ctx, p)) {
+        setError(call, *err);
+        ctx.record(call);
+        co_return *err;
+    }
+    if (!self)
+        co_return cancelledStatus(ctx);
+    const auto t0 = m_clock->now();
+    Expected<DeleteResult> r = co_await send(*mapping, ns, w);
+    if (!self)
+        co_return r;
+    call.latency = m_clock->now() - t0;
+    if (r.ok()) {
+        call.code = w.verb == QLatin1String("create") ? 201 : 200;
+        call.diff = jsonDiff(before.isNull() ? QJsonObject() : before.json(), r->object.isNull() ? QJsonObject() : r->object.json());
+    } else {
+        setError(call, r.error());
+        call.diff = p.diff;
+    }
+    ctx.record(call);
+    co_return r;
+}
+
+QCoro::Task<Expected<DeleteResult>> Client::send(ResourceMapping mapping, QString ns, Write w)
+{
+    const GroupVersionResource gvr = mapping.gvr;
+    Expected<Object> r = Status();
+    if (w.verb == QLatin1String("create")) {
+        r = co_await m_rest->create(gvr, ns, w.obj, w.writeOptions);
+    } else if (w.verb == QLatin1String("update")) {
+        r = co_await m_rest->update(gvr, ns, w.obj, w.writeOptions);
+    } else if (w.verb == QLatin1String("updateStatus")) {
+        r = co_await m_rest->updateStatus(gvr, ns, w.obj, w.writeOptions);
+    } else if (w.verb == QLatin1String("delete")) {
+        co_return co_await m_rest->remove(gvr, ns, w.obj.name(), w.deleteOptions);
+    } else {
+        r = co_await m_rest->patch(gvr, ns, w.obj.name(), w.patch->type(), w.patch->data(), w.patchOptions);
+    }
+    if (!r.ok())
+        co_return r.error();
+    co_return DeleteResult{*r, Status()};
+}
+
+QCoro::Task<Expected<Object>> Client::liveGet(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name)
+{
+    QPointer<Client> self(this);
+    const PendingCall p{{}, {}, 0, QStringLiteral("get"), gvk, objectKey(ns, name), false, {}, {}};
+    TraceCall call = makeCall(p, m_clock);
+    const Expected<ResourceMapping> mapping = mappingFor(gvk);
+    std::optional<Status> err;
+    if (mapping.ok())
+        err = co_await gate(ctx, p);
+    else
+        err = mapping.error();
+    if (err || !self) {
+        const Status s = err ? *err : cancelledStatus(ctx);
+        setError(call, s);
+        ctx.record(call);
+        co_return s;
+    }
+    const auto t0 = m_clock->now();
+    Expected<Object> r = co_await m_rest->get(mapping->gvr, mapping->namespaced ? ns : QString(), name);
+    if (!self)
+        co_return r;
+    call.latency = m_clock->now() - t0;
+    if (r.ok())
+        call.code = 200;
+    else
+        setError(call, r.error());
+    ctx.record(call);
+    co_return r;
+}
+
+QCoro::Task<Expected<QList<Object>>> Client::liveList(ReconcileContext ctx, GroupVersionKind gvk, QString ns, ListOptions opts)
+{
+    QPointer<Client> self(this);
+    const PendingCall p{{}, {}, 0, QStringLiteral("list"), gvk, ns, false, {}, {}};
+    TraceCall call = makeCall(p, m_clock);
+    const Expected<ResourceMapping> mapping = mappingFor(gvk);
+    std::optional<Status> err;
+    if (mapping.ok())
+        err = co_await gate(ctx, p);
+    else
+        err = mapping.error();
+    if (err || !self) {
+        const Status s = err ? *err : cancelledStatus(ctx);
+        setError(call, s);
+        ctx.record(call);
+        co_return s;
+    }
+    const auto t0 = m_clock->now();
+    Expected<Object::List> r = co_await m_rest->list(mapping->gvr, mapping->namespaced ? ns : QString(), opts, true);
+    if (!self)
+        co_return r.ok() ? Expected<QList<Object>>(r->items) : Expected<QList<Object>>(r.error());
+    call.latency = m_clock->now() - t0;
+    if (!r.ok()) {
+        setError(call, r.error());
+        ctx.record(call);
+        co_return r.error();
+    }
+    call.code = 200;
+    call.items = int(r->items.size());
+    ctx.record(call);
+    co_return r->items;
+}
+
+QCoro::Task<Expected<Object>> ApiReader::get(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name) const
+{
+    return m_client->liveGet(std::move(ctx), std::move(gvk), std::move(ns), std::move(name));
+}
+
+QCoro::Task<Expected<QList<Object>>> ApiReader::list(ReconcileContext ctx, GroupVersionKind gvk, QString ns,
+                                                     ListOptions opts) const
+{
+    return m_client->liveList(std::move(ctx), std::move(gvk), std::move(ns), std::move(opts));
+}
+
+} // namespace opbench

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Client: the manager's client (controller-runtime's client.Client from mgr.GetClient()).
+//
+// - Reads (get, list) are served by the InformerCache: the first read of a kind starts its
+//   informer and waits for it to sync. The cache is eventually consistent: a Get right after a
+//   Create may say NotFound, and an Update built on a stale read gets 409 Conflict.
+// - Writes (create, update, updateStatus, patch, patchStatus, remove) always go to the API
+//   server through the RestClient.
+// - apiReader() reads live from the API server (mgr.GetAPIReader()).
+// - Every call takes the ReconcileContext of the reconcile making it (Request::ctx; a
+//   default-constructed context outside reconciles). The call is recorded in that reconcile's
+//   trace (verb, kind, key, cache or live, status code, latency; writes with the diff from the
+//   cached object to the server's reply), halts first while the controller steps into the
+//   reconcile, and fails at once with reason Cancelled once the context is cancelled.
+// The kind of a written object comes from its apiVersion/kind; unknown kinds are NotFound
+// ("no matches for kind"). Lives on the engine thread.
+
+#include "engine/api/expected.h"
+#include "engine/cache/informercache.h"
+#include "engine/client/restclient.h"
+#include "engine/controller/patch.h"
+#include "engine/controller/reconcilecontext.h"
+
+#include <QObject>
+#include <QPointer>
+
+#include <qcoro/qcorotask.h>
+
+#include <optional>
+
+namespace opbench {
+
+class Client;
+
+/// Live reads straight from the API server, traced like the Client's.
+class ApiReader
+{
+public:
+    QCoro::Task<Expected<Object>> get(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name) const;
+    /// All items (one request; opts.limit applies as given).
+    QCoro::Task<Expected<QList<Object>>> list(ReconcileContext ctx, GroupVersionKind gvk, QString ns,
+                                              ListOptions opts = {}) const;
+
+private:
+    friend class Client;
+    explicit ApiReader(Client *client) : m_client(client) {}
+    Client *m_client;
+};
+
+class Client : public QObject
+{
+    Q_OBJECT
+public:
+    /// `cache` and `rest` are not owned and must outlive the client. `clock` (default
+    /// Clock::system()) times the calls.
+    Client(InformerCache *cache, RestClient *rest, Clock *clock = nullptr, QObject *parent = nullptr);
+    ~Client() override;
+
+    QCoro::Task<Expected<Object>> get(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name);
+    QCoro::Task<Expected<QList<Object>>> list(ReconcileContext ctx, GroupVersionKind gvk, CacheListOptions opts = {});
+
+    /// POST; returns the created object (with its uid, resourceVersion, generated name).
+    QCoro::Task<Expected<Object>> create(ReconcileContext ctx, Object obj, WriteOptions opts = {});
+    /// PUT carrying the object's resourceVersion (409 Conflict when stale). Status is ignored by
+    /// the server when the kind has a status subresource.
+    QCoro::Task<Expected<Object>> update(ReconcileContext ctx, Object obj, WriteOptions opts = {});
+    /// PUT to the status subresource.
+    QCoro::Task<Expected<Object>> updateStatus(ReconcileContext ctx, Object obj, WriteOptions opts = {});
+    /// PATCH of `obj` (kind, namespace, name) with `patch`.
+    QCoro::Task<Expected<Object>> patch(ReconcileContext ctx, Object obj, Patch patch, PatchOptions opts = {});
+    /// PATCH of the status subresource.
+    QCoro::Task<Expected<Object>> patchStatus(ReconcileContext ctx, Object obj, Patch patch, PatchOptions opts = {});
+    /// DELETE; the result holds the object when it is still there (finalizers).
+    QCoro::Task<Expected<DeleteResult>> remove(ReconcileContext ctx, Object obj, DeleteOptions opts = {});
+
+    [[nodiscard]] const ApiReader &apiReader() const { return m_apiReader; }
+    [[nodiscard]] InformerCache *cache() const { return m_cache; }
+    [[nodiscard]] RestClient *restClient() const { return m_rest; }
+    [[nodiscard]] const RestMapper &mapper() const { return m_cache->mapper(); }
+    [[nodiscard]] Clock *clock() const { return m_clock; }
+
+private:
+    friend class ApiReader;
+    struct Write
+    {
+        QString verb;
+        Object obj;
+        WriteOptions writeOptions;
+        PatchOptions patchOptions;
+        DeleteOptions deleteOptions;
+        std::optional<Patch> patch;
+    };
+
+    /// Writes return the object in DeleteResult::object (remove: the object or the gone Status).
+    QCoro::Task<Expected<DeleteResult>> write(ReconcileContext ctx, Write w);
+    QCoro::Task<Expected<DeleteResult>> send(ResourceMapping mapping, QString ns, Write w);
+    static Expected<Object> objectOf(Expected<DeleteResult> r);
+    QCoro::Task<Expected<Object>> liveGet(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name);
+    QCoro::Task<Expected<QList<Object>>> liveList(ReconcileContext ctx, GroupVersionKind gvk, QString ns, ListOptions opts);
+    [[nodiscard]] Expected<ResourceMapping> mappingFor(const GroupVersionKind &gvk) const;
+    /// The cached copy of an object when its kind is cached (no informer is created).
+    [[nodiscard]] Object cached(const GroupVersionKind &gvk, const QString &key) const;
+    /// Halts (step into) and checks cancellation; returns the error to give back, if any.
+    QCoro::Task<std::optional<Status>> gate(ReconcileContext ctx, PendingCall call);
+
+    InformerCache *m_cache;
+    RestClient *m_rest;
+    Clock *m_clock;
+    ApiReader m_apiReader;
+};
+
+} // namespace opbench

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Controller: takes requests from a work queue and runs a Reconciler on them (controller-runtime's
+// internal controller), with tracing and stepping hooks for the workbench.
+//
+// - Workers: up to maxConcurrentReconciles reconcile coroutines in flight, never two of the same
+//   key (the queue guarantees it). Each reconcile gets a new reconcileID, a logger carrying
+//   controller / controllerGroup / controllerKind / namespace / name / reconcileID, and a trace.
+// - Outcomes follow controller-runtime's table exactly (see reconciler.h) and update
+//   controller_runtime_reconcile_total{controller,result} and friends.
+// - Exceptions thrown by a reconcile are recovered by default (recoverPanic): counted in
+//   controller_runtime_reconcile_panics_total and retried with backoff as "panic: … [recovered]".
+// - Stepping (the GUI's debugger; the headless build drives the same methods):
+//   pause() stops taking items (informers and the queue keep going; reconciles in flight finish);
+//   step() hands exactly one item to a worker and stays paused; stepInto() does the same but the
+//   reconcile halts before each client call until continueCall() / continueToEnd();
+//   breakpoints on a key pause before that key is taken, breakOnError pauses after a failed
+//   reconcile; resume() runs normally again.
+// Lives on the engine thread; not thread-safe.
+
+#include "engine/api/expected.h"
+#include "engine/api/gvk.h"
+#include "engine/cache/informer.h"
+#include "engine/controller/controllermetrics.h"
+#include "engine/controller/handlers.h"
+#include "engine/controller/logger.h"
+#include "engine/controller/reconciler.h"
+#include "engine/controller/reconciletrace.h"
+#include "engine/queue/workqueue.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QSet>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+
+namespace opbench {
+
+struct ControllerOptions
+{
+    /// Required; unique in the process unless skipNameValidation (a duplicate is an error).
+    QString name;
+    /// The reconciled kind (log fields controllerGroup/controllerKind). Set by the builder.
+    GroupVersionKind forKind;
+    /// Reconciles in flight at once. Defaults to 1; values < 1 mean 1.
+    int maxConcurrentReconciles = 1;
+    /// The queue's limiter. Defaults to the queue kind's default (see WorkQueueOptions).
+    std::unique_ptr<RateLimiter> rateLimiter;
+    /// Turn a C++ exception from reconcile into an error with backoff. Defaults to true; when
+    /// false an exception aborts the process (as an unrecovered Go panic does).
+    bool recoverPanic = true;
+    /// When > 0, a reconcile running longer is cancelled (client calls fail fast), counted in
+    /// controller_runtime_reconcile_timeouts_total and treated as an error. Defaults to none.
+    /// Reconciles being stepped into have no timeout.
+    Clock::Duration reconcileTimeout{0};
+    /// How long start() waits for its sources to sync. Defaults to 2 minutes.
+    std::chrono::milliseconds cacheSyncTimeout{std::chrono::minutes(2)};
+    /// Priority queue by default (controller-runtime ≥ v0.23); Plain = client-go's queue.
+    WorkQueue::Kind queueKind = WorkQueue::Kind::Priority;
+    /// Skip the unique-name check (tests that build the same controller twice).
+    bool skipNameValidation = false;
+    /// Defaults to Clock::system() / MetricsRegistry::global() / the default log sink.
+    Clock *clock = nullptr;
+    MetricsRegistry *metrics = nullptr;
+    Logger logger;
+};
+
+class Controller : public QObject
+{
+    Q_OBJECT
+public:
+    /// Builds a controller. Errors: empty name, or a name already used by a live controller.
+    static Expected<Controller *> create(ControllerOptions options, std::shared_ptr<Reconciler> reconciler,
+                                         QObject *parent = nullptr);
+    ~Controller() override;
+
+    [[nodiscard]] const QString &name() const { return m_name; }
+    [[nodiscard]] WorkQueue *queue() const { return m_queue.get(); }
+    [[nodiscard]] int maxConcurrentReconciles() const { return m_maxConcurrent; }
+    [[nodiscard]] const ControllerMetrics *metrics() const { return m_metrics.get(); }
+
+    /// Watches `informer` (of kind `gvk`): events passing every predicate go to `handler`.
+    /// The handler is registered on the informer when the controller starts (at once if started).
+    void watch(Informer *informer, const GroupVersionKind &gvk, std::unique_ptr<EventHandler> handler,
+               QList<Predicate> predicates = {});
+    /// The informer of the reconciled kind: its lastSyncResourceVersion goes into each trace.
+    void setForInformer(Informer *informer) { m_forInformer = informer; }
+
+    /// Registers the handlers, waits for every source to sync (cacheSyncTimeout), then starts the
+    /// workers. Errors: already started; a source did not sync in time (the message names the kind).
+    QCoro::Task<Expected<void>> start();
+    [[nodiscard]] bool isRunning() const { return m_running; }
+    /// Stops taking items, shuts the queue down, cancels reconciles in flight (their client calls
+    /// fail fast, halted calls are released) and waits until every reconcile returned.
+    QCoro::Task<void> shutdown();
+    [[nodiscard]] int activeWorkers() const { return m_active; }
+
+    // Stepping.
+    void pause();
+    /// Runs normally again (a breakpoint just hit is passed once).
+    void resume();
+    [[nodiscard]] bool isPaused() const { return m_paused; }
+    /// Pauses (if running) and hands one item — `key` when given (it must be ready), else the next —
+    /// to a worker; the controller stays paused. False when nothing (or not that key) is ready, a
+    /// worker is not free, or the controller is not running.
+    bool step(std::optional<QueueKey> key = std::nullopt);
+    /// step(), halting the reconcile before each client call (callPending is emitted).
+    bool stepInto(std::optional<QueueKey> key = std::nullopt);
+    /// Lets the halted call of reconcile `reconcileId` (empty: the oldest halted call) go out.
+    bool continueCall(const QString &reconcileId = {});
+    /// Like continueCall(), and the reconcile no longer halts.
+    bool continueToEnd(const QString &reconcileId = {});
+    /// Calls currently halted, oldest first.
+    [[nodiscard]] QList<PendingCall> pendingCalls() const;
+
+    void addBreakpoint(const QueueKey &key);
+    void removeBreakpoint(const QueueKey &key);
+    [[nodiscard]] QList<QueueKey> breakpoints() const;
+    /// Pause after any reconcile that ends in an error. Default off.
+    void setBreakOnError(bool on) { m_breakOnError = on; }
+    [[nodiscard]] bool breakOnError() const { return m_breakOnError; }
+
+    /// Internal: a reconcile halted in ReconcileContext::beforeCall().
+    void callHalted(const std::shared_ptr<detail::ReconcileScope> &scope);
+
+Q_SIGNALS:
+    void reconcileStarted(const QString &reconcileId, const QString &key);
+    void reconcileFinished(const opbench::ReconcileTrace &trace);
+    /// After a step()/stepInto() reconcile finished (also reconcileFinished).
+    void stepFinished(const opbench::ReconcileTrace &trace);
+    void pausedChanged(bool paused);
+    void callPending(const opbench::PendingCall &call);
+    void callResumed(const QString &reconcileId, int index);
+    /// `reason`: "key" (before the key was taken) or "error" (after a failed reconcile).
+    void breakpointHit(const QString &reason, const QString &key, const QString &reconcileId);
+    /// No reconcile is in flight any more.
+    void workersIdle();
+
+private:
+    struct Source;
+    struct InFlight
+    {
+        std::shared_ptr<detail::ReconcileScope> scope;
+        bool step = false;
+        quint64 timeoutId = 0;
+    };
+    struct Finish
+    {
+        ReconcileOutcome outcome;
+        QString panic; // non-empty: the reconcile threw
+        Clock::Duration elapsed{0};
+    };
+
+    Controller(ControllerOptions &options, std::shared_ptr<Reconciler> reconciler, QObject *parent);
+
+    void registerSources();
+    [[nodiscard]] bool sourcesSynced() const;
+    void pump();
+    void launch(Item item, bool step, bool stepInto);
+    QCoro::Task<void> runReconcile(QueueKey key, int priority, std::shared_ptr<detail::ReconcileScope> scope);
+    void finish(const QueueKey &key, int priority, const std::shared_ptr<detail::ReconcileScope> &scope, Finish f);
+    void applyOutcome(const QueueKey &key, int priority, const ReconcileOutcome &outcome, ReconcileTrace &trace);
+    void logError(const detail::ReconcileScope &scope, const Status &error) const;
+    void requeue(const QueueKey &key, const AddOpts &opts, Cause cause);
+    bool stepImpl(std::optional<QueueKey> key, bool into);
+    bool release(const QString &reconcileId, bool toEnd);
+    void hitKeyBreakpoint(const QueueKey &key);
+
+    QString m_name;
+    GroupVersionKind m_forKind;
+    std::shared_ptr<Reconciler> m_reconciler;
+    std::unique_ptr<WorkQueue> m_queue;
+    Clock *m_clock;
+    MetricsRegistry *m_registry;
+    std::unique_ptr<ControllerMetrics> m_metrics;
+    Logger m_logger;
+    int m_maxConcurrent;
+    bool m_recoverPanic;
+    Clock::Duration m_reconcileTimeout;
+    std::chrono::milliseconds m_cacheSyncTimeout;
+    bool m_registeredName;
+
+    std::vector<std::unique_ptr<Source>> m_sources;
+    QPointer<Informer> m_forInformer;
+    QHash<QString, InFlight> m_inflight; // reconcileId -> reconcile in flight
+    QStringList m_haltedOrder;           // reconcile ids halted at a call, oldest first
+    int m_active = 0;
+    bool m_started = false;
+    bool m_running = false;
+    bool m_inPump = false;
+
+    bool m_paused = false;
+    bool m_breakOnError = false;
+    QSet<QueueKey> m_breakpoints;
+    std::optional<QueueKey> m_passBreakpoint; // the breakpoint just hit: let it through once
+};
+
+} // namespace opbench

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+// Controller: the stepping hooks (pause, step, step into, breakpoints).
+#include "engine/controller/controller.h"
+
+namespace opbench {
+
+void Controller::pause()
+{
+    if (m_paused)
+        return;
+    m_paused = true;
+    m_logger.v(1, QStringLiteral("Controller paused"));
+    Q_EMIT pausedChanged(true);
+}
+
+void Controller::resume()
+{
+    if (m_paused) {
+        m_paused = false;
+        m_logger.v(1, QStringLiteral("Controller resumed"));
+        Q_EMIT pausedChanged(false);
+    }
+    pump();
+}
+
+bool Controller::step(std::optional<QueueKey> key) { return stepImpl(std::move(key), false); }
+
+bool Controller::stepInto(std::optional<QueueKey> key) { return stepImpl(std::move(key), true); }
+
+bool Controller::stepImpl(std::optional<QueueKey> key, bool into)
+{
+    if (!m_running || m_active >= m_maxConcurrent)
+        return false;
+    pause();
+    std::optional<Item> item = key ? m_queue->tryGetKey(*key) : m_queue->tryGet();
+    if (!item)
+        return false;
+    if (m_passBreakpoint == item->key)
+        m_passBreakpoint.reset();
+    launch(std::move(*item), true, into);
+    return true;
+}
+
+void Controller::callHalted(const std::shared_ptr<detail::ReconcileScope> &scope)
+{
+    m_haltedOrder.append(scope->trace.id);
+    scope->logger.v(1, QStringLiteral("Halted before client call"),
+                    {{QStringLiteral("verb"), scope->pending.verb}, {QStringLiteral("target"), scope->pending.key}});
+    Q_EMIT callPending(scope->pending);
+}
+
+bool Controller::release(const QString &reconcileId, bool toEnd)
+{
+    const QString id = reconcileId.isEmpty() ? m_haltedOrder.value(0) : reconcileId;
+    const auto it = m_inflight.constFind(id);
+    if (it == m_inflight.constEnd())
+        return false;
+    const std::shared_ptr<detail::ReconcileScope> scope = it->scope;
+    if (toEnd)
+        scope->haltBeforeCalls = false;
+    if (!scope->halted)
+        return toEnd;
+    const std::coroutine_handle<> h = scope->halted;
+    scope->halted = {};
+    m_haltedOrder.removeAll(id);
+    Q_EMIT callResumed(id, scope->pending.index);
+    // Resumed from the event loop, never from inside the caller (who may be a slot connected to
+    // callPending, i.e. still inside the reconcile's suspension).
+    QMetaObject::invokeMethod(this, [h]() { h.resume(); }, Qt::QueuedConnection);
+    return true;
+}
+
+bool Controller::continueCall(const QString &reconcileId) { return release(reconcileId, false); }
+
+bool Controller::continueToEnd(const QString &reconcileId) { return release(reconcileId, true); }
+
+QList<PendingCall> Controller::pendingCalls() const
+{
+    QList<PendingCall> out;
+    for (const QString &id : m_haltedOrder) {
+        const auto it = m_inflight.constFind(id);
+        if (it != m_inflight.constEnd() && it->scope->halted)
+            out.append(it->scope->pending);
+    }
+    return out;
+}
+
+void Controller::addBreakpoint(const QueueKey &key) { m_breakpoints.insert(key); }
+
+void Controller::removeBreakpoint(const QueueKey &key) { m_breakpoints.remove(key); }
+
+QList<QueueKey> Controller::breakpoints() const
+{
+    QList<QueueKey> out(m_breakpoints.cbegin(), m_breakpoints.cend());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+void Controller::hitKeyBreakpoint(const QueueKey &key)
+{
+    pause();
+    m_passBreakpoint = key; // resume() or step() lets it through once
+    m_logger.info(QStringLiteral("Breakpoint hit"), {{QStringLiteral("key"), key.toString()}});
+    Q_EMIT breakpointHit(QStringLiteral("key"), key.toString(), QString());
+}
+
+} // namespace opbench

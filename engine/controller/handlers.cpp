@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/controller/handlers.h"
+
+namespace opbench {
+
+namespace {
+
+bool isLowPriority(const WatchEvent &e)
+{
+    return (e.type == WatchEvent::Type::Create && e.isInInitialList) || e.isResync();
+}
+
+class ForObjectHandler final : public EventHandler
+{
+public:
+    void handle(const WatchEvent &e, RequestQueue &queue) override
+    {
+        const Object &obj = e.object.isNull() ? e.oldObject : e.object;
+        if (obj.isNull())
+            return;
+        const QString gvk = e.gvk.toString();
+        Cause cause = e.type == WatchEvent::Type::Create && e.isInInitialList
+                          ? Cause::initialList(gvk, obj.key(), obj.resourceVersion())
+                          : Cause::watchEvent(causeEventType(e), gvk, obj.key(), obj.resourceVersion());
+        queue.add({obj.namespaceName(), obj.name()}, std::move(cause), isLowPriority(e));
+    }
+};
+
+class ForOwnerHandler final : public EventHandler
+{
+public:
+    ForOwnerHandler(const GroupVersionKind &owner, bool namespaced, bool onlyController)
+        : m_group(owner.group), m_kind(owner.kind), m_namespaced(namespaced), m_onlyController(onlyController)
+    {
+    }
+
+    void handle(const WatchEvent &e, RequestQueue &queue) override
+    {
+        QList<QueueKey> keys;
+        collect(e.oldObject, keys);
+        collect(e.object, keys);
+        const Object &child = e.object.isNull() ? e.oldObject : e.object;
+        for (const QueueKey &k : std::as_const(keys))
+            queue.add(k, Cause::ownerMapping(causeEventType(e), e.gvk.toString(), child.key(), child.resourceVersion()),
+                      isLowPriority(e));
+    }
+
+private:
+    void collect(const Object &child, QList<QueueKey> &keys) const
+    {
+        if (child.isNull())
+            return;
+        for (const OwnerReference &ref : child.ownerReferences()) {
+            if (m_onlyController && !ref.controller)
+                continue;
+            if (ref.kind != m_kind || GroupVersion::parse(ref.apiVersion).group != m_group)
+                continue;
+            const QueueKey key{m_namespaced ? child.namespaceName() : QString(), ref.name};
+            if (!keys.contains(key))
+                keys.append(key);
+        }
+    }
+
+    QString m_group;
+    QString m_kind;
+    bool m_namespaced;
+    bool m_onlyController;
+};
+
+class MapFuncHandler final : public EventHandler
+{
+public:
+    explicit MapFuncHandler(MapFunc fn) : m_fn(std::move(fn)) {}
+
+    void handle(const WatchEvent &e, RequestQueue &queue) override
+    {
+        QList<QueueKey> keys;
+        for (const Object *o : {&e.oldObject, &e.object}) {
+            if (o->isNull())
+                continue;
+            for (const QueueKey &k : m_fn(*o))
+                if (!keys.contains(k))
+                    keys.append(k);
+        }
+        const Object &src = e.object.isNull() ? e.oldObject : e.object;
+        for (const QueueKey &k : std::as_const(keys))
+            queue.add(k, Cause::ownerMapping(causeEventType(e), e.gvk.toString(), src.key(), src.resourceVersion()),
+                      isLowPriority(e));
+    }
+
+private:
+    MapFunc m_fn;
+};
+
+} // namespace
+
+void RequestQueue::add(const QueueKey &key, Cause cause, bool lowPriority)
+{
+    if (lowPriority && m_queue->kind() == WorkQueue::Kind::Priority) {
+        AddOpts opts;
+        opts.priority = LowPriority;
+        m_queue->addWithOpts(key, opts, std::move(cause));
+        return;
+    }
+    m_queue->add(key, std::move(cause));
+}
+
+Cause::EventType causeEventType(const WatchEvent &event)
+{
+    switch (event.type) {
+    case WatchEvent::Type::Create: return Cause::EventType::Added;
+    case WatchEvent::Type::Update: return event.isResync() ? Cause::EventType::Sync : Cause::EventType::Modified;
+    case WatchEvent::Type::Delete: return Cause::EventType::Deleted;
+    case WatchEvent::Type::Generic: return Cause::EventType::None;
+    }
+    return Cause::EventType::None;
+}
+
+std::unique_ptr<EventHandler> enqueueRequestForObject() { return std::make_unique<ForObjectHandler>(); }
+
+std::unique_ptr<EventHandler> enqueueRequestForOwner(const GroupVersionKind &ownerKind, bool ownerNamespaced,
+                                                     bool onlyController)
+{
+    return std::make_unique<ForOwnerHandler>(ownerKind, ownerNamespaced, onlyController);
+}
+
+std::unique_ptr<EventHandler> enqueueRequestsFromMapFunc(MapFunc fn)
+{
+    return std::make_unique<MapFuncHandler>(std::move(fn));
+}
+
+} // namespace opbench

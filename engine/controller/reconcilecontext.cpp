@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/controller/reconcilecontext.h"
+
+#include "engine/controller/controller.h"
+
+namespace opbench {
+
+namespace detail {
+
+bool CallGate::await_ready() const noexcept
+{
+    return !m_scope || !m_scope->haltBeforeCalls || m_scope->cancelled || m_scope->controller.isNull();
+}
+
+void CallGate::await_suspend(std::coroutine_handle<> h)
+{
+    m_scope->halted = h;
+    m_scope->pending = m_call;
+    // The controller resumes the handle through a queued call, never from inside this function.
+    m_scope->controller->callHalted(m_scope);
+}
+
+} // namespace detail
+
+QString ReconcileContext::reconcileId() const { return d ? d->trace.id : QString(); }
+
+QString ReconcileContext::controllerName() const { return d ? d->trace.controller : QString(); }
+
+detail::CallGate ReconcileContext::beforeCall(PendingCall call) const
+{
+    if (d) {
+        call.reconcileId = d->trace.id;
+        call.controller = d->trace.controller;
+        call.index = d->nextCallIndex++;
+    }
+    return detail::CallGate(d, std::move(call));
+}
+
+void ReconcileContext::record(TraceCall call) const
+{
+    if (d)
+        d->trace.calls.append(std::move(call));
+}
+
+} // namespace opbench
