@@ -92,7 +92,7 @@ QString FaultSpec::toString() const
     return {};
 }
 
-FaultInjector::FaultInjector(QObject *parent) : QObject(parent)
+FaultInjector::FaultInjector(QObject *parent) : QObject(parent), m_dropTimer(this)
 {
     connect(&m_dropTimer, &QTimer::timeout, this, &FaultInjector::dropWatches);
 }

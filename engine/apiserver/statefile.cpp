@@ -12,7 +12,7 @@ namespace {
 const QLatin1String kKind("OpbenchApiServerState");
 }
 
-StateFile::StateFile(QString path, QObject *parent) : QObject(parent), m_path(std::move(path))
+StateFile::StateFile(QString path, QObject *parent) : QObject(parent), m_path(std::move(path)), m_debounce(this)
 {
     m_debounce.setSingleShot(true);
     connect(&m_debounce, &QTimer::timeout, this, [this]() {

@@ -193,6 +193,16 @@ qsizetype Store::count(const GroupVersionResource &gvr) const
     return m_objects.value(type ? type->storage : gvr).size();
 }
 
+int Store::purge(const GroupVersionResource &gvr)
+{
+    const QList<Object> objects = m_objects.value(gvr).values();
+    ResourceType rt;
+    rt.storage = gvr;
+    for (const Object &o : objects)
+        commit(EventType::Deleted, rt, o.json(), o);
+    return int(objects.size());
+}
+
 void Store::addAdmissionHook(AdmissionHook hook) { m_hooks.append(std::move(hook)); }
 
 Expected<void> Store::runHooks(const ResourceType &type, QJsonObject &object, const Object &old, const QString &sub) const

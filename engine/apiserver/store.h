@@ -161,6 +161,10 @@ public:
     Expected<DeleteResult> remove(const GroupVersionResource &gvr, const QString &ns, const QString &name,
                                   const DeleteOptions &options = {});
 
+    /// Removes every object of storage resource `gvr` at once, finalizers or not (a CRD went away).
+    /// Emits DELETED for each. Returns how many were removed.
+    int purge(const GroupVersionResource &gvr);
+
     /// Adds an admission hook run for every type (the hook checks `type` itself).
     void addAdmissionHook(AdmissionHook hook);
 

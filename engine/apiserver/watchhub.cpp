@@ -50,7 +50,7 @@ Object withRv(const Object &o, quint64 rv)
 
 } // namespace
 
-WatchHub::WatchHub(Store *store, QObject *parent) : QObject(parent), m_store(store)
+WatchHub::WatchHub(Store *store, QObject *parent) : QObject(parent), m_store(store), m_bookmarks(this)
 {
     connect(store, &Store::committed, this, &WatchHub::onCommitted);
     m_bookmarks.setInterval(60000);

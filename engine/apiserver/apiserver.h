@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// ApiServer: the embedded Kubernetes-compatible API server as one object (what
+// `opbench-apiserver`, the GUI and the tests start).
+//
+//   ApiServerOptions o;           // 127.0.0.1, a free port, HTTPS, a random token
+//   ApiServer server(o);
+//   if (auto ok = server.start(); !ok) qFatal(...);
+//   server.writeKubeconfig(path); // kubectl --kubeconfig path get ns
+//
+// It lives on one thread (moveToThread() before start() is fine: call start()/stop() on that
+// thread, e.g. through QMetaObject::invokeMethod with Qt::BlockingQueuedConnection). The
+// Q_INVOKABLE fault controls may be called the same way from another thread.
+
+#include "engine/api/expected.h"
+#include "engine/apiserver/faults.h"
+#include "engine/apiserver/tls.h"
+
+#include <QObject>
+#include <QUrl>
+
+#include <memory>
+#include <optional>
+
+namespace opbench {
+class Clock;
+}
+
+namespace opbench::apiserver {
+
+class Store;
+class WatchHub;
+class HttpFront;
+
+struct ApiServerOptions
+{
+    QString host = QStringLiteral("127.0.0.1"); ///< listen address
+    quint16 port = 0;                           ///< 0: pick a free port
+    bool plainHttp = false;                     ///< HTTP instead of HTTPS
+    /// Over plain HTTP, accept requests carrying no token as an anonymous admin (kubectl sends
+    /// no credentials over plain HTTP). A wrong token is always 401.
+    bool anonymousOnPlainHttp = true;
+    QString token;                              ///< admin bearer token; empty: random (or the state file's)
+    QString stateFile;                          ///< empty: no persistence
+    int watchHistory = 10000;                   ///< events kept for watch resume
+    int podReadyDelayMs = 500;                  ///< simulated kubelet: pod Ready after this
+    QList<FaultSpec> faults;
+    QString auditLog;                           ///< empty: no audit log
+    bool installCrds = true;                    ///< install the MyApplication CRD at start
+    QString rulesFile;                          ///< optional extra users (see auth.h)
+    std::optional<TlsMaterial> tls;             ///< reuse this CA/cert instead of generating one
+    Clock *clock = nullptr;                     ///< default Clock::system(); must outlive the server
+};
+
+class ApiServer : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ApiServer(ApiServerOptions options = {}, QObject *parent = nullptr);
+    ~ApiServer() override;
+
+    /// Loads the state file, prepares TLS, installs the CRD and starts listening. Errors: a
+    /// corrupt state file, openssl failures, a port that cannot be bound, a bad rules file or
+    /// audit log path. Call once.
+    Expected<void> start();
+    /// Ends watches, stops listening and flushes the state file. Also done by the destructor.
+    Q_INVOKABLE void stop();
+    bool isRunning() const { return m_port != 0; }
+
+    /// "https://127.0.0.1:PORT" (or http).
+    QUrl url() const;
+    quint16 port() const { return m_port; }
+    QString token() const { return m_token; }
+    /// The CA certificate (PEM); empty over plain HTTP.
+    QByteArray caPem() const;
+    const TlsMaterial &tlsMaterial() const { return m_tls; }
+    /// A kubeconfig for this server (server URL, CA data, the token; context "opbench",
+    /// namespace default).
+    QByteArray kubeconfig() const;
+    /// Writes kubeconfig() to `path` (mode 0600).
+    Expected<void> writeKubeconfig(const QString &path) const;
+
+    Store *store() const;
+    WatchHub *watches() const;
+    FaultInjector *faultInjector() const { return m_faults; }
+    /// Requests served so far.
+    quint64 requestCount() const;
+
+    /// Replaces the active faults with `specs` (FaultSpec syntax); false and no change when one
+    /// does not parse.
+    Q_INVOKABLE bool setFaults(const QStringList &specs);
+    Q_INVOKABLE void clearFaults();
+    /// Drops every open watch stream now.
+    Q_INVOKABLE void dropWatches();
+    /// Forgets the watch history (every resume gets 410).
+    Q_INVOKABLE void compactHistory();
+
+Q_SIGNALS:
+    void stateSaveFailed(const QString &message);
+
+private:
+    Expected<void> loadState();
+    Expected<void> installBuiltinCrds();
+    void addAdmission();
+
+    struct Parts;
+    ApiServerOptions m_options;
+    std::unique_ptr<Parts> d;
+    FaultInjector *m_faults = nullptr;
+    TlsMaterial m_tls;
+    QString m_token;
+    quint16 m_port = 0;
+};
+
+/// The MyApplication CRD shipped with opbench (YAML), from the compiled-in resources.
+QByteArray myApplicationCrdYaml();
+
+} // namespace opbench::apiserver
