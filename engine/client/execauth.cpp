@@ -37,9 +37,20 @@ bool ExecAuth::invalidate()
 QCoro::Task<Expected<Credentials>> ExecAuth::credentials()
 {
     if (m_cached && (!m_expiry.isValid() || m_clock->wallNow() < m_expiry))
-        co_return *m_cached;
+        co_return Credentials(*m_cached); // a copy: QCoro 0.8 moves from a co_returned lvalue of another type
+    if (m_inflight) {
+        // Another request is already running the plugin: share its result.
+        co_await detail::SignalWait(m_inflight.get(), &QObject::destroyed, m_timeout + std::chrono::seconds(5));
+        if (m_cached)
+            co_return Credentials(*m_cached); // a copy: QCoro 0.8 moves from a co_returned lvalue of another type
+        co_return m_lastFailure.value_or(failure(QStringLiteral("did not produce credentials")));
+    }
     m_cached.reset();
-    co_return co_await run();
+    m_inflight = std::make_unique<QObject>();
+    Expected<Credentials> result = co_await run();
+    m_lastFailure = result ? std::nullopt : std::optional<Status>(result.error());
+    m_inflight.reset(); // wakes the waiters
+    co_return result;
 }
 
 static QStringList firstLines(const QByteArray &text, int n)

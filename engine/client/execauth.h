@@ -14,6 +14,8 @@
 #include <QPair>
 #include <QStringList>
 
+#include <memory>
+
 namespace opbench {
 
 struct ExecConfig
@@ -52,6 +54,10 @@ private:
     Clock *m_clock;
     std::chrono::milliseconds m_timeout;
     std::optional<Credentials> m_cached;
+    std::optional<Status> m_lastFailure;
+    /// Exists while a plugin run is in flight; concurrent callers wait for its destruction
+    /// instead of starting the plugin again.
+    std::unique_ptr<QObject> m_inflight;
     QDateTime m_expiry; // invalid = no expiry
     int m_runs = 0;
 };

@@ -53,10 +53,11 @@ private:
 
     bool boolean(const YAML::Node &map, const char *key) const
     {
-        const QString v = str(map, key);
-        if (v.isEmpty() || v == QLatin1String("false"))
+        // YAML 1.1 booleans, as go-yaml reads kubeconfigs.
+        const QString v = str(map, key).toLower();
+        if (v.isEmpty() || v == QLatin1String("false") || v == QLatin1String("no") || v == QLatin1String("off"))
             return false;
-        if (v == QLatin1String("true"))
+        if (v == QLatin1String("true") || v == QLatin1String("yes") || v == QLatin1String("on"))
             return true;
         throw ParseError{line(map[key]), QStringLiteral("\"%1\" must be true or false").arg(QLatin1String(key))};
     }

@@ -13,6 +13,8 @@
 #include <QNetworkReply>
 #include <QPointer>
 
+#include <algorithm>
+
 namespace opbench {
 
 namespace {
@@ -76,6 +78,10 @@ QCoro::Task<Expected<Attempt>> exchange(QPointer<QNetworkAccessManager> nam, Res
     co_return a;
 }
 
+/// A server asking for a longer pause still gets retried after this many seconds, so no call
+/// waits unboundedly.
+constexpr int kMaxRetryAfterSeconds = 60;
+
 bool isRetryable(const Attempt &a) { return a.retryAfter >= 0 && (a.code == 429 || a.code >= 500); }
 
 } // namespace
@@ -127,7 +133,7 @@ QCoro::Task<Expected<RawResponse>> RestClient::send(QByteArray method, QString p
         }
         if (isRetryable(*a) && retries < m_maxRetries) {
             ++retries;
-            co_await detail::ClockSleep(m_clock, std::chrono::seconds(a->retryAfter), this);
+            co_await detail::ClockSleep(m_clock, std::chrono::seconds(std::min(a->retryAfter, kMaxRetryAfterSeconds)), this);
             if (!self)
                 co_return cancelled(method, path);
             continue;

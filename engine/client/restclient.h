@@ -7,7 +7,7 @@
 // Status body for non-2xx replies; code 0 with reason ConnectionFailed / TLSError / Timeout /
 // Cancelled for transport failures (Cancelled also when the client is destroyed mid-call).
 // 429 (and 5xx carrying Retry-After) are retried after Retry-After seconds (measured on the
-// config's Clock), at most 10 times, then the last Status is returned. A 401 drops cached
+// config's Clock, capped at 60 s), at most 10 times, then the last Status is returned. A 401 drops cached
 // credentials and retries once when the auth provider can refresh (token file, exec plugin).
 // Each response increments rest_client_requests_total{code,method,host}.
 //

@@ -66,6 +66,7 @@ private Q_SLOTS:
         QCOMPARE(o.value(QLatin1String("spec")).toObject().value(QLatin1String("interactive")), QJsonValue(false));
         // No expiry: cached for good (until a 401).
         QCOMPARE(creds(auth)->authorization, QByteArray("Bearer exec-token-1"));
+        QCOMPARE(creds(auth)->authorization, QByteArray("Bearer exec-token-1")); // the cache survives being served
         QCOMPARE(auth.runs(), 1);
         QVERIFY(auth.invalidate());
         QCOMPARE(creds(auth)->authorization, QByteArray("Bearer exec-token-2"));
@@ -86,6 +87,19 @@ private Q_SLOTS:
         clock.advance(2min);
         QCOMPARE(creds(auth)->authorization, QByteArray("Bearer exec-token-2"));
         QCOMPARE(auth.runs(), 2);
+    }
+
+    void shouldRunThePluginOnceForConcurrentCallers()
+    {
+        QTemporaryDir dir;
+        ExecAuth auth(plugin(QStringLiteral("client.authentication.k8s.io/v1"), {{QStringLiteral("PLUGIN_STATE"), dir.path() + QStringLiteral("/n")}}));
+        QCoro::Task<Expected<Credentials>> a = auth.credentials();
+        QCoro::Task<Expected<Credentials>> b = auth.credentials();
+        QCoro::Task<Expected<Credentials>> c = auth.credentials();
+        QCOMPARE(QCoro::waitFor(std::move(c))->authorization, QByteArray("Bearer exec-token-1"));
+        QCOMPARE(QCoro::waitFor(std::move(a))->authorization, QByteArray("Bearer exec-token-1"));
+        QCOMPARE(QCoro::waitFor(std::move(b))->authorization, QByteArray("Bearer exec-token-1"));
+        QCOMPARE(auth.runs(), 1);
     }
 
     void shouldSurfaceExitCodeStderrAndInstallHint()
