@@ -145,6 +145,8 @@ Expected<void> ApiServer::start()
 {
     if (auto ok = loadState(); !ok)
         return ok;
+    d->gc->resyncAll(); // objects restored from a state file emit no events
+    d->simulator->resyncAll();
     if (m_token.isEmpty())
         m_token = m_options.token.isEmpty() ? randomToken() : m_options.token;
     if (!m_options.plainHttp && m_tls.isEmpty()) {

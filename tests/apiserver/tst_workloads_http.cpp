@@ -8,6 +8,7 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace opbench;
@@ -170,6 +171,28 @@ private Q_SLOTS:
         QCOMPARE(sets.size(), 1);
         QVERIFY(!sets.at(0).toObject().value(QLatin1String("metadata")).toObject().contains(QLatin1String("ownerReferences")));
         QCOMPARE(itemCount(kPods, QStringLiteral("app=orph")), 1);
+    }
+
+    void shouldFinishPendingWorkAfterARestartFromTheStateFile()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        ApiServerOptions o;
+        o.plainHttp = true;
+        o.installCrds = false;
+        o.stateFile = dir.filePath(QStringLiteral("state.json"));
+        o.podReadyDelayMs = 3'600'000; // pods stay Pending in the first life
+        m_server = std::make_unique<ApiServer>(o);
+        QVERIFY(m_server->start().ok());
+        createDeployment(deploymentJson(QStringLiteral("later"), 2, QStringLiteral("nginx")));
+        QTRY_COMPARE_WITH_TIMEOUT(itemCount(kPods, QStringLiteral("app=later")), 2, 15000);
+        QCOMPARE(statusInt(get(kDeployments + QStringLiteral("/later")), "availableReplicas"), 0);
+        m_server.reset(); // flushes the state file
+        o.podReadyDelayMs = 50;
+        m_server = std::make_unique<ApiServer>(o);
+        QVERIFY(m_server->start().ok());
+        QTRY_COMPARE_WITH_TIMEOUT(statusInt(get(kDeployments + QStringLiteral("/later")), "availableReplicas"), 2, 15000);
+        QCOMPARE(itemCount(kPods, QStringLiteral("app=later")), 2);
     }
 
     void shouldReportProgressDeadlineExceededForAnImageThatCannotBePulled()
