@@ -100,6 +100,7 @@ private:
         return it;
     }
     std::optional<LabelRequirement> requirement();
+    bool operatorAndValues(LabelRequirement &r);
     std::optional<QStringList> setValues();
     std::optional<QStringList> identifierList();
     std::optional<QStringList> exactValue();
@@ -170,6 +171,18 @@ std::optional<LabelRequirement> Parser::requirement()
         r.op = negated ? Op::DoesNotExist : Op::Exists;
         return r;
     }
+    if (!operatorAndValues(r))
+        return std::nullopt;
+    const QString err = requirementError(r);
+    if (!err.isEmpty()) {
+        fail(err);
+        return std::nullopt;
+    }
+    return r;
+}
+
+bool Parser::operatorAndValues(LabelRequirement &r)
+{
     const Item op = next(false);
     std::optional<QStringList> values;
     switch (op.tok) {
@@ -180,17 +193,12 @@ std::optional<LabelRequirement> Parser::requirement()
     case Tok::NotEquals: r.op = Op::NotEquals; values = exactValue(); break;
     case Tok::Greater: r.op = Op::GreaterThan; values = exactValue(); break;
     case Tok::Less: r.op = Op::LessThan; values = exactValue(); break;
-    default: fail(QStringLiteral("found '%1', expected: %2").arg(op.lit, joinedOperators())); return std::nullopt;
+    default: return fail(QStringLiteral("found '%1', expected: %2").arg(op.lit, joinedOperators()));
     }
     if (!values)
-        return std::nullopt;
+        return false;
     r.values = sortedSet(*values);
-    const QString err = requirementError(r);
-    if (!err.isEmpty()) {
-        fail(err);
-        return std::nullopt;
-    }
-    return r;
+    return true;
 }
 
 std::optional<QStringList> Parser::setValues()
@@ -268,39 +276,44 @@ std::optional<QStringList> Parser::exactValue()
 
 } // namespace
 
-QString requirementError(const LabelRequirement &r)
+namespace {
+
+QString valuesText(const QStringList &values)
 {
-    QStringList errs;
-    const QStringList keyErrs = validateQualifiedName(r.key);
-    if (!keyErrs.isEmpty())
-        errs << QStringLiteral("key: Invalid value: %1: %2").arg(fielderror::quote(r.key), keyErrs.join(QStringLiteral("; ")));
-    auto valuesText = [&] {
-        QStringList quoted;
-        for (const QString &v : r.values)
-            quoted << fielderror::quote(v);
-        return QStringLiteral("[]string{%1}").arg(quoted.join(QStringLiteral(", ")));
+    QStringList quoted;
+    for (const QString &v : values)
+        quoted << fielderror::quote(v);
+    return QStringLiteral("[]string{%1}").arg(quoted.join(QStringLiteral(", ")));
+}
+
+// The operator's rule on the number (and, for gt/lt, the form) of values.
+QStringList operatorErrors(const LabelRequirement &r)
+{
+    const auto invalid = [&r](const char *why) {
+        return QStringLiteral("values: Invalid value: %1: %2").arg(valuesText(r.values), QLatin1String(why));
     };
+    QStringList errs;
     switch (r.op) {
     case Op::In:
     case Op::NotIn:
         if (r.values.isEmpty())
-            errs << QStringLiteral("values: Invalid value: %1: for 'in', 'notin' operators, values set can't be empty").arg(valuesText());
+            errs << invalid("for 'in', 'notin' operators, values set can't be empty");
         break;
     case Op::Equals:
     case Op::DoubleEquals:
     case Op::NotEquals:
         if (r.values.size() != 1)
-            errs << QStringLiteral("values: Invalid value: %1: exact-match compatibility requires one single value").arg(valuesText());
+            errs << invalid("exact-match compatibility requires one single value");
         break;
     case Op::Exists:
     case Op::DoesNotExist:
         if (!r.values.isEmpty())
-            errs << QStringLiteral("values: Invalid value: %1: values set must be empty for exists and does not exist").arg(valuesText());
+            errs << invalid("values set must be empty for exists and does not exist");
         break;
     case Op::GreaterThan:
     case Op::LessThan:
         if (r.values.size() != 1)
-            errs << QStringLiteral("values: Invalid value: %1: for 'Gt', 'Lt' operators, exactly one value is required").arg(valuesText());
+            errs << invalid("for 'Gt', 'Lt' operators, exactly one value is required");
         for (qsizetype i = 0; i < r.values.size(); ++i) {
             bool ok = false;
             r.values[i].toLongLong(&ok);
@@ -311,6 +324,18 @@ QString requirementError(const LabelRequirement &r)
         }
         break;
     }
+    return errs;
+}
+
+} // namespace
+
+QString requirementError(const LabelRequirement &r)
+{
+    QStringList errs;
+    const QStringList keyErrs = validateQualifiedName(r.key);
+    if (!keyErrs.isEmpty())
+        errs << QStringLiteral("key: Invalid value: %1: %2").arg(fielderror::quote(r.key), keyErrs.join(QStringLiteral("; ")));
+    errs << operatorErrors(r);
     for (qsizetype i = 0; i < r.values.size(); ++i) {
         const QStringList ve = validateLabelValue(r.values[i]);
         if (!ve.isEmpty())
