@@ -23,6 +23,13 @@ class Counter
 {
 public:
     void inc(double v = 1.0) { m_value.fetch_add(v, std::memory_order_relaxed); }
+    /// inc() for a child that only one thread ever updates (e.g. a work queue's own children):
+    /// a plain load and store instead of a locked read-modify-write. Readers on other threads
+    /// still see whole values; concurrent writers would lose updates.
+    void incSingleWriter(double v = 1.0)
+    {
+        m_value.store(m_value.load(std::memory_order_relaxed) + v, std::memory_order_relaxed);
+    }
     double value() const { return m_value.load(std::memory_order_relaxed); }
 
 private:
@@ -34,6 +41,11 @@ class Gauge
 public:
     void set(double v) { m_value.store(v, std::memory_order_relaxed); }
     void add(double v) { m_value.fetch_add(v, std::memory_order_relaxed); }
+    /// add() for a child with one writer thread (see Counter::incSingleWriter).
+    void addSingleWriter(double v)
+    {
+        m_value.store(m_value.load(std::memory_order_relaxed) + v, std::memory_order_relaxed);
+    }
     double value() const { return m_value.load(std::memory_order_relaxed); }
 
 private:
@@ -45,6 +57,17 @@ class Histogram
 public:
     explicit Histogram(const std::vector<double> *bounds);
     void observe(double v);
+    /// observe() for a child with one writer thread (see Counter::incSingleWriter).
+    void observeSingleWriter(double v)
+    {
+        size_t i = 0;
+        const size_t n = m_bounds->size();
+        while (i < n && v > (*m_bounds)[i])
+            ++i;
+        m_buckets[i].store(m_buckets[i].load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        m_count.store(m_count.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        m_sum.store(m_sum.load(std::memory_order_relaxed) + v, std::memory_order_relaxed);
+    }
     quint64 count() const { return m_count.load(std::memory_order_relaxed); }
     double sum() const { return m_sum.load(std::memory_order_relaxed); }
     /// Non-cumulative count of bucket i (i == bounds.size() is +Inf).

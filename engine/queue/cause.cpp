@@ -113,14 +113,24 @@ QString Cause::describe() const
 
 void CauseList::mergeAll(CauseList &&other, int limit)
 {
-    if (causes.isEmpty() && dropped == 0 && other.causes.size() <= limit) {
+    if (isEmpty() && other.m_size <= limit) {
         *this = std::move(other);
+        other = CauseList();
         return;
     }
-    for (Cause &c : other.causes)
-        merge(std::move(c), limit);
-    dropped += other.dropped;
-    other.clear();
+    for (int i = 0; i < other.m_size; ++i)
+        merge(i == 0 ? std::move(other.m_first) : std::move(other.m_rest[i - 1]), limit);
+    m_dropped += other.m_dropped;
+    other = CauseList();
+}
+
+QList<Cause> CauseList::toList() const
+{
+    QList<Cause> out;
+    out.reserve(m_size);
+    for (const Cause &c : *this)
+        out.append(c);
+    return out;
 }
 
 } // namespace opbench

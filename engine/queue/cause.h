@@ -9,6 +9,8 @@
 #include <QList>
 #include <QString>
 
+#include <iterator>
+
 namespace opbench {
 
 struct Cause
@@ -53,30 +55,89 @@ struct Cause
 };
 
 /// The causes merged for one hand-out of a key: the first `limit` in arrival order, plus how
-/// many more were dropped. A value type (implicitly shared list): copying is cheap.
-struct CauseList
+/// many more were dropped. A value type; the first cause is stored inline (most keys have one),
+/// so a queue round-trip with a single cause allocates nothing.
+class CauseList
 {
-    QList<Cause> causes; ///< arrival order; size() <= the queue's limit
-    int dropped = 0;     ///< causes that arrived after the list was full
-
+public:
+    /// Number of causes kept (<= the queue's limit).
+    [[nodiscard]] int size() const { return m_size; }
+    [[nodiscard]] bool isEmpty() const { return m_size == 0 && m_dropped == 0; }
+    /// Causes that arrived after the list was full.
+    [[nodiscard]] int dropped() const { return m_dropped; }
     /// Total number of causes merged (kept + dropped).
-    [[nodiscard]] int total() const { return int(causes.size()) + dropped; }
-    [[nodiscard]] bool isEmpty() const { return causes.isEmpty() && dropped == 0; }
+    [[nodiscard]] int total() const { return m_size + m_dropped; }
+    /// The i-th kept cause, in arrival order (0 <= i < size()).
+    [[nodiscard]] const Cause &at(int i) const { return i == 0 ? m_first : m_rest.at(i - 1); }
+    [[nodiscard]] const Cause &operator[](int i) const { return at(i); }
+    [[nodiscard]] const Cause &first() const { return at(0); }
+    [[nodiscard]] const Cause &last() const { return at(m_size - 1); }
+    [[nodiscard]] QList<Cause> toList() const;
+
     /// Appends `c`, or counts it as dropped when `limit` causes are already kept.
     void merge(Cause c, int limit)
     {
-        if (causes.size() < limit)
-            causes.append(std::move(c));
-        else
-            ++dropped;
+        if (m_size >= limit) {
+            ++m_dropped;
+        } else if (m_size == 0) {
+            m_first = std::move(c);
+            m_size = 1;
+        } else {
+            m_rest.append(std::move(c));
+            ++m_size;
+        }
     }
     /// Appends all of `other` (respecting `limit`); `other`'s dropped count carries over.
     void mergeAll(CauseList &&other, int limit);
-    void clear()
+    void clear() { *this = CauseList(); }
+
+    class const_iterator
     {
-        causes.clear();
-        dropped = 0;
+    public:
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = Cause;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const Cause *;
+        using reference = const Cause &;
+        const_iterator(const CauseList *l, int i) : m_list(l), m_i(i) {}
+        reference operator*() const { return m_list->at(m_i); }
+        pointer operator->() const { return &m_list->at(m_i); }
+        const_iterator &operator++()
+        {
+            ++m_i;
+            return *this;
+        }
+        const_iterator operator++(int)
+        {
+            const_iterator t = *this;
+            ++m_i;
+            return t;
+        }
+        friend bool operator==(const const_iterator &a, const const_iterator &b) { return a.m_i == b.m_i; }
+
+    private:
+        const CauseList *m_list;
+        int m_i;
+    };
+    [[nodiscard]] const_iterator begin() const { return {this, 0}; }
+    [[nodiscard]] const_iterator end() const { return {this, m_size}; }
+
+    friend bool operator==(const CauseList &a, const CauseList &b)
+    {
+        if (a.m_size != b.m_size || a.m_dropped != b.m_dropped)
+            return false;
+        for (int i = 0; i < a.m_size; ++i) {
+            if (!(a.at(i) == b.at(i)))
+                return false;
+        }
+        return true;
     }
+
+private:
+    Cause m_first;       // valid when m_size >= 1
+    QList<Cause> m_rest; // causes 2..m_size
+    int m_size = 0;
+    int m_dropped = 0;
 };
 
 } // namespace opbench

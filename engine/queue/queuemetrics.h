@@ -12,6 +12,9 @@
 // - workqueue_unfinished_work_seconds / workqueue_longest_running_processor_seconds: sum and max
 //   of the ages of the keys being processed, refreshed every 500 ms by the queue.
 // - workqueue_retries_total: delayed adds (plain queue: every addAfter; priority queue: delays > 0).
+//
+// A queue is the only writer of its children (queue names are unique, like controller names), so
+// updates use the single-writer forms: no locked read-modify-write on the hot path.
 
 #include "engine/api/clock.h"
 #include "engine/api/metrics.h"
@@ -34,35 +37,35 @@ public:
     void added(int priority)
     {
         if (m_adds) {
-            m_adds->inc();
-            depth(priority)->add(1);
+            m_adds->incSingleWriter();
+            depth(priority)->addSingleWriter(1);
         }
     }
     /// A key left the ready set by being handed out after `waited`.
     void handedOut(int priority, Clock::Duration waited)
     {
         if (m_adds) {
-            depth(priority)->add(-1);
-            m_latency->observe(seconds(waited));
+            depth(priority)->addSingleWriter(-1);
+            m_latency->observeSingleWriter(seconds(waited));
         }
     }
     /// A queued key's priority changed from `from` to `to`.
     void priorityChanged(int from, int to)
     {
         if (m_adds && from != to) {
-            depth(from)->add(-1);
-            depth(to)->add(1);
+            depth(from)->addSingleWriter(-1);
+            depth(to)->addSingleWriter(1);
         }
     }
     void finished(Clock::Duration worked)
     {
         if (m_adds)
-            m_work->observe(seconds(worked));
+            m_work->observeSingleWriter(seconds(worked));
     }
     void retried()
     {
         if (m_adds)
-            m_retries->inc();
+            m_retries->incSingleWriter();
     }
     /// Sets the unfinished-work gauges (sum and max age of in-flight keys).
     void setUnfinished(Clock::Duration total, Clock::Duration longest)

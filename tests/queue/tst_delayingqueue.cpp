@@ -104,13 +104,13 @@ private Q_SLOTS:
         f.queue->addAfter(key("a"), 10ms, Cause::requeueAfter(10ms));
         f.queue->add(key("a"), Cause::manual());
         auto now = f.queue->tryGet();
-        QCOMPARE(now->causes.causes[0].kind, Cause::Kind::Manual);
+        QCOMPARE(now->causes[0].kind, Cause::Kind::Manual);
         QCOMPARE(now->causes.total(), 1);
         f.queue->done(key("a"));
         f.clock.advance(10ms);
         auto later = f.queue->tryGet();
         QVERIFY(later);
-        QCOMPARE(later->causes.causes[0].kind, Cause::Kind::RequeueAfter);
+        QCOMPARE(later->causes[0].kind, Cause::Kind::RequeueAfter);
     }
 
     void shouldMergeIntoAQueuedKeyWhenTheDelayFires()
@@ -184,7 +184,7 @@ private Q_SLOTS:
             delays << std::chrono::duration_cast<std::chrono::milliseconds>(f.clock.now() - start).count();
             auto item = f.queue->tryGet();
             QCOMPARE(item->retries, i + 1);
-            QCOMPARE(item->causes.causes[0].attempt, i + 1);
+            QCOMPARE(item->causes[0].attempt, i + 1);
             f.queue->done(key("a"));
         }
         QCOMPARE(delays, (QList<qint64>{5, 10, 20, 40}));

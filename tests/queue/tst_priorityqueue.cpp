@@ -69,7 +69,7 @@ private Q_SLOTS:
         f.queue->addWithOpts(key("a"), prio(LowPriority), Cause::initialList(QStringLiteral("Pod.v1"), QStringLiteral("default/a"), QStringLiteral("5")));
         auto item = f.queue->tryGet();
         QCOMPARE(item->priority, -100);
-        QCOMPARE(item->causes.causes[0].kind, Cause::Kind::InitialList);
+        QCOMPARE(item->causes[0].kind, Cause::Kind::InitialList);
     }
 
     void shouldPutARaisedKeyLastInItsNewLevel()
