@@ -149,10 +149,13 @@ struct Converter
                 continue;
             }
             const QString key = QString::fromStdString(it->first.Scalar());
-            if (key == QLatin1String("<<") && it->first.Tag() == "?")
+            if (key == QLatin1String("<<") && it->first.Tag() == "?") {
                 mergeSource = convert(it->second);
-            else
-                out.insert(key, convert(it->second));
+                continue;
+            }
+            if (out.contains(key) && error.isEmpty())
+                error = QStringLiteral("yaml: %1: key %2 already set in map").arg(where(it->first.Mark()), QLatin1Char('"') + key + QLatin1Char('"'));
+            out.insert(key, convert(it->second));
         }
         if (!mergeSource.isUndefined())
             merge(out, mergeSource);

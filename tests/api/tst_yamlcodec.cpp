@@ -79,6 +79,7 @@ private Q_SLOTS:
         QTest::newRow("second document line") << QByteArray("a: 1\n---\nb: 2\n  x: y: z\n") << "line 4, column 4 (document 2)";
         QTest::newRow("not a mapping") << QByteArray("- a\n- b\n") << "a document must be a mapping";
         QTest::newRow("bad int tag") << QByteArray("a: !!int abc\n") << "cannot decode abc as int";
+        QTest::newRow("duplicate key") << QByteArray("a: 1\nb:\n  c: 1\n  c: 2\n") << "line 4, column 3 (document 1): key \"c\" already set in map";
     }
     void shouldNameLineColumnAndDocumentInErrors()
     {
