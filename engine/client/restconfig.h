@@ -59,7 +59,9 @@ struct RestConfig
 
 /// Resolves the configuration the way opbench-operator looks it up: `kubeconfigPath` when
 /// non-empty (no merging), else the KUBECONFIG files (merged), else in-cluster when
-/// KUBERNETES_SERVICE_HOST is set, else ~/.kube/config. `context` overrides current-context.
+/// KUBERNETES_SERVICE_HOST is set (falling back to ~/.kube/config when the in-cluster files are
+/// unusable and that file exists, as controller-runtime does), else ~/.kube/config.
+/// `context` overrides current-context (and, when given, skips in-cluster).
 /// Errors (code 0, reason ConfigError) name the file, line or missing setting.
 Expected<RestConfig> loadConfig(const QString &kubeconfigPath = {}, const QString &context = {}, Clock *clock = nullptr);
 

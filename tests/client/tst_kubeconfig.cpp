@@ -289,14 +289,24 @@ private Q_SLOTS:
         // ~/.kube/config.
         writeFile(dir.path(), QStringLiteral(".kube/config"), kFileB);
         QCOMPARE(loadConfig()->server, QUrl(QStringLiteral("http://127.0.0.1:8080")));
-        // In-cluster beats ~/.kube/config.
+        // In-cluster beats ~/.kube/config; an unusable in-cluster setup falls back to it.
         writeFile(dir.path(), QStringLiteral("sa/token"), "sa-token");
-        QFile::copy(QStringLiteral(OPBENCH_SOURCE_DIR "/tests/data/client/exec-plugin.py"), dir.path() + QStringLiteral("/unused"));
         qputenv("KUBERNETES_SERVICE_HOST", "10.0.0.1");
         qputenv("KUBERNETES_SERVICE_PORT", "443");
         qputenv("OPBENCH_SERVICEACCOUNT_DIR", (dir.path() + QStringLiteral("/sa")).toUtf8());
+        QCOMPARE(loadConfig()->server, QUrl(QStringLiteral("http://127.0.0.1:8080"))); // no ca.crt yet
+        QCOMPARE(QProcess::execute(QStringLiteral("openssl"),
+                                   {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("ec"),
+                                    QStringLiteral("-pkeyopt"), QStringLiteral("ec_paramgen_curve:prime256v1"), QStringLiteral("-nodes"),
+                                    QStringLiteral("-days"), QStringLiteral("1"), QStringLiteral("-subj"), QStringLiteral("/CN=sa-ca"),
+                                    QStringLiteral("-keyout"), dir.path() + QStringLiteral("/sa/ca.key"), QStringLiteral("-out"),
+                                    dir.path() + QStringLiteral("/sa/ca.crt")}),
+                 0);
+        QCOMPARE(loadConfig()->server, QUrl(QStringLiteral("https://10.0.0.1:443")));
+        QFile::remove(dir.path() + QStringLiteral("/.kube/config"));
+        QFile::remove(dir.path() + QStringLiteral("/sa/ca.crt"));
         Expected<RestConfig> incluster = loadConfig();
-        QVERIFY(!incluster.ok()); // no ca.crt yet: in-cluster was chosen and says what is missing
+        QVERIFY(!incluster.ok()); // in-cluster chosen, nothing to fall back to: says what is missing
         QVERIFY2(incluster.error().message().contains(QStringLiteral("ca.crt")), qPrintable(incluster.error().message()));
         // KUBECONFIG beats in-cluster; an explicit path beats KUBECONFIG.
         qputenv("KUBECONFIG", a.toUtf8());
