@@ -79,6 +79,40 @@ int count(const QJsonObject &status, const char *key)
     return status.value(QLatin1String(key)).toInt();
 }
 
+// The Progressing condition after a sync (the real controller's getNewReplicaSet and
+// syncRolloutStatus): created / found, then complete, progressing, or timed out.
+void updateProgressing(QJsonObject &cond, const QJsonObject &old, const DeploymentObservation &obs, const QString &now)
+{
+    const QString rs = obs.newReplicaSet;
+    const QString type = QStringLiteral("Progressing");
+    if (obs.createdNow)
+        Conditions::set(cond, true, type, QStringLiteral("NewReplicaSetCreated"), QStringLiteral("Created new replica set \"%1\"").arg(rs), now);
+    else if (!rs.isEmpty() && cond.isEmpty())
+        Conditions::set(cond, true, type, QStringLiteral("FoundNewReplicaSet"), QStringLiteral("Found new replica set \"%1\"").arg(rs), now);
+    const bool alreadyComplete = obs.replicas == obs.updated && cond.value(QLatin1String("reason")).toString() == QLatin1String("NewReplicaSetAvailable");
+    if (alreadyComplete || rs.isEmpty())
+        return;
+    const bool complete = obs.updated == obs.desired && obs.replicas == obs.desired && obs.available == obs.desired;
+    const bool progress = obs.updated > count(old, "updatedReplicas")
+        || (obs.replicas - obs.updated) < (count(old, "replicas") - count(old, "updatedReplicas"))
+        || obs.ready > count(old, "readyReplicas") || obs.available > count(old, "availableReplicas");
+    if (complete) {
+        Conditions::set(cond, true, type, QStringLiteral("NewReplicaSetAvailable"),
+                        QStringLiteral("ReplicaSet \"%1\" has successfully progressed.").arg(rs), now);
+    } else if (progress) {
+        // Progress refreshes lastUpdateTime even with the same reason (a special case upstream).
+        const bool wasTrue = cond.value(QLatin1String("status")).toString() == QLatin1String("True");
+        const QString transition = wasTrue ? cond.value(QLatin1String("lastTransitionTime")).toString() : now;
+        cond = QJsonObject{{QStringLiteral("type"), type}, {QStringLiteral("status"), QStringLiteral("True")},
+                           {QStringLiteral("reason"), QStringLiteral("ReplicaSetUpdated")},
+                           {QStringLiteral("message"), QStringLiteral("ReplicaSet \"%1\" is progressing.").arg(rs)},
+                           {QStringLiteral("lastUpdateTime"), now}, {QStringLiteral("lastTransitionTime"), transition}};
+    } else if (timedOut(cond, obs.progressDeadlineSeconds, obs.now)) {
+        Conditions::set(cond, false, type, QStringLiteral("ProgressDeadlineExceeded"),
+                        QStringLiteral("ReplicaSet \"%1\" has timed out progressing.").arg(rs), now);
+    }
+}
+
 } // namespace
 
 QString timestamp(const QDateTime &t)
@@ -247,6 +281,18 @@ bool podReady(const QJsonObject &pod, QDateTime *since)
     return false;
 }
 
+QJsonObject replicaSetStatus(int replicas, int ready, int available, qint64 observedGeneration)
+{
+    QJsonObject status{{QStringLiteral("replicas"), replicas}, {QStringLiteral("observedGeneration"), observedGeneration}};
+    if (replicas > 0)
+        status.insert(QStringLiteral("fullyLabeledReplicas"), replicas);
+    if (ready > 0)
+        status.insert(QStringLiteral("readyReplicas"), ready);
+    if (available > 0)
+        status.insert(QStringLiteral("availableReplicas"), available);
+    return status;
+}
+
 QJsonObject nextDeploymentStatus(const QJsonObject &old, const DeploymentObservation &obs)
 {
     const QString now = timestamp(obs.now);
@@ -274,34 +320,7 @@ QJsonObject nextDeploymentStatus(const QJsonObject &old, const DeploymentObserva
                     minAvailable ? QStringLiteral("MinimumReplicasAvailable") : QStringLiteral("MinimumReplicasUnavailable"),
                     minAvailable ? QStringLiteral("Deployment has minimum availability.") : QStringLiteral("Deployment does not have minimum availability."), now);
 
-    const QString rs = obs.newReplicaSet;
-    const QString progressing = QStringLiteral("Progressing");
-    if (obs.createdNow)
-        Conditions::set(conds.progressing, true, progressing, QStringLiteral("NewReplicaSetCreated"), QStringLiteral("Created new replica set \"%1\"").arg(rs), now);
-    else if (!rs.isEmpty() && conds.progressing.isEmpty())
-        Conditions::set(conds.progressing, true, progressing, QStringLiteral("FoundNewReplicaSet"), QStringLiteral("Found new replica set \"%1\"").arg(rs), now);
-
-    const bool alreadyComplete = obs.replicas == obs.updated && conds.progressing.value(QLatin1String("reason")).toString() == QLatin1String("NewReplicaSetAvailable");
-    const bool complete = obs.updated == obs.desired && obs.replicas == obs.desired && obs.available == obs.desired;
-    const bool progress = obs.updated > count(old, "updatedReplicas")
-        || (obs.replicas - obs.updated) < (count(old, "replicas") - count(old, "updatedReplicas"))
-        || obs.ready > count(old, "readyReplicas") || obs.available > count(old, "availableReplicas");
-    if (!alreadyComplete && !rs.isEmpty()) {
-        if (complete) {
-            Conditions::set(conds.progressing, true, progressing, QStringLiteral("NewReplicaSetAvailable"),
-                            QStringLiteral("ReplicaSet \"%1\" has successfully progressed.").arg(rs), now);
-        } else if (progress) {
-            const bool wasTrue = conds.progressing.value(QLatin1String("status")).toString() == QLatin1String("True");
-            const QString transition = wasTrue ? conds.progressing.value(QLatin1String("lastTransitionTime")).toString() : now;
-            conds.progressing = QJsonObject{{QStringLiteral("type"), progressing}, {QStringLiteral("status"), QStringLiteral("True")},
-                                            {QStringLiteral("reason"), QStringLiteral("ReplicaSetUpdated")},
-                                            {QStringLiteral("message"), QStringLiteral("ReplicaSet \"%1\" is progressing.").arg(rs)},
-                                            {QStringLiteral("lastUpdateTime"), now}, {QStringLiteral("lastTransitionTime"), transition}};
-        } else if (timedOut(conds.progressing, obs.progressDeadlineSeconds, obs.now)) {
-            Conditions::set(conds.progressing, false, progressing, QStringLiteral("ProgressDeadlineExceeded"),
-                            QStringLiteral("ReplicaSet \"%1\" has timed out progressing.").arg(rs), now);
-        }
-    }
+    updateProgressing(conds.progressing, old, obs, now);
     QJsonArray list{conds.available};
     if (!conds.progressing.isEmpty())
         list.append(conds.progressing);

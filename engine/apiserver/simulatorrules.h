@@ -60,6 +60,10 @@ QJsonObject podRunningStatus(const QJsonObject &podSpec, const QString &now, con
 /// Whether a pod's Ready condition is True; `since` gets its lastTransitionTime.
 bool podReady(const QJsonObject &pod, QDateTime *since = nullptr);
 
+/// A ReplicaSet status: replicas (always), fullyLabeledReplicas, readyReplicas and
+/// availableReplicas (omitted when 0), observedGeneration.
+QJsonObject replicaSetStatus(int replicas, int ready, int available, qint64 observedGeneration);
+
 /// What a Deployment sync observed, to compute the next status.
 struct DeploymentObservation
 {

@@ -122,6 +122,29 @@ void planRecreate(RsPlan &fresh, QList<RsPlan> &old, int desired)
     fresh.replicas = oldPods == 0 ? desired : 0;
 }
 
+// Sorts the Deployment's live ReplicaSets into the one matching its template and the old ones
+// (oldest first); returns the highest revision among the old ones.
+int collectReplicaSets(Store *store, const Object &d, const QJsonObject &bareTemplate, RsPlan &fresh, QList<RsPlan> &old)
+{
+    int maxOldRevision = 0;
+    for (const ObjectRef &ref : store->dependentsOf(d.uid())) {
+        const Object rs = ref.gvr.resource == QLatin1String("replicasets") ? store->find(ref) : Object();
+        if (rs.isNull() || rs.isBeingDeleted() || !rs.controllerReference() || rs.controllerReference()->uid != d.uid())
+            continue;
+        if (fresh.rs.isNull() && sim::templateWithoutHash(sub(sub(rs.json(), "spec"), "template")) == bareTemplate) {
+            fresh = {rs, specReplicas(rs)};
+        } else {
+            old.append({rs, specReplicas(rs)});
+            maxOldRevision = std::max(maxOldRevision, revisionOf(rs));
+        }
+    }
+    std::sort(old.begin(), old.end(), [](const RsPlan &a, const RsPlan &b) {
+        return a.rs.creationTimestamp() != b.rs.creationTimestamp() ? a.rs.creationTimestamp() < b.rs.creationTimestamp()
+                                                                     : a.rs.name() < b.rs.name();
+    });
+    return maxOldRevision;
+}
+
 } // namespace
 
 void WorkloadSimulator::syncDeployment(const QString &key)
@@ -137,26 +160,10 @@ void WorkloadSimulator::syncDeployment(const QString &key)
     const sim::RolloutLimits limits = sim::rolloutLimits(spec, desired);
     const QJsonObject tmpl = spec.value(QLatin1String("template")).toObject();
     const QString hash = sim::podTemplateHash(tmpl);
-    const QJsonObject bare = sim::templateWithoutHash(tmpl);
 
     RsPlan fresh;
     QList<RsPlan> old;
-    int maxOldRevision = 0;
-    for (const ObjectRef &ref : m_store->dependentsOf(d.uid())) {
-        const Object rs = ref.gvr.resource == QLatin1String("replicasets") ? m_store->find(ref) : Object();
-        if (rs.isNull() || rs.isBeingDeleted() || !rs.controllerReference() || rs.controllerReference()->uid != d.uid())
-            continue;
-        if (fresh.rs.isNull() && sim::templateWithoutHash(sub(sub(rs.json(), "spec"), "template")) == bare) {
-            fresh = {rs, specReplicas(rs)};
-        } else {
-            old.append({rs, specReplicas(rs)});
-            maxOldRevision = std::max(maxOldRevision, revisionOf(rs));
-        }
-    }
-    std::sort(old.begin(), old.end(), [](const RsPlan &a, const RsPlan &b) {
-        return a.rs.creationTimestamp() != b.rs.creationTimestamp() ? a.rs.creationTimestamp() < b.rs.creationTimestamp()
-                                                                     : a.rs.name() < b.rs.name();
-    });
+    const int maxOldRevision = collectReplicaSets(m_store, d, sim::templateWithoutHash(tmpl), fresh, old);
     if (limits.recreate)
         planRecreate(fresh, old, desired);
     else

@@ -49,6 +49,25 @@ bool deleteBefore(const Object &a, const Object &b)
     return a.name() > b.name();
 }
 
+// A pod for `rs` from its template: named <rs>-<5 chars>, controlled by the ReplicaSet.
+QJsonObject podFor(const Object &rs, const QJsonObject &tmpl)
+{
+    const QJsonObject tmeta = tmpl.value(QLatin1String("metadata")).toObject();
+    const QJsonObject owner{{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")}, {QStringLiteral("kind"), QStringLiteral("ReplicaSet")},
+                            {QStringLiteral("name"), rs.name()}, {QStringLiteral("uid"), rs.uid()},
+                            {QStringLiteral("controller"), true}, {QStringLiteral("blockOwnerDeletion"), true}};
+    QJsonObject meta{{QStringLiteral("name"), rs.name() + u'-' + sim::randomSuffix()},
+                     {QStringLiteral("namespace"), rs.namespaceName()},
+                     {QStringLiteral("labels"), tmeta.value(QLatin1String("labels"))},
+                     {QStringLiteral("ownerReferences"), QJsonArray{owner}}};
+    if (tmeta.contains(QLatin1String("annotations")))
+        meta.insert(QStringLiteral("annotations"), tmeta.value(QLatin1String("annotations")));
+    QJsonObject spec = tmpl.value(QLatin1String("spec")).toObject();
+    spec.insert(QStringLiteral("nodeName"), QStringLiteral("opbench-node"));
+    return QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("kind"), QStringLiteral("Pod")},
+                       {QStringLiteral("metadata"), meta}, {QStringLiteral("spec"), spec}};
+}
+
 } // namespace
 
 WorkloadSimulator::WorkloadSimulator(Store *store, Clock *clock, std::chrono::milliseconds podReadyDelay, QObject *parent)
@@ -153,9 +172,17 @@ void WorkloadSimulator::syncReplicaSet(const QString &key)
     const Object rs = m_store->find({kReplicaSets, ns, name});
     if (rs.isNull() || rs.isBeingDeleted())
         return;
-    const QJsonObject json = rs.json();
-    const QJsonObject spec = json.value(QLatin1String("spec")).toObject();
-    const int desired = sim::desiredReplicas(spec);
+    const int desired = sim::desiredReplicas(rs.json().value(QLatin1String("spec")).toObject());
+    QList<Object> pods = activePods(rs);
+    if (pods.size() < desired)
+        createPods(rs, desired - int(pods.size()), pods);
+    if (pods.size() > desired)
+        deleteExcessPods(pods, desired);
+    writeReplicaSetStatus(key, rs, pods);
+}
+
+QList<Object> WorkloadSimulator::activePods(const Object &rs) const
+{
     QList<Object> pods;
     for (const ObjectRef &ref : m_store->dependentsOf(rs.uid())) {
         if (ref.gvr.resource != QLatin1String("pods"))
@@ -164,50 +191,48 @@ void WorkloadSimulator::syncReplicaSet(const QString &key)
         if (!p.isNull() && !p.isBeingDeleted() && controlledBy(p, rs.uid()))
             pods.append(p);
     }
-    const QJsonObject tmpl = spec.value(QLatin1String("template")).toObject();
-    const QJsonObject tmeta = tmpl.value(QLatin1String("metadata")).toObject();
-    for (int i = pods.size(); i < desired; ++i) {
-        QJsonObject meta{{QStringLiteral("namespace"), ns},
-                         {QStringLiteral("labels"), tmeta.value(QLatin1String("labels"))},
-                         {QStringLiteral("ownerReferences"), QJsonArray{QJsonObject{
-                              {QStringLiteral("apiVersion"), QStringLiteral("apps/v1")}, {QStringLiteral("kind"), QStringLiteral("ReplicaSet")},
-                              {QStringLiteral("name"), name}, {QStringLiteral("uid"), rs.uid()},
-                              {QStringLiteral("controller"), true}, {QStringLiteral("blockOwnerDeletion"), true}}}}};
-        if (tmeta.contains(QLatin1String("annotations")))
-            meta.insert(QStringLiteral("annotations"), tmeta.value(QLatin1String("annotations")));
-        QJsonObject podSpec = tmpl.value(QLatin1String("spec")).toObject();
-        podSpec.insert(QStringLiteral("nodeName"), QStringLiteral("opbench-node"));
+    return pods;
+}
+
+void WorkloadSimulator::createPods(const Object &rs, int count, QList<Object> &pods)
+{
+    const QJsonObject tmpl = rs.json().value(QLatin1String("spec")).toObject().value(QLatin1String("template")).toObject();
+    for (int i = 0; i < count; ++i) {
         for (int attempt = 0; attempt < 3; ++attempt) {
-            meta.insert(QStringLiteral("name"), name + u'-' + sim::randomSuffix());
-            const QJsonObject pod{{QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("kind"), QStringLiteral("Pod")},
-                                  {QStringLiteral("metadata"), meta}, {QStringLiteral("spec"), podSpec}};
-            const auto created = m_store->create(kPods, ns, pod);
+            const auto created = m_store->create(kPods, rs.namespaceName(), podFor(rs, tmpl));
             if (created) {
                 pods.append(*created);
                 break;
             }
-            if (!isAlreadyExists(created.error())) {
-                qCWarning(lcSim) << "cannot create a pod for" << key << ":" << created.error().message();
-                break;
+            if (!isAlreadyExists(created.error())) { // a name collision is retried with a new suffix
+                qCWarning(lcSim) << "cannot create a pod for replicaset" << rs.name() << ":" << created.error().message();
+                return;
             }
         }
     }
-    if (pods.size() > desired) {
-        std::sort(pods.begin(), pods.end(), deleteBefore);
-        while (pods.size() > desired) {
-            const Object victim = pods.takeFirst();
-            DeleteOptions options;
-            options.preconditionUid = victim.uid();
-            (void)m_store->remove(kPods, ns, victim.name(), options);
-        }
+}
+
+void WorkloadSimulator::deleteExcessPods(QList<Object> &pods, int desired)
+{
+    std::sort(pods.begin(), pods.end(), deleteBefore);
+    while (pods.size() > desired) {
+        const Object victim = pods.takeFirst();
+        DeleteOptions options;
+        options.preconditionUid = victim.uid();
+        (void)m_store->remove(kPods, victim.namespaceName(), victim.name(), options);
     }
-    // Status: counts of the active pods, available = ready for minReadySeconds.
-    const int minReady = spec.value(QLatin1String("minReadySeconds")).toInt();
+}
+
+void WorkloadSimulator::writeReplicaSetStatus(const QString &key, const Object &rs, const QList<Object> &pods)
+{
+    // available = ready for minReadySeconds; a wake-up re-examines pods that will be.
+    const QJsonObject json = rs.json();
+    const int minReady = json.value(QLatin1String("spec")).toObject().value(QLatin1String("minReadySeconds")).toInt();
     const QDateTime now = m_clock->wallNow();
     int ready = 0;
     int available = 0;
     QDateTime nextAvailable;
-    for (const Object &p : std::as_const(pods)) {
+    for (const Object &p : pods) {
         QDateTime since;
         if (!sim::podReady(p.json(), &since))
             continue;
@@ -226,22 +251,16 @@ void WorkloadSimulator::syncReplicaSet(const QString &key)
             schedule();
         }));
     }
-    QJsonObject status{{QStringLiteral("replicas"), int(pods.size())},
-                       {QStringLiteral("observedGeneration"), rs.generation()}};
-    if (!pods.isEmpty())
-        status.insert(QStringLiteral("fullyLabeledReplicas"), int(pods.size()));
-    if (ready > 0)
-        status.insert(QStringLiteral("readyReplicas"), ready);
-    if (available > 0)
-        status.insert(QStringLiteral("availableReplicas"), available);
+    const QJsonObject status = sim::replicaSetStatus(int(pods.size()), ready, available, rs.generation());
     if (status == json.value(QLatin1String("status")).toObject())
         return;
     QJsonObject next = json;
     next.insert(QStringLiteral("status"), status);
-    if (auto r = m_store->updateStatus(kReplicaSets, ns, name, next); !r && !isConflict(r.error()))
-        qCWarning(lcSim) << "cannot write the status of replicaset" << key << ":" << r.error().message();
+    const auto r = m_store->updateStatus(kReplicaSets, rs.namespaceName(), rs.name(), next);
+    if (!r && isConflict(r.error()))
+        m_dirtyReplicaSets.insert(key); // retried on the next pass
     else if (!r)
-        m_dirtyReplicaSets.insert(key);
+        qCWarning(lcSim) << "cannot write the status of replicaset" << key << ":" << r.error().message();
 }
 
 void WorkloadSimulator::kubeletAdmit(const QString &key)

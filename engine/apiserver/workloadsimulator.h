@@ -79,6 +79,10 @@ private:
 
     // ReplicaSet controller and kubelet (workloadsimulator.cpp).
     void syncReplicaSet(const QString &key);
+    QList<Object> activePods(const Object &rs) const;
+    void createPods(const Object &rs, int count, QList<Object> &pods);
+    void deleteExcessPods(QList<Object> &pods, int desired);
+    void writeReplicaSetStatus(const QString &key, const Object &rs, const QList<Object> &pods);
     void kubeletAdmit(const QString &key);
     void kubeletWake();
     void armKubelet();
