@@ -53,10 +53,38 @@ double requestCount(const QString &code, const QString &method, const QString &h
 
 } // namespace
 
+static QStringList g_messages;
+
+static void recordMessage(QtMsgType, const QMessageLogContext &, const QString &msg) { g_messages << msg; }
+
 class TestRestClient : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase() { qInstallMessageHandler(recordMessage); }
+
+    void cleanupTestCase()
+    {
+        qInstallMessageHandler(nullptr);
+        // Nothing the client logged, in any scenario above, carries a credential.
+        for (const QString &m : std::as_const(g_messages)) {
+            for (const char *secret : {"t0ken", "tls-token", "watch-token", "exec-token", "bob:pw"})
+                QVERIFY2(!m.contains(QLatin1String(secret)), qPrintable(m));
+        }
+    }
+
+    void shouldKeepTheServerPathPrefix()
+    {
+        FakeServer server;
+        QVERIFY(server.listen());
+        server.setHandler([](const FakeRequest &) { return FakeResponse::json(200, kConfigMap); });
+        RestConfig cfg = plainConfig(server);
+        cfg.server.setPath(QStringLiteral("/k8s/clusters/c-1/"));
+        RestClient client(cfg);
+        QVERIFY(QCoro::waitFor(client.get(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("demo"))).ok());
+        QCOMPARE(server.requests[0].path, QByteArray("/k8s/clusters/c-1/api/v1/namespaces/ns1/configmaps/demo"));
+    }
+
     void shouldSendListQueryParametersAndDecodeList()
     {
         FakeServer server;
