@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+// LIST: label and field selectors, paging with continue tokens (first page's RV, 410 when
+// expired), resourceVersion semantics, items never null.
+#include "tests/support/testhttp.h"
+
+#include <QJsonArray>
+#include <QtTest>
+
+using namespace opbench::testsupport;
+
+namespace {
+const QString kCms = QStringLiteral("/api/v1/namespaces/default/configmaps");
+
+QStringList names(const QJsonObject &list)
+{
+    QStringList out;
+    for (const QJsonValue &v : list.value(QLatin1String("items")).toArray())
+        out << v.toObject().value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString();
+    return out;
+}
+QString listRv(const QJsonObject &list) { return list.value(QLatin1String("metadata")).toObject().value(QLatin1String("resourceVersion")).toString(); }
+QString continueOf(const QJsonObject &list) { return list.value(QLatin1String("metadata")).toObject().value(QLatin1String("continue")).toString(); }
+} // namespace
+
+class TestApiServerList : public QObject
+{
+    Q_OBJECT
+private:
+    TestApiServer m_api;
+    std::unique_ptr<TestHttp> m_http;
+
+    void create(const QString &name, const QJsonObject &labels)
+    {
+        const QJsonObject cm{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("labels"), labels}}}};
+        QCOMPARE(m_http->post(kCms, cm).code, 201);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(m_api.start(), qPrintable(m_api.errorString()));
+        m_http = std::make_unique<TestHttp>(m_api);
+        create(QStringLiteral("a"), {{QStringLiteral("app"), QStringLiteral("web")}, {QStringLiteral("tier"), QStringLiteral("front")}});
+        create(QStringLiteral("b"), {{QStringLiteral("app"), QStringLiteral("web")}});
+        create(QStringLiteral("c"), {{QStringLiteral("app"), QStringLiteral("db")}});
+        create(QStringLiteral("d"), {});
+        create(QStringLiteral("e"), {{QStringLiteral("app"), QStringLiteral("cache")}});
+    }
+
+    void shouldReturnEmptyItemsArray()
+    {
+        const QJsonObject l = m_http->get(QStringLiteral("/api/v1/namespaces/kube-public/configmaps")).json();
+        QVERIFY(l.value(QLatin1String("items")).isArray());
+        QCOMPARE(l.value(QLatin1String("kind")).toString(), QStringLiteral("ConfigMapList"));
+    }
+
+    void shouldFilterByLabels_data()
+    {
+        QTest::addColumn<QString>("selector");
+        QTest::addColumn<QStringList>("expected");
+        QTest::newRow("equals") << "app=web" << QStringList{"a", "b"};
+        QTest::newRow("not equals includes missing") << "app!=web" << QStringList{"c", "d", "e"};
+        QTest::newRow("in with kubectl spaces") << "app+in+%28web%2C+db%29" << QStringList{"a", "b", "c"};
+        QTest::newRow("notin") << "app%20notin%20(web)" << QStringList{"c", "d", "e"};
+        QTest::newRow("exists") << "tier" << QStringList{"a"};
+        QTest::newRow("not exists") << "!app" << QStringList{"d"};
+        QTest::newRow("and") << "app=web,!tier" << QStringList{"b"};
+    }
+    void shouldFilterByLabels()
+    {
+        QFETCH(QString, selector);
+        QFETCH(QStringList, expected);
+        const HttpReply r = m_http->get(kCms + QStringLiteral("?labelSelector=") + selector);
+        QCOMPARE(r.code, 200);
+        QCOMPARE(names(r.json()), expected);
+    }
+
+    void shouldRejectBadSelectors()
+    {
+        QCOMPARE(m_http->get(kCms + QStringLiteral("?labelSelector=app%20in%20(")).code, 400);
+        const HttpReply r = m_http->get(kCms + QStringLiteral("?fieldSelector=spec.foo%3Dx"));
+        QCOMPARE(r.code, 400);
+        QCOMPARE(r.json().value(QLatin1String("message")).toString(), QStringLiteral("field label not supported: spec.foo"));
+    }
+
+    void shouldFilterByFields()
+    {
+        QCOMPARE(names(m_http->get(kCms + QStringLiteral("?fieldSelector=metadata.name%3Dc")).json()), QStringList{"c"});
+        QCOMPARE(names(m_http->get(kCms + QStringLiteral("?fieldSelector=metadata.name!%3Dc,metadata.namespace%3Ddefault")).json()),
+                 (QStringList{"a", "b", "d", "e"}));
+        QCOMPARE(names(m_http->get(QStringLiteral("/api/v1/configmaps?fieldSelector=metadata.namespace%3Dkube-system")).json()), QStringList{});
+        QCOMPARE(m_http->get(QStringLiteral("/api/v1/namespaces/default/pods?fieldSelector=status.phase%3DRunning")).code, 200);
+    }
+
+    void shouldPageWithTheFirstPagesResourceVersion()
+    {
+        QJsonObject page = m_http->get(kCms + QStringLiteral("?limit=2")).json();
+        const QString rv = listRv(page);
+        QStringList all = names(page);
+        QCOMPARE(all.size(), 2);
+        QCOMPARE(page.value(QLatin1String("metadata")).toObject().value(QLatin1String("remainingItemCount")).toInt(), 3);
+        create(QStringLiteral("f"), {}); // a write between pages
+        while (!continueOf(page).isEmpty()) {
+            page = m_http->get(kCms + QStringLiteral("?limit=2&continue=") + continueOf(page)).json();
+            QCOMPARE(listRv(page), rv);
+            all << names(page);
+        }
+        QCOMPARE(all.mid(0, 5), (QStringList{"a", "b", "c", "d", "e"}));
+    }
+
+    void shouldExpireContinueTokensAfterCompaction()
+    {
+        const QJsonObject page = m_http->get(kCms + QStringLiteral("?limit=1")).json();
+        QVERIFY(!continueOf(page).isEmpty());
+        create(QStringLiteral("g"), {});
+        m_api.runOnServerThread([](opbench::apiserver::ApiServer &s) { s.compactHistory(); });
+        const HttpReply r = m_http->get(kCms + QStringLiteral("?limit=1&continue=") + continueOf(page));
+        QCOMPARE(r.code, 410);
+        QCOMPARE(r.json().value(QLatin1String("reason")).toString(), QStringLiteral("Expired"));
+        QVERIFY(!r.json().value(QLatin1String("metadata")).toObject().value(QLatin1String("continue")).toString().isEmpty());
+    }
+
+    void shouldHonourResourceVersionSemantics()
+    {
+        const QString rv = listRv(m_http->get(kCms).json());
+        QCOMPARE(m_http->get(kCms + QStringLiteral("?resourceVersion=0")).code, 200);
+        QCOMPARE(m_http->get(kCms + QStringLiteral("?resourceVersion=") + rv + QStringLiteral("&resourceVersionMatch=NotOlderThan")).code, 200);
+        QCOMPARE(m_http->get(kCms + QStringLiteral("?resourceVersion=999999999")).code, 504);
+        QCOMPARE(m_http->get(kCms + QStringLiteral("?resourceVersion=1&resourceVersionMatch=Exact")).code, 410);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestApiServerList)
+#include "tst_apiserver_list.moc"
