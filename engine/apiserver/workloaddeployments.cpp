@@ -145,6 +145,22 @@ int collectReplicaSets(Store *store, const Object &d, const QJsonObject &bareTem
     return maxOldRevision;
 }
 
+// Deletes the oldest fully scaled-down old ReplicaSets beyond revisionHistoryLimit (their pods
+// are gone already; the garbage collector would take any left).
+void cleanupHistory(Store *store, const QList<RsPlan> &old, int limit)
+{
+    QList<Object> idle;
+    for (const RsPlan &p : old) {
+        if (p.replicas == 0 && statusCount(p.rs, "replicas") == 0)
+            idle.append(p.rs);
+    }
+    for (qsizetype i = 0; i + std::max(0, limit) < idle.size(); ++i) {
+        DeleteOptions options;
+        options.preconditionUid = idle.at(i).uid();
+        (void)store->remove(kReplicaSets, idle.at(i).namespaceName(), idle.at(i).name(), options);
+    }
+}
+
 } // namespace
 
 void WorkloadSimulator::syncDeployment(const QString &key)
@@ -186,6 +202,8 @@ void WorkloadSimulator::syncDeployment(const QString &key)
         if (p.replicas != specReplicas(p.rs))
             scaleReplicaSet(p.rs, p.replicas, desired, maxReplicas, std::nullopt);
     }
+    const QJsonValue historyLimit = spec.value(QLatin1String("revisionHistoryLimit"));
+    cleanupHistory(m_store, old, historyLimit.isDouble() ? historyLimit.toInt() : 10);
     writeDeploymentRevision(d, revision);
     writeDeploymentStatus(key, fresh.rs.name(), createdNow, limits.maxUnavailable);
 }

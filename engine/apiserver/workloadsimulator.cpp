@@ -101,6 +101,15 @@ void WorkloadSimulator::resyncAll()
     schedule();
 }
 
+void WorkloadSimulator::setEnabled(bool enabled)
+{
+    if (m_enabled == enabled)
+        return;
+    m_enabled = enabled;
+    if (enabled)
+        resyncAll();
+}
+
 void WorkloadSimulator::markOwner(const Object &o, const QString &kind)
 {
     const auto ref = o.controllerReference();
@@ -112,6 +121,8 @@ void WorkloadSimulator::markOwner(const Object &o, const QString &kind)
 
 void WorkloadSimulator::onCommitted(const StoreEvent &event)
 {
+    if (!m_enabled)
+        return;
     const Object &o = event.object;
     const bool deleted = event.type == EventType::Deleted;
     if (isResource(event.gvr, "apps", "deployments")) {
@@ -153,6 +164,12 @@ void WorkloadSimulator::schedule()
 void WorkloadSimulator::processQueued()
 {
     m_scheduled = false;
+    if (!m_enabled) {
+        m_newPods.clear();
+        m_dirtyReplicaSets.clear();
+        m_dirtyDeployments.clear();
+        return;
+    }
     const QSet<QString> pods = std::exchange(m_newPods, {});
     const QSet<QString> replicaSets = std::exchange(m_dirtyReplicaSets, {});
     const QSet<QString> deployments = std::exchange(m_dirtyDeployments, {});

@@ -15,7 +15,8 @@
 // - Deployment status as the real controller fills it (observedGeneration, replicas,
 //   updatedReplicas, readyReplicas, availableReplicas, unavailableReplicas, conditions
 //   Available and Progressing, incl. ProgressDeadlineExceeded after progressDeadlineSeconds,
-//   default 600). ReplicaSet status: replicas, fullyLabeledReplicas, readyReplicas,
+//   default 600). Old ReplicaSets beyond revisionHistoryLimit (default 10) are deleted.
+//   ReplicaSet status: replicas, fullyLabeledReplicas, readyReplicas,
 //   availableReplicas (ready for minReadySeconds), observedGeneration.
 // - Status writes go through the status subresource and only when something changed.
 // - Deleting a Deployment or ReplicaSet is left to the garbage collector (owner references).
@@ -50,6 +51,11 @@ public:
 
     std::chrono::milliseconds podReadyDelay() const { return m_readyDelay; }
     void setPodReadyDelay(std::chrono::milliseconds delay) { m_readyDelay = delay; }
+
+    /// Enabled by default. A disabled simulator ignores every change (e.g. for benchmarks that
+    /// store thousands of Deployments); enabling it again re-examines everything.
+    void setEnabled(bool enabled);
+    bool isEnabled() const { return m_enabled; }
 
     /// Re-examines every Deployment, ReplicaSet and Pod (after restoring a state file).
     void resyncAll();
@@ -100,6 +106,7 @@ private:
     QHash<QString, std::pair<quint64, QDateTime>> m_deadlines; // deployment key -> (timer, wall time)
     QHash<QString, quint64> m_rsTimers;                        // minReadySeconds wake-ups
     bool m_scheduled = false;
+    bool m_enabled = true;
     int m_podCounter = 0;
 };
 

@@ -12,6 +12,7 @@
 #include <QJsonArray>
 #include <QTest>
 
+#include <algorithm>
 #include <functional>
 
 using namespace opbench;
@@ -229,6 +230,54 @@ private Q_SLOTS:
         QCOMPARE(statusInt(d, "availableReplicas"), 0);
         QCOMPARE(statusInt(d, "unavailableReplicas"), 2);
         QCOMPARE(statusInt(d, "readyReplicas"), 0);
+    }
+
+    void shouldReplaceADeletedPod()
+    {
+        QVERIFY(m_store->create(kDeployments, kNs, deployment(QStringLiteral("web"), 2, QStringLiteral("nginx"))).ok());
+        QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("web")), "availableReplicas") == 2; }));
+        const Object rs = owned(deploy(QStringLiteral("web")), kReplicaSets).first();
+        const Object victim = owned(rs, kPods).first();
+        QVERIFY(m_store->remove(kPods, kNs, victim.name()).ok());
+        QVERIFY(settle([&] {
+            const QList<Object> pods = owned(rs, kPods);
+            return pods.size() == 2 && std::none_of(pods.begin(), pods.end(), [&](const Object &p) { return p.uid() == victim.uid(); })
+                && statusInt(deploy(QStringLiteral("web")), "availableReplicas") == 2;
+        }));
+    }
+
+    void shouldKeepOnlyRevisionHistoryLimitOldReplicaSets()
+    {
+        QJsonObject d = deployment(QStringLiteral("web"), 1, QStringLiteral("nginx:0"));
+        QJsonObject spec = d.value(QLatin1String("spec")).toObject();
+        spec.insert(QStringLiteral("revisionHistoryLimit"), 1);
+        d.insert(QStringLiteral("spec"), spec);
+        QVERIFY(m_store->create(kDeployments, kNs, d).ok());
+        for (int v = 1; v <= 3; ++v) {
+            QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("web")), "availableReplicas") == 1
+                                        && statusInt(deploy(QStringLiteral("web")), "replicas") == 1; }));
+            setDeploymentSpec(QStringLiteral("web"), [v](QJsonObject &s) {
+                QJsonObject t = s.value(QLatin1String("template")).toObject();
+                t.insert(QStringLiteral("spec"), QJsonObject{{QStringLiteral("containers"), QJsonArray{QJsonObject{
+                    {QStringLiteral("name"), QStringLiteral("app")}, {QStringLiteral("image"), QStringLiteral("nginx:%1").arg(v)}}}}});
+                s.insert(QStringLiteral("template"), t);
+            });
+        }
+        QVERIFY(settle([&] {
+            const Object dep = deploy(QStringLiteral("web"));
+            return statusInt(dep, "updatedReplicas") == 1 && statusInt(dep, "replicas") == 1 && statusInt(dep, "availableReplicas") == 1
+                && owned(dep, kReplicaSets).size() == 2; // the current one and one old revision
+        }));
+        QCOMPARE(deploy(QStringLiteral("web")).annotations().value(QLatin1String(sim::kRevisionAnnotation)), QStringLiteral("4"));
+    }
+
+    void shouldDoNothingWhileDisabled()
+    {
+        m_sim->setEnabled(false);
+        QVERIFY(m_store->create(kDeployments, kNs, deployment(QStringLiteral("web"), 1, QStringLiteral("nginx"))).ok());
+        QVERIFY(!settle([&] { return m_store->count(kReplicaSets) > 0; }, 100ms, 5));
+        m_sim->setEnabled(true);
+        QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("web")), "availableReplicas") == 1; }));
     }
 
     void shouldLeaveCleanupToTheGarbageCollector()
