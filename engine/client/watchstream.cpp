@@ -32,6 +32,8 @@ void WatchStream::start()
     m_httpCode = 0;
     m_errorBody.clear();
     m_lastError.reset();
+    m_decoder = WatchDecoder(); // nothing left over from an earlier run
+    const quint64 generation = ++m_generation;
     m_timer->start(m_config.timeout);
     if (!m_config.auth) {
         open(Credentials());
@@ -39,9 +41,9 @@ void WatchStream::start()
     }
     // The callback keeps the provider alive; it runs only while this stream exists.
     std::shared_ptr<AuthProvider> keep = m_config.auth;
-    QCoro::connect(keep->credentials(), this, [this, keep](const Expected<Credentials> &c) {
-        if (!m_running)
-            return;
+    QCoro::connect(keep->credentials(), this, [this, keep, generation](const Expected<Credentials> &c) {
+        if (!m_running || generation != m_generation)
+            return; // cancelled (and maybe restarted) meanwhile
         if (!c)
             finish(c.error());
         else
@@ -155,6 +157,7 @@ void WatchStream::finish(std::optional<Status> error)
 
 void WatchStream::cancel()
 {
+    ++m_generation;
     m_running = false;
     m_timer->stop();
     dropReply();

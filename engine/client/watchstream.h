@@ -74,6 +74,7 @@ private:
     bool m_running = false;
     bool m_headersSeen = false;
     qint64 m_events = 0;
+    quint64 m_generation = 0; // bumped by start() and cancel(): stale credential callbacks are ignored
 };
 
 } // namespace opbench

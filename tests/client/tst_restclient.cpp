@@ -579,6 +579,12 @@ private Q_SLOTS:
         QVERIFY(isGone(*st));
         QCOMPARE(st->code(), 410);
         QCOMPARE(server.requests[0].path, QByteArray("/api/v1/configmaps"));
+        // A finished stream can be started again (a fresh request, a fresh decoder).
+        watch->start();
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(server.requests.size(), 2);
+        QCOMPARE(events.size(), 2);
+        QCOMPARE(decodeErrors.size(), 2);
     }
 
     void shouldFinishWatchWithHttpError()
