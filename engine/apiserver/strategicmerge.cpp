@@ -17,6 +17,39 @@ QString childPath(const QString &path, const QString &key)
     return path.isEmpty() ? key : path + u'.' + key;
 }
 
+// Applies $retainKeys and $deleteFromPrimitiveList/ to `orig`, removes every directive key from
+// `patch`, and returns the $setElementOrder/ lists (applied after the merge).
+QList<std::pair<QString, QJsonArray>> applyListDirectives(QJsonObject &orig, QJsonObject &patch)
+{
+    if (patch.contains(kRetainKeys)) {
+        QStringList keep;
+        for (const QJsonValue &k : patch.take(kRetainKeys).toArray())
+            keep << k.toString();
+        for (const QString &k : orig.keys()) {
+            if (!keep.contains(k))
+                orig.remove(k);
+        }
+    }
+    QList<std::pair<QString, QJsonArray>> orders;
+    for (const QString &k : patch.keys()) {
+        if (k.startsWith(kSetOrder)) {
+            orders.append({k.mid(kSetOrder.size()), patch.take(k).toArray()});
+        } else if (k.startsWith(kDeleteFrom)) {
+            const QString field = k.mid(kDeleteFrom.size());
+            const QJsonArray drop = patch.take(k).toArray();
+            if (!orig.contains(field))
+                continue;
+            QJsonArray kept;
+            for (const QJsonValue &v : orig.value(field).toArray()) {
+                if (!drop.contains(v))
+                    kept.append(v);
+            }
+            orig.insert(field, kept);
+        }
+    }
+    return orders;
+}
+
 class Merger
 {
 public:
@@ -46,32 +79,7 @@ std::optional<QJsonObject> Merger::mergeMap(QJsonObject orig, QJsonObject patch,
         return mergeMap(QJsonObject(), patch, path);
     if (!directive.isEmpty())
         fail(QStringLiteral("unknown patch type: \"%1\" in %2").arg(directive, path.isEmpty() ? QStringLiteral("the object") : path));
-    if (patch.contains(kRetainKeys)) {
-        const QJsonArray retain = patch.take(kRetainKeys).toArray();
-        QStringList keep;
-        for (const QJsonValue &k : retain)
-            keep << k.toString();
-        for (const QString &k : orig.keys()) {
-            if (!keep.contains(k))
-                orig.remove(k);
-        }
-    }
-    QList<std::pair<QString, QJsonArray>> orders;
-    for (const QString &k : patch.keys()) {
-        if (k.startsWith(kDeleteFrom)) {
-            const QString field = k.mid(kDeleteFrom.size());
-            const QJsonArray drop = patch.take(k).toArray();
-            QJsonArray kept;
-            for (const QJsonValue &v : orig.value(field).toArray()) {
-                if (!drop.contains(v))
-                    kept.append(v);
-            }
-            if (orig.contains(field))
-                orig.insert(field, kept);
-        } else if (k.startsWith(kSetOrder)) {
-            orders.append({k.mid(kSetOrder.size()), patch.take(k).toArray()});
-        }
-    }
+    const QList<std::pair<QString, QJsonArray>> orders = applyListDirectives(orig, patch);
     for (auto it = patch.constBegin(); it != patch.constEnd(); ++it)
         applyField(orig, it.key(), it.value(), childPath(path, it.key()));
     for (const auto &[field, order] : orders) {
