@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: Apache-2.0
+// WATCH: framing, initial ADDED, resume from N, bookmarks, timeoutSeconds, selector
+// transitions, 410 ERROR beyond the history window, Go-style booleans.
+#include "tests/support/testhttp.h"
+
+#include "engine/apiserver/watchhub.h"
+
+#include <QJsonArray>
+#include <QtTest>
+
+using namespace opbench::testsupport;
+
+namespace {
+const QString kCms = QStringLiteral("/api/v1/namespaces/default/configmaps");
+
+QJsonObject cm(const QString &name, const QString &app)
+{
+    return QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name},
+                                                                {QStringLiteral("labels"), QJsonObject{{QStringLiteral("app"), app}}}}}};
+}
+QString nameOf(const QJsonObject &event)
+{
+    return event.value(QLatin1String("object")).toObject().value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString();
+}
+QString rvOf(const QJsonObject &o) { return o.value(QLatin1String("metadata")).toObject().value(QLatin1String("resourceVersion")).toString(); }
+} // namespace
+
+class TestApiServerWatch : public QObject
+{
+    Q_OBJECT
+private:
+    std::unique_ptr<TestApiServer> m_api;
+    std::unique_ptr<TestHttp> m_http;
+
+private Q_SLOTS:
+    void init()
+    {
+        auto o = TestApiServer::plainOptions();
+        o.watchHistory = 5;
+        m_api = std::make_unique<TestApiServer>(o);
+        QVERIFY2(m_api->start(), qPrintable(m_api->errorString()));
+        m_http = std::make_unique<TestHttp>(*m_api);
+    }
+    void cleanup()
+    {
+        m_http.reset();
+        m_api.reset();
+    }
+
+    void shouldStreamCompactLinesWithHeadersFirst()
+    {
+        WatchStream w(*m_api);
+        w.open(kCms + QStringLiteral("?watch=1"));
+        QVERIFY(QTest::qWaitFor([&]() { return w.statusCode() != 0; }, 5000)); // headers before any event
+        QCOMPARE(w.statusCode(), 200);
+        QVERIFY(w.headerBlock().contains("Transfer-Encoding: chunked"));
+        QVERIFY(w.headerBlock().contains("Content-Type: application/json"));
+        QCOMPARE(m_http->post(kCms, cm(QStringLiteral("one"), QStringLiteral("x"))).code, 201);
+        QVERIFY(w.waitForEvents(1));
+        QVERIFY(!w.lines().first().contains('\n'));
+        QVERIFY(!w.lines().first().contains(": ")); // compact
+        QCOMPARE(w.events().first().value(QLatin1String("type")).toString(), QStringLiteral("ADDED"));
+        QCOMPARE(w.events().first().value(QLatin1String("object")).toObject().value(QLatin1String("kind")).toString(), QStringLiteral("ConfigMap"));
+        QVERIFY(!w.malformedFraming());
+    }
+
+    void shouldSendInitialAddedFromUnsetOrZero_data()
+    {
+        QTest::addColumn<QString>("query");
+        QTest::newRow("unset") << "?watch=true";
+        QTest::newRow("zero") << "?watch=True&resourceVersion=0";
+        QTest::newRow("empty watch value") << "?watch=&resourceVersion=0";
+    }
+    void shouldSendInitialAddedFromUnsetOrZero()
+    {
+        QFETCH(QString, query);
+        QCOMPARE(m_http->post(kCms, cm(QStringLiteral("pre1"), QStringLiteral("x"))).code, 201);
+        QCOMPARE(m_http->post(kCms, cm(QStringLiteral("pre2"), QStringLiteral("x"))).code, 201);
+        WatchStream w(*m_api);
+        w.open(kCms + query);
+        QVERIFY(w.waitForEvents(2));
+        QCOMPARE(w.types(), (QStringList{"ADDED", "ADDED"}));
+    }
+
+    void shouldSendOnlyLaterEventsFromN()
+    {
+        const QJsonObject first = m_http->post(kCms, cm(QStringLiteral("n1"), QStringLiteral("x"))).json();
+        QCOMPARE(m_http->post(kCms, cm(QStringLiteral("n2"), QStringLiteral("x"))).code, 201);
+        WatchStream w(*m_api);
+        w.open(kCms + QStringLiteral("?watch=1&resourceVersion=") + rvOf(first));
+        QVERIFY(w.waitForEvents(1));
+        QCOMPARE(nameOf(w.events().first()), QStringLiteral("n2")); // replayed from history, n1 not
+        QCOMPARE(m_http->del(kCms + QStringLiteral("/n1")).code, 200);
+        QVERIFY(w.waitForEvents(2));
+        QCOMPARE(w.types(), (QStringList{"ADDED", "DELETED"}));
+        QCOMPARE(nameOf(w.events().at(1)), QStringLiteral("n1"));
+    }
+
+    void shouldSendBookmarksOnlyWhenAsked()
+    {
+        m_api->runOnServerThread([](opbench::apiserver::ApiServer &s) { s.watches()->setBookmarkInterval(50); });
+        WatchStream plain(*m_api);
+        plain.open(kCms + QStringLiteral("?watch=1&resourceVersion=0"));
+        WatchStream marked(*m_api);
+        marked.open(kCms + QStringLiteral("?watch=1&resourceVersion=0&allowWatchBookmarks=true"));
+        QVERIFY(marked.waitForEvents(1));
+        const QJsonObject bm = marked.events().first();
+        QCOMPARE(bm.value(QLatin1String("type")).toString(), QStringLiteral("BOOKMARK"));
+        QCOMPARE(bm.value(QLatin1String("object")).toObject().value(QLatin1String("kind")).toString(), QStringLiteral("ConfigMap"));
+        QCOMPARE(bm.value(QLatin1String("object")).toObject().value(QLatin1String("apiVersion")).toString(), QStringLiteral("v1"));
+        QVERIFY(!rvOf(bm.value(QLatin1String("object")).toObject()).isEmpty());
+        QTest::qWait(200);
+        QVERIFY(plain.events().isEmpty());
+    }
+
+    void shouldCloseCleanlyAtTimeout()
+    {
+        WatchStream w(*m_api);
+        w.open(kCms + QStringLiteral("?watch=1&timeoutSeconds=1"));
+        QVERIFY(w.waitForEnd(5000));
+        QVERIFY(!w.malformedFraming());
+        QCOMPARE(w.statusCode(), 200);
+    }
+
+    void shouldTurnSelectorTransitionsIntoAddedAndDeleted()
+    {
+        WatchStream w(*m_api);
+        w.open(kCms + QStringLiteral("?watch=1&labelSelector=app%3Dweb"));
+        QVERIFY(QTest::qWaitFor([&]() { return w.statusCode() != 0; }, 5000));
+        QJsonObject o = m_http->post(kCms, cm(QStringLiteral("mover"), QStringLiteral("db"))).json();
+        QJsonObject m0 = o.value(QLatin1String("metadata")).toObject();
+        m0.insert(QStringLiteral("labels"), QJsonObject{{QStringLiteral("app"), QStringLiteral("web")}});
+        o.insert(QStringLiteral("metadata"), m0);
+        o = m_http->put(kCms + QStringLiteral("/mover"), o).json();
+        QVERIFY(w.waitForEvents(1));
+        QCOMPARE(w.types(), QStringList{"ADDED"});
+        QJsonObject m = o.value(QLatin1String("metadata")).toObject();
+        m.insert(QStringLiteral("labels"), QJsonObject{{QStringLiteral("app"), QStringLiteral("db")}});
+        o.insert(QStringLiteral("metadata"), m);
+        const QJsonObject moved = m_http->put(kCms + QStringLiteral("/mover"), o).json();
+        QVERIFY(w.waitForEvents(2));
+        QCOMPARE(w.types(), (QStringList{"ADDED", "DELETED"}));
+        QCOMPARE(rvOf(w.events().at(1).value(QLatin1String("object")).toObject()), rvOf(moved));
+    }
+
+    void shouldHonourFieldSelectorsLikeKubectlDelete()
+    {
+        QCOMPARE(m_http->post(kCms, cm(QStringLiteral("target"), QStringLiteral("x"))).code, 201);
+        QCOMPARE(m_http->post(kCms, cm(QStringLiteral("other"), QStringLiteral("x"))).code, 201);
+        WatchStream w(*m_api);
+        w.open(kCms + QStringLiteral("?watch=true&fieldSelector=metadata.name%3Dtarget&resourceVersion=0"));
+        QVERIFY(w.waitForEvents(1));
+        QCOMPARE(m_http->del(kCms + QStringLiteral("/other")).code, 200);
+        QCOMPARE(m_http->del(kCms + QStringLiteral("/target")).code, 200);
+        QVERIFY(w.waitForEvents(2));
+        QCOMPARE(w.types(), (QStringList{"ADDED", "DELETED"}));
+        QCOMPARE(nameOf(w.events().at(1)), QStringLiteral("target"));
+    }
+
+    void shouldSendExpiredErrorBeyondTheHistoryWindow()
+    {
+        const QJsonObject first = m_http->post(kCms, cm(QStringLiteral("old"), QStringLiteral("x"))).json();
+        for (int i = 0; i < 8; ++i) // history holds 5 events
+            QCOMPARE(m_http->post(kCms, cm(QStringLiteral("h%1").arg(i), QStringLiteral("x"))).code, 201);
+        WatchStream w(*m_api);
+        w.open(kCms + QStringLiteral("?watch=1&resourceVersion=") + rvOf(first));
+        QVERIFY(w.waitForEvents(1));
+        QVERIFY(w.waitForEnd());
+        QCOMPARE(w.statusCode(), 200);
+        const QJsonObject err = w.events().first();
+        QCOMPARE(err.value(QLatin1String("type")).toString(), QStringLiteral("ERROR"));
+        const QJsonObject status = err.value(QLatin1String("object")).toObject();
+        QCOMPARE(status.value(QLatin1String("code")).toInt(), 410);
+        QCOMPARE(status.value(QLatin1String("reason")).toString(), QStringLiteral("Expired"));
+        QVERIFY(status.value(QLatin1String("message")).toString().startsWith(QLatin1String("too old resource version: ")));
+    }
+
+    void shouldEmitNothingForNoOpWrites()
+    {
+        const QJsonObject o = m_http->post(kCms, cm(QStringLiteral("quiet"), QStringLiteral("x"))).json();
+        WatchStream w(*m_api);
+        w.open(kCms + QStringLiteral("?watch=1&resourceVersion=") + rvOf(o));
+        QVERIFY(QTest::qWaitFor([&]() { return w.statusCode() != 0; }, 5000));
+        QCOMPARE(m_http->put(kCms + QStringLiteral("/quiet"), o).code, 200);
+        QCOMPARE(m_http->post(kCms, cm(QStringLiteral("loud"), QStringLiteral("x"))).code, 201);
+        QVERIFY(w.waitForEvents(1));
+        QTest::qWait(100);
+        QCOMPARE(w.events().size(), 1);
+        QCOMPARE(nameOf(w.events().first()), QStringLiteral("loud"));
+    }
+
+    void shouldSendTablesToTableClients()
+    {
+        WatchStream w(*m_api);
+        w.open(kCms + QStringLiteral("?watch=1"), {{"Accept", "application/json;as=Table;v=v1;g=meta.k8s.io,application/json"}});
+        QVERIFY(QTest::qWaitFor([&]() { return w.statusCode() != 0; }, 5000));
+        QCOMPARE(m_http->post(kCms, cm(QStringLiteral("t1"), QStringLiteral("x"))).code, 201);
+        QVERIFY(w.waitForEvents(1));
+        const QJsonObject obj = w.events().first().value(QLatin1String("object")).toObject();
+        QCOMPARE(obj.value(QLatin1String("kind")).toString(), QStringLiteral("Table"));
+        QCOMPARE(obj.value(QLatin1String("rows")).toArray().size(), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestApiServerWatch)
+#include "tst_apiserver_watch.moc"
