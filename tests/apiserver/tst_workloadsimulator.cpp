@@ -271,6 +271,21 @@ private Q_SLOTS:
         QCOMPARE(deploy(QStringLiteral("web")).annotations().value(QLatin1String(sim::kRevisionAnnotation)), QStringLiteral("4"));
     }
 
+    void shouldCountPodsAvailableOnlyAfterMinReadySeconds()
+    {
+        QJsonObject d = deployment(QStringLiteral("slow"), 2, QStringLiteral("nginx"));
+        QJsonObject spec = d.value(QLatin1String("spec")).toObject();
+        spec.insert(QStringLiteral("minReadySeconds"), 10);
+        d.insert(QStringLiteral("spec"), spec);
+        QVERIFY(m_store->create(kDeployments, kNs, d).ok());
+        QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("slow")), "readyReplicas") == 2; }));
+        QCOMPARE(statusInt(deploy(QStringLiteral("slow")), "availableReplicas"), 0);
+        m_clock->advance(5s);
+        QTest::qWait(5);
+        QCOMPARE(statusInt(deploy(QStringLiteral("slow")), "availableReplicas"), 0);
+        QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("slow")), "availableReplicas") == 2; }, 1s, 10));
+    }
+
     void shouldDoNothingWhileDisabled()
     {
         m_sim->setEnabled(false);
