@@ -45,7 +45,9 @@ quint16 FakeServer::listen(const QSslCertificate &cert, const QSslKey &key)
         QSslConfiguration conf = QSslConfiguration::defaultConfiguration();
         conf.setLocalCertificate(cert);
         conf.setPrivateKey(key);
-        conf.setPeerVerifyMode(QSslSocket::VerifyNone);
+        conf.setPeerVerifyMode(m_clientCa.isEmpty() ? QSslSocket::VerifyNone : QSslSocket::VerifyPeer);
+        if (!m_clientCa.isEmpty())
+            conf.setCaCertificates(m_clientCa);
         ssl->setSslConfiguration(conf);
         m_server = ssl;
     } else {
@@ -104,6 +106,8 @@ void FakeServer::onReadyRead(QTcpSocket *s)
         if (buf.size() < end + 4 + len)
             return;
         req.body = buf.mid(end + 4, len);
+        if (auto *ssl = qobject_cast<QSslSocket *>(s); ssl && !ssl->peerCertificate().isNull())
+            req.clientCommonName = ssl->peerCertificate().subjectInfo(QSslCertificate::CommonName).value(0);
         buf.remove(0, end + 4 + len);
         requests.append(req);
         const FakeResponse resp = m_handler ? m_handler(req) : FakeResponse::json(404, "{}");
@@ -188,6 +192,15 @@ bool makeCertificates(const QString &dir, const QString &caName, QString *error)
                 QStringLiteral("-CA"), ca + QStringLiteral(".crt"), QStringLiteral("-CAkey"), ca + QStringLiteral(".key"),
                 QStringLiteral("-CAcreateserial"), QStringLiteral("-days"), QStringLiteral("2"), QStringLiteral("-extfile"),
                 dir + QStringLiteral("/ext.cnf"), QStringLiteral("-out"), srv + QStringLiteral(".crt")},
+               error)
+        && run(QStringList{QStringLiteral("req")} + ec
+                   + QStringList{QStringLiteral("-subj"), QStringLiteral("/CN=jane/O=devs"), QStringLiteral("-keyout"),
+                                 dir + QStringLiteral("/client.key"), QStringLiteral("-out"), dir + QStringLiteral("/client.csr")},
+               error)
+        && run({QStringLiteral("x509"), QStringLiteral("-req"), QStringLiteral("-in"), dir + QStringLiteral("/client.csr"),
+                QStringLiteral("-CA"), ca + QStringLiteral(".crt"), QStringLiteral("-CAkey"), ca + QStringLiteral(".key"),
+                QStringLiteral("-CAcreateserial"), QStringLiteral("-days"), QStringLiteral("2"), QStringLiteral("-out"),
+                dir + QStringLiteral("/client.crt")},
                error);
 }
 

@@ -26,6 +26,8 @@ struct FakeRequest
     QByteArray rawQuery; // as sent (percent-encoded)
     QMap<QByteArray, QByteArray> headers; // lower-case names
     QByteArray body;
+    /// Common name of the TLS client certificate, when one was presented.
+    QString clientCommonName;
     /// Decoded query value (Go rules: '+' is a space).
     QString query(const QString &key) const;
     bool hasQuery(const QString &key) const;
@@ -58,6 +60,8 @@ public:
     /// Listens on 127.0.0.1 (plain HTTP, or TLS when a certificate is given). Returns the port.
     quint16 listen(const QSslCertificate &cert = QSslCertificate(), const QSslKey &key = QSslKey());
     QString url() const;
+    /// Before listen(): ask TLS clients for a certificate signed by `ca` (and refuse others).
+    void requireClientCertificates(const QList<QSslCertificate> &ca) { m_clientCa = ca; }
     void setHandler(Handler h) { m_handler = std::move(h); }
 
     QList<FakeRequest> requests;
@@ -71,10 +75,12 @@ private:
     bool m_tls = false;
     Handler m_handler;
     QMap<QTcpSocket *, QByteArray> m_buffers;
+    QList<QSslCertificate> m_clientCa;
 };
 
 /// Generates a CA and a server certificate for 127.0.0.1/localhost signed by it (openssl CLI),
-/// into `dir`: ca.crt, ca.key, server.crt, server.key. Returns false (with a message) on failure.
+/// into `dir`: ca.crt, ca.key, server.crt, server.key, and a client certificate for CN=jane,
+/// O=devs: client.crt, client.key. Returns false (with a message) on failure.
 bool makeCertificates(const QString &dir, const QString &caName, QString *error);
 
 } // namespace opbench::test

@@ -490,6 +490,38 @@ private Q_SLOTS:
         QVERIFY(QCoro::waitFor(insecureClient.get(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("demo"))).ok());
     }
 
+    void shouldAuthenticateWithAClientCertificate()
+    {
+        QTemporaryDir dir;
+        QString err;
+        QVERIFY2(makeCertificates(dir.path(), QStringLiteral("cluster-ca"), &err), qPrintable(err));
+        const QList<QSslCertificate> ca = *readCertificates(dir.path() + QStringLiteral("/ca.crt"));
+        FakeServer server;
+        server.requireClientCertificates(ca);
+        QVERIFY(server.listen(readCertificates(dir.path() + QStringLiteral("/server.crt"))->first(),
+                              *readPrivateKey(dir.path() + QStringLiteral("/server.key"))));
+        server.setHandler([](const FakeRequest &) { return FakeResponse::json(200, kConfigMap); });
+        RestConfig cfg = plainConfig(server);
+        cfg.tls.caCertificates = ca;
+        cfg.tls.clientCertificate = readCertificates(dir.path() + QStringLiteral("/client.crt"))->first();
+        cfg.tls.clientKey = *readPrivateKey(dir.path() + QStringLiteral("/client.key"));
+        RestClient client(cfg);
+        Expected<Object> r = QCoro::waitFor(client.get(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("demo")));
+        QVERIFY_OK(r);
+        QCOMPARE(server.requests.size(), 1);
+        QCOMPARE(server.requests[0].clientCommonName, QStringLiteral("jane"));
+        QVERIFY(!server.requests[0].headers.contains("authorization"));
+        // Without the certificate the server refuses the handshake.
+        RestConfig anonymous = cfg;
+        anonymous.tls.clientCertificate = QSslCertificate();
+        anonymous.tls.clientKey = QSslKey();
+        RestClient anonymousClient(anonymous);
+        Expected<Object> refused = QCoro::waitFor(anonymousClient.get(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("demo")));
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error().code(), 0);
+        QCOMPARE(server.requests.size(), 1);
+    }
+
     void shouldRateLimitWhenConfigured()
     {
         FakeServer server;
