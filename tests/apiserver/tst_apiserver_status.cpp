@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: Apache-2.0
+// Status subresource isolation (custom resources and Deployments), /scale, and the CRD
+// structural-schema hook (422 with causes) through HTTP.
+#include "tests/support/testhttp.h"
+
+#include <QJsonArray>
+#include <QtTest>
+
+using namespace opbench::testsupport;
+
+namespace {
+const QString kApps = QStringLiteral("/apis/example.com/v1alpha1/namespaces/default/myapplications");
+const QString kDeploys = QStringLiteral("/apis/apps/v1/namespaces/default/deployments");
+
+QJsonObject myApp(const QString &name)
+{
+    return QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("example.com/v1alpha1")},
+                       {QStringLiteral("kind"), QStringLiteral("MyApplication")},
+                       {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}},
+                       {QStringLiteral("spec"), QJsonObject{{QStringLiteral("image"), QStringLiteral("nginx")}, {QStringLiteral("replicas"), 1}}},
+                       {QStringLiteral("status"), QJsonObject{{QStringLiteral("phase"), QStringLiteral("Running")}}}};
+}
+QJsonObject meta(const QJsonObject &o) { return o.value(QLatin1String("metadata")).toObject(); }
+} // namespace
+
+class TestApiServerStatus : public QObject
+{
+    Q_OBJECT
+private:
+    TestApiServer m_api;
+    std::unique_ptr<TestHttp> m_http;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(m_api.start(), qPrintable(m_api.errorString()));
+        m_http = std::make_unique<TestHttp>(m_api);
+    }
+
+    void shouldDropStatusOnCreate()
+    {
+        const QJsonObject o = m_http->post(kApps, myApp(QStringLiteral("s1"))).json();
+        QVERIFY(!o.contains(QLatin1String("status")));
+    }
+
+    void shouldIsolateStatusWrites()
+    {
+        QJsonObject o = m_http->post(kApps, myApp(QStringLiteral("s2"))).json();
+        QJsonObject viaStatus = o;
+        viaStatus.insert(QStringLiteral("status"), QJsonObject{{QStringLiteral("phase"), QStringLiteral("Running")}, {QStringLiteral("availableReplicas"), 1}});
+        QJsonObject spec = viaStatus.value(QLatin1String("spec")).toObject();
+        spec.insert(QStringLiteral("image"), QStringLiteral("ignored"));
+        viaStatus.insert(QStringLiteral("spec"), spec);
+        const HttpReply r = m_http->put(kApps + QStringLiteral("/s2/status"), viaStatus);
+        QCOMPARE(r.code, 200);
+        o = r.json();
+        QCOMPARE(o.value(QLatin1String("status")).toObject().value(QLatin1String("phase")).toString(), QStringLiteral("Running"));
+        QCOMPARE(o.value(QLatin1String("spec")).toObject().value(QLatin1String("image")).toString(), QStringLiteral("nginx"));
+        QCOMPARE(meta(o).value(QLatin1String("generation")).toInt(), 1); // /status never bumps generation
+        const HttpReply p = m_http->call("PATCH", kApps + QStringLiteral("/s2/status"), R"({"status":{"phase":"Failed"}})",
+                                         "application/merge-patch+json");
+        QCOMPARE(p.code, 200);
+        QCOMPARE(p.json().value(QLatin1String("status")).toObject().value(QLatin1String("phase")).toString(), QStringLiteral("Failed"));
+        const HttpReply badEnum = m_http->call("PATCH", kApps + QStringLiteral("/s2/status"), R"({"status":{"phase":"Dancing"}})",
+                                               "application/merge-patch+json");
+        QCOMPARE(badEnum.code, 422);
+    }
+
+    void shouldAnswer404ForStatusOfTypesWithoutIt()
+    {
+        QCOMPARE(m_http->post(QStringLiteral("/api/v1/namespaces/default/configmaps"),
+                              QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("c")}}}})
+                     .code,
+                 201);
+        QCOMPARE(m_http->get(QStringLiteral("/api/v1/namespaces/default/configmaps/c/status")).code, 404);
+    }
+
+    void shouldValidateCustomResourcesAgainstTheSchema()
+    {
+        QJsonObject bad = myApp(QStringLiteral("demo"));
+        bad.insert(QStringLiteral("spec"), QJsonObject{{QStringLiteral("replicas"), 0}});
+        const HttpReply r = m_http->post(kApps, bad);
+        QCOMPARE(r.code, 422);
+        const QJsonObject st = r.json();
+        QCOMPARE(st.value(QLatin1String("message")).toString(),
+                 QStringLiteral("MyApplication.example.com \"demo\" is invalid: [spec.image: Required value, spec.replicas: Invalid value: "
+                                "0: spec.replicas in body should be greater than or equal to 1]"));
+        QCOMPARE(st.value(QLatin1String("details")).toObject().value(QLatin1String("kind")).toString(), QStringLiteral("MyApplication"));
+        QCOMPARE(st.value(QLatin1String("details")).toObject().value(QLatin1String("causes")).toArray().size(), 2);
+        QCOMPARE(m_http->get(kApps + QStringLiteral("/demo")).code, 404);
+    }
+
+    void shouldDefaultAndPruneCustomResources()
+    {
+        QJsonObject o = myApp(QStringLiteral("pruned"));
+        o.insert(QStringLiteral("spec"), QJsonObject{{QStringLiteral("image"), QStringLiteral("x")}, {QStringLiteral("unknown"), 1}});
+        const QJsonObject created = m_http->post(kApps, o).json();
+        QCOMPARE(created.value(QLatin1String("spec")).toObject(), (QJsonObject{{QStringLiteral("image"), QStringLiteral("x")}, {QStringLiteral("replicas"), 1}}));
+    }
+
+    void shouldRefuseStrategicMergeOnCustomResources()
+    {
+        QCOMPARE(m_http->post(kApps, myApp(QStringLiteral("smp"))).code, 201);
+        const HttpReply r = m_http->call("PATCH", kApps + QStringLiteral("/smp"), R"({"spec":{"replicas":2}})",
+                                         "application/strategic-merge-patch+json");
+        QCOMPARE(r.code, 415);
+        QCOMPARE(r.json().value(QLatin1String("message")).toString(),
+                 QStringLiteral("the body of the request was in an unknown format - accepted media types include: "
+                                "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml"));
+    }
+
+    void shouldIsolateDeploymentStatusAndScale()
+    {
+        const QJsonObject d{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("web")}}},
+                            {QStringLiteral("spec"), QJsonObject{{QStringLiteral("replicas"), 1},
+                                                                 {QStringLiteral("selector"), QJsonObject{{QStringLiteral("matchLabels"), QJsonObject{{QStringLiteral("app"), QStringLiteral("web")}}}}},
+                                                                 {QStringLiteral("template"), QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), QJsonObject{{QStringLiteral("app"), QStringLiteral("web")}}}}},
+                                                                                                          {QStringLiteral("spec"), QJsonObject{{QStringLiteral("containers"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("c")}, {QStringLiteral("image"), QStringLiteral("nginx")}}}}}}}}}},
+                            {QStringLiteral("status"), QJsonObject{{QStringLiteral("replicas"), 99}}}};
+        const HttpReply created = m_http->post(kDeploys, d);
+        QCOMPARE(created.code, 201);
+        QVERIFY(created.json().value(QLatin1String("status")).toObject().value(QLatin1String("replicas")).toInt() != 99);
+        const HttpReply scale = m_http->get(kDeploys + QStringLiteral("/web/scale"));
+        QCOMPARE(scale.code, 200);
+        QCOMPARE(scale.json().value(QLatin1String("kind")).toString(), QStringLiteral("Scale"));
+        QCOMPARE(scale.json().value(QLatin1String("status")).toObject().value(QLatin1String("selector")).toString(), QStringLiteral("app=web"));
+        const HttpReply scaled = m_http->call("PATCH", kDeploys + QStringLiteral("/web/scale"), R"({"spec":{"replicas":3}})",
+                                              "application/merge-patch+json");
+        QCOMPARE(scaled.code, 200);
+        const QJsonObject now = m_http->get(kDeploys + QStringLiteral("/web")).json();
+        QCOMPARE(now.value(QLatin1String("spec")).toObject().value(QLatin1String("replicas")).toInt(), 3);
+        QCOMPARE(meta(now).value(QLatin1String("generation")).toInt(), 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestApiServerStatus)
+#include "tst_apiserver_status.moc"
