@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The cluster behind the API over real HTTP: the workload simulator and the garbage collector as
-// a client sees them through the embedded ApiServer (plain HTTP on a free loopback port).
-#include "engine/apiserver/apiserver.h"
+// a client sees them through the embedded ApiServer (plain HTTP on a free loopback port, the
+// server on its own thread as in the GUI).
+#include "tests/support/testapiserver.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -13,6 +14,7 @@
 
 using namespace opbench;
 using namespace opbench::apiserver;
+using opbench::testsupport::TestApiServer;
 
 namespace {
 
@@ -62,14 +64,13 @@ class tst_WorkloadsHttp : public QObject
 {
     Q_OBJECT
 private:
-    std::unique_ptr<ApiServer> m_server;
+    std::unique_ptr<TestApiServer> m_server;
     QNetworkAccessManager m_nam;
 
     Reply call(const QByteArray &verb, const QString &path, const QByteArray &body = {},
                const QByteArray &contentType = "application/json")
     {
-        QNetworkRequest req(QUrl(m_server->url().toString() + path));
-        req.setRawHeader("Authorization", "Bearer " + m_server->token().toUtf8());
+        QNetworkRequest req = m_server->request(path);
         req.setRawHeader("Accept", "application/json");
         if (!body.isEmpty())
             req.setHeader(QNetworkRequest::ContentTypeHeader, contentType);
@@ -93,15 +94,16 @@ private:
     }
 
 private Q_SLOTS:
+    void startServer(const ApiServerOptions &o)
+    {
+        m_server = std::make_unique<TestApiServer>(o);
+        QVERIFY2(m_server->start(), qPrintable(m_server->errorString()));
+    }
     void init()
     {
-        ApiServerOptions o;
-        o.plainHttp = true;
+        ApiServerOptions o = TestApiServer::plainOptions();
         o.installCrds = false;
-        o.podReadyDelayMs = 50;
-        m_server = std::make_unique<ApiServer>(o);
-        const auto ok = m_server->start();
-        QVERIFY2(ok.ok(), ok.ok() ? "" : qPrintable(ok.error().message()));
+        startServer(o);
     }
     void cleanup() { m_server.reset(); }
 
@@ -177,20 +179,17 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        ApiServerOptions o;
-        o.plainHttp = true;
+        ApiServerOptions o = TestApiServer::plainOptions();
         o.installCrds = false;
         o.stateFile = dir.filePath(QStringLiteral("state.json"));
         o.podReadyDelayMs = 3'600'000; // pods stay Pending in the first life
-        m_server = std::make_unique<ApiServer>(o);
-        QVERIFY(m_server->start().ok());
+        startServer(o);
         createDeployment(deploymentJson(QStringLiteral("later"), 2, QStringLiteral("nginx")));
         QTRY_COMPARE_WITH_TIMEOUT(itemCount(kPods, QStringLiteral("app=later")), 2, 15000);
         QCOMPARE(statusInt(get(kDeployments + QStringLiteral("/later")), "availableReplicas"), 0);
         m_server.reset(); // flushes the state file
         o.podReadyDelayMs = 50;
-        m_server = std::make_unique<ApiServer>(o);
-        QVERIFY(m_server->start().ok());
+        startServer(o);
         QTRY_COMPARE_WITH_TIMEOUT(statusInt(get(kDeployments + QStringLiteral("/later")), "availableReplicas"), 2, 15000);
         QCOMPARE(itemCount(kPods, QStringLiteral("app=later")), 2);
     }
