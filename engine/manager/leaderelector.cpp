@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/manager/leaderelector.h"
+
+#include "engine/api/metrics.h"
+
+#include <QHostInfo>
+#include <QRandomGenerator>
+#include <QUuid>
+
+#include <algorithm>
+
+namespace opbench {
+
+using std::chrono::milliseconds;
+
+Expected<void> LeaderElectionConfig::validate() const
+{
+    auto invalid = [](const QString &msg) {
+        return Status(0, QString::fromLatin1(StatusReason::ConfigError), QStringLiteral("leader election: ") + msg);
+    };
+    if (name.isEmpty())
+        return invalid(QStringLiteral("a lease name (--leader-election-id) is required"));
+    if (retryPeriod.count() <= 0)
+        return invalid(QStringLiteral("retryPeriod must be greater than zero"));
+    if (leaseDuration <= renewDeadline)
+        return invalid(QStringLiteral("leaseDuration (%1 ms) must be greater than renewDeadline (%2 ms)")
+                           .arg(leaseDuration.count()).arg(renewDeadline.count()));
+    if (double(renewDeadline.count()) <= 1.2 * double(retryPeriod.count()))
+        return invalid(QStringLiteral("renewDeadline (%1 ms) must be greater than 1.2 x retryPeriod (%2 ms)")
+                           .arg(renewDeadline.count()).arg(retryPeriod.count()));
+    return {};
+}
+
+QString defaultLeaderIdentity()
+{
+    QString host = QHostInfo::localHostName();
+    if (host.isEmpty())
+        host = QStringLiteral("localhost");
+    return host + u'_' + QUuid::createUuid().toString(QUuid::WithoutBraces);
+}
+
+LeaderElector::LeaderElector(std::unique_ptr<LeaseLock> lock, LeaderElectionConfig config, QObject *parent)
+    : QObject(parent), m_lock(std::move(lock)), m_config(std::move(config)),
+      m_clock(m_config.clock ? m_config.clock : Clock::system())
+{
+    if (m_config.identity.isEmpty())
+        m_config.identity = defaultLeaderIdentity();
+    if (m_config.retryPeriod.count() <= 0)
+        m_config.retryPeriod = milliseconds(2000);
+    auto *family = MetricsRegistry::global().gauge(
+        QStringLiteral("leader_election_master_status"),
+        QStringLiteral("Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, "
+                       "1 indicates master. 'name' is the string used to identify the lease. Please make sure to "
+                       "group by name."),
+        {QStringLiteral("name")});
+    m_statusGauge = family->labels({m_config.name});
+    m_statusGauge->set(0);
+}
+
+LeaderElector::~LeaderElector()
+{
+    if (m_timer)
+        m_clock->cancel(m_timer);
+    if (m_leading)
+        m_statusGauge->set(0);
+}
+
+void LeaderElector::start()
+{
+    if (m_phase == Phase::Acquiring || m_phase == Phase::Renewing)
+        return;
+    m_phase = Phase::Acquiring;
+    m_lost = false;
+    m_handedOff = false;
+    ++m_generation;
+    schedule(milliseconds(0));
+}
+
+void LeaderElector::stop()
+{
+    ++m_generation;
+    if (m_timer)
+        m_clock->cancel(m_timer);
+    m_timer = 0;
+    const bool wasActive = m_phase == Phase::Acquiring || m_phase == Phase::Renewing;
+    m_phase = Phase::Stopped;
+    const bool wasLeading = m_leading;
+    setLeading(false);
+    if (!m_config.releaseOnCancel || (!wasLeading && !(wasActive && m_inFlight))) {
+        Q_EMIT released();
+        return;
+    }
+    if (m_inFlight)
+        m_releaseWhenIdle = true; // the try in flight finishes first (same lock, same RV)
+    else
+        release();
+}
+
+void LeaderElector::handOff()
+{
+    m_handedOff = true;
+    stop();
+    m_handedOff = true;
+}
+
+void LeaderElector::takeBack()
+{
+    m_handedOff = false;
+    if (m_phase == Phase::Stopped || m_phase == Phase::Idle)
+        start();
+}
+
+void LeaderElector::schedule(milliseconds delay)
+{
+    if (m_timer)
+        m_clock->cancel(m_timer);
+    const quint64 gen = m_generation;
+    m_timer = m_clock->callAfter(delay, this, [this, gen] {
+        m_timer = 0;
+        if (gen != m_generation)
+            return;
+        if (m_phase == Phase::Renewing && m_inRound && m_clock->now() >= m_roundStart + m_config.renewDeadline) {
+            loseLeadership();
+            return;
+        }
+        runTry(gen);
+    });
+}
+
+milliseconds LeaderElector::jitteredRetry() const
+{
+    const double factor = 1.0 + QRandomGenerator::global()->generateDouble() * 1.2;
+    return milliseconds(qint64(double(m_config.retryPeriod.count()) * factor));
+}
+
+QCoro::Task<void> LeaderElector::runTry(quint64 generation)
+{
+    if (m_inFlight)
+        co_return;
+    if (m_phase == Phase::Renewing && !m_inRound) {
+        m_inRound = true;
+        m_roundStart = m_clock->now();
+    }
+    m_inFlight = true;
+    QPointer<LeaderElector> self(this);
+    const bool ok = co_await tryAcquireOrRenew();
+    if (!self)
+        co_return;
+    m_inFlight = false;
+    if (generation != m_generation) {
+        if (m_releaseWhenIdle) {
+            m_releaseWhenIdle = false;
+            release();
+        }
+        co_return;
+    }
+    onTryDone(ok);
+}
+
+void LeaderElector::onTryDone(bool ok)
+{
+    const auto now = m_clock->now();
+    if (m_phase == Phase::Acquiring) {
+        if (!ok) {
+            schedule(jitteredRetry());
+            return;
+        }
+        m_phase = Phase::Renewing;
+        m_inRound = false;
+        setLeading(true);
+        if (m_phase == Phase::Renewing) // a slot may have stopped us
+            schedule(m_config.retryPeriod);
+        return;
+    }
+    if (m_phase != Phase::Renewing)
+        return;
+    if (ok) {
+        m_inRound = false;
+        schedule(m_config.retryPeriod);
+        return;
+    }
+    const auto deadline = m_roundStart + m_config.renewDeadline;
+    if (now >= deadline) {
+        loseLeadership();
+        return;
+    }
+    schedule(std::min(m_config.retryPeriod, std::chrono::duration_cast<milliseconds>(deadline - now)));
+}
+
+void LeaderElector::loseLeadership()
+{
+    ++m_generation;
+    m_phase = Phase::Stopped;
+    m_lost = true;
+    m_inRound = false;
+    setLeading(false);
+}
+
+bool LeaderElector::leaseValid(Clock::TimePoint now) const
+{
+    return m_observedTime + std::chrono::seconds(m_observed.leaseDurationSeconds) > now;
+}
+
+void LeaderElector::observe(const LeaderElectionRecord &record, Clock::TimePoint now)
+{
+    const bool holderChanged = record.holderIdentity != m_observed.holderIdentity;
+    m_observed = record;
+    m_observedTime = now;
+    if (holderChanged)
+        Q_EMIT newLeader(record.holderIdentity);
+}
+
+QCoro::Task<bool> LeaderElector::tryAcquireOrRenew()
+{
+    QPointer<LeaderElector> self(this);
+    const auto now = m_clock->now();
+    const QDateTime wallNow = m_clock->wallNow();
+    LeaderElectionRecord record{m_config.identity, int(std::chrono::duration_cast<std::chrono::seconds>(m_config.leaseDuration).count()),
+                                wallNow, wallNow, 0};
+    const bool weHold = m_observed.holderIdentity == m_config.identity;
+    if (weHold && m_leading && leaseValid(now)) { // fast path: renew
+        record.acquireTime = m_observed.acquireTime;
+        record.leaseTransitions = m_observed.leaseTransitions;
+        const Expected<void> renewed = co_await m_lock->update(record);
+        if (!self)
+            co_return false;
+        if (renewed) {
+            observe(record, m_clock->now());
+            co_return true;
+        }
+    }
+    Expected<LeaderElectionRecord> current = co_await m_lock->get();
+    if (!self)
+        co_return false;
+    if (!current) {
+        if (!isNotFound(current.error()))
+            co_return false;
+        const Expected<void> created = co_await m_lock->create(record);
+        if (!self || !created)
+            co_return false;
+        observe(record, m_clock->now());
+        co_return true;
+    }
+    if (!current->sameAs(m_observed))
+        observe(*current, now);
+    const bool held = !current->holderIdentity.isEmpty();
+    if (held && current->holderIdentity != m_config.identity && leaseValid(now))
+        co_return false; // another holder, not expired yet
+    if (current->holderIdentity == m_config.identity) {
+        record.acquireTime = current->acquireTime;
+        record.leaseTransitions = current->leaseTransitions;
+    } else {
+        record.leaseTransitions = current->leaseTransitions + 1;
+    }
+    const Expected<void> updated = co_await m_lock->update(record);
+    if (!self || !updated)
+        co_return false;
+    observe(record, m_clock->now());
+    co_return true;
+}
+
+QCoro::Task<void> LeaderElector::release()
+{
+    QPointer<LeaderElector> self(this);
+    if (m_observed.holderIdentity != m_config.identity) {
+        Q_EMIT released();
+        co_return;
+    }
+    const QDateTime wallNow = m_clock->wallNow();
+    const LeaderElectionRecord record{QString(), 1, wallNow, wallNow, m_observed.leaseTransitions};
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        const Expected<void> done = co_await m_lock->update(record);
+        if (!self)
+            co_return;
+        if (done) {
+            observe(record, m_clock->now());
+            break;
+        }
+        if (!isConflict(done.error()))
+            break;
+        const Expected<LeaderElectionRecord> current = co_await m_lock->get(); // refresh the RV
+        if (!self)
+            co_return;
+        if (!current || current->holderIdentity != m_config.identity)
+            break; // someone else holds it now: nothing of ours to release
+    }
+    Q_EMIT released();
+}
+
+void LeaderElector::setLeading(bool leading)
+{
+    if (m_leading == leading)
+        return;
+    m_leading = leading;
+    m_statusGauge->set(leading ? 1 : 0);
+    if (leading)
+        Q_EMIT startedLeading();
+    else
+        Q_EMIT stoppedLeading();
+}
+
+} // namespace opbench

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// LeaderElector: client-go's leader election on a LeaseLock, driven by a Clock.
+//
+// - start(): tries to acquire at once, then every RetryPeriod×[1, 2.2) (jitter) until it leads.
+// - Each try (tryAcquireOrRenew): fast renew when we lead and the lease is still valid; else
+//   GET (404 → POST with us as holder); when the record changed since last seen, note the LOCAL
+//   time (observedTime); while another holder's observedTime + leaseDuration is ahead, wait;
+//   otherwise PUT (compare-and-swap on the GET's resourceVersion) with us as holder,
+//   renewTime = now and, on takeover, acquireTime = now and leaseTransitions + 1.
+// - While leading: renew every RetryPeriod; failed renewals are retried every RetryPeriod for up
+//   to RenewDeadline, then leadership is lost (stoppedLeading, lost() true).
+// - stop(): stops trying and, when leading and releaseOnCancel, writes an empty holder with
+//   leaseDurationSeconds 1 so another candidate takes over within one retry.
+// - handOff(): release and stop trying (the GUI hands leadership to a headless operator);
+//   takeBack(): resume trying.
+// Defaults as controller-runtime: 15 s / 10 s / 2 s; validate() enforces
+// LeaseDuration > RenewDeadline > 1.2 × RetryPeriod.
+// Exports leader_election_master_status{name} (1 while leading).
+
+#include "engine/api/clock.h"
+#include "engine/api/expected.h"
+#include "engine/manager/leaselock.h"
+
+#include <QObject>
+#include <QPointer>
+
+#include <chrono>
+#include <memory>
+
+namespace opbench {
+
+class Gauge;
+
+struct LeaderElectionConfig
+{
+    QString name; // the lease name (LeaderElectionID), for metrics and logs
+    /// Our identity; empty = "<hostname>_<uuid>".
+    QString identity;
+    std::chrono::milliseconds leaseDuration{15000};
+    std::chrono::milliseconds renewDeadline{10000};
+    std::chrono::milliseconds retryPeriod{2000};
+    bool releaseOnCancel = true;
+    Clock *clock = nullptr; // nullptr = Clock::system()
+
+    /// LeaseDuration > RenewDeadline > 1.2 × RetryPeriod, all > 0, name set.
+    Expected<void> validate() const;
+};
+
+/// "<hostname>_<uuid>", as controller-runtime builds the default identity.
+QString defaultLeaderIdentity();
+
+class LeaderElector : public QObject
+{
+    Q_OBJECT
+public:
+    /// Takes ownership of `lock`. Call config.validate() first; an invalid config is clamped.
+    LeaderElector(std::unique_ptr<LeaseLock> lock, LeaderElectionConfig config, QObject *parent = nullptr);
+    ~LeaderElector() override;
+
+    const LeaderElectionConfig &config() const { return m_config; }
+    QString identity() const { return m_config.identity; }
+    bool isLeader() const { return m_leading; }
+    /// True after leadership was lost to a failed renewal (not after stop/handOff).
+    bool lost() const { return m_lost; }
+    /// True between handOff() and takeBack().
+    bool handedOff() const { return m_handedOff; }
+    /// The holder last observed ("" when none or unknown).
+    QString observedLeader() const { return m_observed.holderIdentity; }
+    LeaderElectionRecord observedRecord() const { return m_observed; }
+
+    /// Starts campaigning (first try at once).
+    void start();
+    /// Stops campaigning; releases the lease when leading and releaseOnCancel. Emits
+    /// stoppedLeading when leading. `released` is emitted when the release write finished.
+    void stop();
+    /// Releases the lease (when leading) and stops trying until takeBack().
+    void handOff();
+    void takeBack();
+
+Q_SIGNALS:
+    void startedLeading();
+    /// Leadership ended: lost renewal (lost() true), stop() or handOff().
+    void stoppedLeading();
+    /// A different holder was observed (also our own identity when we became leader).
+    void newLeader(const QString &identity);
+    /// The release write finished (or there was nothing to release).
+    void released();
+
+private:
+    enum class Phase { Idle, Acquiring, Renewing, Stopped };
+    QCoro::Task<void> runTry(quint64 generation);
+    QCoro::Task<bool> tryAcquireOrRenew();
+    QCoro::Task<void> release();
+    void onTryDone(bool ok);
+    void loseLeadership();
+    void schedule(std::chrono::milliseconds delay);
+    std::chrono::milliseconds jitteredRetry() const;
+    bool leaseValid(Clock::TimePoint now) const;
+    void setLeading(bool leading);
+    void observe(const LeaderElectionRecord &record, Clock::TimePoint now);
+
+    std::unique_ptr<LeaseLock> m_lock;
+    LeaderElectionConfig m_config;
+    Clock *m_clock;
+    Gauge *m_statusGauge;
+    Phase m_phase = Phase::Idle;
+    bool m_leading = false;
+    bool m_lost = false;
+    bool m_handedOff = false;
+    bool m_inFlight = false;
+    bool m_inRound = false;        // a renewal round is running (its deadline counts)
+    bool m_releaseWhenIdle = false; // stop() came while a try was in flight
+    quint64 m_generation = 0; // bumps on stop/handOff so stale tries are ignored
+    quint64 m_timer = 0;
+    LeaderElectionRecord m_observed;
+    Clock::TimePoint m_observedTime{};
+    Clock::TimePoint m_roundStart{};
+};
+
+} // namespace opbench
