@@ -9,6 +9,7 @@
 #include <simdjson.h>
 
 #include <charconv>
+#include <cstring>
 #include <string>
 
 namespace opbench {
@@ -19,7 +20,7 @@ namespace opbench {
 // Memory (see bench/objectmemory.cpp): strings that repeat across objects (apiVersion, kind,
 // namespace, label keys, short label values, owner apiVersion/kind) are interned so thousands
 // of objects share one copy; label values and owner names equal to the object's name share
-// the name's buffer; creationTimestamp is read from `json` on demand.
+// the name's buffer; creationTimestamp is stored inline without a heap block.
 class ObjectData : public QSharedData
 {
 public:
@@ -32,6 +33,10 @@ public:
     QString uid;
     QString resourceVersion;
     QString deletionTimestamp;
+    // creationTimestamp kept inline (no heap block); longer values are read from `json`.
+    char creationTimestamp[36] = {};
+    quint8 creationTimestampSize = 0;
+    bool creationTimestampInline = true;
     qint64 generation = 0;
     Labels labels;
     QList<OwnerReference> ownerReferences;
@@ -223,6 +228,14 @@ void decodeMeta(dom::object obj, ObjectData &d)
     d.uid = stringField(meta, "uid");
     d.resourceVersion = stringField(meta, "resourceVersion");
     d.deletionTimestamp = stringField(meta, "deletionTimestamp");
+    std::string_view created;
+    if (meta["creationTimestamp"].get_string().get(created) == simdjson::SUCCESS) {
+        d.creationTimestampInline = created.size() <= sizeof d.creationTimestamp;
+        if (d.creationTimestampInline) {
+            std::memcpy(d.creationTimestamp, created.data(), created.size());
+            d.creationTimestampSize = quint8(created.size());
+        }
+    }
     int64_t gen = 0;
     if (meta["generation"].get_int64().get(gen) == simdjson::SUCCESS)
         d.generation = gen;
@@ -420,6 +433,8 @@ QString Object::creationTimestamp() const
 {
     if (!d)
         return {};
+    if (d->creationTimestampInline)
+        return d->creationTimestampSize == 0 ? QString() : QString::fromUtf8(d->creationTimestamp, d->creationTimestampSize);
     dom::element el;
     if (threadParser().parse(d->json.constData(), size_t(d->json.size())).get(el))
         return {};

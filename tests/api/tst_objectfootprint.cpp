@@ -45,6 +45,23 @@ private Q_SLOTS:
         QCOMPARE(o.namespaceName(), QStringLiteral("shop"));
         QVERIFY(!o.toJsonBytes().contains("managedFields"));
     }
+
+    void shouldKeepCreationTimestampOfAnyLength_data()
+    {
+        QTest::addColumn<QString>("timestamp");
+        QTest::newRow("canonical") << "2024-05-01T10:00:00Z";
+        QTest::newRow("nanos and offset") << "2024-05-01T10:00:00.123456789+02:00";
+        QTest::newRow("longer than inline storage") << "2024-05-01T10:00:00.123456789123456789+02:00";
+        QTest::newRow("empty") << "";
+    }
+    void shouldKeepCreationTimestampOfAnyLength()
+    {
+        QFETCH(QString, timestamp);
+        const QByteArray json = "{\"metadata\":{\"name\":\"a\",\"creationTimestamp\":\"" + timestamp.toUtf8() + "\"}}";
+        const Object o = Object::parse(json).value();
+        QCOMPARE(o.creationTimestamp(), timestamp);
+        QVERIFY(Object::parse("{\"metadata\":{\"name\":\"a\"}}").value().creationTimestamp().isEmpty());
+    }
 };
 
 QTEST_GUILESS_MAIN(tst_ObjectFootprint)
