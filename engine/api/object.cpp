@@ -211,6 +211,68 @@ void write(std::string &out, dom::element el, int depth, bool inMetadata, bool s
     }
 }
 
+void decodeLabels(dom::object meta, const NameRef &nameRef, ObjectData &d)
+{
+    dom::object labels;
+    if (meta["labels"].get_object().get(labels) != simdjson::SUCCESS)
+        return;
+    for (dom::key_value_pair kv : labels) {
+        std::string_view v;
+        if (kv.value.get_string().get(v) == simdjson::SUCCESS)
+            d.labels.insert(intern(kv.key), shareName(v, nameRef, true));
+    }
+}
+
+void decodeOwnerReferences(dom::object meta, const NameRef &nameRef, ObjectData &d)
+{
+    dom::array refs;
+    if (meta["ownerReferences"].get_array().get(refs) != simdjson::SUCCESS)
+        return;
+    for (dom::element r : refs) {
+        dom::object ro;
+        if (r.get_object().get(ro) != simdjson::SUCCESS)
+            continue;
+        OwnerReference ref;
+        ref.apiVersion = internedField(ro, "apiVersion");
+        ref.kind = internedField(ro, "kind");
+        std::string_view refName;
+        if (ro["name"].get_string().get(refName) == simdjson::SUCCESS)
+            ref.name = shareName(refName, nameRef, false);
+        ref.uid = stringField(ro, "uid");
+        bool b = false;
+        if (ro["controller"].get_bool().get(b) == simdjson::SUCCESS)
+            ref.controller = b;
+        b = false;
+        if (ro["blockOwnerDeletion"].get_bool().get(b) == simdjson::SUCCESS)
+            ref.blockOwnerDeletion = b;
+        d.ownerReferences.append(ref);
+    }
+}
+
+void decodeFinalizers(dom::object meta, ObjectData &d)
+{
+    dom::array fins;
+    if (meta["finalizers"].get_array().get(fins) != simdjson::SUCCESS)
+        return;
+    for (dom::element f : fins) {
+        std::string_view v;
+        if (f.get_string().get(v) == simdjson::SUCCESS)
+            d.finalizers.append(intern(v));
+    }
+}
+
+void decodeCreationTimestamp(dom::object meta, ObjectData &d)
+{
+    std::string_view created;
+    if (meta["creationTimestamp"].get_string().get(created) != simdjson::SUCCESS)
+        return;
+    d.creationTimestampInline = created.size() <= sizeof d.creationTimestamp;
+    if (d.creationTimestampInline) {
+        std::memcpy(d.creationTimestamp, created.data(), created.size());
+        d.creationTimestampSize = quint8(created.size());
+    }
+}
+
 // Decodes the metadata block of `obj` into `d`.
 void decodeMeta(dom::object obj, ObjectData &d)
 {
@@ -228,55 +290,13 @@ void decodeMeta(dom::object obj, ObjectData &d)
     d.uid = stringField(meta, "uid");
     d.resourceVersion = stringField(meta, "resourceVersion");
     d.deletionTimestamp = stringField(meta, "deletionTimestamp");
-    std::string_view created;
-    if (meta["creationTimestamp"].get_string().get(created) == simdjson::SUCCESS) {
-        d.creationTimestampInline = created.size() <= sizeof d.creationTimestamp;
-        if (d.creationTimestampInline) {
-            std::memcpy(d.creationTimestamp, created.data(), created.size());
-            d.creationTimestampSize = quint8(created.size());
-        }
-    }
+    decodeCreationTimestamp(meta, d);
     int64_t gen = 0;
     if (meta["generation"].get_int64().get(gen) == simdjson::SUCCESS)
         d.generation = gen;
-    dom::object labels;
-    if (meta["labels"].get_object().get(labels) == simdjson::SUCCESS) {
-        for (dom::key_value_pair kv : labels) {
-            std::string_view v;
-            if (kv.value.get_string().get(v) == simdjson::SUCCESS)
-                d.labels.insert(intern(kv.key), shareName(v, nameRef, true));
-        }
-    }
-    dom::array refs;
-    if (meta["ownerReferences"].get_array().get(refs) == simdjson::SUCCESS) {
-        for (dom::element r : refs) {
-            dom::object ro;
-            if (r.get_object().get(ro) != simdjson::SUCCESS)
-                continue;
-            OwnerReference ref;
-            ref.apiVersion = internedField(ro, "apiVersion");
-            ref.kind = internedField(ro, "kind");
-            std::string_view refName;
-            if (ro["name"].get_string().get(refName) == simdjson::SUCCESS)
-                ref.name = shareName(refName, nameRef, false);
-            ref.uid = stringField(ro, "uid");
-            bool b = false;
-            if (ro["controller"].get_bool().get(b) == simdjson::SUCCESS)
-                ref.controller = b;
-            b = false;
-            if (ro["blockOwnerDeletion"].get_bool().get(b) == simdjson::SUCCESS)
-                ref.blockOwnerDeletion = b;
-            d.ownerReferences.append(ref);
-        }
-    }
-    dom::array fins;
-    if (meta["finalizers"].get_array().get(fins) == simdjson::SUCCESS) {
-        for (dom::element f : fins) {
-            std::string_view v;
-            if (f.get_string().get(v) == simdjson::SUCCESS)
-                d.finalizers.append(intern(v));
-        }
-    }
+    decodeLabels(meta, nameRef, d);
+    decodeOwnerReferences(meta, nameRef, d);
+    decodeFinalizers(meta, d);
 }
 
 dom::parser &threadParser()
