@@ -85,6 +85,19 @@ void updateProgressing(QJsonObject &cond, const QJsonObject &old, const Deployme
 {
     const QString rs = obs.newReplicaSet;
     const QString type = QStringLiteral("Progressing");
+    const QString reason = cond.value(QLatin1String("reason")).toString();
+    const auto unknown = [&](const QString &why, const QString &message) {
+        cond = QJsonObject{{QStringLiteral("type"), type}, {QStringLiteral("status"), QStringLiteral("Unknown")},
+                           {QStringLiteral("reason"), why}, {QStringLiteral("message"), message},
+                           {QStringLiteral("lastUpdateTime"), now}, {QStringLiteral("lastTransitionTime"), now}};
+    };
+    if (obs.paused) { // no rollout while paused (checkPausedConditions)
+        if (reason != QLatin1String("DeploymentPaused"))
+            unknown(QStringLiteral("DeploymentPaused"), QStringLiteral("Deployment is paused"));
+        return;
+    }
+    if (reason == QLatin1String("DeploymentPaused"))
+        unknown(QStringLiteral("DeploymentResumed"), QStringLiteral("Deployment is resumed"));
     if (obs.createdNow)
         Conditions::set(cond, true, type, QStringLiteral("NewReplicaSetCreated"), QStringLiteral("Created new replica set \"%1\"").arg(rs), now);
     else if (!rs.isEmpty() && cond.isEmpty())
@@ -334,8 +347,9 @@ QDateTime progressDeadline(const QJsonObject &status, int progressDeadlineSecond
         const QJsonObject o = c.toObject();
         if (o.value(QLatin1String("type")).toString() != QLatin1String("Progressing"))
             continue;
-        if (o.value(QLatin1String("status")).toString() != QLatin1String("True")
-            || o.value(QLatin1String("reason")).toString() == QLatin1String("NewReplicaSetAvailable"))
+        const QString reason = o.value(QLatin1String("reason")).toString();
+        if (o.value(QLatin1String("status")).toString() == QLatin1String("False") || reason == QLatin1String("NewReplicaSetAvailable")
+            || reason == QLatin1String("DeploymentPaused"))
             return {};
         const QDateTime from = QDateTime::fromString(o.value(QLatin1String("lastUpdateTime")).toString(), Qt::ISODate);
         return from.isValid() ? from.addSecs(progressDeadlineSeconds + 1) : QDateTime();

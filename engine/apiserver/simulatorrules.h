@@ -77,6 +77,7 @@ struct DeploymentObservation
     int available = 0;      // Σ RS status.availableReplicas
     QString newReplicaSet;  // name of the new RS ("" if none)
     bool createdNow = false;
+    bool paused = false;    // spec.paused: Progressing becomes Unknown DeploymentPaused
     int progressDeadlineSeconds = 600;
     QDateTime now;
 };
@@ -86,8 +87,8 @@ struct DeploymentObservation
 /// reason do not change keeps its times.
 QJsonObject nextDeploymentStatus(const QJsonObject &old, const DeploymentObservation &obs);
 
-/// When the Progressing condition of `status` times out (lastUpdateTime + deadline), if it is
-/// still running (True and not NewReplicaSetAvailable). Invalid QDateTime otherwise.
+/// When the Progressing condition of `status` times out (lastUpdateTime + deadline), if a
+/// rollout is still running (not complete, timed out already, or paused). Invalid otherwise.
 QDateTime progressDeadline(const QJsonObject &status, int progressDeadlineSeconds);
 
 } // namespace opbench::apiserver::sim

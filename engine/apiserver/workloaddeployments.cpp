@@ -13,6 +13,8 @@ namespace opbench::apiserver {
 
 Q_DECLARE_LOGGING_CATEGORY(lcSim)
 
+using RsPlan = WorkloadSimulator::RsPlan;
+
 namespace {
 
 const GroupVersionResource kDeployments{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("deployments")};
@@ -37,13 +39,6 @@ int revisionOf(const Object &rs)
 {
     return rs.annotations().value(QLatin1String(sim::kRevisionAnnotation)).toInt();
 }
-
-// One ReplicaSet's intended state in this sync.
-struct RsPlan
-{
-    Object rs;
-    int replicas = 0;
-};
 
 QJsonObject replicaSetFor(const Object &d, const QString &hash, int replicas, int revision, int maxReplicas)
 {
@@ -180,6 +175,10 @@ void WorkloadSimulator::syncDeployment(const QString &key)
     RsPlan fresh;
     QList<RsPlan> old;
     const int maxOldRevision = collectReplicaSets(m_store, d, sim::templateWithoutHash(tmpl), fresh, old);
+    if (spec.value(QLatin1String("paused")).toBool()) {
+        syncPaused(key, fresh, old, desired, limits);
+        return;
+    }
     if (limits.recreate)
         planRecreate(fresh, old, desired);
     else
@@ -205,7 +204,27 @@ void WorkloadSimulator::syncDeployment(const QString &key)
     const QJsonValue historyLimit = spec.value(QLatin1String("revisionHistoryLimit"));
     cleanupHistory(m_store, old, historyLimit.isDouble() ? historyLimit.toInt() : 10);
     writeDeploymentRevision(d, revision);
-    writeDeploymentStatus(key, fresh.rs.name(), createdNow, limits.maxUnavailable);
+    writeDeploymentStatus(key, fresh.rs.name(), createdNow, limits.maxUnavailable, false);
+}
+
+void WorkloadSimulator::syncPaused(const QString &key, RsPlan &fresh, QList<RsPlan> &old, int desired,
+                                   const sim::RolloutLimits &limits)
+{
+    // Paused: no new ReplicaSet, no rollout; a lone active ReplicaSet (or the newest) follows
+    // spec.replicas. Several active ones (a paused rollout) are left as they are.
+    QList<RsPlan *> active;
+    for (RsPlan &p : old) {
+        if (p.replicas > 0)
+            active.append(&p);
+    }
+    if (!fresh.rs.isNull() && fresh.replicas > 0)
+        active.append(&fresh);
+    RsPlan *target = active.size() == 1 ? active.first() : nullptr;
+    if (active.isEmpty())
+        target = !fresh.rs.isNull() ? &fresh : (old.isEmpty() ? nullptr : &old.last());
+    if (target && target->replicas != desired)
+        scaleReplicaSet(target->rs, desired, desired, desired + limits.maxSurge, std::nullopt);
+    writeDeploymentStatus(key, fresh.rs.name(), false, limits.maxUnavailable, true);
 }
 
 void WorkloadSimulator::scaleReplicaSet(const Object &rs, int replicas, int desired, int maxReplicas, std::optional<int> revision)
@@ -246,7 +265,7 @@ void WorkloadSimulator::writeDeploymentRevision(const Object &d, int revision)
         qCWarning(lcSim) << "cannot annotate deployment" << d.name() << ":" << r.error().message();
 }
 
-void WorkloadSimulator::writeDeploymentStatus(const QString &key, const QString &newRs, bool createdNow, int maxUnavailable)
+void WorkloadSimulator::writeDeploymentStatus(const QString &key, const QString &newRs, bool createdNow, int maxUnavailable, bool paused)
 {
     const qsizetype slash = key.indexOf(u'/');
     const Object d = m_store->find({kDeployments, key.left(slash), key.mid(slash + 1)});
@@ -260,6 +279,7 @@ void WorkloadSimulator::writeDeploymentStatus(const QString &key, const QString 
     obs.maxUnavailable = maxUnavailable;
     obs.newReplicaSet = newRs;
     obs.createdNow = createdNow;
+    obs.paused = paused;
     obs.progressDeadlineSeconds = spec.value(QLatin1String("progressDeadlineSeconds")).toInt(600);
     obs.now = m_clock->wallNow();
     for (const ObjectRef &ref : m_store->dependentsOf(d.uid())) {

@@ -15,7 +15,8 @@
 // - Deployment status as the real controller fills it (observedGeneration, replicas,
 //   updatedReplicas, readyReplicas, availableReplicas, unavailableReplicas, conditions
 //   Available and Progressing, incl. ProgressDeadlineExceeded after progressDeadlineSeconds,
-//   default 600). Old ReplicaSets beyond revisionHistoryLimit (default 10) are deleted.
+//   default 600). spec.paused stops rollouts (Progressing Unknown DeploymentPaused; scaling
+//   still applies). Old ReplicaSets beyond revisionHistoryLimit (default 10) are deleted.
 //   ReplicaSet status: replicas, fullyLabeledReplicas, readyReplicas,
 //   availableReplicas (ready for minReadySeconds), observedGeneration.
 // - Status writes go through the status subresource and only when something changed.
@@ -25,6 +26,7 @@
 
 #include "engine/api/clock.h"
 #include "engine/api/object.h"
+#include "engine/apiserver/simulatorrules.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -63,6 +65,13 @@ public:
     /// Pending kubelet wake-ups (0 or 1) — for tests of the batching.
     int pendingWakeUps() const { return m_kubeletTimer ? 1 : 0; }
 
+    /// One ReplicaSet's intended replicas during a Deployment sync.
+    struct RsPlan
+    {
+        Object rs;
+        int replicas = 0;
+    };
+
 private:
     struct Due
     {
@@ -80,7 +89,8 @@ private:
     void syncDeployment(const QString &key);
     void scaleReplicaSet(const Object &rs, int replicas, int desired, int maxReplicas, std::optional<int> revision);
     void writeDeploymentRevision(const Object &deployment, int revision);
-    void writeDeploymentStatus(const QString &key, const QString &newReplicaSet, bool createdNow, int maxUnavailable);
+    void syncPaused(const QString &key, RsPlan &fresh, QList<RsPlan> &old, int desired, const sim::RolloutLimits &limits);
+    void writeDeploymentStatus(const QString &key, const QString &newReplicaSet, bool createdNow, int maxUnavailable, bool paused);
     void armDeadline(const QString &key, const QDateTime &at);
 
     // ReplicaSet controller and kubelet (workloadsimulator.cpp).

@@ -286,6 +286,32 @@ private Q_SLOTS:
         QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("slow")), "availableReplicas") == 2; }, 1s, 10));
     }
 
+    void shouldHoldRolloutsWhilePaused()
+    {
+        QVERIFY(m_store->create(kDeployments, kNs, deployment(QStringLiteral("web"), 2, QStringLiteral("nginx:1"))).ok());
+        QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("web")), "availableReplicas") == 2; }));
+        setDeploymentSpec(QStringLiteral("web"), [](QJsonObject &s) {
+            s.insert(QStringLiteral("paused"), true);
+            s.insert(QStringLiteral("replicas"), 3);
+            QJsonObject t = s.value(QLatin1String("template")).toObject();
+            t.insert(QStringLiteral("spec"), QJsonObject{{QStringLiteral("containers"), QJsonArray{QJsonObject{
+                {QStringLiteral("name"), QStringLiteral("app")}, {QStringLiteral("image"), QStringLiteral("nginx:2")}}}}});
+            s.insert(QStringLiteral("template"), t);
+        });
+        QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("web")), "availableReplicas") == 3; }));
+        const Object paused = deploy(QStringLiteral("web"));
+        QCOMPARE(owned(paused, kReplicaSets).size(), 1); // scaled, not rolled out
+        QCOMPARE(condition(paused, QStringLiteral("Progressing")).value(QLatin1String("status")).toString(), QStringLiteral("Unknown"));
+        QCOMPARE(condition(paused, QStringLiteral("Progressing")).value(QLatin1String("reason")).toString(), QStringLiteral("DeploymentPaused"));
+        setDeploymentSpec(QStringLiteral("web"), [](QJsonObject &s) { s.remove(QStringLiteral("paused")); });
+        QVERIFY(settle([&] {
+            const Object d = deploy(QStringLiteral("web"));
+            return owned(d, kReplicaSets).size() == 2 && statusInt(d, "updatedReplicas") == 3 && statusInt(d, "replicas") == 3
+                && statusInt(d, "availableReplicas") == 3
+                && condition(d, QStringLiteral("Progressing")).value(QLatin1String("reason")).toString() == QLatin1String("NewReplicaSetAvailable");
+        }));
+    }
+
     void shouldDoNothingWhileDisabled()
     {
         m_sim->setEnabled(false);
