@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/api/object.h"
 
+#include "engine/api/jsonwriter.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMutex>
@@ -8,7 +10,6 @@
 
 #include <simdjson.h>
 
-#include <charconv>
 #include <cstring>
 #include <string>
 
@@ -124,93 +125,6 @@ QString shareName(std::string_view sv, const NameRef &name, bool internOthers)
     return internOthers ? intern(sv) : qstr(sv);
 }
 
-// Appends `s` as a JSON string literal.
-void writeString(std::string &out, std::string_view s)
-{
-    out.push_back('"');
-    size_t start = 0;
-    for (size_t i = 0; i < s.size(); ++i) {
-        const unsigned char c = static_cast<unsigned char>(s[i]);
-        if (c >= 0x20 && c != '"' && c != '\\')
-            continue;
-        out.append(s.data() + start, i - start);
-        start = i + 1;
-        switch (c) {
-        case '"': out.append("\\\""); break;
-        case '\\': out.append("\\\\"); break;
-        case '\n': out.append("\\n"); break;
-        case '\r': out.append("\\r"); break;
-        case '\t': out.append("\\t"); break;
-        case '\b': out.append("\\b"); break;
-        case '\f': out.append("\\f"); break;
-        default: {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", c);
-            out.append(buf);
-        }
-        }
-    }
-    out.append(s.data() + start, s.size() - start);
-    out.push_back('"');
-}
-
-// Compact serializer over the DOM. `skipManagedFields` drops metadata.managedFields at depth 1.
-void write(std::string &out, dom::element el, int depth, bool inMetadata, bool skipManagedFields)
-{
-    switch (el.type()) {
-    case dom::element_type::OBJECT: {
-        out.push_back('{');
-        bool first = true;
-        for (dom::key_value_pair kv : dom::object(el)) {
-            if (skipManagedFields && inMetadata && depth == 1 && kv.key == "managedFields")
-                continue;
-            if (!first)
-                out.push_back(',');
-            first = false;
-            writeString(out, kv.key);
-            out.push_back(':');
-            write(out, kv.value, depth + 1, depth == 0 && kv.key == "metadata", skipManagedFields);
-        }
-        out.push_back('}');
-        break;
-    }
-    case dom::element_type::ARRAY: {
-        out.push_back('[');
-        bool first = true;
-        for (dom::element child : dom::array(el)) {
-            if (!first)
-                out.push_back(',');
-            first = false;
-            write(out, child, depth + 1, false, skipManagedFields);
-        }
-        out.push_back(']');
-        break;
-    }
-    case dom::element_type::STRING: writeString(out, std::string_view(el)); break;
-    case dom::element_type::INT64: {
-        char buf[24];
-        auto r = std::to_chars(buf, buf + sizeof buf, int64_t(el));
-        out.append(buf, size_t(r.ptr - buf));
-        break;
-    }
-    case dom::element_type::UINT64: {
-        char buf[24];
-        auto r = std::to_chars(buf, buf + sizeof buf, uint64_t(el));
-        out.append(buf, size_t(r.ptr - buf));
-        break;
-    }
-    case dom::element_type::DOUBLE: {
-        const double v = double(el);
-        char buf[32];
-        auto r = std::to_chars(buf, buf + sizeof buf, v);
-        out.append(buf, size_t(r.ptr - buf));
-        break;
-    }
-    case dom::element_type::BOOL: out.append(bool(el) ? "true" : "false"); break;
-    case dom::element_type::NULL_VALUE: out.append("null"); break;
-    }
-}
-
 void decodeLabels(dom::object meta, const NameRef &nameRef, ObjectData &d)
 {
     dom::object labels;
@@ -321,7 +235,7 @@ ObjectData *buildData(dom::element el, const QString &apiVersion, const QString 
     // (no growth reallocations, no slack: less time and less heap fragmentation).
     thread_local std::string scratch;
     scratch.clear();
-    write(scratch, el, 0, false, stripManagedFields);
+    jsonwriter::writeElement(scratch, el, stripManagedFields);
     decodeMeta(dom::object(el), *d);
     if (d->apiVersion.isEmpty() && !apiVersion.isEmpty()) {
         // Built-in list items often omit apiVersion/kind: put them back so every cached
@@ -329,9 +243,9 @@ ObjectData *buildData(dom::element el, const QString &apiVersion, const QString 
         d->apiVersion = apiVersion;
         d->kind = kind;
         std::string prefix = "{\"apiVersion\":";
-        writeString(prefix, apiVersion.toStdString());
+        jsonwriter::writeString(prefix, apiVersion.toStdString());
         prefix += ",\"kind\":";
-        writeString(prefix, kind.toStdString());
+        jsonwriter::writeString(prefix, kind.toStdString());
         if (scratch.size() > 2)
             prefix += ',';
         scratch.replace(0, 1, prefix);

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/api/jsonwriter.h"
+
+#include <charconv>
+#include <cstdio>
+
+namespace opbench::jsonwriter {
+
+namespace dom = simdjson::dom;
+
+namespace {
+
+void writeStringImpl(std::string &out, std::string_view s)
+{
+    out.push_back('"');
+    size_t start = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        out.append(s.data() + start, i - start);
+        start = i + 1;
+        switch (c) {
+        case '"': out.append("\\\""); break;
+        case '\\': out.append("\\\\"); break;
+        case '\n': out.append("\\n"); break;
+        case '\r': out.append("\\r"); break;
+        case '\t': out.append("\\t"); break;
+        case '\b': out.append("\\b"); break;
+        case '\f': out.append("\\f"); break;
+        default: {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", c);
+            out.append(buf);
+        }
+        }
+    }
+    out.append(s.data() + start, s.size() - start);
+    out.push_back('"');
+}
+
+// Compact serializer over the DOM. `skipManagedFields` drops metadata.managedFields at depth 1.
+void write(std::string &out, dom::element el, int depth, bool inMetadata, bool skipManagedFields)
+{
+    switch (el.type()) {
+    case dom::element_type::OBJECT: {
+        out.push_back('{');
+        bool first = true;
+        for (dom::key_value_pair kv : dom::object(el)) {
+            if (skipManagedFields && inMetadata && depth == 1 && kv.key == "managedFields")
+                continue;
+            if (!first)
+                out.push_back(',');
+            first = false;
+            writeStringImpl(out, kv.key);
+            out.push_back(':');
+            write(out, kv.value, depth + 1, depth == 0 && kv.key == "metadata", skipManagedFields);
+        }
+        out.push_back('}');
+        break;
+    }
+    case dom::element_type::ARRAY: {
+        out.push_back('[');
+        bool first = true;
+        for (dom::element child : dom::array(el)) {
+            if (!first)
+                out.push_back(',');
+            first = false;
+            write(out, child, depth + 1, false, skipManagedFields);
+        }
+        out.push_back(']');
+        break;
+    }
+    case dom::element_type::STRING: writeStringImpl(out, std::string_view(el)); break;
+    case dom::element_type::INT64: {
+        char buf[24];
+        auto r = std::to_chars(buf, buf + sizeof buf, int64_t(el));
+        out.append(buf, size_t(r.ptr - buf));
+        break;
+    }
+    case dom::element_type::UINT64: {
+        char buf[24];
+        auto r = std::to_chars(buf, buf + sizeof buf, uint64_t(el));
+        out.append(buf, size_t(r.ptr - buf));
+        break;
+    }
+    case dom::element_type::DOUBLE: {
+        const double v = double(el);
+        char buf[32];
+        auto r = std::to_chars(buf, buf + sizeof buf, v);
+        out.append(buf, size_t(r.ptr - buf));
+        break;
+    }
+    case dom::element_type::BOOL: out.append(bool(el) ? "true" : "false"); break;
+    case dom::element_type::NULL_VALUE: out.append("null"); break;
+    }
+}
+
+} // namespace
+
+void writeString(std::string &out, std::string_view s) { writeStringImpl(out, s); }
+
+void writeElement(std::string &out, dom::element el, bool skipManagedFields) { write(out, el, 0, false, skipManagedFields); }
+
+} // namespace opbench::jsonwriter
