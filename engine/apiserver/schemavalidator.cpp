@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/apiserver/schemavalidator.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -128,8 +129,15 @@ void Validator::string(const QString &str, const QJsonObject &s, const QString &
         invalid(str, path, QStringLiteral("should be at least %1 chars long").arg(s.value(QLatin1String("minLength")).toInteger()));
     const QString pattern = s.value(QLatin1String("pattern")).toString();
     if (!pattern.isEmpty()) {
-        // Go's regexp MatchString: an unanchored search.
-        const QRegularExpression re(pattern);
+        // Go's regexp MatchString: an unanchored search. Compiled patterns are cached per thread.
+        thread_local QHash<QString, QRegularExpression> cache;
+        auto it = cache.constFind(pattern);
+        if (it == cache.constEnd()) {
+            if (cache.size() > 256)
+                cache.clear();
+            it = cache.insert(pattern, QRegularExpression(pattern));
+        }
+        const QRegularExpression &re = *it;
         if (!re.isValid() || !re.match(str).hasMatch())
             invalid(str, path, QStringLiteral("should match '%1'").arg(pattern));
     }
