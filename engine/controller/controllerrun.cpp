@@ -56,7 +56,7 @@ void Controller::finish(const QueueKey &key, int priority, const std::shared_ptr
         m_metrics->panics->inc();
         t.panicked = true;
         scope->logger.error(f.panic, QStringLiteral("Observed a panic"));
-        f.outcome = Status::internalError(QStringLiteral("panic: %1 [recovered]").arg(f.panic));
+        f.outcome = ReconcileOutcome::error(QStringLiteral("panic: %1 [recovered]").arg(f.panic));
     }
     if (t.timedOut) {
         m_metrics->timeouts->inc();

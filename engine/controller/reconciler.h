@@ -73,7 +73,10 @@ public:
     ReconcileOutcome(TerminalError error) : m_error(std::move(error.status)), m_isError(true), m_terminal(true) {}
 
     /// An ordinary error with only a message (reason InternalError, code 500).
-    static ReconcileOutcome error(const QString &message) { return Status::internalError(message); }
+    static ReconcileOutcome error(const QString &message)
+    {
+        return Status(500, QString::fromLatin1(StatusReason::InternalError), message);
+    }
 
     [[nodiscard]] bool ok() const { return !m_isError; }
     [[nodiscard]] bool isError() const { return m_isError; }

@@ -93,7 +93,7 @@ QString ReconcileTrace::resultName(Result r)
 QJsonObject ReconcileTrace::toJson() const
 {
     QJsonArray causeArray;
-    for (const Cause &c : causes.causes)
+    for (const Cause &c : causes)
         causeArray.append(causeJson(c));
     QJsonArray callArray;
     for (const TraceCall &c : calls)
@@ -103,7 +103,7 @@ QJsonObject ReconcileTrace::toJson() const
                   {QStringLiteral("namespace"), request.ns},
                   {QStringLiteral("name"), request.name},
                   {QStringLiteral("causes"), causeArray},
-                  {QStringLiteral("causesDropped"), causes.dropped},
+                  {QStringLiteral("causesDropped"), causes.dropped()},
                   {QStringLiteral("priority"), priority},
                   {QStringLiteral("retries"), retries},
                   {QStringLiteral("cacheResourceVersion"), cacheResourceVersion},
