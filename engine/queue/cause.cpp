@@ -115,7 +115,6 @@ void CauseList::mergeAll(CauseList &&other, int limit)
 {
     if (isEmpty() && other.m_size <= limit) {
         *this = std::move(other);
-        other = CauseList();
         return;
     }
     for (int i = 0; i < other.m_size; ++i)

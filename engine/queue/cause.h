@@ -10,6 +10,7 @@
 #include <QString>
 
 #include <iterator>
+#include <utility>
 
 namespace opbench {
 
@@ -60,6 +61,25 @@ struct Cause
 class CauseList
 {
 public:
+    CauseList() = default;
+    CauseList(const CauseList &) = default;
+    CauseList &operator=(const CauseList &) = default;
+    /// Moving leaves `other` empty.
+    CauseList(CauseList &&other) noexcept
+        : m_first(std::move(other.m_first)), m_rest(std::move(other.m_rest)), m_size(std::exchange(other.m_size, 0)),
+          m_dropped(std::exchange(other.m_dropped, 0))
+    {
+    }
+    CauseList &operator=(CauseList &&other) noexcept
+    {
+        m_first = std::move(other.m_first);
+        m_rest = std::move(other.m_rest);
+        m_size = std::exchange(other.m_size, 0);
+        m_dropped = std::exchange(other.m_dropped, 0);
+        return *this;
+    }
+    ~CauseList() = default;
+
     /// Number of causes kept (<= the queue's limit).
     [[nodiscard]] int size() const { return m_size; }
     [[nodiscard]] bool isEmpty() const { return m_size == 0 && m_dropped == 0; }

@@ -9,7 +9,14 @@ namespace {
 constexpr quint32 NoId = 0xffffffffu;
 
 // std::*_heap build a max-heap: "less" means "goes out later".
-bool laterOrder(const auto &a, const auto &b) { return a.order > b.order; }
+struct LaterOrder
+{
+    template<typename N>
+    bool operator()(const N &a, const N &b) const
+    {
+        return a.order > b.order;
+    }
+};
 } // namespace
 
 PriorityQueue::PriorityQueue(WorkQueueOptions options, QObject *parent)
@@ -122,8 +129,36 @@ void PriorityQueue::pushLevel(quint32 id)
     auto it = std::find_if(m_levels.begin(), m_levels.end(), [&](const Level &l) { return l.priority <= e.priority; });
     if (it == m_levels.end() || it->priority != e.priority)
         it = m_levels.insert(it, Level{e.priority, {}});
-    it->heap.push_back({e.order, id});
-    std::push_heap(it->heap.begin(), it->heap.end(), laterOrder<LevelNode, LevelNode>);
+    it->push({e.order, id});
+}
+
+void PriorityQueue::Level::push(LevelNode n)
+{
+    if (fifo.empty() || fifo.back().order < n.order) {
+        fifo.push_back(n);
+    } else {
+        late.push_back(n);
+        std::push_heap(late.begin(), late.end(), LaterOrder());
+    }
+}
+
+const PriorityQueue::LevelNode &PriorityQueue::Level::front() const
+{
+    if (late.empty())
+        return fifo.front();
+    if (fifo.empty())
+        return late.front();
+    return late.front().order < fifo.front().order ? late.front() : fifo.front();
+}
+
+void PriorityQueue::Level::pop()
+{
+    if (!late.empty() && (fifo.empty() || late.front().order < fifo.front().order)) {
+        std::pop_heap(late.begin(), late.end(), LaterOrder());
+        late.pop_back();
+    } else {
+        fifo.pop_front();
+    }
 }
 
 void PriorityQueue::makeAvailable(quint32 id)
@@ -145,13 +180,12 @@ std::optional<Item> PriorityQueue::tryGet()
         return std::nullopt;
     while (!m_levels.empty()) {
         Level &level = m_levels.front();
-        if (level.heap.empty()) {
+        if (level.empty()) {
             m_levels.erase(m_levels.begin());
             continue;
         }
-        const LevelNode node = level.heap.front();
-        std::pop_heap(level.heap.begin(), level.heap.end(), laterOrder<LevelNode, LevelNode>);
-        level.heap.pop_back();
+        const LevelNode node = level.front();
+        level.pop();
         if (!nodeValid(node) || m_keys[node.id].priority != level.priority)
             continue;
         Item item = handOut(node.id);
@@ -179,12 +213,11 @@ std::optional<QueueKey> PriorityQueue::peek() const
     if (m_shutDown)
         return std::nullopt;
     for (Level &level : m_levels) {
-        while (!level.heap.empty()) {
-            const LevelNode &top = level.heap.front();
+        while (!level.empty()) {
+            const LevelNode &top = level.front();
             if (nodeValid(top) && m_keys[top.id].priority == level.priority)
                 return m_keys[top.id].key;
-            std::pop_heap(level.heap.begin(), level.heap.end(), laterOrder<LevelNode, LevelNode>);
-            level.heap.pop_back(); // stale: dropping it changes nothing observable
+            level.pop(); // stale: dropping it changes nothing observable
         }
     }
     return std::nullopt;
@@ -204,13 +237,7 @@ Item PriorityQueue::handOut(quint32 id)
     m_metrics.handedOut(e.priority, now - e.queuedAt);
     if (m_metrics.enabled() && !m_metricsWake.armed())
         m_metricsWake.armAt(now + QueueMetrics::UnfinishedWorkPeriod);
-    Item item;
-    item.key = e.key;
-    item.causes = std::exchange(e.causes, CauseList());
-    item.priority = e.priority;
-    item.retries = e.retries;
-    item.queuedAt = e.queuedAt;
-    return item;
+    return Item{e.key, std::move(e.causes), e.priority, e.retries, e.queuedAt}; // leaves e.causes empty
 }
 
 void PriorityQueue::done(const QueueKey &key)

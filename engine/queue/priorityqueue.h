@@ -20,6 +20,8 @@
 #include "engine/queue/queuemetrics.h"
 #include "engine/queue/workqueue.h"
 
+#include <deque>
+
 namespace opbench {
 
 class PriorityQueue final : public WorkQueue
@@ -73,10 +75,18 @@ private:
         quint64 order;
         quint32 id;
     };
+    // One priority level: nodes in `order`. Orders are handed out increasing, so almost every
+    // push goes to the tail of `fifo` (O(1)); the exception, a held key released by done() with
+    // its earlier order, goes to the min-heap `late`. Stale nodes are skipped lazily.
     struct Level
     {
         int priority;
-        std::vector<LevelNode> heap; // min-heap on order; stale nodes skipped lazily
+        std::deque<LevelNode> fifo;  // increasing order
+        std::vector<LevelNode> late; // min-heap on order
+        [[nodiscard]] bool empty() const { return fifo.empty() && late.empty(); }
+        void push(LevelNode n);
+        [[nodiscard]] const LevelNode &front() const;
+        void pop();
     };
 
     static bool idle(const Entry &e) { return !e.locked && !e.pending && e.retries == 0; }

@@ -169,12 +169,7 @@ Item RateLimitingQueue::handOut(quint32 id)
     m_metrics.handedOut(0, now - e.queuedAt);
     if (m_metrics.enabled() && !m_metricsWake.armed())
         m_metricsWake.armAt(now + QueueMetrics::UnfinishedWorkPeriod);
-    Item item;
-    item.key = e.key;
-    item.causes = std::exchange(e.causes, CauseList());
-    item.retries = e.retries;
-    item.queuedAt = e.queuedAt;
-    return item;
+    return Item{e.key, std::move(e.causes), 0, e.retries, e.queuedAt}; // leaves e.causes empty
 }
 
 void RateLimitingQueue::done(const QueueKey &key)
@@ -224,7 +219,7 @@ void RateLimitingQueue::fireDue()
             continue; // superseded by an earlier deadline, or discarded
         e.waiting = false;
         --m_waiting;
-        e.causes.mergeAll(std::exchange(e.delayedCauses, CauseList()), m_maxCauses);
+        e.causes.mergeAll(std::move(e.delayedCauses), m_maxCauses);
         if (!e.dirty)
             markReady(node.id, now);
         if (hasListeners())

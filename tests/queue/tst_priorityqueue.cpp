@@ -154,6 +154,20 @@ private Q_SLOTS:
         QCOMPARE(again->causes.total(), 1);
     }
 
+    void shouldReleaseAHeldKeyInItsOriginalTurn()
+    {
+        // Given a re-add of a handed-out key, then a later add at the same priority
+        Fixture f;
+        f.queue->add(key("a"));
+        (void)f.queue->tryGet();
+        f.queue->add(key("a"));
+        f.queue->add(key("c"));
+        // When a finishes
+        f.queue->done(key("a"));
+        // Then the held re-add goes first: it was added before c
+        QCOMPARE(f.drainKeys(), (QStringList{QStringLiteral("a"), QStringLiteral("c")}));
+    }
+
     void shouldNotDrainOnShutDown()
     {
         Fixture f;
