@@ -1,8 +1,289 @@
 // SPDX-License-Identifier: Apache-2.0
+// Builder, event handlers and predicates: what gets queued, with which cause and priority.
+#include "tests/controller/scriptedreconciler.h"
+
+#include "engine/cache/informercache.h"
+#include "engine/controller/builder.h"
+
+#include <QJsonArray>
 #include <QTest>
-class tst_Placeholder : public QObject
+
+using namespace opbench;
+using namespace opbench::test;
+
+namespace {
+
+GroupVersionKind deploymentGvk() { return {QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("Deployment")}; }
+GroupVersionKind podGvk() { return {QString(), QStringLiteral("v1"), QStringLiteral("Pod")}; }
+
+Object withOwners(const Object &o, const QList<OwnerReference> &refs)
+{
+    QJsonObject j = o.json();
+    QJsonObject meta = j.value(QLatin1String("metadata")).toObject();
+    QJsonArray a;
+    for (const OwnerReference &r : refs)
+        a.append(r.toJson());
+    meta.insert(QStringLiteral("ownerReferences"), a);
+    j.insert(QStringLiteral("metadata"), meta);
+    return Object::fromJson(j);
+}
+
+Object withAnnotation(const Object &o, const QString &k, const QString &v)
+{
+    QJsonObject j = o.json();
+    QJsonObject meta = j.value(QLatin1String("metadata")).toObject();
+    meta.insert(QStringLiteral("annotations"), QJsonObject{{k, v}});
+    j.insert(QStringLiteral("metadata"), meta);
+    return Object::fromJson(j);
+}
+
+Object typed(const Object &o, const QString &apiVersion, const QString &kind)
+{
+    QJsonObject j = o.json();
+    j.insert(QStringLiteral("apiVersion"), apiVersion);
+    j.insert(QStringLiteral("kind"), kind);
+    return Object::fromJson(j);
+}
+
+WatchEvent update(const Object &o, const Object &n)
+{
+    WatchEvent e;
+    e.type = WatchEvent::Type::Update;
+    e.oldObject = o;
+    e.object = n;
+    return e;
+}
+
+WatchEvent create(const Object &o)
+{
+    WatchEvent e;
+    e.type = WatchEvent::Type::Create;
+    e.object = o;
+    return e;
+}
+
+OwnerReference ref(const QString &apiVersion, const QString &kind, const QString &name, bool controller)
+{
+    return OwnerReference{apiVersion, kind, name, QStringLiteral("uid-") + name, controller, controller};
+}
+
+} // namespace
+
+class tst_Builder : public QObject
 {
     Q_OBJECT
+
+private Q_SLOTS:
+    void shouldFilterWithPredicates_data()
+    {
+        QTest::addColumn<QString>("predicate");
+        QTest::addColumn<bool>("sameGen");
+        QTest::addColumn<bool>("newGen");
+        QTest::addColumn<bool>("labels");
+        QTest::addColumn<bool>("annotations");
+        QTest::addColumn<bool>("onCreate");
+        // Expected results for: an update changing only the RV, an update bumping the
+        // generation, an update changing labels, one changing annotations, and a create.
+        QTest::newRow("generation") << "generation" << false << true << false << false << true;
+        QTest::newRow("resourceVersion") << "resourceVersion" << true << true << true << true << true;
+        QTest::newRow("label") << "label" << false << false << true << false << true;
+        QTest::newRow("annotation") << "annotation" << false << false << false << true << true;
+        QTest::newRow("not generation") << "notGeneration" << true << false << true << true << false;
+        QTest::newRow("label or annotation") << "labelOrAnnotation" << false << false << true << true << true;
+        QTest::newRow("generation and label") << "generationAndLabel" << false << false << false << false << true;
+    }
+    void shouldFilterWithPredicates()
+    {
+        QFETCH(QString, predicate);
+        QFETCH(bool, sameGen);
+        QFETCH(bool, newGen);
+        QFETCH(bool, labels);
+        QFETCH(bool, annotations);
+        QFETCH(bool, onCreate);
+        const QHash<QString, Predicate> ps{
+            {QStringLiteral("generation"), predicates::generationChanged()},
+            {QStringLiteral("resourceVersion"), predicates::resourceVersionChanged()},
+            {QStringLiteral("label"), predicates::labelChanged()},
+            {QStringLiteral("annotation"), predicates::annotationChanged()},
+            {QStringLiteral("notGeneration"), predicates::negate(predicates::generationChanged())},
+            {QStringLiteral("labelOrAnnotation"), predicates::anyOf({predicates::labelChanged(), predicates::annotationChanged()})},
+            {QStringLiteral("generationAndLabel"), predicates::allOf({predicates::generationChanged(), predicates::labelChanged()})},
+        };
+        const Predicate p = ps.value(predicate);
+        const Object base = configMap(QStringLiteral("ns"), QStringLiteral("a"), QStringLiteral("1"), 1);
+        QCOMPARE(p(update(base, configMap(QStringLiteral("ns"), QStringLiteral("a"), QStringLiteral("2"), 1))), sameGen);
+        QCOMPARE(p(update(base, configMap(QStringLiteral("ns"), QStringLiteral("a"), QStringLiteral("2"), 2))), newGen);
+        QCOMPARE(p(update(base, configMap(QStringLiteral("ns"), QStringLiteral("a"), QStringLiteral("2"), 1,
+                                          {{QStringLiteral("app"), QStringLiteral("web")}}))),
+                 labels);
+        QCOMPARE(p(update(base, withAnnotation(configMap(QStringLiteral("ns"), QStringLiteral("a"), QStringLiteral("2"), 1),
+                                               QStringLiteral("note"), QStringLiteral("x")))),
+                 annotations);
+        QCOMPARE(p(create(base)), onCreate);
+    }
+
+    void shouldMatchLabelSelectorOnEveryEventType()
+    {
+        const Predicate p = predicates::labelSelector(*LabelSelector::parse(QStringLiteral("app=web")));
+        const Object web = configMap(QStringLiteral("ns"), QStringLiteral("a"), QStringLiteral("1"), 1, {{QStringLiteral("app"), QStringLiteral("web")}});
+        const Object db = configMap(QStringLiteral("ns"), QStringLiteral("b"), QStringLiteral("1"), 1, {{QStringLiteral("app"), QStringLiteral("db")}});
+        QVERIFY(p(create(web)));
+        QVERIFY(!p(create(db)));
+        QVERIFY(p(update(db, web)));
+        WatchEvent del;
+        del.type = WatchEvent::Type::Delete;
+        del.object = db;
+        QVERIFY(!p(del));
+    }
+
+    void shouldEnqueueControllingOwnerMatchedByGroupAndKind()
+    {
+        auto queue = makeWorkQueue(WorkQueue::Kind::Plain);
+        RequestQueue rq(queue.get());
+        auto handler = enqueueRequestForOwner({QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("MyApplication")});
+        const Object pod = configMap(QStringLiteral("ns"), QStringLiteral("child"), QStringLiteral("7"));
+        // The controller ref (other version: still matches), a non-controller ref, another group.
+        WatchEvent e = create(withOwners(pod, {ref(QStringLiteral("example.com/v1"), QStringLiteral("MyApplication"), QStringLiteral("app"), true),
+                                               ref(QStringLiteral("example.com/v1alpha1"), QStringLiteral("MyApplication"), QStringLiteral("other"), false),
+                                               ref(QStringLiteral("other.io/v1alpha1"), QStringLiteral("MyApplication"), QStringLiteral("foreign"), true)}));
+        e.gvk = configMapGvk();
+        handler->handle(e, rq);
+        QCOMPARE(queue->len(), 1);
+        auto item = queue->tryGet();
+        QVERIFY(item);
+        QCOMPARE(item->key.toString(), QStringLiteral("ns/app"));
+        QCOMPARE(item->causes.size(), 1);
+        QCOMPARE(item->causes.at(0).kind, Cause::Kind::OwnerMapping);
+        QCOMPARE(item->causes.at(0).sourceKey, QStringLiteral("ns/child"));
+        QCOMPARE(item->causes.at(0).resourceVersion, QStringLiteral("7"));
+        queue->done(item->key);
+
+        // Every owner (not only the controller) when asked.
+        auto all = enqueueRequestForOwner({QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("MyApplication")}, true, false);
+        all->handle(e, rq);
+        QCOMPARE(queue->len(), 2);
+    }
+
+    void shouldEnqueueOwnersOfOldAndNewOnUpdate()
+    {
+        auto queue = makeWorkQueue(WorkQueue::Kind::Plain);
+        RequestQueue rq(queue.get());
+        auto handler = enqueueRequestForOwner(deploymentGvk());
+        const Object base = configMap(QStringLiteral("ns"), QStringLiteral("pod"), QStringLiteral("1"));
+        WatchEvent e = update(withOwners(base, {ref(QStringLiteral("apps/v1"), QStringLiteral("Deployment"), QStringLiteral("old"), true)}),
+                              withOwners(configMap(QStringLiteral("ns"), QStringLiteral("pod"), QStringLiteral("2")),
+                                         {ref(QStringLiteral("apps/v1"), QStringLiteral("Deployment"), QStringLiteral("new"), true)}));
+        handler->handle(e, rq);
+        QCOMPARE(queue->len(), 2);
+        QStringList keys;
+        while (auto item = queue->tryGet())
+            keys << item->key.toString();
+        keys.sort();
+        QCOMPARE(keys, (QStringList{QStringLiteral("ns/new"), QStringLiteral("ns/old")}));
+    }
+
+    void shouldUseNoNamespaceForClusterScopedOwners()
+    {
+        auto queue = makeWorkQueue(WorkQueue::Kind::Plain);
+        RequestQueue rq(queue.get());
+        auto handler = enqueueRequestForOwner({QString(), QStringLiteral("v1"), QStringLiteral("Namespace")}, false);
+        handler->handle(create(withOwners(configMap(QStringLiteral("ns"), QStringLiteral("x")),
+                                          {ref(QStringLiteral("v1"), QStringLiteral("Namespace"), QStringLiteral("ns"), true)})),
+                        rq);
+        auto item = queue->tryGet();
+        QVERIFY(item);
+        QCOMPARE(item->key.ns, QString());
+        QCOMPARE(item->key.name, QStringLiteral("ns"));
+    }
+
+    void shouldMapBothOldAndNewWithMapFunc()
+    {
+        auto queue = makeWorkQueue(WorkQueue::Kind::Plain);
+        RequestQueue rq(queue.get());
+        auto handler = enqueueRequestsFromMapFunc([](const Object &o) {
+            return QList<QueueKey>{{o.namespaceName(), o.labels().value(QStringLiteral("app"))}};
+        });
+        handler->handle(update(configMap(QStringLiteral("ns"), QStringLiteral("c"), QStringLiteral("1"), 1, {{QStringLiteral("app"), QStringLiteral("one")}}),
+                               configMap(QStringLiteral("ns"), QStringLiteral("c"), QStringLiteral("2"), 1, {{QStringLiteral("app"), QStringLiteral("two")}})),
+                        rq);
+        QCOMPARE(queue->len(), 2);
+    }
+
+    void shouldWireForOwnsAndFilters()
+    {
+        FakeClock clock;
+        MetricsRegistry metrics;
+        QObject parent;
+        InformerCache cache(InformerCacheOptions{});
+        Informer *deployments = *cache.informerFor(deploymentGvk());
+        Informer *pods = *cache.informerFor(podGvk());
+        const Object web = typed(configMap(QStringLiteral("ns"), QStringLiteral("web"), QStringLiteral("10"), 1), QStringLiteral("apps/v1"),
+                                 QStringLiteral("Deployment"));
+        deployments->replaceAll({web}, QStringLiteral("10"));
+        pods->replaceAll({}, QStringLiteral("10"));
+        auto rec = std::make_shared<ScriptedReconciler>();
+        ControllerOptions o = testOptions(QString(), &clock, &metrics, WorkQueue::Kind::Priority);
+        auto built = ControllerBuilder(&cache)
+                         .forKind(deploymentGvk())
+                         .owns(podGvk())
+                         .withEventFilter(predicates::generationChanged())
+                         .withOptions(std::move(o))
+                         .build(rec, &parent);
+        QVERIFY2(built.ok(), built.ok() ? "" : qPrintable(built.error().message()));
+        Controller *c = *built;
+        QCOMPARE(c->name(), QStringLiteral("deployment"));
+        c->pause();
+        QVERIFY(QCoro::waitFor(c->start()).ok());
+        // Initial list: low priority, InitialList cause.
+        const QueueKey webKey{QStringLiteral("ns"), QStringLiteral("web")};
+        KeyState s = c->queue()->state(webKey);
+        QVERIFY(s.queued);
+        QCOMPARE(s.priority, LowPriority);
+        QCOMPARE(s.causes.size(), 1);
+        QCOMPARE(s.causes.at(0).kind, Cause::Kind::InitialList);
+        QCOMPARE(s.causes.at(0).sourceKey, QStringLiteral("ns/web"));
+        // A status-only change (same generation) is filtered; a spec change is not.
+        deployments->modified(typed(configMap(QStringLiteral("ns"), QStringLiteral("web"), QStringLiteral("11"), 1), QStringLiteral("apps/v1"),
+                                    QStringLiteral("Deployment")));
+        QCOMPARE(c->queue()->state(webKey).causes.size(), 1);
+        deployments->modified(typed(configMap(QStringLiteral("ns"), QStringLiteral("web"), QStringLiteral("12"), 2), QStringLiteral("apps/v1"),
+                                    QStringLiteral("Deployment")));
+        s = c->queue()->state(webKey);
+        QCOMPARE(s.causes.size(), 2);
+        QCOMPARE(s.causes.at(1).kind, Cause::Kind::WatchEvent);
+        QCOMPARE(s.causes.at(1).event, Cause::EventType::Modified);
+        QCOMPARE(s.causes.at(1).resourceVersion, QStringLiteral("12"));
+        // An owned Pod maps to its Deployment.
+        const Object pod = withOwners(typed(configMap(QStringLiteral("ns"), QStringLiteral("web-1"), QStringLiteral("13"), 1), QStringLiteral("v1"),
+                                            QStringLiteral("Pod")),
+                                      {ref(QStringLiteral("apps/v1"), QStringLiteral("Deployment"), QStringLiteral("web"), true)});
+        pods->added(pod);
+        s = c->queue()->state(webKey);
+        QCOMPARE(s.causes.size(), 3);
+        QCOMPARE(s.causes.at(2).kind, Cause::Kind::OwnerMapping);
+        QCOMPARE(s.causes.at(2).sourceKey, QStringLiteral("ns/web-1"));
+        QCOMPARE(s.priority, 0); // a real change raised it
+        c->resume();
+        QTRY_COMPARE(rec->requests.size(), 1);
+        QCOMPARE(rec->requests.at(0).causes.size(), 3);
+    }
+
+    void shouldRejectMissingForAndDuplicateNames()
+    {
+        InformerCache cache(InformerCacheOptions{});
+        auto rec = std::make_shared<ScriptedReconciler>();
+        auto noFor = ControllerBuilder(&cache).owns(podGvk()).build(rec);
+        QVERIFY(!noFor.ok());
+        QVERIFY(noFor.error().message().contains(QStringLiteral("forKind")));
+        auto first = ControllerBuilder(&cache).forKind(podGvk()).named(QStringLiteral("pods-unique")).build(rec);
+        QVERIFY(first.ok());
+        auto second = ControllerBuilder(&cache).forKind(podGvk()).named(QStringLiteral("pods-unique")).build(rec);
+        QVERIFY(!second.ok());
+        delete *first;
+        auto unknown = ControllerBuilder(&cache).forKind({QStringLiteral("nope.io"), QStringLiteral("v1"), QStringLiteral("Nope")}).build(rec);
+        QVERIFY(!unknown.ok());
+    }
 };
-QTEST_GUILESS_MAIN(tst_Placeholder)
+
+QTEST_GUILESS_MAIN(tst_Builder)
 #include "tst_builder.moc"
