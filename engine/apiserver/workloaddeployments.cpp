@@ -25,14 +25,13 @@ QJsonObject sub(const QJsonObject &o, const char *key)
     return o.value(QLatin1String(key)).toObject();
 }
 
-int specReplicas(const Object &rs)
+// One decode of a ReplicaSet's counts (Object::json() parses the document each time).
+RsPlan planFor(const Object &rs, const QJsonObject &json)
 {
-    return sim::desiredReplicas(sub(rs.json(), "spec"));
-}
-
-int statusCount(const Object &rs, const char *key)
-{
-    return sub(rs.json(), "status").value(QLatin1String(key)).toInt();
+    const QJsonObject status = sub(json, "status");
+    const int spec = sim::desiredReplicas(sub(json, "spec"));
+    return RsPlan{rs, spec, spec, status.value(QLatin1String("replicas")).toInt(),
+                  status.value(QLatin1String("availableReplicas")).toInt()};
 }
 
 int revisionOf(const Object &rs)
@@ -85,20 +84,20 @@ void planRolling(RsPlan &fresh, QList<RsPlan> &old, int desired, const sim::Roll
             fresh.replicas += std::min(maxTotal - current, desired - fresh.replicas);
     }
     const int minAvailable = desired - l.maxUnavailable;
-    const int freshAvailable = fresh.rs.isNull() ? 0 : statusCount(fresh.rs, "availableReplicas");
+    const int freshAvailable = fresh.rs.isNull() ? 0 : fresh.available;
     const int maxScaledDown = oldTotal + fresh.replicas - minAvailable - (fresh.replicas - freshAvailable);
     if (maxScaledDown <= 0 || oldTotal == 0)
         return;
     int budget = maxScaledDown;
     for (RsPlan &p : old) { // unhealthy replicas first
-        const int unhealthy = p.replicas - statusCount(p.rs, "availableReplicas");
+        const int unhealthy = p.replicas - p.available;
         const int cut = std::min(budget, std::max(0, unhealthy));
         p.replicas -= cut;
         budget -= cut;
     }
     int available = freshAvailable;
     for (const RsPlan &p : std::as_const(old))
-        available += statusCount(p.rs, "availableReplicas");
+        available += p.available;
     int scaleDown = available - minAvailable;
     for (RsPlan &p : old) {
         const int cut = std::min(p.replicas, std::max(0, scaleDown));
@@ -111,7 +110,7 @@ void planRecreate(RsPlan &fresh, QList<RsPlan> &old, int desired)
 {
     int oldPods = 0;
     for (RsPlan &p : old) {
-        oldPods += p.replicas + statusCount(p.rs, "replicas");
+        oldPods += p.replicas + p.statusReplicas;
         p.replicas = 0;
     }
     fresh.replicas = oldPods == 0 ? desired : 0;
@@ -126,10 +125,11 @@ int collectReplicaSets(Store *store, const Object &d, const QJsonObject &bareTem
         const Object rs = ref.gvr.resource == QLatin1String("replicasets") ? store->find(ref) : Object();
         if (rs.isNull() || rs.isBeingDeleted() || !rs.controllerReference() || rs.controllerReference()->uid != d.uid())
             continue;
-        if (fresh.rs.isNull() && sim::templateWithoutHash(sub(sub(rs.json(), "spec"), "template")) == bareTemplate) {
-            fresh = {rs, specReplicas(rs)};
+        const QJsonObject json = rs.json();
+        if (fresh.rs.isNull() && sim::templateWithoutHash(sub(sub(json, "spec"), "template")) == bareTemplate) {
+            fresh = planFor(rs, json);
         } else {
-            old.append({rs, specReplicas(rs)});
+            old.append(planFor(rs, json));
             maxOldRevision = std::max(maxOldRevision, revisionOf(rs));
         }
     }
@@ -146,7 +146,7 @@ void cleanupHistory(Store *store, const QList<RsPlan> &old, int limit)
 {
     QList<Object> idle;
     for (const RsPlan &p : old) {
-        if (p.replicas == 0 && statusCount(p.rs, "replicas") == 0)
+        if (p.replicas == 0 && p.statusReplicas == 0)
             idle.append(p.rs);
     }
     for (qsizetype i = 0; i + std::max(0, limit) < idle.size(); ++i) {
@@ -198,7 +198,7 @@ void WorkloadSimulator::syncDeployment(const QString &key)
     }
     scaleReplicaSet(fresh.rs, fresh.replicas, desired, maxReplicas, revision);
     for (const RsPlan &p : std::as_const(old)) {
-        if (p.replicas != specReplicas(p.rs))
+        if (p.replicas != p.specReplicas)
             scaleReplicaSet(p.rs, p.replicas, desired, maxReplicas, std::nullopt);
     }
     const QJsonValue historyLimit = spec.value(QLatin1String("revisionHistoryLimit"));
@@ -286,12 +286,14 @@ void WorkloadSimulator::writeDeploymentStatus(const QString &key, const QString 
         const Object rs = ref.gvr.resource == QLatin1String("replicasets") ? m_store->find(ref) : Object();
         if (rs.isNull() || !rs.controllerReference() || rs.controllerReference()->uid != d.uid())
             continue;
-        obs.replicas += statusCount(rs, "replicas");
-        obs.specReplicas += specReplicas(rs);
-        obs.ready += statusCount(rs, "readyReplicas");
-        obs.available += statusCount(rs, "availableReplicas");
+        const QJsonObject rsJson = rs.json();
+        const QJsonObject status = sub(rsJson, "status");
+        obs.replicas += status.value(QLatin1String("replicas")).toInt();
+        obs.specReplicas += sim::desiredReplicas(sub(rsJson, "spec"));
+        obs.ready += status.value(QLatin1String("readyReplicas")).toInt();
+        obs.available += status.value(QLatin1String("availableReplicas")).toInt();
         if (rs.name() == newRs)
-            obs.updated = statusCount(rs, "replicas");
+            obs.updated = status.value(QLatin1String("replicas")).toInt();
     }
     const QJsonObject old = sub(json, "status");
     const QJsonObject next = sim::nextDeploymentStatus(old, obs);

@@ -38,15 +38,20 @@ bool controlledBy(const Object &o, const QString &uid)
 }
 
 // Pods to remove first when scaling down: not ready, then the newest.
-bool deleteBefore(const Object &a, const Object &b)
+bool deleteBefore(const WorkloadSimulator::PodInfo &a, const WorkloadSimulator::PodInfo &b)
 {
-    const bool ra = sim::podReady(a.json());
-    const bool rb = sim::podReady(b.json());
-    if (ra != rb)
-        return !ra;
-    if (a.creationTimestamp() != b.creationTimestamp())
-        return a.creationTimestamp() > b.creationTimestamp();
-    return a.name() > b.name();
+    if (a.ready != b.ready)
+        return !a.ready;
+    if (a.pod.creationTimestamp() != b.pod.creationTimestamp())
+        return a.pod.creationTimestamp() > b.pod.creationTimestamp();
+    return a.pod.name() > b.pod.name();
+}
+
+WorkloadSimulator::PodInfo podInfo(const Object &pod)
+{
+    WorkloadSimulator::PodInfo info{pod, false, {}};
+    info.ready = sim::podReady(pod.json(), &info.readySince);
+    return info;
 }
 
 // A pod for `rs` from its template: named <rs>-<5 chars>, controlled by the ReplicaSet.
@@ -189,36 +194,37 @@ void WorkloadSimulator::syncReplicaSet(const QString &key)
     const Object rs = m_store->find({kReplicaSets, ns, name});
     if (rs.isNull() || rs.isBeingDeleted())
         return;
-    const int desired = sim::desiredReplicas(rs.json().value(QLatin1String("spec")).toObject());
-    QList<Object> pods = activePods(rs);
+    const QJsonObject json = rs.json();
+    const int desired = sim::desiredReplicas(json.value(QLatin1String("spec")).toObject());
+    QList<PodInfo> pods = activePods(rs);
     if (pods.size() < desired)
-        createPods(rs, desired - int(pods.size()), pods);
+        createPods(rs, json, desired - int(pods.size()), pods);
     if (pods.size() > desired)
         deleteExcessPods(pods, desired);
-    writeReplicaSetStatus(key, rs, pods);
+    writeReplicaSetStatus(key, rs, json, pods);
 }
 
-QList<Object> WorkloadSimulator::activePods(const Object &rs) const
+QList<WorkloadSimulator::PodInfo> WorkloadSimulator::activePods(const Object &rs) const
 {
-    QList<Object> pods;
+    QList<PodInfo> pods;
     for (const ObjectRef &ref : m_store->dependentsOf(rs.uid())) {
         if (ref.gvr.resource != QLatin1String("pods"))
             continue;
         const Object p = m_store->find(ref);
         if (!p.isNull() && !p.isBeingDeleted() && controlledBy(p, rs.uid()))
-            pods.append(p);
+            pods.append(podInfo(p));
     }
     return pods;
 }
 
-void WorkloadSimulator::createPods(const Object &rs, int count, QList<Object> &pods)
+void WorkloadSimulator::createPods(const Object &rs, const QJsonObject &rsJson, int count, QList<PodInfo> &pods)
 {
-    const QJsonObject tmpl = rs.json().value(QLatin1String("spec")).toObject().value(QLatin1String("template")).toObject();
+    const QJsonObject tmpl = rsJson.value(QLatin1String("spec")).toObject().value(QLatin1String("template")).toObject();
     for (int i = 0; i < count; ++i) {
         for (int attempt = 0; attempt < 3; ++attempt) {
             const auto created = m_store->create(kPods, rs.namespaceName(), podFor(rs, tmpl));
             if (created) {
-                pods.append(*created);
+                pods.append(PodInfo{*created, false, {}});
                 break;
             }
             if (!isAlreadyExists(created.error())) { // a name collision is retried with a new suffix
@@ -229,30 +235,29 @@ void WorkloadSimulator::createPods(const Object &rs, int count, QList<Object> &p
     }
 }
 
-void WorkloadSimulator::deleteExcessPods(QList<Object> &pods, int desired)
+void WorkloadSimulator::deleteExcessPods(QList<PodInfo> &pods, int desired)
 {
     std::sort(pods.begin(), pods.end(), deleteBefore);
     while (pods.size() > desired) {
-        const Object victim = pods.takeFirst();
+        const Object victim = pods.takeFirst().pod;
         DeleteOptions options;
         options.preconditionUid = victim.uid();
         (void)m_store->remove(kPods, victim.namespaceName(), victim.name(), options);
     }
 }
 
-void WorkloadSimulator::writeReplicaSetStatus(const QString &key, const Object &rs, const QList<Object> &pods)
+void WorkloadSimulator::writeReplicaSetStatus(const QString &key, const Object &rs, const QJsonObject &json, const QList<PodInfo> &pods)
 {
     // available = ready for minReadySeconds; a wake-up re-examines pods that will be.
-    const QJsonObject json = rs.json();
     const int minReady = json.value(QLatin1String("spec")).toObject().value(QLatin1String("minReadySeconds")).toInt();
     const QDateTime now = m_clock->wallNow();
     int ready = 0;
     int available = 0;
     QDateTime nextAvailable;
-    for (const Object &p : pods) {
-        QDateTime since;
-        if (!sim::podReady(p.json(), &since))
+    for (const PodInfo &p : pods) {
+        if (!p.ready)
             continue;
+        const QDateTime since = p.readySince;
         ++ready;
         const QDateTime at = since.addSecs(minReady);
         if (minReady == 0 || !since.isValid() || at <= now)

@@ -69,7 +69,17 @@ public:
     struct RsPlan
     {
         Object rs;
-        int replicas = 0;
+        int replicas = 0;       // planned spec.replicas
+        int specReplicas = 0;   // stored spec.replicas
+        int statusReplicas = 0; // stored status counts
+        int available = 0;
+    };
+    /// A pod with its readiness decoded once.
+    struct PodInfo
+    {
+        Object pod;
+        bool ready = false;
+        QDateTime readySince;
     };
 
 private:
@@ -95,10 +105,10 @@ private:
 
     // ReplicaSet controller and kubelet (workloadsimulator.cpp).
     void syncReplicaSet(const QString &key);
-    QList<Object> activePods(const Object &rs) const;
-    void createPods(const Object &rs, int count, QList<Object> &pods);
-    void deleteExcessPods(QList<Object> &pods, int desired);
-    void writeReplicaSetStatus(const QString &key, const Object &rs, const QList<Object> &pods);
+    QList<PodInfo> activePods(const Object &rs) const;
+    void createPods(const Object &rs, const QJsonObject &rsJson, int count, QList<PodInfo> &pods);
+    void deleteExcessPods(QList<PodInfo> &pods, int desired);
+    void writeReplicaSetStatus(const QString &key, const Object &rs, const QJsonObject &rsJson, const QList<PodInfo> &pods);
     void kubeletAdmit(const QString &key);
     void kubeletWake();
     void armKubelet();
