@@ -1,0 +1,364 @@
+#!/usr/bin/python3
+"""Compat suite: real kubectl binaries against opbench-apiserver.
+
+Usage: compat_kubectl.py PATH/TO/opbench-apiserver
+
+Drives `kubectl` on PATH plus the oldest and newest `kubectl.1.*` found beside it (in the PATH
+folder or the folder the PATH entry links to). Each binary works in its own namespace on one
+shared server, with a fresh --cache-dir. Prints ok/FAIL/skip lines and "N passed, M failed".
+"""
+
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compat_common import DATA_DIR, Server, excerpt, main_guard  # noqa: E402
+
+SLOW_SECONDS = 5.0
+DEPLOYMENT_YAML = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  replicas: 1
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.25
+"""
+COMMAND_TIMEOUT = 60
+
+
+def find_kubectls():
+    """[(label, path)]: kubectl on PATH, then the oldest and newest kubectl.1.<minor> beside it."""
+    on_path = shutil.which("kubectl")
+    if not on_path:
+        return []
+    found = [("kubectl", on_path)]
+    folders = {os.path.dirname(on_path), os.path.dirname(os.path.realpath(on_path))}
+    versioned = {}
+    for folder in folders:
+        for path in glob.glob(os.path.join(folder, "kubectl.1.*")):
+            match = re.fullmatch(r"kubectl\.1\.(\d+)", os.path.basename(path))
+            if match and os.access(path, os.X_OK):
+                versioned.setdefault(int(match.group(1)), path)
+    if versioned:
+        minors = sorted(versioned)
+        for minor in dict.fromkeys([minors[0], minors[-1]]):
+            found.append((f"kubectl.1.{minor}", versioned[minor]))
+    return found
+
+
+class Kubectl:
+    """Runs one kubectl binary against the server, timing each command."""
+
+    def __init__(self, label, path, kubeconfig, namespace, report, slow):
+        self.label, self.path, self.namespace = label, path, namespace
+        self.report, self.slow = report, slow
+        self.cache = tempfile.mkdtemp(prefix="kubectl-cache-")
+        self.base = [path, "--kubeconfig", kubeconfig, "--cache-dir", self.cache]
+
+    def argv(self, args, namespaced=True):
+        return self.base + (["-n", self.namespace] if namespaced else []) + list(args)
+
+    def run(self, *args, namespaced=True, timeout=COMMAND_TIMEOUT, stdin=None):
+        """Returns (rc, stdout, stderr, seconds); rc is None on timeout."""
+        argv = self.argv(args, namespaced)
+        start = time.monotonic()
+        try:
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, input=stdin)
+            rc, out, err = done.returncode, done.stdout, done.stderr
+        except subprocess.TimeoutExpired as e:
+            rc, out, err = None, e.stdout or "", (e.stderr or "") + f" [timed out after {timeout} s]"
+            out = out.decode() if isinstance(out, bytes) else out
+            err = err.decode() if isinstance(err, bytes) else err
+        seconds = time.monotonic() - start
+        if seconds > SLOW_SECONDS:
+            self.slow.append(f"{self.label} {' '.join(args)}: {seconds:.1f} s")
+        return rc, out, err, seconds
+
+    def what(self, text):
+        return f"{self.label}: {text}"
+
+    def expect(self, what, args, want_rc0=True, contains=(), timeout=COMMAND_TIMEOUT, max_seconds=None,
+               namespaced=True, stdin=None):
+        """Runs a command and checks rc and substrings of stdout+stderr; returns (ok, stdout)."""
+        rc, out, err, seconds = self.run(*args, namespaced=namespaced, timeout=timeout, stdin=stdin)
+        problems = []
+        if rc is None:
+            problems.append("timed out")
+        elif want_rc0 and rc != 0:
+            problems.append(f"rc={rc}")
+        elif not want_rc0 and rc == 0:
+            problems.append("rc=0 but a failure was expected")
+        both = out + err
+        problems += [f"missing {needle!r}" for needle in contains if needle not in both]
+        if max_seconds is not None and seconds > max_seconds:
+            problems.append(f"took {seconds:.1f} s (limit {max_seconds} s)")
+        details = (f"{'; '.join(problems)}; command: kubectl {' '.join(args)}; "
+                   f"stdout: {excerpt(out)}; stderr: {excerpt(err)}")
+        ok = self.report.check(not problems, self.what(f"{what} ({seconds:.1f} s)"), details)
+        return ok, out
+
+    def create_builtin(self, what, generator_args, manifest, namespaced=True):
+        """Runs a `kubectl create <kind>` generator; when it fails, reports it and creates the same
+        object from a YAML manifest (unstructured, always JSON on the wire) so later checks still run."""
+        ok, _ = self.expect(what, generator_args, contains=("created",), namespaced=namespaced)
+        if not ok:
+            self.expect(f"{what} (fallback: create -f - from YAML)", ["create", "-f", "-"], stdin=manifest,
+                        namespaced=namespaced, contains=("created",))
+        return ok
+
+    def get_json(self, *args):
+        rc, out, err, _ = self.run("get", *args, "-o", "json")
+        if rc != 0:
+            return None, f"kubectl get {' '.join(args)} -o json: rc={rc}; stderr: {excerpt(err)}"
+        try:
+            return json.loads(out), ""
+        except ValueError as e:
+            return None, f"stdout is not JSON ({e}): {excerpt(out)}"
+
+
+def check_discovery(k):
+    ok, out = k.expect("version shows the server version", ["version"], contains=("Server Version",),
+                       namespaced=False)
+    ok, out = k.expect("api-resources", ["api-resources"], namespaced=False)
+    if ok:
+        row = next((line for line in out.splitlines() if line.startswith("myapplications ")), "")
+        k.report.check(re.search(r"\bmyapp\b", row) and "example.com" in row and "MyApplication" in row,
+                       k.what("api-resources lists myapplications (short name myapp, example.com)"),
+                       f"row: {row!r}; stdout: {excerpt(out)}")
+
+
+def check_create_and_get(k):
+    k.expect("create -f MyApplication with validation", ["create", "-f", os.path.join(DATA_DIR, "myapp-create.yaml")],
+             contains=("demo-create", "created"))
+    ok, out = k.expect("get myapp (table)", ["get", "myapp"])
+    if ok:
+        lines = out.splitlines()
+        header = lines[0].split() if lines else []
+        want = ["NAME", "IMAGE", "REPLICAS", "AVAILABLE", "PHASE", "AGE"]
+        k.report.check(header == want, k.what("table columns NAME IMAGE REPLICAS AVAILABLE PHASE AGE"),
+                       f"header {header}; stdout: {excerpt(out)}")
+        row = next((line.split() for line in lines[1:] if line.startswith("demo-create ")), [])
+        k.report.check(len(row) >= 3 and row[1] == "nginx:1.25" and row[2] == "2"
+                       and re.fullmatch(r"\d+[smhd]", row[-1] if row else ""),
+                       k.what("table row demo-create shows image, replicas and a formatted age"),
+                       f"row {row}; stdout: {excerpt(out)}")
+    obj, err = k.get_json("myapp", "demo-create")
+    if obj is None:
+        k.report.fail(k.what("get myapp demo-create -o json"), err)
+        return
+    meta, spec = obj.get("metadata", {}), obj.get("spec", {})
+    problems = [f"{field}={value!r}" for field, value in [
+        ("kind", obj.get("kind")), ("apiVersion", obj.get("apiVersion")), ("metadata.name", meta.get("name")),
+        ("metadata.namespace", meta.get("namespace")), ("spec.image", spec.get("image")),
+        ("spec.replicas", spec.get("replicas")), ("metadata.labels", meta.get("labels"))]
+        if value != {"kind": "MyApplication", "apiVersion": "example.com/v1alpha1", "metadata.name": "demo-create",
+                     "metadata.namespace": k.namespace, "spec.image": "nginx:1.25", "spec.replicas": 2,
+                     "metadata.labels": {"suite": "compat"}}[field]]
+    problems += [f"metadata.{f} missing" for f in ("uid", "resourceVersion", "creationTimestamp") if not meta.get(f)]
+    if meta.get("generation") != 1:
+        problems.append(f"metadata.generation={meta.get('generation')!r} (want 1)")
+    k.report.check(not problems, k.what("get myapp demo-create -o json has the expected fields"),
+                   "; ".join(problems) + f"; object: {excerpt(json.dumps(obj))}")
+
+
+def check_apply(k, workdir):
+    source = os.path.join(DATA_DIR, "myapp-apply.yaml")
+    k.expect("apply -f creates", ["apply", "-f", source], contains=("demo-apply", "created"))
+    changed = os.path.join(workdir, f"myapp-apply-{k.namespace}.yaml")
+    with open(source) as f, open(changed, "w") as g:
+        g.write(f.read().replace("replicas: 1", "replicas: 3").replace("nginx:1.25", "nginx:1.26"))
+    k.expect("apply -f updates", ["apply", "-f", changed], contains=("demo-apply", "configured"))
+    obj, err = k.get_json("myapp", "demo-apply")
+    if obj is None:
+        k.report.fail(k.what("apply result readable"), err)
+        return
+    spec, meta = obj.get("spec", {}), obj.get("metadata", {})
+    annotation = meta.get("annotations", {}).get("kubectl.kubernetes.io/last-applied-configuration", "")
+    k.report.check(spec.get("replicas") == 3 and spec.get("image") == "nginx:1.26" and '"replicas":3' in annotation
+                   and meta.get("generation") == 2,
+                   k.what("apply update changed spec, kept last-applied annotation, generation 2"),
+                   f"spec={spec}; generation={meta.get('generation')}; annotation={annotation!r}")
+    k.expect("apply -f again is unchanged", ["apply", "-f", changed], contains=("unchanged",))
+
+
+def check_configmaps(k):
+    k.create_builtin("create configmap", ["create", "configmap", "cm1", "--from-literal=a=1"],
+                     'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm1\ndata:\n  a: "1"\n')
+    ok, out = k.expect("get configmaps -o yaml", ["get", "configmaps", "-o", "yaml"],
+                       contains=("kind: List", "name: cm1", 'a: "1"'))
+    k.expect("label configmap", ["label", "configmap", "cm1", "tier=web"], contains=("labeled",))
+    ok, out = k.expect("get configmaps -l tier=web", ["get", "configmaps", "-l", "tier=web", "-o", "name"],
+                       contains=("configmap/cm1",))
+    ok, out = k.expect("get configmaps -l tier=db is empty", ["get", "configmaps", "-l", "tier=db", "-o", "name"])
+    if ok:
+        k.report.check("cm1" not in out, k.what("label selector tier=db excludes cm1"), f"stdout: {excerpt(out)}")
+    k.expect("patch --type merge configmap", ["patch", "configmap", "cm1", "--type", "merge",
+                                              "-p", '{"data":{"b":"2"}}'], contains=("patched",))
+    k.expect("patch (strategic, default) configmap", ["patch", "configmap", "cm1",
+                                                      "-p", '{"metadata":{"labels":{"x":"y"}},"data":{"a":null}}'],
+             contains=("patched",))
+    obj, err = k.get_json("configmap", "cm1")
+    if obj is None:
+        k.report.fail(k.what("patched configmap readable"), err)
+        return
+    data, labels = obj.get("data", {}), obj.get("metadata", {}).get("labels", {})
+    k.report.check(data == {"b": "2"} and labels == {"tier": "web", "x": "y"},
+                   k.what("configmap after label, merge patch and strategic patch"),
+                   f"data={data} (want {{'b': '2'}}); labels={labels} (want tier=web, x=y)")
+
+
+def check_watch(k):
+    """get myapp -w must print the row for a change made while it runs."""
+    argv = k.argv(["get", "myapp", "-w", "--request-timeout=30s"])
+    start = time.monotonic()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines, seen_initial, seen_update = [], threading.Event(), threading.Event()
+
+    def pump():
+        for line in proc.stdout:
+            lines.append(line.rstrip("\n"))
+            if line.startswith("demo-create "):
+                if re.match(r"demo-create\s+\S+\s+5\s", line):
+                    seen_update.set()
+                else:
+                    seen_initial.set()
+
+    reader = threading.Thread(target=pump, daemon=True)
+    reader.start()
+    try:
+        if not seen_initial.wait(20):
+            k.report.fail(k.what("get myapp -w prints the initial list"),
+                          f"no demo-create row in 20 s; stdout: {excerpt(chr(10).join(lines))}")
+            return
+        rc, out, err, _ = k.run("patch", "myapp", "demo-create", "--type", "merge", "-p", '{"spec":{"replicas":5}}')
+        if rc != 0:
+            k.report.fail(k.what("patch myapp during watch"), f"rc={rc}; stderr: {excerpt(err)}")
+            return
+        k.report.check(seen_update.wait(20), k.what("get myapp -w prints the update (replicas 5)"),
+                       f"stdout so far: {excerpt(chr(10).join(lines))}; rc={proc.poll()}")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        reader.join(2)
+        seconds = time.monotonic() - start
+        if seconds > SLOW_SECONDS + 1:
+            k.slow.append(f"{k.label} get myapp -w (until the update was seen): {seconds:.1f} s")
+    stderr = proc.stderr.read()
+    bogus = [line for line in lines if line and not line.startswith(("NAME", "demo-create ", "demo-apply "))]
+    k.report.check(not bogus, k.what("get -w printed only myapp rows"),
+                   f"unexpected lines {bogus[:3]}; stderr: {excerpt(stderr)}")
+
+
+def check_deployment(k):
+    k.create_builtin("create deployment", ["create", "deployment", "web", "--image=nginx:1.25", "--replicas=1"],
+                     DEPLOYMENT_YAML)
+    k.expect("patch (strategic) deployment container image",
+             ["patch", "deployment", "web", "-p",
+              '{"spec":{"template":{"spec":{"containers":[{"name":"nginx","image":"nginx:1.26"}]}}}}'],
+             contains=("patched",))
+    obj, err = k.get_json("deployment", "web")
+    containers = (obj or {}).get("spec", {}).get("template", {}).get("spec", {}).get("containers", [])
+    k.report.check(len(containers) == 1 and containers[0].get("name") == "nginx"
+                   and containers[0].get("image") == "nginx:1.26",
+                   k.what("strategic patch merged the container by name"), err or f"containers={containers}")
+    k.expect("scale deployment --replicas=3", ["scale", "deployment", "web", "--replicas=3"], contains=("scaled",))
+    deadline, status = time.monotonic() + 20, {}
+    while time.monotonic() < deadline:
+        obj, err = k.get_json("deployment", "web")
+        status = (obj or {}).get("status", {})
+        if obj and obj["spec"].get("replicas") == 3 and status.get("readyReplicas") == 3 \
+                and status.get("updatedReplicas") == 3:
+            break
+        time.sleep(0.5)
+    k.report.check(status.get("readyReplicas") == 3 and status.get("availableReplicas") == 3,
+                   k.what("scaled deployment reports 3 ready/available replicas within 20 s"),
+                   f"status={status}")
+    k.expect("rollout status deployment", ["rollout", "status", "deployment/web", "--timeout=20s"],
+             contains=("successfully rolled out",), timeout=30)
+
+
+def check_deletes_and_errors(k):
+    k.expect("delete myapp returns within 10 s", ["delete", "myapp", "demo-create"],
+             contains=("deleted",), timeout=30, max_seconds=10)
+    k.expect("get deleted myapp is NotFound", ["get", "myapp", "demo-create"], want_rc0=False,
+             contains=("NotFound", "demo-create"))
+    ok, _ = k.expect("create invalid MyApplication is rejected",
+                     ["create", "-f", os.path.join(DATA_DIR, "myapp-invalid.yaml")], want_rc0=False,
+                     contains=("spec.replicas", "spec.image", "is invalid"))
+    k.expect("delete -f returns within 10 s", ["delete", "-f", os.path.join(DATA_DIR, "myapp-apply.yaml")],
+             contains=("demo-apply", "deleted"), timeout=30, max_seconds=10)
+    k.expect("delete deployment returns within 10 s", ["delete", "deployment", "web"],
+             contains=("deleted",), timeout=30, max_seconds=10)
+    k.expect("delete configmap returns within 10 s", ["delete", "configmap", "cm1"],
+             contains=("deleted",), timeout=30, max_seconds=10)
+
+
+def run_client(label, path, server, report, slow, index):
+    namespace = f"compat-{index}"
+    k = Kubectl(label, path, server.kubeconfig, namespace, report, slow)
+    print(f"# {label} ({path})", flush=True)
+    try:
+        ok, _ = k.expect(f"create namespace {namespace} from YAML", ["create", "-f", "-"], namespaced=False,
+                         stdin=f"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {namespace}\n")
+        if not ok:
+            return
+        k.create_builtin("create namespace (generator)", ["create", "namespace", f"{namespace}-gen"],
+                         f"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {namespace}-gen\n", namespaced=False)
+        check_discovery(k)
+        check_create_and_get(k)
+        check_apply(k, server.workdir)
+        check_configmaps(k)
+        check_watch(k)
+        check_deployment(k)
+        check_deletes_and_errors(k)
+    finally:
+        shutil.rmtree(k.cache, ignore_errors=True)
+
+
+def run(report):
+    if len(sys.argv) != 2:
+        raise RuntimeError("usage: compat_kubectl.py PATH/TO/opbench-apiserver")
+    clients = find_kubectls()
+    if not clients:
+        report.skip("kubectl not found on PATH: the kubectl compat suite did not run")
+        return
+    if len(clients) == 1:
+        report.skip("no kubectl.1.* beside the PATH kubectl: only the PATH kubectl is tested")
+    server = Server(sys.argv[1])
+    slow = []
+    try:
+        print(f"# server {server.url}", flush=True)
+        for index, (label, path) in enumerate(clients):
+            run_client(label, path, server, report, slow, index)
+    finally:
+        rc = server.stop()
+        if rc not in (0, -15):
+            report.fail("server exits cleanly on SIGTERM", f"rc={rc}; stderr: {excerpt(server.stderr_text())}")
+        server.cleanup()
+        for line in slow:
+            print(f"# slow (> {SLOW_SECONDS:.0f} s): {line}", flush=True)
+
+
+if __name__ == "__main__":
+    main_guard(run)

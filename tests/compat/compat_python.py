@@ -1,0 +1,278 @@
+#!/usr/bin/python3
+"""Compat suite: the official Python client (python3-kubernetes) against opbench-apiserver.
+
+Usage: compat_python.py PATH/TO/opbench-apiserver
+
+Covers CustomObjectsApi (create/list/get/merge patch/replace with a stale resourceVersion/delete),
+CoreV1Api configmaps with label selectors, AppsV1Api Deployment status, Watch.stream (ADDED then
+MODIFIED) and 410 Expired for a compacted resourceVersion (a second server with --watch-history 5).
+Prints ok/FAIL/skip lines and "N passed, M failed".
+"""
+
+import json
+import os
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compat_common import Server, excerpt, main_guard  # noqa: E402
+
+GROUP, VERSION, PLURAL = "example.com", "v1alpha1", "myapplications"
+NAMESPACE = "compat-py"
+
+
+def myapp(name, image="nginx:1.25", replicas=2, labels=None):
+    return {"apiVersion": f"{GROUP}/{VERSION}", "kind": "MyApplication",
+            "metadata": {"name": name, "labels": labels or {}},
+            "spec": {"image": image, "replicas": replicas}}
+
+
+def api_error(call):
+    """Runs call(); returns the ApiException it raised, or None."""
+    from kubernetes.client.rest import ApiException
+    try:
+        call()
+    except ApiException as e:
+        return e
+    return None
+
+
+def describe(e):
+    return "no ApiException" if e is None else f"ApiException {e.status} {e.reason}: {excerpt(e.body, 400)}"
+
+
+def clients(kubeconfig):
+    from kubernetes import client, config
+    api_client = config.new_client_from_config(config_file=kubeconfig)
+    return (client.CoreV1Api(api_client), client.AppsV1Api(api_client),
+            client.CustomObjectsApi(api_client), api_client)
+
+
+def check_custom_objects(report, core, custom):
+    from kubernetes import client
+    core.create_namespace(client.V1Namespace(metadata=client.V1ObjectMeta(name=NAMESPACE)))
+    report.ok("CoreV1Api create_namespace")
+    args = (GROUP, VERSION, NAMESPACE, PLURAL)
+    created = custom.create_namespaced_custom_object(*args, myapp("py-a", labels={"tier": "web"}))
+    meta = created.get("metadata", {})
+    report.check(meta.get("uid") and meta.get("resourceVersion") and meta.get("generation") == 1
+                 and created.get("spec", {}).get("replicas") == 2,
+                 "CustomObjectsApi create returns the object with uid, resourceVersion, generation 1",
+                 excerpt(json.dumps(created)))
+    custom.create_namespaced_custom_object(*args, myapp("py-b", labels={"tier": "db"}))
+    listed = custom.list_namespaced_custom_object(*args)
+    names = sorted(item["metadata"]["name"] for item in listed.get("items", []))
+    report.check(names == ["py-a", "py-b"] and listed.get("metadata", {}).get("resourceVersion"),
+                 "CustomObjectsApi list returns both objects and a list resourceVersion",
+                 f"names={names}; metadata={listed.get('metadata')}")
+    selected = custom.list_namespaced_custom_object(*args, label_selector="tier=web")
+    names = [item["metadata"]["name"] for item in selected.get("items", [])]
+    report.check(names == ["py-a"], "CustomObjectsApi list with label_selector tier=web", f"names={names}")
+    got = custom.get_namespaced_custom_object(*args, "py-a")
+    report.check(got.get("metadata", {}).get("uid") == meta.get("uid") and got.get("spec", {}).get("image") == "nginx:1.25",
+                 "CustomObjectsApi get", excerpt(json.dumps(got)))
+    patched = custom.patch_namespaced_custom_object(*args, "py-a", {"spec": {"replicas": 4},
+                                                                    "metadata": {"labels": {"extra": "1"}}})
+    pmeta = patched.get("metadata", {})
+    report.check(patched.get("spec") == {"image": "nginx:1.25", "replicas": 4}
+                 and pmeta.get("labels") == {"tier": "web", "extra": "1"} and pmeta.get("generation") == 2
+                 and int(pmeta.get("resourceVersion", 0)) > int(meta.get("resourceVersion", 0)),
+                 "CustomObjectsApi patch (merge patch) merges spec and labels, bumps generation and resourceVersion",
+                 excerpt(json.dumps(patched)))
+    stale = dict(created)
+    stale["spec"] = {"image": "nginx:1.27", "replicas": 1}
+    error = api_error(lambda: custom.replace_namespaced_custom_object(*args, "py-a", stale))
+    report.check(error is not None and error.status == 409 and "the object has been modified" in (error.body or ""),
+                 "CustomObjectsApi replace with a stale resourceVersion raises ApiException 409 Conflict",
+                 describe(error))
+    fresh = dict(patched)
+    fresh["spec"] = {"image": "nginx:1.27", "replicas": 1}
+    replaced = custom.replace_namespaced_custom_object(*args, "py-a", fresh)
+    report.check(replaced.get("spec") == {"image": "nginx:1.27", "replicas": 1},
+                 "CustomObjectsApi replace with the current resourceVersion", excerpt(json.dumps(replaced)))
+    invalid = myapp("py-bad", replicas=0)
+    del invalid["spec"]["image"]
+    error = api_error(lambda: custom.create_namespaced_custom_object(*args, invalid))
+    report.check(error is not None and error.status == 422 and "spec.replicas" in (error.body or "")
+                 and "spec.image" in (error.body or ""),
+                 "CustomObjectsApi create of an invalid MyApplication raises 422 naming spec.replicas and spec.image",
+                 describe(error))
+    status = custom.delete_namespaced_custom_object(*args, "py-b")
+    report.check(isinstance(status, dict) and status.get("status") == "Success",
+                 "CustomObjectsApi delete returns Success status", excerpt(json.dumps(status)))
+    error = api_error(lambda: custom.get_namespaced_custom_object(*args, "py-b"))
+    report.check(error is not None and error.status == 404, "get after delete raises ApiException 404", describe(error))
+
+
+def check_configmaps(report, core):
+    from kubernetes import client
+    for name, labels in [("cm-a", {"app": "a", "tier": "web"}), ("cm-b", {"app": "b"}), ("cm-c", {})]:
+        core.create_namespaced_config_map(NAMESPACE, client.V1ConfigMap(
+            metadata=client.V1ObjectMeta(name=name, labels=labels), data={"k": name}))
+    report.ok("CoreV1Api create_namespaced_config_map x3")
+    cases = [("app=a", ["cm-a"]), ("app in (a, b)", ["cm-a", "cm-b"]), ("app!=a", ["cm-b", "cm-c"]),
+             ("!app", ["cm-c"]), ("app,tier=web", ["cm-a"]), ("app notin (a)", ["cm-b", "cm-c"])]
+    for selector, want in cases:
+        items = core.list_namespaced_config_map(NAMESPACE, label_selector=selector).items
+        names = sorted(cm.metadata.name for cm in items if cm.metadata.name.startswith("cm-"))
+        report.check(names == want, f"CoreV1Api list configmaps label_selector {selector!r}", f"got {names}, want {want}")
+    error = api_error(lambda: core.list_namespaced_config_map(NAMESPACE, label_selector="app in a,b"))
+    report.check(error is not None and error.status == 400, "malformed label_selector raises ApiException 400",
+                 describe(error))
+    items = core.list_namespaced_config_map(NAMESPACE, field_selector="metadata.name=cm-b").items
+    report.check([cm.metadata.name for cm in items] == ["cm-b"], "CoreV1Api list configmaps field_selector metadata.name",
+                 f"got {[cm.metadata.name for cm in items]}")
+
+
+def check_deployment(report, apps):
+    from kubernetes import client
+    labels = {"app": "pyweb"}
+    body = client.V1Deployment(
+        metadata=client.V1ObjectMeta(name="pyweb"),
+        spec=client.V1DeploymentSpec(
+            replicas=2, selector=client.V1LabelSelector(match_labels=labels),
+            template=client.V1PodTemplateSpec(
+                metadata=client.V1ObjectMeta(labels=labels),
+                spec=client.V1PodSpec(containers=[client.V1Container(name="web", image="nginx:1.25")]))))
+    apps.create_namespaced_deployment(NAMESPACE, body)
+    deadline, status = time.monotonic() + 20, None
+    while time.monotonic() < deadline:
+        dep = apps.read_namespaced_deployment_status("pyweb", NAMESPACE)
+        status = dep.status
+        if status and status.ready_replicas == 2 and status.observed_generation == dep.metadata.generation:
+            break
+        time.sleep(0.5)
+    report.check(status is not None and status.ready_replicas == 2 and status.available_replicas == 2
+                 and status.updated_replicas == 2 and status.replicas == 2,
+                 "AppsV1Api read_namespaced_deployment_status reaches 2 ready/available/updated replicas within 20 s",
+                 f"status={status}")
+    conditions = {c.type: c.status for c in (status.conditions or [])} if status else {}
+    report.check(conditions.get("Available") == "True", "Deployment condition Available=True",
+                 f"conditions={conditions}")
+
+
+def check_watch(report, custom):
+    from kubernetes import watch
+    args = (GROUP, VERSION, NAMESPACE, PLURAL)
+    rv = custom.list_namespaced_custom_object(*args)["metadata"]["resourceVersion"]
+    errors = []
+
+    def writer():
+        try:
+            time.sleep(1.0)
+            custom.create_namespaced_custom_object(*args, myapp("py-w"))
+            time.sleep(0.3)
+            custom.patch_namespaced_custom_object(*args, "py-w", {"spec": {"replicas": 3}})
+        except Exception as e:  # noqa: BLE001
+            errors.append(repr(e))
+
+    thread = threading.Thread(target=writer, daemon=True)
+    w = watch.Watch()
+    events, start = [], time.monotonic()
+    thread.start()
+    try:
+        for event in w.stream(custom.list_namespaced_custom_object, *args, resource_version=rv, timeout_seconds=5):
+            obj = event["object"]
+            events.append((event["type"], obj.get("metadata", {}).get("name"), obj.get("spec", {}).get("replicas")))
+            if time.monotonic() - start > 20:
+                w.stop()
+    finally:
+        thread.join(10)
+    seconds = time.monotonic() - start
+    mine = [e for e in events if e[1] == "py-w"]
+    report.check(not errors and mine[:2] == [("ADDED", "py-w", 2), ("MODIFIED", "py-w", 3)],
+                 "Watch.stream receives ADDED then MODIFIED for changes made from another thread",
+                 f"events={events}; writer errors={errors}")
+    report.check(4 <= seconds <= 9, "Watch.stream with timeout_seconds=5 ends after about 5 s",
+                 f"ended after {seconds:.1f} s")
+    others = [e for e in events if e[1] != "py-w"]
+    report.check(not others, "watch from the list resourceVersion sends only newer changes", f"extra events={others}")
+
+
+def check_expired_watch(report, binary):
+    """A second server keeps 5 watch events; watching from an older RV must give 410 Expired."""
+    from kubernetes import client, watch
+    server = Server(binary, ["--watch-history", "5"])
+    try:
+        core, _, _, _ = clients(server.kubeconfig)
+        cm = core.create_namespaced_config_map("default", client.V1ConfigMap(
+            metadata=client.V1ObjectMeta(name="churn"), data={"n": "0"}))
+        old_rv = cm.metadata.resource_version
+        for n in range(1, 21):
+            core.patch_namespaced_config_map("churn", "default", {"data": {"n": str(n)}})
+        report.ok("20 writes on a server with --watch-history 5")
+        outcome = {}
+
+        def run_watch(kwargs, key):
+            try:
+                got = [e["type"] for e in watch.Watch().stream(core.list_namespaced_config_map, "default",
+                                                                resource_version=old_rv, **kwargs)]
+                outcome[key] = ("events", got)
+            except client.rest.ApiException as e:
+                outcome[key] = ("error", e.status, e.reason)
+            except Exception as e:  # noqa: BLE001
+                outcome[key] = ("other", repr(e))
+
+        for key, kwargs in [("timeout", {"timeout_seconds": 5}), ("retry", {})]:
+            thread = threading.Thread(target=run_watch, args=(kwargs, key), daemon=True)
+            thread.start()
+            thread.join(20)
+            result = outcome.get(key, ("hung", "no result within 20 s"))
+            what = ("Watch.stream(timeout_seconds=5) from a compacted resourceVersion raises ApiException 410 Expired"
+                    if key == "timeout" else
+                    "Watch.stream without timeout retries once, then raises ApiException 410")
+            report.check(result[0] == "error" and result[1] == 410 and "Expired" in str(result[2]), what,
+                         f"outcome={result}; old resourceVersion={old_rv}")
+        stream = core.list_namespaced_config_map("default", resource_version=old_rv, watch=True,
+                                                 timeout_seconds=5, _preload_content=False)
+        buffer = b""
+        try:
+            for chunk in stream.stream(1024):
+                buffer += chunk
+                if b"\n" in buffer:
+                    break
+        finally:
+            stream.close()
+        line = buffer.decode("utf-8", "replace").split("\n")[0]
+        try:
+            event = json.loads(line)
+        except ValueError:
+            event = {}
+        obj = event.get("object", {})
+        report.check(event.get("type") == "ERROR" and obj.get("kind") == "Status" and obj.get("code") == 410
+                     and obj.get("reason") in ("Expired", "Gone"),
+                     "raw watch from a compacted resourceVersion is an ERROR event with a 410 Status",
+                     f"first line: {excerpt(line)}")
+    finally:
+        server.stop()
+        server.cleanup()
+
+
+def run(report):
+    if len(sys.argv) != 2:
+        raise RuntimeError("usage: compat_python.py PATH/TO/opbench-apiserver")
+    try:
+        import kubernetes
+    except ImportError as e:
+        report.skip(f"python3-kubernetes not importable ({e}): the Python compat suite did not run")
+        return
+    print(f"# kubernetes python client {kubernetes.__version__} ({sys.executable})", flush=True)
+    server = Server(sys.argv[1])
+    try:
+        print(f"# server {server.url}", flush=True)
+        core, apps, custom, _ = clients(server.kubeconfig)
+        for step in (lambda: check_custom_objects(report, core, custom), lambda: check_configmaps(report, core),
+                     lambda: check_deployment(report, apps), lambda: check_watch(report, custom)):
+            try:
+                step()
+            except Exception as e:  # noqa: BLE001 - an unexpected error fails this group, the next still runs
+                report.fail("unexpected client error", f"{type(e).__name__}: {excerpt(str(e))}")
+    finally:
+        server.stop()
+        server.cleanup()
+    check_expired_watch(report, sys.argv[1])
+
+
+if __name__ == "__main__":
+    main_guard(run)
