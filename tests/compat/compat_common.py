@@ -1,7 +1,8 @@
 """Shared helpers for the compat suites: start/stop opbench-apiserver and report checks.
 
 Every check prints one line: ``ok - <what>``, ``FAIL - <what>: <details>`` or ``skip - <what>``.
-``Report.finish()`` prints ``N passed, M failed`` and returns the process exit code (1 when M > 0).
+``Report.finish()`` prints ``N passed, M failed`` and returns the process exit code (1 when M > 0,
+77 when the client is missing and nothing ran).
 Standard library only, so the suites run with Debian's /usr/bin/python3.
 """
 
@@ -15,6 +16,7 @@ import tempfile
 import threading
 import time
 
+SKIPPED = 77  # ctest SKIP_RETURN_CODE: the client is missing, so the suite did not run
 DATA_DIR = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "compat"))
 
 
@@ -57,8 +59,12 @@ class Report:
         return bool(condition)
 
     def finish(self):
+        """Prints the summary; returns 1 when a check failed, SKIPPED (77, ctest SKIP_RETURN_CODE)
+        when nothing ran because the client is missing, else 0."""
         print(f"{self.passed} passed, {self.failed} failed", flush=True)
-        return 1 if self.failed else 0
+        if self.failed:
+            return 1
+        return SKIPPED if self.skipped and not self.passed else 0
 
 
 class Server:

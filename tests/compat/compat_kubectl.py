@@ -312,6 +312,11 @@ def check_deletes_and_errors(k):
              contains=("deleted",), timeout=30, max_seconds=10)
     k.expect("delete configmap returns within 10 s", ["delete", "configmap", "cm1"],
              contains=("deleted",), timeout=30, max_seconds=10)
+    k.expect("delete namespace (waits for finalization) returns within 20 s",
+             ["delete", "namespace", f"{k.namespace}-gen"], namespaced=False,
+             contains=("deleted",), timeout=60, max_seconds=20)
+    k.expect("get deleted namespace is NotFound", ["get", "namespace", f"{k.namespace}-gen"], namespaced=False,
+             want_rc0=False, contains=("NotFound",))
 
 
 def run_client(label, path, server, report, slow, index):

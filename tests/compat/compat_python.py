@@ -190,6 +190,19 @@ def check_watch(report, custom):
     report.check(not others, "watch from the list resourceVersion sends only newer changes", f"extra events={others}")
 
 
+def check_namespace_delete(report, core):
+    """Deleting the suite's namespace removes its contents and then the namespace (within 20 s)."""
+    core.delete_namespace(NAMESPACE)
+    deadline, error = time.monotonic() + 20, None
+    while time.monotonic() < deadline:
+        error = api_error(lambda: core.read_namespace(NAMESPACE))
+        if error is not None:
+            break
+        time.sleep(0.5)
+    report.check(error is not None and error.status == 404, "CoreV1Api delete_namespace: namespace gone within 20 s",
+                 describe(error) if error is not None else "namespace still readable after 20 s")
+
+
 def check_expired_watch(report, binary):
     """A second server keeps 5 watch events; watching from an older RV must give 410 Expired."""
     from kubernetes import client, watch
@@ -263,7 +276,8 @@ def run(report):
         print(f"# server {server.url}", flush=True)
         core, apps, custom, _ = clients(server.kubeconfig)
         for step in (lambda: check_custom_objects(report, core, custom), lambda: check_configmaps(report, core),
-                     lambda: check_deployment(report, apps), lambda: check_watch(report, custom)):
+                     lambda: check_deployment(report, apps), lambda: check_watch(report, custom),
+                     lambda: check_namespace_delete(report, core)):
             try:
                 step()
             except Exception as e:  # noqa: BLE001 - an unexpected error fails this group, the next still runs
