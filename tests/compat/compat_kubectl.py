@@ -74,6 +74,7 @@ class Kubectl:
         self.report, self.slow = report, slow
         self.cache = tempfile.mkdtemp(prefix="kubectl-cache-")
         self.base = [path, "--kubeconfig", kubeconfig, "--cache-dir", self.cache]
+        self.timings = []  # (seconds, command) for every command run
 
     def argv(self, args, namespaced=True):
         return self.base + (["-n", self.namespace] if namespaced else []) + list(args)
@@ -90,6 +91,7 @@ class Kubectl:
             out = out.decode() if isinstance(out, bytes) else out
             err = err.decode() if isinstance(err, bytes) else err
         seconds = time.monotonic() - start
+        self.timings.append((seconds, " ".join(args)))
         if seconds > SLOW_SECONDS:
             self.slow.append(f"{self.label} {' '.join(args)}: {seconds:.1f} s")
         return rc, out, err, seconds
@@ -159,7 +161,7 @@ def check_create_and_get(k):
                        f"header {header}; stdout: {excerpt(out)}")
         row = next((line.split() for line in lines[1:] if line.startswith("demo-create ")), [])
         k.report.check(len(row) >= 3 and row[1] == "nginx:1.25" and row[2] == "2"
-                       and re.fullmatch(r"\d+[smhd]", row[-1] if row else ""),
+                       and re.fullmatch(r"\d+[smhdy](\d+[smh])?", row[-1] if row else ""),
                        k.what("table row demo-create shows image, replicas and a formatted age"),
                        f"row {row}; stdout: {excerpt(out)}")
     obj, err = k.get_json("myapp", "demo-create")
@@ -339,6 +341,10 @@ def run_client(label, path, server, report, slow, index):
         check_deletes_and_errors(k)
     finally:
         shutil.rmtree(k.cache, ignore_errors=True)
+        if k.timings:
+            slowest = max(k.timings)
+            print(f"# {label}: {len(k.timings)} commands in {sum(t for t, _ in k.timings):.1f} s, "
+                  f"slowest {slowest[0]:.1f} s: kubectl {slowest[1]}", flush=True)
 
 
 def run(report):

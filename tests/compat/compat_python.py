@@ -120,6 +120,11 @@ def check_configmaps(report, core):
     error = api_error(lambda: core.list_namespaced_config_map(NAMESPACE, label_selector="app in a,b"))
     report.check(error is not None and error.status == 400, "malformed label_selector raises ApiException 400",
                  describe(error))
+    patched = core.patch_namespaced_config_map("cm-a", NAMESPACE, {"metadata": {"labels": {"new": "x"}},
+                                                                  "data": {"k": None, "k2": "v2"}})
+    report.check(patched.metadata.labels == {"app": "a", "tier": "web", "new": "x"} and patched.data == {"k2": "v2"},
+                 "CoreV1Api patch with a dict (strategic merge) merges labels and deletes a null key",
+                 f"labels={patched.metadata.labels}; data={patched.data}")
     items = core.list_namespaced_config_map(NAMESPACE, field_selector="metadata.name=cm-b").items
     report.check([cm.metadata.name for cm in items] == ["cm-b"], "CoreV1Api list configmaps field_selector metadata.name",
                  f"got {[cm.metadata.name for cm in items]}")
