@@ -120,7 +120,8 @@ Controller::Controller(ControllerOptions &options, std::shared_ptr<Reconciler> r
     qo.metrics = m_registry;
     qo.rateLimiter = std::move(options.rateLimiter);
     m_queue = makeWorkQueue(options.queueKind, std::move(qo));
-    connect(m_queue.get(), &WorkQueue::itemsAvailable, this, &Controller::pump);
+    // Queued: reconciles start from the event loop, never inside the handler that added the key.
+    connect(m_queue.get(), &WorkQueue::itemsAvailable, this, &Controller::pump, Qt::QueuedConnection);
     m_logger = options.logger.withValues({{QStringLiteral("controller"), m_name},
                                           {QStringLiteral("controllerGroup"), m_forKind.group},
                                           {QStringLiteral("controllerKind"), m_forKind.kind}});
