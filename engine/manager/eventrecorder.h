@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// EventRecorder: core/v1 Events as client-go's record package writes them.
+//
+// - A new event is POSTed as `<object name>.<hex wall-clock nanoseconds>` in the object's
+//   namespace ("default" for cluster-scoped objects), count 1, first = last timestamp.
+// - An identical repeat (same source, involved object, type, reason, message) PATCHes the
+//   existing Event (strategic merge: count + 1, lastTimestamp); when that Event is gone, a new
+//   one is POSTed.
+// - Spam filter: a token bucket per source + object + type (burst 25, one token per 300 s);
+//   events beyond it are dropped (counted in droppedCount()).
+// - Writes are fire-and-forget from event(); record() is the awaitable form (tests).
+// Type is "Normal" or "Warning".
+
+#include "engine/api/clock.h"
+#include "engine/api/expected.h"
+#include "engine/api/object.h"
+
+#include <QHash>
+#include <QObject>
+
+#include <qcoro/qcorotask.h>
+
+namespace opbench {
+
+class RestClient;
+
+class EventRecorder : public QObject
+{
+    Q_OBJECT
+public:
+    /// `client` is not owned. `component` is source.component (e.g. "myapplication-controller").
+    EventRecorder(RestClient *client, QString component, QString host = {}, Clock *clock = nullptr,
+                  QObject *parent = nullptr);
+
+    void event(const Object &object, const QString &type, const QString &reason, const QString &message);
+    /// The written Event, or the error; a spam-filtered event gives a TooManyRequests Status.
+    QCoro::Task<Expected<Object>> record(Object object, QString type, QString reason, QString message);
+
+    int droppedCount() const { return m_dropped; }
+
+private:
+    struct Seen
+    {
+        QString eventName;
+        QString namespaceName;
+        int count = 0;
+        QString firstTimestamp;
+    };
+    struct Bucket
+    {
+        double tokens = 25;
+        Clock::TimePoint last{};
+    };
+    bool allow(const QString &bucketKey);
+    QCoro::Task<Expected<Object>> post(Object object, QString type, QString reason, QString message, QString key);
+
+    RestClient *m_client;
+    QString m_component;
+    QString m_host;
+    Clock *m_clock;
+    QHash<QString, Seen> m_seen;      // identical-event key → written Event (LRU-ish, 4096)
+    QHash<QString, Bucket> m_buckets; // spam key → token bucket
+    int m_dropped = 0;
+};
+
+} // namespace opbench

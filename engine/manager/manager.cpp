@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/manager/manager.h"
+
+#include "engine/api/metrics.h"
+#include "engine/controller/logger.h"
+#include "engine/manager/eventrecorder.h"
+#include "engine/manager/httpendpoint.h"
+#include "engine/manager/leaderelector.h"
+#include "engine/manager/processmetrics.h"
+
+#include <QFile>
+#include <QHostInfo>
+
+#include <qcoro/qcorosignal.h>
+
+namespace opbench {
+
+namespace {
+
+const char *kServiceAccountNamespace = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
+
+Status configError(const QString &msg) { return Status(0, QString::fromLatin1(StatusReason::ConfigError), msg); }
+
+class ControllerRunnable final : public Runnable
+{
+public:
+    explicit ControllerRunnable(Controller *c) : m_controller(c) {}
+    QString name() const override { return m_controller ? m_controller->name() : QString(); }
+    QCoro::Task<Expected<void>> start() override
+    {
+        if (!m_controller)
+            co_return Expected<void>();
+        if (m_controller->isRunning()) { // resumed after a hand-off
+            m_controller->resume();
+            co_return Expected<void>();
+        }
+        co_return co_await m_controller->start();
+    }
+    QCoro::Task<void> stop() override
+    {
+        if (m_controller && m_controller->isRunning())
+            co_await m_controller->shutdown();
+    }
+    void pause() override
+    {
+        if (m_controller)
+            m_controller->pause();
+    }
+
+private:
+    QPointer<Controller> m_controller;
+};
+
+HttpReply metricsReply(const QString &path)
+{
+    if (path != QLatin1String("/metrics"))
+        return {404, QByteArrayLiteral("404 page not found\n")};
+    return {200, MetricsRegistry::global().exposition(), QByteArrayLiteral("text/plain; version=0.0.4; charset=utf-8")};
+}
+
+} // namespace
+
+Manager::Manager(ManagerOptions options, QObject *parent)
+    : QObject(parent), m_options(std::move(options)), m_clock(m_options.clock ? m_options.clock : Clock::system())
+{
+}
+
+Manager::~Manager() = default;
+
+Expected<std::unique_ptr<Manager>> Manager::create(ManagerOptions options, QObject *parent)
+{
+    std::unique_ptr<Manager> mgr(new Manager(std::move(options), parent));
+    if (Expected<void> ok = mgr->init(); !ok)
+        return ok.error();
+    return mgr;
+}
+
+Expected<void> Manager::init()
+{
+    RestConfig cfg = m_options.restConfig;
+    if (!cfg.clock)
+        cfg.clock = m_clock;
+    m_rest = new RestClient(cfg, this);
+    InformerCacheOptions co;
+    co.client = m_rest;
+    co.defaultScope.namespaceName = m_options.namespaceName;
+    co.clock = m_clock;
+    m_cache = new InformerCache(std::move(co), this);
+    m_client = new Client(m_cache, m_rest, m_clock, this);
+
+    auto metricsAddr = BindAddress::parse(m_options.metricsBindAddress);
+    if (!metricsAddr)
+        return metricsAddr.error();
+    auto probeAddr = BindAddress::parse(m_options.healthProbeBindAddress);
+    if (!probeAddr)
+        return probeAddr.error();
+    m_metrics = new HttpEndpoint(QStringLiteral("metrics"), [](const QString &p, const QUrlQuery &) { return metricsReply(p); }, this);
+    m_probes = new HttpEndpoint(QStringLiteral("health probe"), [this](const QString &p, const QUrlQuery &q) {
+        for (auto *checks : {&m_healthz, &m_readyz}) {
+            const QString base = checks == &m_healthz ? QStringLiteral("/healthz") : QStringLiteral("/readyz");
+            if (p == base || p == base + u'/' || p.startsWith(base + u'/')) {
+                const HealthResponse r = checks->serve(p.mid(base.size() + 1), q);
+                return HttpReply{r.code, r.body};
+            }
+        }
+        return HttpReply{404, QByteArrayLiteral("404 page not found\n")};
+    }, this);
+    registerProcessMetrics(MetricsRegistry::global());
+
+    if (!m_options.leaderElection)
+        return {};
+    QString ns = m_options.leaderElectionNamespace;
+    if (ns.isEmpty()) {
+        QFile f(QString::fromLatin1(kServiceAccountNamespace));
+        if (f.open(QIODevice::ReadOnly))
+            ns = QString::fromUtf8(f.readAll()).trimmed();
+    }
+    if (ns.isEmpty())
+        return configError(QStringLiteral("unable to find leader election namespace: not running in-cluster, "
+                                          "please specify --leader-election-namespace"));
+    LeaderElectionConfig le;
+    le.name = m_options.leaderElectionId;
+    le.identity = m_options.identity;
+    le.leaseDuration = m_options.leaseDuration;
+    le.renewDeadline = m_options.renewDeadline;
+    le.retryPeriod = m_options.retryPeriod;
+    le.clock = m_clock;
+    if (Expected<void> v = le.validate(); !v)
+        return v.error();
+    RestConfig ecfg = cfg;
+    ecfg.timeout = std::max(std::chrono::milliseconds(1000), m_options.renewDeadline / 2);
+    m_electionRest = new RestClient(ecfg, this);
+    m_elector = new LeaderElector(std::make_unique<RestLeaseLock>(m_electionRest, ns, le.name), le, this);
+    connect(m_elector, &LeaderElector::startedLeading, this, [this] {
+        Logger().withName(QStringLiteral("leaderelection")).info(QStringLiteral("successfully acquired lease"),
+            {{QStringLiteral("lease"), m_options.leaderElectionId}, {QStringLiteral("identity"), m_elector->identity()}});
+        Q_EMIT leadershipChanged(true);
+        startElected();
+    });
+    connect(m_elector, &LeaderElector::stoppedLeading, this, &Manager::onStoppedLeading);
+    return {};
+}
+
+EventRecorder *Manager::eventRecorder(const QString &name)
+{
+    EventRecorder *&r = m_recorders[name];
+    if (!r)
+        r = new EventRecorder(m_rest, name, QHostInfo::localHostName(), m_clock, this);
+    return r;
+}
+
+void Manager::add(Controller *controller)
+{
+    add(std::make_unique<ControllerRunnable>(controller));
+}
+
+void Manager::add(std::unique_ptr<Runnable> runnable)
+{
+    Runnable *r = runnable.get();
+    m_runnables.push_back(std::move(runnable));
+    if (!m_started || m_stopping)
+        return;
+    if (!r->needLeaderElection() || m_electedRunning)
+        r->start();
+}
+
+void Manager::addHealthzCheck(const QString &name, HealthCheck check) { m_healthz.add(name, std::move(check)); }
+void Manager::addReadyzCheck(const QString &name, HealthCheck check) { m_readyz.add(name, std::move(check)); }
+quint16 Manager::metricsPort() const { return m_metrics->port(); }
+quint16 Manager::healthProbePort() const { return m_probes->port(); }
+bool Manager::isLeader() const { return m_elector ? m_elector->isLeader() : m_electedRunning; }
+
+QCoro::Task<Expected<void>> Manager::start()
+{
+    QPointer<Manager> self(this);
+    Logger log = Logger().withName(QStringLiteral("manager"));
+    if (Expected<void> ok = m_metrics->listen(*BindAddress::parse(m_options.metricsBindAddress)); !ok)
+        co_return ok.error();
+    if (m_metrics->isListening())
+        log.info(QStringLiteral("Starting metrics server"), {{QStringLiteral("bindAddress"), m_options.metricsBindAddress},
+                                                             {QStringLiteral("port"), int(m_metrics->port())}});
+    if (Expected<void> ok = m_probes->listen(*BindAddress::parse(m_options.healthProbeBindAddress)); !ok)
+        co_return ok.error();
+    if (m_probes->isListening())
+        log.info(QStringLiteral("starting server"), {{QStringLiteral("name"), QStringLiteral("health probe")},
+                                                     {QStringLiteral("addr"), m_options.healthProbeBindAddress}});
+    m_started = true;
+    m_cache->start();
+    const bool synced = co_await m_cache->waitForCacheSync(std::chrono::minutes(2));
+    if (!self)
+        co_return Status::transport(QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("manager destroyed"));
+    if (!synced)
+        co_return configError(QStringLiteral("caches did not sync within 2 minutes (kinds: %1)")
+                                  .arg([this] { QStringList k; for (const auto &g : m_cache->kinds()) k << g.toString(); return k.join(u','); }()));
+    for (auto &r : m_runnables) {
+        if (r->needLeaderElection())
+            continue;
+        if (Expected<void> ok = co_await r->start(); !ok)
+            co_return ok.error();
+        if (!self)
+            co_return Expected<void>();
+    }
+    if (m_elector) {
+        log.info(QStringLiteral("attempting to acquire leader lease..."), {{QStringLiteral("lease"), m_options.leaderElectionId}});
+        m_elector->start();
+    } else {
+        startElected();
+    }
+    co_return Expected<void>();
+}
+
+QCoro::Task<void> Manager::startElected()
+{
+    if (m_electedRunning || m_stopping)
+        co_return;
+    m_electedRunning = true;
+    QPointer<Manager> self(this);
+    for (size_t i = 0; i < m_runnables.size(); ++i) {
+        Runnable *r = m_runnables[i].get();
+        if (!r->needLeaderElection())
+            continue;
+        r->resume();
+        Expected<void> ok = co_await r->start();
+        if (!self || m_stopping)
+            co_return;
+        if (!ok) {
+            Logger().withName(QStringLiteral("manager")).error(ok.error().message(), QStringLiteral("failed to start runnable"),
+                                                              {{QStringLiteral("runnable"), r->name()}});
+            stop(1, ok.error().message());
+            co_return;
+        }
+    }
+}
+
+void Manager::onStoppedLeading()
+{
+    Q_EMIT leadershipChanged(false);
+    if (m_stopping)
+        return;
+    if (m_elector->handedOff()) {
+        for (auto &r : m_runnables)
+            if (r->needLeaderElection())
+                r->pause();
+        m_electedRunning = false;
+        return;
+    }
+    Logger().withName(QStringLiteral("manager")).error(QStringLiteral("leader election lost"), QStringLiteral("problem running manager"));
+    stop(1, QStringLiteral("leader election lost"));
+}
+
+void Manager::handOff()
+{
+    if (m_elector)
+        m_elector->handOff();
+}
+
+void Manager::takeBack()
+{
+    if (m_elector)
+        m_elector->takeBack();
+}
+
+void Manager::stop(int exitCode, const QString &reason)
+{
+    if (m_stopping)
+        return;
+    m_stopping = true;
+    shutdown(exitCode, reason);
+}
+
+QCoro::Task<void> Manager::stopRunnables(bool elected)
+{
+    for (auto &r : m_runnables)
+        if (r->needLeaderElection() == elected)
+            co_await r->stop();
+}
+
+bool Manager::hasElectionRunnables() const
+{
+    return std::any_of(m_runnables.begin(), m_runnables.end(), [](const auto &r) { return r->needLeaderElection(); });
+}
+
+QCoro::Task<void> Manager::stopElectedAndSignal()
+{
+    QPointer<Manager> self(this);
+    co_await stopRunnables(true);
+    if (!self)
+        co_return;
+    m_electedStopped = true;
+    Q_EMIT electionRunnablesStopped();
+}
+
+QCoro::Task<void> Manager::shutdown(int exitCode, QString reason)
+{
+    QPointer<Manager> self(this);
+    Logger log = Logger().withName(QStringLiteral("manager"));
+    log.info(QStringLiteral("Stopping and waiting for non leader election runnables"));
+    co_await stopRunnables(false);
+    if (!self)
+        co_return;
+    log.info(QStringLiteral("Stopping and waiting for leader election runnables"));
+    // Bounded by the graceful shutdown timeout (negative = wait forever).
+    stopElectedAndSignal();
+    if (m_electedRunning || hasElectionRunnables()) {
+        const auto timeout = m_options.gracefulShutdownTimeout.count() < 0 ? std::chrono::milliseconds(-1)
+                                                                             : m_options.gracefulShutdownTimeout;
+        if (!m_electedStopped)
+            co_await qCoro(this, &Manager::electionRunnablesStopped, timeout);
+    }
+    if (!self)
+        co_return;
+    m_electedRunning = false;
+    log.info(QStringLiteral("Stopping and waiting for caches"));
+    m_cache->stop();
+    log.info(QStringLiteral("Stopping and waiting for HTTP servers"));
+    m_metrics->close();
+    m_probes->close();
+    if (m_elector && m_elector->isLeader()) {
+        log.info(QStringLiteral("Releasing the leader lease"), {{QStringLiteral("lease"), m_options.leaderElectionId}});
+        m_elector->stop();
+        co_await qCoro(m_elector, &LeaderElector::released, m_options.renewDeadline);
+        if (!self)
+            co_return;
+    } else if (m_elector) {
+        m_elector->stop();
+    }
+    log.info(QStringLiteral("Wait completed, proceeding to shutdown the manager"));
+    Q_EMIT finished(exitCode, reason);
+}
+
+} // namespace opbench

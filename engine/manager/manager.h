@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Manager: controller-runtime's manager. Owns the REST client, the informer cache, the cached
+// Client, the leader elector, the metrics and probe servers and the event recorders, and runs
+// runnables (controllers) in controller-runtime's order:
+//
+//   start: HTTP servers → caches (synced) → non-election runnables → elector → election
+//          runnables (controllers), these only while leading;
+//   stop:  non-election and election runnables → caches → HTTP servers → elector (release).
+//
+// Losing the lease stops everything and finishes with exit code 1 and "leader election lost".
+// handOff()/takeBack() (GUI) pause the controllers and release the lease / campaign again.
+// A stop waits at most gracefulShutdownTimeout (default 30 s; negative = forever) for the
+// runnables. finished(code, reason) is emitted once everything stopped.
+
+#include "engine/api/clock.h"
+#include "engine/api/expected.h"
+#include "engine/cache/informercache.h"
+#include "engine/client/restclient.h"
+#include "engine/controller/client.h"
+#include "engine/controller/controller.h"
+#include "engine/manager/healthchecks.h"
+#include "engine/manager/runnable.h"
+
+#include <QObject>
+#include <QPointer>
+
+#include <chrono>
+#include <memory>
+#include <vector>
+
+namespace opbench {
+
+class EventRecorder;
+class HttpEndpoint;
+class LeaderElector;
+
+struct ManagerOptions
+{
+    RestConfig restConfig;
+    /// Cache scope: one namespace, or "" for all.
+    QString namespaceName;
+    bool leaderElection = false;
+    QString leaderElectionId;
+    /// Namespace of the Lease; "" = the in-cluster service-account namespace, else an error.
+    QString leaderElectionNamespace;
+    QString identity; // "" = hostname_uuid
+    std::chrono::milliseconds leaseDuration{15000};
+    std::chrono::milliseconds renewDeadline{10000};
+    std::chrono::milliseconds retryPeriod{2000};
+    /// "0" disables; ":8080", "127.0.0.1:8080".
+    QString metricsBindAddress = QStringLiteral("0");
+    QString healthProbeBindAddress = QStringLiteral("0");
+    std::chrono::milliseconds gracefulShutdownTimeout{30000};
+    Clock *clock = nullptr;
+};
+
+class Manager : public QObject
+{
+    Q_OBJECT
+public:
+    /// Validates the options (leader-election settings, bind addresses) and builds the clients.
+    static Expected<std::unique_ptr<Manager>> create(ManagerOptions options, QObject *parent = nullptr);
+    ~Manager() override;
+
+    RestClient *restClient() const { return m_rest; }
+    InformerCache *cache() const { return m_cache; }
+    Client *client() const { return m_client; }
+    LeaderElector *elector() const { return m_elector; }
+    const ManagerOptions &options() const { return m_options; }
+    /// An event recorder with source.component `name` (created on first use, owned).
+    EventRecorder *eventRecorder(const QString &name);
+
+    /// Adds a controller (an election runnable); it is started by start() or at once if running.
+    void add(Controller *controller);
+    void add(std::unique_ptr<Runnable> runnable);
+    void addHealthzCheck(const QString &name, HealthCheck check);
+    void addReadyzCheck(const QString &name, HealthCheck check);
+
+    /// Bound ports once started (0 when disabled), for tests.
+    quint16 metricsPort() const;
+    quint16 healthProbePort() const;
+
+    /// Starts everything in order. Returns when the non-election part is running (the
+    /// controllers start when leadership is acquired). Errors stop what was started.
+    QCoro::Task<Expected<void>> start();
+    /// Graceful stop; emits finished(code, reason) once done. Idempotent.
+    void stop(int exitCode = 0, const QString &reason = {});
+    bool isLeader() const;
+
+    void handOff();
+    void takeBack();
+
+Q_SIGNALS:
+    void finished(int exitCode, const QString &reason);
+    void leadershipChanged(bool leading);
+    /// Internal: the election runnables finished stopping.
+    void electionRunnablesStopped();
+
+private:
+    explicit Manager(ManagerOptions options, QObject *parent);
+    Expected<void> init();
+    QCoro::Task<void> startElected();
+    QCoro::Task<void> shutdown(int exitCode, QString reason);
+    QCoro::Task<void> stopRunnables(bool elected);
+    void onStoppedLeading();
+    QCoro::Task<void> stopElectedAndSignal();
+    bool hasElectionRunnables() const;
+
+    ManagerOptions m_options;
+    Clock *m_clock;
+    RestClient *m_rest = nullptr;      // child
+    RestClient *m_electionRest = nullptr; // child (timeout max(renewDeadline/2, 1 s))
+    InformerCache *m_cache = nullptr;  // child
+    Client *m_client = nullptr;        // child
+    LeaderElector *m_elector = nullptr; // child
+    HttpEndpoint *m_metrics = nullptr; // child
+    HttpEndpoint *m_probes = nullptr;  // child
+    HealthChecks m_healthz{QStringLiteral("healthz")};
+    HealthChecks m_readyz{QStringLiteral("readyz")};
+    QHash<QString, EventRecorder *> m_recorders; // children
+    std::vector<std::unique_ptr<Runnable>> m_runnables;
+    bool m_started = false;
+    bool m_electedRunning = false;
+    bool m_stopping = false;
+    bool m_electedStopped = false;
+};
+
+} // namespace opbench
