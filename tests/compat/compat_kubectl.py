@@ -164,6 +164,10 @@ def check_create_and_get(k):
                        and re.fullmatch(r"\d+[smhdy](\d+[smh])?", row[-1] if row else ""),
                        k.what("table row demo-create shows image, replicas and a formatted age"),
                        f"row {row}; stdout: {excerpt(out)}")
+    k.expect("describe myapp", ["describe", "myapp", "demo-create"],
+             contains=("Name:", "demo-create", "Kind:", "MyApplication", "Image:", "nginx:1.25"))
+    k.expect("get all lists the MyApplication (category all)", ["get", "all"],
+             contains=("myapplication.example.com/demo-create",))
     obj, err = k.get_json("myapp", "demo-create")
     if obj is None:
         k.report.fail(k.what("get myapp demo-create -o json"), err)
@@ -201,6 +205,12 @@ def check_apply(k, workdir):
                    k.what("apply update changed spec, kept last-applied annotation, generation 2"),
                    f"spec={spec}; generation={meta.get('generation')}; annotation={annotation!r}")
     k.expect("apply -f again is unchanged", ["apply", "-f", changed], contains=("unchanged",))
+    ssa = os.path.join(workdir, f"myapp-ssa-{k.namespace}.yaml")
+    with open(source) as f, open(ssa, "w") as g:
+        g.write(f.read().replace("demo-apply", "demo-ssa"))
+    k.expect("apply --server-side creates", ["apply", "--server-side", "-f", ssa], contains=("demo-ssa", "serverside-applied"))
+    k.expect("delete the server-side applied object", ["delete", "myapp", "demo-ssa"], contains=("deleted",),
+             timeout=30, max_seconds=10)
 
 
 def check_configmaps(k):
