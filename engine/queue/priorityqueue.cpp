@@ -81,24 +81,32 @@ void PriorityQueue::addWithOpts(const QueueKey &key, const AddOpts &opts, Cause 
             becomeReady(id, now);
         }
     } else {
-        if (opts.priority > e.priority) {
-            if (e.ready)
-                m_metrics.priorityChanged(e.priority, opts.priority);
-            e.priority = opts.priority;
-            if (e.ready) { // last within the new level
-                e.order = ++m_seq;
-                if (!e.locked)
-                    pushLevel(id);
-            }
-        }
-        if (!e.ready && !delayed) {
-            --m_waiting;
-            becomeReady(id, now);
-        } else if (!e.ready && now + after < e.readyAt) {
-            waitUntil(id, now + after);
-        }
+        mergeIntoPending(id, opts.priority, delayed ? now + after : now, delayed, now);
     }
     finishOperation(id);
+}
+
+void PriorityQueue::mergeIntoPending(quint32 id, int priority, Clock::TimePoint readyAt, bool delayed, Clock::TimePoint now)
+{
+    Entry &e = m_keys[id];
+    if (priority > e.priority) { // the higher priority wins
+        if (e.ready)
+            m_metrics.priorityChanged(e.priority, priority);
+        e.priority = priority;
+        if (e.ready) { // last within the new level
+            e.order = ++m_seq;
+            if (!e.locked)
+                pushLevel(id);
+        }
+    }
+    if (e.ready)
+        return;
+    if (!delayed) { // the earlier ready time wins
+        --m_waiting;
+        becomeReady(id, now);
+    } else if (readyAt < e.readyAt) {
+        waitUntil(id, readyAt);
+    }
 }
 
 void PriorityQueue::waitUntil(quint32 id, Clock::TimePoint at)
