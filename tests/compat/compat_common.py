@@ -9,6 +9,7 @@ Standard library only, so the suites run with Debian's /usr/bin/python3.
 import os
 import queue
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -68,14 +69,18 @@ class Report:
 
 
 class Server:
-    """One opbench-apiserver process on a free loopback port (HTTPS), with its kubeconfig."""
+    """One opbench-apiserver process on a free loopback port (HTTPS), with its kubeconfig.
+
+    OPBENCH_COMPAT_SERVER_ARGS (shell words) adds server flags, e.g. "--fault error:rate=0.2,code=500"
+    to see that the suites report failures."""
 
     def __init__(self, binary, extra_args=(), start_timeout=60):
         self.workdir = tempfile.mkdtemp(prefix="opbench-compat-")
         self.kubeconfig = os.path.join(self.workdir, "kubeconfig")
         self.stderr_path = os.path.join(self.workdir, "server.stderr")
         args = [binary, "--listen", "127.0.0.1:0", "--write-kubeconfig", self.kubeconfig,
-                "--pod-ready-delay", "200", *extra_args]
+                "--pod-ready-delay", "200", *extra_args,
+                *shlex.split(os.environ.get("OPBENCH_COMPAT_SERVER_ARGS", ""))]
         self._stderr = open(self.stderr_path, "wb")
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self._stderr,
                                      stdin=subprocess.DEVNULL)
@@ -134,5 +139,5 @@ def main_guard(run):
     try:
         run(report)
     except Exception as e:  # noqa: BLE001 - a crash is a failed check, never a silent pass
-        report.fail("suite aborted", f"{type(e).__name__}: {e}")
+        report.fail("suite aborted", f"{type(e).__name__}: {excerpt(str(e))}")
     sys.exit(report.finish())
