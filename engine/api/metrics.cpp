@@ -3,6 +3,7 @@
 
 #include <QMutexLocker>
 
+#include <charconv>
 #include <cmath>
 #include <functional>
 #include <variant>
@@ -136,7 +137,10 @@ QString number(double v)
         return QStringLiteral("NaN");
     if (v == std::floor(v) && std::fabs(v) < 1e15)
         return QString::number(qint64(v));
-    return QString::number(v, 'g', 17);
+    // Shortest text that reads back as the same double (Go's strconv 'g', -1): 0.1, not 0.1000…01.
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    return QString::fromLatin1(buf, int(r.ptr - buf));
 }
 } // namespace
 

@@ -122,7 +122,16 @@ class Kubectl:
     def create_builtin(self, what, generator_args, manifest, namespaced=True):
         """Runs a `kubectl create <kind>` generator; when it fails, reports it and creates the same
         object from a YAML manifest (unstructured, always JSON on the wire) so later checks still run."""
-        ok, _ = self.expect(what, generator_args, contains=("created",), namespaced=namespaced)
+        rc, out, err, _ = self.run(*generator_args, namespaced=namespaced)
+        if rc != 0 and "unknown format" in err:
+            # kubectl >= 1.33 sends protobuf bodies for built-in kinds from its generators; the
+            # embedded server speaks JSON only (README, "Known gaps").
+            self.report.known(self.what(what), f"protobuf request body refused with 415; stderr: {excerpt(err)}")
+            ok = False
+        else:
+            ok = self.report.check(rc == 0 and "created" in out + err, self.what(what),
+                                   f"rc={rc}; command: kubectl {' '.join(generator_args)}; stdout: {excerpt(out)}; "
+                                   f"stderr: {excerpt(err)}")
         if not ok:
             self.expect(f"{what} (fallback: create -f - from YAML)", ["create", "-f", "-"], stdin=manifest,
                         namespaced=namespaced, contains=("created",))
