@@ -76,7 +76,7 @@ QByteArray reasonPhrase(int code)
 
 Responder::Responder(QTcpSocket *socket) : m_state(std::make_shared<State>()) { m_state->socket = socket; }
 
-void Responder::writeHead(int code, const QByteArray &contentType, const Headers &extra, qint64 contentLength)
+QByteArray Responder::head(int code, const QByteArray &contentType, const Headers &extra, qint64 contentLength)
 {
     m_state->code = code;
     if (m_state->onStatus)
@@ -92,17 +92,17 @@ void Responder::writeHead(int code, const QByteArray &contentType, const Headers
     else
         head += "Transfer-Encoding: chunked\r\n";
     head += "\r\n";
-    if (m_state->socket)
-        m_state->socket->write(head);
+    return head;
 }
 
 void Responder::send(int code, const QByteArray &contentType, const QByteArray &body, const Headers &extra)
 {
     if (sent())
         return;
-    writeHead(code, contentType, extra, body.size());
-    if (m_state->socket)
-        m_state->socket->write(body);
+    if (QTcpSocket *s = m_state->socket.data()) {
+        s->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+        s->write(head(code, contentType, extra, body.size()) + body); // one write: no Nagle stall between head and body
+    }
 }
 
 void Responder::sendJson(int code, const QJsonObject &body, const Headers &extra)
@@ -124,9 +124,11 @@ bool Responder::beginChunked(int code, const QByteArray &contentType)
 {
     if (sent())
         return false;
-    writeHead(code, contentType, {}, -1);
+    const QByteArray h = head(code, contentType, {}, -1);
     if (!m_state->socket)
         return false;
+    m_state->socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    m_state->socket->write(h);
     m_state->socket->flush();
     return true;
 }

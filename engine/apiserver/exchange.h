@@ -79,7 +79,8 @@ public:
     void abort();
 
 private:
-    void writeHead(int code, const QByteArray &contentType, const Headers &extra, qint64 contentLength);
+    /// Records the code (audit) and returns the status line and headers.
+    QByteArray head(int code, const QByteArray &contentType, const Headers &extra, qint64 contentLength);
     struct State
     {
         QPointer<QTcpSocket> socket;

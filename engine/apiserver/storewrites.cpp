@@ -73,7 +73,9 @@ Expected<Object> Store::create(const GroupVersionResource &gvr, const QString &n
         meta.remove(QLatin1String("namespace"));
     }
     const QString objNs = meta.value(QLatin1String("namespace")).toString();
-    const QMap<QString, Object> bucket = m_objects.value(type->storage);
+    static const QMap<QString, Object> empty;
+    const auto bit = m_objects.constFind(type->storage);
+    const QMap<QString, Object> &bucket = bit == m_objects.cend() ? empty : *bit; // no copy: commit() inserts below
     if (meta.value(QLatin1String("name")).toString().isEmpty() && !meta.value(QLatin1String("generateName")).toString().isEmpty()) {
         meta.insert(QLatin1String("name"), rules::generateName(meta.value(QLatin1String("generateName")).toString(), [&](const QString &n) {
                         return bucket.contains(objectKey(objNs, n));
