@@ -41,8 +41,9 @@ void installSignalHandlers(QCoreApplication *app)
     sigaction(SIGINT, &sa, nullptr);
 }
 
-[[noreturn]] void fail(const QString &message)
+[[noreturn]] void fail(QString message)
 {
+    message.remove(QStringLiteral("Internal error occurred: ")); // start-up errors are not API replies
     std::fprintf(stderr, "opbench-apiserver: %s\n", qPrintable(message));
     std::exit(1);
 }

@@ -211,6 +211,27 @@ private Q_SLOTS:
         QCOMPARE(r.json().value(QLatin1String("data")).toObject().value(QLatin1String("n")).toString(), QStringLiteral("1"));
     }
 
+    void shouldShareEventStorageBetweenApiGroups()
+    {
+        const QJsonObject ev{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("ev1")}}},
+                             {QStringLiteral("eventTime"), QStringLiteral("2024-05-01T10:00:00.000000Z")},
+                             {QStringLiteral("reportingController"), QStringLiteral("opbench")},
+                             {QStringLiteral("reportingInstance"), QStringLiteral("i")},
+                             {QStringLiteral("action"), QStringLiteral("Sync")},
+                             {QStringLiteral("reason"), QStringLiteral("Synced")},
+                             {QStringLiteral("note"), QStringLiteral("hello")},
+                             {QStringLiteral("type"), QStringLiteral("Normal")},
+                             {QStringLiteral("regarding"), QJsonObject{{QStringLiteral("kind"), QStringLiteral("Pod")}, {QStringLiteral("name"), QStringLiteral("p")}}}};
+        QCOMPARE(m_http->post(QStringLiteral("/apis/events.k8s.io/v1/namespaces/default/events"), ev).code, 201);
+        const QJsonObject core = m_http->get(QStringLiteral("/api/v1/namespaces/default/events/ev1")).json();
+        QCOMPARE(core.value(QLatin1String("apiVersion")).toString(), QStringLiteral("v1"));
+        QCOMPARE(core.value(QLatin1String("message")).toString(), QStringLiteral("hello"));
+        QCOMPARE(core.value(QLatin1String("involvedObject")).toObject().value(QLatin1String("name")).toString(), QStringLiteral("p"));
+        const QJsonObject list = m_http->get(QStringLiteral("/apis/events.k8s.io/v1/namespaces/default/events?fieldSelector=regarding.name%3Dp")).json();
+        QCOMPARE(list.value(QLatin1String("items")).toArray().size(), 1);
+        QCOMPARE(list.value(QLatin1String("items")).toArray().first().toObject().value(QLatin1String("note")).toString(), QStringLiteral("hello"));
+    }
+
     void shouldServeTablesForKubectl()
     {
         const QByteArray accept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
