@@ -116,9 +116,7 @@ Expected<void> ApiServer::loadState()
             m_token = s.token;
         if (!s.tls.isEmpty())
             m_tls = s.tls;
-        d->crds->resyncAll();
-        d->gc->resyncAll();
-        d->simulator->resyncAll();
+        d->crds->resyncAll(); // the GC and simulator resync in start()
     }
     d->state->setSnapshotFunction([this]() { return ServerState{m_token, m_tls, d->store->snapshot()}; });
     connect(d->store.get(), &Store::contentChanged, d->state.get(), &StateFile::markDirty);
