@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// MyApplicationReconciler: drives a Deployment per MyApplication and reports its status.
+//
+// Reconcile(ns/name):
+// 1. get the app from the cache (gone or being deleted → done; the Deployment is garbage
+//    collected through its owner reference);
+// 2. create or update the Deployment of the same name: labels app.kubernetes.io/name,
+//    /instance, /managed-by=opbench, spec.replicas, container "app" with spec.image, the app as
+//    controller owner; fields set by others are kept (read-modify-write of the cached object);
+// 3. status from the Deployment: available == replicas → Running; Progressing=False with
+//    ProgressDeadlineExceeded → Failed; else Pending; written only when it differs;
+// 4. Events "Created"/"Updated" on the app when the Deployment was written.
+// A 409 Conflict ends the reconcile with a requeue (backoff), not an error.
+
+#include "engine/controller/client.h"
+#include "engine/controller/reconciler.h"
+#include "engine/operator/myapplication.h"
+
+namespace opbench {
+class EventRecorder;
+}
+
+namespace opbench::myapp {
+
+class MyApplicationReconciler final : public Reconciler
+{
+public:
+    /// `client` is required; `recorder` may be null (no Events). Neither is owned.
+    MyApplicationReconciler(Client *client, EventRecorder *recorder);
+    QCoro::Task<ReconcileOutcome> reconcile(Request request) override;
+
+    /// The labels put on the Deployment and its pods.
+    static Labels labelsFor(const QString &appName);
+    /// Applies the desired state of `app` onto `deployment` (existing or bare).
+    static Expected<Object> mutateDeployment(const Object &app, const Object &deployment);
+    /// The status `app` should have given its Deployment (null when the Deployment is missing).
+    static MyApplicationStatus desiredStatus(const MyApplication &app, const Object &deployment);
+
+private:
+    Client *m_client;
+    EventRecorder *m_recorder;
+};
+
+} // namespace opbench::myapp

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Wiring of the MyApplication operator into a Manager: For(MyApplication), Owns(Deployment).
+
+#include "engine/api/expected.h"
+
+namespace opbench {
+class Controller;
+class Manager;
+}
+
+namespace opbench::myapp {
+
+struct SetupOptions
+{
+    int maxConcurrentReconciles = 1;
+};
+
+/// Builds the "myapplication" controller on the manager's cache and client, with Events from
+/// "myapplication-controller", and adds it to the manager (it starts when leading).
+Expected<Controller *> setupWithManager(Manager *manager, SetupOptions options = {});
+
+} // namespace opbench::myapp

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: Apache-2.0
+// The MyApplication operator in-process (Manager + controller) against the embedded API server
+// over real HTTP.
+#include "engine/api/deployment.h"
+#include "engine/client/restclient.h"
+#include "engine/client/restconfig.h"
+#include "engine/manager/manager.h"
+#include "engine/operator/myapplication.h"
+#include "engine/operator/setup.h"
+#include "tests/support/testapiserver.h"
+
+#include <QJsonDocument>
+#include <QTest>
+
+#include <qcoro/qcorotask.h>
+
+using namespace opbench;
+using namespace opbench::myapp;
+
+namespace {
+const GroupVersionResource kApps{QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")};
+const GroupVersionResource kDeployments{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("deployments")};
+const QString kNs = QStringLiteral("default");
+} // namespace
+
+class TestOperator : public QObject
+{
+    Q_OBJECT
+
+private:
+    Object get(const GroupVersionResource &gvr, const QString &name)
+    {
+        Expected<Object> r = QCoro::waitFor(m_rest->get(gvr, kNs, name));
+        return r ? r.value() : Object();
+    }
+    void createApp(const QString &name, const QString &image, int replicas)
+    {
+        MyApplication app;
+        app.meta().setName(name);
+        app.meta().setNamespace(kNs);
+        app.setImage(image);
+        app.setReplicas(replicas);
+        Expected<Object> r = QCoro::waitFor(m_rest->create(kApps, kNs, app.toObject()));
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().toString()));
+    }
+    void mergePatch(const GroupVersionResource &gvr, const QString &name, const QByteArray &body)
+    {
+        Expected<Object> r = QCoro::waitFor(m_rest->patch(gvr, kNs, name, PatchType::Merge, body));
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().toString()));
+    }
+    QString phaseOf(const QString &name) { return MyApplication(get(kApps, name)).phase(); }
+
+    testsupport::TestApiServer m_api;
+    std::unique_ptr<RestClient> m_rest;
+    std::unique_ptr<Manager> m_mgr;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(m_api.start(), qPrintable(m_api.errorString()));
+        Expected<RestConfig> cfg = loadConfig(m_api.kubeconfigPath());
+        QVERIFY2(cfg.ok(), cfg.ok() ? "" : qPrintable(cfg.error().message()));
+        m_rest = std::make_unique<RestClient>(cfg.value());
+        ManagerOptions mo;
+        mo.restConfig = cfg.value();
+        mo.healthProbeBindAddress = QStringLiteral("127.0.0.1:0");
+        auto mgr = Manager::create(mo);
+        QVERIFY(mgr.ok());
+        m_mgr = std::move(mgr.value());
+        auto ctrl = setupWithManager(m_mgr.get(), {2});
+        QVERIFY2(ctrl.ok(), ctrl.ok() ? "" : qPrintable(ctrl.error().message()));
+        Expected<void> started = QCoro::waitFor(m_mgr->start());
+        QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().message()));
+    }
+
+    void cleanupTestCase()
+    {
+        if (m_mgr) {
+            bool done = false;
+            connect(m_mgr.get(), &Manager::finished, this, [&] { done = true; });
+            m_mgr->stop();
+            QTRY_VERIFY_WITH_TIMEOUT(done, 10000);
+        }
+    }
+
+    void shouldConvergeAppsToRunningDeployments()
+    {
+        for (int i = 0; i < 5; ++i)
+            createApp(QStringLiteral("app-%1").arg(i), QStringLiteral("nginx:1.%1").arg(i), 1 + i % 3);
+        for (int i = 0; i < 5; ++i) {
+            const QString name = QStringLiteral("app-%1").arg(i);
+            QTRY_COMPARE_WITH_TIMEOUT(phaseOf(name), Phase::Running, 20000);
+            const Object app = get(kApps, name);
+            const Deployment d(get(kDeployments, name));
+            QCOMPARE(d.replicas(), 1 + i % 3);
+            QCOMPARE(d.containers().value(0).name, QStringLiteral("app"));
+            QCOMPARE(d.containers().value(0).image, QStringLiteral("nginx:1.%1").arg(i));
+            QCOMPARE(d.labels().value(QStringLiteral("app.kubernetes.io/managed-by")), QStringLiteral("opbench"));
+            QCOMPARE(d.labels().value(QStringLiteral("app.kubernetes.io/instance")), name);
+            QCOMPARE(d.ownerReferences().size(), 1);
+            QCOMPARE(d.ownerReferences().first().uid, app.uid());
+            QVERIFY(d.ownerReferences().first().controller);
+            const MyApplication view(app);
+            QCOMPARE(view.availableReplicas(), 1 + i % 3);
+            QCOMPARE(view.observedGeneration(), app.generation());
+            QVERIFY(view.condition(QStringLiteral("Ready")).has_value());
+            QCOMPARE(view.condition(QStringLiteral("Ready"))->status, QStringLiteral("True"));
+        }
+    }
+
+    void shouldStopWritingStatusOnceConverged()
+    {
+        const QString before = get(kApps, QStringLiteral("app-1")).resourceVersion();
+        const QString deployBefore = get(kDeployments, QStringLiteral("app-1")).resourceVersion();
+        QTest::qWait(2000);
+        QCOMPARE(get(kApps, QStringLiteral("app-1")).resourceVersion(), before);
+        QCOMPARE(get(kDeployments, QStringLiteral("app-1")).resourceVersion(), deployBefore);
+    }
+
+    void shouldPropagateSpecChangeKeepingOthersFields()
+    {
+        // Someone else annotates the Deployment; the operator must keep it.
+        mergePatch(kDeployments, QStringLiteral("app-0"), R"({"metadata":{"annotations":{"team":"blue"}}})");
+        mergePatch(kApps, QStringLiteral("app-0"), R"({"spec":{"replicas":3,"image":"nginx:2.0"}})");
+        QTRY_COMPARE_WITH_TIMEOUT(Deployment(get(kDeployments, QStringLiteral("app-0"))).replicas(), 3, 10000);
+        const Deployment d(get(kDeployments, QStringLiteral("app-0")));
+        QCOMPARE(d.containers().value(0).image, QStringLiteral("nginx:2.0"));
+        QCOMPARE(d.annotations().value(QStringLiteral("team")), QStringLiteral("blue"));
+        QTRY_COMPARE_WITH_TIMEOUT(MyApplication(get(kApps, QStringLiteral("app-0"))).availableReplicas(), 3, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(phaseOf(QStringLiteral("app-0")), Phase::Running, 20000);
+    }
+
+    void shouldRecreateDeletedDeployment()
+    {
+        const QString oldUid = get(kDeployments, QStringLiteral("app-2")).uid();
+        QVERIFY(!oldUid.isEmpty());
+        Expected<DeleteResult> r = QCoro::waitFor(m_rest->remove(kDeployments, kNs, QStringLiteral("app-2")));
+        QVERIFY(r.ok());
+        QTRY_VERIFY_WITH_TIMEOUT(!get(kDeployments, QStringLiteral("app-2")).isNull()
+                                     && get(kDeployments, QStringLiteral("app-2")).uid() != oldUid, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(phaseOf(QStringLiteral("app-2")), Phase::Running, 20000);
+    }
+
+    void shouldReportFailedForImageThatNeverBecomesReady()
+    {
+        createApp(QStringLiteral("broken"), QStringLiteral("registry.example.com/does-not-exist/app:1.0"), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(!get(kDeployments, QStringLiteral("broken")).isNull(), 10000);
+        QCOMPARE(phaseOf(QStringLiteral("broken")), Phase::Pending);
+        // A short progress deadline set by someone else (kept by the operator) makes it fail fast.
+        mergePatch(kDeployments, QStringLiteral("broken"), R"({"spec":{"progressDeadlineSeconds":1}})");
+        QTRY_COMPARE_WITH_TIMEOUT(phaseOf(QStringLiteral("broken")), Phase::Failed, 30000);
+        const auto ready = MyApplication(get(kApps, QStringLiteral("broken"))).condition(QStringLiteral("Ready"));
+        QVERIFY(ready.has_value());
+        QCOMPARE(ready->reason, QStringLiteral("ProgressDeadlineExceeded"));
+        QCOMPARE(Deployment(get(kDeployments, QStringLiteral("broken"))).progressDeadlineSeconds(), 1);
+    }
+
+    void shouldRecordCreatedEvents()
+    {
+        Expected<Object::List> events = QCoro::waitFor(m_rest->list({QString(), QStringLiteral("v1"), QStringLiteral("events")}, kNs));
+        QVERIFY(events.ok());
+        bool found = false;
+        for (const Object &e : events->items)
+            found = found || (e.value({QLatin1String("reason")}).toString() == QLatin1String("Created")
+                              && e.value({QLatin1String("involvedObject"), QLatin1String("name")}).toString() == QLatin1String("app-3"));
+        QVERIFY(found);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOperator)
+#include "tst_operator.moc"

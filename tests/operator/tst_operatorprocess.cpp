@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: Apache-2.0
+// Two opbench-operator processes with leader election against the embedded API server: one
+// leads; kill -9 → the other takes over within lease duration + retry; SIGTERM → released at once.
+#include "engine/client/restclient.h"
+#include "engine/client/restconfig.h"
+#include "engine/api/lease.h"
+#include "tests/support/testapiserver.h"
+
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QTest>
+
+#include <csignal>
+
+using namespace opbench;
+
+namespace {
+const GroupVersionResource kLeases{QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};
+const QString kLeaseName = QStringLiteral("myapplication-operator.example.com");
+} // namespace
+
+class TestOperatorProcess : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<QProcess> launch(const QString &identity)
+    {
+        auto p = std::make_unique<QProcess>();
+        p->setProgram(QStringLiteral(OPBENCH_BINARY_DIR "/app/opbench-operator"));
+        p->setArguments({QStringLiteral("--kubeconfig"), m_api.kubeconfigPath(), QStringLiteral("--leader-elect"),
+                         QStringLiteral("--leader-election-namespace"), QStringLiteral("default"), QStringLiteral("--identity"),
+                         identity, QStringLiteral("--health-probe-bind-address"), QStringLiteral("0"),
+                         QStringLiteral("--metrics-bind-address"), QStringLiteral("0")});
+        p->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        p->start();
+        return p;
+    }
+    Lease lease()
+    {
+        Expected<Object> r = QCoro::waitFor(m_rest->get(kLeases, QStringLiteral("default"), kLeaseName));
+        return r ? Lease(r.value()) : Lease();
+    }
+    QString holder() { return lease().holderIdentity(); }
+
+    testsupport::TestApiServer m_api;
+    std::unique_ptr<RestClient> m_rest;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(QFile::exists(QStringLiteral(OPBENCH_BINARY_DIR "/app/opbench-operator")), "build opbench-operator first");
+        QVERIFY2(m_api.start(), qPrintable(m_api.errorString()));
+        Expected<RestConfig> cfg = loadConfig(m_api.kubeconfigPath());
+        QVERIFY(cfg.ok());
+        m_rest = std::make_unique<RestClient>(cfg.value());
+    }
+
+    void shouldFailOverOnKillAndReleaseOnSigterm()
+    {
+        auto a = launch(QStringLiteral("op-a"));
+        QVERIFY(a->waitForStarted());
+        QTRY_COMPARE_WITH_TIMEOUT(holder(), QStringLiteral("op-a"), 15000);
+        auto b = launch(QStringLiteral("op-b"));
+        QVERIFY(b->waitForStarted());
+        QTest::qWait(3000);
+        QCOMPARE(holder(), QStringLiteral("op-a")); // b stays a candidate
+        QCOMPARE(lease().leaseTransitions(), 0);
+
+        ::kill(pid_t(a->processId()), SIGKILL);
+        QVERIFY(a->waitForFinished(5000));
+        QElapsedTimer took;
+        took.start();
+        QTRY_COMPARE_WITH_TIMEOUT(holder(), QStringLiteral("op-b"), 30000);
+        const qint64 takeoverMs = took.elapsed();
+        qInfo("takeover after kill -9: %lld ms", takeoverMs);
+        QVERIFY2(takeoverMs <= 15000 + 4400 + 2000, qPrintable(QString::number(takeoverMs)));
+        QCOMPARE(lease().leaseTransitions(), 1);
+
+        took.restart();
+        b->terminate(); // SIGTERM
+        QVERIFY(b->waitForFinished(15000));
+        QCOMPARE(b->exitStatus(), QProcess::NormalExit);
+        QCOMPARE(b->exitCode(), 0);
+        QCOMPARE(holder(), QString());
+        QCOMPARE(lease().leaseDurationSeconds(), 1);
+        qInfo("SIGTERM to exit with the lease released: %lld ms", took.elapsed());
+    }
+
+    void shouldExitWithClearMessageWhenNoCluster()
+    {
+        QProcess p;
+        p.setProgram(QStringLiteral(OPBENCH_BINARY_DIR "/app/opbench-operator"));
+        QTemporaryDir dir;
+        const QString kc = dir.filePath(QStringLiteral("kubeconfig"));
+        QFile f(kc);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: http://127.0.0.1:9\n"
+                "users:\n- name: u\n  user: {}\ncontexts:\n- name: x\n  context:\n    cluster: c\n    user: u\ncurrent-context: x\n");
+        f.close();
+        p.setArguments({QStringLiteral("--kubeconfig"), kc, QStringLiteral("--health-probe-bind-address"), QStringLiteral("0")});
+        p.start();
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 3);
+        QVERIFY(p.readAllStandardError().contains("no cluster reachable"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOperatorProcess)
+#include "tst_operatorprocess.moc"
