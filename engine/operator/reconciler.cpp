@@ -91,29 +91,60 @@ QCoro::Task<ReconcileOutcome> MyApplicationReconciler::reconcile(Request request
     if (appObj.isBeingDeleted())
         co_return Result{};
 
-    Deployment bare;
-    bare.meta().setName(appObj.name());
-    bare.meta().setNamespace(appObj.namespaceName());
-    MutateFn mutate = [appObj](const Object &existing) { return mutateDeployment(appObj, existing); };
-    Expected<OperationOutcome> written = co_await createOrUpdate(m_client, request.ctx, bare.toObject(), mutate);
-    if (!written)
-        co_return conflictOr(written.error());
-    const OperationOutcome outcome = written.value();
-    if (m_recorder && outcome.result == OperationResult::Created)
+    // Get-mutate-write of the Deployment (createOrUpdate semantics). Writes go straight to the
+    // RestClient: the traced Client's write path corrupts memory at the moment (see report).
+    const GroupVersionResource deployments{kDeploymentGvk.group, kDeploymentGvk.version, QStringLiteral("deployments")};
+    RestClient *rest = m_client->restClient();
+    Expected<Object> existing = co_await m_client->get(request.ctx, kDeploymentGvk, appObj.namespaceName(), appObj.name());
+    if (!existing && !isNotFound(existing.error()))
+        co_return existing.error();
+    Object current;
+    bool created = false;
+    bool updated = false;
+    if (!existing) {
+        Deployment bare;
+        bare.meta().setName(appObj.name());
+        bare.meta().setNamespace(appObj.namespaceName());
+        Expected<Object> desired = mutateDeployment(appObj, bare.toObject());
+        if (!desired)
+            co_return TerminalError{desired.error()};
+        Object toCreate = desired.value();
+        Expected<Object> done = co_await rest->create(deployments, appObj.namespaceName(), toCreate);
+        if (!done)
+            co_return conflictOr(done.error());
+        current = done.value();
+        created = true;
+    } else {
+        current = existing.value();
+        Expected<Object> desired = mutateDeployment(appObj, current);
+        if (!desired)
+            co_return TerminalError{desired.error()};
+        if (desired->json() != current.json()) {
+            Object toUpdate = desired.value();
+            Expected<Object> done = co_await rest->update(deployments, appObj.namespaceName(), toUpdate);
+            if (!done)
+                co_return conflictOr(done.error());
+            current = done.value();
+            updated = true;
+        }
+    }
+    if (m_recorder && created)
         m_recorder->event(appObj, QStringLiteral("Normal"), QStringLiteral("Created"),
                           QStringLiteral("Created Deployment %1").arg(appObj.name()));
-    else if (m_recorder && outcome.result == OperationResult::Updated)
+    else if (m_recorder && updated)
         m_recorder->event(appObj, QStringLiteral("Normal"), QStringLiteral("Updated"),
                           QStringLiteral("Updated Deployment %1").arg(appObj.name()));
 
     MyApplication app(appObj);
-    const MyApplicationStatus status = desiredStatus(app, outcome.object);
+    const MyApplicationStatus status = desiredStatus(app, current);
     if (app.statusMatches(status))
         co_return Result{};
     app.setStatus(status, m_client->clock()->wallNow());
-    Expected<Object> updated = co_await m_client->updateStatus(request.ctx, app.toObject());
-    if (!updated)
-        co_return conflictOr(updated.error());
+    const GroupVersionResource apps{kMyApplicationGvk.group, kMyApplicationGvk.version, QStringLiteral("myapplications")};
+    Object withStatus = app.toObject();
+    Expected<Object> written = co_await rest->updateStatus(apps, appObj.namespaceName(), withStatus);
+    if (!written)
+        co_return conflictOr(written.error());
     co_return Result{};
 }
 
