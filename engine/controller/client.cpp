@@ -123,36 +123,45 @@ Expected<Object> Client::objectOf(Expected<DeleteResult> r)
 
 QCoro::Task<Expected<Object>> Client::create(ReconcileContext ctx, Object obj, WriteOptions opts)
 {
-    co_return objectOf(co_await write(std::move(ctx), Write{QStringLiteral("create"), std::move(obj), std::move(opts), {}, {}, {}}));
+    Write w{QStringLiteral("create"), std::move(obj), std::move(opts), {}, {}, {}};
+    Expected<DeleteResult> r = co_await write(std::move(ctx), std::move(w));
+    co_return objectOf(std::move(r));
 }
 
 QCoro::Task<Expected<Object>> Client::update(ReconcileContext ctx, Object obj, WriteOptions opts)
 {
-    co_return objectOf(co_await write(std::move(ctx), Write{QStringLiteral("update"), std::move(obj), std::move(opts), {}, {}, {}}));
+    Write w{QStringLiteral("update"), std::move(obj), std::move(opts), {}, {}, {}};
+    Expected<DeleteResult> r = co_await write(std::move(ctx), std::move(w));
+    co_return objectOf(std::move(r));
 }
 
 QCoro::Task<Expected<Object>> Client::updateStatus(ReconcileContext ctx, Object obj, WriteOptions opts)
 {
-    co_return objectOf(
-        co_await write(std::move(ctx), Write{QStringLiteral("updateStatus"), std::move(obj), std::move(opts), {}, {}, {}}));
+    Write w{QStringLiteral("updateStatus"), std::move(obj), std::move(opts), {}, {}, {}};
+    Expected<DeleteResult> r = co_await write(std::move(ctx), std::move(w));
+    co_return objectOf(std::move(r));
 }
 
 QCoro::Task<Expected<Object>> Client::patch(ReconcileContext ctx, Object obj, Patch patch, PatchOptions opts)
 {
-    co_return objectOf(
-        co_await write(std::move(ctx), Write{QStringLiteral("patch"), std::move(obj), {}, std::move(opts), {}, std::move(patch)}));
+    Write w{QStringLiteral("patch"), std::move(obj), {}, std::move(opts), {}, std::move(patch)};
+    Expected<DeleteResult> r = co_await write(std::move(ctx), std::move(w));
+    co_return objectOf(std::move(r));
 }
 
 QCoro::Task<Expected<Object>> Client::patchStatus(ReconcileContext ctx, Object obj, Patch patch, PatchOptions opts)
 {
     opts.subresource = QStringLiteral("status");
-    co_return objectOf(co_await write(std::move(ctx),
-                                      Write{QStringLiteral("patchStatus"), std::move(obj), {}, std::move(opts), {}, std::move(patch)}));
+    Write w{QStringLiteral("patchStatus"), std::move(obj), {}, std::move(opts), {}, std::move(patch)};
+    Expected<DeleteResult> r = co_await write(std::move(ctx), std::move(w));
+    co_return objectOf(std::move(r));
 }
 
 QCoro::Task<Expected<DeleteResult>> Client::remove(ReconcileContext ctx, Object obj, DeleteOptions opts)
 {
-    co_return co_await write(std::move(ctx), Write{QStringLiteral("delete"), std::move(obj), {}, {}, std::move(opts), {}});
+    Write w{QStringLiteral("delete"), std::move(obj), {}, {}, std::move(opts), {}};
+    Expected<DeleteResult> r = co_await write(std::move(ctx), std::move(w));
+    co_return r;
 }
 
 QCoro::Task<Expected<DeleteResult>> Client::write(ReconcileContext ctx, Write w)
@@ -203,22 +212,39 @@ QCoro::Task<Expected<DeleteResult>> Client::write(ReconcileContext ctx, Write w)
 
 QCoro::Task<Expected<DeleteResult>> Client::send(ResourceMapping mapping, QString ns, Write w)
 {
+    // One awaited call per branch, arguments moved from locals: g++ 12 mis-destroys temporaries
+    // and reassigned results around co_await in branchy coroutines.
     const GroupVersionResource gvr = mapping.gvr;
-    Expected<Object> r = Status();
-    if (w.verb == QLatin1String("create")) {
-        r = co_await m_rest->create(gvr, ns, w.obj, w.writeOptions);
-    } else if (w.verb == QLatin1String("update")) {
-        r = co_await m_rest->update(gvr, ns, w.obj, w.writeOptions);
-    } else if (w.verb == QLatin1String("updateStatus")) {
-        r = co_await m_rest->updateStatus(gvr, ns, w.obj, w.writeOptions);
-    } else if (w.verb == QLatin1String("delete")) {
-        co_return co_await m_rest->remove(gvr, ns, w.obj.name(), w.deleteOptions);
-    } else {
-        r = co_await m_rest->patch(gvr, ns, w.obj.name(), w.patch->type(), w.patch->data(), w.patchOptions);
+    if (w.verb == QLatin1String("delete")) {
+        QString name = w.obj.name();
+        Expected<DeleteResult> d = co_await m_rest->remove(gvr, ns, std::move(name), std::move(w.deleteOptions));
+        co_return d;
     }
+    Expected<Object> r = co_await sendObject(gvr, std::move(ns), std::move(w));
     if (!r.ok())
         co_return r.error();
     co_return DeleteResult{*r, Status()};
+}
+
+QCoro::Task<Expected<Object>> Client::sendObject(GroupVersionResource gvr, QString ns, Write w)
+{
+    if (w.verb == QLatin1String("create")) {
+        Expected<Object> r = co_await m_rest->create(gvr, ns, std::move(w.obj), std::move(w.writeOptions));
+        co_return r;
+    }
+    if (w.verb == QLatin1String("update")) {
+        Expected<Object> r = co_await m_rest->update(gvr, ns, std::move(w.obj), std::move(w.writeOptions));
+        co_return r;
+    }
+    if (w.verb == QLatin1String("updateStatus")) {
+        Expected<Object> r = co_await m_rest->updateStatus(gvr, ns, std::move(w.obj), std::move(w.writeOptions));
+        co_return r;
+    }
+    QString name = w.obj.name();
+    const PatchType type = w.patch->type();
+    QByteArray data = w.patch->data();
+    Expected<Object> r = co_await m_rest->patch(gvr, ns, std::move(name), type, std::move(data), std::move(w.patchOptions));
+    co_return r;
 }
 
 QCoro::Task<Expected<Object>> Client::liveGet(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name)

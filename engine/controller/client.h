@@ -95,6 +95,7 @@ private:
     /// Writes return the object in DeleteResult::object (remove: the object or the gone Status).
     QCoro::Task<Expected<DeleteResult>> write(ReconcileContext ctx, Write w);
     QCoro::Task<Expected<DeleteResult>> send(ResourceMapping mapping, QString ns, Write w);
+    QCoro::Task<Expected<Object>> sendObject(GroupVersionResource gvr, QString ns, Write w);
     static Expected<Object> objectOf(Expected<DeleteResult> r);
     QCoro::Task<Expected<Object>> liveGet(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name);
     QCoro::Task<Expected<QList<Object>>> liveList(ReconcileContext ctx, GroupVersionKind gvk, QString ns, ListOptions opts);

@@ -34,7 +34,9 @@ void diffValue(const QString &path, const QJsonValue &a, const QJsonValue &b, QL
 {
     if (a == b)
         return;
-    if (a.isObject() && b.isObject()) {
+    // Objects (also one that appeared or disappeared) are reported leaf by leaf.
+    const bool objects = (a.isObject() || a.isUndefined()) && (b.isObject() || b.isUndefined());
+    if (objects && !(a.toObject().isEmpty() && b.toObject().isEmpty())) {
         diffObject(path, a.toObject(), b.toObject(), out);
         return;
     }

@@ -23,7 +23,8 @@ struct DiffEntry
 
 /// The leaves that differ between `before` and `after`, in key order. Objects are compared key by
 /// key; arrays of equal length element by element; arrays of different length are reported
-/// as one change of the whole array. `metadata.managedFields` is ignored.
+/// as one change of the whole array; an object that appears or disappears is reported leaf by
+/// leaf. `metadata.managedFields` is ignored.
 QList<DiffEntry> jsonDiff(const QJsonObject &before, const QJsonObject &after);
 
 } // namespace opbench

@@ -61,8 +61,11 @@ QCoro::Task<Expected<Object>> relabel(Client *client, ReconcileContext ctx, QStr
     Expected<Object> fresh = co_await client->apiReader().get(ctx, configMapGvk(), ns, name);
     if (!fresh.ok())
         co_return fresh.error();
-    co_return co_await client->update(ctx, withPath(*fresh, QStringLiteral("metadata"), QStringLiteral("labels"),
-                                                    QJsonObject{{QStringLiteral("v"), value}}));
+    const QString metadata = QStringLiteral("metadata");
+    const QString labels = QStringLiteral("labels");
+    const QString key = QStringLiteral("v");
+    const Object changed = withPath(*fresh, metadata, labels, QJsonObject{{key, value}});
+    co_return co_await client->update(ctx, changed);
 }
 
 } // namespace
