@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// opbench-bench populate --kubeconfig KC [--count N] [--namespace NS] [--concurrency C]
-// Creates N realistic Deployments (~2 KB each, replicas 0 so the simulator adds no pods) for the
-// sync benchmark, and prints {"created","seconds","writes_per_second","wire_bytes_per_object"}.
+// opbench-bench populate --kubeconfig KC [--count N] [--namespace NS] [--concurrency C] [--kind deployment|configmap]
+// Creates N realistic Deployments (~1 KB as sent, replicas 0 so the simulator adds no pods) for
+// the sync benchmark — or N small ConfigMaps, to measure plain write throughput — and prints
+// {"created","seconds","writes_per_second","wire_bytes_per_object","kind"}.
 #include "bench/bench.h"
 
 #include "engine/client/restclient.h"
@@ -44,10 +45,20 @@ QJsonObject deployment(const QString &ns, int i)
                                                                                           {QStringLiteral("spec"), QJsonObject{{QStringLiteral("containers"), QJsonArray{container}}}}}}}}};
 }
 
+QJsonObject configMap(const QString &ns, int i)
+{
+    return {{QStringLiteral("apiVersion"), QStringLiteral("v1")},
+            {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
+            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("bench-cm-%1").arg(i, 5, 10, QLatin1Char('0'))},
+                                                     {QStringLiteral("namespace"), ns}}},
+            {QStringLiteral("data"), QJsonObject{{QStringLiteral("index"), QString::number(i)}}}};
+}
+
 struct State
 {
     RestClient *client;
     QString ns;
+    bool configMaps = false;
     int next = 0;
     int count = 0;
     int created = 0;
@@ -57,10 +68,16 @@ struct State
 
 QCoro::Task<> worker(State *s)
 {
-    const GroupVersionResource gvr{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("deployments")};
+    const GroupVersionResource gvr = s->configMaps
+        ? GroupVersionResource{QString(), QStringLiteral("v1"), QStringLiteral("configmaps")}
+        : GroupVersionResource{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("deployments")};
     while (s->next < s->count) {
         const int i = s->next++;
-        auto r = co_await s->client->create(gvr, s->ns, Object::fromJson(deployment(s->ns, i)));
+        // Build arguments as locals: g++ 12 mis-destroys temporaries created inside a co_await
+        // expression (heap corruption).
+        Object obj = Object::fromJson(s->configMaps ? configMap(s->ns, i) : deployment(s->ns, i));
+        QString ns = s->ns;
+        auto r = co_await s->client->create(gvr, std::move(ns), std::move(obj));
         if (r.ok() || isAlreadyExists(r.error()))
             ++s->created;
         else if (s->firstError.isEmpty())
@@ -80,6 +97,7 @@ int run(const QStringList &args)
     }
     RestClient client(std::move(*config));
     State s{&client, bench::option(args, QStringLiteral("--namespace"), QStringLiteral("default"))};
+    s.configMaps = bench::option(args, QStringLiteral("--kind"), QStringLiteral("deployment")) == QLatin1String("configmap");
     s.count = bench::option(args, QStringLiteral("--count"), QStringLiteral("10000")).toInt();
     const int concurrency = bench::option(args, QStringLiteral("--concurrency"), QStringLiteral("6")).toInt();
     QElapsedTimer timer;
@@ -95,7 +113,9 @@ int run(const QStringList &args)
     bench::printJson({{QStringLiteral("created"), s.created},
                       {QStringLiteral("seconds"), seconds},
                       {QStringLiteral("writes_per_second"), double(s.created) / seconds},
-                      {QStringLiteral("wire_bytes_per_object"), QJsonDocument(deployment(s.ns, 1)).toJson(QJsonDocument::Compact).size()}});
+                      {QStringLiteral("kind"), s.configMaps ? QStringLiteral("configmap") : QStringLiteral("deployment")},
+                      {QStringLiteral("wire_bytes_per_object"),
+                       QJsonDocument(s.configMaps ? configMap(s.ns, 1) : deployment(s.ns, 1)).toJson(QJsonDocument::Compact).size()}});
     return s.created == s.count ? 0 : 1;
 }
 
