@@ -340,6 +340,25 @@ def check_deletes_and_errors(k):
              want_rc0=False, contains=("NotFound",))
 
 
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def check_manifests(k):
+    """Every in-cluster manifest (packaging/manifests), the CRD and the samples pass a server-side
+    dry run (the namespace is created for real first, as an install would)."""
+    manifests = os.path.join(REPO, "packaging", "manifests")
+    k.expect("apply packaging/manifests/namespace.yaml", ["apply", "-f", os.path.join(manifests, "namespace.yaml")],
+             namespaced=False, contains=("opbench-system",))
+    k.expect("apply --dry-run=server -f packaging/manifests/",
+             ["apply", "--dry-run=server", "-f", manifests], namespaced=False,
+             contains=("deployment.apps/opbench-operator", "clusterrole.rbac.authorization.k8s.io/opbench-operator",
+                       "serviceaccount/opbench-operator", "(server dry run)"))
+    k.expect("apply --dry-run=server the CRD and samples",
+             ["apply", "--dry-run=server", "-f", os.path.join(REPO, "resources", "crds"),
+              "-f", os.path.join(REPO, "resources", "samples")], namespaced=False,
+             contains=("myapplication.example.com/broken created (server dry run)",))
+
+
 def run_client(label, path, server, report, slow, index):
     namespace = f"compat-{index}"
     k = Kubectl(label, path, server.kubeconfig, namespace, report, slow)
@@ -358,6 +377,8 @@ def run_client(label, path, server, report, slow, index):
         check_watch(k)
         check_deployment(k)
         check_deletes_and_errors(k)
+        if index == 0:
+            check_manifests(k)
     finally:
         shutil.rmtree(k.cache, ignore_errors=True)
         if k.timings:
