@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: Apache-2.0
+// The window as a user meets it: the stepping actions and their shortcuts, a dock per panel with
+// an ⓘ explanation, live data from the embedded cluster in the cache tree and the status bar,
+// and the layout remembered across runs.
+#include "ui/mainwindow.h"
+#include "ui/models/cachetreemodel.h"
+#include "ui/widgets/infodock.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QLabel>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTest>
+#include <QToolButton>
+
+using namespace opbench::ui;
+
+class tst_MainWindow : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName(QStringLiteral("opbench-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+        QSettings().clear();
+    }
+
+    void shouldOfferSteppingActionsWithShortcuts_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QKeySequence>("key");
+        QTest::newRow("run") << "run" << QKeySequence(Qt::Key_F5);
+        QTest::newRow("pause") << "pause" << QKeySequence(Qt::Key_F6);
+        QTest::newRow("step") << "step" << QKeySequence(Qt::Key_F10);
+        QTest::newRow("step into") << "stepInto" << QKeySequence(Qt::Key_F11);
+    }
+
+    void shouldOfferSteppingActionsWithShortcuts()
+    {
+        QFETCH(QString, name);
+        QFETCH(QKeySequence, key);
+        MainWindow w(SessionOptions{});
+        QAction *a = w.action(name);
+        QVERIFY(a);
+        QCOMPARE(a->shortcut(), key);
+        QVERIFY(w.action(QStringLiteral("continue")));
+        QVERIFY(w.action(QStringLiteral("breakpoints")));
+        QVERIFY(w.action(QStringLiteral("handOff")));
+    }
+
+    void shouldExplainEveryDockOnDemand()
+    {
+        MainWindow w(SessionOptions{});
+        w.show();
+        const auto docks = w.findChildren<InfoDock *>();
+        QCOMPARE(docks.size(), 7);
+        for (InfoDock *dock : docks) {
+            QVERIFY2(!dock->explanationLabel()->isVisibleTo(dock), qPrintable(dock->objectName()));
+            dock->infoButton()->click();
+            QVERIFY2(dock->explanationLabel()->isVisibleTo(dock), qPrintable(dock->objectName()));
+            dock->infoButton()->click();
+            QVERIFY(!dock->explanationLabel()->isVisibleTo(dock));
+            QVERIFY(dock->explanationLabel()->text().split(QStringLiteral(". ")).size() >= 2);
+        }
+    }
+
+    void shouldShowLiveEmbeddedClusterData()
+    {
+        MainWindow w(SessionOptions{});
+        w.show();
+        // The five sample MyApplications reach the cache tree and the status bar counts objects
+        QTRY_VERIFY_WITH_TIMEOUT(w.cacheModel()->indexOf(QStringLiteral("MyApplication"), QStringLiteral("default/broken")).isValid(),
+                                 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(w.cacheModel()->syncedCount(), 4, 20000);
+        QVERIFY(w.windowTitle().contains(QStringLiteral("embedded")));
+        bool sawCount = false;
+        for (QLabel *l : w.statusBar()->findChildren<QLabel *>())
+            sawCount = sawCount || l->text().contains(QStringLiteral("object"));
+        QVERIFY(sawCount);
+    }
+
+    void shouldRememberTheLayout()
+    {
+        {
+            MainWindow w(SessionOptions{});
+            w.show();
+            w.findChild<QDockWidget *>(QStringLiteral("faultsDock"))->hide();
+            w.close();
+        }
+        MainWindow again(SessionOptions{});
+        again.show();
+        QVERIFY(!again.findChild<QDockWidget *>(QStringLiteral("faultsDock"))->isVisible());
+        QVERIFY(again.findChild<QDockWidget *>(QStringLiteral("cacheDock"))->isVisible());
+    }
+};
+
+QTEST_MAIN(tst_MainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "ui/mainwindow.h"
+
+#include "ui/highlighterinfo.h"
+#include "ui/learnertexts.h"
+#include "ui/models/cachetreemodel.h"
+#include "ui/models/childrentreemodel.h"
+#include "ui/models/queueitemsmodel.h"
+#include "ui/models/reconcilelistmodel.h"
+#include "ui/widgets/cachepanel.h"
+#include "ui/widgets/childrenpanel.h"
+#include "ui/widgets/faultspanel.h"
+#include "ui/widgets/infodock.h"
+#include "ui/widgets/objectpanel.h"
+#include "ui/widgets/queuepanel.h"
+#include "ui/widgets/reconcilespanel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QStyle>
+#include <QToolBar>
+
+namespace opbench::ui {
+
+MainWindow::MainWindow(SessionOptions options, QWidget *parent)
+    : QMainWindow(parent)
+    , m_session(new EngineSession(std::move(options), this))
+    , m_cacheModel(new CacheTreeModel(this))
+    , m_queueModel(new QueueItemsModel(this))
+    , m_reconcileModel(new ReconcileListModel(5000, this))
+    , m_childrenModel(new ChildrenTreeModel(this))
+{
+    setObjectName(QStringLiteral("opbenchMainWindow"));
+    setWindowTitle(tr("opbench — starting…"));
+    resize(1400, 880);
+    setDockNestingEnabled(true);
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowNestedDocks | QMainWindow::AllowTabbedDocks);
+    createActions();
+    createDocks();
+    createStatusBar();
+    connectSession();
+    restoreSettings();
+    m_session->start();
+}
+
+MainWindow::~MainWindow() = default;
+
+QAction *MainWindow::action(const QString &name) const
+{
+    return m_actions.value(name);
+}
+
+void MainWindow::createActions()
+{
+    auto *tb = addToolBar(tr("Control"));
+    tb->setObjectName(QStringLiteral("controlToolBar"));
+    tb->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    auto *fileMenu = menuBar()->addMenu(tr("&File"));
+    auto *controlMenu = menuBar()->addMenu(tr("&Control"));
+    auto *viewMenu = menuBar()->addMenu(tr("&View"));
+    viewMenu->setObjectName(QStringLiteral("viewMenu"));
+    auto *helpMenu = menuBar()->addMenu(tr("&Help"));
+    auto make = [this](const QString &name, const QString &text, QStyle::StandardPixmap icon, QKeySequence key) {
+        auto *a = new QAction(style()->standardIcon(icon), text, this);
+        a->setObjectName(name);
+        a->setShortcut(key);
+        m_actions.insert(name, a);
+        return a;
+    };
+    const QString noController = tr("Not available yet: no controller is running (yet).");
+    struct Step
+    {
+        const char *name;
+        QString text;
+        QStyle::StandardPixmap icon;
+        QKeySequence key;
+    };
+    const Step steps[] = {
+        {"run", tr("Run"), QStyle::SP_MediaPlay, QKeySequence(Qt::Key_F5)},
+        {"pause", tr("Pause"), QStyle::SP_MediaPause, QKeySequence(Qt::Key_F6)},
+        {"step", tr("Step"), QStyle::SP_MediaSeekForward, QKeySequence(Qt::Key_F10)},
+        {"stepInto", tr("Step into"), QStyle::SP_ArrowDown, QKeySequence(Qt::Key_F11)},
+        {"continue", tr("Continue"), QStyle::SP_MediaSkipForward, QKeySequence(Qt::SHIFT | Qt::Key_F5)},
+        {"breakpoints", tr("Breakpoints"), QStyle::SP_DialogNoButton, QKeySequence(Qt::CTRL | Qt::Key_B)},
+        {"handOff", tr("Hand off"), QStyle::SP_BrowserReload, QKeySequence(Qt::CTRL | Qt::Key_H)},
+    };
+    for (const Step &s : steps) {
+        QAction *a = make(QString::fromLatin1(s.name), s.text, s.icon, s.key);
+        a->setEnabled(false);
+        a->setToolTip(QStringLiteral("%1 (%2)\n%3").arg(s.text, s.key.toString(QKeySequence::NativeText), noController));
+        tb->addAction(a);
+        controlMenu->addAction(a);
+    }
+    m_actions.value(QStringLiteral("handOff"))
+        ->setToolTip(tr("Hand off (Ctrl+H)\nNot available yet: the workbench runs its operator without leader election."));
+    connect(m_actions.value(QStringLiteral("run")), &QAction::triggered, m_session, &EngineSession::resume);
+    connect(m_actions.value(QStringLiteral("pause")), &QAction::triggered, m_session, &EngineSession::pause);
+    connect(m_actions.value(QStringLiteral("step")), &QAction::triggered, this, [this] { onStep(false); });
+    connect(m_actions.value(QStringLiteral("stepInto")), &QAction::triggered, this, [this] { onStep(true); });
+    connect(m_actions.value(QStringLiteral("continue")), &QAction::triggered, this, &MainWindow::onContinue);
+    connect(m_actions.value(QStringLiteral("breakpoints")), &QAction::triggered, this,
+            &MainWindow::toggleBreakpointOnSelection);
+    QAction *kube = make(QStringLiteral("writeKubeconfig"), tr("Write kubeconfig…"), QStyle::SP_DialogSaveButton,
+                         QKeySequence(Qt::CTRL | Qt::Key_K));
+    kube->setEnabled(false);
+    connect(kube, &QAction::triggered, this, &MainWindow::writeKubeconfig);
+    fileMenu->addAction(kube);
+    tb->addSeparator();
+    tb->addAction(kube);
+    fileMenu->addSeparator();
+    QAction *quit = make(QStringLiteral("quit"), tr("Quit"), QStyle::SP_DialogCloseButton, QKeySequence::Quit);
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+    fileMenu->addAction(quit);
+    QAction *about = make(QStringLiteral("about"), tr("About opbench"), QStyle::SP_MessageBoxInformation, {});
+    connect(about, &QAction::triggered, this, &MainWindow::showAbout);
+    helpMenu->addAction(about);
+}
+
+InfoDock *MainWindow::addDock(const QString &title, const QString &name, const QString &explanation, QWidget *content,
+                              Qt::DockWidgetArea area)
+{
+    auto *dock = new InfoDock(title, name, explanation, this);
+    dock->setContent(content);
+    addDockWidget(area, dock);
+    if (auto *menu = menuBar()->findChild<QMenu *>(QStringLiteral("viewMenu")))
+        menu->addAction(dock->toggleViewAction());
+    return dock;
+}
+
+void MainWindow::createDocks()
+{
+    m_cachePanel = new CachePanel(m_cacheModel);
+    m_objectPanel = new ObjectPanel;
+    m_queuePanel = new QueuePanel(m_queueModel);
+    m_faultsPanel = new FaultsPanel;
+    auto *cache = addDock(tr("Cache"), QStringLiteral("cacheDock"), learnerText(Panel::Cache), m_cachePanel,
+                          Qt::LeftDockWidgetArea);
+    m_reconcilesPanel = new ReconcilesPanel(m_reconcileModel);
+    auto *reconciles = addDock(tr("Reconciles"), QStringLiteral("reconcilesDock"), learnerText(Panel::Reconciles),
+                               m_reconcilesPanel, Qt::RightDockWidgetArea);
+    auto *queue = addDock(tr("Queue"), QStringLiteral("queueDock"), learnerText(Panel::Queue), m_queuePanel,
+                          Qt::RightDockWidgetArea);
+    auto *object = addDock(tr("Object (YAML)"), QStringLiteral("objectDock"), learnerText(Panel::Object), m_objectPanel,
+                           Qt::BottomDockWidgetArea);
+    m_childrenPanel = new ChildrenPanel(m_childrenModel);
+    auto *children = addDock(tr("Children"), QStringLiteral("childrenDock"), learnerText(Panel::Children),
+                             m_childrenPanel, Qt::BottomDockWidgetArea);
+    auto *leadership = addDock(tr("Leadership"), QStringLiteral("leadershipDock"), learnerText(Panel::Leadership),
+                               makeUnavailableLabel(tr("Leader election and hand-off are not available yet: the workbench runs "
+                                                        "its operator without leader election.")),
+                               Qt::BottomDockWidgetArea);
+    auto *faults = addDock(tr("Faults"), QStringLiteral("faultsDock"), learnerText(Panel::Faults), m_faultsPanel,
+                           Qt::BottomDockWidgetArea);
+    splitDockWidget(reconciles, queue, Qt::Horizontal);
+    tabifyDockWidget(object, children);
+    tabifyDockWidget(children, leadership);
+    tabifyDockWidget(leadership, faults);
+    object->raise();
+    resizeDocks({cache, reconciles, queue}, {320, 560, 420}, Qt::Horizontal);
+    resizeDocks({cache, object}, {520, 330}, Qt::Vertical);
+}
+
+void MainWindow::createStatusBar()
+{
+    auto add = [this](const QString &text, const QString &tip) {
+        auto *l = new QLabel(text, this);
+        l->setToolTip(tip);
+        statusBar()->addPermanentWidget(l);
+        return l;
+    };
+    m_clusterLabel = add(tr("starting…"), tr("The cluster this window talks to"));
+    m_syncLabel = add(tr("synced 0/0"), tr("Informers that finished their initial LIST"));
+    m_objectsLabel = add(tr("0 objects"), tr("Objects in the informer cache"));
+    m_queueLabel = add(tr("queue –"), tr("Work queue depth (ready items)"));
+    m_reconcileLabel = add(tr("rec/s –"), tr("Reconciles per second (no controller in this build yet)"));
+    m_leaderLabel = add(tr("leader –"), tr("Lease holder (no leader election in this build yet)"));
+}
+
+void MainWindow::connectSession()
+{
+    connect(m_session, &EngineSession::started, this, &MainWindow::onStarted);
+    connect(m_session, &EngineSession::failed, this, &MainWindow::onFailed);
+    connect(m_session, &EngineSession::cacheBatch, this, &MainWindow::onCacheBatch);
+    connect(m_session, &EngineSession::queueAvailable, m_queuePanel, &QueuePanel::setAvailable);
+    connect(m_session, &EngineSession::queueSample, this, [this](const QueueSample &s) {
+        m_queuePanel->addSample(s);
+        m_queueLabel->setText(tr("queue %1").arg(s.depth));
+    });
+    connect(m_session, &EngineSession::versionsReady, this, [this](const ObjectVersions &v) {
+        if (v.kind == m_objectPanel->currentKind() && v.key == m_objectPanel->currentKey())
+            m_objectPanel->showVersions(v);
+    });
+    connect(m_session, &EngineSession::samplesCreated, this, [this](int created, const QStringList &errors) {
+        if (!errors.isEmpty())
+            onFailed(tr("Creating the sample MyApplications failed: %1").arg(errors.join(QStringLiteral("; "))));
+        else
+            statusBar()->showMessage(tr("Created %1 sample MyApplications in namespace default").arg(created), 5000);
+    });
+    connect(m_cachePanel, &CachePanel::objectSelected, this, &MainWindow::onObjectSelected);
+    connect(m_session, &EngineSession::controlState, this, &MainWindow::onControlState);
+    connect(m_session, &EngineSession::reconcilesFinished, this, &MainWindow::onReconciles);
+    connect(m_reconcilesPanel, &ReconcilesPanel::exportRequested, this, &MainWindow::exportTraces);
+    connect(m_childrenPanel, &ChildrenPanel::deleteRequested, m_session, &EngineSession::deleteObject);
+    connect(m_childrenPanel, &ChildrenPanel::createRequested, m_session, &EngineSession::createApplication);
+    connect(m_session, &EngineSession::createFailed, m_childrenPanel, &ChildrenPanel::showCreateError);
+    connect(m_session, &EngineSession::actionFailed, this, [this](const QString &m) { statusBar()->showMessage(m, 8000); });
+    connect(m_session, &EngineSession::created, this,
+            [this](const QString &key) { statusBar()->showMessage(tr("Created MyApplication %1").arg(key), 5000); });
+    connect(m_faultsPanel, &FaultsPanel::faultsChanged, m_session, &EngineSession::setFaults);
+    connect(m_faultsPanel, &FaultsPanel::dropWatchesRequested, m_session, &EngineSession::dropWatches);
+    connect(m_faultsPanel, &FaultsPanel::compactRequested, m_session, &EngineSession::compactHistory);
+    m_faultsPanel->setEmbedded(m_session->isEmbedded());
+}
+
+void MainWindow::onStarted(const ClusterInfo &cluster)
+{
+    const QString where = cluster.server.toString();
+    setWindowTitle(tr("opbench — %1 cluster %2").arg(cluster.name, where));
+    if (cluster.embedded) {
+        m_clusterLabel->setText(tr("embedded %1").arg(where));
+        m_clusterLabel->setToolTip(tr("Reach it with: kubectl --kubeconfig %1 get myapplications -A")
+                                       .arg(cluster.kubeconfigPath));
+        m_actions.value(QStringLiteral("writeKubeconfig"))->setEnabled(true);
+    } else {
+        m_clusterLabel->setText(tr("%1 %2").arg(cluster.name, where));
+    }
+    QSettings settings;
+    settings.setValue(QStringLiteral("session/lastCluster"), cluster.embedded ? QStringLiteral("embedded") : cluster.name);
+    settings.setValue(QStringLiteral("session/lastServer"), where);
+}
+
+void MainWindow::onFailed(const QString &message)
+{
+    statusBar()->showMessage(message);
+    m_clusterLabel->setText(tr("not connected"));
+    m_clusterLabel->setToolTip(message);
+}
+
+void MainWindow::onCacheBatch(const CacheBatch &batch)
+{
+    m_cacheModel->apply(batch);
+    m_childrenModel->apply(batch);
+    m_syncLabel->setText(tr("synced %1/%2").arg(m_cacheModel->syncedCount()).arg(m_cacheModel->informerCount()));
+    m_objectsLabel->setText(tr("%n object(s)", nullptr, m_cacheModel->objectCount()));
+    const QString kind = m_objectPanel->currentKind();
+    const QString key = m_objectPanel->currentKey();
+    if (key.isEmpty())
+        return;
+    for (const CacheEntry &e : batch.entries) {
+        if (e.kind == kind && e.object.key() == key) {
+            m_session->requestVersions(kind, key);
+            break;
+        }
+    }
+}
+
+void MainWindow::selectObject(const QString &kind, const QString &key)
+{
+    m_cachePanel->select(kind, key);
+}
+
+void MainWindow::onObjectSelected(const QString &kind, const QString &key)
+{
+    ObjectVersions pending;
+    pending.kind = kind;
+    pending.key = key;
+    m_objectPanel->showVersions(pending);
+    m_session->requestVersions(kind, key);
+}
+
+void MainWindow::writeKubeconfig()
+{
+    const QString suggested = QDir::home().filePath(QStringLiteral("opbench-kubeconfig.yaml"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Write kubeconfig for the embedded cluster"), suggested,
+                                                      tr("Kubeconfig (*.yaml *.yml *.conf);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    if (auto ok = m_session->writeKubeconfig(path); !ok) {
+        QMessageBox::warning(this, tr("Write kubeconfig"), ok.error().message());
+        return;
+    }
+    QMessageBox box(QMessageBox::Information, tr("Kubeconfig written"),
+                    tr("The kubeconfig for the embedded cluster is in %1.").arg(path), QMessageBox::Ok, this);
+    box.setInformativeText(tr("Try:\n  kubectl --kubeconfig %1 get myapplications,deployments,pods -A").arg(path));
+    box.setTextInteractionFlags(Qt::TextSelectableByMouse);
+    box.exec();
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About opbench"),
+                       tr("<h3>opbench %1</h3><p>The operator workbench: the Kubernetes controller pattern made "
+                          "visible and steppable.</p><p>Qt %2 · syntax highlighting: %3</p>")
+                           .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion()), highlighterName()));
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    for (auto *split : findChildren<QSplitter *>()) {
+        if (!split->objectName().isEmpty())
+            split->restoreState(settings.value(QStringLiteral("splitters/") + split->objectName()).toByteArray());
+    }
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    for (auto *split : findChildren<QSplitter *>()) {
+        if (!split->objectName().isEmpty())
+            settings.setValue(QStringLiteral("splitters/") + split->objectName(), split->saveState());
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveSettings();
+    event->accept();
+}
+
+void MainWindow::onControlState(const ControlState &state)
+{
+    m_control = state;
+    m_reconcilesPanel->setAvailable(state.available);
+    const bool halted = !state.pendingCalls.isEmpty();
+    for (const char *name : {"run", "pause", "step", "stepInto", "continue", "breakpoints"}) {
+        QAction *a = m_actions.value(QString::fromLatin1(name));
+        a->setEnabled(state.available);
+        if (state.available)
+            a->setToolTip(QStringLiteral("%1 (%2)").arg(a->text(), a->shortcut().toString(QKeySequence::NativeText)));
+    }
+    if (!state.available)
+        return;
+    m_actions.value(QStringLiteral("pause"))->setEnabled(!state.paused);
+    m_actions.value(QStringLiteral("run"))->setEnabled(state.paused);
+    m_actions.value(QStringLiteral("continue"))->setEnabled(halted || state.paused);
+    QString text = state.paused ? tr("paused") : tr("running");
+    if (halted)
+        text = tr("halted before %1").arg(state.pendingCalls.first());
+    else if (!state.lastBreak.isEmpty() && state.paused)
+        text = tr("breakpoint: %1").arg(state.lastBreak);
+    statusBar()->showMessage(text);
+}
+
+void MainWindow::onReconciles(const QList<ReconcileTrace> &traces)
+{
+    m_reconcileModel->append(traces);
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (qsizetype i = 0; i < traces.size(); ++i)
+        m_reconcileTimes.append(now);
+    while (!m_reconcileTimes.isEmpty() && m_reconcileTimes.first() < now - 5000)
+        m_reconcileTimes.removeFirst();
+    m_reconcileLabel->setText(tr("%1 rec/s").arg(double(m_reconcileTimes.size()) / 5.0, 0, 'f', 1));
+}
+
+void MainWindow::onStep(bool into)
+{
+    // While a reconcile is halted before a call, Step lets that one call go out.
+    if (!m_control.pendingCalls.isEmpty()) {
+        m_session->continueCall();
+        return;
+    }
+    if (into)
+        m_session->stepInto();
+    else
+        m_session->step();
+}
+
+void MainWindow::onContinue()
+{
+    if (!m_control.pendingCalls.isEmpty())
+        m_session->continueToEnd();
+    else
+        m_session->resume();
+}
+
+void MainWindow::toggleBreakpointOnSelection()
+{
+    const auto [kind, key] = m_cachePanel->selectedObject();
+    if (key.isEmpty()) {
+        statusBar()->showMessage(tr("Select an object in the cache tree to set a breakpoint on its key."), 5000);
+        return;
+    }
+    m_session->toggleBreakpoint(key);
+}
+
+void MainWindow::exportTraces()
+{
+    const QByteArray json = m_reconcilesPanel->selectedTracesJson();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export reconcile traces"),
+                                                      QDir::home().filePath(QStringLiteral("traces.json")),
+                                                      tr("JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(json) != json.size())
+        QMessageBox::warning(this, tr("Export traces"), tr("Cannot write %1: %2").arg(path, f.errorString()));
+}
+
+} // namespace opbench::ui

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// MainWindow: the workbench window. Docks (Cache, Reconciles, Queue, Object, Children,
+// Leadership, Faults), the stepping toolbar, the status bar, About, and window/dock/splitter
+// state in QSettings. It wires the EngineSession's snapshots to the models and the panels'
+// intents back to the session; it holds no engine logic.
+
+#include "ui/session/enginesession.h"
+
+#include <QMainWindow>
+
+class QAction;
+class QLabel;
+
+namespace opbench::ui {
+
+class CacheTreeModel;
+class QueueItemsModel;
+class ReconcileListModel;
+class ReconcilesPanel;
+class ChildrenTreeModel;
+class ChildrenPanel;
+class CachePanel;
+class ObjectPanel;
+class QueuePanel;
+class FaultsPanel;
+class InfoDock;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(SessionOptions options, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    EngineSession *session() const { return m_session; }
+    CacheTreeModel *cacheModel() const { return m_cacheModel; }
+    CachePanel *cachePanel() const { return m_cachePanel; }
+    ObjectPanel *objectPanel() const { return m_objectPanel; }
+    /// Toolbar/menu actions by objectName ("run", "pause", "step", "stepInto", "continue",
+    /// "breakpoints", "handOff", "writeKubeconfig", "about").
+    QAction *action(const QString &name) const;
+    /// Selects an object in the cache tree (and shows it in the Object panel).
+    void selectObject(const QString &kind, const QString &key);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void createActions();
+    void createDocks();
+    void createStatusBar();
+    void connectSession();
+    void restoreSettings();
+    void saveSettings() const;
+    void onStarted(const ClusterInfo &cluster);
+    void onFailed(const QString &message);
+    void onCacheBatch(const CacheBatch &batch);
+    void onObjectSelected(const QString &kind, const QString &key);
+    void writeKubeconfig();
+    void showAbout();
+    void onControlState(const ControlState &state);
+    void onReconciles(const QList<ReconcileTrace> &traces);
+    void onStep(bool into);
+    void onContinue();
+    void toggleBreakpointOnSelection();
+    void exportTraces();
+    InfoDock *addDock(const QString &title, const QString &name, const QString &explanation, QWidget *content,
+                      Qt::DockWidgetArea area);
+
+    EngineSession *m_session;
+    CacheTreeModel *m_cacheModel;
+    QueueItemsModel *m_queueModel;
+    ReconcileListModel *m_reconcileModel;
+    ReconcilesPanel *m_reconcilesPanel = nullptr;
+    ChildrenTreeModel *m_childrenModel;
+    ChildrenPanel *m_childrenPanel = nullptr;
+    ControlState m_control;
+    QList<qint64> m_reconcileTimes; // ms since epoch of recent reconciles (rec/s)
+    CachePanel *m_cachePanel = nullptr;
+    ObjectPanel *m_objectPanel = nullptr;
+    QueuePanel *m_queuePanel = nullptr;
+    FaultsPanel *m_faultsPanel = nullptr;
+    QLabel *m_clusterLabel = nullptr;
+    QLabel *m_syncLabel = nullptr;
+    QLabel *m_objectsLabel = nullptr;
+    QLabel *m_queueLabel = nullptr;
+    QLabel *m_reconcileLabel = nullptr;
+    QLabel *m_leaderLabel = nullptr;
+    QHash<QString, QAction *> m_actions;
+};
+
+} // namespace opbench::ui

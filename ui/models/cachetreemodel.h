@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// CacheTreeModel: the informer cache as a tree kind -> namespace -> object, with counts, each
+// informer's sync state and resourceVersions. Applies CacheBatch deltas with the proper
+// insert/remove/dataChanged signals, so views keep their selection and expansion.
+
+#include "ui/session/snapshots.h"
+
+#include <QAbstractItemModel>
+
+#include <memory>
+#include <vector>
+
+namespace opbench::ui {
+
+class CacheTreeModel : public QAbstractItemModel
+{
+    Q_OBJECT
+public:
+    enum Columns { NameColumn, InfoColumn, ColumnCount };
+    enum Roles {
+        NodeTypeRole = Qt::UserRole + 1, ///< NodeType as int
+        KindRole,                        ///< the kind of the row (every level)
+        KeyRole,                         ///< objects: "ns/name" (or "name")
+        LabelsRole,                      ///< objects: QVariantMap of labels
+        ResourceVersionRole,             ///< objects: metadata.resourceVersion
+        ObjectRole,                      ///< objects: the opbench::Object
+    };
+    enum class NodeType { Kind, Namespace, Object };
+
+    explicit CacheTreeModel(QObject *parent = nullptr);
+    ~CacheTreeModel() override;
+
+    /// Applies one batch (upserts, removals, informer states).
+    void apply(const opbench::ui::CacheBatch &batch);
+    /// Objects currently in the tree.
+    int objectCount() const { return m_objectCount; }
+    /// Informers synced / informers known.
+    int syncedCount() const;
+    int informerCount() const;
+    /// The index of an object row (invalid when absent).
+    QModelIndex indexOf(const QString &kind, const QString &key) const;
+
+    QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
+    QModelIndex parent(const QModelIndex &child) const override;
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    struct Node;
+    Node *nodeOf(const QModelIndex &index) const;
+    QModelIndex indexOfNode(const Node *node, int column = 0) const;
+    Node *kindNode(const QString &kind, bool create);
+    Node *childNode(Node *parent, const QString &name, NodeType type, bool create);
+    void upsert(const QString &kind, const Object &object);
+    void remove(const QString &kind, const Object &object);
+    void setState(const InformerState &state);
+    void countsChanged(Node *node);
+    QVariant kindData(const Node &node, int column, int role) const;
+    QVariant objectData(const Node &node, int column, int role) const;
+
+    std::unique_ptr<Node> m_root;
+    int m_objectCount = 0;
+};
+
+/// Namespace row name for cluster-scoped objects.
+QString clusterScopeName();
+
+} // namespace opbench::ui

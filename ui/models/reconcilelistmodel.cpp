@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "ui/models/reconcilelistmodel.h"
+
+#include "ui/widgets/palette.h"
+
+namespace opbench::ui {
+
+QColor colourForResult(ReconcileTrace::Result result)
+{
+    switch (result) {
+    case ReconcileTrace::Result::Success:
+        return resultColour(ResultColour::Success);
+    case ReconcileTrace::Result::RequeueAfter:
+        return resultColour(ResultColour::RequeueAfter);
+    case ReconcileTrace::Result::Requeue:
+        return resultColour(ResultColour::RateLimited);
+    case ReconcileTrace::Result::Error:
+        return resultColour(ResultColour::Error);
+    case ReconcileTrace::Result::TerminalError:
+        return resultColour(ResultColour::TerminalError);
+    }
+    return {};
+}
+
+QString formatDuration(Clock::Duration d)
+{
+    const double ms = double(std::chrono::duration_cast<std::chrono::microseconds>(d).count()) / 1000.0;
+    return ms < 1000 ? QStringLiteral("%1 ms").arg(ms, 0, 'f', 1) : QStringLiteral("%1 s").arg(ms / 1000, 0, 'f', 2);
+}
+
+ReconcileListModel::ReconcileListModel(int capacity, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_capacity(qMax(1, capacity))
+{
+}
+
+void ReconcileListModel::append(const QList<ReconcileTrace> &traces)
+{
+    if (traces.isEmpty())
+        return;
+    const int first = int(m_traces.size());
+    beginInsertRows({}, first, first + int(traces.size()) - 1);
+    m_traces.append(traces);
+    m_total += traces.size();
+    endInsertRows();
+    const int excess = int(m_traces.size()) - m_capacity;
+    if (excess > 0) {
+        beginRemoveRows({}, 0, excess - 1);
+        m_traces.remove(0, excess);
+        endRemoveRows();
+    }
+}
+
+int ReconcileListModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_traces.size());
+}
+
+int ReconcileListModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant ReconcileListModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    static const char *const names[] = {"Id", "Key", "Causes", "Result", "Duration", "Calls"};
+    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
+}
+
+QVariant ReconcileListModel::display(const ReconcileTrace &t, int column) const
+{
+    switch (column) {
+    case IdColumn:
+        return t.id.left(8);
+    case KeyColumn:
+        return t.request.toString();
+    case CausesColumn:
+        if (t.causes.total() == 0)
+            return QString();
+        return t.causes.total() == 1 ? t.causes.first().describe()
+                                     : tr("%1 (+%2)").arg(t.causes.first().describe()).arg(t.causes.total() - 1);
+    case ResultColumn:
+        return t.result == ReconcileTrace::Result::RequeueAfter
+                   ? tr("after %1").arg(formatDuration(t.requeueAfter))
+                   : ReconcileTrace::resultName(t.result);
+    case DurationColumn:
+        return formatDuration(t.duration);
+    case CallsColumn:
+        return int(t.calls.size());
+    default:
+        return {};
+    }
+}
+
+QVariant ReconcileListModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const ReconcileTrace &t = m_traces.at(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(t, index.column());
+    case Qt::ForegroundRole:
+        return index.column() == ResultColumn ? QVariant(colourForResult(t.result)) : QVariant();
+    case Qt::ToolTipRole:
+        return t.error.isEmpty() ? t.id : t.error;
+    case KeyRole:
+        return t.request.toString();
+    case ResultRole:
+        return ReconcileTrace::resultName(t.result);
+    case IdRole:
+        return t.id;
+    default:
+        return {};
+    }
+}
+
+} // namespace opbench::ui

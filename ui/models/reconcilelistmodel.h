@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// ReconcileListModel: every reconcile the controller finished, newest last (bounded), with its
+// key, causes, result (coloured per gui.md), duration and number of client calls.
+
+#include "engine/controller/reconciletrace.h"
+
+#include <QAbstractTableModel>
+
+namespace opbench::ui {
+
+class ReconcileListModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Columns { IdColumn, KeyColumn, CausesColumn, ResultColumn, DurationColumn, CallsColumn, ColumnCount };
+    enum Roles { KeyRole = Qt::UserRole + 1, ResultRole, IdRole };
+
+    /// Keeps at most `capacity` traces (oldest dropped first).
+    explicit ReconcileListModel(int capacity = 5000, QObject *parent = nullptr);
+
+    /// Appends finished traces (one insert per batch; trimming emits one removal).
+    void append(const QList<opbench::ReconcileTrace> &traces);
+    const ReconcileTrace &traceAt(int row) const { return m_traces.at(row); }
+    /// Reconciles appended since construction (including dropped ones).
+    qint64 totalAppended() const { return m_total; }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    QVariant display(const ReconcileTrace &t, int column) const;
+    int m_capacity;
+    qint64 m_total = 0;
+    QList<ReconcileTrace> m_traces;
+};
+
+/// The gui.md colour of a reconcile result.
+QColor colourForResult(ReconcileTrace::Result result);
+/// Milliseconds of a clock duration, as shown in the lists ("12.3 ms").
+QString formatDuration(Clock::Duration d);
+
+} // namespace opbench::ui

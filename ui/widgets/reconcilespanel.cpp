@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "ui/widgets/reconcilespanel.h"
+
+#include "ui/models/reconcilefilterproxy.h"
+#include "ui/models/reconcilelistmodel.h"
+#include "ui/widgets/infodock.h"
+
+#include <QComboBox>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace opbench::ui {
+
+namespace {
+
+QPlainTextEdit *makeDetail(QWidget *parent)
+{
+    auto *v = new QPlainTextEdit(parent);
+    v->setReadOnly(true);
+    v->setLineWrapMode(QPlainTextEdit::NoWrap);
+    v->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    return v;
+}
+
+QString describeCalls(const ReconcileTrace &t)
+{
+    QStringList lines;
+    for (const TraceCall &c : t.calls) {
+        lines.append(QStringLiteral("%1 %2 %3  [%4]  %5  %6")
+                         .arg(c.verb, c.gvk.kind, c.key, c.fromCache ? QStringLiteral("cache") : QStringLiteral("live"))
+                         .arg(c.code)
+                         .arg(formatDuration(c.latency)));
+        if (!c.ok() && !c.message.isEmpty())
+            lines.append(QStringLiteral("    %1: %2").arg(c.reason, c.message));
+    }
+    if (!t.error.isEmpty())
+        lines.append(QStringLiteral("\nerror: %1").arg(t.error));
+    return lines.isEmpty() ? QObject::tr("No client calls.") : lines.join(u'\n');
+}
+
+QString describeDiffs(const ReconcileTrace &t)
+{
+    QStringList lines;
+    for (const TraceCall &c : t.calls) {
+        if (c.diff.isEmpty())
+            continue;
+        lines.append(QStringLiteral("%1 %2 %3").arg(c.verb, c.gvk.kind, c.key));
+        for (const DiffEntry &d : c.diff)
+            lines.append(QStringLiteral("    %1").arg(QString::fromUtf8(QJsonDocument(d.toJson()).toJson(QJsonDocument::Compact))));
+    }
+    return lines.isEmpty() ? QObject::tr("No writes.") : lines.join(u'\n');
+}
+
+} // namespace
+
+ReconcilesPanel::ReconcilesPanel(ReconcileListModel *model, QWidget *parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_proxy(new ReconcileFilterProxy(this))
+    , m_stack(new QStackedWidget(this))
+    , m_keyFilter(new QLineEdit(this))
+    , m_resultFilter(new QComboBox(this))
+    , m_view(new QTableView(this))
+    , m_causes(makeDetail(this))
+    , m_calls(makeDetail(this))
+    , m_diffs(makeDetail(this))
+{
+    m_proxy->setSourceModel(model);
+    m_keyFilter->setPlaceholderText(tr("Filter by key"));
+    m_keyFilter->setClearButtonEnabled(true);
+    m_resultFilter->addItems({tr("all results"), QStringLiteral("success"), QStringLiteral("requeue"),
+                              QStringLiteral("requeue_after"), QStringLiteral("error"), QStringLiteral("terminal_error")});
+    m_view->setModel(m_proxy);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->verticalHeader()->hide();
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
+    m_view->setWordWrap(false);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    auto *exportButton = new QPushButton(tr("Export…"), this);
+    exportButton->setToolTip(tr("Export the selected traces as JSON"));
+    auto *filters = new QHBoxLayout;
+    filters->addWidget(m_keyFilter, 1);
+    filters->addWidget(m_resultFilter);
+    filters->addWidget(exportButton);
+    auto *details = new QTabWidget(this);
+    details->addTab(m_causes, tr("Causes"));
+    details->addTab(m_calls, tr("Calls"));
+    details->addTab(m_diffs, tr("Diffs"));
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("reconcilesSplitter"));
+    split->addWidget(m_view);
+    split->addWidget(details);
+    auto *content = new QWidget(m_stack);
+    auto *layout = new QVBoxLayout(content);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(filters);
+    layout->addWidget(split, 1);
+    m_stack->addWidget(makeUnavailableLabel(
+        tr("Reconciles are not available yet: no controller is running (it starts once connected)."),
+        m_stack));
+    m_stack->addWidget(content);
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(m_stack);
+    connect(m_keyFilter, &QLineEdit::textChanged, this, &ReconcilesPanel::updateFilter);
+    connect(m_resultFilter, &QComboBox::currentIndexChanged, this, &ReconcilesPanel::updateFilter);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ReconcilesPanel::showDetails);
+    connect(exportButton, &QPushButton::clicked, this, &ReconcilesPanel::exportRequested);
+}
+
+void ReconcilesPanel::setAvailable(bool available)
+{
+    m_stack->setCurrentIndex(available ? 1 : 0);
+}
+
+void ReconcilesPanel::updateFilter()
+{
+    const QString result = m_resultFilter->currentIndex() == 0 ? QString() : m_resultFilter->currentText();
+    m_proxy->setFilters(m_keyFilter->text(), result);
+}
+
+void ReconcilesPanel::showDetails()
+{
+    const QModelIndex current = m_proxy->mapToSource(m_view->currentIndex());
+    if (!current.isValid())
+        return;
+    const ReconcileTrace &t = m_model->traceAt(current.row());
+    QStringList causes;
+    for (const Cause &c : t.causes)
+        causes.append(c.describe());
+    if (t.causes.dropped() > 0)
+        causes.append(tr("… and %1 more").arg(t.causes.dropped()));
+    causes.append(tr("\nread from cache at resourceVersion %1; %2 retries before; priority %3")
+                      .arg(t.cacheResourceVersion)
+                      .arg(t.retries)
+                      .arg(t.priority));
+    m_causes->setPlainText(causes.join(u'\n'));
+    m_calls->setPlainText(describeCalls(t));
+    m_diffs->setPlainText(describeDiffs(t));
+}
+
+QByteArray ReconcilesPanel::selectedTracesJson() const
+{
+    QJsonArray out;
+    for (const QModelIndex &idx : m_view->selectionModel()->selectedRows())
+        out.append(m_model->traceAt(m_proxy->mapToSource(idx).row()).toJson());
+    return QJsonDocument(out).toJson();
+}
+
+} // namespace opbench::ui
