@@ -33,6 +33,13 @@ const QRegularExpression &scalarPattern()
     return re;
 }
 
+bool isFollowedByColon(const QString &text, qsizetype pos)
+{
+    while (pos < text.size() && text.at(pos).isSpace())
+        ++pos;
+    return pos < text.size() && text.at(pos) == u':';
+}
+
 } // namespace
 
 YamlHighlighter::YamlHighlighter(QTextDocument *document)
@@ -78,7 +85,7 @@ void YamlHighlighter::highlightValue(const QString &text, qsizetype start)
         if (tok.startsWith(u'#'))
             t = Token::Comment;
         else if (tok.startsWith(u'"') || tok.startsWith(u'\''))
-            t = Token::String;
+            t = isFollowedByColon(text, m.capturedEnd()) ? Token::Key : Token::String; // JSON {"k": v}
         else if (tok.front().isDigit() || tok.front() == u'-')
             t = Token::Number;
         setFormat(int(m.capturedStart()), int(m.capturedLength()), tokenFormat(t));
