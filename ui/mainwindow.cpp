@@ -111,6 +111,11 @@ void MainWindow::createActions()
     connect(m_actions.value(QStringLiteral("continue")), &QAction::triggered, this, &MainWindow::onContinue);
     connect(m_actions.value(QStringLiteral("breakpoints")), &QAction::triggered, this,
             &MainWindow::toggleBreakpointOnSelection);
+    QAction *onError = make(QStringLiteral("breakOnError"), tr("Break on errors"), QStyle::SP_MessageBoxCritical, {});
+    onError->setCheckable(true);
+    onError->setEnabled(false);
+    connect(onError, &QAction::toggled, m_session, &EngineSession::setBreakOnError);
+    controlMenu->addAction(onError);
     QAction *kube = make(QStringLiteral("writeKubeconfig"), tr("Write kubeconfig…"), QStyle::SP_DialogSaveButton,
                          QKeySequence(Qt::CTRL | Qt::Key_K));
     kube->setEnabled(false);
@@ -338,7 +343,7 @@ void MainWindow::onControlState(const ControlState &state)
     m_control = state;
     m_reconcilesPanel->setAvailable(state.available);
     const bool halted = !state.pendingCalls.isEmpty();
-    for (const char *name : {"run", "pause", "step", "stepInto", "continue", "breakpoints"}) {
+    for (const char *name : {"run", "pause", "step", "stepInto", "continue", "breakpoints", "breakOnError"}) {
         QAction *a = m_actions.value(QString::fromLatin1(name));
         a->setEnabled(state.available);
         if (state.available)
