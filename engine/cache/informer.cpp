@@ -47,10 +47,16 @@ void Informer::start()
 {
     if (m_reflector || !m_options.client)
         return;
-    m_reflector = std::make_unique<Reflector>(ReflectorOptions{m_options.client, m_options.resource, m_options.kind,
-                                                               m_options.namespaceName, m_options.labelSelector,
-                                                               m_options.fieldSelector, m_clock},
-                                              this);
+    ReflectorOptions ro;
+    ro.client = m_options.client;
+    ro.resource = m_options.resource;
+    ro.kind = m_options.kind;
+    ro.namespaceName = m_options.namespaceName;
+    ro.labelSelector = m_options.labelSelector;
+    ro.fieldSelector = m_options.fieldSelector;
+    ro.clock = m_clock;
+    ro.useWatchList = m_options.useWatchList;
+    m_reflector = std::make_unique<Reflector>(std::move(ro), this);
     m_reflector->start();
 }
 

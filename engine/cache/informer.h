@@ -49,6 +49,9 @@ struct InformerOptions
     int historyCapacity = 0;
     /// Defaults to Clock::system().
     Clock *clock = nullptr;
+    /// Take the initial state from a streaming list (WatchList) when the server supports it;
+    /// falls back to LIST + WATCH otherwise.
+    bool useWatchList = false;
     /// The client the reflector lists and watches with (not owned; must outlive the informer).
     RestClient *client = nullptr;
 };

@@ -17,6 +17,7 @@ constexpr auto InitialBackoff = 800ms;
 constexpr auto MaxBackoff = 30s;
 constexpr auto BackoffResetAfter = 2min;
 constexpr auto ShortWatch = 1s;
+constexpr auto WatchListDeadline = 10s;
 } // namespace
 
 Reflector::Reflector(ReflectorOptions options, DeltaSink *sink, QObject *parent)
@@ -29,6 +30,8 @@ Reflector::~Reflector()
 {
     if (m_timer)
         m_clock->cancel(m_timer);
+    if (m_watchListTimer)
+        m_clock->cancel(m_watchListTimer);
     if (m_watch)
         m_watch->cancel();
 }
@@ -55,6 +58,11 @@ void Reflector::stop()
         m_clock->cancel(m_timer);
         m_timer = 0;
     }
+    if (m_watchListTimer) {
+        m_clock->cancel(m_watchListTimer);
+        m_watchListTimer = 0;
+    }
+    m_inInitialEvents = false;
     if (m_watch) {
         m_watch->cancel();
         m_watch.reset();
@@ -65,6 +73,10 @@ void Reflector::stop()
 void Reflector::list()
 {
     setState(State::Listing);
+    if (m_options.useWatchList && !m_watchListUnsupported && !m_consistentListNeeded) {
+        startWatch(true);
+        return;
+    }
     runList(m_epoch);
 }
 
@@ -123,13 +135,24 @@ QCoro::Task<> Reflector::runList(quint64 epoch)
     startWatch();
 }
 
-void Reflector::startWatch()
+void Reflector::startWatch(bool initialEvents)
 {
     ListOptions opts;
     opts.labelSelector = m_options.labelSelector;
     opts.fieldSelector = m_options.fieldSelector;
     opts.resourceVersion = m_lastRv;
     opts.allowWatchBookmarks = true;
+    if (initialEvents) {
+        opts.sendInitialEvents = true;
+        opts.resourceVersionMatch = QStringLiteral("NotOlderThan");
+        m_inInitialEvents = true;
+        m_initialEvents.clear();
+        m_watchListTimer = m_clock->callAfter(WatchListDeadline, this, [this] {
+            m_watchListTimer = 0;
+            if (m_inInitialEvents)
+                abandonWatchList(); // the server ignored sendInitialEvents: list instead
+        });
+    }
     // A random 5–10 minute timeout spreads re-watches of many informers.
     opts.timeoutSeconds = 300 + int(QRandomGenerator::global()->bounded(300));
     m_watch = m_options.client->watch(m_options.resource, m_options.namespaceName, opts);
@@ -143,12 +166,53 @@ void Reflector::startWatch()
     ++m_watches;
     m_watchEvents = 0;
     m_watchStarted = m_clock->now();
-    setState(State::Watching);
+    setState(initialEvents ? State::Listing : State::Watching);
     m_watch->start();
+}
+
+void Reflector::finishInitialEvents(const QString &rv)
+{
+    m_inInitialEvents = false;
+    if (m_watchListTimer) {
+        m_clock->cancel(m_watchListTimer);
+        m_watchListTimer = 0;
+    }
+    ++m_watchLists;
+    m_lastRv = rv;
+    const QList<Object> items = std::exchange(m_initialEvents, {});
+    m_sink->replaceAll(items, rv);
+    setState(State::Watching);
+}
+
+void Reflector::abandonWatchList()
+{
+    m_watchListUnsupported = true;
+    m_inInitialEvents = false;
+    m_initialEvents.clear();
+    if (m_watch) {
+        m_watch->cancel();
+        m_watch.release()->deleteLater();
+    }
+    list();
 }
 
 void Reflector::onEvent(const WatchEvent &event)
 {
+    if (m_inInitialEvents) {
+        switch (event.type) {
+        case WatchEvent::Type::Added:
+        case WatchEvent::Type::Modified: m_initialEvents.append(event.object); break;
+        case WatchEvent::Type::Deleted:
+            m_initialEvents.removeIf([&](const Object &o) { return o.key() == event.object.key(); });
+            break;
+        case WatchEvent::Type::Bookmark:
+            if (event.object.annotations().value(QStringLiteral("k8s.io/initial-events-end")) == QLatin1String("true"))
+                finishInitialEvents(event.resourceVersion);
+            return;
+        case WatchEvent::Type::Error: return;
+        }
+        return;
+    }
     switch (event.type) {
     case WatchEvent::Type::Added: m_sink->added(event.object); break;
     case WatchEvent::Type::Modified: m_sink->modified(event.object); break;
@@ -166,6 +230,26 @@ void Reflector::onWatchFinished(const std::optional<Status> &error)
     // The stream is done; drop it once control has left its signal.
     if (m_watch)
         m_watch.release()->deleteLater();
+    if (m_inInitialEvents) {
+        m_inInitialEvents = false;
+        if (m_watchListTimer) {
+            m_clock->cancel(m_watchListTimer);
+            m_watchListTimer = 0;
+        }
+        const int code = error ? error->code() : 0;
+        if (code == 400 || code == 403 || code == 415 || code == 422) {
+            m_watchListUnsupported = true; // this server does not stream lists: LIST from now on
+            m_lastError = *error;
+            Q_EMIT errorOccurred(*error);
+            list();
+            return;
+        }
+        fail(error ? *error
+                   : Status::transport(QString::fromLatin1(StatusReason::ConnectionFailed),
+                                       QStringLiteral("streaming list ended before its initial-events-end bookmark")),
+             Next::Relist);
+        return;
+    }
     if (!error) {
         if (m_watchEvents == 0 && m_clock->now() - m_watchStarted < ShortWatch) {
             fail(Status::transport(QString::fromLatin1(StatusReason::ConnectionFailed),

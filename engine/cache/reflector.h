@@ -10,11 +10,17 @@
 // - 429 and connection failures → back off, then re-watch; other errors → back off, then relist;
 //   a watch that ends within 1 s having delivered nothing counts as an error;
 // - backoff starts at 800 ms, doubles up to 30 s, with jitter 1.0 (each wait is d..2d), and
-//   resets after 2 minutes without failures.
+//   resets after 2 minutes without failures;
+// - with `useWatchList`, the initial state comes from one WATCH with sendInitialEvents=true
+//   (client-go's WatchList): ADDED events up to a BOOKMARK annotated
+//   k8s.io/initial-events-end=true, applied as one replaceAll, then the same stream goes on. A
+//   server that refuses it (400/403/415/422), or that sends no end bookmark within 10 s, makes the
+//   reflector fall back to LIST + WATCH for good.
 // Destroying the reflector cancels its watch; an in-flight list finishes and is ignored.
 
 #include "engine/api/clock.h"
 #include "engine/api/gvk.h"
+#include "engine/api/object.h"
 #include "engine/api/status.h"
 
 #include <QObject>
@@ -43,6 +49,8 @@ struct ReflectorOptions
     Clock *clock = nullptr; // defaults to Clock::system()
     /// Page size of the first list (client-go: 500).
     qint64 pageSize = 500;
+    /// Stream the initial list through a watch (sendInitialEvents) when the server supports it.
+    bool useWatchList = false;
 };
 
 class Reflector : public QObject
@@ -63,6 +71,10 @@ public:
     [[nodiscard]] std::optional<Status> lastError() const { return m_lastError; }
     [[nodiscard]] int listCount() const { return m_lists; }
     [[nodiscard]] int watchCount() const { return m_watches; }
+    /// Initial states received through a streaming list (WatchList).
+    [[nodiscard]] int watchListCount() const { return m_watchLists; }
+    /// True once the server refused streaming lists (the reflector then lists).
+    [[nodiscard]] bool watchListUnsupported() const { return m_watchListUnsupported; }
     /// The wait of the current or last backoff.
     [[nodiscard]] std::chrono::milliseconds lastBackoff() const { return m_lastBackoff; }
 
@@ -76,7 +88,9 @@ private:
     void setState(State s);
     void list();
     QCoro::Task<> runList(quint64 epoch);
-    void startWatch();
+    void startWatch(bool initialEvents = false);
+    void finishInitialEvents(const QString &rv);
+    void abandonWatchList();
     void onEvent(const WatchEvent &event);
     void onWatchFinished(const std::optional<Status> &error);
     void fail(const Status &error, Next next);
@@ -100,6 +114,11 @@ private:
     quint64 m_epoch = 0;  // bumped by stop(): stale list results are dropped
     int m_lists = 0;
     int m_watches = 0;
+    int m_watchLists = 0;
+    bool m_watchListUnsupported = false;
+    bool m_inInitialEvents = false;      // a streaming list is delivering its initial ADDED events
+    QList<Object> m_initialEvents;       // collected until the end bookmark
+    quint64 m_watchListTimer = 0;        // fallback if the end bookmark never comes
 };
 
 } // namespace opbench

@@ -54,9 +54,10 @@ private:
     {
         return QCoro::waitFor(m_client->create(ConfigMaps, QStringLiteral("default"), Object::fromJson(configMap(name, value))));
     }
-    std::unique_ptr<Informer> informer()
+    std::unique_ptr<Informer> informer(bool watchList = false)
     {
         InformerOptions o;
+        o.useWatchList = watchList;
         o.resource = ConfigMaps;
         o.kind = QStringLiteral("ConfigMap");
         o.namespaceName = QStringLiteral("default");
@@ -183,6 +184,45 @@ private Q_SLOTS:
         QVERIFY(inf->reflector()->listCount() >= 2);
         QVERIFY(r.events.contains(QStringLiteral("add new-one")));
         QVERIFY(inf->reflector()->lastError().has_value());
+    }
+
+    void streamingListShouldSyncThroughOneWatch()
+    {
+        // Given objects on the server, when an informer starts with WatchList on ...
+        for (int i = 0; i < 50; ++i)
+            QVERIFY(createNow(QStringLiteral("s-%1").arg(i), QString::number(i)).ok());
+        auto inf = informer(true);
+        Recorder r;
+        inf->addEventHandler(&r);
+        inf->start();
+        // ... it syncs from the initial events without a LIST, and the same stream goes on.
+        QTRY_VERIFY(inf->hasSynced());
+        QCOMPARE(inf->store().size(), 50);
+        QCOMPARE(inf->reflector()->listCount(), 0);
+        QCOMPARE(inf->reflector()->watchListCount(), 1);
+        QCOMPARE(inf->reflector()->watchCount(), 1);
+        QVERIFY(!inf->lastSyncResourceVersion().isEmpty());
+        QTRY_COMPARE(inf->reflector()->state(), Reflector::State::Watching);
+        QVERIFY(createNow(QStringLiteral("later"), QStringLiteral("x")).ok());
+        QTRY_VERIFY(inf->store().contains(QStringLiteral("default/later")));
+        QCOMPARE(inf->reflector()->watchCount(), 1);
+        QCOMPARE(r.events.size(), 51);
+    }
+
+    void streamingListRefusedShouldFallBackToListAndWatch()
+    {
+        QVERIFY(createNow(QStringLiteral("a"), QString()).ok());
+        // Every request fails with 422 until the reflector has fallen back: the watch-list request
+        // is refused, so the reflector must switch to LIST (and keep trying it with backoff).
+        m_api->runOnServerThread([](apiserver::ApiServer &s) { s.setFaults({QStringLiteral("error:rate=1,code=422")}); });
+        auto inf = informer(true);
+        inf->start();
+        QTRY_VERIFY(inf->reflector()->watchListUnsupported());
+        m_api->runOnServerThread([](apiserver::ApiServer &s) { s.clearFaults(); });
+        QTRY_VERIFY_WITH_TIMEOUT(inf->hasSynced(), 10000);
+        QCOMPARE(inf->store().size(), 1);
+        QVERIFY(inf->reflector()->listCount() >= 1);
+        QCOMPARE(inf->reflector()->watchListCount(), 0);
     }
 
     void stoppingMidListShouldLeaveNothingRunning()
