@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// opbench-bench sync --kubeconfig KC --resource deployments.apps [--namespace NS] [--context C]
+// opbench-bench sync --kubeconfig KC --resource deployments.apps [--namespace NS] [--context C] [--watch-list]
 // Runs one informer against a server until it has synced, then prints
 // {"objects","seconds","rss_bytes","peak_rss_bytes","bytes_per_object","rss_bytes_per_object",
 //  "bytes_per_object_source"}: bytes_per_object is the cache's own accounting (Object footprint
@@ -42,6 +42,7 @@ int run(const QStringList &args)
     opts.kind = mapping->kind;
     opts.namespaceName = ns;
     opts.client = &client;
+    opts.useWatchList = args.contains(QStringLiteral("--watch-list"));
     Informer informer(std::move(opts));
     const qint64 rssBefore = bench::rssBytes();
     QElapsedTimer timer;
@@ -63,6 +64,7 @@ int run(const QStringList &args)
     const qint64 n = informer.store().size();
     const qint64 rss = bench::rssBytes();
     QJsonObject out{{QStringLiteral("objects"), n},
+                    {QStringLiteral("watch_list"), informer.reflector()->watchListCount() > 0},
                     {QStringLiteral("seconds"), seconds},
                     {QStringLiteral("rss_bytes"), rss},
                     {QStringLiteral("peak_rss_bytes"), bench::peakRssBytes()},
