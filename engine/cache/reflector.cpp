@@ -100,7 +100,6 @@ QCoro::Task<> Reflector::runList(quint64 epoch)
     RestClient *client = m_options.client;
     const GroupVersionResource gvr = m_options.resource;
     const QString ns = m_options.namespaceName;
-    const QString apiVersion = gvr.groupVersion().toString();
     for (;;) {
         auto page = co_await client->list(gvr, ns, opts, true);
         if (!self || epoch != m_epoch)
@@ -126,9 +125,6 @@ QCoro::Task<> Reflector::runList(quint64 epoch)
         opts.continueToken = page->continueToken;
         opts.resourceVersion.clear(); // not allowed together with continue
     }
-    // Items of built-in lists may lack apiVersion/kind; the client filled them from the list,
-    // but a list whose kind is unknown keeps what the server sent.
-    Q_UNUSED(apiVersion);
     m_consistentListNeeded = false;
     m_lastRv = rv;
     m_sink->replaceAll(items, rv);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/queue/priorityqueue.h"
 
+#include "engine/queue/keystates.h"
+
 #include <algorithm>
 
 namespace opbench {
@@ -366,26 +368,12 @@ KeyState PriorityQueue::stateOf(const Entry &e) const
 
 std::vector<KeyState> PriorityQueue::snapshot() const
 {
-    std::vector<KeyState> out;
-    out.reserve(size_t(m_keys.size()));
-    for (quint32 id = 0; id < m_keys.capacity(); ++id) {
-        const Entry &e = m_keys[id];
-        if (e.live && !e.parked)
-            out.push_back(stateOf(e));
-    }
-    std::sort(out.begin(), out.end(), [](const KeyState &a, const KeyState &b) { return a.key < b.key; });
-    return out;
+    return detail::snapshotKeys(m_keys, [this](const Entry &e) { return stateOf(e); });
 }
 
 KeyState PriorityQueue::state(const QueueKey &key) const
 {
-    const quint32 id = m_keys.find(key);
-    if (id == NoId || m_keys[id].parked) {
-        KeyState s;
-        s.key = key;
-        return s;
-    }
-    return stateOf(m_keys[id]);
+    return detail::keyState(m_keys, key, [this](const Entry &e) { return stateOf(e); });
 }
 
 } // namespace opbench
