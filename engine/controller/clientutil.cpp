@@ -86,73 +86,100 @@ QString operationResultName(OperationResult r)
     return {};
 }
 
+namespace {
+
+/// The cached object `obj` names (kind, namespace, name). Arguments are built as locals and moved
+/// in: g++ 12 mis-destroys temporaries created inside a co_await argument list.
+QCoro::Task<Expected<Object>> getExisting(Client *client, ReconcileContext ctx, Object obj)
+{
+    GroupVersionKind gvk = obj.gvk();
+    QString ns = obj.namespaceName();
+    QString name = obj.name();
+    Expected<Object> got = co_await client->get(std::move(ctx), std::move(gvk), std::move(ns), std::move(name));
+    co_return got;
+}
+
+/// The shared first half of createOrUpdate / createOrPatch: get; when missing, mutate and create.
+/// `existing` receives the cached object when there is one (then nothing was written).
+QCoro::Task<Expected<OperationOutcome>> createIfMissing(Client *client, ReconcileContext ctx, Object obj, MutateFn mutate,
+                                                        Object *existing)
+{
+    QPointer<Client> c(client);
+    Expected<Object> got = co_await getExisting(client, ctx, obj);
+    if (!c)
+        co_return clientGone();
+    if (got.ok()) {
+        *existing = *got;
+        co_return OperationOutcome{OperationResult::Unchanged, *got};
+    }
+    if (!isNotFound(got.error()))
+        co_return Status(got.error());
+    Expected<Object> desired = mutated(mutate, obj);
+    if (!desired.ok())
+        co_return Status(desired.error());
+    Object toCreate = *desired;
+    Expected<Object> created = co_await c->create(std::move(ctx), std::move(toCreate));
+    if (!created.ok())
+        co_return Status(created.error());
+    co_return OperationOutcome{OperationResult::Created, *created};
+}
+
+} // namespace
+
 QCoro::Task<Expected<OperationOutcome>> createOrUpdate(Client *client, ReconcileContext ctx, Object obj, MutateFn mutate)
 {
     QPointer<Client> c(client);
-    Expected<Object> existing = co_await c->get(ctx, obj.gvk(), obj.namespaceName(), obj.name());
+    Object existing;
+    Expected<OperationOutcome> first = co_await createIfMissing(client, ctx, std::move(obj), mutate, &existing);
+    if (!first.ok() || existing.isNull())
+        co_return first;
     if (!c)
         co_return clientGone();
-    if (!existing.ok()) {
-        if (!isNotFound(existing.error()))
-            co_return existing.error();
-        Expected<Object> desired = mutated(mutate, obj);
-        if (!desired.ok())
-            co_return desired.error();
-        Expected<Object> created = co_await c->create(ctx, *desired);
-        if (!created.ok())
-            co_return created.error();
-        co_return OperationOutcome{OperationResult::Created, *created};
-    }
-    Expected<Object> desired = mutated(mutate, *existing);
+    Expected<Object> desired = mutated(mutate, existing);
     if (!desired.ok())
-        co_return desired.error();
-    if (desired->json() == existing->json())
-        co_return OperationOutcome{OperationResult::Unchanged, *existing};
-    Expected<Object> updated = co_await c->update(ctx, *desired);
+        co_return Status(desired.error());
+    if (desired->json() == existing.json())
+        co_return OperationOutcome{OperationResult::Unchanged, existing};
+    Object toUpdate = *desired;
+    Expected<Object> updated = co_await c->update(std::move(ctx), std::move(toUpdate));
     if (!updated.ok())
-        co_return updated.error();
+        co_return Status(updated.error());
     co_return OperationOutcome{OperationResult::Updated, *updated};
 }
 
 QCoro::Task<Expected<OperationOutcome>> createOrPatch(Client *client, ReconcileContext ctx, Object obj, MutateFn mutate)
 {
     QPointer<Client> c(client);
-    Expected<Object> existing = co_await c->get(ctx, obj.gvk(), obj.namespaceName(), obj.name());
+    Object existing;
+    Expected<OperationOutcome> first = co_await createIfMissing(client, ctx, std::move(obj), mutate, &existing);
+    if (!first.ok() || existing.isNull())
+        co_return first;
     if (!c)
         co_return clientGone();
-    if (!existing.ok()) {
-        if (!isNotFound(existing.error()))
-            co_return existing.error();
-        Expected<Object> desired = mutated(mutate, obj);
-        if (!desired.ok())
-            co_return desired.error();
-        Expected<Object> created = co_await c->create(ctx, *desired);
-        if (!created.ok())
-            co_return created.error();
-        co_return OperationOutcome{OperationResult::Created, *created};
-    }
-    Expected<Object> desired = mutated(mutate, *existing);
+    Expected<Object> desired = mutated(mutate, existing);
     if (!desired.ok())
-        co_return desired.error();
-    OperationOutcome out{OperationResult::Unchanged, *existing};
-    const QJsonObject before = withoutStatus(*existing);
+        co_return Status(desired.error());
+    OperationOutcome out{OperationResult::Unchanged, existing};
+    const QJsonObject before = withoutStatus(existing);
     const QJsonObject after = withoutStatus(*desired);
     if (before != after) {
-        const Patch p = Patch::mergeFrom(Object::fromJson(before), Object::fromJson(after));
-        Expected<Object> patched = co_await c->patch(ctx, *existing, p);
+        Patch p = Patch::mergeFrom(Object::fromJson(before), Object::fromJson(after));
+        Object target = existing;
+        Expected<Object> patched = co_await c->patch(ctx, std::move(target), std::move(p));
         if (!c)
             co_return clientGone();
         if (!patched.ok())
-            co_return patched.error();
+            co_return Status(patched.error());
         out = OperationOutcome{OperationResult::Updated, *patched};
     }
-    const QJsonObject statusBefore = statusOnly(*existing);
+    const QJsonObject statusBefore = statusOnly(existing);
     const QJsonObject statusAfter = statusOnly(*desired);
     if (statusBefore != statusAfter) {
-        const Patch p = Patch::mergeFrom(Object::fromJson(statusBefore), Object::fromJson(statusAfter));
-        Expected<Object> patched = co_await c->patchStatus(ctx, *existing, p);
+        Patch p = Patch::mergeFrom(Object::fromJson(statusBefore), Object::fromJson(statusAfter));
+        Object target = existing;
+        Expected<Object> patched = co_await c->patchStatus(std::move(ctx), std::move(target), std::move(p));
         if (!patched.ok())
-            co_return patched.error();
+            co_return Status(patched.error());
         out.result = out.result == OperationResult::Updated ? OperationResult::UpdatedStatus
                                                             : OperationResult::UpdatedStatusOnly;
         out.object = *patched;

@@ -84,68 +84,56 @@ MyApplicationStatus MyApplicationReconciler::desiredStatus(const MyApplication &
 
 QCoro::Task<ReconcileOutcome> MyApplicationReconciler::reconcile(Request request)
 {
-    Expected<Object> got = co_await m_client->get(request.ctx, kMyApplicationGvk, request.namespaceName, request.name);
+    // Every call goes through the traced Client with locals moved in (g++ 12 mis-destroys
+    // temporaries built inside a co_await argument list).
+    GroupVersionKind appGvk = kMyApplicationGvk;
+    QString ns = request.namespaceName;
+    QString name = request.name;
+    Expected<Object> got = co_await m_client->get(request.ctx, std::move(appGvk), std::move(ns), std::move(name));
     if (!got)
         co_return isNotFound(got.error()) ? ReconcileOutcome(Result{}) : ReconcileOutcome(got.error());
     const Object appObj = got.value();
     if (appObj.isBeingDeleted())
         co_return Result{};
 
-    // Get-mutate-write of the Deployment (createOrUpdate semantics). Writes go straight to the
-    // RestClient: the traced Client's write path corrupts memory at the moment (see report).
-    const GroupVersionResource deployments{kDeploymentGvk.group, kDeploymentGvk.version, QStringLiteral("deployments")};
-    RestClient *rest = m_client->restClient();
-    Expected<Object> existing = co_await m_client->get(request.ctx, kDeploymentGvk, appObj.namespaceName(), appObj.name());
-    if (!existing && !isNotFound(existing.error()))
-        co_return existing.error();
-    Object current;
-    bool created = false;
-    bool updated = false;
-    if (!existing) {
-        Deployment bare;
-        bare.meta().setName(appObj.name());
-        bare.meta().setNamespace(appObj.namespaceName());
-        Expected<Object> desired = mutateDeployment(appObj, bare.toObject());
-        if (!desired)
-            co_return TerminalError{desired.error()};
-        Object toCreate = desired.value();
-        Expected<Object> done = co_await rest->create(deployments, appObj.namespaceName(), toCreate);
-        if (!done)
-            co_return conflictOr(done.error());
-        current = done.value();
-        created = true;
-    } else {
-        current = existing.value();
-        Expected<Object> desired = mutateDeployment(appObj, current);
-        if (!desired)
-            co_return TerminalError{desired.error()};
-        if (desired->json() != current.json()) {
-            Object toUpdate = desired.value();
-            Expected<Object> done = co_await rest->update(deployments, appObj.namespaceName(), toUpdate);
-            if (!done)
-                co_return conflictOr(done.error());
-            current = done.value();
-            updated = true;
-        }
-    }
-    if (m_recorder && created)
-        m_recorder->event(appObj, QStringLiteral("Normal"), QStringLiteral("Created"),
-                          QStringLiteral("Created Deployment %1").arg(appObj.name()));
-    else if (m_recorder && updated)
-        m_recorder->event(appObj, QStringLiteral("Normal"), QStringLiteral("Updated"),
-                          QStringLiteral("Updated Deployment %1").arg(appObj.name()));
+    Expected<OperationOutcome> applied = co_await ensureDeployment(request.ctx, appObj);
+    if (!applied)
+        co_return conflictOr(applied.error());
+    recordEvent(appObj, applied->result);
 
     MyApplication app(appObj);
-    const MyApplicationStatus status = desiredStatus(app, current);
+    const MyApplicationStatus status = desiredStatus(app, applied->object);
     if (app.statusMatches(status))
         co_return Result{};
     app.setStatus(status, m_client->clock()->wallNow());
-    const GroupVersionResource apps{kMyApplicationGvk.group, kMyApplicationGvk.version, QStringLiteral("myapplications")};
     Object withStatus = app.toObject();
-    Expected<Object> written = co_await rest->updateStatus(apps, appObj.namespaceName(), withStatus);
+    Expected<Object> written = co_await m_client->updateStatus(request.ctx, std::move(withStatus));
     if (!written)
         co_return conflictOr(written.error());
     co_return Result{};
+}
+
+QCoro::Task<Expected<OperationOutcome>> MyApplicationReconciler::ensureDeployment(ReconcileContext ctx, Object appObj)
+{
+    Deployment bare;
+    bare.meta().setName(appObj.name());
+    bare.meta().setNamespace(appObj.namespaceName());
+    Object obj = bare.toObject();
+    MutateFn mutate = [appObj](const Object &deployment) { return mutateDeployment(appObj, deployment); };
+    Expected<OperationOutcome> r = co_await createOrUpdate(m_client, std::move(ctx), std::move(obj), std::move(mutate));
+    co_return r;
+}
+
+void MyApplicationReconciler::recordEvent(const Object &appObj, OperationResult result) const
+{
+    if (!m_recorder)
+        return;
+    if (result == OperationResult::Created)
+        m_recorder->event(appObj, QStringLiteral("Normal"), QStringLiteral("Created"),
+                          QStringLiteral("Created Deployment %1").arg(appObj.name()));
+    else if (result == OperationResult::Updated)
+        m_recorder->event(appObj, QStringLiteral("Normal"), QStringLiteral("Updated"),
+                          QStringLiteral("Updated Deployment %1").arg(appObj.name()));
 }
 
 } // namespace opbench::myapp

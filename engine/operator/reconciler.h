@@ -11,9 +11,12 @@
 // 3. status from the Deployment: available == replicas → Running; Progressing=False with
 //    ProgressDeadlineExceeded → Failed; else Pending; written only when it differs;
 // 4. Events "Created"/"Updated" on the app when the Deployment was written.
+// Every read and write goes through the Client (createOrUpdate, the status writer), so each
+// shows in the reconcile's trace with its diff.
 // A 409 Conflict ends the reconcile with a requeue (backoff), not an error.
 
 #include "engine/controller/client.h"
+#include "engine/controller/clientutil.h"
 #include "engine/controller/reconciler.h"
 #include "engine/operator/myapplication.h"
 
@@ -38,6 +41,11 @@ public:
     static MyApplicationStatus desiredStatus(const MyApplication &app, const Object &deployment);
 
 private:
+    /// createOrUpdate of the app's Deployment (the mutate keeps fields others set).
+    QCoro::Task<Expected<OperationOutcome>> ensureDeployment(ReconcileContext ctx, Object appObj);
+    /// "Created"/"Updated" Events on the app when the Deployment was written.
+    void recordEvent(const Object &appObj, OperationResult result) const;
+
     Client *m_client;
     EventRecorder *m_recorder;
 };

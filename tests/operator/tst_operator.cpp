@@ -4,6 +4,7 @@
 #include "engine/api/deployment.h"
 #include "engine/client/restclient.h"
 #include "engine/client/restconfig.h"
+#include "engine/controller/controller.h"
 #include "engine/manager/manager.h"
 #include "engine/operator/myapplication.h"
 #include "engine/operator/setup.h"
@@ -53,6 +54,20 @@ private:
     testsupport::TestApiServer m_api;
     std::unique_ptr<RestClient> m_rest;
     std::unique_ptr<Manager> m_mgr;
+    QList<ReconcileTrace> m_traces;
+
+    /// The first trace of `name` that holds a call with `verb` on `kind`, or null.
+    const ReconcileTrace *traceWith(const QString &name, const QString &verb, const QString &kind) const
+    {
+        for (const ReconcileTrace &t : m_traces) {
+            if (t.request.name != name)
+                continue;
+            for (const TraceCall &c : t.calls)
+                if (c.verb == verb && c.gvk.kind == kind)
+                    return &t;
+        }
+        return nullptr;
+    }
 
 private Q_SLOTS:
     void initTestCase()
@@ -69,6 +84,7 @@ private Q_SLOTS:
         m_mgr = std::move(mgr.value());
         auto ctrl = setupWithManager(m_mgr.get(), {2});
         QVERIFY2(ctrl.ok(), ctrl.ok() ? "" : qPrintable(ctrl.error().message()));
+        connect(ctrl.value(), &Controller::reconcileFinished, this, [this](const ReconcileTrace &t) { m_traces.append(t); });
         Expected<void> started = QCoro::waitFor(m_mgr->start());
         QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().message()));
     }
@@ -106,6 +122,40 @@ private Q_SLOTS:
             QVERIFY(view.condition(QStringLiteral("Ready")).has_value());
             QCOMPARE(view.condition(QStringLiteral("Ready"))->status, QStringLiteral("True"));
         }
+    }
+
+    void shouldTraceDeploymentCreateAndStatusWriteOfFreshApp()
+    {
+        const QString name = QStringLiteral("traced");
+        createApp(name, QStringLiteral("nginx:1.25"), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(traceWith(name, QStringLiteral("create"), QStringLiteral("Deployment")) != nullptr, 20000);
+        const ReconcileTrace *t = traceWith(name, QStringLiteral("create"), QStringLiteral("Deployment"));
+        const QString key = kNs + QLatin1Char('/') + name;
+        const TraceCall *create = nullptr;
+        const TraceCall *status = nullptr;
+        for (const TraceCall &c : t->calls) {
+            if (c.verb == QLatin1String("create"))
+                create = &c;
+            if (c.verb == QLatin1String("updateStatus"))
+                status = &c;
+        }
+        QVERIFY(create);
+        QCOMPARE(create->gvk.group, QStringLiteral("apps"));
+        QCOMPARE(create->key, key);
+        QVERIFY(!create->fromCache);
+        QCOMPARE(create->code, 201);
+        bool replicasInDiff = false;
+        for (const DiffEntry &e : create->diff)
+            replicasInDiff = replicasInDiff || (e.path == QLatin1String("spec.replicas") && e.newValue == QJsonValue(2));
+        QVERIFY2(replicasInDiff, "the create's diff shows spec.replicas 2");
+        QVERIFY2(status, "the same reconcile writes the first status");
+        QCOMPARE(status->gvk.kind, QStringLiteral("MyApplication"));
+        QCOMPARE(status->key, key);
+        QVERIFY(!status->fromCache);
+        QCOMPARE(status->code, 200);
+        QVERIFY(!status->diff.isEmpty());
+        QCOMPARE(t->result, ReconcileTrace::Result::Success);
+        QTRY_COMPARE_WITH_TIMEOUT(phaseOf(name), Phase::Running, 20000);
     }
 
     void shouldStopWritingStatusOnceConverged()
