@@ -56,9 +56,24 @@ void applyCreateDefaults(const ResourceType &type, QJsonObject &object)
         if (!spec.contains(QLatin1String("finalizers")))
             spec.insert(QLatin1String("finalizers"), QJsonArray{QStringLiteral("kubernetes")});
         object.insert(QLatin1String("spec"), spec);
+    } else if (resource == QLatin1String("secrets")) {
+        defaultSecret(object);
     } else if (type.statusSubresource) {
         object.remove(QLatin1String("status"));
     }
+}
+
+void defaultSecret(QJsonObject &secret)
+{
+    if (secret.value(QLatin1String("type")).toString().isEmpty())
+        secret.insert(QLatin1String("type"), QStringLiteral("Opaque"));
+    const QJsonObject stringData = secret.take(QLatin1String("stringData")).toObject();
+    if (stringData.isEmpty())
+        return;
+    QJsonObject data = secret.value(QLatin1String("data")).toObject();
+    for (auto it = stringData.begin(); it != stringData.end(); ++it)
+        data.insert(it.key(), QString::fromLatin1(it.value().toString().toUtf8().toBase64()));
+    secret.insert(QLatin1String("data"), data);
 }
 
 bool specChanged(const ResourceType &type, const QJsonObject &before, const QJsonObject &after)

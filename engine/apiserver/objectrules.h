@@ -28,6 +28,9 @@ QList<StatusCause> validateMeta(const ResourceType &type, const QJsonObject &met
 /// server sets (pods: phase Pending; namespaces: phase Active). Namespaces get spec.finalizers
 /// ["kubernetes"].
 void applyCreateDefaults(const ResourceType &type, QJsonObject &object);
+/// Secrets: `type` defaults to Opaque, `stringData` entries are merged into `data` (base64,
+/// overwriting) and `stringData` is removed, as the real API server does on write.
+void defaultSecret(QJsonObject &secret);
 /// True when anything outside metadata (and outside status when the type has a status
 /// subresource) differs: the generation bump rule.
 bool specChanged(const ResourceType &type, const QJsonObject &before, const QJsonObject &after);

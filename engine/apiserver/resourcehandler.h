@@ -20,7 +20,8 @@ public:
     /// Serves a resource request (info.isResourceRequest).
     void handle(const Request &request, const RequestInfo &info, Responder responder);
 
-    /// Decodes a request body (JSON, or YAML for application/yaml): 415 for other media types,
+    /// Decodes a request body (JSON, YAML for application/yaml, Kubernetes protobuf for the kinds
+    /// in protobufschema.h): 415 for other media types or protobuf kinds,
     /// 400 naming the problem for malformed content or a non-object document.
     static Expected<QJsonObject> decodeBody(const Request &request);
 
@@ -36,7 +37,8 @@ private:
     void scale(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
     /// Writes `patched` (a whole object in served form) through the right Store call.
     Expected<Object> write(const RequestInfo &info, const ResourceType &type, const QJsonObject &patched, const WriteOptions &wo);
-    void sendObject(const Request &r, const ResourceType &type, const Object &object, int code, Responder resp);
+    void sendObject(const Request &r, const ResourceType &type, const Object &object, int code, Responder resp,
+                    const Responder::Headers &extra = {});
 
     Store *m_store;
     WatchHub *m_watches;

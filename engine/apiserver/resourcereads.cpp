@@ -5,6 +5,7 @@
 #include "engine/api/clock.h"
 #include "engine/api/yamlcodec.h"
 #include "engine/apiserver/conversion.h"
+#include "engine/apiserver/protobufdecode.h"
 #include "engine/apiserver/tables.h"
 
 #include <QJsonDocument>
@@ -51,9 +52,11 @@ Expected<QJsonObject> ResourceHandler::decodeBody(const Request &request)
             return Status::badRequest(QStringLiteral("the request body must hold exactly one YAML document, found %1").arg(docs->size()));
         return docs->first();
     }
+    if (mt == kProtobufMediaType)
+        return decodeProtobufBody(request.body);
     if (!mt.isEmpty() && mt != "application/json" && mt != "*/*") {
         return Status::unsupportedMediaType(QStringLiteral("the body of the request was in an unknown format - accepted media types "
-                                                           "include: application/json, application/yaml"));
+                                                           "include: application/json, application/yaml, application/vnd.kubernetes.protobuf"));
     }
     QJsonParseError err{};
     const QJsonDocument doc = QJsonDocument::fromJson(request.body, &err);
@@ -96,14 +99,15 @@ void ResourceHandler::handle(const Request &request, const RequestInfo &info, Re
     resp.sendStatus(methodNotAllowed());
 }
 
-void ResourceHandler::sendObject(const Request &r, const ResourceType &type, const Object &object, int code, Responder resp)
+void ResourceHandler::sendObject(const Request &r, const ResourceType &type, const Object &object, int code, Responder resp,
+                                 const Responder::Headers &extra)
 {
     const Object served = toServed(type, object);
     if (r.wantsTable() && r.method == "GET") {
         const QJsonObject t = makeTable(type, {served}, served.resourceVersion(), QString(), m_store->clock()->wallNow());
-        return resp.sendJson(code, t);
+        return resp.sendJson(code, t, extra);
     }
-    resp.send(code, "application/json", served.toJsonBytes());
+    resp.send(code, "application/json", served.toJsonBytes(), extra);
 }
 
 void ResourceHandler::get(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)

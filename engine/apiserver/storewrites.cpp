@@ -186,6 +186,8 @@ Expected<Object> Store::finishUpdate(const ResourceType &type, const Object &old
         return Status::invalid(gr, type.kind(), old.name(), causes);
     setMeta(object, meta);
     stampKind(type, object);
+    if (!type.custom && type.gvr().resource == QLatin1String("secrets"))
+        rules::defaultSecret(object);
     if (auto ok = runHooks(type, object, old, subresource); !ok)
         return ok.error();
     if (type.tracksGeneration && rules::specChanged(type, oldJson, object)) {
