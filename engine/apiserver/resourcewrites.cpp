@@ -4,6 +4,7 @@
 
 #include "engine/api/yamlcodec.h"
 #include "engine/apiserver/conversion.h"
+#include "engine/apiserver/fieldvalidation.h"
 #include "engine/apiserver/patch.h"
 
 #include <QJsonArray>
@@ -31,6 +32,21 @@ Expected<QJsonObject> checkKind(const ResourceType &type, QJsonObject body)
     body.insert(QLatin1String("kind"), type.kind());
     body.insert(QLatin1String("apiVersion"), type.apiVersion());
     return body;
+}
+
+/// fieldValidation on the object about to be written (see fieldvalidation.h).
+Expected<void> validateFields(const Request &r, const ResourceType &type, const QString &optionsKind, QJsonObject &object,
+                              Responder::Headers *warnings)
+{
+    auto mode = fieldValidationFrom(r, optionsKind);
+    if (!mode)
+        return mode.error();
+    auto ok = applyFieldValidation(*mode, type, object, warnings);
+    if (ok || optionsKind == QLatin1String("PatchOptions"))
+        return ok;
+    // create and update wrap decoding errors as the real server's transformDecodeError does
+    const QString version = GroupVersion::parse(object.value(QLatin1String("apiVersion")).toString()).version;
+    return Status::badRequest(QStringLiteral("%1 in version \"%2\" cannot be handled as a %1: %3").arg(type.kind(), version, ok.error().message()));
 }
 
 Expected<DeleteOptions> deleteOptionsFrom(const Request &r)
@@ -76,10 +92,13 @@ void ResourceHandler::create(const Request &r, const RequestInfo &info, const Re
     auto checked = checkKind(type, *body);
     if (!checked)
         return resp.sendStatus(checked.error());
+    Responder::Headers warnings;
+    if (auto ok = validateFields(r, type, QStringLiteral("CreateOptions"), *checked, &warnings); !ok)
+        return resp.sendStatus(ok.error());
     auto o = m_store->create(type.gvr(), info.namespaceName, toStorage(type, *checked), *wo);
     if (!o)
         return resp.sendStatus(o.error());
-    sendObject(r, type, *o, 201, resp);
+    sendObject(r, type, *o, 201, resp, warnings);
 }
 
 Expected<Object> ResourceHandler::write(const RequestInfo &info, const ResourceType &type, const QJsonObject &object,
@@ -102,10 +121,13 @@ void ResourceHandler::update(const Request &r, const RequestInfo &info, const Re
     auto checked = checkKind(type, *body);
     if (!checked)
         return resp.sendStatus(checked.error());
+    Responder::Headers warnings;
+    if (auto ok = validateFields(r, type, QStringLiteral("UpdateOptions"), *checked, &warnings); !ok)
+        return resp.sendStatus(ok.error());
     auto o = write(info, type, *checked, *wo);
     if (!o)
         return resp.sendStatus(o.error());
-    sendObject(r, type, *o, 200, resp);
+    sendObject(r, type, *o, 200, resp, warnings);
 }
 
 void ResourceHandler::patch(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
@@ -139,16 +161,19 @@ void ResourceHandler::patch(const Request &r, const RequestInfo &info, const Res
     }
     if (!patched)
         return resp.sendStatus(patched.error());
+    Responder::Headers warnings;
+    if (auto ok = validateFields(r, type, QStringLiteral("PatchOptions"), *patched, &warnings); !ok)
+        return resp.sendStatus(ok.error());
     if (!live) {
         auto created = m_store->create(type.gvr(), info.namespaceName, toStorage(type, *patched), *wo);
         if (!created)
             return resp.sendStatus(created.error());
-        return sendObject(r, type, *created, 201, resp);
+        return sendObject(r, type, *created, 201, resp, warnings);
     }
     auto o = write(info, type, *patched, *wo);
     if (!o)
         return resp.sendStatus(o.error());
-    sendObject(r, type, *o, 200, resp);
+    sendObject(r, type, *o, 200, resp, warnings);
 }
 
 void ResourceHandler::remove(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)

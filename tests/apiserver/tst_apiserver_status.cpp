@@ -98,6 +98,76 @@ private Q_SLOTS:
         QCOMPARE(created.value(QLatin1String("spec")).toObject(), (QJsonObject{{QStringLiteral("image"), QStringLiteral("x")}, {QStringLiteral("replicas"), 1}}));
     }
 
+    void shouldHonourFieldValidation_data()
+    {
+        QTest::addColumn<QString>("query");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QStringList>("warnings");
+        const QStringList both{QStringLiteral("299 - \"unknown field \\\"spec.bar\\\"\""), QStringLiteral("299 - \"unknown field \\\"spec.foo\\\"\"")};
+        QTest::newRow("default is Warn") << QString() << 201 << both;
+        QTest::newRow("Warn") << QStringLiteral("?fieldValidation=Warn") << 201 << both;
+        QTest::newRow("Ignore") << QStringLiteral("?fieldValidation=Ignore") << 201 << QStringList();
+        QTest::newRow("Strict") << QStringLiteral("?fieldValidation=Strict") << 400 << QStringList();
+        QTest::newRow("unsupported value") << QStringLiteral("?fieldValidation=Loose") << 422 << QStringList();
+    }
+    void shouldHonourFieldValidation()
+    {
+        QFETCH(QString, query);
+        QFETCH(int, code);
+        QFETCH(QStringList, warnings);
+        const QString name = QStringLiteral("fv-%1").arg(QTest::currentDataTag()).toLower().replace(u' ', u'-');
+        QJsonObject o = myApp(name);
+        o.insert(QStringLiteral("spec"), QJsonObject{{QStringLiteral("image"), QStringLiteral("x")}, {QStringLiteral("foo"), 1}, {QStringLiteral("bar"), true}});
+        const HttpReply r = m_http->post(kApps + query, o);
+        QCOMPARE(r.code, code);
+        QStringList got;
+        for (const auto &h : r.headers)
+            if (h.first.compare("Warning", Qt::CaseInsensitive) == 0)
+                got += QString::fromUtf8(h.second).split(QStringLiteral(", 299"));
+        for (qsizetype i = 1; i < got.size(); ++i)
+            got[i].prepend(QStringLiteral("299")); // QNAM joins repeated headers with ", "
+        QCOMPARE(got, warnings);
+        if (code == 201) {
+            QVERIFY(!r.json().value(QLatin1String("spec")).toObject().contains(QLatin1String("foo")));
+            return;
+        }
+        QCOMPARE(m_http->get(kApps + u'/' + name).code, 404); // nothing stored
+        if (code == 400) {
+            QCOMPARE(r.json().value(QLatin1String("reason")).toString(), QStringLiteral("BadRequest"));
+            QCOMPARE(r.json().value(QLatin1String("message")).toString(),
+                     QStringLiteral("MyApplication in version \"v1alpha1\" cannot be handled as a MyApplication: strict decoding error: "
+                                    "unknown field \"spec.bar\", unknown field \"spec.foo\""));
+        } else {
+            QCOMPARE(r.json().value(QLatin1String("message")).toString(),
+                     QStringLiteral("CreateOptions.meta.k8s.io \"\" is invalid: fieldValidation: Unsupported value: \"Loose\": "
+                                    "supported values: \"\", \"Ignore\", \"Strict\", \"Warn\""));
+        }
+    }
+
+    void shouldApplyStrictFieldValidationToUpdatesPatchesAndMetadata()
+    {
+        QJsonObject o = m_http->post(kApps, myApp(QStringLiteral("fv-writes"))).json();
+        QJsonObject spec = o.value(QLatin1String("spec")).toObject();
+        spec.insert(QStringLiteral("foo"), 1);
+        o.insert(QStringLiteral("spec"), spec);
+        const HttpReply put = m_http->call("PUT", kApps + QStringLiteral("/fv-writes?fieldValidation=Strict"), TestHttp::toBytes(o));
+        QCOMPARE(put.code, 400);
+        QVERIFY(put.json().value(QLatin1String("message")).toString().endsWith(QLatin1String("strict decoding error: unknown field \"spec.foo\"")));
+        const HttpReply patch = m_http->call("PATCH", kApps + QStringLiteral("/fv-writes?fieldValidation=Strict"), R"({"spec":{"foo":2}})",
+                                             "application/merge-patch+json");
+        QCOMPARE(patch.code, 400);
+        QCOMPARE(patch.json().value(QLatin1String("message")).toString(), QStringLiteral("strict decoding error: unknown field \"spec.foo\""));
+        QJsonObject cm{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("fv-cm")}, {QStringLiteral("nmae"), QStringLiteral("x")}}}};
+        const HttpReply strictCm = m_http->post(QStringLiteral("/api/v1/namespaces/default/configmaps?fieldValidation=Strict"), cm);
+        QCOMPARE(strictCm.code, 400);
+        QVERIFY(strictCm.json().value(QLatin1String("message")).toString().endsWith(QLatin1String("unknown field \"metadata.nmae\"")));
+        const HttpReply warnCm = m_http->post(QStringLiteral("/api/v1/namespaces/default/configmaps"), cm);
+        QCOMPARE(warnCm.code, 201);
+        QCOMPARE(warnCm.header("Warning"), QByteArray("299 - \"unknown field \\\"metadata.nmae\\\"\""));
+        QVERIFY(!meta(warnCm.json()).contains(QLatin1String("nmae")));
+        QVERIFY(!m_http->get(kApps + QStringLiteral("/fv-writes")).json().value(QLatin1String("spec")).toObject().contains(QLatin1String("foo")));
+    }
+
     void shouldRefuseStrategicMergeOnCustomResources()
     {
         QCOMPARE(m_http->post(kApps, myApp(QStringLiteral("smp"))).code, 201);

@@ -329,6 +329,14 @@ def check_deletes_and_errors(k):
     ok, _ = k.expect("create invalid MyApplication is rejected",
                      ["create", "-f", os.path.join(DATA_DIR, "myapp-invalid.yaml")], want_rc0=False,
                      contains=("spec.replicas", "spec.image", "is invalid"))
+    unknown = ("apiVersion: example.com/v1alpha1\nkind: MyApplication\nmetadata:\n  name: demo-unknown\n"
+               "spec:\n  image: nginx:1.25\n  replicas: 1\n  foo: bar\n")
+    k.expect("create with an unknown field is refused (fieldValidation=Strict)", ["create", "-f", "-"], stdin=unknown,
+             want_rc0=False, contains=('strict decoding error: unknown field "spec.foo"',))
+    k.expect("create --validate=warn prints the unknown-field warning", ["create", "--validate=warn", "-f", "-"],
+             stdin=unknown, contains=("demo-unknown created", 'Warning: unknown field "spec.foo"'))
+    k.expect("delete the object created with a warning", ["delete", "myapp", "demo-unknown"], contains=("deleted",),
+             timeout=30, max_seconds=10)
     k.expect("delete -f returns within 10 s", ["delete", "-f", os.path.join(DATA_DIR, "myapp-apply.yaml")],
              contains=("demo-apply", "deleted"), timeout=30, max_seconds=10)
     k.expect("delete deployment returns within 10 s", ["delete", "deployment", "web"],
