@@ -7,13 +7,20 @@
 #include <QJsonObject>
 #include <QStringList>
 
+#include <memory>
+
+class QCoreApplication;
+
 namespace opbench::bench {
 
 using Fn = int (*)(const QStringList &args);
+/// Makes the application object for a benchmark that needs more than a QCoreApplication
+/// (gui-stall: a QApplication). `argc` outlives the application.
+using AppFactory = std::unique_ptr<QCoreApplication> (*)(int &argc, char **argv);
 
 struct Registrar
 {
-    Registrar(const char *name, const char *help, Fn fn);
+    Registrar(const char *name, const char *help, Fn fn, AppFactory app = nullptr);
 };
 
 /// Prints `obj` as one compact JSON line on stdout.

@@ -17,6 +17,7 @@ struct Entry
 {
     QString help;
     Fn fn;
+    AppFactory app = nullptr;
 };
 QMap<QString, Entry> &registry()
 {
@@ -39,9 +40,9 @@ qint64 statusField(const char *field)
 }
 } // namespace
 
-Registrar::Registrar(const char *name, const char *help, Fn fn)
+Registrar::Registrar(const char *name, const char *help, Fn fn, AppFactory app)
 {
-    registry().insert(QString::fromLatin1(name), {QString::fromLatin1(help), fn});
+    registry().insert(QString::fromLatin1(name), {QString::fromLatin1(help), fn, app});
 }
 
 void printJson(const QJsonObject &obj)
@@ -62,9 +63,10 @@ QString option(const QStringList &args, const QString &flag, const QString &fall
 
 int main(int argc, char **argv)
 {
-    QCoreApplication app(argc, argv);
-    QStringList args = app.arguments().mid(1);
     auto &reg = opbench::bench::registry();
+    const auto factory = argc > 1 ? reg.value(QString::fromLocal8Bit(argv[1])).app : nullptr;
+    const std::unique_ptr<QCoreApplication> app = factory ? factory(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
+    QStringList args = QCoreApplication::arguments().mid(1);
     if (args.isEmpty() || args.first() == QLatin1String("--help") || !reg.contains(args.first())) {
         QTextStream err(stderr);
         if (!args.isEmpty() && args.first() != QLatin1String("--help"))

@@ -2,6 +2,7 @@
 #include "ui/models/cachetreemodel.h"
 
 #include <QColor>
+#include <QMap>
 #include <QVariantMap>
 
 #include <algorithm>
@@ -18,16 +19,19 @@ struct CacheTreeModel::Node
     InformerState state;                         // kinds
     int objects = 0;                             // kinds and namespaces: objects below
 
+    /// Namespaces and objects: binary search (siblings sorted by name); kinds: a short scan.
     int row() const
     {
         if (!parent)
             return 0;
         const auto &sib = parent->children;
-        for (size_t i = 0; i < sib.size(); ++i) {
-            if (sib[i].get() == this)
-                return int(i);
+        if (type != NodeType::Kind) {
+            const auto it = std::lower_bound(sib.begin(), sib.end(), name,
+                                             [](const auto &n, const QString &v) { return n->name < v; });
+            return int(it - sib.begin());
         }
-        return -1;
+        const auto it = std::find_if(sib.begin(), sib.end(), [this](const auto &n) { return n.get() == this; });
+        return int(it - sib.begin());
     }
 };
 
@@ -35,6 +39,13 @@ QString clusterScopeName()
 {
     return QStringLiteral("(cluster)");
 }
+
+namespace {
+QString namespaceOf(const Object &o)
+{
+    return o.namespaceName().isEmpty() ? clusterScopeName() : o.namespaceName();
+}
+} // namespace
 
 CacheTreeModel::CacheTreeModel(QObject *parent)
     : QAbstractItemModel(parent)
@@ -48,12 +59,13 @@ void CacheTreeModel::apply(const CacheBatch &batch)
 {
     for (const InformerState &s : batch.informers)
         setState(s);
-    for (const CacheEntry &e : batch.entries) {
-        if (e.op == CacheEntry::Op::Upsert)
-            upsert(e.kind, e.object);
-        else
-            remove(e.kind, e.object);
-    }
+    // One pass per (kind, namespace): the last entry for an object wins, names come sorted, so
+    // new rows go in as a few contiguous ranges instead of one insert each.
+    QMap<std::pair<QString, QString>, QMap<QString, const CacheEntry *>> groups;
+    for (const CacheEntry &e : batch.entries)
+        groups[{e.kind, namespaceOf(e.object)}].insert(e.object.name(), &e);
+    for (auto it = groups.cbegin(); it != groups.cend(); ++it)
+        applyGroup(it.key().first, it.key().second, it.value());
 }
 
 int CacheTreeModel::syncedCount() const
@@ -107,51 +119,137 @@ CacheTreeModel::Node *CacheTreeModel::childNode(Node *parent, const QString &nam
     return raw;
 }
 
-void CacheTreeModel::upsert(const QString &kind, const Object &object)
+void CacheTreeModel::applyGroup(const QString &kind, const QString &ns, const QMap<QString, const CacheEntry *> &entries)
 {
-    Node *k = kindNode(kind, true);
-    const QString ns = object.namespaceName().isEmpty() ? clusterScopeName() : object.namespaceName();
-    Node *n = childNode(k, ns, NodeType::Namespace, true);
-    Node *existing = childNode(n, object.name(), NodeType::Object, false);
-    if (existing) {
-        existing->object = object;
-        Q_EMIT dataChanged(indexOfNode(existing, 0), indexOfNode(existing, ColumnCount - 1));
+    const bool anyUpsert = std::any_of(entries.cbegin(), entries.cend(),
+                                       [](const CacheEntry *e) { return e->op == CacheEntry::Op::Upsert; });
+    Node *k = kindNode(kind, anyUpsert);
+    if (!k)
         return;
+    Node *n = childNode(k, ns, NodeType::Namespace, false);
+    std::vector<std::unique_ptr<Node>> added; // sorted by name (the map's order)
+    QList<int> updated;
+    QList<int> removed;
+    for (auto it = entries.cbegin(); it != entries.cend(); ++it) {
+        Node *existing = n ? childNode(n, it.key(), NodeType::Object, false) : nullptr;
+        if (it.value()->op == CacheEntry::Op::Remove) {
+            if (existing)
+                removed.append(existing->row());
+        } else if (existing) {
+            existing->object = it.value()->object;
+            updated.append(existing->row());
+        } else {
+            auto node = std::make_unique<Node>();
+            node->type = NodeType::Object;
+            node->name = it.key();
+            node->object = it.value()->object;
+            added.push_back(std::move(node));
+        }
     }
-    Node *o = childNode(n, object.name(), NodeType::Object, true);
-    o->object = object;
-    ++n->objects;
-    ++k->objects;
-    ++m_objectCount;
-    Q_EMIT dataChanged(indexOfNode(o, 0), indexOfNode(o, ColumnCount - 1));
-    countsChanged(n);
-    countsChanged(k);
+    if (n) {
+        emitRowRanges(n, updated);
+        removeRowRanges(n, removed);
+    }
+    const int delta = int(added.size()) - int(removed.size());
+    if (!added.empty())
+        n = insertObjects(k, n, ns, std::move(added));
+    k->objects += delta;
+    m_objectCount += delta;
+    if (n && n->children.empty())
+        removeNamespace(k, n);
+    else if (n && delta != 0)
+        countsChanged(n);
+    if (delta != 0)
+        countsChanged(k);
 }
 
-void CacheTreeModel::remove(const QString &kind, const Object &object)
+void CacheTreeModel::emitRowRanges(Node *parent, QList<int> rows)
 {
-    Node *k = kindNode(kind, false);
-    const QString ns = object.namespaceName().isEmpty() ? clusterScopeName() : object.namespaceName();
-    Node *n = k ? childNode(k, ns, NodeType::Namespace, false) : nullptr;
-    Node *o = n ? childNode(n, object.name(), NodeType::Object, false) : nullptr;
-    if (!o)
-        return;
-    const int row = o->row();
-    beginRemoveRows(indexOfNode(n), row, row);
-    n->children.erase(n->children.begin() + row);
-    endRemoveRows();
-    --n->objects;
-    --k->objects;
-    --m_objectCount;
-    if (n->children.empty()) {
-        const int nrow = n->row();
-        beginRemoveRows(indexOfNode(k), nrow, nrow);
-        k->children.erase(k->children.begin() + nrow);
-        endRemoveRows();
-    } else {
-        countsChanged(n);
+    std::sort(rows.begin(), rows.end());
+    for (qsizetype i = 0; i < rows.size();) {
+        qsizetype j = i;
+        while (j + 1 < rows.size() && rows[j + 1] == rows[j] + 1)
+            ++j;
+        const QModelIndex p = indexOfNode(parent);
+        Q_EMIT dataChanged(index(rows[i], 0, p), index(rows[j], ColumnCount - 1, p));
+        i = j + 1;
     }
-    countsChanged(k);
+}
+
+void CacheTreeModel::removeRowRanges(Node *parent, QList<int> rows)
+{
+    std::sort(rows.begin(), rows.end());
+    auto &c = parent->children;
+    for (qsizetype j = rows.size() - 1; j >= 0;) {
+        qsizetype i = j;
+        while (i > 0 && rows[i - 1] == rows[i] - 1)
+            --i;
+        beginRemoveRows(indexOfNode(parent), rows[i], rows[j]);
+        c.erase(c.begin() + rows[i], c.begin() + rows[j] + 1);
+        endRemoveRows();
+        j = i - 1;
+    }
+    parent->objects = int(c.size());
+}
+
+CacheTreeModel::Node *CacheTreeModel::insertObjects(Node *k, Node *n, const QString &ns, std::vector<std::unique_ptr<Node>> added)
+{
+    if (!n) {
+        // A new namespace arrives with all its objects in one row insert.
+        auto node = std::make_unique<Node>();
+        node->type = NodeType::Namespace;
+        node->name = ns;
+        node->parent = k;
+        for (auto &o : added)
+            o->parent = node.get();
+        node->children = std::move(added);
+        node->objects = int(node->children.size());
+        Node *raw = node.get();
+        auto &kc = k->children;
+        const auto pos = std::lower_bound(kc.begin(), kc.end(), ns, [](const auto &x, const QString &v) { return x->name < v; });
+        const int row = int(pos - kc.begin());
+        beginInsertRows(indexOfNode(k), row, row);
+        kc.insert(kc.begin() + row, std::move(node));
+        endInsertRows();
+        return raw;
+    }
+    for (auto &o : added)
+        o->parent = n;
+    auto &c = n->children;
+    // Back to front: each run of new names that falls between the same two existing rows is
+    // one beginInsertRows; earlier positions stay valid.
+    for (size_t end = added.size(); end > 0;) {
+        const auto pos = std::lower_bound(c.begin(), c.end(), added[end - 1]->name,
+                                          [](const auto &x, const QString &v) { return x->name < v; });
+        const int row = int(pos - c.begin());
+        size_t start = end - 1;
+        while (start > 0 && (row == 0 || c[size_t(row) - 1]->name < added[start - 1]->name))
+            --start;
+        beginInsertRows(indexOfNode(n), row, row + int(end - start) - 1);
+        c.insert(c.begin() + row, std::make_move_iterator(added.begin() + qsizetype(start)),
+                 std::make_move_iterator(added.begin() + qsizetype(end)));
+        endInsertRows();
+        end = start;
+    }
+    n->objects = int(c.size());
+    return n;
+}
+
+void CacheTreeModel::removeNamespace(Node *k, Node *n)
+{
+    const int row = n->row();
+    beginRemoveRows(indexOfNode(k), row, row);
+    k->children.erase(k->children.begin() + row);
+    endRemoveRows();
+}
+
+int CacheTreeModel::objectCount(const QString &kind) const
+{
+    for (const auto &k : m_root->children) {
+        if (k->name == kind)
+            return k->objects;
+    }
+    return 0;
 }
 
 void CacheTreeModel::setState(const InformerState &state)

@@ -7,6 +7,7 @@
 #include "ui/session/snapshots.h"
 
 #include <QAbstractItemModel>
+#include <QMap>
 
 #include <memory>
 #include <vector>
@@ -35,6 +36,8 @@ public:
     void apply(const opbench::ui::CacheBatch &batch);
     /// Objects currently in the tree.
     int objectCount() const { return m_objectCount; }
+    /// Objects of `kind` in the tree (0 for an unknown kind).
+    int objectCount(const QString &kind) const;
     /// Informers synced / informers known.
     int syncedCount() const;
     int informerCount() const;
@@ -54,8 +57,11 @@ private:
     QModelIndex indexOfNode(const Node *node, int column = 0) const;
     Node *kindNode(const QString &kind, bool create);
     Node *childNode(Node *parent, const QString &name, NodeType type, bool create);
-    void upsert(const QString &kind, const Object &object);
-    void remove(const QString &kind, const Object &object);
+    void applyGroup(const QString &kind, const QString &ns, const QMap<QString, const CacheEntry *> &entries);
+    void emitRowRanges(Node *parent, QList<int> rows);
+    void removeRowRanges(Node *parent, QList<int> rows);
+    Node *insertObjects(Node *k, Node *n, const QString &ns, std::vector<std::unique_ptr<Node>> added);
+    void removeNamespace(Node *k, Node *n);
     void setState(const InformerState &state);
     void countsChanged(Node *node);
     QVariant kindData(const Node &node, int column, int role) const;

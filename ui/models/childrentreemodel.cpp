@@ -98,10 +98,10 @@ bool ChildrenTreeModel::isAttached(const Node *node) const
 
 void ChildrenTreeModel::attach(Node *node, Node *parent)
 {
-    auto it = std::find_if(m_unattached.begin(), m_unattached.end(), [node](const auto &n) { return n.get() == node; });
+    auto it = m_unattached.find(node);
     if (it == m_unattached.end())
         return;
-    std::unique_ptr<Node> owned = std::move(*it);
+    std::unique_ptr<Node> owned = std::move(it->second);
     m_unattached.erase(it);
     auto &c = parent->children;
     const auto pos = std::lower_bound(c.begin(), c.end(), node, [](const auto &a, const Node *b) {
@@ -127,7 +127,7 @@ void ChildrenTreeModel::detach(Node *node)
     const bool visible = isAttached(parent);
     if (visible)
         beginRemoveRows(indexOfNode(parent), row, row);
-    m_unattached.push_back(std::move(parent->children[size_t(row)]));
+    m_unattached.emplace(node, std::move(parent->children[size_t(row)]));
     parent->children.erase(parent->children.begin() + row);
     node->parent = nullptr;
     if (visible)
@@ -148,7 +148,7 @@ void ChildrenTreeModel::upsert(const QString &kind, const Object &object)
     node->kind = kind;
     node->object = object;
     m_byUid.insert(uid, node);
-    m_unattached.push_back(std::move(owned));
+    m_unattached.emplace(node, std::move(owned));
     Node *parent = nullptr;
     if (kind == u"MyApplication") {
         parent = m_root.get();
@@ -176,14 +176,15 @@ void ChildrenTreeModel::remove(const Object &object)
     // Its children wait for an owner that will not come back (a re-created object has a new uid).
     while (!node->children.empty())
         detach(node->children.back().get());
-    for (const auto &n : m_unattached) {
+    for (const auto &entry : m_unattached) {
+        const auto &n = entry.second;
         if (n->parent == nullptr && n.get() != node && n->waitingFor.isEmpty() && n->kind != u"MyApplication"
             && n->object.controllerReference() && n->object.controllerReference()->uid == object.uid()) {
             n->waitingFor = object.uid();
             m_waitingFor[object.uid()].append(n.get());
         }
     }
-    m_unattached.erase(std::find_if(m_unattached.begin(), m_unattached.end(), [node](const auto &n) { return n.get() == node; }));
+    m_unattached.erase(node);
 }
 
 QModelIndex ChildrenTreeModel::indexOfUid(const QString &uid) const

@@ -10,6 +10,7 @@
 #include <QHash>
 
 #include <memory>
+#include <unordered_map>
 
 namespace opbench::ui {
 
@@ -46,7 +47,7 @@ private:
     std::unique_ptr<Node> m_root;
     QHash<QString, Node *> m_byUid;                 // every known node (owned by its parent's children or m_waiting)
     QHash<QString, QList<Node *>> m_waitingFor;     // owner uid -> nodes waiting for it
-    std::vector<std::unique_ptr<Node>> m_unattached; // nodes whose owner is not known (owned here)
+    std::unordered_map<const Node *, std::unique_ptr<Node>> m_unattached; // owner not known (owned here)
 };
 
 /// "2/3", the status text the tree shows for an object of `kind`.

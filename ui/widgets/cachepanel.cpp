@@ -31,9 +31,13 @@ CachePanel::CachePanel(CacheTreeModel *model, QWidget *parent)
     m_view->setUniformRowHeights(true);
     m_view->setAlternatingRowColors(true);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    // No ResizeToContents: with thousands of rows it measures up to 1,000 rows' text on every
+    // change (the dominant UI-thread cost while a large cache syncs). A fixed, resizable width.
     m_view->header()->setSectionResizeMode(CacheTreeModel::NameColumn, QHeaderView::Stretch);
-    m_view->header()->setSectionResizeMode(CacheTreeModel::InfoColumn, QHeaderView::ResizeToContents);
+    m_view->header()->setSectionResizeMode(CacheTreeModel::InfoColumn, QHeaderView::Interactive);
     m_view->header()->setStretchLastSection(false);
+    m_view->header()->resizeSection(CacheTreeModel::InfoColumn,
+                                    m_view->fontMetrics().horizontalAdvance(tr("syncing… · rv 0000000000")) + 16);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_filter);
