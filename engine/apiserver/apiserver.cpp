@@ -170,6 +170,8 @@ Expected<void> ApiServer::start()
             return ok;
     m_faults->setFaults(m_options.faults);
     d->front = std::make_unique<HttpFront>(d->store.get(), d->watches.get(), &d->auth, m_faults, &d->audit, this);
+    d->front->resources().setFreshnessWait(std::chrono::milliseconds(m_options.freshnessWaitMs));
+    d->watches->setFreshnessWait(std::chrono::milliseconds(m_options.freshnessWaitMs));
     if (!m_options.plainHttp) {
         auto conf = m_tls.serverConfiguration();
         if (!conf)

@@ -50,6 +50,9 @@ struct ApiServerOptions
     QString rulesFile;                          ///< optional extra users (see auth.h)
     std::optional<TlsMaterial> tls;             ///< reuse this CA/cert instead of generating one
     Clock *clock = nullptr;                     ///< default Clock::system(); must outlive the server
+    /// A list or streaming-list watch naming a resourceVersion newer than the server's waits this
+    /// long for it, then answers 504 "Too large resource version" (the real server: 3 s).
+    int freshnessWaitMs = 3000;
 };
 
 class ApiServer : public QObject

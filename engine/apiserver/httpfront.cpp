@@ -8,7 +8,7 @@ namespace opbench::apiserver {
 
 HttpFront::HttpFront(Store *store, WatchHub *watches, Authorizer *auth, FaultInjector *faults, AuditLog *audit, QObject *parent)
     : QAbstractHttpServer(parent), m_store(store), m_watches(watches), m_auth(auth), m_faults(faults), m_audit(audit),
-      m_discovery(store->registry()), m_resources(store, watches)
+      m_discovery(store->registry()), m_resources(store, watches, this)
 {
 }
 

@@ -26,6 +26,7 @@ public:
     HttpFront(Store *store, WatchHub *watches, Authorizer *auth, FaultInjector *faults, AuditLog *audit, QObject *parent = nullptr);
 
     Discovery &discovery() { return m_discovery; }
+    ResourceHandler &resources() { return m_resources; }
     /// Number of requests served (for tests and the GUI).
     quint64 requestCount() const { return m_requests; }
 

@@ -6,6 +6,7 @@
 // JSON or YAML, 400 malformed, 415 wrong content type).
 
 #include "engine/apiserver/exchange.h"
+#include "engine/apiserver/freshness.h"
 #include "engine/apiserver/requestinfo.h"
 #include "engine/apiserver/store.h"
 #include "engine/apiserver/watchhub.h"
@@ -15,7 +16,12 @@ namespace opbench::apiserver {
 class ResourceHandler
 {
 public:
-    ResourceHandler(Store *store, WatchHub *watches);
+    /// `context` (the HTTP front) owns this handler: delayed work (freshness waits) runs on it.
+    ResourceHandler(Store *store, WatchHub *watches, QObject *context);
+
+    /// How long a list naming a resourceVersion newer than the store's waits for it before 504
+    /// (default kDefaultFreshnessWait, 3 s; see freshness.h).
+    void setFreshnessWait(std::chrono::milliseconds wait) { m_freshnessWait = wait; }
 
     /// Serves a resource request (info.isResourceRequest).
     void handle(const Request &request, const RequestInfo &info, Responder responder);
@@ -28,6 +34,7 @@ public:
 private:
     void get(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
     void list(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
+    void listNow(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
     void watch(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
     void create(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
     void update(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
@@ -42,6 +49,8 @@ private:
 
     Store *m_store;
     WatchHub *m_watches;
+    QObject *m_context;
+    std::chrono::milliseconds m_freshnessWait = kDefaultFreshnessWait;
 };
 
 /// dryRun query parameter: only "All" is accepted (400 otherwise).

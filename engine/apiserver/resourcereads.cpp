@@ -26,7 +26,10 @@ Status methodNotAllowed()
 
 } // namespace
 
-ResourceHandler::ResourceHandler(Store *store, WatchHub *watches) : m_store(store), m_watches(watches) {}
+ResourceHandler::ResourceHandler(Store *store, WatchHub *watches, QObject *context)
+    : m_store(store), m_watches(watches), m_context(context)
+{
+}
 
 Expected<WriteOptions> writeOptionsFrom(const Request &request)
 {
@@ -119,6 +122,16 @@ void ResourceHandler::get(const Request &r, const RequestInfo &info, const Resou
 }
 
 void ResourceHandler::list(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
+{
+    bool numeric = false;
+    const quint64 rv = r.param(QStringLiteral("resourceVersion")).toULongLong(&numeric);
+    if (!numeric || rv <= m_store->resourceVersion())
+        return listNow(r, info, type, resp);
+    // A future resourceVersion: wait for it (the store answers 504 if it never comes).
+    whenFresh(m_store, rv, m_freshnessWait, m_context, [this, r, info, type, resp](bool) { listNow(r, info, type, resp); });
+}
+
+void ResourceHandler::listNow(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
 {
     auto filter = makeFilter(type, r.param(QStringLiteral("labelSelector")), r.param(QStringLiteral("fieldSelector")));
     if (!filter)

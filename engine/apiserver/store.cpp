@@ -4,6 +4,7 @@
 #include "engine/apiserver/store.h"
 
 #include "engine/api/clock.h"
+#include "engine/apiserver/freshness.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -99,12 +100,8 @@ Expected<ListResult> Store::list(const GroupVersionResource &gvr, const ListOpti
         const quint64 n = rvParam.toULongLong(&ok);
         if (!ok)
             return Status::badRequest(QStringLiteral("invalid resource version \"%1\"").arg(rvParam));
-        if (n > m_rv) {
-            Status s(504, QString::fromLatin1(StatusReason::Timeout),
-                     QStringLiteral("Too large resource version: %1, current: %2").arg(n).arg(m_rv));
-            s.details().causes << StatusCause{QStringLiteral("ResourceVersionTooLarge"), QStringLiteral("Too large resource version"), {}};
-            return s;
-        }
+        if (n > m_rv)
+            return tooLargeResourceVersion(n, m_rv); // callers wait first (freshness.h)
         const bool exact = match == QLatin1String("Exact") || (match.isEmpty() && options.limit > 0);
         if (exact && n != m_rv) {
             // Serve an exact older RV only when nothing of this resource changed since.

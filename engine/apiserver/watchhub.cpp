@@ -3,6 +3,7 @@
 
 #include "engine/api/clock.h"
 #include "engine/apiserver/conversion.h"
+#include "engine/apiserver/freshness.h"
 #include "engine/apiserver/tables.h"
 
 #include <QJsonDocument>
@@ -81,6 +82,17 @@ void WatchHub::start(Responder responder, const WatchRequest &request)
         const quint64 n = rv.toULongLong(&ok);
         if (!ok) {
             responder.sendStatus(Status::badRequest(QStringLiteral("invalid resource version \"%1\"").arg(rv)));
+            return;
+        }
+        if (n > m_store->resourceVersion() && request.sendInitialEvents.value_or(false)) {
+            whenFresh(m_store, n, m_freshnessWait, this, [this, responder, request, n](bool fresh) {
+                if (fresh)
+                    return start(responder, request);
+                if (Responder r = responder; r.beginChunked(200, "application/json")) {
+                    r.writeChunk(eventLine(QStringLiteral("ERROR"), tooLargeResourceVersion(n, m_store->resourceVersion()).toJsonBytes()));
+                    r.endChunked();
+                }
+            });
             return;
         }
         auto since = m_store->eventsSince(n, request.type.storage);

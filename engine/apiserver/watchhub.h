@@ -17,6 +17,7 @@
 #include <QObject>
 #include <QTimer>
 
+#include <chrono>
 #include <map>
 #include <optional>
 #include <memory>
@@ -54,6 +55,10 @@ public:
     void closeAll();
     /// Interval of periodic BOOKMARKs for streams that asked (default 60 s).
     void setBookmarkInterval(int ms);
+    /// How long a streaming-list watch (sendInitialEvents=true) from a resourceVersion newer than
+    /// the store's waits for it before its ERROR 504 event (default 3 s; see freshness.h). A plain
+    /// watch from a future RV opens at once and delivers only events after it.
+    void setFreshnessWait(std::chrono::milliseconds wait) { m_freshnessWait = wait; }
 
 Q_SIGNALS:
     void countChanged(int count);
@@ -71,6 +76,7 @@ private:
     std::map<quint64, std::unique_ptr<Watcher>> m_watchers;
     quint64 m_nextId = 1;
     QTimer m_bookmarks;
+    std::chrono::milliseconds m_freshnessWait{3000};
 };
 
 } // namespace opbench::apiserver

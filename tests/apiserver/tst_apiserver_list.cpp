@@ -4,6 +4,8 @@
 #include "tests/support/testhttp.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QNetworkReply>
 #include <QtTest>
 
 using namespace opbench::testsupport;
@@ -26,7 +28,13 @@ class TestApiServerList : public QObject
 {
     Q_OBJECT
 private:
-    TestApiServer m_api;
+    static opbench::apiserver::ApiServerOptions options()
+    {
+        auto o = TestApiServer::plainOptions();
+        o.freshnessWaitMs = 300; // future resourceVersions give up quickly
+        return o;
+    }
+    TestApiServer m_api{options()};
     std::unique_ptr<TestHttp> m_http;
 
     void create(const QString &name, const QJsonObject &labels)
@@ -125,8 +133,47 @@ private Q_SLOTS:
         const QString rv = listRv(m_http->get(kCms).json());
         QCOMPARE(m_http->get(kCms + QStringLiteral("?resourceVersion=0")).code, 200);
         QCOMPARE(m_http->get(kCms + QStringLiteral("?resourceVersion=") + rv + QStringLiteral("&resourceVersionMatch=NotOlderThan")).code, 200);
-        QCOMPARE(m_http->get(kCms + QStringLiteral("?resourceVersion=999999999")).code, 504);
         QCOMPARE(m_http->get(kCms + QStringLiteral("?resourceVersion=1&resourceVersionMatch=Exact")).code, 410);
+    }
+
+    void shouldAnswerTooLargeResourceVersionAfterWaiting_data()
+    {
+        QTest::addColumn<QString>("match");
+        QTest::newRow("unset") << QString();
+        QTest::newRow("NotOlderThan") << QStringLiteral("&resourceVersionMatch=NotOlderThan");
+    }
+    void shouldAnswerTooLargeResourceVersionAfterWaiting()
+    {
+        QFETCH(QString, match);
+        const HttpReply r = m_http->get(kCms + QStringLiteral("?resourceVersion=999999999") + match);
+        QCOMPARE(r.code, 504);
+        const QJsonObject st = r.json();
+        QCOMPARE(st.value(QLatin1String("reason")).toString(), QStringLiteral("Timeout"));
+        QVERIFY(st.value(QLatin1String("message")).toString().startsWith(QLatin1String("Timeout: Too large resource version: 999999999, current: ")));
+        const QJsonObject details = st.value(QLatin1String("details")).toObject();
+        QCOMPARE(details.value(QLatin1String("retryAfterSeconds")).toInt(), 1);
+        QCOMPARE(details.value(QLatin1String("causes")).toArray().first().toObject().value(QLatin1String("reason")).toString(),
+                 QStringLiteral("ResourceVersionTooLarge"));
+    }
+
+    void shouldServeAListOnceTheFutureRvArrives()
+    {
+        auto o = TestApiServer::plainOptions();
+        o.freshnessWaitMs = 30000; // long: the write below must land inside the wait
+        TestApiServer api(o);
+        QVERIFY2(api.start(), qPrintable(api.errorString()));
+        TestHttp http(api);
+        const quint64 future = listRv(http.get(kCms).json()).toULongLong() + 1;
+        QNetworkAccessManager nam;
+        std::unique_ptr<QNetworkReply> pending(nam.get(api.request(kCms + QStringLiteral("?resourceVersion=%1&resourceVersionMatch=NotOlderThan").arg(future))));
+        QTest::qWait(50); // let the request reach the server (it then waits; no timing is asserted)
+        QVERIFY(!pending->isFinished());
+        QCOMPARE(http.post(kCms, QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("arrives")}}}}).code, 201);
+        QTRY_VERIFY_WITH_TIMEOUT(pending->isFinished(), 10000);
+        QCOMPARE(pending->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+        const QJsonObject list = QJsonDocument::fromJson(pending->readAll()).object();
+        QVERIFY(listRv(list).toULongLong() >= future);
+        QVERIFY(names(list).contains(QStringLiteral("arrives")));
     }
 };
 

@@ -37,6 +37,7 @@ private Q_SLOTS:
     {
         auto o = TestApiServer::plainOptions();
         o.watchHistory = 5;
+        o.freshnessWaitMs = 300; // future resourceVersions give up quickly
         m_api = std::make_unique<TestApiServer>(o);
         QVERIFY2(m_api->start(), qPrintable(m_api->errorString()));
         m_http = std::make_unique<TestHttp>(*m_api);
@@ -94,6 +95,66 @@ private Q_SLOTS:
         QVERIFY(w.waitForEvents(2));
         QCOMPARE(w.types(), (QStringList{"ADDED", "DELETED"}));
         QCOMPARE(nameOf(w.events().at(1)), QStringLiteral("n1"));
+    }
+
+    void shouldOpenAPlainWatchFromAFutureRvAtOnce()
+    {
+        // The real watch cache lets a plain watch from a future RV start at once; it then only
+        // delivers events after that RV.
+        const quint64 current = rvOf(m_http->get(kCms).json()).toULongLong();
+        const quint64 future = current + 2;
+        WatchStream w(*m_api);
+        w.open(kCms + QStringLiteral("?watch=1&resourceVersion=%1").arg(future));
+        for (const char *n : {"f1", "f2", "f3"})
+            QCOMPARE(m_http->post(kCms, cm(QString::fromLatin1(n), QStringLiteral("x"))).code, 201);
+        QVERIFY(w.waitForEvents(1));
+        QCOMPARE(w.statusCode(), 200);
+        QStringList seen;
+        for (const QJsonObject &e : w.events()) {
+            QCOMPARE(e.value(QLatin1String("type")).toString(), QStringLiteral("ADDED"));
+            QVERIFY(rvOf(e.value(QLatin1String("object")).toObject()).toULongLong() > future);
+            seen << nameOf(e);
+        }
+        QVERIFY2(!seen.contains(QStringLiteral("f1")), qPrintable(seen.join(u',')));
+        QVERIFY(w.waitForEvents(seen.contains(QStringLiteral("f3")) ? 1 : 2));
+        QCOMPARE(nameOf(w.events().last()), QStringLiteral("f3"));
+    }
+
+    void shouldFailAStreamingWatchFromAFutureRvAfterTheWait()
+    {
+        const quint64 future = rvOf(m_http->get(kCms).json()).toULongLong() + 1000;
+        WatchStream w(*m_api);
+        w.open(kCms + QStringLiteral("?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=%1")
+                          .arg(future));
+        QVERIFY(w.waitForEvents(1));
+        QCOMPARE(w.statusCode(), 200); // errors after the RV is parsed go out as an ERROR event
+        QCOMPARE(w.types(), QStringList{QStringLiteral("ERROR")});
+        const QJsonObject st = w.events().first().value(QLatin1String("object")).toObject();
+        QCOMPARE(st.value(QLatin1String("code")).toInt(), 504);
+        QCOMPARE(st.value(QLatin1String("reason")).toString(), QStringLiteral("Timeout"));
+        QVERIFY(st.value(QLatin1String("message")).toString().startsWith(QStringLiteral("Timeout: Too large resource version: %1, current: ").arg(future)));
+        const QJsonArray causes = st.value(QLatin1String("details")).toObject().value(QLatin1String("causes")).toArray();
+        QCOMPARE(causes.size(), 1);
+        QCOMPARE(causes.first().toObject().value(QLatin1String("reason")).toString(), QStringLiteral("ResourceVersionTooLarge"));
+        QVERIFY(w.waitForEnd());
+    }
+
+    void shouldStartAStreamingWatchWhenTheFutureRvArrives()
+    {
+        auto o = TestApiServer::plainOptions();
+        o.freshnessWaitMs = 30000; // long: the write below must land inside the wait
+        TestApiServer api(o);
+        QVERIFY2(api.start(), qPrintable(api.errorString()));
+        TestHttp http(api);
+        const quint64 future = rvOf(http.get(kCms).json()).toULongLong() + 1;
+        WatchStream w(api);
+        w.open(kCms + QStringLiteral("?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=%1")
+                          .arg(future));
+        QTest::qWait(50); // let the request reach the server (it then waits; no timing is asserted)
+        QCOMPARE(http.post(kCms, cm(QStringLiteral("arrives"), QStringLiteral("x"))).code, 201);
+        QVERIFY(w.waitForEvents(2));
+        QCOMPARE(w.types(), (QStringList{"ADDED", "BOOKMARK"}));
+        QCOMPARE(nameOf(w.events().first()), QStringLiteral("arrives"));
     }
 
     void shouldSendBookmarksOnlyWhenAsked()
