@@ -6,6 +6,8 @@
 // its ticks. Stops once the cache tree shows all N Deployments and the creates are done, then
 // prints {"objects","seconds_to_show_all","max_stall_ms","p99_stall_ms",...}. A stall is a gap
 // minus the heartbeat interval: how long the UI thread could not serve its event loop.
+// max_stall_ui_cpu_ms: the UI thread's own CPU time inside the worst gap (the rest of the gap it
+// waited for a core); max_ui_busy_ms: the most CPU the UI thread used between two ticks.
 #include "bench/bench.h"
 
 #include "engine/client/restclient.h"
@@ -26,10 +28,18 @@
 #include <qcoro/qcorotask.h>
 
 #include <algorithm>
+#include <cmath>
+
+#include <time.h>
 
 using namespace opbench;
 
 namespace {
+
+double ms2(double v)
+{
+    return std::round(v * 100.0) / 100.0;
+}
 
 QJsonObject deployment(int i)
 {
@@ -110,15 +120,28 @@ public:
         m_timer.setTimerType(Qt::PreciseTimer);
         m_timer.setInterval(intervalMs);
         connect(&m_timer, &QTimer::timeout, this, [this] {
-            m_gapsMs.append(double(m_clock.nsecsElapsed()) / 1e6);
+            const double cpu = threadCpuMs();
+            const double gap = double(m_clock.nsecsElapsed()) / 1e6;
+            m_gapsMs.append(gap);
+            m_busyMs = std::max(m_busyMs, cpu - m_lastCpuMs);
+            if (gap > m_worstGapMs) {
+                m_worstGapMs = gap;
+                m_worstGapCpuMs = cpu - m_lastCpuMs;
+            }
+            m_lastCpuMs = cpu;
             m_clock.restart();
         });
     }
     void start()
     {
+        m_lastCpuMs = threadCpuMs();
         m_clock.start();
         m_timer.start();
     }
+    /// The most CPU time the UI thread spent between two ticks (its own work, not waiting for a core).
+    double maxBusyMs() const { return m_busyMs; }
+    /// CPU time the UI thread spent during the worst gap (the rest it waited for a core).
+    double worstGapCpuMs() const { return m_worstGapCpuMs; }
     void stop() { m_timer.stop(); }
     /// Stall = gap - interval (>= 0), in ms; `quantile` in [0, 1].
     double stall(double quantile) const
@@ -135,8 +158,19 @@ public:
 private:
     QTimer m_timer;
     QElapsedTimer m_clock;
+    static double threadCpuMs()
+    {
+        timespec ts{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+    }
+
     QList<double> m_gapsMs;
     double m_interval;
+    double m_lastCpuMs = 0;
+    double m_busyMs = 0;
+    double m_worstGapMs = 0;
+    double m_worstGapCpuMs = 0;
 };
 
 struct Run
@@ -202,6 +236,8 @@ void measure(Run &run, ui::MainWindow &window, const QString &kubeconfigPath)
                       {QStringLiteral("seconds_to_create"), run.populatedMs < 0 ? -1.0 : double(run.populatedMs) / 1000.0},
                       {QStringLiteral("max_stall_ms"), heartbeat.stall(1.0)},
                       {QStringLiteral("p99_stall_ms"), heartbeat.stall(0.99)},
+                      {QStringLiteral("max_stall_ui_cpu_ms"), heartbeat.worstGapCpuMs()},
+                      {QStringLiteral("max_ui_busy_ms"), heartbeat.maxBusyMs()},
                       {QStringLiteral("heartbeat_ms"), run.intervalMs},
                       {QStringLiteral("ticks"), double(heartbeat.ticks())},
                       {QStringLiteral("objects_in_tree"), window.cacheModel()->objectCount()}});
