@@ -11,6 +11,7 @@
 #include "ui/widgets/childrenpanel.h"
 #include "ui/widgets/faultspanel.h"
 #include "ui/widgets/infodock.h"
+#include "ui/widgets/leadershippanel.h"
 #include "ui/widgets/objectpanel.h"
 #include "ui/widgets/queuepanel.h"
 #include "ui/widgets/reconcilespanel.h"
@@ -25,6 +26,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -102,8 +104,8 @@ void MainWindow::createActions()
         tb->addAction(a);
         controlMenu->addAction(a);
     }
-    m_actions.value(QStringLiteral("handOff"))
-        ->setToolTip(tr("Hand off (Ctrl+H)\nNot available yet: the workbench runs its operator without leader election."));
+    m_actions.value(QStringLiteral("handOff"))->setToolTip(tr("Hand off (Ctrl+H)\nNot available yet: the operator is not running."));
+    connect(m_actions.value(QStringLiteral("handOff")), &QAction::triggered, this, &MainWindow::onHandOffAction);
     connect(m_actions.value(QStringLiteral("run")), &QAction::triggered, m_session, &EngineSession::resume);
     connect(m_actions.value(QStringLiteral("pause")), &QAction::triggered, m_session, &EngineSession::pause);
     connect(m_actions.value(QStringLiteral("step")), &QAction::triggered, this, [this] { onStep(false); });
@@ -161,10 +163,9 @@ void MainWindow::createDocks()
     m_childrenPanel = new ChildrenPanel(m_childrenModel);
     auto *children = addDock(tr("Children"), QStringLiteral("childrenDock"), learnerText(Panel::Children),
                              m_childrenPanel, Qt::BottomDockWidgetArea);
+    m_leadershipPanel = new LeadershipPanel;
     auto *leadership = addDock(tr("Leadership"), QStringLiteral("leadershipDock"), learnerText(Panel::Leadership),
-                               makeUnavailableLabel(tr("Leader election and hand-off are not available yet: the workbench runs "
-                                                        "its operator without leader election.")),
-                               Qt::BottomDockWidgetArea);
+                               m_leadershipPanel, Qt::BottomDockWidgetArea);
     auto *faults = addDock(tr("Faults"), QStringLiteral("faultsDock"), learnerText(Panel::Faults), m_faultsPanel,
                            Qt::BottomDockWidgetArea);
     splitDockWidget(reconciles, queue, Qt::Horizontal);
@@ -189,7 +190,7 @@ void MainWindow::createStatusBar()
     m_objectsLabel = add(tr("0 objects"), tr("Objects in the informer cache"));
     m_queueLabel = add(tr("queue –"), tr("Work queue depth (ready items)"));
     m_reconcileLabel = add(tr("rec/s –"), tr("Reconciles per second (no controller in this build yet)"));
-    m_leaderLabel = add(tr("leader –"), tr("Lease holder (no leader election in this build yet)"));
+    m_leaderLabel = add(tr("leader –"), tr("Who holds the operator's leader-election Lease"));
 }
 
 void MainWindow::connectSession()
@@ -226,6 +227,9 @@ void MainWindow::connectSession()
     connect(m_faultsPanel, &FaultsPanel::dropWatchesRequested, m_session, &EngineSession::dropWatches);
     connect(m_faultsPanel, &FaultsPanel::compactRequested, m_session, &EngineSession::compactHistory);
     m_faultsPanel->setEmbedded(m_session->isEmbedded());
+    connect(m_session, &EngineSession::leadershipState, this, &MainWindow::onLeadership);
+    connect(m_leadershipPanel, &LeadershipPanel::handOffRequested, m_session, &EngineSession::handOff);
+    connect(m_leadershipPanel, &LeadershipPanel::takeBackRequested, m_session, &EngineSession::takeBack);
 }
 
 void MainWindow::onStarted(const ClusterInfo &cluster)
@@ -415,6 +419,29 @@ void MainWindow::exportTraces()
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(json) != json.size())
         QMessageBox::warning(this, tr("Export traces"), tr("Cannot write %1: %2").arg(path, f.errorString()));
+}
+
+void MainWindow::onLeadership(const LeadershipState &state)
+{
+    m_leadership = state;
+    m_leadershipPanel->apply(state);
+    m_leaderLabel->setText(LeadershipPanel::statusText(state));
+    m_leaderLabel->setToolTip(tr("Lease %1/%2, holder %3").arg(state.leaseNamespace, state.leaseName,
+                                                             state.holder.isEmpty() ? tr("none") : state.holder));
+    // The toolbar's Hand off toggles between the panel's two buttons.
+    QAction *a = m_actions.value(QStringLiteral("handOff"));
+    const bool back = m_leadershipPanel->takeBackButton()->isEnabled();
+    a->setText(back ? tr("Take back") : tr("Hand off"));
+    a->setEnabled(back || m_leadershipPanel->handOffButton()->isEnabled());
+    a->setToolTip(back ? m_leadershipPanel->takeBackButton()->toolTip() : m_leadershipPanel->handOffButton()->toolTip());
+}
+
+void MainWindow::onHandOffAction()
+{
+    if (m_leadershipPanel->takeBackButton()->isEnabled())
+        m_session->takeBack();
+    else if (m_leadershipPanel->handOffButton()->isEnabled())
+        m_session->handOff();
 }
 
 } // namespace opbench::ui

@@ -25,6 +25,7 @@ class ObjectPanel;
 class QueuePanel;
 class FaultsPanel;
 class InfoDock;
+class LeadershipPanel;
 
 class MainWindow : public QMainWindow
 {
@@ -37,6 +38,7 @@ public:
     CacheTreeModel *cacheModel() const { return m_cacheModel; }
     CachePanel *cachePanel() const { return m_cachePanel; }
     ObjectPanel *objectPanel() const { return m_objectPanel; }
+    LeadershipPanel *leadershipPanel() const { return m_leadershipPanel; }
     /// Toolbar/menu actions by objectName ("run", "pause", "step", "stepInto", "continue",
     /// "breakpoints", "handOff", "writeKubeconfig", "about").
     QAction *action(const QString &name) const;
@@ -65,6 +67,8 @@ private:
     void onContinue();
     void toggleBreakpointOnSelection();
     void exportTraces();
+    void onLeadership(const LeadershipState &state);
+    void onHandOffAction();
     InfoDock *addDock(const QString &title, const QString &name, const QString &explanation, QWidget *content,
                       Qt::DockWidgetArea area);
 
@@ -81,6 +85,8 @@ private:
     ObjectPanel *m_objectPanel = nullptr;
     QueuePanel *m_queuePanel = nullptr;
     FaultsPanel *m_faultsPanel = nullptr;
+    LeadershipPanel *m_leadershipPanel = nullptr;
+    LeadershipState m_leadership;
     QLabel *m_clusterLabel = nullptr;
     QLabel *m_syncLabel = nullptr;
     QLabel *m_objectsLabel = nullptr;

@@ -2,12 +2,14 @@
 #include "engine/manager/manager.h"
 
 #include "engine/api/metrics.h"
+#include "engine/client/inclusterconfig.h"
 #include "engine/controller/logger.h"
 #include "engine/manager/eventrecorder.h"
 #include "engine/manager/httpendpoint.h"
 #include "engine/manager/leaderelector.h"
 #include "engine/manager/processmetrics.h"
 
+#include <QDir>
 #include <QFile>
 #include <QHostInfo>
 
@@ -16,8 +18,6 @@
 namespace opbench {
 
 namespace {
-
-const char *kServiceAccountNamespace = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
 
 Status configError(const QString &msg) { return Status(0, QString::fromLatin1(StatusReason::ConfigError), msg); }
 
@@ -111,7 +111,7 @@ Expected<void> Manager::init()
         return {};
     QString ns = m_options.leaderElectionNamespace;
     if (ns.isEmpty()) {
-        QFile f(QString::fromLatin1(kServiceAccountNamespace));
+        QFile f(QDir(serviceAccountDir()).filePath(QStringLiteral("namespace"))); // OPBENCH_SERVICEACCOUNT_DIR aware
         if (f.open(QIODevice::ReadOnly))
             ns = QString::fromUtf8(f.readAll()).trimmed();
     }

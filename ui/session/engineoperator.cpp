@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // EngineWorker, third part: the MyApplication operator running on the engine thread under a
-// Manager (no leader election inside the workbench), observed by the bridge.
+// Manager, observed by the bridge. The workbench campaigns for the operator's lease like any
+// replica would, so it can hand leadership to a headless opbench-operator and take it back.
 #include "ui/session/engineworker.h"
 
+#include "engine/manager/leaderelector.h"
 #include "engine/manager/manager.h"
 #include "engine/operator/setup.h"
 
@@ -12,6 +14,10 @@ void EngineWorker::startOperator(const RestConfig &config)
 {
     ManagerOptions options;
     options.restConfig = config;
+    options.leaderElection = true;
+    options.leaderElectionId = defaultLeaseName();
+    options.leaderElectionNamespace = config.namespaceName;
+    options.identity = QStringLiteral("workbench-") + defaultLeaderIdentity();
     auto manager = Manager::create(std::move(options));
     if (!manager) {
         Q_EMIT failed(tr("The operator's manager could not be created: %1").arg(manager.error().message()));
@@ -26,6 +32,7 @@ void EngineWorker::startOperator(const RestConfig &config)
         return;
     }
     observeController(controller.value());
+    startLeadership(m_manager->options().leaderElectionNamespace, m_manager->options().identity);
     runManager();
 }
 
@@ -39,6 +46,7 @@ QCoro::Task<void> EngineWorker::runManager()
 
 void EngineWorker::stopOperator()
 {
+    stopLeadership();
     observeController(nullptr);
     if (m_manager)
         m_manager->stop();

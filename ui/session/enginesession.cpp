@@ -2,9 +2,15 @@
 #include "ui/session/enginesession.h"
 
 #include "ui/session/engineworker.h"
+#include "ui/session/headlessoperator.h"
 
 #include "engine/api/status.h"
 #include "engine/apiserver/apiserver.h"
+#include "engine/client/kubeconfig.h"
+#include "engine/manager/leaderelector.h"
+
+#include <QCoreApplication>
+#include <QDir>
 
 #include <QFile>
 
@@ -17,6 +23,7 @@ void registerSnapshotTypes()
     qRegisterMetaType<ObjectVersions>();
     qRegisterMetaType<ClusterInfo>();
     qRegisterMetaType<ControlState>();
+    qRegisterMetaType<LeadershipState>();
     qRegisterMetaType<QList<ReconcileTrace>>();
 }
 
@@ -43,6 +50,7 @@ EngineSession::EngineSession(SessionOptions options, QObject *parent)
     connect(worker, &EngineWorker::actionFailed, this, &EngineSession::actionFailed);
     connect(worker, &EngineWorker::createFailed, this, &EngineSession::createFailed);
     connect(worker, &EngineWorker::created, this, &EngineSession::created);
+    connect(worker, &EngineWorker::leadershipState, this, &EngineSession::leadershipState);
     connect(worker, &EngineWorker::connected, this, [this](const QUrl &url) {
         m_cluster.server = url;
         Q_EMIT started(m_cluster);
@@ -108,9 +116,15 @@ void EngineSession::onServerStarted(const QByteArray &kubeconfig, const QUrl &ur
 void EngineSession::startEngine(const QString &kubeconfigPath, const QString &context)
 {
     const bool samples = isEmbedded() && m_options.createSamples;
-    QMetaObject::invokeMethod(m_worker.data(), [worker = m_worker, kubeconfigPath, context, samples] {
-        if (worker)
-            worker->connectTo(kubeconfigPath, context, samples);
+    const bool embedded = isEmbedded();
+    const QString whyNot = tr("Hand off on a real cluster means applying the manifests in packaging/ with an operator "
+                              "image and scaling that Deployment; the workbench does not do that yet. Run "
+                              "opbench-operator yourself with --leader-elect to see a hand-over.");
+    QMetaObject::invokeMethod(m_worker.data(), [worker = m_worker, kubeconfigPath, context, samples, embedded, whyNot] {
+        if (!worker)
+            return;
+        worker->setHandOffAvailability(embedded, whyNot);
+        worker->connectTo(kubeconfigPath, context, samples);
     });
 }
 
@@ -212,6 +226,35 @@ void EngineSession::deleteObject(const QString &kind, const QString &key)
 void EngineSession::createApplication(const QString &name, const QString &image, int replicas)
 {
     toWorker([name, image, replicas](EngineWorker *w) { w->createApplication(name, image, replicas); });
+}
+
+QString EngineSession::operatorProgram() const
+{
+    if (!m_options.operatorProgram.isEmpty())
+        return m_options.operatorProgram;
+    return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("opbench-operator"));
+}
+
+void EngineSession::handOff()
+{
+    HeadlessLaunch launch;
+    launch.program = operatorProgram();
+    launch.server = m_cluster.server;
+    launch.identity = QStringLiteral("headless-") + defaultLeaderIdentity();
+    // The service-account token and CA are the embedded cluster's admin credentials.
+    auto kc = Kubeconfig::parse(m_kubeconfig, QStringLiteral("embedded kubeconfig"), QString());
+    if (!isEmbedded() || !kc || kc->users.isEmpty() || kc->clusters.isEmpty()) {
+        Q_EMIT actionFailed(tr("Hand off needs the embedded cluster (started, with its credentials)."));
+        return;
+    }
+    launch.token = kc->users.first().token.toUtf8();
+    launch.caPem = kc->clusters.first().certificateAuthorityData;
+    toWorker([launch](EngineWorker *w) { w->handOff(launch); });
+}
+
+void EngineSession::takeBack()
+{
+    toWorker([](EngineWorker *w) { w->takeBack(); });
 }
 
 } // namespace opbench::ui

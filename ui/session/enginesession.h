@@ -9,6 +9,7 @@
 //   connect(&session, &EngineSession::cacheBatch, model, &CacheTreeModel::apply);
 //   session.start();                    // returns at once; started() or failed() follows
 
+#include "ui/session/leadershipstate.h"
 #include "ui/session/snapshots.h"
 
 #include "engine/api/expected.h"
@@ -33,6 +34,8 @@ struct SessionOptions
     QString context;
     bool createSamples = true; ///< embedded only: the five sample MyApplications
     int podReadyDelayMs = 1500; ///< embedded only: simulated kubelet delay
+    /// The headless operator for "Hand off"; empty: opbench-operator next to this executable.
+    QString operatorProgram;
 };
 
 class EngineSession : public QObject
@@ -71,6 +74,12 @@ public:
     /// Object intents (Children panel): delete an object; create a MyApplication in "default".
     void deleteObject(const QString &kind, const QString &key);
     void createApplication(const QString &name, const QString &image, int replicas);
+    /// Leadership intents (embedded cluster): start opbench-operator in-cluster style and
+    /// release the lease to it / stop it and re-acquire. See leadershipState().
+    void handOff();
+    void takeBack();
+    /// The program handOff() starts.
+    QString operatorProgram() const;
 
 Q_SIGNALS:
     void started(const opbench::ui::ClusterInfo &cluster);
@@ -85,6 +94,7 @@ Q_SIGNALS:
     void actionFailed(const QString &message);
     void createFailed(const QString &field, const QString &message);
     void created(const QString &key);
+    void leadershipState(const opbench::ui::LeadershipState &state);
 
 private:
     void startEngine(const QString &kubeconfigPath, const QString &context);

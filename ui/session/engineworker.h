@@ -5,6 +5,7 @@
 // widget: it batches what changed and emits immutable snapshots (snapshots.h) every 100 ms, and
 // acts on intents the UI sends as queued calls.
 
+#include "ui/session/leadershipstate.h"
 #include "ui/session/snapshots.h"
 
 #include "engine/controller/reconciletrace.h"
@@ -31,6 +32,9 @@ class RestClient;
 }
 
 namespace opbench::ui {
+
+class HeadlessOperator;
+struct HeadlessLaunch;
 
 class EngineWorker : public QObject, private WorkQueueListener
 {
@@ -69,6 +73,15 @@ public:
     /// Creates MyApplication `name` in "default" (createFailed() names the offending field).
     Q_INVOKABLE void createApplication(const QString &name, const QString &image, int replicas);
 
+    /// Leadership (engineleadership.cpp). Whether "Hand off" is offered, and why not.
+    void setHandOffAvailability(bool possible, const QString &whyNot);
+    /// Starts the headless operator with `launch` (lease name, namespace filled in here) and
+    /// releases the lease once the process runs. Errors: actionFailed() and the state's message.
+    void handOff(const HeadlessLaunch &launch);
+    /// Stops the headless operator (SIGTERM) and re-acquires once it exited; without a
+    /// process, campaigns again at once.
+    void takeBack();
+
 Q_SIGNALS:
     void connected(const QUrl &server);
     void failed(const QString &message);
@@ -84,6 +97,8 @@ Q_SIGNALS:
     void actionFailed(const QString &message);
     void createFailed(const QString &field, const QString &message);
     void created(const QString &key);
+    /// The lease and the hand-off, every 500 ms and on every change.
+    void leadershipState(const opbench::ui::LeadershipState &state);
 
 private:
     void keyChanged(const KeyState &state) override;
@@ -101,6 +116,18 @@ private:
     void emitControlState();
     QCoro::Task<void> runDelete(QString kind, QString key);
     QCoro::Task<void> runCreate(QString name, QString image, int replicas);
+    void startLeadership(const QString &leaseNamespace, const QString &identity);
+    void stopLeadership();
+    QCoro::Task<void> pollLease();
+    void publishLeadership();
+    void onHeadlessStarted();
+    void onHeadlessFinished(int exitCode, bool crashed, const QString &message);
+
+    LeadershipState m_leadership;
+    QTimer *m_leaseTimer = nullptr;
+    bool m_leasePollBusy = false;
+    HeadlessOperator *m_headless = nullptr; // child
+    bool m_takeBackPending = false;
 
     std::unique_ptr<Manager> m_manager;
     QPointer<Controller> m_controller;

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: Apache-2.0
+// Leadership hand-off against the embedded cluster and a real opbench-operator process: the
+// workbench leads; "Hand off" starts the process in-cluster style and the Lease moves to it;
+// "Take back" stops it (exit 0) and the Lease returns; a process that dies is reported with how.
+// The Lease is also read independently of the session, and a LeadershipPanel follows the states.
+#include "ui/session/enginesession.h"
+#include "ui/widgets/leadershippanel.h"
+
+#include "engine/api/lease.h"
+#include "engine/client/restclient.h"
+#include "engine/client/restconfig.h"
+
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTest>
+
+#include <csignal>
+
+using namespace opbench;
+using namespace opbench::ui;
+
+class tst_HandOff : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(QFile::exists(QStringLiteral(OPBENCH_BINARY_DIR "/app/opbench-operator")), "build opbench-operator first");
+        SessionOptions o;
+        o.operatorProgram = QStringLiteral(OPBENCH_BINARY_DIR "/app/opbench-operator");
+        o.podReadyDelayMs = 200;
+        m_session = std::make_unique<EngineSession>(o);
+        connect(m_session.get(), &EngineSession::leadershipState, this, [this](const LeadershipState &s) {
+            m_state = s;
+            m_log += s.newLogLines;
+            m_panel.apply(s);
+        });
+        connect(m_session.get(), &EngineSession::failed, this, [](const QString &m) { qWarning("session failed: %s", qPrintable(m)); });
+        m_session->start();
+        // Given the workbench leads
+        QTRY_VERIFY_WITH_TIMEOUT(m_state.role == LeadershipState::Role::Leader, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(m_state.holder, m_state.identity, 5000);
+        QVERIFY(m_state.identity.startsWith(u"workbench-"));
+        QVERIFY(m_state.handOffPossible);
+        QTRY_VERIFY(m_panel.handOffButton()->isEnabled());
+        Expected<RestConfig> cfg = loadConfig(m_session->cluster().kubeconfigPath);
+        QVERIFY(cfg.ok());
+        m_rest = std::make_unique<RestClient>(cfg.value());
+        QCOMPARE(lease().holderIdentity(), m_state.identity);
+    }
+
+    void cleanupTestCase()
+    {
+        m_session.reset();
+        m_rest.reset();
+    }
+
+    void shouldMoveTheLeaseToTheHeadlessProcess()
+    {
+        const int transitions = lease().leaseTransitions();
+        // When the user hands off
+        m_session->handOff();
+        // Then the process runs, takes the lease, and the workbench stops campaigning
+        QTRY_VERIFY2_WITH_TIMEOUT(m_state.headless == LeadershipState::Headless::Running,
+                                  qPrintable(m_state.headlessMessage + u'\n' + m_log.join(u'\n')), 10000);
+        QVERIFY(m_state.headlessPid > 0);
+        QTRY_COMPARE_WITH_TIMEOUT(m_state.holder, m_state.headlessIdentity, 30000);
+        QCOMPARE(lease().holderIdentity(), m_state.headlessIdentity);
+        QVERIFY(lease().leaseTransitions() > transitions);
+        QCOMPARE(m_state.role, LeadershipState::Role::HandedOff);
+        QVERIFY(m_panel.holderLabel()->text().contains(u"headless opbench-operator"));
+        QVERIFY(m_panel.takeBackButton()->isEnabled());
+        QVERIFY(!m_panel.handOffButton()->isEnabled());
+        // and its log lines are shown
+        QTRY_VERIFY(m_log.join(u'\n').contains(u"acquired lease"));
+        QVERIFY(m_panel.logView()->toPlainText().contains(u"acquired lease"));
+    }
+
+    void shouldTakeBackAndTheProcessExitsZero()
+    {
+        QCOMPARE(m_state.role, LeadershipState::Role::HandedOff);
+        // When the user takes back
+        m_session->takeBack();
+        // Then the process stops cleanly and the workbench leads again
+        QTRY_VERIFY_WITH_TIMEOUT(m_state.headless == LeadershipState::Headless::Exited, 20000);
+        QCOMPARE(m_state.headlessExitCode, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(m_state.role == LeadershipState::Role::Leader, 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(lease().holderIdentity(), m_state.identity, 10000);
+        QVERIFY(m_panel.headlessLabel()->text().contains(u"exited with code 0"));
+        QVERIFY(m_panel.handOffButton()->isEnabled());
+    }
+
+    void shouldReportAProcessThatDies()
+    {
+        // Given a second hand-off
+        m_session->handOff();
+        QTRY_VERIFY_WITH_TIMEOUT(m_state.headless == LeadershipState::Headless::Running, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(m_state.holder, m_state.headlessIdentity, 30000);
+        // When the process is killed
+        ::kill(pid_t(m_state.headlessPid), SIGKILL);
+        // Then the workbench says so, and stays handed off until the user takes back
+        QTRY_VERIFY_WITH_TIMEOUT(m_state.headless == LeadershipState::Headless::Exited, 10000);
+        QVERIFY2(m_state.headlessMessage.contains(u"killed"), qPrintable(m_state.headlessMessage));
+        QCOMPARE(m_state.role, LeadershipState::Role::HandedOff);
+        QVERIFY(m_panel.takeBackButton()->isEnabled());
+        m_session->takeBack();
+        // (the dead holder's lease must expire first: 15 s)
+        QTRY_VERIFY_WITH_TIMEOUT(m_state.role == LeadershipState::Role::Leader, 30000);
+        QCOMPARE(lease().holderIdentity(), m_state.identity);
+    }
+
+private:
+    Lease lease()
+    {
+        const GroupVersionResource leases{QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};
+        Expected<Object> r = QCoro::waitFor(m_rest->get(leases, m_state.leaseNamespace, m_state.leaseName));
+        return r ? Lease(r.value()) : Lease();
+    }
+
+    std::unique_ptr<EngineSession> m_session;
+    std::unique_ptr<RestClient> m_rest;
+    LeadershipPanel m_panel;
+    LeadershipState m_state;
+    QStringList m_log;
+};
+
+QTEST_MAIN(tst_HandOff)
+#include "tst_handoff.moc"

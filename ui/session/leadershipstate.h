@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// LeadershipState: what the engine thread publishes about leader election and the headless
+// hand-off (Leadership panel, status bar). An immutable value, sent through queued signals.
+
+#include <QDateTime>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+namespace opbench::ui {
+
+/// The lease the workbench's operator campaigns for (the kubebuilder default id).
+inline QString defaultLeaseName()
+{
+    return QStringLiteral("myapplication-operator.example.com");
+}
+
+struct LeadershipState
+{
+    /// Where this workbench stands in the election.
+    enum class Role {
+        Off,       ///< no operator runs (not connected, or it failed to start)
+        Candidate, ///< campaigning; someone else holds the lease (or nobody yet)
+        Leader,    ///< this workbench holds the lease and reconciles
+        HandedOff, ///< released on purpose: the headless operator should lead
+    };
+    /// The headless opbench-operator process started by "Hand off".
+    enum class Headless { None, Starting, Running, Stopping, Exited };
+
+    Role role = Role::Off;
+    QString identity; ///< this workbench's identity
+
+    // The Lease as last read from the API server.
+    QString leaseName;
+    QString leaseNamespace;
+    bool leaseFound = false;
+    QString holder; ///< "" when released or never held
+    QDateTime acquireTime;
+    QDateTime renewTime;
+    int leaseDurationSeconds = 0;
+    int transitions = 0;
+    QString leaseError; ///< why the last read failed, in words ("" when it worked)
+
+    // Hand-off.
+    bool handOffPossible = false;  ///< embedded cluster and an operator running
+    QString handOffUnavailable;    ///< why not, when !handOffPossible
+    Headless headless = Headless::None;
+    QString headlessIdentity;
+    qint64 headlessPid = 0;
+    int headlessExitCode = 0;      ///< valid when headless == Exited
+    QString headlessMessage;       ///< "exited with code 0", "crashed (signal)", start errors
+    QStringList newLogLines;       ///< the process's stdout/stderr lines since the previous state
+
+    bool leadsHere() const { return role == Role::Leader; }
+};
+
+} // namespace opbench::ui
+
+Q_DECLARE_METATYPE(opbench::ui::LeadershipState)

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// LeadershipPanel: the Leadership dock. Shows a LeadershipState (the Lease, this workbench's
+// role, the headless operator and its log) and emits hand-off intents; it holds no logic.
+
+#include "ui/session/leadershipstate.h"
+
+#include <QWidget>
+
+class QFormLayout;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+
+namespace opbench::ui {
+
+class LeadershipPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit LeadershipPanel(QWidget *parent = nullptr);
+
+    /// Shows `state`; its log lines are appended to the log view (at most 2000 kept).
+    void apply(const LeadershipState &state);
+    /// "this workbench", "headless opbench-operator (pid 42)" or the raw identity; "nobody".
+    static QString holderText(const LeadershipState &state);
+    /// One line for the status bar: "leader: this workbench".
+    static QString statusText(const LeadershipState &state);
+
+    QLabel *holderLabel() const { return m_holder; }
+    QLabel *roleLabel() const { return m_role; }
+    QLabel *headlessLabel() const { return m_headless; }
+    QPushButton *handOffButton() const { return m_handOff; }
+    QPushButton *takeBackButton() const { return m_takeBack; }
+    QPlainTextEdit *logView() const { return m_log; }
+
+Q_SIGNALS:
+    void handOffRequested();
+    void takeBackRequested();
+
+private:
+    QLabel *addRow(QFormLayout *form, const QString &label, const QString &name);
+    void applyButtons(const LeadershipState &state);
+    void applyHeadless(const LeadershipState &state);
+
+    QLabel *m_lease;
+    QLabel *m_holder;
+    QLabel *m_role;
+    QLabel *m_acquired;
+    QLabel *m_renewed;
+    QLabel *m_duration;
+    QLabel *m_transitions;
+    QLabel *m_headless;
+    QPushButton *m_handOff;
+    QPushButton *m_takeBack;
+    QPlainTextEdit *m_log;
+};
+
+} // namespace opbench::ui
