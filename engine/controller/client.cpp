@@ -173,12 +173,15 @@ QCoro::Task<Expected<DeleteResult>> Client::write(ReconcileContext ctx, Write w)
     const QString key = objectKey(ns, w.obj.name());
     const Object before = cached(gvk, key);
     PendingCall p{{}, {}, 0, w.verb, gvk, key, false, {}, {}};
-    if (w.patch)
-        p.body = QJsonObject{{QStringLiteral("patch"), QString::fromUtf8(w.patch->data())}};
-    else if (w.verb != QLatin1String("delete"))
-        p.body = w.obj.json();
-    if (!before.isNull() && w.verb != QLatin1String("delete") && !w.patch)
-        p.diff = jsonDiff(before.json(), p.body);
+    const bool sendsObject = w.verb != QLatin1String("delete") && !w.patch;
+    if (ctx.haltsBeforeCalls()) { // body and diff are only shown while stepping into the call
+        if (w.patch)
+            p.body = QJsonObject{{QStringLiteral("patch"), QString::fromUtf8(w.patch->data())}};
+        else if (w.verb != QLatin1String("delete"))
+            p.body = w.obj.json();
+        if (!before.isNull() && sendsObject)
+            p.diff = jsonDiff(before.json(), p.body);
+    }
     TraceCall call = makeCall(p, m_clock);
     if (w.patch)
         call.patch = w.patch->data();
@@ -204,7 +207,8 @@ QCoro::Task<Expected<DeleteResult>> Client::write(ReconcileContext ctx, Write w)
         call.diff = jsonDiff(before.isNull() ? QJsonObject() : before.json(), r->object.isNull() ? QJsonObject() : r->object.json());
     } else {
         setError(call, r.error());
-        call.diff = p.diff;
+        if (!before.isNull() && sendsObject)
+            call.diff = jsonDiff(before.json(), w.obj.json());
     }
     ctx.record(call);
     co_return r;

@@ -138,7 +138,7 @@ QCoro::Task<Expected<OperationOutcome>> createOrUpdate(Client *client, Reconcile
     Expected<Object> desired = mutated(mutate, existing);
     if (!desired.ok())
         co_return Status(desired.error());
-    if (desired->json() == existing.json())
+    if (*desired == existing) // canonical encoding: equal bytes ⇔ equal documents
         co_return OperationOutcome{OperationResult::Unchanged, existing};
     Object toUpdate = *desired;
     Expected<Object> updated = co_await c->update(std::move(ctx), std::move(toUpdate));

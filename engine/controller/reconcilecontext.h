@@ -76,6 +76,9 @@ public:
     /// until continueCall()/continueToEnd(); returns at once otherwise. Fills the call's
     /// reconcile id, controller and index.
     [[nodiscard]] detail::CallGate beforeCall(PendingCall call) const;
+    /// True while the controller steps into this reconcile (beforeCall() will halt): only then
+    /// does the pending call need its body and diff.
+    [[nodiscard]] bool haltsBeforeCalls() const { return d && d->haltBeforeCalls && !d->cancelled; }
     /// Appends a finished call to the trace (no-op for the background context).
     void record(TraceCall call) const;
     /// Calls recorded so far.

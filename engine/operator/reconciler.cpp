@@ -33,8 +33,32 @@ Labels MyApplicationReconciler::labelsFor(const QString &appName)
             {QStringLiteral("app.kubernetes.io/managed-by"), QStringLiteral("opbench")}};
 }
 
+bool MyApplicationReconciler::deploymentInSync(const Object &appObj, const Object &deployment)
+{
+    if (deployment.isNull())
+        return false;
+    const MyApplication app(appObj);
+    const Deployment d(deployment);
+    const Labels ours = labelsFor(app.name());
+    const Labels labels = d.labels();
+    const Labels templ = d.templateLabels();
+    for (auto it = ours.begin(); it != ours.end(); ++it)
+        if (labels.value(it.key()) != it.value() || templ.value(it.key()) != it.value())
+            return false;
+    if (d.replicas() != app.replicas() || d.selector().isEmpty())
+        return false;
+    bool imageOk = false;
+    for (const ContainerImage &c : d.containers())
+        imageOk = imageOk || (c.name == QLatin1String("app") && c.image == app.image());
+    const OwnerReference want{appObj.apiVersion(), appObj.kind(), appObj.name(), appObj.uid(), true, true};
+    const auto ref = deployment.controllerReference();
+    return imageOk && ref && *ref == want;
+}
+
 Expected<Object> MyApplicationReconciler::mutateDeployment(const Object &appObj, const Object &deployment)
 {
+    if (deploymentInSync(appObj, deployment))
+        return deployment; // the common case: nothing to re-encode
     const MyApplication app(appObj);
     Deployment d(deployment);
     const Labels ours = labelsFor(app.name());

@@ -35,7 +35,10 @@ public:
 
     /// The labels put on the Deployment and its pods.
     static Labels labelsFor(const QString &appName);
-    /// Applies the desired state of `app` onto `deployment` (existing or bare).
+    /// True when `deployment` already has everything mutateDeployment would set.
+    static bool deploymentInSync(const Object &app, const Object &deployment);
+    /// Applies the desired state of `app` onto `deployment` (existing or bare); returns it
+    /// unchanged when it is in sync.
     static Expected<Object> mutateDeployment(const Object &app, const Object &deployment);
     /// The status `app` should have given its Deployment (null when the Deployment is missing).
     static MyApplicationStatus desiredStatus(const MyApplication &app, const Object &deployment);

@@ -2,6 +2,7 @@
 #include "engine/operator/setup.h"
 
 #include "engine/controller/builder.h"
+#include "engine/controller/predicates.h"
 #include "engine/manager/manager.h"
 #include "engine/operator/reconciler.h"
 
@@ -25,7 +26,7 @@ Expected<Controller *> setupWithManager(Manager *manager, SetupOptions options)
     Expected<Controller *> built = ControllerBuilder(manager->cache())
                                        .named(QStringLiteral("myapplication"))
                                        .withOptions(std::move(co))
-                                       .forKind(kMyApplicationGvk)
+                                       .forKind(kMyApplicationGvk, {predicates::generationChanged()})
                                        .owns(kDeploymentGvk)
                                        .build(reconciler, manager);
     if (!built)

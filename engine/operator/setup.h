@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Wiring of the MyApplication operator into a Manager: For(MyApplication), Owns(Deployment).
+// Wiring of the MyApplication operator into a Manager: For(MyApplication) filtered by
+// generationChanged (the operator's own status writes do not queue the app again; spec
+// changes, creates and deletes do), Owns(Deployment) unfiltered (its status drives ours).
 
 #include "engine/api/expected.h"
 
