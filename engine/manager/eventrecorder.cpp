@@ -83,7 +83,10 @@ QCoro::Task<Expected<Object>> EventRecorder::record(Object object, QString type,
 QCoro::Task<Expected<Object>> EventRecorder::post(Object object, QString type, QString reason, QString message, QString key)
 {
     const QDateTime now = m_clock->wallNow();
-    const qint64 nanos = now.toMSecsSinceEpoch() * 1000000;
+    // client-go names Events <object>.<UnixNano>; the wall clock has milliseconds here, so two
+    // events of one recorder in the same millisecond get consecutive values (names stay unique).
+    const qint64 nanos = std::max(now.toMSecsSinceEpoch() * 1000000, m_lastNanos + 1);
+    m_lastNanos = nanos;
     const QString ns = object.namespaceName().isEmpty() ? QStringLiteral("default") : object.namespaceName();
     Event ev;
     ev.meta().setName(object.name() + u'.' + QString::number(nanos, 16));

@@ -2,7 +2,8 @@
 #pragma once
 // EventRecorder: core/v1 Events as client-go's record package writes them.
 //
-// - A new event is POSTed as `<object name>.<hex wall-clock nanoseconds>` in the object's
+// - A new event is POSTed as `<object name>.<hex wall-clock nanoseconds>` (strictly increasing
+//   per recorder, so events in the same millisecond do not collide) in the object's
 //   namespace ("default" for cluster-scoped objects), count 1, first = last timestamp.
 // - An identical repeat (same source, involved object, type, reason, message) PATCHes the
 //   existing Event (strategic merge: count + 1, lastTimestamp); when that Event is gone, a new
@@ -62,6 +63,7 @@ private:
     QHash<QString, Seen> m_seen;      // identical-event key → written Event (LRU-ish, 4096)
     QHash<QString, Bucket> m_buckets; // spam key → token bucket
     int m_dropped = 0;
+    qint64 m_lastNanos = 0; // the last name suffix used
 };
 
 } // namespace opbench
