@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // ReconcileListModel under QAbstractItemModelTester: appends, bounded history, result colours.
+#include "ui/models/reconcilefilterproxy.h"
 #include "ui/models/reconcilelistmodel.h"
 
 #include <QAbstractItemModelTester>
@@ -52,6 +53,29 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 3);
         QCOMPARE(model.index(0, ReconcileListModel::KeyColumn).data().toString(), QStringLiteral("ns/b"));
         QCOMPARE(model.totalAppended(), 4);
+    }
+
+    void shouldFilterByKeyAndResultWhileTracesArrive()
+    {
+        // Given the filter proxy the Reconciles panel uses, both under the tester
+        ReconcileListModel model;
+        ReconcileFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.append({trace("1", "default/web", ReconcileTrace::Result::Success),
+                      trace("2", "default/api", ReconcileTrace::Result::Error)});
+        // When the user filters on a key, then on a result
+        proxy.setFilters(QStringLiteral("web"), {});
+        QCOMPARE(proxy.rowCount(), 1);
+        model.append({trace("3", "default/web", ReconcileTrace::Result::Error)});
+        QCOMPARE(proxy.rowCount(), 2);
+        proxy.setFilters(QStringLiteral("web"), QStringLiteral("error"));
+        // Then only the matching reconciles stay visible, new ones included
+        QCOMPARE(proxy.rowCount(), 1);
+        QCOMPARE(proxy.index(0, ReconcileListModel::IdColumn).data(ReconcileListModel::IdRole).toString(), QStringLiteral("3"));
+        proxy.setFilters({}, {});
+        QCOMPARE(proxy.rowCount(), 3);
     }
 };
 

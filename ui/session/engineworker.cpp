@@ -139,7 +139,9 @@ void EngineWorker::onChange(const QString &kind, const CacheChange &change)
     entry.kind = kind;
     entry.op = change.type == CacheChange::Type::Deleted ? CacheEntry::Op::Remove : CacheEntry::Op::Upsert;
     entry.object = change.type == CacheChange::Type::Deleted ? change.oldObject : change.newObject;
-    const QString id = kind + u'|' + change.key;
+    // Coalesced per object (kind, key and uid): a delete and a re-create within one flush stay two
+    // entries, so views keyed by uid (the children tree) see the old object go.
+    const QString id = kind + u'|' + change.key + u'|' + entry.object.uid();
     if (!m_pending.contains(id))
         m_pendingOrder.append(id);
     m_pending.insert(id, entry);

@@ -137,7 +137,7 @@ private:
     std::unique_ptr<RestClient> m_client;
     std::unique_ptr<InformerCache> m_cache;
     QHash<QString, Informer *> m_informers; // kind -> informer (owned by m_cache)
-    QHash<QString, CacheEntry> m_pending;   // kind + '|' + key -> latest entry (coalescing)
+    QHash<QString, CacheEntry> m_pending;   // kind|key|uid -> latest entry (coalescing)
     QList<QString> m_pendingOrder;
     bool m_statesDirty = false;
     QTimer *m_flushTimer = nullptr;

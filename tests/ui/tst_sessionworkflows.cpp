@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: Apache-2.0
+// What a learner does in the workbench, against the embedded cluster and the real MyApplication
+// operator, observed only through the session's queued signals and the real panels: the children
+// tree rebuilds a deleted Deployment; the create form shows the server's 422 on the replicas
+// field; a breakpoint on a key stops there; Step into halts before the first client call and
+// resumes. Every model involved runs under QAbstractItemModelTester.
+#include "ui/models/childrentreemodel.h"
+#include "ui/session/enginesession.h"
+#include "ui/widgets/childrenpanel.h"
+
+#include <QAbstractItemModelTester>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTest>
+
+using namespace opbench;
+using namespace opbench::ui;
+
+class tst_SessionWorkflows : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_session = std::make_unique<EngineSession>(SessionOptions{});
+        m_tester = std::make_unique<QAbstractItemModelTester>(&m_children, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        connect(m_session.get(), &EngineSession::cacheBatch, &m_children, &ChildrenTreeModel::apply);
+        connect(m_session.get(), &EngineSession::controlState, this, [this](const ControlState &s) {
+            if (m_state.pendingCalls.isEmpty() && !s.pendingCalls.isEmpty())
+                ++m_halts;
+            m_state = s;
+        });
+        connect(m_session.get(), &EngineSession::queueSample, this, [this](const QueueSample &s) { m_queue = s; });
+        connect(m_session.get(), &EngineSession::reconcilesFinished, this,
+                [this](const QList<ReconcileTrace> &t) { m_traces.append(t); });
+        connect(m_session.get(), &EngineSession::cacheBatch, this, [this](const CacheBatch &b) {
+            for (const CacheEntry &e : b.entries) {
+                const QString id = e.kind + u'/' + e.object.key();
+                if (e.op == CacheEntry::Op::Upsert)
+                    m_objects.insert(id, e.object);
+                else
+                    m_objects.remove(id);
+            }
+        });
+        m_session->start();
+        QTRY_VERIFY_WITH_TIMEOUT(m_state.available, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(m_traces.size() >= 5, 30000);
+    }
+
+    void cleanupTestCase()
+    {
+        m_session.reset();
+        m_tester.reset();
+    }
+
+    void shouldRebuildADeletedDeploymentInTheChildrenTree()
+    {
+        // Given the sample app "frontend" with its Deployment attached in the tree
+        const QString id = QStringLiteral("Deployment/default/frontend");
+        QTRY_VERIFY_WITH_TIMEOUT(m_objects.contains(id), 20000);
+        const QString oldUid = m_objects.value(id).uid();
+        QTRY_VERIFY_WITH_TIMEOUT(m_children.indexOfUid(oldUid).isValid(), 10000);
+        // When the user deletes the Deployment
+        m_session->deleteObject(QStringLiteral("Deployment"), QStringLiteral("default/frontend"));
+        // Then it leaves the tree and the controller's new Deployment (new uid) appears under the app
+        QTRY_VERIFY_WITH_TIMEOUT(!m_children.indexOfUid(oldUid).isValid(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(m_objects.contains(id) && m_objects.value(id).uid() != oldUid, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(m_children.indexOfUid(m_objects.value(id).uid()).isValid(), 10000);
+        const QModelIndex now = m_children.indexOfUid(m_objects.value(id).uid());
+        QCOMPARE(now.parent().data(ChildrenTreeModel::KeyRole).toString(), QStringLiteral("default/frontend"));
+        QCOMPARE(now.parent().data(ChildrenTreeModel::KindRole).toString(), QStringLiteral("MyApplication"));
+    }
+
+    void shouldShowTheServer422OnTheReplicasField()
+    {
+        // Given the create form wired to the session the way the window wires it
+        ChildrenPanel panel(&m_children);
+        connect(&panel, &ChildrenPanel::createRequested, m_session.get(), &EngineSession::createApplication);
+        connect(m_session.get(), &EngineSession::createFailed, &panel, &ChildrenPanel::showCreateError);
+        panel.show();
+        auto *name = panel.findChildren<QLineEdit *>().value(0);
+        auto *replicas = panel.findChild<QSpinBox *>();
+        QPushButton *create = nullptr;
+        for (QPushButton *b : panel.findChildren<QPushButton *>())
+            create = b->text() == u"Create" ? b : create;
+        QVERIFY(name && replicas && create);
+        // When the user asks for 0 replicas (the CRD says minimum 1)
+        name->setText(QStringLiteral("zero-replicas"));
+        replicas->setValue(0);
+        create->click();
+        // Then the server's 422 is shown, on the replicas field
+        QLabel *error = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((error = visibleError(panel)) != nullptr, 10000);
+        QVERIFY2(error->text().contains(QStringLiteral("replicas")), qPrintable(error->text()));
+        QVERIFY(replicas->styleSheet().contains(QStringLiteral("border")));
+        QVERIFY(replicas->toolTip().contains(QStringLiteral("replicas")));
+        QVERIFY(!name->styleSheet().contains(QStringLiteral("border")));
+        QVERIFY(!m_objects.contains(QStringLiteral("MyApplication/default/zero-replicas")));
+    }
+
+    void shouldStopAtABreakpointOnAKey()
+    {
+        // Given a breakpoint on a key that has no object yet, while the controller runs
+        QVERIFY(!m_state.paused);
+        const QString key = QStringLiteral("default/bp-app");
+        m_session->toggleBreakpoint(key);
+        QTRY_VERIFY_WITH_TIMEOUT(m_state.breakpoints.contains(key), 5000);
+        // When the app is created (its key is queued)
+        m_session->createApplication(QStringLiteral("bp-app"), QStringLiteral("nginx:1.25"), 1);
+        // Then the controller pauses on that key before reconciling it
+        QTRY_VERIFY_WITH_TIMEOUT(m_state.paused, 10000);
+        QVERIFY2(m_state.lastBreak.contains(key), qPrintable(m_state.lastBreak));
+        QTest::qWait(500);
+        QCOMPARE(tracesFor(key), 0);
+        m_session->toggleBreakpoint(key);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_state.breakpoints.contains(key), 5000);
+    }
+
+    void shouldHaltStepIntoBeforeTheFirstClientCallAndResume()
+    {
+        // Given the controller paused with bp-app queued and never reconciled
+        QVERIFY(m_state.paused);
+        const QString key = QStringLiteral("default/bp-app");
+        QTRY_VERIFY_WITH_TIMEOUT(queued(key), 10000);
+        const int halts = m_halts;
+        // When the user steps into that key
+        m_session->stepInto(key);
+        // Then the reconcile halts before its first client call, which is shown, and does not finish
+        QTRY_VERIFY_WITH_TIMEOUT(m_halts == halts + 1, 10000);
+        QVERIFY2(m_state.pendingCalls.first().contains(QStringLiteral("bp-app")), qPrintable(m_state.pendingCalls.first()));
+        QTest::qWait(500);
+        QCOMPARE(tracesFor(key), 0);
+        QVERIFY(!m_state.pendingCalls.isEmpty());
+        // When the user steps over that call, the reconcile halts again before the next one
+        m_session->continueCall();
+        QTRY_VERIFY_WITH_TIMEOUT(m_halts == halts + 2, 10000);
+        QCOMPARE(tracesFor(key), 0);
+        // And Continue runs it to the end: one trace, nothing pending, still paused
+        m_session->continueToEnd();
+        QTRY_COMPARE_WITH_TIMEOUT(tracesFor(key), 1, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(m_state.pendingCalls.isEmpty(), 5000);
+        QVERIFY(m_state.paused);
+        const ReconcileTrace trace = lastTraceFor(key);
+        QVERIFY(!trace.calls.isEmpty());
+        m_session->resume();
+        QTRY_VERIFY_WITH_TIMEOUT(!m_state.paused, 5000);
+    }
+
+private:
+    static QLabel *visibleError(const ChildrenPanel &panel)
+    {
+        for (QLabel *l : panel.findChildren<QLabel *>()) {
+            if (l->isVisible() && !l->text().isEmpty())
+                return l;
+        }
+        return nullptr;
+    }
+
+    int tracesFor(const QString &key) const
+    {
+        return int(std::count_if(m_traces.begin(), m_traces.end(),
+                                 [&key](const ReconcileTrace &t) { return t.request.toString() == key; }));
+    }
+
+    ReconcileTrace lastTraceFor(const QString &key) const
+    {
+        for (auto it = m_traces.crbegin(); it != m_traces.crend(); ++it) {
+            if (it->request.toString() == key)
+                return *it;
+        }
+        return {};
+    }
+
+    bool queued(const QString &key) const
+    {
+        for (const QueueRow &r : m_queue.rows) {
+            if (r.key == key && r.state != u"processing")
+                return true;
+        }
+        return false;
+    }
+
+    std::unique_ptr<EngineSession> m_session;
+    std::unique_ptr<QAbstractItemModelTester> m_tester;
+    ChildrenTreeModel m_children;
+    ControlState m_state;
+    int m_halts = 0; ///< times a reconcile halted before a call (pendingCalls became non-empty)
+    QueueSample m_queue;
+    QList<ReconcileTrace> m_traces;
+    QHash<QString, Object> m_objects;
+};
+
+QTEST_MAIN(tst_SessionWorkflows)
+#include "tst_sessionworkflows.moc"
