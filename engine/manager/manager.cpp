@@ -290,25 +290,53 @@ QCoro::Task<void> Manager::stopElectedAndSignal()
     Q_EMIT electionRunnablesStopped();
 }
 
+QCoro::Task<void> Manager::stopNonElectedAndSignal()
+{
+    QPointer<Manager> self(this);
+    co_await stopRunnables(false);
+    if (!self)
+        co_return;
+    m_nonElectedStopped = true;
+    Q_EMIT nonElectionRunnablesStopped();
+}
+
+std::chrono::milliseconds Manager::remainingGrace(const QDeadlineTimer &deadline)
+{
+    if (deadline.isForever())
+        return std::chrono::milliseconds(-1);
+    return std::chrono::milliseconds(std::max<qint64>(0, deadline.remainingTime()));
+}
+
 QCoro::Task<void> Manager::shutdown(int exitCode, QString reason)
 {
     QPointer<Manager> self(this);
     Logger log = Logger().withName(QStringLiteral("manager"));
+    // One grace period (negative = forever) bounds the wait for all runnables, as in
+    // controller-runtime; running out of it is an error.
+    const QDeadlineTimer deadline = m_options.gracefulShutdownTimeout.count() < 0
+        ? QDeadlineTimer(QDeadlineTimer::Forever)
+        : QDeadlineTimer(m_options.gracefulShutdownTimeout);
     log.info(QStringLiteral("Stopping and waiting for non leader election runnables"));
-    co_await stopRunnables(false);
+    stopNonElectedAndSignal();
+    if (!m_nonElectedStopped)
+        co_await qCoro(this, &Manager::nonElectionRunnablesStopped, remainingGrace(deadline));
     if (!self)
         co_return;
     log.info(QStringLiteral("Stopping and waiting for leader election runnables"));
-    // Bounded by the graceful shutdown timeout (negative = wait forever).
     stopElectedAndSignal();
-    if (m_electedRunning || hasElectionRunnables()) {
-        const auto timeout = m_options.gracefulShutdownTimeout.count() < 0 ? std::chrono::milliseconds(-1)
-                                                                             : m_options.gracefulShutdownTimeout;
-        if (!m_electedStopped)
-            co_await qCoro(this, &Manager::electionRunnablesStopped, timeout);
-    }
+    if ((m_electedRunning || hasElectionRunnables()) && !m_electedStopped && m_nonElectedStopped)
+        co_await qCoro(this, &Manager::electionRunnablesStopped, remainingGrace(deadline));
     if (!self)
         co_return;
+    if (!m_nonElectedStopped || ((m_electedRunning || hasElectionRunnables()) && !m_electedStopped)) {
+        const QString msg = QStringLiteral("failed waiting for all runnables to end within grace period of %1s: context deadline exceeded")
+                                .arg(double(m_options.gracefulShutdownTimeout.count()) / 1000.0);
+        log.error(msg, QStringLiteral("error received after stop sequence was engaged"));
+        if (exitCode == 0) {
+            exitCode = 1;
+            reason = msg;
+        }
+    }
     m_electedRunning = false;
     log.info(QStringLiteral("Stopping and waiting for caches"));
     m_cache->stop();

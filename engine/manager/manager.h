@@ -10,8 +10,10 @@
 //
 // Losing the lease stops everything and finishes with exit code 1 and "leader election lost".
 // handOff()/takeBack() (GUI) pause the controllers and release the lease / campaign again.
-// A stop waits at most gracefulShutdownTimeout (default 30 s; negative = forever) for the
-// runnables. finished(code, reason) is emitted once everything stopped.
+// A stop waits at most gracefulShutdownTimeout (default 30 s; negative = forever) for all
+// runnables, election or not; when it runs out, the stop goes on (caches, servers, lease release)
+// and finishes with exit code 1 and "failed waiting for all runnables to end within grace period
+// of Ns". finished(code, reason) is emitted once everything stopped.
 
 #include "engine/api/clock.h"
 #include "engine/api/expected.h"
@@ -22,6 +24,7 @@
 #include "engine/manager/healthchecks.h"
 #include "engine/manager/runnable.h"
 
+#include <QDeadlineTimer>
 #include <QObject>
 #include <QPointer>
 
@@ -96,6 +99,8 @@ Q_SIGNALS:
     void leadershipChanged(bool leading);
     /// Internal: the election runnables finished stopping.
     void electionRunnablesStopped();
+    /// Internal: the non-election runnables finished stopping.
+    void nonElectionRunnablesStopped();
 
 private:
     explicit Manager(ManagerOptions options, QObject *parent);
@@ -105,6 +110,8 @@ private:
     QCoro::Task<void> stopRunnables(bool elected);
     void onStoppedLeading();
     QCoro::Task<void> stopElectedAndSignal();
+    QCoro::Task<void> stopNonElectedAndSignal();
+    static std::chrono::milliseconds remainingGrace(const QDeadlineTimer &deadline);
     bool hasElectionRunnables() const;
 
     ManagerOptions m_options;
@@ -124,6 +131,7 @@ private:
     bool m_electedRunning = false;
     bool m_stopping = false;
     bool m_electedStopped = false;
+    bool m_nonElectedStopped = false;
 };
 
 } // namespace opbench

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // Two opbench-operator processes with leader election against the embedded API server: one
 // leads; kill -9 → the other takes over within lease duration + retry; SIGTERM → released at once.
+// `--embedded`: the no-cluster demo reconciles its sample apps to Running and exits 0 on SIGTERM.
 #include "engine/client/restclient.h"
 #include "engine/client/restconfig.h"
 #include "engine/api/lease.h"
 #include "tests/support/testapiserver.h"
 
 #include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
 #include <QProcess>
 #include <QTest>
 
@@ -42,6 +47,29 @@ private:
         return r ? Lease(r.value()) : Lease();
     }
     QString holder() { return lease().holderIdentity(); }
+
+    /// Apps whose status write in the trace file set phase Running.
+    static QSet<QString> runningInTrace(const QString &path)
+    {
+        QFile f(path);
+        QSet<QString> out;
+        if (!f.open(QIODevice::ReadOnly))
+            return out;
+        for (const QByteArray &line : f.readAll().split('\n')) {
+            const QJsonObject t = QJsonDocument::fromJson(line).object();
+            for (const QJsonValue &c : t.value(QLatin1String("calls")).toArray()) {
+                const QJsonObject call = c.toObject();
+                if (call.value(QLatin1String("verb")).toString() != QLatin1String("updateStatus") ||
+                    call.value(QLatin1String("code")).toInt() != 200)
+                    continue;
+                for (const QJsonValue &d : call.value(QLatin1String("diff")).toArray())
+                    if (d[QLatin1String("path")].toString() == QLatin1String("status.phase") &&
+                        d[QLatin1String("new")].toString() == QLatin1String("Running"))
+                        out.insert(t.value(QLatin1String("name")).toString());
+            }
+        }
+        return out;
+    }
 
     testsupport::TestApiServer m_api;
     std::unique_ptr<RestClient> m_rest;
@@ -85,6 +113,30 @@ private Q_SLOTS:
         QCOMPARE(holder(), QString());
         QCOMPARE(lease().leaseDurationSeconds(), 1);
         qInfo("SIGTERM to exit with the lease released: %lld ms", took.elapsed());
+    }
+
+    void shouldRunEmbeddedDemoToRunningAndExitOnSigterm()
+    {
+        QTemporaryDir dir;
+        const QString trace = dir.filePath(QStringLiteral("trace.jsonl"));
+        QProcess p;
+        p.setProgram(QStringLiteral(OPBENCH_BINARY_DIR "/app/opbench-operator"));
+        p.setArguments({QStringLiteral("--embedded"), QStringLiteral("--health-probe-bind-address"), QStringLiteral("0"),
+                        QStringLiteral("--trace-file"), trace, QStringLiteral("--zap-encoder"), QStringLiteral("console")});
+        p.start();
+        QVERIFY(p.waitForStarted());
+        const QSet<QString> expected{QStringLiteral("frontend"), QStringLiteral("backend"), QStringLiteral("worker"),
+                                     QStringLiteral("cache")};
+        QTRY_VERIFY_WITH_TIMEOUT(runningInTrace(trace).contains(expected), 30000);
+        QVERIFY(!runningInTrace(trace).contains(QStringLiteral("broken"))); // its image never pulls
+        QCOMPARE(p.state(), QProcess::Running);
+        p.terminate(); // SIGTERM
+        QVERIFY(p.waitForFinished(15000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 0);
+        const QByteArray log = p.readAllStandardError();
+        QVERIFY2(log.contains("embedded API server started"), log.constData());
+        QVERIFY2(log.contains("Shutdown signal received"), log.constData());
     }
 
     void shouldExitWithClearMessageWhenNoCluster()

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+// Manager shutdown: runnables stop in controller-runtime's order (non-election, then election),
+// and one grace period bounds the wait for all of them — a non-election runnable that never
+// stops no longer blocks the shutdown; running out of it is exit code 1.
+#include "engine/manager/manager.h"
+
+#include <QTest>
+
+#include <coroutine>
+
+using namespace opbench;
+using namespace std::chrono_literals;
+
+namespace {
+
+/// Never resumes: the frame of a stop() that hangs (left suspended on purpose).
+struct Forever
+{
+    bool await_ready() const noexcept { return false; }
+    void await_suspend(std::coroutine_handle<>) const noexcept {}
+    void await_resume() const noexcept {}
+};
+
+class TestRunnable final : public Runnable
+{
+public:
+    TestRunnable(QString name, bool elected, bool hangs, QStringList *log)
+        : m_name(std::move(name)), m_elected(elected), m_hangs(hangs), m_log(log)
+    {
+    }
+    QString name() const override { return m_name; }
+    bool needLeaderElection() const override { return m_elected; }
+    QCoro::Task<Expected<void>> start() override
+    {
+        m_log->append(QStringLiteral("start ") + m_name);
+        co_return Expected<void>();
+    }
+    QCoro::Task<void> stop() override
+    {
+        m_log->append(QStringLiteral("stop ") + m_name);
+        if (m_hangs)
+            co_await Forever{};
+        m_log->append(QStringLiteral("stopped ") + m_name);
+    }
+
+private:
+    QString m_name;
+    bool m_elected;
+    bool m_hangs;
+    QStringList *m_log;
+};
+
+} // namespace
+
+class TestManagerShutdown : public QObject
+{
+    Q_OBJECT
+
+private:
+    struct Run
+    {
+        std::unique_ptr<Manager> mgr;
+        QStringList log;
+        bool finished = false;
+        int code = -1;
+        QString reason;
+    };
+    static void startManager(Run &run, std::chrono::milliseconds grace, bool hangNonElection)
+    {
+        ManagerOptions mo;
+        mo.restConfig.server = QUrl(QStringLiteral("http://127.0.0.1:9")); // never contacted
+        mo.gracefulShutdownTimeout = grace;
+        auto mgr = Manager::create(mo);
+        QVERIFY(mgr.ok());
+        run.mgr = std::move(mgr.value());
+        run.mgr->add(std::make_unique<TestRunnable>(QStringLiteral("background"), false, hangNonElection, &run.log));
+        run.mgr->add(std::make_unique<TestRunnable>(QStringLiteral("controller"), true, false, &run.log));
+        connect(run.mgr.get(), &Manager::finished, run.mgr.get(), [&run](int code, const QString &reason) {
+            run.finished = true;
+            run.code = code;
+            run.reason = reason;
+        });
+        Expected<void> started = QCoro::waitFor(run.mgr->start());
+        QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().message()));
+        QTRY_VERIFY(run.log.contains(QStringLiteral("start controller")));
+    }
+
+private Q_SLOTS:
+    void shouldStopNonElectionRunnablesFirstAndExitZero()
+    {
+        Run run;
+        startManager(run, 30s, false);
+        run.mgr->stop();
+        QTRY_VERIFY_WITH_TIMEOUT(run.finished, 10000);
+        QCOMPARE(run.code, 0);
+        QVERIFY(run.reason.isEmpty());
+        const qsizetype background = run.log.indexOf(QStringLiteral("stopped background"));
+        const qsizetype controller = run.log.indexOf(QStringLiteral("stop controller"));
+        QVERIFY(background >= 0 && controller >= 0);
+        QVERIFY2(background < controller, qPrintable(run.log.join(u',')));
+    }
+
+    void shouldBoundHangingNonElectionRunnableByGracePeriod()
+    {
+        Run run;
+        startManager(run, 200ms, true);
+        run.mgr->stop();
+        // Without the bound the manager would wait for "background" forever.
+        QTRY_VERIFY_WITH_TIMEOUT(run.finished, 10000);
+        QCOMPARE(run.code, 1);
+        QVERIFY2(run.reason.contains(QLatin1String("grace period")), qPrintable(run.reason));
+        QVERIFY(!run.log.contains(QStringLiteral("stopped background")));
+        QVERIFY2(run.log.contains(QStringLiteral("stopped controller")), qPrintable(run.log.join(u',')));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestManagerShutdown)
+#include "tst_managershutdown.moc"
