@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: Apache-2.0
+// opbench-bench apiserver [--kubeconfig KC] [--writes N] [--clients K] [--concurrency C]
+//                         [--list-count N] [--watchers N] [--events M] [--event-interval-ms MS]
+//                         [--plain-http] [--skip-list] [--skip-watch]
+// The API server's performance goals (issue 3): creates per second from one client process,
+// the time to serve a list of 10,000 Deployments, and watch fan-out. Without --kubeconfig an
+// embedded server runs on its own thread of this process (HTTPS unless --plain-http).
+// Prints one JSON line: writes_per_second, list_10k_deployments_ms (median of 5, min too),
+// watch_watchers, watch_delivered, watch_expected, watch_p50_ms, watch_p99_ms, ...
+#include "bench/apiserverwatchfanout.h"
+#include "bench/bench.h"
+
+#include "engine/apiserver/apiserver.h"
+#include "engine/client/auth.h"
+#include "engine/client/restclient.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QTextStream>
+#include <QThread>
+
+#include <qcoro/qcoronetworkreply.h>
+#include <qcoro/qcorotask.h>
+#include <qcoro/qcorotimer.h>
+
+using namespace opbench;
+using namespace std::chrono_literals;
+
+namespace {
+
+const GroupVersionResource kNamespaces{QString(), QStringLiteral("v1"), QStringLiteral("namespaces")};
+const GroupVersionResource kConfigMaps{QString(), QStringLiteral("v1"), QStringLiteral("configmaps")};
+const GroupVersionResource kDeployments{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("deployments")};
+
+/// The embedded server on a thread of its own (created, started and destroyed there).
+class EmbeddedServer
+{
+public:
+    ~EmbeddedServer()
+    {
+        if (!m_thread.isRunning())
+            return;
+        QMetaObject::invokeMethod(m_host.get(), [this] { m_server.reset(); }, Qt::BlockingQueuedConnection);
+        m_thread.quit();
+        m_thread.wait();
+    }
+    Expected<void> start(bool plainHttp, const QString &kubeconfig)
+    {
+        m_host = std::make_unique<QObject>();
+        m_host->moveToThread(&m_thread);
+        m_thread.start();
+        Expected<void> result;
+        QMetaObject::invokeMethod(
+            m_host.get(),
+            [&] {
+                apiserver::ApiServerOptions o;
+                o.plainHttp = plainHttp;
+                o.anonymousOnPlainHttp = true;
+                m_server = std::make_unique<apiserver::ApiServer>(o);
+                result = m_server->start();
+                if (result)
+                    result = m_server->writeKubeconfig(kubeconfig);
+            },
+            Qt::BlockingQueuedConnection);
+        return result;
+    }
+
+private:
+    QThread m_thread;
+    std::unique_ptr<QObject> m_host;                   // lives on m_thread
+    std::unique_ptr<apiserver::ApiServer> m_server;    // lives on m_thread
+};
+
+struct Settings
+{
+    int writes = 10000;
+    int clients = 1;
+    int concurrency = 6;
+    int listCount = 10000;
+    int watchers = 1000;
+    int events = 20;
+    int eventIntervalMs = 50;
+    bool list = true;
+    bool watch = true;
+    QString runId;
+};
+
+QJsonObject configMap(const QString &name, const QJsonObject &data)
+{
+    return {{QStringLiteral("apiVersion"), QStringLiteral("v1")},
+            {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
+            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}},
+            {QStringLiteral("data"), data}};
+}
+
+/// A Deployment of about 1.2 KB (replicas 0: the simulator adds no pods).
+QJsonObject deployment(int i)
+{
+    static const QByteArray shape = R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"NAME",
+      "labels":{"app":"NAME","tier":"backend","owner":"team-T"},
+      "annotations":{"opbench.dev/purpose":"list benchmark object, sized like a typical application Deployment"}},
+      "spec":{"replicas":0,"revisionHistoryLimit":5,"selector":{"matchLabels":{"app":"NAME"}},
+      "strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":"25%","maxUnavailable":"25%"}},
+      "template":{"metadata":{"labels":{"app":"NAME","tier":"backend"}},"spec":{"serviceAccountName":"default",
+      "containers":[{"name":"main","image":"registry.example.com/apps/NAME:2.T.1","imagePullPolicy":"IfNotPresent",
+      "args":["--port=8080","--metrics-port=9090","--log-format=json"],
+      "ports":[{"name":"http","containerPort":8080,"protocol":"TCP"},{"name":"metrics","containerPort":9090,"protocol":"TCP"}],
+      "env":[{"name":"APP_NAME","value":"NAME"},{"name":"LOG_LEVEL","value":"info"}],
+      "resources":{"requests":{"cpu":"50m","memory":"64Mi"},"limits":{"memory":"128Mi"}},
+      "readinessProbe":{"httpGet":{"path":"/ready","port":8080},"periodSeconds":10}}]}}}})";
+    QByteArray text = shape;
+    text.replace("NAME", "list-" + QByteArray::number(i)).replace("team-T", "team-" + QByteArray::number(i % 13)).replace("2.T.1", "2." + QByteArray::number(i % 7) + ".1");
+    return QJsonDocument::fromJson(text).object();
+}
+
+struct CreateJob
+{
+    QList<RestClient *> clients;
+    GroupVersionResource gvr;
+    QString ns;
+    QJsonObject (*make)(const QString &runId, int i) = nullptr;
+    QString runId;
+    int count = 0;
+    int next = 0;
+    int created = 0;
+    QString firstError;
+};
+
+QJsonObject writeObject(const QString &runId, int i) { return configMap(QStringLiteral("w-%1-%2").arg(runId).arg(i), {{QStringLiteral("i"), QString::number(i)}}); }
+QJsonObject listObject(const QString &, int i) { return deployment(i); }
+
+QCoro::Task<> createWorker(CreateJob *job, RestClient *client)
+{
+    while (job->next < job->count) {
+        const int i = job->next++;
+        Object obj = Object::fromJson(job->make(job->runId, i)); // locals: g++ 12 co_await temporaries bug
+        GroupVersionResource gvr = job->gvr;
+        QString ns = job->ns;
+        auto r = co_await client->create(std::move(gvr), std::move(ns), std::move(obj));
+        if (r.ok())
+            ++job->created;
+        else if (job->firstError.isEmpty())
+            job->firstError = r.error().toString();
+    }
+}
+
+/// Runs `job` with `concurrency` workers per client; returns the seconds taken.
+QCoro::Task<double> runCreates(CreateJob *job, int concurrency)
+{
+    QElapsedTimer t;
+    t.start();
+    std::vector<QCoro::Task<>> workers;
+    for (RestClient *c : std::as_const(job->clients))
+        for (int w = 0; w < concurrency; ++w)
+            workers.push_back(createWorker(job, c));
+    for (auto &w : workers)
+        co_await w;
+    co_return double(t.nsecsElapsed()) / 1e9;
+}
+
+QCoro::Task<> ensureNamespace(RestClient *client, QString name)
+{
+    Object ns = Object::fromJson(QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}}});
+    GroupVersionResource gvr = kNamespaces;
+    auto r = co_await client->create(std::move(gvr), QString(), std::move(ns));
+    Q_UNUSED(r); // AlreadyExists is fine; other errors show up in the next step
+}
+
+struct Raw
+{
+    QUrl server;
+    QByteArray authorization;
+    QSslConfiguration ssl;
+};
+
+QCoro::Task<Raw> rawAccess(RestConfig config)
+{
+    Raw raw{config.server, {}, QSslConfiguration::defaultConfiguration()};
+    if (config.auth) {
+        auto creds = co_await config.auth->credentials();
+        if (creds)
+            raw.authorization = creds->authorization;
+    }
+    if (!config.tls.caCertificates.isEmpty())
+        raw.ssl.setCaCertificates(config.tls.caCertificates);
+    if (config.tls.insecure)
+        raw.ssl.setPeerVerifyMode(QSslSocket::VerifyNone);
+    co_return raw;
+}
+
+/// GETs the whole Deployment list 5 times (plain QNAM, no decoding); returns [min, median] ms.
+QCoro::Task<QList<double>> timeLists(Raw raw, QString ns, int expected, QString *problem)
+{
+    QNetworkAccessManager nam;
+    QList<double> ms;
+    for (int i = 0; i < 5; ++i) {
+        QNetworkRequest req(QUrl(raw.server.toString() + QStringLiteral("/apis/apps/v1/namespaces/%1/deployments").arg(ns)));
+        req.setSslConfiguration(raw.ssl);
+        req.setRawHeader("Accept", "application/json");
+        if (!raw.authorization.isEmpty())
+            req.setRawHeader("Authorization", raw.authorization);
+        QElapsedTimer t;
+        t.start();
+        std::unique_ptr<QNetworkReply> reply(nam.get(req));
+        co_await qCoro(reply.get()).waitForFinished(60s);
+        const QByteArray body = reply->readAll();
+        ms << double(t.nsecsElapsed()) / 1e6;
+        const qsizetype items = QJsonDocument::fromJson(body).object().value(QLatin1String("items")).toArray().size();
+        if (items != expected && problem->isEmpty())
+            *problem = QStringLiteral("list returned %1 items, expected %2 (%3)").arg(items).arg(expected).arg(reply->errorString());
+    }
+    std::sort(ms.begin(), ms.end());
+    co_return QList<double>{ms.first(), ms.at(ms.size() / 2)};
+}
+
+QCoro::Task<> watchFanout(RestClient *client, Raw raw, Settings s, QJsonObject *out)
+{
+    const QString ns = QStringLiteral("bench-watch-%1").arg(s.runId);
+    co_await ensureNamespace(client, ns);
+    bench::WatchFanout fanout(raw.server, raw.authorization, raw.ssl);
+    fanout.open(s.watchers, QStringLiteral("/api/v1/namespaces/%1/configmaps?watch=1").arg(ns));
+    // Poll (a signal await that fires repeatedly trips QCoro 0.8); latencies are taken on arrival.
+    for (int waited = 0; fanout.established() + fanout.failed() < s.watchers && waited < 3000; ++waited)
+        co_await QCoro::sleepFor(20ms);
+    const qint64 expected = qint64(fanout.established()) * s.events;
+    for (int i = 0; i < s.events; ++i) {
+        Object obj = Object::fromJson(configMap(QStringLiteral("e-%1").arg(i), {{QStringLiteral("sentNs"), QString::number(bench::steadyNowNs())}}));
+        GroupVersionResource gvr = kConfigMaps;
+        QString n = ns;
+        auto r = co_await client->create(std::move(gvr), std::move(n), std::move(obj));
+        Q_UNUSED(r);
+        co_await QCoro::sleepFor(std::chrono::milliseconds(s.eventIntervalMs));
+    }
+    for (int waited = 0; fanout.delivered() < expected && waited < 500; ++waited)
+        co_await QCoro::sleepFor(20ms);
+    out->insert(QStringLiteral("watch_watchers"), fanout.established());
+    out->insert(QStringLiteral("watch_failed"), fanout.failed());
+    out->insert(QStringLiteral("watch_events_written"), s.events);
+    out->insert(QStringLiteral("watch_expected"), double(expected));
+    out->insert(QStringLiteral("watch_delivered"), double(fanout.delivered()));
+    out->insert(QStringLiteral("watch_p50_ms"), fanout.percentileMs(50));
+    out->insert(QStringLiteral("watch_p99_ms"), fanout.percentileMs(99));
+    out->insert(QStringLiteral("watch_max_ms"), fanout.percentileMs(100));
+}
+
+QCoro::Task<int> benchmark(RestConfig config, Settings s, QJsonObject *out)
+{
+    std::vector<std::unique_ptr<RestClient>> owned;
+    QList<RestClient *> clients;
+    for (int i = 0; i < qMax(1, s.clients); ++i) {
+        owned.push_back(std::make_unique<RestClient>(config));
+        clients << owned.back().get();
+    }
+    const QString writeNs = QStringLiteral("bench-writes-%1").arg(s.runId);
+    co_await ensureNamespace(clients.first(), writeNs);
+    CreateJob writes{clients, kConfigMaps, writeNs, &writeObject, s.runId, s.writes};
+    const double writeSeconds = co_await runCreates(&writes, s.concurrency);
+    out->insert(QStringLiteral("writes"), writes.created);
+    out->insert(QStringLiteral("writes_seconds"), writeSeconds);
+    out->insert(QStringLiteral("writes_per_second"), double(writes.created) / writeSeconds);
+    if (!writes.firstError.isEmpty())
+        out->insert(QStringLiteral("writes_first_error"), writes.firstError);
+    Raw raw = co_await rawAccess(config);
+    if (s.list) {
+        const QString listNs = QStringLiteral("bench-list-%1").arg(s.runId);
+        co_await ensureNamespace(clients.first(), listNs);
+        CreateJob fill{clients, kDeployments, listNs, &listObject, s.runId, s.listCount};
+        const double fillSeconds = co_await runCreates(&fill, s.concurrency);
+        QString problem;
+        const QList<double> ms = co_await timeLists(raw, listNs, fill.created, &problem);
+        out->insert(QStringLiteral("list_count"), fill.created);
+        out->insert(QStringLiteral("list_fill_seconds"), fillSeconds);
+        out->insert(QStringLiteral("list_10k_deployments_ms"), ms.at(1));
+        out->insert(QStringLiteral("list_min_ms"), ms.at(0));
+        if (!problem.isEmpty())
+            out->insert(QStringLiteral("list_problem"), problem);
+    }
+    if (s.watch)
+        co_await watchFanout(clients.first(), raw, s, out);
+    co_return writes.created == s.writes ? 0 : 1;
+}
+
+int run(const QStringList &args)
+{
+    QTextStream err(stderr);
+    Settings s;
+    s.writes = bench::option(args, QStringLiteral("--writes"), QStringLiteral("10000")).toInt();
+    s.clients = bench::option(args, QStringLiteral("--clients"), QStringLiteral("1")).toInt();
+    s.concurrency = bench::option(args, QStringLiteral("--concurrency"), QStringLiteral("6")).toInt();
+    s.listCount = bench::option(args, QStringLiteral("--list-count"), QStringLiteral("10000")).toInt();
+    s.watchers = bench::option(args, QStringLiteral("--watchers"), QStringLiteral("1000")).toInt();
+    s.events = bench::option(args, QStringLiteral("--events"), QStringLiteral("20")).toInt();
+    s.eventIntervalMs = bench::option(args, QStringLiteral("--event-interval-ms"), QStringLiteral("50")).toInt();
+    s.list = !args.contains(QStringLiteral("--skip-list"));
+    s.watch = !args.contains(QStringLiteral("--skip-watch"));
+    s.runId = QString::number(QRandomGenerator::global()->bounded(1u << 30), 36);
+    QString kubeconfig = bench::option(args, QStringLiteral("--kubeconfig"));
+    QTemporaryDir dir;
+    std::unique_ptr<EmbeddedServer> embedded;
+    if (kubeconfig.isEmpty()) {
+        kubeconfig = dir.filePath(QStringLiteral("kubeconfig"));
+        embedded = std::make_unique<EmbeddedServer>();
+        if (auto ok = embedded->start(args.contains(QStringLiteral("--plain-http")), kubeconfig); !ok) {
+            err << "apiserver: embedded server: " << ok.error().message() << '\n';
+            return 2;
+        }
+    }
+    auto config = loadConfig(kubeconfig);
+    if (!config) {
+        err << "apiserver: " << config.error().message() << '\n';
+        return 2;
+    }
+    QJsonObject out{{QStringLiteral("server"), embedded ? QStringLiteral("embedded (own thread)") : config->server.toString()},
+                    {QStringLiteral("clients"), s.clients},
+                    {QStringLiteral("concurrency_per_client"), s.concurrency}};
+    const int rc = QCoro::waitFor(benchmark(*config, s, &out));
+    out.insert(QStringLiteral("peak_rss_mb"), double(bench::peakRssBytes()) / 1e6);
+    bench::printJson(out);
+    return rc;
+}
+
+const bench::Registrar registrar("apiserver",
+                                 "API server goals: ConfigMap creates/s, 10k-Deployment list ms, watch fan-out delivery and p99 "
+                                 "(--kubeconfig or embedded; --writes --clients --concurrency --list-count --watchers --events)",
+                                 &run);
+
+} // namespace
