@@ -39,38 +39,10 @@ void writeStringImpl(std::string &out, std::string_view s)
     out.push_back('"');
 }
 
-// Compact serializer over the DOM. `skipManagedFields` drops metadata.managedFields at depth 1.
-void write(std::string &out, dom::element el, int depth, bool inMetadata, bool skipManagedFields)
+// Strings, numbers, booleans and null.
+void writeScalarImpl(std::string &out, dom::element el)
 {
     switch (el.type()) {
-    case dom::element_type::OBJECT: {
-        out.push_back('{');
-        bool first = true;
-        for (dom::key_value_pair kv : dom::object(el)) {
-            if (skipManagedFields && inMetadata && depth == 1 && kv.key == "managedFields")
-                continue;
-            if (!first)
-                out.push_back(',');
-            first = false;
-            writeStringImpl(out, kv.key);
-            out.push_back(':');
-            write(out, kv.value, depth + 1, depth == 0 && kv.key == "metadata", skipManagedFields);
-        }
-        out.push_back('}');
-        break;
-    }
-    case dom::element_type::ARRAY: {
-        out.push_back('[');
-        bool first = true;
-        for (dom::element child : dom::array(el)) {
-            if (!first)
-                out.push_back(',');
-            first = false;
-            write(out, child, depth + 1, false, skipManagedFields);
-        }
-        out.push_back(']');
-        break;
-    }
     case dom::element_type::STRING: writeStringImpl(out, std::string_view(el)); break;
     case dom::element_type::INT64: {
         char buf[24];
@@ -93,6 +65,8 @@ void write(std::string &out, dom::element el, int depth, bool inMetadata, bool s
     }
     case dom::element_type::BOOL: out.append(bool(el) ? "true" : "false"); break;
     case dom::element_type::NULL_VALUE: out.append("null"); break;
+    case dom::element_type::OBJECT:
+    case dom::element_type::ARRAY: break; // not scalars
     }
 }
 
@@ -100,6 +74,6 @@ void write(std::string &out, dom::element el, int depth, bool inMetadata, bool s
 
 void writeString(std::string &out, std::string_view s) { writeStringImpl(out, s); }
 
-void writeElement(std::string &out, dom::element el, bool skipManagedFields) { write(out, el, 0, false, skipManagedFields); }
+void writeScalar(std::string &out, dom::element el) { writeScalarImpl(out, el); }
 
 } // namespace opbench::jsonwriter

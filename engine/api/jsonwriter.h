@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Internal to engine/api (simdjson is a private dependency): compact JSON serialization of a
-// simdjson DOM element, used by Object to keep each item's bytes.
+// Internal to engine/api (simdjson is a private dependency): compact JSON of strings and scalar
+// simdjson DOM elements, used by Object's packer (objectencoding.h).
 
 #include <simdjson.h>
 
@@ -12,8 +12,7 @@ namespace opbench::jsonwriter {
 
 /// Appends `s` as a JSON string literal (quotes, backslashes and control characters escaped).
 void writeString(std::string &out, std::string_view s);
-/// Appends `el` as compact JSON; with `skipManagedFields`, drops metadata.managedFields of the
-/// top-level object.
-void writeElement(std::string &out, simdjson::dom::element el, bool skipManagedFields);
+/// Appends a string, number, boolean or null element as compact JSON (objects and arrays: nothing).
+void writeScalar(std::string &out, simdjson::dom::element el);
 
 } // namespace opbench::jsonwriter

@@ -1,47 +1,58 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/api/object.h"
 
-#include "engine/api/jsonwriter.h"
+#include "engine/api/objectdecode.h"
+#include "engine/api/objectencoding.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QMutex>
-#include <QSet>
 
 #include <simdjson.h>
 
-#include <cstring>
+#include <atomic>
+#include <memory>
 #include <string>
 
 namespace opbench {
 
-// The shared, immutable state behind an Object. Invariant: every decoded field equals what
-// `json` says; nothing is ever changed after construction.
+namespace enc = objectencoding;
+
+// The shared, immutable state behind an Object. Invariant: every field agrees with `packed`;
+// nothing observable changes after construction (the lazily decoded lists are caches of
+// `packed`, published once with compare-and-swap, so concurrent readers are safe).
 //
-// Memory (see bench/objectmemory.cpp): strings that repeat across objects (apiVersion, kind,
-// namespace, label keys, short label values, owner apiVersion/kind) are interned so thousands
-// of objects share one copy; label values and owner names equal to the object's name share
-// the name's buffer; creationTimestamp is stored inline without a heap block.
+// Memory (see bench/objectmemory.cpp): the document is held once, packed; apiVersion, kind and
+// namespace are interned (thousands of objects share one copy); other metadata are positions in
+// `packed`, read on demand.
 class ObjectData : public QSharedData
 {
 public:
-    QByteArray json; // compact JSON of the whole document
+    ObjectData() = default;
+    ObjectData(const ObjectData &) = delete;
+    ObjectData &operator=(const ObjectData &) = delete;
+    ~ObjectData()
+    {
+        delete labels.load(std::memory_order_acquire);
+        delete ownerReferences.load(std::memory_order_acquire);
+        delete finalizers.load(std::memory_order_acquire);
+    }
+
+    std::string_view text(enc::MetaField f) const
+    {
+        const enc::Span s = meta[f];
+        return std::string_view(packed.constData() + s.offset, s.size);
+    }
+
+    QByteArray packed; // the document, packed (objectencoding.h)
     QString apiVersion;
     QString kind;
-    QString name;
-    QString generateName;
     QString ns;
-    QString uid;
-    QString resourceVersion;
-    QString deletionTimestamp;
-    // creationTimestamp kept inline (no heap block); longer values are read from `json`.
-    char creationTimestamp[36] = {};
-    quint8 creationTimestampSize = 0;
-    bool creationTimestampInline = true;
     qint64 generation = 0;
-    Labels labels;
-    QList<OwnerReference> ownerReferences;
-    QStringList finalizers;
+    std::array<enc::Span, enc::MetaFieldCount> meta{};
+    bool hasManagedFields = false;
+    mutable std::atomic<Labels *> labels{nullptr};
+    mutable std::atomic<QList<OwnerReference> *> ownerReferences{nullptr};
+    mutable std::atomic<QStringList *> finalizers{nullptr};
 };
 
 QJsonObject OwnerReference::toJson() const
@@ -74,149 +85,23 @@ namespace {
 
 namespace dom = simdjson::dom;
 
-QString qstr(std::string_view sv) { return QString::fromUtf8(sv.data(), qsizetype(sv.size())); }
+using namespace objectdecode;
 
-QString stringField(dom::object obj, const char *key)
+// The value kept in `slot`, decoding it from `text` on the first call (the first decoder to
+// publish wins; a concurrent loser frees its copy).
+template<typename T, typename Decode>
+const T &lazily(std::atomic<T *> &slot, std::string_view text, Decode decode)
 {
-    std::string_view sv;
-    if (obj[key].get_string().get(sv) == simdjson::SUCCESS)
-        return qstr(sv);
-    return {};
-}
-
-// Returns the shared copy of a short string that many objects carry (bounded table: once full,
-// new strings are simply not interned, so unique values cannot grow it without limit).
-QString intern(std::string_view sv)
-{
-    if (sv.empty() || sv.size() > 64)
-        return qstr(sv);
-    static QBasicMutex mutex;
-    static QSet<QString> *table = new QSet<QString>(); // never destroyed: objects may outlive statics
-    QString s = qstr(sv);
-    const QMutexLocker lock(&mutex);
-    auto it = table->constFind(s);
-    if (it != table->cend())
-        return *it;
-    if (table->size() < 8192)
-        table->insert(s);
-    return s;
-}
-
-QString internedField(dom::object obj, const char *key)
-{
-    std::string_view sv;
-    if (obj[key].get_string().get(sv) == simdjson::SUCCESS)
-        return intern(sv);
-    return {};
-}
-
-// The object's name, as decoded and as its UTF-8 text.
-struct NameRef
-{
-    const QString &name;
-    std::string_view utf8;
-};
-
-// `sv` as a QString, sharing the name's buffer when equal.
-QString shareName(std::string_view sv, const NameRef &name, bool internOthers)
-{
-    if (!name.utf8.empty() && sv == name.utf8)
-        return name.name;
-    return internOthers ? intern(sv) : qstr(sv);
-}
-
-void decodeLabels(dom::object meta, const NameRef &nameRef, ObjectData &d)
-{
-    dom::object labels;
-    if (meta["labels"].get_object().get(labels) != simdjson::SUCCESS)
-        return;
-    for (dom::key_value_pair kv : labels) {
-        std::string_view v;
-        if (kv.value.get_string().get(v) == simdjson::SUCCESS)
-            d.labels.insert(intern(kv.key), shareName(v, nameRef, true));
-    }
-}
-
-void decodeOwnerReferences(dom::object meta, const NameRef &nameRef, ObjectData &d)
-{
-    dom::array refs;
-    if (meta["ownerReferences"].get_array().get(refs) != simdjson::SUCCESS)
-        return;
-    for (dom::element r : refs) {
-        dom::object ro;
-        if (r.get_object().get(ro) != simdjson::SUCCESS)
-            continue;
-        OwnerReference ref;
-        ref.apiVersion = internedField(ro, "apiVersion");
-        ref.kind = internedField(ro, "kind");
-        std::string_view refName;
-        if (ro["name"].get_string().get(refName) == simdjson::SUCCESS)
-            ref.name = shareName(refName, nameRef, false);
-        ref.uid = stringField(ro, "uid");
-        bool b = false;
-        if (ro["controller"].get_bool().get(b) == simdjson::SUCCESS)
-            ref.controller = b;
-        b = false;
-        if (ro["blockOwnerDeletion"].get_bool().get(b) == simdjson::SUCCESS)
-            ref.blockOwnerDeletion = b;
-        d.ownerReferences.append(ref);
-    }
-}
-
-void decodeFinalizers(dom::object meta, ObjectData &d)
-{
-    dom::array fins;
-    if (meta["finalizers"].get_array().get(fins) != simdjson::SUCCESS)
-        return;
-    for (dom::element f : fins) {
-        std::string_view v;
-        if (f.get_string().get(v) == simdjson::SUCCESS)
-            d.finalizers.append(intern(v));
-    }
-}
-
-void decodeCreationTimestamp(dom::object meta, ObjectData &d)
-{
-    std::string_view created;
-    if (meta["creationTimestamp"].get_string().get(created) != simdjson::SUCCESS)
-        return;
-    d.creationTimestampInline = created.size() <= sizeof d.creationTimestamp;
-    if (d.creationTimestampInline) {
-        std::memcpy(d.creationTimestamp, created.data(), created.size());
-        d.creationTimestampSize = quint8(created.size());
-    }
-}
-
-// Decodes the metadata block of `obj` into `d`.
-void decodeMeta(dom::object obj, ObjectData &d)
-{
-    d.apiVersion = internedField(obj, "apiVersion");
-    d.kind = internedField(obj, "kind");
-    dom::object meta;
-    if (obj["metadata"].get_object().get(meta) != simdjson::SUCCESS)
-        return;
-    std::string_view nameUtf8;
-    if (meta["name"].get_string().get(nameUtf8) == simdjson::SUCCESS)
-        d.name = qstr(nameUtf8);
-    const NameRef nameRef{d.name, nameUtf8};
-    d.generateName = stringField(meta, "generateName");
-    d.ns = internedField(meta, "namespace");
-    d.uid = stringField(meta, "uid");
-    d.resourceVersion = stringField(meta, "resourceVersion");
-    d.deletionTimestamp = stringField(meta, "deletionTimestamp");
-    decodeCreationTimestamp(meta, d);
-    int64_t gen = 0;
-    if (meta["generation"].get_int64().get(gen) == simdjson::SUCCESS)
-        d.generation = gen;
-    decodeLabels(meta, nameRef, d);
-    decodeOwnerReferences(meta, nameRef, d);
-    decodeFinalizers(meta, d);
-}
-
-dom::parser &threadParser()
-{
-    thread_local dom::parser parser;
-    return parser;
+    static const T empty;
+    if (text.empty())
+        return empty;
+    if (T *v = slot.load(std::memory_order_acquire))
+        return *v;
+    auto fresh = std::make_unique<T>(decode(text));
+    T *expected = nullptr;
+    if (slot.compare_exchange_strong(expected, fresh.get(), std::memory_order_acq_rel))
+        return *fresh.release();
+    return *expected;
 }
 
 Status decodeError(simdjson::error_code code, const QByteArray &json)
@@ -228,32 +113,41 @@ Status decodeError(simdjson::error_code code, const QByteArray &json)
                                  .arg(QString::fromUtf8(json.left(60).toPercentEncoding(" {}[]\":,.-_/"))));
 }
 
-ObjectData *buildData(dom::element el, const QString &apiVersion, const QString &kind, bool stripManagedFields)
+ObjectData *buildData(dom::object obj, const QString &apiVersion, const QString &kind, bool stripManagedFields)
 {
-    auto *d = new ObjectData;
-    // Serialize into a reused scratch buffer, then copy once into an exactly sized QByteArray
-    // (no growth reallocations, no slack: less time and less heap fragmentation).
+    // Pack into a reused scratch buffer, then copy once into an exactly sized QByteArray (no
+    // growth reallocations, no slack: less time and less heap fragmentation).
     thread_local std::string scratch;
     scratch.clear();
-    jsonwriter::writeElement(scratch, el, stripManagedFields);
-    decodeMeta(dom::object(el), *d);
-    if (d->apiVersion.isEmpty() && !apiVersion.isEmpty()) {
-        // Built-in list items often omit apiVersion/kind: put them back so every cached
-        // object is self-describing.
-        d->apiVersion = apiVersion;
-        d->kind = kind;
-        std::string prefix = "{\"apiVersion\":";
-        jsonwriter::writeString(prefix, apiVersion.toStdString());
-        prefix += ",\"kind\":";
-        jsonwriter::writeString(prefix, kind.toStdString());
-        if (scratch.size() > 2)
-            prefix += ',';
-        scratch.replace(0, 1, prefix);
+    const std::string apiVersionUtf8 = apiVersion.toStdString();
+    const std::string kindUtf8 = kind.toStdString();
+    const enc::PackResult packed = enc::pack(scratch, obj, {stripManagedFields, apiVersionUtf8, kindUtf8});
+    auto *d = new ObjectData;
+    d->packed = QByteArray(scratch.data(), qsizetype(scratch.size()));
+    d->meta = packed.meta;
+    d->hasManagedFields = packed.hasManagedFields;
+    d->apiVersion = internedField(obj, "apiVersion");
+    if (d->apiVersion.isEmpty())
+        d->apiVersion = intern(apiVersion);
+    d->kind = internedField(obj, "kind");
+    if (d->kind.isEmpty())
+        d->kind = intern(kind);
+    dom::object meta;
+    if (obj["metadata"].get_object().get(meta) == simdjson::SUCCESS) {
+        d->ns = internedField(meta, "namespace");
+        int64_t gen = 0;
+        if (meta["generation"].get_int64().get(gen) == simdjson::SUCCESS)
+            d->generation = gen;
     }
-    d->json = QByteArray(scratch.data(), qsizetype(scratch.size()));
     if (scratch.capacity() > (size_t(1) << 20))
         std::string().swap(scratch); // do not keep a huge buffer after an unusually large object
     return d;
+}
+
+// Bytes of a string this object alone holds (shared and interned strings count nothing here).
+qsizetype ownedStringBytes(const QString &s)
+{
+    return s.isEmpty() || !s.isDetached() ? 0 : qsizetype(sizeof(QArrayData)) + s.capacity() * 2;
 }
 
 } // namespace
@@ -281,7 +175,7 @@ Expected<Object> Object::parse(const QByteArray &json)
     if (!el.is_object())
         return Status::transport(QString::fromLatin1(StatusReason::DecodeError),
                                  QStringLiteral("expected a JSON object, got %1").arg(QString::fromUtf8(json.left(40))));
-    return Object(buildData(el, {}, {}, false));
+    return Object(buildData(dom::object(el), {}, {}, false));
 }
 
 Expected<Object::List> Object::parseList(const QByteArray &json, const QString &itemApiVersion, const QString &itemKind,
@@ -316,7 +210,7 @@ Expected<Object::List> Object::parseList(const QByteArray &json, const QString &
         for (dom::element item : items) {
             if (!item.is_object())
                 return Status::transport(QString::fromLatin1(StatusReason::DecodeError), QStringLiteral("a list item is not an object"));
-            list.items.append(Object(buildData(item, itemApiVersion, itemKind, stripManagedFields)));
+            list.items.append(Object(buildData(dom::object(item), itemApiVersion, itemKind, stripManagedFields)));
         }
     }
     return list;
@@ -326,88 +220,92 @@ bool Object::isNull() const { return !d; }
 
 QJsonObject Object::json() const
 {
-    return d ? QJsonDocument::fromJson(d->json).object() : QJsonObject();
+    return d ? QJsonDocument::fromJson(toJsonBytes()).object() : QJsonObject();
 }
 
-QByteArray Object::toJsonBytes() const { return d ? d->json : QByteArray(); }
+QByteArray Object::toJsonBytes() const
+{
+    if (!d)
+        return {};
+    const std::string_view packed(d->packed.constData(), size_t(d->packed.size()));
+    QByteArray out(qsizetype(enc::unpackedSize(packed)), Qt::Uninitialized);
+    enc::unpackInto(packed, out.data());
+    return out;
+}
 
 qsizetype Object::memoryFootprint() const
 {
     if (!d)
         return 0;
-    // Strings shared with other objects (interned) or with this object's name are not counted
-    // again: a string counts only while this object holds its sole reference.
-    auto str = [](const QString &s) {
-        return s.isEmpty() || !s.isDetached() ? 0 : qsizetype(sizeof(QArrayData)) + s.capacity() * 2;
-    };
-    qsizetype n = qsizetype(sizeof(ObjectData)) + qsizetype(sizeof(QArrayData)) + d->json.capacity();
-    n += d->name.isEmpty() ? 0 : qsizetype(sizeof(QArrayData)) + d->name.capacity() * 2;
-    for (const QString *s : {&d->apiVersion, &d->kind, &d->generateName, &d->ns, &d->uid, &d->resourceVersion, &d->deletionTimestamp})
-        n += str(*s);
-    for (auto it = d->labels.cbegin(); it != d->labels.cend(); ++it)
-        n += 48 + str(it.key()) + str(it.value()); // map node + strings
-    for (const OwnerReference &r : d->ownerReferences)
-        n += qsizetype(sizeof(OwnerReference)) + str(r.apiVersion) + str(r.kind) + str(r.name) + str(r.uid);
-    for (const QString &f : d->finalizers)
-        n += qsizetype(sizeof(QString)) + str(f);
+    qsizetype n = qsizetype(sizeof(ObjectData)) + qsizetype(sizeof(QArrayData)) + d->packed.capacity();
+    for (const QString *s : {&d->apiVersion, &d->kind, &d->ns})
+        n += ownedStringBytes(*s);
+    if (const Labels *labels = d->labels.load(std::memory_order_acquire)) {
+        n += qsizetype(sizeof(Labels)) + 48; // map header
+        for (auto it = labels->cbegin(); it != labels->cend(); ++it)
+            n += 48 + ownedStringBytes(it.key()) + ownedStringBytes(it.value()); // map node + strings
+    }
+    if (const QList<OwnerReference> *refs = d->ownerReferences.load(std::memory_order_acquire)) {
+        n += qsizetype(sizeof(*refs)) + qsizetype(sizeof(QArrayData));
+        for (const OwnerReference &r : *refs)
+            n += qsizetype(sizeof(OwnerReference)) + ownedStringBytes(r.apiVersion) + ownedStringBytes(r.kind)
+                 + ownedStringBytes(r.name) + ownedStringBytes(r.uid);
+    }
+    if (const QStringList *fins = d->finalizers.load(std::memory_order_acquire)) {
+        n += qsizetype(sizeof(*fins)) + qsizetype(sizeof(QArrayData));
+        for (const QString &f : *fins)
+            n += qsizetype(sizeof(QString)) + ownedStringBytes(f);
+    }
     return n;
 }
 
 QString Object::apiVersion() const { return d ? d->apiVersion : QString(); }
 QString Object::kind() const { return d ? d->kind : QString(); }
 GroupVersionKind Object::gvk() const { return GroupVersionKind::fromApiVersionKind(apiVersion(), kind()); }
-QString Object::name() const { return d ? d->name : QString(); }
-QString Object::generateName() const { return d ? d->generateName : QString(); }
+QString Object::name() const { return d ? decodeString(d->text(enc::Name)) : QString(); }
+QString Object::generateName() const { return d ? decodeString(d->text(enc::GenerateName)) : QString(); }
 QString Object::namespaceName() const { return d ? d->ns : QString(); }
-QString Object::key() const { return d ? objectKey(d->ns, d->name) : QString(); }
-QString Object::uid() const { return d ? d->uid : QString(); }
-QString Object::resourceVersion() const { return d ? d->resourceVersion : QString(); }
+QString Object::key() const { return d ? objectKey(d->ns, name()) : QString(); }
+QString Object::uid() const { return d ? decodeString(d->text(enc::Uid)) : QString(); }
+QString Object::resourceVersion() const { return d ? decodeString(d->text(enc::ResourceVersion)) : QString(); }
 qint64 Object::generation() const { return d ? d->generation : 0; }
-QString Object::creationTimestamp() const
-{
-    if (!d)
-        return {};
-    if (d->creationTimestampInline)
-        return d->creationTimestampSize == 0 ? QString() : QString::fromUtf8(d->creationTimestamp, d->creationTimestampSize);
-    dom::element el;
-    if (threadParser().parse(d->json.constData(), size_t(d->json.size())).get(el))
-        return {};
-    std::string_view sv;
-    if (el["metadata"]["creationTimestamp"].get_string().get(sv) != simdjson::SUCCESS)
-        return {};
-    return qstr(sv);
-}
-QString Object::deletionTimestamp() const { return d ? d->deletionTimestamp : QString(); }
+QString Object::creationTimestamp() const { return d ? decodeString(d->text(enc::CreationTimestamp)) : QString(); }
+QString Object::deletionTimestamp() const { return d ? decodeString(d->text(enc::DeletionTimestamp)) : QString(); }
 
 const Labels &Object::labels() const
 {
     static const Labels empty;
-    return d ? d->labels : empty;
+    if (!d)
+        return empty;
+    return lazily(d->labels, d->text(enc::Labels), [](std::string_view t) { return decodeStringMap(t, true); });
 }
 
 Labels Object::annotations() const
 {
-    Labels out;
-    if (!d)
-        return out;
-    dom::element el;
-    if (threadParser().parse(d->json.constData(), size_t(d->json.size())).get(el))
-        return out;
-    dom::object ann;
-    if (el["metadata"]["annotations"].get_object().get(ann) == simdjson::SUCCESS) {
-        for (dom::key_value_pair kv : ann) {
-            std::string_view v;
-            if (kv.value.get_string().get(v) == simdjson::SUCCESS)
-                out.insert(qstr(kv.key), qstr(v));
-        }
-    }
-    return out;
+    return d ? decodeStringMap(d->text(enc::Annotations), false) : Labels();
 }
 
 const QList<OwnerReference> &Object::ownerReferences() const
 {
     static const QList<OwnerReference> empty;
-    return d ? d->ownerReferences : empty;
+    if (!d)
+        return empty;
+    return lazily(d->ownerReferences, d->text(enc::OwnerReferences), decodeOwnerReferences);
+}
+
+QStringList Object::ownerReferenceUids() const
+{
+    QStringList uids;
+    if (!d)
+        return uids;
+    if (const QList<OwnerReference> *refs = d->ownerReferences.load(std::memory_order_acquire)) {
+        for (const OwnerReference &r : *refs)
+            uids << r.uid;
+        return uids;
+    }
+    for (const OwnerReference &r : decodeOwnerReferences(d->text(enc::OwnerReferences)))
+        uids << r.uid;
+    return uids;
 }
 
 std::optional<OwnerReference> Object::controllerReference() const
@@ -421,7 +319,9 @@ std::optional<OwnerReference> Object::controllerReference() const
 const QStringList &Object::finalizers() const
 {
     static const QStringList empty;
-    return d ? d->finalizers : empty;
+    if (!d)
+        return empty;
+    return lazily(d->finalizers, d->text(enc::Finalizers), decodeStringArray);
 }
 
 QJsonValue Object::value(std::initializer_list<QLatin1String> path) const
@@ -437,19 +337,23 @@ QJsonValue Object::value(std::initializer_list<QLatin1String> path) const
 
 Object Object::withoutManagedFields() const
 {
-    if (!d || !d->json.contains("\"managedFields\""))
+    if (!d || !d->hasManagedFields)
         return *this;
+    const QByteArray json = toJsonBytes();
     dom::element el;
-    if (threadParser().parse(d->json.constData(), size_t(d->json.size())).get(el))
+    if (valueParser().parse(json.constData(), size_t(json.size())).get(el) || !el.is_object())
         return *this;
-    return Object(buildData(el, {}, {}, true));
+    return Object(buildData(dom::object(el), {}, {}, true));
 }
 
 bool operator==(const Object &a, const Object &b)
 {
     if (a.d == b.d)
         return true;
-    return a.toJsonBytes() == b.toJsonBytes();
+    if (!a.d || !b.d)
+        return false;
+    // The packing is canonical (objectencoding.h): equal packed bytes ⇔ equal documents.
+    return a.d->packed == b.d->packed;
 }
 
 } // namespace opbench

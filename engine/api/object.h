@@ -2,13 +2,16 @@
 #pragma once
 // Object: an immutable, implicitly shared Kubernetes object.
 //
-// It keeps the whole document as compact JSON (so unknown fields survive a read-modify-write)
-// plus the metadata a controller reads on every event, decoded once. Copies are a pointer
-// copy. Editing goes through json() / fromJson() or a typed view (Deployment, Lease, …),
-// which produce a new Object.
+// It keeps the whole document once, as compact JSON in a packed form (object keys replaced by
+// 2-byte tokens from a process-wide dictionary, see objectencoding.h), plus where the metadata
+// fields sit in it. Accessors decode on each call (name(), uid(), …: a small allocation);
+// labels(), ownerReferences() and finalizers() return references, so they are decoded on their
+// first call and kept with the object from then on. Copies are a pointer copy. Editing goes
+// through json() / fromJson() or a typed view (Deployment, Lease, …), which produce a new Object.
 //
-// Memory: a cached Object costs its compact JSON bytes plus a small metadata block; see
-// bench/objectmemory.cpp ("opbench-bench object-memory") for the figure against the wire size.
+// Memory: a cached Object costs its packed document (about 60 % of its wire bytes for a
+// Deployment) plus a fixed block of about 230 bytes; see bench/objectmemory.cpp
+// ("opbench-bench object-memory") for the figure against the wire size.
 
 #include "engine/api/expected.h"
 #include "engine/api/gvk.h"
@@ -74,9 +77,10 @@ public:
 
     /// The whole document (decoded on each call: keep the result if you read many fields).
     QJsonObject json() const;
-    /// The whole document as compact JSON (no copy).
+    /// The whole document as compact JSON (unpacked on each call: about 1 µs per KB).
     QByteArray toJsonBytes() const;
-    /// Bytes this object holds (JSON plus metadata block), for cache accounting.
+    /// Bytes this object holds (packed document, fixed block, and whatever labels(),
+    /// ownerReferences() and finalizers() have decoded so far), for cache accounting.
     qsizetype memoryFootprint() const;
 
     QString apiVersion() const;
@@ -93,12 +97,18 @@ public:
     QString creationTimestamp() const;
     QString deletionTimestamp() const;
     bool isBeingDeleted() const { return !deletionTimestamp().isEmpty(); }
+    /// Decoded on the first call, then kept with the object.
     const Labels &labels() const;
     /// Decoded on demand (annotations can be large; they are not kept decoded).
     Labels annotations() const;
+    /// Decoded on the first call, then kept with the object.
     const QList<OwnerReference> &ownerReferences() const;
+    /// The uids of ownerReferences(), decoded on each call and not kept (for indexes that visit
+    /// every object).
+    QStringList ownerReferenceUids() const;
     /// The ownerReference with controller=true, if any.
     std::optional<OwnerReference> controllerReference() const;
+    /// Decoded on the first call, then kept with the object.
     const QStringList &finalizers() const;
 
     /// Reads a nested value by path ("spec", "replicas"); undefined when absent.
@@ -107,7 +117,7 @@ public:
     /// A copy without metadata.managedFields (the cache's default transform).
     Object withoutManagedFields() const;
 
-    /// Same document bytes.
+    /// Same document (compares the packed bytes, which are equal exactly when the JSON is).
     friend bool operator==(const Object &a, const Object &b);
 
 private:

@@ -56,6 +56,7 @@ void Informer::start()
     ro.fieldSelector = m_options.fieldSelector;
     ro.clock = m_clock;
     ro.useWatchList = m_options.useWatchList;
+    ro.pageSize = m_options.pageSize;
     m_reflector = std::make_unique<Reflector>(std::move(ro), this);
     m_reflector->start();
 }
@@ -113,11 +114,12 @@ void Informer::replaceAll(const QList<Object> &items, const QString &rv)
     listed.reserve(items.size());
     for (const Object &raw : items) {
         const Object obj = transformed(raw);
-        listed.insert(obj.key());
-        const Object old = m_store.get(obj.key());
+        const QString key = obj.key(); // one string shared by `listed` and the store
+        listed.insert(key);
+        const Object old = m_store.get(key);
         if (!old.isNull() && old.resourceVersion() == obj.resourceVersion())
             continue; // unchanged: nothing to tell (resyncs are the timer's job)
-        m_store.upsert(obj);
+        m_store.upsert(key, obj);
         if (old.isNull())
             apply(CacheChange::Type::Added, {}, obj, obj.resourceVersion(), initial, false);
         else

@@ -8,12 +8,8 @@ Store::Store()
     m_indexers.insert(QString::fromLatin1(NamespaceIndex), [](const Object &o) {
         return o.namespaceName().isEmpty() ? QStringList() : QStringList{o.namespaceName()};
     });
-    m_indexers.insert(QString::fromLatin1(OwnerUidIndex), [](const Object &o) {
-        QStringList uids;
-        for (const OwnerReference &r : o.ownerReferences())
-            uids << r.uid;
-        return uids;
-    });
+    // ownerReferenceUids() keeps nothing decoded in the object (unlike ownerReferences()).
+    m_indexers.insert(QString::fromLatin1(OwnerUidIndex), [](const Object &o) { return o.ownerReferenceUids(); });
 }
 
 void Store::indexObject(const QString &key, const Object &obj)
@@ -45,21 +41,20 @@ void Store::unindexObject(const QString &key, const Object &obj)
     }
 }
 
-Object Store::upsert(const Object &obj)
+Object Store::upsert(const Object &obj) { return upsert(obj.key(), obj); }
+
+Object Store::upsert(const QString &key, const Object &obj)
 {
-    const QString key = obj.key();
     Object previous;
     auto it = m_items.find(key);
     if (it != m_items.end()) {
         previous = it.value();
         unindexObject(key, previous);
-        m_bytes -= previous.memoryFootprint();
         it.value() = obj;
     } else {
         m_items.insert(key, obj);
     }
     indexObject(key, obj);
-    m_bytes += obj.memoryFootprint();
     return previous;
 }
 
@@ -71,7 +66,6 @@ Object Store::remove(const QString &key)
     const Object previous = it.value();
     m_items.erase(it);
     unindexObject(key, previous);
-    m_bytes -= previous.memoryFootprint();
     return previous;
 }
 
@@ -87,12 +81,18 @@ QList<Object> Store::replace(const QList<Object> &objects)
             gone.append(it.value());
     m_items = std::move(fresh);
     m_indices.clear();
-    m_bytes = 0;
-    for (auto it = m_items.cbegin(); it != m_items.cend(); ++it) {
+    for (auto it = m_items.cbegin(); it != m_items.cend(); ++it)
         indexObject(it.key(), it.value());
-        m_bytes += it.value().memoryFootprint();
-    }
     return gone;
+}
+
+qint64 Store::bytesHeld() const
+{
+    // Summed on demand: an object's footprint grows when its labels() etc. are first decoded.
+    qint64 n = 0;
+    for (const Object &o : m_items)
+        n += o.memoryFootprint();
+    return n;
 }
 
 Object Store::get(const QString &key) const { return m_items.value(key); }

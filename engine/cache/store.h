@@ -32,6 +32,9 @@ public:
 
     /// Adds or replaces the object under its key; returns the previous value (null if none).
     Object upsert(const Object &obj);
+    /// The same, with the key already computed (must equal obj.key()): the store keeps this very
+    /// string, so a caller that also keeps the key shares its memory.
+    Object upsert(const QString &key, const Object &obj);
     /// Removes the key; returns the removed object (null if it was absent).
     Object remove(const QString &key);
     /// Replaces the whole content (a relist); returns the objects that disappeared.
@@ -55,8 +58,9 @@ public:
     /// Every value the index currently holds.
     [[nodiscard]] QStringList listIndexFuncValues(const QString &index) const;
 
-    /// Bytes held by the cached objects (Object::memoryFootprint summed), for the GUI and benches.
-    [[nodiscard]] qint64 bytesHeld() const { return m_bytes; }
+    /// Bytes held by the cached objects (Object::memoryFootprint summed now: O(n)), for the GUI
+    /// and benches.
+    [[nodiscard]] qint64 bytesHeld() const;
 
 private:
     void indexObject(const QString &key, const Object &obj);
@@ -65,7 +69,6 @@ private:
     QHash<QString, Object> m_items;                  // key -> object; the source of truth
     QHash<QString, IndexFunc> m_indexers;            // index name -> function
     QHash<QString, QHash<QString, QSet<QString>>> m_indices; // index name -> value -> keys (only non-empty sets)
-    qint64 m_bytes = 0;                              // sum of memoryFootprint() over m_items
 };
 
 } // namespace opbench
