@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/mainwindow.h"
 
+#include "ui/dialogs/connectdialog.h"
 #include "ui/highlighterinfo.h"
 #include "ui/learnertexts.h"
 #include "ui/models/cachetreemodel.h"
@@ -118,6 +119,13 @@ void MainWindow::createActions()
     onError->setEnabled(false);
     connect(onError, &QAction::toggled, m_session, &EngineSession::setBreakOnError);
     controlMenu->addAction(onError);
+    QAction *connectTo = make(QStringLiteral("connect"), tr("Connect to cluster…"), QStyle::SP_DriveNetIcon,
+                              QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    connectTo->setToolTip(tr("Choose the embedded cluster or a kubeconfig context; the workbench restarts against it"));
+    connect(connectTo, &QAction::triggered, this, &MainWindow::showConnectDialog);
+    fileMenu->addAction(connectTo);
+    tb->insertAction(tb->actions().value(0), connectTo);
+    tb->insertSeparator(tb->actions().value(1));
     QAction *kube = make(QStringLiteral("writeKubeconfig"), tr("Write kubeconfig…"), QStyle::SP_DialogSaveButton,
                          QKeySequence(Qt::CTRL | Qt::Key_K));
     kube->setEnabled(false);
@@ -243,10 +251,15 @@ void MainWindow::onStarted(const ClusterInfo &cluster)
         m_actions.value(QStringLiteral("writeKubeconfig"))->setEnabled(true);
     } else {
         m_clusterLabel->setText(tr("%1 %2").arg(cluster.name, where));
+        checkCluster();
     }
     QSettings settings;
     settings.setValue(QStringLiteral("session/lastCluster"), cluster.embedded ? QStringLiteral("embedded") : cluster.name);
     settings.setValue(QStringLiteral("session/lastServer"), where);
+    if (!cluster.embedded) { // the last real cluster, preselected in Connect to cluster…
+        settings.setValue(QStringLiteral("session/lastKubeconfig"), m_session->options().kubeconfig);
+        settings.setValue(QStringLiteral("session/lastContext"), m_session->options().context);
+    }
 }
 
 void MainWindow::onFailed(const QString &message)
@@ -346,6 +359,7 @@ void MainWindow::onControlState(const ControlState &state)
 {
     m_control = state;
     m_reconcilesPanel->setAvailable(state.available);
+    m_reconcilesPanel->setPaused(state.paused);
     const bool halted = !state.pendingCalls.isEmpty();
     for (const char *name : {"run", "pause", "step", "stepInto", "continue", "breakpoints", "breakOnError"}) {
         QAction *a = m_actions.value(QString::fromLatin1(name));
@@ -442,6 +456,53 @@ void MainWindow::onHandOffAction()
         m_session->takeBack();
     else if (m_leadershipPanel->handOffButton()->isEnabled())
         m_session->handOff();
+}
+
+void MainWindow::showConnectDialog()
+{
+    QSettings settings;
+    const SessionOptions &current = m_session->options();
+    const QString path = current.kubeconfig.isEmpty() ? settings.value(QStringLiteral("session/lastKubeconfig")).toString()
+                                                      : current.kubeconfig;
+    const QString preselect = m_session->isEmbedded() ? settings.value(QStringLiteral("session/lastContext")).toString()
+                                                      : current.context;
+    ConnectDialog dialog(path, preselect, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    SessionOptions next = dialog.selectedOptions();
+    next.operatorProgram = current.operatorProgram;
+    Q_EMIT switchRequested(next);
+}
+
+void MainWindow::checkCluster()
+{
+    // A real cluster that cannot serve the workbench would only show informers retrying:
+    // say what is wrong instead (and offer to install a missing CRD).
+    auto *probe = new ConnectionProbe(this);
+    connect(probe, &ConnectionProbe::finished, this, [this, probe](const ProbeResult &r) {
+        if (r.ok()) {
+            probe->deleteLater();
+            return;
+        }
+        onFailed(r.message);
+        if (r.outcome != ProbeResult::Outcome::CrdMissing) {
+            QMessageBox::warning(this, tr("Cluster problem"), r.message);
+            probe->deleteLater();
+            return;
+        }
+        if (QMessageBox::question(this, tr("MyApplication CRD missing"), r.message + u'\n' + tr("Install it now?"))
+            == QMessageBox::Yes)
+            probe->installCrd(m_session->options().kubeconfig, m_session->options().context);
+        else
+            probe->deleteLater();
+    });
+    connect(probe, &ConnectionProbe::crdInstalled, this, [this, probe](bool ok, const QString &message) {
+        statusBar()->showMessage(message, 8000);
+        probe->deleteLater();
+        if (ok) // the informers and the operator start over against the new CRD
+            Q_EMIT switchRequested(m_session->options());
+    });
+    probe->probe(m_session->options().kubeconfig, m_session->options().context);
 }
 
 } // namespace opbench::ui

@@ -45,6 +45,10 @@ public:
     /// Selects an object in the cache tree (and shows it in the Object panel).
     void selectObject(const QString &kind, const QString &key);
 
+Q_SIGNALS:
+    /// The user chose another cluster (Connect to cluster…): the workbench restarts with it.
+    void switchRequested(const opbench::ui::SessionOptions &options);
+
 protected:
     void closeEvent(QCloseEvent *event) override;
 
@@ -69,6 +73,8 @@ private:
     void exportTraces();
     void onLeadership(const LeadershipState &state);
     void onHandOffAction();
+    void showConnectDialog();
+    void checkCluster();
     InfoDock *addDock(const QString &title, const QString &name, const QString &explanation, QWidget *content,
                       Qt::DockWidgetArea area);
 

@@ -46,6 +46,7 @@ public:
     /// Stops the engine, then the server, and joins both threads.
     ~EngineSession() override;
 
+    const SessionOptions &options() const { return m_options; }
     bool isEmbedded() const { return m_options.kubeconfig.isEmpty() && m_options.context.isEmpty(); }
     /// Starts the embedded server (if any) and the engine; non-blocking.
     void start();
