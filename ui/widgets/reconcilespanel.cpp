@@ -4,6 +4,7 @@
 #include "ui/models/reconcilefilterproxy.h"
 #include "ui/models/reconcilelistmodel.h"
 #include "ui/widgets/infodock.h"
+#include "ui/widgets/reconciletimelineview.h"
 
 #include <QComboBox>
 #include <QFontDatabase>
@@ -72,6 +73,7 @@ ReconcilesPanel::ReconcilesPanel(ReconcileListModel *model, QWidget *parent)
     , m_keyFilter(new QLineEdit(this))
     , m_resultFilter(new QComboBox(this))
     , m_view(new QTableView(this))
+    , m_timeline(new ReconcileTimelineView(model, this))
     , m_causes(makeDetail(this))
     , m_calls(makeDetail(this))
     , m_diffs(makeDetail(this))
@@ -99,6 +101,7 @@ ReconcilesPanel::ReconcilesPanel(ReconcileListModel *model, QWidget *parent)
     details->addTab(m_diffs, tr("Diffs"));
     auto *split = new QSplitter(Qt::Vertical, this);
     split->setObjectName(QStringLiteral("reconcilesSplitter"));
+    split->addWidget(makeTimelineBox());
     split->addWidget(m_view);
     split->addWidget(details);
     auto *content = new QWidget(m_stack);
@@ -117,6 +120,55 @@ ReconcilesPanel::ReconcilesPanel(ReconcileListModel *model, QWidget *parent)
     connect(m_resultFilter, &QComboBox::currentIndexChanged, this, &ReconcilesPanel::updateFilter);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ReconcilesPanel::showDetails);
     connect(exportButton, &QPushButton::clicked, this, &ReconcilesPanel::exportRequested);
+    connect(m_timeline, &ReconcileTimelineView::rowClicked, this, &ReconcilesPanel::selectRow);
+}
+
+QWidget *ReconcilesPanel::makeTimelineBox()
+{
+    auto *box = new QWidget(this);
+    auto *lanes = new QComboBox(box);
+    lanes->setObjectName(QStringLiteral("timelineLanes"));
+    lanes->addItems({tr("one lane per key"), tr("one lane per worker")});
+    auto *span = new QComboBox(box);
+    span->setObjectName(QStringLiteral("timelineSpan"));
+    const QList<std::pair<QString, qint64>> spans{
+        {tr("last 10 s"), 10000}, {tr("last 30 s"), 30000}, {tr("last 2 min"), 120000}, {tr("last 10 min"), 600000}};
+    for (const auto &[text, ms] : spans)
+        span->addItem(text, ms);
+    span->setCurrentIndex(1);
+    connect(lanes, &QComboBox::currentIndexChanged, m_timeline, [this](int i) {
+        m_timeline->setLaneMode(i == 0 ? TimelineLanes::ByKey : TimelineLanes::ByWorker);
+    });
+    connect(span, &QComboBox::currentIndexChanged, m_timeline,
+            [this, span](int i) { m_timeline->setSpanMs(span->itemData(i).toLongLong()); });
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(lanes);
+    controls->addWidget(span);
+    controls->addStretch(1);
+    auto *layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(controls);
+    layout->addWidget(m_timeline, 1);
+    return box;
+}
+
+void ReconcilesPanel::setPaused(bool paused)
+{
+    m_timeline->setPaused(paused);
+}
+
+void ReconcilesPanel::selectRow(int row)
+{
+    if (row < 0 || row >= m_model->rowCount())
+        return;
+    QModelIndex idx = m_proxy->mapFromSource(m_model->index(row, 0));
+    if (!idx.isValid()) {
+        m_keyFilter->clear();
+        m_resultFilter->setCurrentIndex(0);
+        idx = m_proxy->mapFromSource(m_model->index(row, 0));
+    }
+    m_view->setCurrentIndex(idx);
+    m_view->scrollTo(idx);
 }
 
 void ReconcilesPanel::setAvailable(bool available)
@@ -135,6 +187,7 @@ void ReconcilesPanel::showDetails()
     const QModelIndex current = m_proxy->mapToSource(m_view->currentIndex());
     if (!current.isValid())
         return;
+    m_timeline->setSelectedRow(current.row());
     const ReconcileTrace &t = m_model->traceAt(current.row());
     QStringList causes;
     for (const Cause &c : t.causes)

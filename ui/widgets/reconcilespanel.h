@@ -2,7 +2,8 @@
 #pragma once
 // ReconcilesPanel: the list of reconciles (filter by key and result) and the selected one's
 // details: causes, client calls, the diff of every write, the error. Exports selected traces as
-// JSON. Shows an honest placeholder while no controller runs.
+// JSON. Above the list, a timeline of the same reconciles (click a bar to select it). Shows an
+// honest placeholder while no controller runs.
 
 #include <QWidget>
 
@@ -17,6 +18,7 @@ namespace opbench::ui {
 
 class ReconcileListModel;
 class ReconcileFilterProxy;
+class ReconcileTimelineView;
 
 class ReconcilesPanel : public QWidget
 {
@@ -26,6 +28,11 @@ public:
 
     void setAvailable(bool available);
     QTableView *view() const { return m_view; }
+    ReconcileTimelineView *timeline() const { return m_timeline; }
+    /// The controller paused or ran again (the timeline shades paused periods).
+    void setPaused(bool paused);
+    /// Selects model row `row` in the list (clearing the filters if they hide it).
+    void selectRow(int row);
     /// The selected traces as a JSON array (one object per trace).
     QByteArray selectedTracesJson() const;
 
@@ -35,6 +42,7 @@ Q_SIGNALS:
 private:
     void updateFilter();
     void showDetails();
+    QWidget *makeTimelineBox();
 
     ReconcileListModel *m_model;
     ReconcileFilterProxy *m_proxy;
@@ -42,6 +50,7 @@ private:
     QLineEdit *m_keyFilter;
     QComboBox *m_resultFilter;
     QTableView *m_view;
+    ReconcileTimelineView *m_timeline;
     QPlainTextEdit *m_causes;
     QPlainTextEdit *m_calls;
     QPlainTextEdit *m_diffs;

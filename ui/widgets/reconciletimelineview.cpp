@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "ui/widgets/reconciletimelineview.h"
+
+#include "ui/models/reconcilelistmodel.h"
+#include "ui/widgets/palette.h"
+
+#include <QDateTime>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QTimer>
+
+namespace opbench::ui {
+
+namespace {
+constexpr qreal LaneHeight = 14;
+constexpr int TickMs = 500;
+} // namespace
+
+ReconcileTimelineView::ReconcileTimelineView(ReconcileListModel *model, QWidget *parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_tick(new QTimer(this))
+{
+    setObjectName(QStringLiteral("reconcileTimeline"));
+    setToolTip(tr("One bar per reconcile: length = duration, colour = result (green success, blue requeue after, "
+                  "amber retry, red error, dark red terminal). Violet: paused. Click a bar to select it."));
+    setAccessibleName(tr("Reconcile timeline"));
+    // Time moves even when nothing reconciles: repaint twice a second while visible.
+    m_tick->setInterval(TickMs);
+    connect(m_tick, &QTimer::timeout, this, qOverload<>(&QWidget::update));
+    for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+        connect(model, signal, this, [this] { update(); });
+    connect(model, &QAbstractItemModel::modelReset, this, qOverload<>(&QWidget::update));
+}
+
+void ReconcileTimelineView::setLaneMode(TimelineLanes mode)
+{
+    m_mode = mode;
+    updateGeometry();
+    update();
+}
+
+void ReconcileTimelineView::setSpanMs(qint64 spanMs)
+{
+    m_spanMs = std::max<qint64>(1000, spanMs);
+    update();
+}
+
+void ReconcileTimelineView::setPaused(bool paused)
+{
+    const bool open = !m_paused.isEmpty() && m_paused.last().endMs < 0;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (paused && !open)
+        m_paused.append({now, -1});
+    else if (!paused && open)
+        m_paused.last().endMs = now;
+    while (m_paused.size() > 200)
+        m_paused.removeFirst();
+    update();
+}
+
+void ReconcileTimelineView::setSelectedRow(int row)
+{
+    m_selectedRow = row;
+    update();
+}
+
+QList<TimelineItem> ReconcileTimelineView::items() const
+{
+    QList<TimelineItem> out;
+    out.reserve(m_model->rowCount());
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        const ReconcileTrace &t = m_model->traceAt(row);
+        TimelineItem i;
+        i.row = row;
+        i.key = t.request.toString();
+        i.startMs = t.startedAt.toMSecsSinceEpoch();
+        i.durationMs = std::chrono::duration_cast<std::chrono::milliseconds>(t.duration).count();
+        i.result = t.result;
+        out.append(i);
+    }
+    return out;
+}
+
+TimelineLayout ReconcileTimelineView::currentLayout() const
+{
+    TimelineGeometry g;
+    g.size = size();
+    g.labelWidth = std::min<qreal>(140, width() / 4.0);
+    g.axisHeight = fontMetrics().height() + 2;
+    g.laneHeight = LaneHeight;
+    g.toMs = QDateTime::currentMSecsSinceEpoch();
+    g.spanMs = m_spanMs;
+    return layoutTimeline(items(), m_mode, g, m_paused);
+}
+
+void ReconcileTimelineView::paintEvent(QPaintEvent *)
+{
+    const TimelineLayout l = currentLayout();
+    QPainter p(this);
+    p.fillRect(rect(), palette().base());
+    QColor pausedShade = resultColour(ResultColour::Paused);
+    pausedShade.setAlpha(40);
+    for (const QRectF &r : l.paused)
+        p.fillRect(r, pausedShade);
+    paintAxis(p, l);
+    p.setPen(palette().text().color());
+    const QFontMetrics fm = fontMetrics();
+    for (qsizetype lane = 0; lane < l.lanes.size(); ++lane) {
+        const qreal y = l.plot.top() + qreal(lane) * LaneHeight;
+        const QRectF label(2, y, l.plot.left() - 4, LaneHeight);
+        p.drawText(label, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(l.lanes.at(lane), Qt::ElideMiddle, int(label.width())));
+    }
+    for (const TimelineBar &b : l.bars)
+        p.fillRect(b.rect, colourForResult(b.result));
+    for (const TimelineBar &b : l.bars) {
+        if (b.row == m_selectedRow) {
+            p.setPen(QPen(palette().highlight().color(), 2));
+            p.drawRect(b.rect.adjusted(-1, -1, 1, 1));
+        }
+    }
+}
+
+void ReconcileTimelineView::paintAxis(QPainter &p, const TimelineLayout &l) const
+{
+    const qint64 span = l.toMs - l.fromMs;
+    const qint64 step = span <= 15000 ? 1000 : span <= 60000 ? 5000 : span <= 300000 ? 30000 : 60000;
+    p.setPen(palette().mid().color());
+    for (qint64 t = l.toMs - (l.toMs % step); t >= l.fromMs; t -= step) {
+        const qreal x = l.xOf(t);
+        p.drawLine(QPointF(x, l.plot.top()), QPointF(x, l.plot.bottom()));
+        const QString text = tr("-%1 s").arg((l.toMs - t) / 1000);
+        p.drawText(QRectF(x - 40, 0, 80, l.plot.top()), Qt::AlignCenter, text);
+    }
+}
+
+void ReconcileTimelineView::mousePressEvent(QMouseEvent *event)
+{
+    const int row = currentLayout().rowAt(event->position());
+    if (row >= 0) {
+        setSelectedRow(row);
+        Q_EMIT rowClicked(row);
+    }
+    QWidget::mousePressEvent(event);
+}
+
+void ReconcileTimelineView::showEvent(QShowEvent *event)
+{
+    m_tick->start();
+    QWidget::showEvent(event);
+}
+
+void ReconcileTimelineView::hideEvent(QHideEvent *event)
+{
+    m_tick->stop();
+    QWidget::hideEvent(event);
+}
+
+QSize ReconcileTimelineView::sizeHint() const
+{
+    return {600, 120};
+}
+
+QSize ReconcileTimelineView::minimumSizeHint() const
+{
+    return {200, 60};
+}
+
+} // namespace opbench::ui
