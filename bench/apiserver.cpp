@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // opbench-bench apiserver [--kubeconfig KC] [--writes N] [--clients K] [--concurrency C]
 //                         [--list-count N] [--watchers N] [--events M] [--event-interval-ms MS]
-//                         [--plain-http] [--skip-list] [--skip-watch]
+//                         [--raw-connections N] [--plain-http] [--skip-list] [--skip-watch]
 // The API server's performance goals (issue 3): creates per second from one client process,
 // the time to serve a list of 10,000 Deployments, and watch fan-out. Without --kubeconfig an
 // embedded server runs on its own thread of this process (HTTPS unless --plain-http).
 // Prints one JSON line: writes_per_second, list_10k_deployments_ms (median of 5, min too),
 // watch_watchers, watch_delivered, watch_expected, watch_p50_ms, watch_p99_ms, ...
+// --raw-connections N adds raw_writes_per_second: the same creates over N raw keep-alive sockets
+// (no client library), i.e. what the server sustains. --clients K uses K RestClients (K QNAMs).
+#include "bench/apiserverrawwriter.h"
 #include "bench/apiserverwatchfanout.h"
 #include "bench/bench.h"
 
@@ -86,6 +89,7 @@ struct Settings
     int watchers = 1000;
     int events = 20;
     int eventIntervalMs = 50;
+    int rawConnections = 0;
     bool list = true;
     bool watch = true;
     QString runId;
@@ -249,6 +253,23 @@ QCoro::Task<> watchFanout(RestClient *client, Raw raw, Settings s, QJsonObject *
     out->insert(QStringLiteral("watch_max_ms"), fanout.percentileMs(100));
 }
 
+/// The same creates over raw keep-alive sockets (no client library): the server's capacity.
+QCoro::Task<> rawWrites(Raw raw, Settings s, QJsonObject *out)
+{
+    bench::RawWriter writer(raw.server, raw.authorization, raw.ssl);
+    QElapsedTimer t;
+    t.start();
+    writer.start(s.rawConnections, s.writes, QStringLiteral("bench-writes-%1").arg(s.runId), QStringLiteral("raw"));
+    for (int waited = 0; !writer.finished() && waited < 30000; ++waited)
+        co_await QCoro::sleepFor(1ms);
+    const double seconds = double(t.nsecsElapsed()) / 1e9;
+    out->insert(QStringLiteral("raw_connections"), s.rawConnections);
+    out->insert(QStringLiteral("raw_writes"), writer.created());
+    out->insert(QStringLiteral("raw_writes_per_second"), double(writer.created()) / seconds);
+    if (writer.lost() > 0 || writer.created() != s.writes)
+        out->insert(QStringLiteral("raw_problem"), QStringLiteral("%1 answered, %2 created, %3 lost").arg(writer.answered()).arg(writer.created()).arg(writer.lost()));
+}
+
 QCoro::Task<int> benchmark(RestConfig config, Settings s, QJsonObject *out)
 {
     std::vector<std::unique_ptr<RestClient>> owned;
@@ -267,6 +288,8 @@ QCoro::Task<int> benchmark(RestConfig config, Settings s, QJsonObject *out)
     if (!writes.firstError.isEmpty())
         out->insert(QStringLiteral("writes_first_error"), writes.firstError);
     Raw raw = co_await rawAccess(config);
+    if (s.rawConnections > 0)
+        co_await rawWrites(raw, s, out);
     if (s.list) {
         const QString listNs = QStringLiteral("bench-list-%1").arg(s.runId);
         co_await ensureNamespace(clients.first(), listNs);
@@ -297,6 +320,7 @@ int run(const QStringList &args)
     s.watchers = bench::option(args, QStringLiteral("--watchers"), QStringLiteral("1000")).toInt();
     s.events = bench::option(args, QStringLiteral("--events"), QStringLiteral("20")).toInt();
     s.eventIntervalMs = bench::option(args, QStringLiteral("--event-interval-ms"), QStringLiteral("50")).toInt();
+    s.rawConnections = bench::option(args, QStringLiteral("--raw-connections"), QStringLiteral("0")).toInt();
     s.list = !args.contains(QStringLiteral("--skip-list"));
     s.watch = !args.contains(QStringLiteral("--skip-watch"));
     s.runId = QString::number(QRandomGenerator::global()->bounded(1u << 30), 36);
