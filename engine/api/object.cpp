@@ -49,6 +49,7 @@ public:
     QString ns;
     qint64 generation = 0;
     std::array<enc::Span, enc::MetaFieldCount> meta{};
+    quint32 jsonSize = 0; // size of the unpacked document
     bool hasManagedFields = false;
     mutable std::atomic<Labels *> labels{nullptr};
     mutable std::atomic<QList<OwnerReference> *> ownerReferences{nullptr};
@@ -124,6 +125,7 @@ ObjectData *buildData(dom::object obj, const QString &apiVersion, const QString 
     const enc::PackResult packed = enc::pack(scratch, obj, {stripManagedFields, apiVersionUtf8, kindUtf8});
     auto *d = new ObjectData;
     d->packed = QByteArray(scratch.data(), qsizetype(scratch.size()));
+    d->jsonSize = quint32(enc::unpackedSize(scratch));
     d->meta = packed.meta;
     d->hasManagedFields = packed.hasManagedFields;
     d->apiVersion = internedField(obj, "apiVersion");
@@ -228,7 +230,7 @@ QByteArray Object::toJsonBytes() const
     if (!d)
         return {};
     const std::string_view packed(d->packed.constData(), size_t(d->packed.size()));
-    QByteArray out(qsizetype(enc::unpackedSize(packed)), Qt::Uninitialized);
+    QByteArray out(qsizetype(d->jsonSize), Qt::Uninitialized);
     enc::unpackInto(packed, out.data());
     return out;
 }

@@ -208,18 +208,41 @@ PackResult pack(std::string &out, dom::object obj, const PackOptions &options)
     return result;
 }
 
+namespace {
+
+// The index of the next token at or after `i` (a byte below 0x20), or packed.size(). Scans eight
+// bytes at a time: (x - 0x20…20) & ~x & 0x80…80 is non-zero exactly when some byte of x is below
+// 0x20 (bytes of 0x80 and above, UTF-8, never set it).
+std::size_t nextToken(std::string_view packed, std::size_t i)
+{
+    constexpr std::uint64_t ones = 0x0101010101010101ULL;
+    const char *p = packed.data();
+    const std::size_t n = packed.size();
+    while (i + 8 <= n) {
+        std::uint64_t x;
+        std::memcpy(&x, p + i, 8);
+        if (((x - ones * 0x20) & ~x & (ones * 0x80)) != 0)
+            break;
+        i += 8;
+    }
+    while (i < n && static_cast<unsigned char>(p[i]) >= 0x20)
+        ++i;
+    return i;
+}
+
+int tokenId(std::string_view packed, std::size_t i)
+{
+    return (static_cast<unsigned char>(packed[i]) - kTokenLeadMin) * 256 + static_cast<unsigned char>(packed[i + 1]);
+}
+
+} // namespace
+
 std::size_t unpackedSize(std::string_view packed)
 {
     std::size_t size = packed.size();
     const KeyDictionary &dict = KeyDictionary::instance();
-    for (std::size_t i = 0; i < packed.size(); ++i) {
-        const auto c = static_cast<unsigned char>(packed[i]);
-        if (c > kTokenLeadMax || c < kTokenLeadMin || i + 1 >= packed.size())
-            continue;
-        const int id = (c - kTokenLeadMin) * 256 + static_cast<unsigned char>(packed[i + 1]);
-        size += dict.text(id).size() + 3 - 2; // "key": replaces the 2-byte token
-        ++i;
-    }
+    for (std::size_t i = nextToken(packed, 0); i + 1 < packed.size(); i = nextToken(packed, i + 2))
+        size += dict.text(tokenId(packed, i)).size() + 3 - 2; // "key": replaces the 2-byte token
     return size;
 }
 
@@ -227,20 +250,16 @@ void unpackInto(std::string_view packed, char *dest)
 {
     const KeyDictionary &dict = KeyDictionary::instance();
     std::size_t run = 0; // start of the pending run of plain bytes
-    for (std::size_t i = 0; i < packed.size(); ++i) {
-        const auto c = static_cast<unsigned char>(packed[i]);
-        if (c > kTokenLeadMax || c < kTokenLeadMin || i + 1 >= packed.size())
-            continue;
+    for (std::size_t i = nextToken(packed, 0); i + 1 < packed.size(); i = nextToken(packed, run)) {
         std::memcpy(dest, packed.data() + run, i - run);
         dest += i - run;
-        const std::string_view key = dict.text((c - kTokenLeadMin) * 256 + static_cast<unsigned char>(packed[i + 1]));
+        const std::string_view key = dict.text(tokenId(packed, i));
         *dest++ = '"';
         std::memcpy(dest, key.data(), key.size());
         dest += key.size();
         *dest++ = '"';
         *dest++ = ':';
-        ++i;
-        run = i + 1;
+        run = i + 2;
     }
     std::memcpy(dest, packed.data() + run, packed.size() - run);
 }
