@@ -78,14 +78,8 @@ QCoro::Task<Expected<Object>> Client::get(ReconcileContext ctx, GroupVersionKind
     }
     const auto t0 = m_clock->now();
     Expected<Object> r = co_await m_cache->get(gvk, ns, name);
-    if (!self)
-        co_return r;
-    call.latency = m_clock->now() - t0;
-    if (r.ok())
-        call.code = 200;
-    else
-        setError(call, r.error());
-    ctx.record(call);
+    if (self)
+        finishCall(ctx, call, t0, r.ok() ? nullptr : &r.error());
     co_return r;
 }
 
@@ -101,16 +95,10 @@ QCoro::Task<Expected<QList<Object>>> Client::list(ReconcileContext ctx, GroupVer
     }
     const auto t0 = m_clock->now();
     Expected<QList<Object>> r = co_await m_cache->list(gvk, opts);
-    if (!self)
-        co_return r;
-    call.latency = m_clock->now() - t0;
-    if (r.ok()) {
-        call.code = 200;
+    if (r.ok())
         call.items = int(r->size());
-    } else {
-        setError(call, r.error());
-    }
-    ctx.record(call);
+    if (self)
+        finishCall(ctx, call, t0, r.ok() ? nullptr : &r.error());
     co_return r;
 }
 
@@ -251,33 +239,47 @@ QCoro::Task<Expected<Object>> Client::sendObject(GroupVersionResource gvr, QStri
     co_return r;
 }
 
-QCoro::Task<Expected<Object>> Client::liveGet(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name)
+QCoro::Task<Expected<ResourceMapping>> Client::admitLive(ReconcileContext ctx, PendingCall p, TraceCall *call)
 {
     QPointer<Client> self(this);
-    const PendingCall p{{}, {}, 0, QStringLiteral("get"), gvk, objectKey(ns, name), false, {}, {}};
-    TraceCall call = makeCall(p, m_clock);
-    const Expected<ResourceMapping> mapping = mappingFor(gvk);
+    Expected<ResourceMapping> mapping = mappingFor(p.gvk);
     std::optional<Status> err;
     if (mapping.ok())
         err = co_await gate(ctx, p);
     else
         err = mapping.error();
-    if (err || !self) {
-        const Status s = err ? *err : cancelledStatus(ctx);
-        setError(call, s);
-        ctx.record(call);
-        co_return s;
-    }
-    const auto t0 = m_clock->now();
-    Expected<Object> r = co_await m_rest->get(mapping->gvr, mapping->namespaced ? ns : QString(), name);
-    if (!self)
-        co_return r;
+    if (!err && self)
+        co_return mapping;
+    const Status s = err ? *err : cancelledStatus(ctx);
+    setError(*call, s);
+    ctx.record(*call);
+    co_return s;
+}
+
+void Client::finishCall(const ReconcileContext &ctx, TraceCall &call, Clock::TimePoint t0, const Status *error) const
+{
     call.latency = m_clock->now() - t0;
-    if (r.ok())
-        call.code = 200;
+    if (error)
+        setError(call, *error);
     else
-        setError(call, r.error());
+        call.code = 200;
     ctx.record(call);
+}
+
+QCoro::Task<Expected<Object>> Client::liveGet(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name)
+{
+    QPointer<Client> self(this);
+    const PendingCall p{{}, {}, 0, QStringLiteral("get"), gvk, objectKey(ns, name), false, {}, {}};
+    TraceCall call = makeCall(p, m_clock);
+    Expected<ResourceMapping> mapping = co_await admitLive(ctx, p, &call);
+    if (!mapping.ok())
+        co_return Status(mapping.error());
+    const auto t0 = m_clock->now();
+    QString scope = mapping->namespaced ? ns : QString();
+    GroupVersionResource gvr = mapping->gvr;
+    Expected<Object> r = co_await m_rest->get(std::move(gvr), std::move(scope), std::move(name));
+    if (self)
+        finishCall(ctx, call, t0, r.ok() ? nullptr : &r.error());
     co_return r;
 }
 
@@ -286,32 +288,22 @@ QCoro::Task<Expected<QList<Object>>> Client::liveList(ReconcileContext ctx, Grou
     QPointer<Client> self(this);
     const PendingCall p{{}, {}, 0, QStringLiteral("list"), gvk, ns, false, {}, {}};
     TraceCall call = makeCall(p, m_clock);
-    const Expected<ResourceMapping> mapping = mappingFor(gvk);
-    std::optional<Status> err;
-    if (mapping.ok())
-        err = co_await gate(ctx, p);
-    else
-        err = mapping.error();
-    if (err || !self) {
-        const Status s = err ? *err : cancelledStatus(ctx);
-        setError(call, s);
-        ctx.record(call);
-        co_return s;
-    }
+    Expected<ResourceMapping> mapping = co_await admitLive(ctx, p, &call);
+    if (!mapping.ok())
+        co_return Status(mapping.error());
     const auto t0 = m_clock->now();
-    Expected<Object::List> r = co_await m_rest->list(mapping->gvr, mapping->namespaced ? ns : QString(), opts, true);
-    if (!self)
-        co_return r.ok() ? Expected<QList<Object>>(r->items) : Expected<QList<Object>>(r.error());
-    call.latency = m_clock->now() - t0;
+    QString scope = mapping->namespaced ? ns : QString();
+    GroupVersionResource gvr = mapping->gvr;
+    Expected<Object::List> r = co_await m_rest->list(std::move(gvr), std::move(scope), std::move(opts), true);
     if (!r.ok()) {
-        setError(call, r.error());
-        ctx.record(call);
-        co_return r.error();
+        if (self)
+            finishCall(ctx, call, t0, &r.error());
+        co_return Status(r.error());
     }
-    call.code = 200;
     call.items = int(r->items.size());
-    ctx.record(call);
-    co_return r->items;
+    if (self)
+        finishCall(ctx, call, t0, nullptr);
+    co_return QList<Object>(r->items);
 }
 
 QCoro::Task<Expected<Object>> ApiReader::get(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name) const

@@ -99,6 +99,10 @@ private:
     static Expected<Object> objectOf(Expected<DeleteResult> r);
     QCoro::Task<Expected<Object>> liveGet(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name);
     QCoro::Task<Expected<QList<Object>>> liveList(ReconcileContext ctx, GroupVersionKind gvk, QString ns, ListOptions opts);
+    /// A live call's mapping once its gate opened; otherwise the error, already recorded in `call`.
+    QCoro::Task<Expected<ResourceMapping>> admitLive(ReconcileContext ctx, PendingCall p, TraceCall *call);
+    /// Records `call` with its latency since `t0` and code 200, or `error`.
+    void finishCall(const ReconcileContext &ctx, TraceCall &call, Clock::TimePoint t0, const Status *error) const;
     [[nodiscard]] Expected<ResourceMapping> mappingFor(const GroupVersionKind &gvk) const;
     /// The cached copy of an object when its kind is cached (no informer is created).
     [[nodiscard]] Object cached(const GroupVersionKind &gvk, const QString &key) const;

@@ -99,18 +99,26 @@ QCoro::Task<Expected<Object>> getExisting(Client *client, ReconcileContext ctx, 
     co_return got;
 }
 
-/// The shared first half of createOrUpdate / createOrPatch: get; when missing, mutate and create.
-/// `existing` receives the cached object when there is one (then nothing was written).
-QCoro::Task<Expected<OperationOutcome>> createIfMissing(Client *client, ReconcileContext ctx, Object obj, MutateFn mutate,
-                                                        Object *existing)
+/// The shared first half of createOrUpdate / createOrPatch: get; when missing, mutate and
+/// create (`done` set); otherwise the cached object and what mutate makes of it.
+struct Prepared
+{
+    std::optional<OperationOutcome> done;
+    Object existing;
+    Object desired;
+};
+
+QCoro::Task<Expected<Prepared>> prepare(Client *client, ReconcileContext ctx, Object obj, MutateFn mutate)
 {
     QPointer<Client> c(client);
     Expected<Object> got = co_await getExisting(client, ctx, obj);
     if (!c)
         co_return clientGone();
     if (got.ok()) {
-        *existing = *got;
-        co_return OperationOutcome{OperationResult::Unchanged, *got};
+        Expected<Object> desired = mutated(mutate, *got);
+        if (!desired.ok())
+            co_return Status(desired.error());
+        co_return Prepared{std::nullopt, *got, *desired};
     }
     if (!isNotFound(got.error()))
         co_return Status(got.error());
@@ -121,27 +129,22 @@ QCoro::Task<Expected<OperationOutcome>> createIfMissing(Client *client, Reconcil
     Expected<Object> created = co_await c->create(std::move(ctx), std::move(toCreate));
     if (!created.ok())
         co_return Status(created.error());
-    co_return OperationOutcome{OperationResult::Created, *created};
+    co_return Prepared{OperationOutcome{OperationResult::Created, *created}, {}, {}};
 }
 
 } // namespace
 
 QCoro::Task<Expected<OperationOutcome>> createOrUpdate(Client *client, ReconcileContext ctx, Object obj, MutateFn mutate)
 {
-    QPointer<Client> c(client);
-    Object existing;
-    Expected<OperationOutcome> first = co_await createIfMissing(client, ctx, std::move(obj), mutate, &existing);
-    if (!first.ok() || existing.isNull())
-        co_return first;
-    if (!c)
-        co_return clientGone();
-    Expected<Object> desired = mutated(mutate, existing);
-    if (!desired.ok())
-        co_return Status(desired.error());
-    if (*desired == existing) // canonical encoding: equal bytes ⇔ equal documents
-        co_return OperationOutcome{OperationResult::Unchanged, existing};
-    Object toUpdate = *desired;
-    Expected<Object> updated = co_await c->update(std::move(ctx), std::move(toUpdate));
+    Expected<Prepared> prep = co_await prepare(client, ctx, std::move(obj), std::move(mutate));
+    if (!prep.ok())
+        co_return Status(prep.error());
+    if (prep->done)
+        co_return *prep->done;
+    if (prep->desired == prep->existing) // canonical encoding: equal bytes ⇔ equal documents
+        co_return OperationOutcome{OperationResult::Unchanged, prep->existing};
+    Object toUpdate = prep->desired;
+    Expected<Object> updated = co_await client->update(std::move(ctx), std::move(toUpdate));
     if (!updated.ok())
         co_return Status(updated.error());
     co_return OperationOutcome{OperationResult::Updated, *updated};
@@ -150,18 +153,15 @@ QCoro::Task<Expected<OperationOutcome>> createOrUpdate(Client *client, Reconcile
 QCoro::Task<Expected<OperationOutcome>> createOrPatch(Client *client, ReconcileContext ctx, Object obj, MutateFn mutate)
 {
     QPointer<Client> c(client);
-    Object existing;
-    Expected<OperationOutcome> first = co_await createIfMissing(client, ctx, std::move(obj), mutate, &existing);
-    if (!first.ok() || existing.isNull())
-        co_return first;
-    if (!c)
-        co_return clientGone();
-    Expected<Object> desired = mutated(mutate, existing);
-    if (!desired.ok())
-        co_return Status(desired.error());
+    Expected<Prepared> prep = co_await prepare(client, ctx, std::move(obj), std::move(mutate));
+    if (!prep.ok())
+        co_return Status(prep.error());
+    if (prep->done)
+        co_return *prep->done;
+    const Object existing = prep->existing;
     OperationOutcome out{OperationResult::Unchanged, existing};
     const QJsonObject before = withoutStatus(existing);
-    const QJsonObject after = withoutStatus(*desired);
+    const QJsonObject after = withoutStatus(prep->desired);
     if (before != after) {
         Patch p = Patch::mergeFrom(Object::fromJson(before), Object::fromJson(after));
         Object target = existing;
@@ -173,7 +173,7 @@ QCoro::Task<Expected<OperationOutcome>> createOrPatch(Client *client, ReconcileC
         out = OperationOutcome{OperationResult::Updated, *patched};
     }
     const QJsonObject statusBefore = statusOnly(existing);
-    const QJsonObject statusAfter = statusOnly(*desired);
+    const QJsonObject statusAfter = statusOnly(prep->desired);
     if (statusBefore != statusAfter) {
         Patch p = Patch::mergeFrom(Object::fromJson(statusBefore), Object::fromJson(statusAfter));
         Object target = existing;
