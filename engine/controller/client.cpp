@@ -71,11 +71,8 @@ QCoro::Task<Expected<Object>> Client::get(ReconcileContext ctx, GroupVersionKind
     QPointer<Client> self(this);
     const PendingCall p{{}, {}, 0, QStringLiteral("get"), gvk, objectKey(ns, name), true, {}, {}};
     TraceCall call = makeCall(p, m_clock);
-    if (auto err = co_await gate(ctx, p)) {
-        setError(call, *err);
-        ctx.record(call);
-        co_return *err;
-    }
+    if (std::optional<Status> err = co_await admit(ctx, p, &call))
+        co_return Status(*err);
     const auto t0 = m_clock->now();
     Expected<Object> r = co_await m_cache->get(gvk, ns, name);
     if (self)
@@ -88,11 +85,8 @@ QCoro::Task<Expected<QList<Object>>> Client::list(ReconcileContext ctx, GroupVer
     QPointer<Client> self(this);
     const PendingCall p{{}, {}, 0, QStringLiteral("list"), gvk, opts.namespaceName, true, {}, {}};
     TraceCall call = makeCall(p, m_clock);
-    if (auto err = co_await gate(ctx, p)) {
-        setError(call, *err);
-        ctx.record(call);
-        co_return *err;
-    }
+    if (std::optional<Status> err = co_await admit(ctx, p, &call))
+        co_return Status(*err);
     const auto t0 = m_clock->now();
     Expected<QList<Object>> r = co_await m_cache->list(gvk, opts);
     if (r.ok())
@@ -178,13 +172,8 @@ QCoro::Task<Expected<DeleteResult>> Client::write(ReconcileContext ctx, Write w)
         ctx.record(call);
         co_return mapping.error();
     }
-    if (auto err = co_await gate(ctx, p)) {
-        setError(call, *err);
-        ctx.record(call);
-        co_return *err;
-    }
-    if (!self)
-        co_return cancelledStatus(ctx);
+    if (std::optional<Status> err = co_await admit(ctx, p, &call))
+        co_return Status(*err);
     const auto t0 = m_clock->now();
     Expected<DeleteResult> r = co_await send(*mapping, ns, w);
     if (!self)
@@ -239,21 +228,30 @@ QCoro::Task<Expected<Object>> Client::sendObject(GroupVersionResource gvr, QStri
     co_return r;
 }
 
-QCoro::Task<Expected<ResourceMapping>> Client::admitLive(ReconcileContext ctx, PendingCall p, TraceCall *call)
+QCoro::Task<std::optional<Status>> Client::admit(ReconcileContext ctx, PendingCall p, TraceCall *call)
 {
     QPointer<Client> self(this);
+    std::optional<Status> err = co_await gate(ctx, p);
+    if (!err && !self)
+        err = cancelledStatus(ctx);
+    if (err) {
+        setError(*call, *err);
+        ctx.record(*call);
+    }
+    co_return err;
+}
+
+QCoro::Task<Expected<ResourceMapping>> Client::admitLive(ReconcileContext ctx, PendingCall p, TraceCall *call)
+{
     Expected<ResourceMapping> mapping = mappingFor(p.gvk);
-    std::optional<Status> err;
-    if (mapping.ok())
-        err = co_await gate(ctx, p);
-    else
-        err = mapping.error();
-    if (!err && self)
-        co_return mapping;
-    const Status s = err ? *err : cancelledStatus(ctx);
-    setError(*call, s);
-    ctx.record(*call);
-    co_return s;
+    if (!mapping.ok()) {
+        setError(*call, mapping.error());
+        ctx.record(*call);
+        co_return Status(mapping.error());
+    }
+    if (std::optional<Status> err = co_await admit(ctx, p, call))
+        co_return Status(*err);
+    co_return mapping;
 }
 
 void Client::finishCall(const ReconcileContext &ctx, TraceCall &call, Clock::TimePoint t0, const Status *error) const

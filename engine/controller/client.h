@@ -99,6 +99,8 @@ private:
     static Expected<Object> objectOf(Expected<DeleteResult> r);
     QCoro::Task<Expected<Object>> liveGet(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name);
     QCoro::Task<Expected<QList<Object>>> liveList(ReconcileContext ctx, GroupVersionKind gvk, QString ns, ListOptions opts);
+    /// Opens the call's gate; an error (cancelled, client gone) is recorded in `call` and returned.
+    QCoro::Task<std::optional<Status>> admit(ReconcileContext ctx, PendingCall p, TraceCall *call);
     /// A live call's mapping once its gate opened; otherwise the error, already recorded in `call`.
     QCoro::Task<Expected<ResourceMapping>> admitLive(ReconcileContext ctx, PendingCall p, TraceCall *call);
     /// Records `call` with its latency since `t0` and code 200, or `error`.
