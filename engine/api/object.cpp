@@ -183,8 +183,12 @@ Expected<Object> Object::parse(const QByteArray &json)
 Expected<Object::List> Object::parseList(const QByteArray &json, const QString &itemApiVersion, const QString &itemKind,
                                          bool stripManagedFields)
 {
+    // A parser of its own, freed on return: a list page is large (its padded copy, tape and
+    // string buffer are several times the body) and a thread-local parser would keep all of it
+    // for the life of the thread.
+    dom::parser parser;
     dom::element el;
-    auto err = threadParser().parse(json.constData(), size_t(json.size())).get(el);
+    auto err = parser.parse(json.constData(), size_t(json.size())).get(el);
     if (err)
         return decodeError(err, json);
     dom::object obj;

@@ -53,12 +53,14 @@ struct InformerOptions
     /// falls back to LIST + WATCH otherwise.
     ///
     /// Off by default (client-go turned it on in 1.35), decided by measurement: against
-    /// opbench-apiserver with 10,000 Deployments (16 MB of JSON) the paginated LIST + WATCH syncs
-    /// about as fast and peaks 16–24 MB lower (`opbench-bench sync` with and without
-    /// --watch-list; figures in the README). A LIST arrives in 500-item pages decoded one at a
-    /// time; the streamed events arrive as fast as the server writes them, and what the engine
-    /// thread has not read yet piles up in QNetworkReply (its read buffer is unbounded), next to
-    /// the objects already built. Revisit when WatchStream bounds its read buffer.
+    /// opbench-apiserver with 10,000 Deployments (16 MB of JSON), LIST + WATCH (500-item pages,
+    /// each decoded and freed before the next) synced as fast and peaked at 43 MB, the streaming
+    /// list at 60–66 MB, still holding 50 MB after malloc_trim against 37 MB (`opbench-bench sync`
+    /// with and without --watch-list; README). The streamed events arrive as fast as the server
+    /// writes them: QNetworkReply buffers what the engine thread has not read yet (its read
+    /// buffer is unbounded), WatchStream takes whatever piled up in one readAll, and WatchDecoder
+    /// decodes all of it into one event list and keeps its grown buffer. Revisit when
+    /// engine/client bounds the reply's read buffer and decodes chunk by chunk.
     bool useWatchList = false;
     /// Page size of the first LIST (client-go's pager: 500); 0 = one unpaginated response.
     qint64 pageSize = 500;
