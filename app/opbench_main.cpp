@@ -3,14 +3,13 @@
 // MyApplications; --kubeconfig/--context use a real cluster; --screenshot/--exit-after render
 // the window to a PNG and quit (docs, tests).
 #include "ui/mainwindow.h"
+#include "ui/workbenchhost.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QPointer>
 #include <QTimer>
 
 #include <cstdio>
-#include <functional>
 
 int main(int argc, char **argv)
 {
@@ -51,48 +50,29 @@ int main(int argc, char **argv)
     opbench::ui::SessionOptions options;
     options.kubeconfig = parser.value(kubeconfig);
     options.context = parser.value(context);
-    auto *first = new opbench::ui::MainWindow(options);
-    first->setAttribute(Qt::WA_DeleteOnClose);
-    QPointer<opbench::ui::MainWindow> current = first;
-    QList<QPointer<opbench::ui::MainWindow>> windows{first}; // deleted after the loop if still there
-    // Connect to cluster… restarts the workbench: a new window (new session, fresh models)
-    // replaces the old one, whose session stops and releases its lease as it is deleted.
-    std::function<void(opbench::ui::MainWindow *)> watch = [&current, &windows, &watch](opbench::ui::MainWindow *w) {
-        QObject::connect(w, &opbench::ui::MainWindow::switchRequested, w, [w, &current, &windows, &watch](const opbench::ui::SessionOptions &o) {
-            auto *next = new opbench::ui::MainWindow(o);
-            next->setAttribute(Qt::WA_DeleteOnClose);
-            windows.append(next);
-            watch(next);
-            current = next;
-            next->show();
-            w->close();
-        });
-    };
-    watch(first);
-    first->show();
+    opbench::ui::WorkbenchHost host; // Connect to cluster… replaces the window
+    host.open(options);
 
     int rc = 0;
     if (seconds >= 0) {
         const QString path = parser.value(screenshot);
         if (!path.isEmpty()) {
             // Show one object in the Object panel for the picture.
-            QTimer::singleShot(int(seconds * 600), &app, [&current] {
-                if (current)
-                    current->selectObject(QStringLiteral("MyApplication"), QStringLiteral("default/frontend"));
+            QTimer::singleShot(int(seconds * 600), &app, [&host] {
+                if (host.window())
+                    host.window()->selectObject(QStringLiteral("MyApplication"), QStringLiteral("default/frontend"));
             });
         }
-        QTimer::singleShot(int(seconds * 1000), &app, [&current, &rc, path] {
-            if (current && !path.isEmpty() && !current->grab().save(path, "PNG")) {
+        QTimer::singleShot(int(seconds * 1000), &app, [&host, &rc, path] {
+            if (host.window() && !path.isEmpty() && !host.window()->grab().save(path, "PNG")) {
                 std::fprintf(stderr, "opbench: cannot write the screenshot to %s\n", qPrintable(path));
                 rc = 1;
             }
-            if (current)
-                current->close();
+            if (host.window())
+                host.window()->close();
             QApplication::exit(rc);
         });
     }
     const int loop = app.exec();
-    for (const auto &w : std::as_const(windows))
-        delete w.data(); // joins its session's threads
     return rc != 0 ? rc : loop;
 }

@@ -5,6 +5,8 @@
 // and resource (a user limited to one namespace), CRD missing with an offer to install it (which
 // then works). A working context is accepted.
 #include "ui/dialogs/connectdialog.h"
+#include "ui/mainwindow.h"
+#include "ui/workbenchhost.h"
 
 #include "engine/client/kubeconfig.h"
 #include "tests/support/testapiserver.h"
@@ -140,6 +142,30 @@ private Q_SLOTS:
         QVERIFY(dialog.lastResult().ok());
         QCOMPARE(dialog.selectedOptions().context, QStringLiteral("opbench"));
         QVERIFY(dialog.selectedOptions().kubeconfig.isEmpty()); // the KUBECONFIG lookup
+    }
+
+    void shouldRestartTheWorkbenchAgainstTheChosenContext()
+    {
+        // Given the workbench on the embedded cluster
+        WorkbenchHost host;
+        SessionOptions embedded;
+        embedded.createSamples = false;
+        QPointer<MainWindow> first = host.open(embedded);
+        QSignalSpy firstStarted(first->session(), &EngineSession::started);
+        QVERIFY(firstStarted.wait(30000));
+        // When the user picks context "opbench" in Connect to cluster…
+        SessionOptions chosen;
+        chosen.context = QStringLiteral("opbench");
+        Q_EMIT first->switchRequested(chosen);
+        // Then a new window with a new session runs against that cluster, and the old one is gone
+        QTRY_VERIFY_WITH_TIMEOUT(host.window() && host.window() != first.data(), 5000);
+        MainWindow *second = host.window();
+        QCOMPARE(second->session()->options().context, QStringLiteral("opbench"));
+        QSignalSpy started(second->session(), &EngineSession::started);
+        QVERIFY(started.wait(30000));
+        QCOMPARE(second->session()->cluster().server, m_api->url());
+        QVERIFY(second->windowTitle().contains(m_api->url().toString()));
+        QTRY_VERIFY_WITH_TIMEOUT(first.isNull(), 10000);
     }
 
     void cleanupTestCase()
