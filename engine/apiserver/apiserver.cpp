@@ -139,6 +139,40 @@ Expected<void> ApiServer::installBuiltinCrds()
     return {};
 }
 
+Expected<void> ApiServer::startFront()
+{
+    d->front = std::make_unique<HttpFront>(d->store.get(), d->watches.get(), &d->auth, m_faults, &d->audit, this);
+    d->front->resources().setFreshnessWait(std::chrono::milliseconds(m_options.freshnessWaitMs));
+    d->watches->setFreshnessWait(std::chrono::milliseconds(m_options.freshnessWaitMs));
+    std::unique_ptr<QTcpServer> listener;
+    if (!m_options.plainHttp) {
+        auto conf = m_tls.serverConfiguration();
+        if (!conf)
+            return conf.error();
+        auto ssl = std::make_unique<QSslServer>(); // our own listener: QAbstractHttpServer::listen() allows no tuning
+        ssl->setSslConfiguration(*conf);
+        ssl->setHandshakeTimeout(30000);
+        listener = std::move(ssl);
+    } else {
+        listener = std::make_unique<QTcpServer>();
+    }
+    const QHostAddress address(m_options.host == QLatin1String("localhost") ? QStringLiteral("127.0.0.1") : m_options.host);
+    if (address.isNull())
+        return Status::badRequest(QStringLiteral("cannot listen on \"%1\": not an IP address").arg(m_options.host));
+    // Qt's defaults (kernel backlog 50, accepting paused at 30 pending connections) make a burst
+    // of 1,000 connects wait for SYN retransmissions (seconds): room for bursts instead.
+    listener->setListenBacklogSize(4096);
+    listener->setMaxPendingConnections(4096);
+    m_port = listener->listen(address, m_options.port) ? listener->serverPort() : 0;
+    if (m_port != 0)
+        d->front->bind(listener.release()); // the front takes it as a child
+    if (m_port == 0) {
+        d->front.reset();
+        return Status::internalError(QStringLiteral("cannot listen on %1:%2 (address in use or not available)").arg(m_options.host).arg(m_options.port));
+    }
+    return {};
+}
+
 Expected<void> ApiServer::start()
 {
     if (auto ok = loadState(); !ok)
@@ -169,23 +203,8 @@ Expected<void> ApiServer::start()
         if (auto ok = d->audit.open(m_options.auditLog); !ok)
             return ok;
     m_faults->setFaults(m_options.faults);
-    d->front = std::make_unique<HttpFront>(d->store.get(), d->watches.get(), &d->auth, m_faults, &d->audit, this);
-    d->front->resources().setFreshnessWait(std::chrono::milliseconds(m_options.freshnessWaitMs));
-    d->watches->setFreshnessWait(std::chrono::milliseconds(m_options.freshnessWaitMs));
-    if (!m_options.plainHttp) {
-        auto conf = m_tls.serverConfiguration();
-        if (!conf)
-            return conf.error();
-        d->front->sslSetup(*conf);
-    }
-    const QHostAddress address(m_options.host == QLatin1String("localhost") ? QStringLiteral("127.0.0.1") : m_options.host);
-    if (address.isNull())
-        return Status::badRequest(QStringLiteral("cannot listen on \"%1\": not an IP address").arg(m_options.host));
-    m_port = d->front->listen(address, m_options.port);
-    if (m_port == 0) {
-        d->front.reset();
-        return Status::internalError(QStringLiteral("cannot listen on %1:%2 (address in use or not available)").arg(m_options.host).arg(m_options.port));
-    }
+    if (auto ok = startFront(); !ok)
+        return ok;
     d->front->discovery().setServerAddress(QStringLiteral("%1:%2").arg(url().host()).arg(m_port));
     if (d->state)
         d->state->markDirty(); // the first save records the token and certificates at once

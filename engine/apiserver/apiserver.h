@@ -104,6 +104,8 @@ Q_SIGNALS:
 private:
     Expected<void> loadState();
     Expected<void> installBuiltinCrds();
+    /// Creates the HTTP front and its listener (TLS unless plainHttp); sets m_port.
+    Expected<void> startFront();
     void addAdmission();
 
     struct Parts;
