@@ -64,10 +64,18 @@ ConnectDialog::ConnectDialog(const QString &kubeconfigPath, const QString &prese
     m_installCrd->setToolTip(tr("Create CustomResourceDefinition myapplications.example.com from resources/crds/"));
     layout->addWidget(buttons);
     connect(browse, &QPushButton::clicked, this, &ConnectDialog::browse);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connectSignals();
+    loadContexts();
+    if (!selectContext(preselect))
+        selectContext(QString());
+}
+
+void ConnectDialog::connectSignals()
+{
     connect(m_test, &QPushButton::clicked, this, &ConnectDialog::testSelected);
     connect(m_installCrd, &QPushButton::clicked, this, &ConnectDialog::installCrd);
     connect(m_connect, &QPushButton::clicked, this, &ConnectDialog::connectSelected);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_list, &QTreeWidget::itemDoubleClicked, this, &ConnectDialog::connectSelected);
     connect(m_probe, &ConnectionProbe::finished, this, &ConnectDialog::onProbeFinished);
     connect(m_probe, &ConnectionProbe::crdInstalled, this, [this](bool ok, const QString &message) {
@@ -75,9 +83,6 @@ ConnectDialog::ConnectDialog(const QString &kubeconfigPath, const QString &prese
         if (ok) // check again once the API server serves the new resource
             QTimer::singleShot(CrdSettleMs, this, &ConnectDialog::testSelected);
     });
-    loadContexts();
-    if (!selectContext(preselect))
-        selectContext(QString());
 }
 
 void ConnectDialog::loadContexts()

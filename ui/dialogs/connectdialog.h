@@ -44,6 +44,7 @@ Q_SIGNALS:
     void probeFinished(const opbench::ui::ProbeResult &result);
 
 private:
+    void connectSignals();
     void loadContexts();
     void browse();
     void onProbeFinished(const ProbeResult &result);

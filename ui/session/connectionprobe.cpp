@@ -13,6 +13,7 @@
 #include <QJsonObject>
 
 #include <memory>
+#include <optional>
 
 namespace opbench::ui {
 
@@ -63,44 +64,57 @@ ProbeResult classify(ProbeResult r, const Status &e, const QString &verb, const 
                                         .arg(verb, what, r.server, e.toString()));
 }
 
+/// list (all namespaces) on what the workbench watches, get on its Lease; the first refusal.
+QCoro::Task<std::optional<ProbeResult>> checkPermissions(RestClient *client, ProbeResult r, QString ns)
+{
+    const Check checks[] = {
+        {"list", {QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")}, false},
+        {"list", {QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("deployments")}, false},
+        {"list", {QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("replicasets")}, false},
+        {"list", {QString(), QStringLiteral("v1"), QStringLiteral("pods")}, false},
+        {"get", {QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")}, true},
+    };
+    // Arguments of awaited calls are locals: g++ 12 mis-destroys temporaries around co_await.
+    const QString leaseName = defaultLeaseName();
+    const QString allNamespaces;
+    for (const Check &c : checks) {
+        const QString where = c.namespaced ? QObject::tr("in namespace %1").arg(ns) : QObject::tr("in all namespaces");
+        Expected<void> ok;
+        if (c.namespaced) {
+            auto got = co_await client->get(c.gvr, ns, leaseName);
+            if (!got && !isNotFound(got.error()))
+                ok = got.error();
+        } else {
+            ListOptions lo;
+            lo.limit = 1;
+            auto listed = co_await client->list(c.gvr, allNamespaces, lo);
+            if (!listed)
+                ok = listed.error();
+        }
+        if (!ok)
+            co_return classify(r, ok.error(), QString::fromLatin1(c.verb), resourceName(c.gvr) + u' ' + where);
+    }
+    co_return std::nullopt;
+}
+
 QCoro::Task<ProbeResult> runChecks(RestClient *client, ProbeResult r, QString ns)
 {
-    Expected<RawResponse> version = co_await client->raw("GET", QStringLiteral("/version"));
+    const QByteArray get("GET");
+    const QString versionPath = QStringLiteral("/version");
+    Expected<RawResponse> version = co_await client->raw(get, versionPath);
     if (!version && !isForbidden(version.error()))
         co_return classify(r, version.error(), QObject::tr("get"), QStringLiteral("/version"));
     const GroupVersionResource apps{QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")};
-    Expected<RawResponse> disco = co_await client->raw("GET", apps.basePath());
+    const QString discoveryPath = apps.basePath();
+    Expected<RawResponse> disco = co_await client->raw(get, discoveryPath);
     if ((!disco && isNotFound(disco.error())) || (disco && !disco->body.contains("\"myapplications\"")))
         co_return fail(r, Outcome::CrdMissing,
                        QObject::tr("The MyApplication CRD (myapplications.example.com, v1alpha1) is not installed in the "
                                    "cluster at %1. The workbench can install it from resources/crds/.").arg(r.server));
     if (!disco)
         co_return classify(r, disco.error(), QObject::tr("get"), apps.basePath());
-    const Check checks[] = {
-        {"list", apps, false},
-        {"list", {QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("deployments")}, false},
-        {"list", {QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("replicasets")}, false},
-        {"list", {QString(), QStringLiteral("v1"), QStringLiteral("pods")}, false},
-        {"get", {QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")}, true},
-    };
-    for (const Check &c : checks) {
-        const QString verb = QString::fromLatin1(c.verb);
-        const QString where = c.namespaced ? QObject::tr("in namespace %1").arg(ns) : QObject::tr("in all namespaces");
-        Expected<void> ok;
-        if (c.namespaced) {
-            auto got = co_await client->get(c.gvr, ns, defaultLeaseName());
-            if (!got && !isNotFound(got.error()))
-                ok = got.error();
-        } else {
-            ListOptions lo;
-            lo.limit = 1;
-            auto listed = co_await client->list(c.gvr, QString(), lo);
-            if (!listed)
-                ok = listed.error();
-        }
-        if (!ok)
-            co_return classify(r, ok.error(), verb, resourceName(c.gvr) + u' ' + where);
-    }
+    if (auto denied = co_await checkPermissions(client, r, ns); denied)
+        co_return *denied;
     const QString gitVersion = QJsonDocument::fromJson(version ? version->body : QByteArray())
                                    .object().value(QStringLiteral("gitVersion")).toString();
     r.outcome = Outcome::Ok;
@@ -129,7 +143,9 @@ QCoro::Task<void> runProbe(ConnectionProbe *probe, QString path, QString context
         r.server = config->server.toString();
         const QString ns = config->namespaceName;
         auto client = std::make_unique<RestClient>(std::move(config.value()));
-        r = co_await runChecks(client.get(), r, ns);
+        const ProbeResult checked = co_await runChecks(client.get(), r, ns);
+        QMetaObject::invokeMethod(probe, [probe, checked] { Q_EMIT probe->finished(checked); });
+        co_return;
     }
     QMetaObject::invokeMethod(probe, [probe, r] { Q_EMIT probe->finished(r); });
 }
@@ -148,7 +164,9 @@ QCoro::Task<void> runInstall(ConnectionProbe *probe, QString path, QString conte
         if (!docs || docs->isEmpty()) {
             error = docs ? QObject::tr("the shipped CRD is empty") : docs.error().message();
         } else {
-            auto created = co_await client->create(crds, QString(), Object::fromJson(docs->first()));
+            const QString clusterScope;
+            const Object crd = Object::fromJson(docs->first());
+            auto created = co_await client->create(crds, clusterScope, crd);
             if (!created && !isAlreadyExists(created.error()))
                 error = created.error().message();
         }

@@ -48,12 +48,8 @@ HeadlessOperator::~HeadlessOperator()
     }
 }
 
-Expected<void> HeadlessOperator::start(const HeadlessLaunch &launch)
+Expected<void> HeadlessOperator::prepareServiceAccount(const HeadlessLaunch &launch)
 {
-    if (isRunning())
-        return Status::badRequest(tr("The headless operator is already running."));
-    if (!QFileInfo(launch.program).isExecutable())
-        return Status::badRequest(tr("opbench-operator was not found at %1 (it is built next to opbench).").arg(launch.program));
     m_dir = std::make_unique<QTemporaryDir>();
     if (!m_dir->isValid())
         return Status::badRequest(tr("Cannot create a temporary folder for the service account: %1").arg(m_dir->errorString()));
@@ -63,6 +59,17 @@ Expected<void> HeadlessOperator::start(const HeadlessLaunch &launch)
         if (auto ok = writeFile(m_dir->filePath(name), data); !ok)
             return ok;
     }
+    return {};
+}
+
+Expected<void> HeadlessOperator::start(const HeadlessLaunch &launch)
+{
+    if (isRunning())
+        return Status::badRequest(tr("The headless operator is already running."));
+    if (!QFileInfo(launch.program).isExecutable())
+        return Status::badRequest(tr("opbench-operator was not found at %1 (it is built next to opbench).").arg(launch.program));
+    if (auto ok = prepareServiceAccount(launch); !ok)
+        return ok;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("KUBECONFIG")); // as in a pod: in-cluster configuration only
     env.insert(QStringLiteral("KUBERNETES_SERVICE_HOST"), launch.server.host());
@@ -83,8 +90,7 @@ Expected<void> HeadlessOperator::start(const HeadlessLaunch &launch)
     connect(m_process, &QProcess::finished, this, &HeadlessOperator::onFinished);
     connect(m_process, &QProcess::errorOccurred, this, &HeadlessOperator::onError);
     m_identity = launch.identity;
-    m_stopping = false;
-    m_reported = false;
+    m_stopping = m_reported = false;
     m_partial[0].clear();
     m_partial[1].clear();
     m_process->start();

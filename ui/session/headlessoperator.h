@@ -58,6 +58,7 @@ Q_SIGNALS:
     void finished(int exitCode, bool crashed, const QString &message);
 
 private:
+    Expected<void> prepareServiceAccount(const HeadlessLaunch &launch);
     void readChannel(QProcess::ProcessChannel channel);
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void onError(QProcess::ProcessError error);

@@ -59,6 +59,7 @@ LeadershipPanel::LeadershipPanel(QWidget *parent)
     m_log->setObjectName(QStringLiteral("headlessLog"));
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(MaxLogLines);
+    m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_log->setPlaceholderText(tr("The headless operator's stdout and stderr appear here after \"Hand off\"."));
     layout->addWidget(m_log, 1);
