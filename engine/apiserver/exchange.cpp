@@ -101,7 +101,13 @@ void Responder::send(int code, const QByteArray &contentType, const QByteArray &
         return;
     if (QTcpSocket *s = m_state->socket.data()) {
         s->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-        s->write(head(code, contentType, extra, body.size()) + body); // one write: no Nagle stall between head and body
+        const QByteArray h = head(code, contentType, extra, body.size());
+        if (body.size() < 64 * 1024) {
+            s->write(h + body); // one write: one segment for small replies
+        } else {
+            s->write(h); // large bodies (lists): no 2nd multi-megabyte copy just to prepend the head
+            s->write(body);
+        }
     }
 }
 

@@ -160,13 +160,15 @@ void ResourceHandler::listNow(const Request &r, const RequestInfo &info, const R
         meta.insert(QStringLiteral("remainingItemCount"), result->remainingItemCount);
     QByteArray body = "{\"kind\":\"" + type.mapping.listKind.toUtf8() + "\",\"apiVersion\":\"" + type.apiVersion().toUtf8()
                       + "\",\"metadata\":" + QJsonDocument(meta).toJson(QJsonDocument::Compact) + ",\"items\":[";
-    body.reserve(body.size() + result->items.size() * 1300);
     bool first = true;
     for (const Object &o : std::as_const(result->items)) {
-        if (!first)
+        const QByteArray item = toServed(type, o).toJsonBytes();
+        if (first) // one reservation sized from the first item, not a growth copy per doubling
+            body.reserve(body.size() + (item.size() + 1) * result->items.size() * 11 / 10 + 2);
+        else
             body += ',';
         first = false;
-        body += toServed(type, o).toJsonBytes();
+        body += item;
     }
     body += "]}";
     resp.send(200, "application/json", body);
