@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // CRDs at run time: the built-in MyApplication CRD, a new CRD becoming served with its
 // conditions, and its removal.
-#include "tests/support/testhttp.h"
+#include "tests/apiserver/apiserverfixture.h"
 
 #include <QJsonArray>
 #include <QtTest>
@@ -39,23 +39,15 @@ QString conditionStatus(const QJsonObject &crd, const QString &type)
 }
 } // namespace
 
-class TestApiServerCrd : public QObject
+class TestApiServerCrd : public QObject, private ApiServerFixture
 {
     Q_OBJECT
-private:
-    TestApiServer m_api;
-    std::unique_ptr<TestHttp> m_http;
-
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY2(m_api.start(), qPrintable(m_api.errorString()));
-        m_http = std::make_unique<TestHttp>(m_api);
-    }
+    void initTestCase() { QVERIFY2(m_api.start(), qPrintable(m_api.errorString())); }
 
     void shouldInstallMyApplicationAtStart()
     {
-        const QJsonObject crd = m_http->get(kCrds + QStringLiteral("/myapplications.example.com")).json();
+        const QJsonObject crd = m_http.get(kCrds + QStringLiteral("/myapplications.example.com")).json();
         QCOMPARE(conditionStatus(crd, QStringLiteral("Established")), QStringLiteral("True"));
         QCOMPARE(conditionStatus(crd, QStringLiteral("NamesAccepted")), QStringLiteral("True"));
         QCOMPARE(crd.value(QLatin1String("status")).toObject().value(QLatin1String("storedVersions")).toArray(), QJsonArray{QStringLiteral("v1alpha1")});
@@ -66,30 +58,30 @@ private Q_SLOTS:
     void shouldServeANewCrdAndForgetItWhenDeleted()
     {
         const QString widgets = QStringLiteral("/apis/test.example/v1/namespaces/default/widgets");
-        QCOMPARE(m_http->get(widgets).code, 404);
-        QCOMPARE(m_http->post(kCrds, widgetCrd()).code, 201);
-        QVERIFY(QTest::qWaitFor([&]() { return conditionStatus(m_http->get(kCrds + QStringLiteral("/widgets.test.example")).json(), QStringLiteral("Established")) == QLatin1String("True"); }, 5000));
-        const QJsonObject list = m_http->get(widgets).json();
+        QCOMPARE(m_http.get(widgets).code, 404);
+        QCOMPARE(m_http.post(kCrds, widgetCrd()).code, 201);
+        QVERIFY(QTest::qWaitFor([&]() { return conditionStatus(m_http.get(kCrds + QStringLiteral("/widgets.test.example")).json(), QStringLiteral("Established")) == QLatin1String("True"); }, 5000));
+        const QJsonObject list = m_http.get(widgets).json();
         QCOMPARE(list.value(QLatin1String("kind")).toString(), QStringLiteral("WidgetList"));
         const QJsonObject w{{QStringLiteral("apiVersion"), QStringLiteral("test.example/v1")}, {QStringLiteral("kind"), QStringLiteral("Widget")},
                             {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("w1")}}},
                             {QStringLiteral("spec"), QJsonObject{{QStringLiteral("size"), 3}}}};
-        QCOMPARE(m_http->post(widgets, w).code, 201);
+        QCOMPARE(m_http.post(widgets, w).code, 201);
         QJsonObject tooBig = w;
         tooBig.insert(QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("w2")}});
         tooBig.insert(QStringLiteral("spec"), QJsonObject{{QStringLiteral("size"), 11}});
-        QCOMPARE(m_http->post(widgets, tooBig).code, 422);
-        QVERIFY(m_http->get(QStringLiteral("/apis")).body.contains("test.example"));
-        QCOMPARE(m_http->del(kCrds + QStringLiteral("/widgets.test.example")).code, 200);
-        QCOMPARE(m_http->get(widgets).code, 404);
-        QVERIFY(!m_http->get(QStringLiteral("/apis")).body.contains("test.example"));
+        QCOMPARE(m_http.post(widgets, tooBig).code, 422);
+        QVERIFY(m_http.get(QStringLiteral("/apis")).body.contains("test.example"));
+        QCOMPARE(m_http.del(kCrds + QStringLiteral("/widgets.test.example")).code, 200);
+        QCOMPARE(m_http.get(widgets).code, 404);
+        QVERIFY(!m_http.get(QStringLiteral("/apis")).body.contains("test.example"));
     }
 
     void shouldRejectMalformedCrds()
     {
         QJsonObject bad = widgetCrd();
         bad.insert(QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("wrong.name")}});
-        QCOMPARE(m_http->post(kCrds, bad).code, 422);
+        QCOMPARE(m_http.post(kCrds, bad).code, 422);
     }
 };
 

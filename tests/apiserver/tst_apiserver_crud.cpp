@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Create / get / update against the embedded API server: RV rules, generation, no-op writes,
 // validation messages, dryRun, body errors.
-#include "tests/support/testhttp.h"
+#include "tests/apiserver/apiserverfixture.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -33,36 +33,28 @@ QJsonObject meta(const QJsonObject &o) { return o.value(QLatin1String("metadata"
 quint64 rvOf(const QJsonObject &o) { return meta(o).value(QLatin1String("resourceVersion")).toString().toULongLong(); }
 } // namespace
 
-class TestApiServerCrud : public QObject
+class TestApiServerCrud : public QObject, private ApiServerFixture
 {
     Q_OBJECT
-private:
-    TestApiServer m_api;
-    std::unique_ptr<TestHttp> m_http;
-
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY2(m_api.start(), qPrintable(m_api.errorString()));
-        m_http = std::make_unique<TestHttp>(m_api);
-    }
+    void initTestCase() { QVERIFY2(m_api.start(), qPrintable(m_api.errorString())); }
 
     void shouldCreateWithServerFields()
     {
-        const HttpReply r = m_http->post(kCms, configMap(QStringLiteral("created")));
+        const HttpReply r = m_http.post(kCms, configMap(QStringLiteral("created")));
         QCOMPARE(r.code, 201);
         const QJsonObject m = meta(r.json());
         QCOMPARE(m.value(QLatin1String("uid")).toString().size(), 36);
         QVERIFY(m.value(QLatin1String("creationTimestamp")).toString().endsWith(u'Z'));
         QCOMPARE(m.value(QLatin1String("namespace")).toString(), QStringLiteral("default"));
         QVERIFY(rvOf(r.json()) > 0);
-        QCOMPARE(m_http->get(kCms + QStringLiteral("/created")).json(), r.json());
+        QCOMPARE(m_http.get(kCms + QStringLiteral("/created")).json(), r.json());
     }
 
     void shouldRefuseDuplicatesWithAlreadyExists()
     {
-        QCOMPARE(m_http->post(kCms, configMap(QStringLiteral("dup"))).code, 201);
-        const HttpReply r = m_http->post(kCms, configMap(QStringLiteral("dup")));
+        QCOMPARE(m_http.post(kCms, configMap(QStringLiteral("dup"))).code, 201);
+        const HttpReply r = m_http.post(kCms, configMap(QStringLiteral("dup")));
         QCOMPARE(r.code, 409);
         QCOMPARE(r.json().value(QLatin1String("reason")).toString(), QStringLiteral("AlreadyExists"));
         QCOMPARE(r.json().value(QLatin1String("message")).toString(), QStringLiteral("configmaps \"dup\" already exists"));
@@ -72,7 +64,7 @@ private Q_SLOTS:
     {
         QJsonObject cm = configMap(QString());
         cm.insert(QStringLiteral("metadata"), QJsonObject{{QStringLiteral("generateName"), QStringLiteral("gen-")}});
-        const HttpReply r = m_http->post(kCms, cm);
+        const HttpReply r = m_http.post(kCms, cm);
         QCOMPARE(r.code, 201);
         const QString name = meta(r.json()).value(QLatin1String("name")).toString();
         QVERIFY(name.startsWith(QLatin1String("gen-")));
@@ -81,46 +73,46 @@ private Q_SLOTS:
 
     void shouldCheckNamespaces()
     {
-        const HttpReply missing = m_http->post(QStringLiteral("/api/v1/namespaces/nope/configmaps"), configMap(QStringLiteral("x")));
+        const HttpReply missing = m_http.post(QStringLiteral("/api/v1/namespaces/nope/configmaps"), configMap(QStringLiteral("x")));
         QCOMPARE(missing.code, 404);
         QCOMPARE(missing.json().value(QLatin1String("message")).toString(), QStringLiteral("namespaces \"nope\" not found"));
         QJsonObject cm = configMap(QStringLiteral("y"));
         cm.insert(QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("y")}, {QStringLiteral("namespace"), QStringLiteral("kube-system")}});
-        QCOMPARE(m_http->post(kCms, cm).code, 400);
+        QCOMPARE(m_http.post(kCms, cm).code, 400);
     }
 
     void shouldValidateNamesWithTheRealMessage()
     {
-        const HttpReply r = m_http->post(kCms, configMap(QStringLiteral("Bad_Name")));
+        const HttpReply r = m_http.post(kCms, configMap(QStringLiteral("Bad_Name")));
         QCOMPARE(r.code, 422);
         QVERIFY(r.json().value(QLatin1String("message")).toString().startsWith(
             QLatin1String("ConfigMap \"Bad_Name\" is invalid: metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain")));
         QJsonObject noName = configMap(QString());
-        const HttpReply r2 = m_http->post(kCms, noName);
+        const HttpReply r2 = m_http.post(kCms, noName);
         QCOMPARE(r2.code, 422);
         QVERIFY(r2.json().value(QLatin1String("message")).toString().contains(QLatin1String("name or generateName is required")));
     }
 
     void shouldUseOneGlobalIncreasingResourceVersion()
     {
-        const quint64 a = rvOf(m_http->post(kCms, configMap(QStringLiteral("rv-a"))).json());
-        const quint64 b = rvOf(m_http->post(QStringLiteral("/api/v1/namespaces/default/secrets"),
+        const quint64 a = rvOf(m_http.post(kCms, configMap(QStringLiteral("rv-a"))).json());
+        const quint64 b = rvOf(m_http.post(QStringLiteral("/api/v1/namespaces/default/secrets"),
                                             QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("rv-b")}}}})
                                    .json());
-        const quint64 c = rvOf(m_http->post(kApps, myApp(QStringLiteral("rv-c"), QStringLiteral("nginx"), 1)).json());
+        const quint64 c = rvOf(m_http.post(kApps, myApp(QStringLiteral("rv-c"), QStringLiteral("nginx"), 1)).json());
         QVERIFY(a < b && b < c);
-        const quint64 listRv = m_http->get(kCms).json().value(QLatin1String("metadata")).toObject().value(QLatin1String("resourceVersion")).toString().toULongLong();
+        const quint64 listRv = m_http.get(kCms).json().value(QLatin1String("metadata")).toObject().value(QLatin1String("resourceVersion")).toString().toULongLong();
         QCOMPARE(listRv, c);
     }
 
     void shouldRejectStaleUpdatesWithConflict()
     {
-        QJsonObject cm = m_http->post(kCms, configMap(QStringLiteral("stale"))).json();
+        QJsonObject cm = m_http.post(kCms, configMap(QStringLiteral("stale"))).json();
         QJsonObject next = cm;
         next.insert(QStringLiteral("data"), QJsonObject{{QStringLiteral("k"), QStringLiteral("1")}});
-        QCOMPARE(m_http->put(kCms + QStringLiteral("/stale"), next).code, 200);
+        QCOMPARE(m_http.put(kCms + QStringLiteral("/stale"), next).code, 200);
         next.insert(QStringLiteral("data"), QJsonObject{{QStringLiteral("k"), QStringLiteral("2")}});
-        const HttpReply r = m_http->put(kCms + QStringLiteral("/stale"), next); // still the old RV
+        const HttpReply r = m_http.put(kCms + QStringLiteral("/stale"), next); // still the old RV
         QCOMPARE(r.code, 409);
         QCOMPARE(r.json().value(QLatin1String("message")).toString(),
                  QStringLiteral("Operation cannot be fulfilled on configmaps \"stale\": the object has been modified; please apply "
@@ -129,11 +121,11 @@ private Q_SLOTS:
 
     void shouldRequireResourceVersionForCustomResourceUpdates()
     {
-        QJsonObject app = m_http->post(kApps, myApp(QStringLiteral("norv"), QStringLiteral("nginx"), 1)).json();
+        QJsonObject app = m_http.post(kApps, myApp(QStringLiteral("norv"), QStringLiteral("nginx"), 1)).json();
         QJsonObject m = meta(app);
         m.remove(QStringLiteral("resourceVersion"));
         app.insert(QStringLiteral("metadata"), m);
-        const HttpReply r = m_http->put(kApps + QStringLiteral("/norv"), app);
+        const HttpReply r = m_http.put(kApps + QStringLiteral("/norv"), app);
         QCOMPARE(r.code, 422);
         QCOMPARE(r.json().value(QLatin1String("message")).toString(),
                  QStringLiteral("MyApplication.example.com \"norv\" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update"));
@@ -141,44 +133,44 @@ private Q_SLOTS:
 
     void shouldKeepNoOpWritesInvisible()
     {
-        const QJsonObject cm = m_http->post(kCms, configMap(QStringLiteral("noop"), {{QStringLiteral("a"), QStringLiteral("b")}})).json();
-        const HttpReply r = m_http->put(kCms + QStringLiteral("/noop"), cm);
+        const QJsonObject cm = m_http.post(kCms, configMap(QStringLiteral("noop"), {{QStringLiteral("a"), QStringLiteral("b")}})).json();
+        const HttpReply r = m_http.put(kCms + QStringLiteral("/noop"), cm);
         QCOMPARE(r.code, 200);
         QCOMPARE(rvOf(r.json()), rvOf(cm));
-        const HttpReply p = m_http->call("PATCH", kCms + QStringLiteral("/noop"), R"({"data":{"a":"b"}})", "application/merge-patch+json");
+        const HttpReply p = m_http.call("PATCH", kCms + QStringLiteral("/noop"), R"({"data":{"a":"b"}})", "application/merge-patch+json");
         QCOMPARE(p.code, 200);
         QCOMPARE(rvOf(p.json()), rvOf(cm));
     }
 
     void shouldBumpGenerationOnSpecChangesOnly()
     {
-        QJsonObject app = m_http->post(kApps, myApp(QStringLiteral("gen"), QStringLiteral("nginx"), 1)).json();
+        QJsonObject app = m_http.post(kApps, myApp(QStringLiteral("gen"), QStringLiteral("nginx"), 1)).json();
         QCOMPARE(meta(app).value(QLatin1String("generation")).toInt(), 1);
         QJsonObject labelled = app;
         QJsonObject m = meta(app);
         m.insert(QStringLiteral("labels"), QJsonObject{{QStringLiteral("x"), QStringLiteral("y")}});
         labelled.insert(QStringLiteral("metadata"), m);
-        app = m_http->put(kApps + QStringLiteral("/gen"), labelled).json();
+        app = m_http.put(kApps + QStringLiteral("/gen"), labelled).json();
         QCOMPARE(meta(app).value(QLatin1String("generation")).toInt(), 1);
         app.insert(QStringLiteral("status"), QJsonObject{{QStringLiteral("phase"), QStringLiteral("Running")}});
-        app = m_http->put(kApps + QStringLiteral("/gen"), app).json();
+        app = m_http.put(kApps + QStringLiteral("/gen"), app).json();
         QCOMPARE(meta(app).value(QLatin1String("generation")).toInt(), 1);
         QVERIFY(!app.contains(QLatin1String("status"))); // the main endpoint ignores status
         QJsonObject spec = app.value(QLatin1String("spec")).toObject();
         spec.insert(QStringLiteral("replicas"), 3);
         app.insert(QStringLiteral("spec"), spec);
-        app = m_http->put(kApps + QStringLiteral("/gen"), app).json();
+        app = m_http.put(kApps + QStringLiteral("/gen"), app).json();
         QCOMPARE(meta(app).value(QLatin1String("generation")).toInt(), 2);
     }
 
     void shouldNotStoreDryRunWrites()
     {
-        const quint64 before = rvOf(m_http->get(kCms).json());
-        const HttpReply r = m_http->post(kCms + QStringLiteral("?dryRun=All"), configMap(QStringLiteral("dry")));
+        const quint64 before = rvOf(m_http.get(kCms).json());
+        const HttpReply r = m_http.post(kCms + QStringLiteral("?dryRun=All"), configMap(QStringLiteral("dry")));
         QCOMPARE(r.code, 201);
-        QCOMPARE(m_http->get(kCms + QStringLiteral("/dry")).code, 404);
-        QCOMPARE(rvOf(m_http->get(kCms).json()), before);
-        QCOMPARE(m_http->post(kCms + QStringLiteral("?dryRun=Some"), configMap(QStringLiteral("dry"))).code, 400);
+        QCOMPARE(m_http.get(kCms + QStringLiteral("/dry")).code, 404);
+        QCOMPARE(rvOf(m_http.get(kCms).json()), before);
+        QCOMPARE(m_http.post(kCms + QStringLiteral("?dryRun=Some"), configMap(QStringLiteral("dry"))).code, 400);
     }
 
     void shouldRejectBadBodies_data()
@@ -197,16 +189,16 @@ private Q_SLOTS:
         QFETCH(QByteArray, body);
         QFETCH(QByteArray, contentType);
         QFETCH(int, code);
-        const qsizetype before = m_http->get(kCms).json().value(QLatin1String("items")).toArray().size();
-        const HttpReply r = m_http->call("POST", kCms, body, contentType);
+        const qsizetype before = m_http.get(kCms).json().value(QLatin1String("items")).toArray().size();
+        const HttpReply r = m_http.call("POST", kCms, body, contentType);
         QCOMPARE(r.code, code);
         QVERIFY(!r.json().value(QLatin1String("message")).toString().isEmpty());
-        QCOMPARE(m_http->get(kCms).json().value(QLatin1String("items")).toArray().size(), before);
+        QCOMPARE(m_http.get(kCms).json().value(QLatin1String("items")).toArray().size(), before);
     }
 
     void shouldAcceptYamlBodies()
     {
-        const HttpReply r = m_http->call("POST", kCms, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  n: \"1\"\n",
+        const HttpReply r = m_http.call("POST", kCms, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  n: \"1\"\n",
                                          "application/yaml");
         QCOMPARE(r.code, 201);
         QCOMPARE(r.json().value(QLatin1String("data")).toObject().value(QLatin1String("n")).toString(), QStringLiteral("1"));
@@ -218,18 +210,18 @@ private Q_SLOTS:
         QFile f(QStringLiteral(OPBENCH_SOURCE_DIR "/tests/data/apiserver/protobuf/kubectl133-deployment.pb"));
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QString path = QStringLiteral("/apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-create&fieldValidation=Strict");
-        const HttpReply r = m_http->call("POST", path, f.readAll(), "application/vnd.kubernetes.protobuf",
+        const HttpReply r = m_http.call("POST", path, f.readAll(), "application/vnd.kubernetes.protobuf",
                                          {{"Accept", "application/vnd.kubernetes.protobuf,application/json"}});
         QCOMPARE(r.code, 201);
         QCOMPARE(r.header("Content-Type"), QByteArray("application/json")); // JSON is acceptable to the client
-        const QJsonObject spec = m_http->get(QStringLiteral("/apis/apps/v1/namespaces/default/deployments/web")).json().value(QLatin1String("spec")).toObject();
+        const QJsonObject spec = m_http.get(QStringLiteral("/apis/apps/v1/namespaces/default/deployments/web")).json().value(QLatin1String("spec")).toObject();
         QCOMPARE(spec.value(QLatin1String("replicas")).toInt(), 2);
         const QJsonObject c = spec.value(QLatin1String("template")).toObject().value(QLatin1String("spec")).toObject().value(QLatin1String("containers")).toArray().first().toObject();
         QCOMPARE(c.value(QLatin1String("image")).toString(), QStringLiteral("nginx:1.25"));
         QCOMPARE(c.value(QLatin1String("ports")).toArray().first().toObject().value(QLatin1String("containerPort")).toInt(), 80);
         // A kind the decoder has no table for: 415 naming it, nothing stored.
         const QByteArray service = QByteArray("k8s\0", 4) + QByteArray::fromHex("0a0d0a02763112075365727669636512070a050a03737663");
-        const HttpReply refused = m_http->call("POST", QStringLiteral("/api/v1/namespaces/default/configmaps"), service, "application/vnd.kubernetes.protobuf");
+        const HttpReply refused = m_http.call("POST", QStringLiteral("/api/v1/namespaces/default/configmaps"), service, "application/vnd.kubernetes.protobuf");
         QCOMPARE(refused.code, 415);
         QVERIFY2(refused.json().value(QLatin1String("message")).toString().contains(QLatin1String("v1 Service")), refused.body.constData());
     }
@@ -239,9 +231,9 @@ private Q_SLOTS:
         const QJsonObject secret{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("sd")}}},
                                  {QStringLiteral("data"), QJsonObject{{QStringLiteral("a"), QStringLiteral("eA==")}}},
                                  {QStringLiteral("stringData"), QJsonObject{{QStringLiteral("b"), QStringLiteral("hello")}}}};
-        const HttpReply r = m_http->post(QStringLiteral("/api/v1/namespaces/default/secrets"), secret);
+        const HttpReply r = m_http.post(QStringLiteral("/api/v1/namespaces/default/secrets"), secret);
         QCOMPARE(r.code, 201);
-        const QJsonObject got = m_http->get(QStringLiteral("/api/v1/namespaces/default/secrets/sd")).json();
+        const QJsonObject got = m_http.get(QStringLiteral("/api/v1/namespaces/default/secrets/sd")).json();
         QCOMPARE(got.value(QLatin1String("type")).toString(), QStringLiteral("Opaque"));
         QCOMPARE(got.value(QLatin1String("data")).toObject(),
                  (QJsonObject{{QStringLiteral("a"), QStringLiteral("eA==")}, {QStringLiteral("b"), QStringLiteral("aGVsbG8=")}}));
@@ -259,12 +251,12 @@ private Q_SLOTS:
                              {QStringLiteral("note"), QStringLiteral("hello")},
                              {QStringLiteral("type"), QStringLiteral("Normal")},
                              {QStringLiteral("regarding"), QJsonObject{{QStringLiteral("kind"), QStringLiteral("Pod")}, {QStringLiteral("name"), QStringLiteral("p")}}}};
-        QCOMPARE(m_http->post(QStringLiteral("/apis/events.k8s.io/v1/namespaces/default/events"), ev).code, 201);
-        const QJsonObject core = m_http->get(QStringLiteral("/api/v1/namespaces/default/events/ev1")).json();
+        QCOMPARE(m_http.post(QStringLiteral("/apis/events.k8s.io/v1/namespaces/default/events"), ev).code, 201);
+        const QJsonObject core = m_http.get(QStringLiteral("/api/v1/namespaces/default/events/ev1")).json();
         QCOMPARE(core.value(QLatin1String("apiVersion")).toString(), QStringLiteral("v1"));
         QCOMPARE(core.value(QLatin1String("message")).toString(), QStringLiteral("hello"));
         QCOMPARE(core.value(QLatin1String("involvedObject")).toObject().value(QLatin1String("name")).toString(), QStringLiteral("p"));
-        const QJsonObject list = m_http->get(QStringLiteral("/apis/events.k8s.io/v1/namespaces/default/events?fieldSelector=regarding.name%3Dp")).json();
+        const QJsonObject list = m_http.get(QStringLiteral("/apis/events.k8s.io/v1/namespaces/default/events?fieldSelector=regarding.name%3Dp")).json();
         QCOMPARE(list.value(QLatin1String("items")).toArray().size(), 1);
         QCOMPARE(list.value(QLatin1String("items")).toArray().first().toObject().value(QLatin1String("note")).toString(), QStringLiteral("hello"));
     }
@@ -272,8 +264,8 @@ private Q_SLOTS:
     void shouldServeTablesForKubectl()
     {
         const QByteArray accept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
-        QCOMPARE(m_http->post(kApps, myApp(QStringLiteral("table"), QStringLiteral("nginx:1.25"), 2)).code, 201);
-        const HttpReply r = m_http->call("GET", kApps + QStringLiteral("?limit=500"), {}, {}, {{"Accept", accept}});
+        QCOMPARE(m_http.post(kApps, myApp(QStringLiteral("table"), QStringLiteral("nginx:1.25"), 2)).code, 201);
+        const HttpReply r = m_http.call("GET", kApps + QStringLiteral("?limit=500"), {}, {}, {{"Accept", accept}});
         QCOMPARE(r.code, 200);
         const QJsonObject t = r.json();
         QCOMPARE(t.value(QLatin1String("kind")).toString(), QStringLiteral("Table"));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Status subresource isolation (custom resources and Deployments), /scale, and the CRD
 // structural-schema hook (422 with causes) through HTTP.
-#include "tests/support/testhttp.h"
+#include "tests/apiserver/apiserverfixture.h"
 
 #include <QJsonArray>
 #include <QtTest>
@@ -23,63 +23,55 @@ QJsonObject myApp(const QString &name)
 QJsonObject meta(const QJsonObject &o) { return o.value(QLatin1String("metadata")).toObject(); }
 } // namespace
 
-class TestApiServerStatus : public QObject
+class TestApiServerStatus : public QObject, private ApiServerFixture
 {
     Q_OBJECT
-private:
-    TestApiServer m_api;
-    std::unique_ptr<TestHttp> m_http;
-
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY2(m_api.start(), qPrintable(m_api.errorString()));
-        m_http = std::make_unique<TestHttp>(m_api);
-    }
+    void initTestCase() { QVERIFY2(m_api.start(), qPrintable(m_api.errorString())); }
 
     void shouldDropStatusOnCreate()
     {
-        const QJsonObject o = m_http->post(kApps, myApp(QStringLiteral("s1"))).json();
+        const QJsonObject o = m_http.post(kApps, myApp(QStringLiteral("s1"))).json();
         QVERIFY(!o.contains(QLatin1String("status")));
     }
 
     void shouldIsolateStatusWrites()
     {
-        QJsonObject o = m_http->post(kApps, myApp(QStringLiteral("s2"))).json();
+        QJsonObject o = m_http.post(kApps, myApp(QStringLiteral("s2"))).json();
         QJsonObject viaStatus = o;
         viaStatus.insert(QStringLiteral("status"), QJsonObject{{QStringLiteral("phase"), QStringLiteral("Running")}, {QStringLiteral("availableReplicas"), 1}});
         QJsonObject spec = viaStatus.value(QLatin1String("spec")).toObject();
         spec.insert(QStringLiteral("image"), QStringLiteral("ignored"));
         viaStatus.insert(QStringLiteral("spec"), spec);
-        const HttpReply r = m_http->put(kApps + QStringLiteral("/s2/status"), viaStatus);
+        const HttpReply r = m_http.put(kApps + QStringLiteral("/s2/status"), viaStatus);
         QCOMPARE(r.code, 200);
         o = r.json();
         QCOMPARE(o.value(QLatin1String("status")).toObject().value(QLatin1String("phase")).toString(), QStringLiteral("Running"));
         QCOMPARE(o.value(QLatin1String("spec")).toObject().value(QLatin1String("image")).toString(), QStringLiteral("nginx"));
         QCOMPARE(meta(o).value(QLatin1String("generation")).toInt(), 1); // /status never bumps generation
-        const HttpReply p = m_http->call("PATCH", kApps + QStringLiteral("/s2/status"), R"({"status":{"phase":"Failed"}})",
+        const HttpReply p = m_http.call("PATCH", kApps + QStringLiteral("/s2/status"), R"({"status":{"phase":"Failed"}})",
                                          "application/merge-patch+json");
         QCOMPARE(p.code, 200);
         QCOMPARE(p.json().value(QLatin1String("status")).toObject().value(QLatin1String("phase")).toString(), QStringLiteral("Failed"));
-        const HttpReply badEnum = m_http->call("PATCH", kApps + QStringLiteral("/s2/status"), R"({"status":{"phase":"Dancing"}})",
+        const HttpReply badEnum = m_http.call("PATCH", kApps + QStringLiteral("/s2/status"), R"({"status":{"phase":"Dancing"}})",
                                                "application/merge-patch+json");
         QCOMPARE(badEnum.code, 422);
     }
 
     void shouldAnswer404ForStatusOfTypesWithoutIt()
     {
-        QCOMPARE(m_http->post(QStringLiteral("/api/v1/namespaces/default/configmaps"),
+        QCOMPARE(m_http.post(QStringLiteral("/api/v1/namespaces/default/configmaps"),
                               QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("c")}}}})
                      .code,
                  201);
-        QCOMPARE(m_http->get(QStringLiteral("/api/v1/namespaces/default/configmaps/c/status")).code, 404);
+        QCOMPARE(m_http.get(QStringLiteral("/api/v1/namespaces/default/configmaps/c/status")).code, 404);
     }
 
     void shouldValidateCustomResourcesAgainstTheSchema()
     {
         QJsonObject bad = myApp(QStringLiteral("demo"));
         bad.insert(QStringLiteral("spec"), QJsonObject{{QStringLiteral("replicas"), 0}});
-        const HttpReply r = m_http->post(kApps, bad);
+        const HttpReply r = m_http.post(kApps, bad);
         QCOMPARE(r.code, 422);
         const QJsonObject st = r.json();
         QCOMPARE(st.value(QLatin1String("message")).toString(),
@@ -87,14 +79,14 @@ private Q_SLOTS:
                                 "0: spec.replicas in body should be greater than or equal to 1]"));
         QCOMPARE(st.value(QLatin1String("details")).toObject().value(QLatin1String("kind")).toString(), QStringLiteral("MyApplication"));
         QCOMPARE(st.value(QLatin1String("details")).toObject().value(QLatin1String("causes")).toArray().size(), 2);
-        QCOMPARE(m_http->get(kApps + QStringLiteral("/demo")).code, 404);
+        QCOMPARE(m_http.get(kApps + QStringLiteral("/demo")).code, 404);
     }
 
     void shouldDefaultAndPruneCustomResources()
     {
         QJsonObject o = myApp(QStringLiteral("pruned"));
         o.insert(QStringLiteral("spec"), QJsonObject{{QStringLiteral("image"), QStringLiteral("x")}, {QStringLiteral("unknown"), 1}});
-        const QJsonObject created = m_http->post(kApps, o).json();
+        const QJsonObject created = m_http.post(kApps, o).json();
         QCOMPARE(created.value(QLatin1String("spec")).toObject(), (QJsonObject{{QStringLiteral("image"), QStringLiteral("x")}, {QStringLiteral("replicas"), 1}}));
     }
 
@@ -118,7 +110,7 @@ private Q_SLOTS:
         const QString name = QStringLiteral("fv-%1").arg(QTest::currentDataTag()).toLower().replace(u' ', u'-');
         QJsonObject o = myApp(name);
         o.insert(QStringLiteral("spec"), QJsonObject{{QStringLiteral("image"), QStringLiteral("x")}, {QStringLiteral("foo"), 1}, {QStringLiteral("bar"), true}});
-        const HttpReply r = m_http->post(kApps + query, o);
+        const HttpReply r = m_http.post(kApps + query, o);
         QCOMPARE(r.code, code);
         QStringList got;
         for (const auto &h : r.headers)
@@ -131,7 +123,7 @@ private Q_SLOTS:
             QVERIFY(!r.json().value(QLatin1String("spec")).toObject().contains(QLatin1String("foo")));
             return;
         }
-        QCOMPARE(m_http->get(kApps + u'/' + name).code, 404); // nothing stored
+        QCOMPARE(m_http.get(kApps + u'/' + name).code, 404); // nothing stored
         if (code == 400) {
             QCOMPARE(r.json().value(QLatin1String("reason")).toString(), QStringLiteral("BadRequest"));
             QCOMPARE(r.json().value(QLatin1String("message")).toString(),
@@ -146,32 +138,32 @@ private Q_SLOTS:
 
     void shouldApplyStrictFieldValidationToUpdatesPatchesAndMetadata()
     {
-        QJsonObject o = m_http->post(kApps, myApp(QStringLiteral("fv-writes"))).json();
+        QJsonObject o = m_http.post(kApps, myApp(QStringLiteral("fv-writes"))).json();
         QJsonObject spec = o.value(QLatin1String("spec")).toObject();
         spec.insert(QStringLiteral("foo"), 1);
         o.insert(QStringLiteral("spec"), spec);
-        const HttpReply put = m_http->call("PUT", kApps + QStringLiteral("/fv-writes?fieldValidation=Strict"), TestHttp::toBytes(o));
+        const HttpReply put = m_http.call("PUT", kApps + QStringLiteral("/fv-writes?fieldValidation=Strict"), TestHttp::toBytes(o));
         QCOMPARE(put.code, 400);
         QVERIFY(put.json().value(QLatin1String("message")).toString().endsWith(QLatin1String("strict decoding error: unknown field \"spec.foo\"")));
-        const HttpReply patch = m_http->call("PATCH", kApps + QStringLiteral("/fv-writes?fieldValidation=Strict"), R"({"spec":{"foo":2}})",
+        const HttpReply patch = m_http.call("PATCH", kApps + QStringLiteral("/fv-writes?fieldValidation=Strict"), R"({"spec":{"foo":2}})",
                                              "application/merge-patch+json");
         QCOMPARE(patch.code, 400);
         QCOMPARE(patch.json().value(QLatin1String("message")).toString(), QStringLiteral("strict decoding error: unknown field \"spec.foo\""));
         QJsonObject cm{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("fv-cm")}, {QStringLiteral("nmae"), QStringLiteral("x")}}}};
-        const HttpReply strictCm = m_http->post(QStringLiteral("/api/v1/namespaces/default/configmaps?fieldValidation=Strict"), cm);
+        const HttpReply strictCm = m_http.post(QStringLiteral("/api/v1/namespaces/default/configmaps?fieldValidation=Strict"), cm);
         QCOMPARE(strictCm.code, 400);
         QVERIFY(strictCm.json().value(QLatin1String("message")).toString().endsWith(QLatin1String("unknown field \"metadata.nmae\"")));
-        const HttpReply warnCm = m_http->post(QStringLiteral("/api/v1/namespaces/default/configmaps"), cm);
+        const HttpReply warnCm = m_http.post(QStringLiteral("/api/v1/namespaces/default/configmaps"), cm);
         QCOMPARE(warnCm.code, 201);
         QCOMPARE(warnCm.header("Warning"), QByteArray("299 - \"unknown field \\\"metadata.nmae\\\"\""));
         QVERIFY(!meta(warnCm.json()).contains(QLatin1String("nmae")));
-        QVERIFY(!m_http->get(kApps + QStringLiteral("/fv-writes")).json().value(QLatin1String("spec")).toObject().contains(QLatin1String("foo")));
+        QVERIFY(!m_http.get(kApps + QStringLiteral("/fv-writes")).json().value(QLatin1String("spec")).toObject().contains(QLatin1String("foo")));
     }
 
     void shouldRefuseStrategicMergeOnCustomResources()
     {
-        QCOMPARE(m_http->post(kApps, myApp(QStringLiteral("smp"))).code, 201);
-        const HttpReply r = m_http->call("PATCH", kApps + QStringLiteral("/smp"), R"({"spec":{"replicas":2}})",
+        QCOMPARE(m_http.post(kApps, myApp(QStringLiteral("smp"))).code, 201);
+        const HttpReply r = m_http.call("PATCH", kApps + QStringLiteral("/smp"), R"({"spec":{"replicas":2}})",
                                          "application/strategic-merge-patch+json");
         QCOMPARE(r.code, 415);
         QCOMPARE(r.json().value(QLatin1String("message")).toString(),
@@ -187,17 +179,17 @@ private Q_SLOTS:
                                                                  {QStringLiteral("template"), QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), QJsonObject{{QStringLiteral("app"), QStringLiteral("web")}}}}},
                                                                                                           {QStringLiteral("spec"), QJsonObject{{QStringLiteral("containers"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("c")}, {QStringLiteral("image"), QStringLiteral("nginx")}}}}}}}}}},
                             {QStringLiteral("status"), QJsonObject{{QStringLiteral("replicas"), 99}}}};
-        const HttpReply created = m_http->post(kDeploys, d);
+        const HttpReply created = m_http.post(kDeploys, d);
         QCOMPARE(created.code, 201);
         QVERIFY(created.json().value(QLatin1String("status")).toObject().value(QLatin1String("replicas")).toInt() != 99);
-        const HttpReply scale = m_http->get(kDeploys + QStringLiteral("/web/scale"));
+        const HttpReply scale = m_http.get(kDeploys + QStringLiteral("/web/scale"));
         QCOMPARE(scale.code, 200);
         QCOMPARE(scale.json().value(QLatin1String("kind")).toString(), QStringLiteral("Scale"));
         QCOMPARE(scale.json().value(QLatin1String("status")).toObject().value(QLatin1String("selector")).toString(), QStringLiteral("app=web"));
-        const HttpReply scaled = m_http->call("PATCH", kDeploys + QStringLiteral("/web/scale"), R"({"spec":{"replicas":3}})",
+        const HttpReply scaled = m_http.call("PATCH", kDeploys + QStringLiteral("/web/scale"), R"({"spec":{"replicas":3}})",
                                               "application/merge-patch+json");
         QCOMPARE(scaled.code, 200);
-        const QJsonObject now = m_http->get(kDeploys + QStringLiteral("/web")).json();
+        const QJsonObject now = m_http.get(kDeploys + QStringLiteral("/web")).json();
         QCOMPARE(now.value(QLatin1String("spec")).toObject().value(QLatin1String("replicas")).toInt(), 3);
         QCOMPARE(meta(now).value(QLatin1String("generation")).toInt(), 2);
     }
