@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // WorkbenchHost: owns the workbench's main window across cluster switches. "Connect to
-// cluster…" restarts the workbench against another cluster: a new MainWindow (new session,
-// fresh models) is shown and the old one closes; its session stops (releasing its lease) as it
-// is deleted. The destructor deletes every window still alive, joining their threads.
+// cluster…" restarts the workbench against another cluster: the old window closes and is
+// deleted (its session stops, releasing its lease, so the operator's controller name is free
+// again), then a new MainWindow (new session, fresh models) is shown. The destructor deletes
+// every window still alive, joining their threads.
 
 #include "ui/session/enginesession.h"
 

@@ -3,6 +3,7 @@
 // workbench leads; "Hand off" starts the process in-cluster style and the Lease moves to it;
 // "Take back" stops it (exit 0) and the Lease returns; a process that dies is reported with how.
 // The Lease is also read independently of the session, and a LeadershipPanel follows the states.
+#include "ui/mainwindow.h"
 #include "ui/session/enginesession.h"
 #include "ui/widgets/leadershippanel.h"
 
@@ -10,9 +11,11 @@
 #include "engine/client/restclient.h"
 #include "engine/client/restconfig.h"
 
+#include <QAction>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QStatusBar>
 #include <QTest>
 
 #include <csignal>
@@ -110,7 +113,29 @@ private Q_SLOTS:
         QCOMPARE(lease().holderIdentity(), m_state.identity);
     }
 
+    void shouldNameTheLeaderInTheWindow()
+    {
+        // Given a workbench window on its own embedded cluster (one operator per process at a time)
+        m_session.reset();
+        SessionOptions o;
+        o.createSamples = false;
+        MainWindow window(o);
+        // Then, once it leads, the status bar says so and the toolbar offers the hand-off
+        QTRY_VERIFY2_WITH_TIMEOUT(statusTexts(window).contains(QStringLiteral("leader: this workbench")),
+                                  qPrintable(statusTexts(window).join(u'|')), 30000);
+        QVERIFY(window.action(QStringLiteral("handOff"))->isEnabled());
+        QCOMPARE(window.action(QStringLiteral("handOff"))->text(), QStringLiteral("Hand off"));
+    }
+
 private:
+    static QStringList statusTexts(const MainWindow &window)
+    {
+        QStringList out;
+        for (const QLabel *l : window.statusBar()->findChildren<QLabel *>())
+            out.append(l->text());
+        return out;
+    }
+
     Lease lease()
     {
         const GroupVersionResource leases{QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};
