@@ -222,6 +222,8 @@ void MainWindow::connectSession()
             statusBar()->showMessage(tr("Created %1 sample MyApplications in namespace default").arg(created), 5000);
     });
     connect(m_cachePanel, &CachePanel::objectSelected, this, &MainWindow::onObjectSelected);
+    connect(m_cachePanel, &CachePanel::timeTravelRequested, m_session, &EngineSession::requestCacheAt);
+    connect(m_session, &EngineSession::cacheAt, m_cachePanel, &CachePanel::showPast);
     connect(m_session, &EngineSession::controlState, this, &MainWindow::onControlState);
     connect(m_session, &EngineSession::reconcilesFinished, this, &MainWindow::onReconciles);
     connect(m_reconcilesPanel, &ReconcilesPanel::exportRequested, this, &MainWindow::exportTraces);

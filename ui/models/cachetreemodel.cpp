@@ -59,6 +59,13 @@ void CacheTreeModel::apply(const CacheBatch &batch)
 {
     for (const InformerState &s : batch.informers)
         setState(s);
+    const qint64 oldest = batch.oldestRv.toLongLong();
+    const qint64 latest = latestRv();
+    if (oldest != m_oldestRv || latest != m_lastLatestRv) {
+        m_oldestRv = oldest;
+        m_lastLatestRv = latest;
+        Q_EMIT historyRangeChanged(oldest, latest);
+    }
     // One pass per (kind, namespace): the last entry for an object wins, names come sorted, so
     // new rows go in as a few contiguous ranges instead of one insert each.
     QMap<std::pair<QString, QString>, QMap<QString, const CacheEntry *>> groups;
@@ -241,6 +248,14 @@ void CacheTreeModel::removeNamespace(Node *k, Node *n)
     beginRemoveRows(indexOfNode(k), row, row);
     k->children.erase(k->children.begin() + row);
     endRemoveRows();
+}
+
+qint64 CacheTreeModel::latestRv() const
+{
+    qint64 latest = 0;
+    for (const auto &k : m_root->children)
+        latest = std::max({latest, k->state.latestRv.toLongLong(), k->state.lastSyncRv.toLongLong()});
+    return latest;
 }
 
 int CacheTreeModel::objectCount(const QString &kind) const

@@ -43,6 +43,16 @@ public:
     int informerCount() const;
     /// The index of an object row (invalid when absent).
     QModelIndex indexOf(const QString &kind, const QString &key) const;
+    /// Time travel: the oldest resourceVersion the informers' histories can rebuild and the
+    /// newest one seen (0 when unknown).
+    qint64 oldestRv() const { return m_oldestRv; }
+    qint64 latestRv() const;
+
+Q_SIGNALS:
+    /// oldestRv() or latestRv() changed.
+    void historyRangeChanged(qint64 oldest, qint64 latest);
+
+public:
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;
@@ -69,6 +79,8 @@ private:
 
     std::unique_ptr<Node> m_root;
     int m_objectCount = 0;
+    qint64 m_oldestRv = 0;
+    qint64 m_lastLatestRv = 0;
 };
 
 /// Namespace row name for cluster-scoped objects.

@@ -19,6 +19,7 @@ namespace opbench::ui {
 void registerSnapshotTypes()
 {
     qRegisterMetaType<CacheBatch>();
+    qRegisterMetaType<CachePast>();
     qRegisterMetaType<QueueSample>();
     qRegisterMetaType<ObjectVersions>();
     qRegisterMetaType<ClusterInfo>();
@@ -44,6 +45,7 @@ EngineSession::EngineSession(SessionOptions options, QObject *parent)
     connect(worker, &EngineWorker::queueAvailable, this, &EngineSession::queueAvailable);
     connect(worker, &EngineWorker::queueSample, this, &EngineSession::queueSample);
     connect(worker, &EngineWorker::versionsReady, this, &EngineSession::versionsReady);
+    connect(worker, &EngineWorker::cacheAt, this, &EngineSession::cacheAt);
     connect(worker, &EngineWorker::samplesCreated, this, &EngineSession::samplesCreated);
     connect(worker, &EngineWorker::reconcilesFinished, this, &EngineSession::reconcilesFinished);
     connect(worker, &EngineWorker::controlState, this, &EngineSession::controlState);
@@ -149,6 +151,11 @@ void EngineSession::requestVersions(const QString &kind, const QString &key)
         if (worker)
             worker->requestVersions(kind, key);
     });
+}
+
+void EngineSession::requestCacheAt(const QString &rv)
+{
+    toWorker([rv](EngineWorker *w) { w->requestCacheAt(rv); });
 }
 
 void EngineSession::setFaults(const QStringList &specs)

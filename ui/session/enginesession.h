@@ -59,6 +59,8 @@ public:
 
     /// Intent: send versionsReady() for `key` of `kind`.
     void requestVersions(const QString &kind, const QString &key);
+    /// Intent: send cacheAt() with the whole cache as it was at resourceVersion `rv`.
+    void requestCacheAt(const QString &rv);
     /// Intents for the embedded server's fault injector (ignored on a real cluster).
     void setFaults(const QStringList &specs);
     void dropWatches();
@@ -89,6 +91,7 @@ Q_SIGNALS:
     void queueAvailable(bool available);
     void queueSample(const opbench::ui::QueueSample &sample);
     void versionsReady(const opbench::ui::ObjectVersions &versions);
+    void cacheAt(const opbench::ui::CachePast &past);
     void samplesCreated(int created, const QStringList &errors);
     void reconcilesFinished(const QList<opbench::ReconcileTrace> &traces);
     void controlState(const opbench::ui::ControlState &state);

@@ -182,6 +182,7 @@ void EngineWorker::flush()
     m_pending.clear();
     m_pendingOrder.clear();
     batch.informers = informerStates();
+    batch.oldestRv = oldestReachableRv();
     m_statesDirty = false;
     Q_EMIT cacheBatch(batch);
 }
@@ -196,6 +197,42 @@ void EngineWorker::requestVersions(const QString &kind, const QString &key)
         v.current = inf->store().get(key);
     }
     Q_EMIT versionsReady(v);
+}
+
+QString EngineWorker::oldestReachableRv() const
+{
+    QString oldest;
+    for (const Informer *inf : m_informers) {
+        const QString rv = inf->history().oldestReachable();
+        if (!rv.isEmpty() && (oldest.isEmpty() || compareResourceVersions(rv, oldest) > 0))
+            oldest = rv;
+    }
+    return oldest;
+}
+
+void EngineWorker::requestCacheAt(const QString &rv)
+{
+    CachePast past;
+    past.resourceVersion = rv;
+    for (const QString &kind : watchedKinds()) {
+        const Informer *inf = m_informers.value(kind);
+        if (!inf)
+            continue;
+        QHash<QString, Object> current;
+        for (const Object &o : inf->store().list())
+            current.insert(o.key(), o);
+        const auto then = inf->history().contentAt(rv, std::move(current));
+        if (!then) {
+            past.error = tr("The %1 history does not reach back to resourceVersion %2 (oldest: %3).")
+                             .arg(kind, rv, inf->history().oldestReachable());
+            past.batch = {};
+            break;
+        }
+        for (const Object &o : *then)
+            past.batch.entries.append({CacheEntry::Op::Upsert, kind, o});
+    }
+    past.batch.informers = informerStates();
+    Q_EMIT cacheAt(past);
 }
 
 void EngineWorker::observeQueue(WorkQueue *queue)

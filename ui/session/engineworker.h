@@ -54,6 +54,8 @@ public:
     Q_INVOKABLE void shutdown();
     /// Replies with versionsReady() for the object `key` ("ns/name") of `kind`.
     Q_INVOKABLE void requestVersions(const QString &kind, const QString &key);
+    /// Replies with cacheAt(): every watched kind's content at resourceVersion `rv`.
+    Q_INVOKABLE void requestCacheAt(const QString &rv);
     /// Observes `queue` (not owned; may be null to stop): queueSample() every 500 ms.
     void observeQueue(WorkQueue *queue);
     /// Observes `controller` (not owned; null to stop): its traces, stepping state and queue.
@@ -89,6 +91,7 @@ Q_SIGNALS:
     void queueAvailable(bool available);
     void queueSample(const opbench::ui::QueueSample &sample);
     void versionsReady(const opbench::ui::ObjectVersions &versions);
+    void cacheAt(const opbench::ui::CachePast &past);
     /// The sample MyApplications were created (or existed); `errors` lists the failures.
     void samplesCreated(int created, const QStringList &errors);
     /// Reconciles finished since the previous flush (batched every 100 ms).
@@ -108,6 +111,7 @@ private:
     void flush();
     void sampleQueue();
     QList<InformerState> informerStates() const;
+    QString oldestReachableRv() const;
     QCoro::Task<void> createSamples();
     /// Builds the manager and the MyApplication operator on this thread and starts them.
     void startOperator(const RestConfig &config);

@@ -39,6 +39,18 @@ struct CacheBatch
 {
     QList<CacheEntry> entries;
     QList<InformerState> informers; ///< all informers, every batch
+    /// Time travel: the oldest resourceVersion every informer's history can rebuild (empty when
+    /// nothing is recorded yet).
+    QString oldestRv;
+};
+
+/// The whole cache as it was at a resourceVersion (time travel), rebuilt from the informers'
+/// histories: one Upsert per object that existed then.
+struct CachePast
+{
+    QString resourceVersion;
+    CacheBatch batch;
+    QString error; ///< non-empty (and batch empty) when the history does not reach that far back
 };
 
 /// One row of the queue table.
@@ -99,6 +111,7 @@ struct ClusterInfo
 } // namespace opbench::ui
 
 Q_DECLARE_METATYPE(opbench::ui::CacheBatch)
+Q_DECLARE_METATYPE(opbench::ui::CachePast)
 Q_DECLARE_METATYPE(opbench::ui::QueueSample)
 Q_DECLARE_METATYPE(opbench::ui::ObjectVersions)
 Q_DECLARE_METATYPE(opbench::ui::ClusterInfo)
