@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // opbench-apiserver: the embedded Kubernetes-compatible API server as its own process.
+#include "engine/api/allocator.h"
 #include "engine/apiserver/apiserver.h"
 
 #include <QCommandLineParser>
@@ -87,6 +88,7 @@ opbench::apiserver::ApiServerOptions parseOptions(const QCommandLineParser &p)
 
 int main(int argc, char **argv)
 {
+    opbench::configureAllocator();
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("opbench-apiserver"));
     QCoreApplication::setApplicationVersion(QStringLiteral(OPBENCH_VERSION));

@@ -2,6 +2,7 @@
 // opbench: the desktop workbench. With no flags it starts an embedded cluster with sample
 // MyApplications; --kubeconfig/--context use a real cluster; --screenshot/--exit-after render
 // the window to a PNG and quit (docs, tests).
+#include "engine/api/allocator.h"
 #include "ui/mainwindow.h"
 #include "ui/workbenchhost.h"
 
@@ -13,6 +14,7 @@
 
 int main(int argc, char **argv)
 {
+    opbench::configureAllocator();
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("opbench"));
     QApplication::setApplicationName(QStringLiteral("opbench"));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // opbench-operator: the MyApplication operator, headless (in-cluster or with a kubeconfig).
 // Flags follow the kubebuilder scaffold; see docs in architecture.md and `--help`.
+#include "engine/api/allocator.h"
 #include "engine/apiserver/apiserver.h"
 #include "engine/client/restconfig.h"
 #include "engine/controller/controller.h"
@@ -126,6 +127,7 @@ void addOptions(QCommandLineParser &p)
 
 int main(int argc, char **argv)
 {
+    opbench::configureAllocator();
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("opbench-operator"));
     QCoreApplication::setApplicationVersion(QStringLiteral(OPBENCH_VERSION));

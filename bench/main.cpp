@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // opbench-bench: runs one benchmark sub-command and prints its figures as one JSON line.
+#include "engine/api/allocator.h"
 #include "bench/bench.h"
 
 #include <QCoreApplication>
@@ -63,13 +64,16 @@ QString option(const QStringList &args, const QString &flag, const QString &fall
 
 int main(int argc, char **argv)
 {
+    opbench::configureAllocator();
     auto &reg = opbench::bench::registry();
     const auto factory = argc > 1 ? reg.value(QString::fromLocal8Bit(argv[1])).app : nullptr;
     const std::unique_ptr<QCoreApplication> app = factory ? factory(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
     QStringList args = QCoreApplication::arguments().mid(1);
     if (args.isEmpty() || args.first() == QLatin1String("--help") || !reg.contains(args.first())) {
         QTextStream err(stderr);
-        if (!args.isEmpty() && args.first() != QLatin1String("--help"))
+        if (!args.isEmpty() && args.first() == QLatin1String("gui-stall"))
+            err << "opbench-bench: gui-stall drives the workbench window: run it with opbench-bench-gui (GUI builds)\n";
+        else if (!args.isEmpty() && args.first() != QLatin1String("--help"))
             err << "opbench-bench: unknown benchmark '" << args.first() << "'\n";
         err << "usage: opbench-bench BENCHMARK [options]\n\nbenchmarks:\n";
         for (auto it = reg.cbegin(); it != reg.cend(); ++it)

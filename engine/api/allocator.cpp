@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/api/allocator.h"
+
+#include <cstdlib>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+namespace opbench {
+
+void configureAllocator()
+{
+#if defined(__GLIBC__)
+    if (std::getenv("MALLOC_MMAP_THRESHOLD_") == nullptr)
+        mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
+}
+
+} // namespace opbench
