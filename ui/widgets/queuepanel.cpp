@@ -74,10 +74,16 @@ QWidget *QueuePanel::makeChart()
     m_xAxis = new QValueAxis(m_chart);
     m_xAxis->setRange(-WindowSeconds, 0);
     m_xAxis->setLabelFormat(QStringLiteral("%d s"));
-    m_xAxis->setTickCount(4);
+    m_xAxis->setTitleText(tr("seconds since the session started"));
+    m_xAxis->setTickType(QValueAxis::TicksDynamic); // whole 10 s marks, not 4 arbitrary ones
+    m_xAxis->setTickAnchor(0);
+    m_xAxis->setTickInterval(10);
     m_yAxis = new QValueAxis(m_chart);
     m_yAxis->setRange(0, 1);
     m_yAxis->setLabelFormat(QStringLiteral("%d"));
+    m_yAxis->setTickType(QValueAxis::TicksDynamic); // integer depths only (no "0 0 1 1 2")
+    m_yAxis->setTickAnchor(0);
+    m_yAxis->setTickInterval(1);
     m_chart->addAxis(m_xAxis, Qt::AlignBottom);
     m_chart->addAxis(m_yAxis, Qt::AlignLeft);
     for (auto *s : {m_depth, m_processing}) {
@@ -111,6 +117,10 @@ void QueuePanel::addSample(const QueueSample &sample)
     }
     m_xAxis->setRange(t - WindowSeconds, t);
     m_yAxis->setRange(0, m_maxDepth + 1);
+    int step = 1; // 1, 2, 5, 10, 20, 50 … so that at most ~5 labels show
+    while ((m_maxDepth + 1) / step > 5)
+        step = (QString::number(step).startsWith(QLatin1Char('2'))) ? step * 5 / 2 : step * 2;
+    m_yAxis->setTickInterval(step);
     m_rates->setText(tr("adds/s %1 · retries/s %2 · ready %3 · processing %4 · waiting %5")
                          .arg(sample.addsPerSec, 0, 'f', 1)
                          .arg(sample.retriesPerSec, 0, 'f', 1)
