@@ -85,6 +85,7 @@ Expected<void> Manager::init()
     co.client = m_rest;
     co.defaultScope.namespaceName = m_options.namespaceName;
     co.clock = m_clock;
+    co.syncPeriod = m_options.syncPeriod;
     m_cache = new InformerCache(std::move(co), this);
     m_client = new Client(m_cache, m_rest, m_clock, this);
 

@@ -55,6 +55,9 @@ struct ManagerOptions
     QString metricsBindAddress = QStringLiteral("0");
     QString healthProbeBindAddress = QStringLiteral("0");
     std::chrono::milliseconds gracefulShutdownTimeout{30000};
+    /// Resync period of the shared cache's informers (controller-runtime's SyncPeriod: 10 h, each
+    /// informer jittered by ±10 %); every cached object is handed to the handlers again. 0 = none.
+    std::chrono::milliseconds syncPeriod{std::chrono::hours(10)};
     Clock *clock = nullptr;
 };
 
