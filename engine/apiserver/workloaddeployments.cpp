@@ -160,12 +160,24 @@ void cleanupHistory(Store *store, const QList<RsPlan> &old, int limit)
 
 void WorkloadSimulator::syncDeployment(const QString &key)
 {
+    m_quietDeployments.insert(key);
+    const bool again = syncDeploymentQuietly(key);
+    m_quietDeployments.remove(key);
+    m_quietReplicaSets.clear();
+    if (again) // a step of a rollout: the next one once this one's effects are seen
+        m_dirtyDeployments.insert(key);
+}
+
+// Returns whether the Deployment needs another sync (ReplicaSets changed and the rollout is
+// incomplete, or old ReplicaSets may be due for cleanup).
+bool WorkloadSimulator::syncDeploymentQuietly(const QString &key)
+{
     const qsizetype slash = key.indexOf(u'/');
     const QString ns = key.left(slash);
     const QString name = key.mid(slash + 1);
     const Object d = m_store->find({kDeployments, ns, name});
     if (d.isNull() || d.isBeingDeleted())
-        return;
+        return false;
     const QJsonObject spec = sub(d.json(), "spec");
     const int desired = sim::desiredReplicas(spec);
     const sim::RolloutLimits limits = sim::rolloutLimits(spec, desired);
@@ -175,9 +187,14 @@ void WorkloadSimulator::syncDeployment(const QString &key)
     RsPlan fresh;
     QList<RsPlan> old;
     const int maxOldRevision = collectReplicaSets(m_store, d, sim::templateWithoutHash(tmpl), fresh, old);
+    m_quietReplicaSets.insert(objectKey(ns, d.name() + u'-' + hash));
+    for (const RsPlan &p : std::as_const(old))
+        m_quietReplicaSets.insert(p.rs.key());
+    if (!fresh.rs.isNull())
+        m_quietReplicaSets.insert(fresh.rs.key());
     if (spec.value(QLatin1String("paused")).toBool()) {
         syncPaused(key, fresh, old, desired, limits);
-        return;
+        return false;
     }
     if (limits.recreate)
         planRecreate(fresh, old, desired);
@@ -191,20 +208,27 @@ void WorkloadSimulator::syncDeployment(const QString &key)
         const auto created = m_store->create(kReplicaSets, ns, replicaSetFor(d, hash, fresh.replicas, revision, maxReplicas));
         if (!created) {
             qCWarning(lcSim) << "cannot create the replicaset of deployment" << key << ":" << created.error().message();
-            return;
+            return false;
         }
         fresh.rs = *created;
         createdNow = true;
+        m_quietReplicaSets.insert(fresh.rs.key());
     }
-    scaleReplicaSet(fresh.rs, fresh.replicas, desired, maxReplicas, revision);
+    // A created or rescaled ReplicaSet is synced at once (its events are quiet).
+    bool changed = scaleReplicaSet(fresh.rs, fresh.replicas, desired, maxReplicas, revision) || createdNow;
+    if (changed)
+        syncReplicaSet(fresh.rs.key());
     for (const RsPlan &p : std::as_const(old)) {
-        if (p.replicas != p.specReplicas)
-            scaleReplicaSet(p.rs, p.replicas, desired, maxReplicas, std::nullopt);
+        if (p.replicas != p.specReplicas && scaleReplicaSet(p.rs, p.replicas, desired, maxReplicas, std::nullopt)) {
+            syncReplicaSet(p.rs.key());
+            changed = true;
+        }
     }
     const QJsonValue historyLimit = spec.value(QLatin1String("revisionHistoryLimit"));
     cleanupHistory(m_store, old, historyLimit.isDouble() ? historyLimit.toInt() : 10);
     writeDeploymentRevision(d, revision);
-    writeDeploymentStatus(key, fresh.rs.name(), createdNow, limits.maxUnavailable, false);
+    const bool complete = writeDeploymentStatus(key, fresh.rs.name(), createdNow, limits.maxUnavailable, false);
+    return changed && (!complete || !old.isEmpty()); // old ones: history cleanup once they are idle
 }
 
 void WorkloadSimulator::syncPaused(const QString &key, RsPlan &fresh, QList<RsPlan> &old, int desired,
@@ -222,16 +246,16 @@ void WorkloadSimulator::syncPaused(const QString &key, RsPlan &fresh, QList<RsPl
     RsPlan *target = active.size() == 1 ? active.first() : nullptr;
     if (active.isEmpty())
         target = !fresh.rs.isNull() ? &fresh : (old.isEmpty() ? nullptr : &old.last());
-    if (target && target->replicas != desired)
-        scaleReplicaSet(target->rs, desired, desired, desired + limits.maxSurge, std::nullopt);
+    if (target && target->replicas != desired && scaleReplicaSet(target->rs, desired, desired, desired + limits.maxSurge, std::nullopt))
+        syncReplicaSet(target->rs.key());
     writeDeploymentStatus(key, fresh.rs.name(), false, limits.maxUnavailable, true);
 }
 
-void WorkloadSimulator::scaleReplicaSet(const Object &rs, int replicas, int desired, int maxReplicas, std::optional<int> revision)
+bool WorkloadSimulator::scaleReplicaSet(const Object &rs, int replicas, int desired, int maxReplicas, std::optional<int> revision)
 {
     QJsonObject json = m_store->find({kReplicaSets, rs.namespaceName(), rs.name()}).json();
     if (json.isEmpty())
-        return;
+        return false;
     const QJsonObject before = json;
     QJsonObject spec = sub(json, "spec");
     spec.insert(QStringLiteral("replicas"), replicas);
@@ -245,9 +269,11 @@ void WorkloadSimulator::scaleReplicaSet(const Object &rs, int replicas, int desi
     meta.insert(QStringLiteral("annotations"), annotations);
     json.insert(QStringLiteral("metadata"), meta);
     if (json == before)
-        return;
-    if (auto r = m_store->update(kReplicaSets, rs.namespaceName(), rs.name(), json); !r)
+        return false;
+    const auto r = m_store->update(kReplicaSets, rs.namespaceName(), rs.name(), json);
+    if (!r)
         qCWarning(lcSim) << "cannot scale replicaset" << rs.name() << ":" << r.error().message();
+    return r.ok();
 }
 
 void WorkloadSimulator::writeDeploymentRevision(const Object &d, int revision)
@@ -265,12 +291,12 @@ void WorkloadSimulator::writeDeploymentRevision(const Object &d, int revision)
         qCWarning(lcSim) << "cannot annotate deployment" << d.name() << ":" << r.error().message();
 }
 
-void WorkloadSimulator::writeDeploymentStatus(const QString &key, const QString &newRs, bool createdNow, int maxUnavailable, bool paused)
+bool WorkloadSimulator::writeDeploymentStatus(const QString &key, const QString &newRs, bool createdNow, int maxUnavailable, bool paused)
 {
     const qsizetype slash = key.indexOf(u'/');
     const Object d = m_store->find({kDeployments, key.left(slash), key.mid(slash + 1)});
     if (d.isNull())
-        return;
+        return true;
     QJsonObject json = d.json();
     const QJsonObject spec = sub(json, "spec");
     sim::DeploymentObservation obs;
@@ -302,10 +328,11 @@ void WorkloadSimulator::writeDeploymentStatus(const QString &key, const QString 
         const auto r = m_store->updateStatus(kDeployments, d.namespaceName(), d.name(), json);
         if (!r) {
             qCWarning(lcSim) << "cannot write the status of deployment" << key << ":" << r.error().message();
-            return;
+            return false;
         }
     }
     armDeadline(key, sim::progressDeadline(next, obs.progressDeadlineSeconds));
+    return obs.updated == obs.desired && obs.replicas == obs.desired && obs.available == obs.desired;
 }
 
 void WorkloadSimulator::armDeadline(const QString &key, const QDateTime &at)

@@ -120,7 +120,9 @@ void WorkloadSimulator::markOwner(const Object &o, const QString &kind)
     const auto ref = o.controllerReference();
     if (ref && ref->kind == kind) {
         const QString key = objectKey(o.namespaceName(), ref->name);
-        (kind == QLatin1String("Deployment") ? m_dirtyDeployments : m_dirtyReplicaSets).insert(key);
+        const bool deployment = kind == QLatin1String("Deployment");
+        if (!(deployment ? m_quietDeployments : m_quietReplicaSets).contains(key))
+            (deployment ? m_dirtyDeployments : m_dirtyReplicaSets).insert(key);
     }
 }
 
@@ -136,14 +138,14 @@ void WorkloadSimulator::onCommitted(const StoreEvent &event)
                 m_clock->cancel(it->first);
                 m_deadlines.erase(it);
             }
-        } else {
+        } else if (!m_quietDeployments.contains(o.key())) {
             m_dirtyDeployments.insert(o.key());
         }
     } else if (isResource(event.gvr, "apps", "replicasets")) {
         if (deleted) {
             if (const quint64 id = m_rsTimers.take(o.key()))
                 m_clock->cancel(id);
-        } else
+        } else if (!m_quietReplicaSets.contains(o.key()))
             m_dirtyReplicaSets.insert(o.key());
         markOwner(o, QStringLiteral("Deployment"));
     } else if (isResource(event.gvr, "", "pods")) {
@@ -180,15 +182,30 @@ void WorkloadSimulator::processQueued()
     const QSet<QString> deployments = std::exchange(m_dirtyDeployments, {});
     for (const QString &key : pods)
         kubeletAdmit(key);
-    for (const QString &key : replicaSets)
+    // A mark made earlier in this pass for an object synced later in it is redundant.
+    for (const QString &key : replicaSets) {
+        m_dirtyReplicaSets.remove(key);
         syncReplicaSet(key);
-    for (const QString &key : deployments)
+    }
+    for (const QString &key : deployments) {
+        m_dirtyDeployments.remove(key);
         syncDeployment(key);
+    }
     armKubelet();
     schedule(); // events caused by this pass
 }
 
 void WorkloadSimulator::syncReplicaSet(const QString &key)
+{
+    // Nested inside a Deployment sync the key is quiet already (and stays so until its end).
+    const bool nested = m_quietReplicaSets.contains(key);
+    m_quietReplicaSets.insert(key);
+    syncReplicaSetQuietly(key);
+    if (!nested)
+        m_quietReplicaSets.remove(key);
+}
+
+void WorkloadSimulator::syncReplicaSetQuietly(const QString &key)
 {
     const auto [ns, name] = splitKey(key);
     const Object rs = m_store->find({kReplicaSets, ns, name});
@@ -224,7 +241,10 @@ void WorkloadSimulator::createPods(const Object &rs, const QJsonObject &rsJson, 
         for (int attempt = 0; attempt < 3; ++attempt) {
             const auto created = m_store->create(kPods, rs.namespaceName(), podFor(rs, tmpl));
             if (created) {
-                pods.append(PodInfo{*created, false, {}});
+                // The kubelet admits it at once: one pass, one ReplicaSet status write.
+                m_newPods.remove(created->key());
+                const Object admitted = kubeletAdmit(created->key());
+                pods.append(admitted.isNull() ? PodInfo{*created, false, {}} : podInfo(admitted));
                 break;
             }
             if (!isAlreadyExists(created.error())) { // a name collision is retried with a new suffix
@@ -285,26 +305,28 @@ void WorkloadSimulator::writeReplicaSetStatus(const QString &key, const Object &
         qCWarning(lcSim) << "cannot write the status of replicaset" << key << ":" << r.error().message();
 }
 
-void WorkloadSimulator::kubeletAdmit(const QString &key)
+Object WorkloadSimulator::kubeletAdmit(const QString &key)
 {
     const auto [ns, name] = splitKey(key);
     const Object pod = m_store->find({kPods, ns, name});
     if (pod.isNull() || pod.isBeingDeleted() || m_admitted.contains(pod.uid()))
-        return;
+        return {};
     m_admitted.insert(pod.uid());
     QJsonObject json = pod.json();
     const QString phase = json.value(QLatin1String("status")).toObject().value(QLatin1String("phase")).toString();
     if (!phase.isEmpty() && phase != QLatin1String("Pending"))
-        return; // already running (e.g. restored from a state file)
+        return {}; // already running (e.g. restored from a state file)
     const QJsonObject spec = json.value(QLatin1String("spec")).toObject();
     const QString now = sim::timestamp(m_clock->wallNow());
     const bool pullable = sim::podImagesPullable(spec);
     const bool immediate = pullable && m_readyDelay.count() == 0;
     json.insert(QStringLiteral("status"), immediate ? sim::podRunningStatus(spec, now, now, ++m_podCounter) : sim::podPendingStatus(spec, now));
-    if (auto r = m_store->updateStatus(kPods, ns, name, json); !r)
+    const auto r = m_store->updateStatus(kPods, ns, name, json);
+    if (!r)
         qCWarning(lcSim) << "cannot write the status of pod" << key << ":" << r.error().message();
     if (pullable && !immediate)
         m_due.emplace(m_clock->now() + m_readyDelay, Due{ns, name, pod.uid()});
+    return r ? *r : Object();
 }
 
 void WorkloadSimulator::kubeletWake()

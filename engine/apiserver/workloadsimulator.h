@@ -23,6 +23,11 @@
 // - Deleting a Deployment or ReplicaSet is left to the garbage collector (owner references).
 //
 // Work is queued: `committed` events mark objects dirty; a queued call syncs them later.
+// Cascades run inline to cut writes: a Deployment sync that creates or scales a ReplicaSet syncs
+// that ReplicaSet at once (its pods are created and admitted by the kubelet right away, then ONE
+// ReplicaSet status write), and the Deployment status is computed after that. Events caused by
+// the simulator's own writes to the object being synced (and its ReplicaSets) do not mark it
+// dirty again; a rollout that is not complete yet is re-examined on the next pass.
 
 #include "engine/api/clock.h"
 #include "engine/api/object.h"
@@ -97,19 +102,22 @@ private:
 
     // Deployment controller (workloaddeployments.cpp).
     void syncDeployment(const QString &key);
-    void scaleReplicaSet(const Object &rs, int replicas, int desired, int maxReplicas, std::optional<int> revision);
+    bool syncDeploymentQuietly(const QString &key);
+    bool scaleReplicaSet(const Object &rs, int replicas, int desired, int maxReplicas, std::optional<int> revision);
     void writeDeploymentRevision(const Object &deployment, int revision);
     void syncPaused(const QString &key, RsPlan &fresh, QList<RsPlan> &old, int desired, const sim::RolloutLimits &limits);
-    void writeDeploymentStatus(const QString &key, const QString &newReplicaSet, bool createdNow, int maxUnavailable, bool paused);
+    /// Returns whether the rollout is complete (all replicas updated and available).
+    bool writeDeploymentStatus(const QString &key, const QString &newReplicaSet, bool createdNow, int maxUnavailable, bool paused);
     void armDeadline(const QString &key, const QDateTime &at);
 
     // ReplicaSet controller and kubelet (workloadsimulator.cpp).
     void syncReplicaSet(const QString &key);
+    void syncReplicaSetQuietly(const QString &key);
     QList<PodInfo> activePods(const Object &rs) const;
     void createPods(const Object &rs, const QJsonObject &rsJson, int count, QList<PodInfo> &pods);
     void deleteExcessPods(QList<PodInfo> &pods, int desired);
     void writeReplicaSetStatus(const QString &key, const Object &rs, const QJsonObject &rsJson, const QList<PodInfo> &pods);
-    void kubeletAdmit(const QString &key);
+    Object kubeletAdmit(const QString &key); // the pod as admitted (null if not written)
     void kubeletWake();
     void armKubelet();
 
@@ -120,6 +128,8 @@ private:
     QSet<QString> m_dirtyReplicaSets;
     QSet<QString> m_newPods;
     QSet<QString> m_admitted;         // pod uids the kubelet has taken
+    QSet<QString> m_quietDeployments; // being synced: their own events do not mark them dirty
+    QSet<QString> m_quietReplicaSets;
     std::multimap<Clock::TimePoint, Due> m_due;
     quint64 m_kubeletTimer = 0;
     Clock::TimePoint m_kubeletAt{};

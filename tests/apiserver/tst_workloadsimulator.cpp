@@ -159,6 +159,35 @@ private Q_SLOTS:
         QCOMPARE(m_store->resourceVersion(), rv);
     }
 
+    void shouldSettleANewDeploymentInOneCascade()
+    {
+        // Pods ready at once: the whole cascade runs in one pass, each object written as few
+        // times as the final state needs (clients see fewer events, the same end result).
+        m_sim->setPodReadyDelay(0ms);
+        QHash<QString, int> writes; // "resource/added|modified"
+        QObject context;
+        connect(m_store.get(), &Store::committed, &context, [&writes](const StoreEvent &e) {
+            writes[e.gvr.resource + (e.type == EventType::Added ? QStringLiteral("/added") : QStringLiteral("/modified"))] += 1;
+        });
+        QVERIFY(m_store->create(kDeployments, kNs, deployment(QStringLiteral("web"), 3, QStringLiteral("nginx:1.25"))).ok());
+        QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("web")), "availableReplicas") == 3; }, 0ms, 20));
+        const Object d = deploy(QStringLiteral("web"));
+        QCOMPARE(statusInt(d, "updatedReplicas"), 3);
+        QCOMPARE(statusInt(d, "readyReplicas"), 3);
+        QCOMPARE(condition(d, QStringLiteral("Available")).value(QLatin1String("status")).toString(), QStringLiteral("True"));
+        QCOMPARE(condition(d, QStringLiteral("Progressing")).value(QLatin1String("reason")).toString(), QStringLiteral("NewReplicaSetAvailable"));
+        QCOMPARE(d.annotations().value(QLatin1String(sim::kRevisionAnnotation)), QStringLiteral("1"));
+        const Object rs = owned(d, kReplicaSets).first();
+        QCOMPARE(statusInt(rs, "availableReplicas"), 3);
+        QCOMPARE(writes.value(QStringLiteral("deployments/modified")), 2); // revision annotation, one status
+        QCOMPARE(writes.value(QStringLiteral("replicasets/added")), 1);
+        QCOMPARE(writes.value(QStringLiteral("replicasets/modified")), 1); // one status write
+        QCOMPARE(writes.value(QStringLiteral("pods/added")), 3);
+        QCOMPARE(writes.value(QStringLiteral("pods/modified")), 3); // created, then Running and Ready
+        const quint64 rv = m_store->resourceVersion();
+        QVERIFY(!settle([&] { return m_store->resourceVersion() != rv; }, 1s, 5));
+    }
+
     void shouldScaleUpAndDown()
     {
         QVERIFY(m_store->create(kDeployments, kNs, deployment(QStringLiteral("web"), 2, QStringLiteral("nginx"))).ok());
