@@ -239,6 +239,7 @@ void MainWindow::connectSession()
     m_faultsPanel->setEmbedded(m_session->isEmbedded());
     connect(m_session, &EngineSession::leadershipState, this, &MainWindow::onLeadership);
     connect(m_leadershipPanel, &LeadershipPanel::handOffRequested, m_session, &EngineSession::handOff);
+    connect(m_leadershipPanel, &LeadershipPanel::clusterHandOffRequested, m_session, &EngineSession::handOffToCluster);
     connect(m_leadershipPanel, &LeadershipPanel::takeBackRequested, m_session, &EngineSession::takeBack);
 }
 
@@ -457,7 +458,7 @@ void MainWindow::onHandOffAction()
     if (m_leadershipPanel->takeBackButton()->isEnabled())
         m_session->takeBack();
     else if (m_leadershipPanel->handOffButton()->isEnabled())
-        m_session->handOff();
+        m_leadershipPanel->handOffButton()->click(); // a real cluster asks for the image first
 }
 
 void MainWindow::showConnectDialog()

@@ -163,6 +163,11 @@ void EngineWorker::takeBack()
 {
     if (!m_manager)
         return;
+    if (m_leadership.clusterHandOff && m_leadership.deployment != LeadershipState::Deployment::None) {
+        if (m_leadership.deployment != LeadershipState::Deployment::ScalingDown)
+            runClusterTakeBack();
+        return;
+    }
     if (m_headless && m_headless->isRunning()) {
         m_takeBackPending = true;
         m_headless->stop(); // finished() takes back

@@ -119,13 +119,11 @@ void EngineSession::startEngine(const QString &kubeconfigPath, const QString &co
 {
     const bool samples = isEmbedded() && m_options.createSamples;
     const bool embedded = isEmbedded();
-    const QString whyNot = tr("Hand off on a real cluster means applying the manifests in packaging/ with an operator "
-                              "image and scaling that Deployment; the workbench does not do that yet. Run "
-                              "opbench-operator yourself with --leader-elect to see a hand-over.");
-    QMetaObject::invokeMethod(m_worker.data(), [worker = m_worker, kubeconfigPath, context, samples, embedded, whyNot] {
+    QMetaObject::invokeMethod(m_worker.data(), [worker = m_worker, kubeconfigPath, context, samples, embedded] {
         if (!worker)
             return;
-        worker->setHandOffAvailability(embedded, whyNot);
+        worker->setHandOffAvailability(true, {});
+        worker->setClusterHandOff(!embedded);
         worker->connectTo(kubeconfigPath, context, samples);
     });
 }
@@ -257,6 +255,11 @@ void EngineSession::handOff()
     launch.token = kc->users.first().token.toUtf8();
     launch.caPem = kc->clusters.first().certificateAuthorityData;
     toWorker([launch](EngineWorker *w) { w->handOff(launch); });
+}
+
+void EngineSession::handOffToCluster(const QString &image)
+{
+    toWorker([image](EngineWorker *w) { w->handOffToCluster(image); });
 }
 
 void EngineSession::takeBack()

@@ -78,9 +78,14 @@ public:
     void deleteObject(const QString &kind, const QString &key);
     void createApplication(const QString &name, const QString &image, int replicas);
     /// Leadership intents (embedded cluster): start opbench-operator in-cluster style and
-    /// release the lease to it / stop it and re-acquire. See leadershipState().
+    /// release the lease to it / stop it and re-acquire (on a real cluster takeBack() undoes
+    /// handOffToCluster()). See leadershipState().
     void handOff();
     void takeBack();
+    /// Leadership intent (real cluster): apply the CRD and packaging/manifests with the operator
+    /// `image`, then release the lease to that Deployment; takeBack() scales it to 0 and
+    /// re-acquires. The steps' outcomes arrive in leadershipState().deploymentMessage.
+    void handOffToCluster(const QString &image);
     /// The program handOff() starts.
     QString operatorProgram() const;
 

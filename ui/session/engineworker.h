@@ -83,6 +83,12 @@ public:
     /// Stops the headless operator (SIGTERM) and re-acquires once it exited; without a
     /// process, campaigns again at once.
     void takeBack();
+    /// Real cluster (engineclusterhandoff.cpp): Hand off applies packaging/manifests instead of
+    /// starting a process, and Take back scales that Deployment to 0 before campaigning again.
+    void setClusterHandOff(bool on);
+    /// Applies the CRD and packaging/manifests with `image` (replicas 1, the workbench's Lease),
+    /// then releases the lease. Errors: actionFailed() and the state's deploymentMessage.
+    void handOffToCluster(const QString &image);
 
 Q_SIGNALS:
     void connected(const QUrl &server);
@@ -126,6 +132,9 @@ private:
     void publishLeadership();
     void onHeadlessStarted();
     void onHeadlessFinished(int exitCode, bool crashed, const QString &message);
+    QCoro::Task<void> runClusterHandOff(QString image);
+    QCoro::Task<void> runClusterTakeBack();
+    void setDeploymentStep(LeadershipState::Deployment step, const QString &message);
 
     LeadershipState m_leadership;
     QTimer *m_leaseTimer = nullptr;

@@ -43,7 +43,7 @@ struct LeadershipState
     QString leaseError; ///< why the last read failed, in words ("" when it worked)
 
     // Hand-off.
-    bool handOffPossible = false;  ///< embedded cluster and an operator running
+    bool handOffPossible = false;  ///< an operator running (embedded: a process; real: manifests)
     QString handOffUnavailable;    ///< why not, when !handOffPossible
     Headless headless = Headless::None;
     QString headlessIdentity;
@@ -51,6 +51,20 @@ struct LeadershipState
     int headlessExitCode = 0;      ///< valid when headless == Exited
     QString headlessMessage;       ///< "exited with code 0", "crashed (signal)", start errors
     QStringList newLogLines;       ///< the process's stdout/stderr lines since the previous state
+
+    /// Hand-off on a real cluster: the packaging/ manifests applied, an in-cluster Deployment.
+    enum class Deployment {
+        None,        ///< nothing applied by this workbench
+        Applying,    ///< applying the manifests
+        Applied,     ///< applied with replicas 1; the lease was released to its pod
+        ScalingDown, ///< Take back: scaling to 0 and waiting for the lease to be free
+        ScaledDown,  ///< scaled to 0; campaigning again
+        Failed,      ///< a step failed (deploymentMessage says which and why)
+    };
+    bool clusterHandOff = false;   ///< real cluster: Hand off applies the manifests (no process)
+    QString defaultImage;          ///< the image the shipped Deployment names (the prompt's default)
+    Deployment deployment = Deployment::None;
+    QString deploymentMessage;     ///< the last step's outcome in words ("applied 9 objects (…)")
 
     bool leadsHere() const { return role == Role::Leader; }
 };

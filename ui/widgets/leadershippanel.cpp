@@ -6,6 +6,8 @@
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -63,9 +65,24 @@ LeadershipPanel::LeadershipPanel(QWidget *parent)
     m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_log->setPlaceholderText(tr("The headless operator's stdout and stderr appear here after \"Hand off\"."));
     layout->addWidget(m_log, 1);
-    connect(m_handOff, &QPushButton::clicked, this, &LeadershipPanel::handOffRequested);
+    connect(m_handOff, &QPushButton::clicked, this, &LeadershipPanel::onHandOffClicked);
     connect(m_takeBack, &QPushButton::clicked, this, &LeadershipPanel::takeBackRequested);
     apply({});
+}
+
+void LeadershipPanel::onHandOffClicked()
+{
+    if (!m_clusterMode) {
+        Q_EMIT handOffRequested();
+        return;
+    }
+    bool ok = false;
+    const QString image = QInputDialog::getText(this, tr("Hand off to the cluster"),
+                                                tr("Operator image for Deployment opbench-system/opbench-operator "
+                                                   "(the packaging/ manifests and the CRD are applied):"),
+                                                QLineEdit::Normal, m_defaultImage, &ok);
+    if (ok && !image.trimmed().isEmpty())
+        Q_EMIT clusterHandOffRequested(image.trimmed());
 }
 
 QLabel *LeadershipPanel::addRow(QFormLayout *form, const QString &label, const QString &name)
@@ -130,7 +147,12 @@ void LeadershipPanel::apply(const LeadershipState &s)
     m_renewed->setText(timeText(s.renewTime));
     m_duration->setText(s.leaseFound ? tr("%n second(s)", nullptr, s.leaseDurationSeconds) : tr("–"));
     m_transitions->setText(s.leaseFound ? QString::number(s.transitions) : tr("–"));
-    applyHeadless(s);
+    m_clusterMode = s.clusterHandOff;
+    m_defaultImage = s.defaultImage;
+    if (s.clusterHandOff)
+        applyDeployment(s);
+    else
+        applyHeadless(s);
     applyButtons(s);
     for (const QString &line : s.newLogLines)
         m_log->appendPlainText(line);
@@ -159,9 +181,35 @@ void LeadershipPanel::applyHeadless(const LeadershipState &s)
     }
 }
 
+void LeadershipPanel::applyDeployment(const LeadershipState &s)
+{
+    using D = LeadershipState::Deployment;
+    if (s.deployment == D::None)
+        m_headless->setText(tr("in-cluster Deployment opbench-system/opbench-operator: not applied by this workbench"));
+    else if (s.deployment == D::Failed)
+        m_headless->setText(coloured(s.deploymentMessage, ResultColour::Error));
+    else
+        m_headless->setText(s.deploymentMessage.toHtmlEscaped());
+}
+
 void LeadershipPanel::applyButtons(const LeadershipState &s)
 {
     using H = LeadershipState::Headless;
+    if (s.clusterHandOff) {
+        using D = LeadershipState::Deployment;
+        const bool busy = s.deployment == D::Applying || s.deployment == D::ScalingDown;
+        m_handOff->setText(tr("Hand off to the cluster…"));
+        m_handOff->setEnabled(s.handOffPossible && s.role != LeadershipState::Role::Off
+                              && s.role != LeadershipState::Role::HandedOff && !busy);
+        m_takeBack->setEnabled(s.role == LeadershipState::Role::HandedOff && !busy);
+        m_handOff->setToolTip(tr("Apply the CRD and the packaging/ manifests with an operator image you choose "
+                                 "(Deployment opbench-system/opbench-operator, 1 replica, this workbench's Lease), "
+                                 "then release the lease to its pod."));
+        m_takeBack->setToolTip(tr("Scale Deployment opbench-system/opbench-operator to 0, wait until its pods are "
+                                  "gone or the Lease is free, and lead again."));
+        return;
+    }
+    m_handOff->setText(tr("Hand off to headless"));
     const bool processUp = s.headless == H::Starting || s.headless == H::Running || s.headless == H::Stopping;
     m_handOff->setEnabled(s.handOffPossible && s.role != LeadershipState::Role::Off && !processUp
                           && s.role != LeadershipState::Role::HandedOff);

@@ -35,13 +35,18 @@ public:
     QPlainTextEdit *logView() const { return m_log; }
 
 Q_SIGNALS:
+    /// Embedded cluster: start the headless process.
     void handOffRequested();
+    /// Real cluster: apply the manifests with `image` (asked for in a prompt) and hand off.
+    void clusterHandOffRequested(const QString &image);
     void takeBackRequested();
 
 private:
     QLabel *addRow(QFormLayout *form, const QString &label, const QString &name);
     void applyButtons(const LeadershipState &state);
     void applyHeadless(const LeadershipState &state);
+    void applyDeployment(const LeadershipState &state);
+    void onHandOffClicked();
 
     QLabel *m_lease;
     QLabel *m_holder;
@@ -54,6 +59,8 @@ private:
     QPushButton *m_handOff;
     QPushButton *m_takeBack;
     QPlainTextEdit *m_log;
+    bool m_clusterMode = false; // the last state's clusterHandOff
+    QString m_defaultImage;     // the last state's defaultImage (the prompt's default)
 };
 
 } // namespace opbench::ui
