@@ -48,6 +48,7 @@ LeadershipPanel::LeadershipPanel(QWidget *parent)
     m_transitions = addRow(form, tr("Transitions"), QStringLiteral("transitionsLabel"));
     m_headless = addRow(form, tr("Headless operator"), QStringLiteral("headlessLabel"));
     m_headless->setWordWrap(true);
+    m_headlessCaption = qobject_cast<QLabel *>(form->labelForField(m_headless));
     layout->addLayout(form);
     auto *buttons = new QHBoxLayout;
     m_handOff->setObjectName(QStringLiteral("handOffButton"));
@@ -149,6 +150,8 @@ void LeadershipPanel::apply(const LeadershipState &s)
     m_transitions->setText(s.leaseFound ? QString::number(s.transitions) : tr("–"));
     m_clusterMode = s.clusterHandOff;
     m_defaultImage = s.defaultImage;
+    if (m_headlessCaption)
+        m_headlessCaption->setText(s.clusterHandOff ? tr("In-cluster operator") : tr("Headless operator"));
     if (s.clusterHandOff)
         applyDeployment(s);
     else
@@ -184,6 +187,8 @@ void LeadershipPanel::applyHeadless(const LeadershipState &s)
 void LeadershipPanel::applyDeployment(const LeadershipState &s)
 {
     using D = LeadershipState::Deployment;
+    m_log->setPlaceholderText(tr("The in-cluster operator logs to its pod: kubectl logs -n opbench-system "
+                                 "deployment/opbench-operator"));
     if (s.deployment == D::None)
         m_headless->setText(tr("in-cluster Deployment opbench-system/opbench-operator: not applied by this workbench"));
     else if (s.deployment == D::Failed)

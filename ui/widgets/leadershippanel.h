@@ -56,6 +56,7 @@ private:
     QLabel *m_duration;
     QLabel *m_transitions;
     QLabel *m_headless;
+    QLabel *m_headlessCaption = nullptr; // "Headless operator" / "In-cluster operator"
     QPushButton *m_handOff;
     QPushButton *m_takeBack;
     QPlainTextEdit *m_log;
