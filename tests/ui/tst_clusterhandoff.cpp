@@ -4,7 +4,8 @@
 // process. Hand off: the CRD, ServiceAccount, RBAC and the Deployment exist with the chosen image
 // and 1 replica, and the workbench no longer holds the Lease. Take back: the Deployment is scaled
 // to 0 and the workbench holds the Lease again. Nothing runs the image here (the simulator makes
-// pods, not an operator). A user who may not create cluster objects gets the server's 403 in words.
+// pods, not an operator). The panel asks for the image (the shipped one offered). A user who may
+// not create cluster objects gets the server's 403 in words.
 #include "ui/session/clusterhandoff.h"
 #include "ui/session/enginesession.h"
 #include "ui/widgets/leadershippanel.h"
@@ -14,11 +15,15 @@
 #include "engine/client/restconfig.h"
 #include "tests/support/testapiserver.h"
 
+#include <QApplication>
+#include <QInputDialog>
 #include <QJsonArray>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace opbench;
 using namespace opbench::ui;
@@ -128,6 +133,30 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(m_state.holder, m_state.identity, 5000);
         QCOMPARE(lease().holderIdentity(), m_state.identity);
         QVERIFY(m_panel.handOffButton()->isEnabled());
+    }
+
+    void shouldAskForTheImageBeforeHandingOff()
+    {
+        // Given the workbench leads again (Hand off enabled)
+        QTRY_VERIFY(m_panel.handOffButton()->isEnabled());
+        QSignalSpy requested(&m_panel, &LeadershipPanel::clusterHandOffRequested);
+        QSignalSpy embedded(&m_panel, &LeadershipPanel::handOffRequested);
+        QString offered;
+        // When the user clicks Hand off, the prompt offers the shipped image; they type another
+        QTimer::singleShot(0, this, [&offered] {
+            auto *dialog = qobject_cast<QInputDialog *>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            offered = dialog->textValue();
+            dialog->setTextValue(QStringLiteral("  mine/opbench-operator:dev "));
+            dialog->accept();
+        });
+        m_panel.handOffButton()->click();
+        // Then the panel asks the session for a cluster hand-off with that image, trimmed
+        QCOMPARE(offered, QStringLiteral("opbench-operator:0.1.0"));
+        QCOMPARE(requested.size(), 1);
+        QCOMPARE(requested.first().first().toString(), QStringLiteral("mine/opbench-operator:dev"));
+        QCOMPARE(embedded.size(), 0);
     }
 
     void shouldReportAForbiddenApplyInWords()
