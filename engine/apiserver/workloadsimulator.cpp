@@ -243,7 +243,7 @@ void WorkloadSimulator::createPods(const Object &rs, const QJsonObject &rsJson, 
             if (created) {
                 // The kubelet admits it at once: one pass, one ReplicaSet status write.
                 m_newPods.remove(created->key());
-                const Object admitted = kubeletAdmit(created->key());
+                const Object admitted = admit(*created, tmpl.value(QLatin1String("spec")).toObject());
                 pods.append(admitted.isNull() ? PodInfo{*created, false, {}} : podInfo(admitted));
                 break;
             }
@@ -312,20 +312,27 @@ Object WorkloadSimulator::kubeletAdmit(const QString &key)
     if (pod.isNull() || pod.isBeingDeleted() || m_admitted.contains(pod.uid()))
         return {};
     m_admitted.insert(pod.uid());
-    QJsonObject json = pod.json();
+    const QJsonObject json = pod.json();
     const QString phase = json.value(QLatin1String("status")).toObject().value(QLatin1String("phase")).toString();
     if (!phase.isEmpty() && phase != QLatin1String("Pending"))
         return {}; // already running (e.g. restored from a state file)
-    const QJsonObject spec = json.value(QLatin1String("spec")).toObject();
+    return admit(pod, json.value(QLatin1String("spec")).toObject());
+}
+
+Object WorkloadSimulator::admit(const Object &pod, const QJsonObject &spec)
+{
+    m_admitted.insert(pod.uid());
     const QString now = sim::timestamp(m_clock->wallNow());
     const bool pullable = sim::podImagesPullable(spec);
     const bool immediate = pullable && m_readyDelay.count() == 0;
-    json.insert(QStringLiteral("status"), immediate ? sim::podRunningStatus(spec, now, now, ++m_podCounter) : sim::podPendingStatus(spec, now));
-    const auto r = m_store->updateStatus(kPods, ns, name, json);
+    // updateStatus takes only .status: no need to re-encode the whole pod.
+    const QJsonObject body{{QStringLiteral("status"), immediate ? sim::podRunningStatus(spec, now, now, ++m_podCounter)
+                                                                : sim::podPendingStatus(spec, now)}};
+    const auto r = m_store->updateStatus(kPods, pod.namespaceName(), pod.name(), body);
     if (!r)
-        qCWarning(lcSim) << "cannot write the status of pod" << key << ":" << r.error().message();
+        qCWarning(lcSim) << "cannot write the status of pod" << pod.key() << ":" << r.error().message();
     if (pullable && !immediate)
-        m_due.emplace(m_clock->now() + m_readyDelay, Due{ns, name, pod.uid()});
+        m_due.emplace(m_clock->now() + m_readyDelay, Due{pod.namespaceName(), pod.name(), pod.uid()});
     return r ? *r : Object();
 }
 

@@ -118,6 +118,7 @@ private:
     void deleteExcessPods(QList<PodInfo> &pods, int desired);
     void writeReplicaSetStatus(const QString &key, const Object &rs, const QJsonObject &rsJson, const QList<PodInfo> &pods);
     Object kubeletAdmit(const QString &key); // the pod as admitted (null if not written)
+    Object admit(const Object &pod, const QJsonObject &podSpec);
     void kubeletWake();
     void armKubelet();
 
