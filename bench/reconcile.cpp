@@ -17,10 +17,11 @@
 //                                           queue, reconciles)
 //   reconcile_seconds_sum / _mean_ms        sum of reconcile durations (awaits included)
 //   peak_rss_bytes
-// Where the time goes (N=5000, 2 cores): the API server thread is the critical path (~1.7 ms
-// CPU per app, over half of it the workload simulator's Deployment/ReplicaSet/Pod writes), the
-// operator thread ~1.4 ms per app (two reconciles, three writes and one Event per app), and
-// QNetworkAccessManager's HTTP threads about a quarter on top. Compare the *_cpu_seconds
+// Where the time goes (N=5000, 2 cores, quiet machine): ~0.9 ms of API server thread CPU per app
+// (about 40 % of it the workload simulator's six writes per app: ReplicaSet create + status, pod
+// create + status, the Deployment's revision annotation and one status; the rest HTTP handling),
+// ~0.9 ms of operator thread per app (two reconciles, one create, two status writes, one Event),
+// and QNetworkAccessManager's HTTP threads about a quarter on top. Compare the *_cpu_seconds
 // figures with `seconds` to see how much of the wall time other processes took.
 #include "bench/bench.h"
 
