@@ -189,6 +189,9 @@ int main(int argc, char **argv)
     }
     run(f, config.value(), embedded.get(), trace.get());
     const int code = app.exec();
+    // The manager (a child of the application) owns network managers whose threads close their TLS
+    // sockets on exit: delete it while the application object is still whole, or Qt warns then.
+    qDeleteAll(app.findChildren<Manager *>(Qt::FindDirectChildrenOnly));
     ZapSink::install(nullptr);
     return code;
 }
