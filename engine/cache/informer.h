@@ -52,15 +52,13 @@ struct InformerOptions
     /// Take the initial state from a streaming list (WatchList) when the server supports it;
     /// falls back to LIST + WATCH otherwise.
     ///
-    /// Off by default (client-go turned it on in 1.35), decided by measurement: against
-    /// opbench-apiserver with 10,000 Deployments (16 MB of JSON), LIST + WATCH (500-item pages,
-    /// each decoded and freed before the next) synced as fast and peaked at 43 MB, the streaming
-    /// list at 60–66 MB, still holding 50 MB after malloc_trim against 37 MB (`opbench-bench sync`
-    /// with and without --watch-list; README). The streamed events arrive as fast as the server
-    /// writes them: QNetworkReply buffers what the engine thread has not read yet (its read
-    /// buffer is unbounded), WatchStream takes whatever piled up in one readAll, and WatchDecoder
-    /// decodes all of it into one event list and keeps its grown buffer. Revisit when
-    /// engine/client bounds the reply's read buffer and decodes chunk by chunk.
+    /// Off by default (client-go turned it on in 1.35). Measured against opbench-apiserver with
+    /// 10,000 Deployments (16 MB of JSON, `opbench-bench sync` with and without --watch-list):
+    /// at first the streaming list peaked at 60–66 MB against 43 MB, because the watch reply's
+    /// buffer was unbounded; WatchStream now bounds it and decodes 1 MiB at a time, and both paths
+    /// sync in ~0.2 s and peak at 40–42 MB. LIST + WATCH stays the default because it is what
+    /// every server answers; turning this on is the next step once it has run against real
+    /// clusters (1.27+ with the WatchList feature gate, on by default from 1.34).
     bool useWatchList = false;
     /// Page size of the first LIST (client-go's pager: 500); 0 = one unpaginated response.
     qint64 pageSize = 500;

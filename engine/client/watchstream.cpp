@@ -12,6 +12,10 @@
 
 namespace opbench {
 
+namespace {
+constexpr qint64 kReadChunkBytes = 1024 * 1024;
+}
+
 WatchStream::WatchStream(RestConfig config, QString path, QueryParams query, QObject *parent)
     : QObject(parent), m_config(std::move(config)), m_path(std::move(path)), m_query(std::move(query)),
       m_nam(new QNetworkAccessManager(this)), m_timer(new QTimer(this))
@@ -55,6 +59,9 @@ void WatchStream::open(const Credentials &creds)
 {
     const QNetworkRequest req = detail::buildRequest(m_config, m_path, encodeQuery(m_query), creds, {});
     m_reply = m_nam->get(req);
+    // Bounded: a busy event loop makes the network thread wait instead of buffering the stream
+    // (a streaming list of 10,000 objects would otherwise pile up whole before one decode).
+    m_reply->setReadBufferSize(kReadChunkBytes);
     m_tlsErrors = detail::collectTlsErrors(m_reply);
     connect(m_reply, &QNetworkReply::metaDataChanged, this, &WatchStream::onHeaders);
     connect(m_reply, &QNetworkReply::readyRead, this, &WatchStream::onReadyRead);
@@ -86,12 +93,15 @@ void WatchStream::onReadyRead()
     if (!m_reply)
         return;
     onHeaders();
-    const QByteArray data = m_reply->readAll();
-    if (m_httpCode != 200) {
-        m_errorBody += data;
-        return;
+    QPointer<WatchStream> self(this);
+    // One chunk at a time, each decoded and delivered before the next is read.
+    while (self && m_running && m_reply && m_reply->bytesAvailable() > 0) {
+        const QByteArray data = m_reply->read(kReadChunkBytes);
+        if (m_httpCode != 200)
+            m_errorBody += data;
+        else
+            deliver(m_decoder.feed(data));
     }
-    deliver(m_decoder.feed(data));
 }
 
 void WatchStream::deliver(const QList<WatchEvent> &events)
