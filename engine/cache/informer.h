@@ -58,7 +58,7 @@ struct InformerOptions
     /// buffer was unbounded; WatchStream now bounds it and decodes 1 MiB at a time, and both paths
     /// sync in ~0.2 s and peak at 40–42 MB. LIST + WATCH stays the default because it is what
     /// every server answers; turning this on is the next step once it has run against real
-    /// clusters (1.27+ with the WatchList feature gate, on by default from 1.34).
+    /// clusters whose servers have the WatchList feature enabled.
     bool useWatchList = false;
     /// Page size of the first LIST (client-go's pager: 500); 0 = one unpaginated response.
     qint64 pageSize = 500;
