@@ -12,6 +12,7 @@
 #include "bench/apiserverrawwriter.h"
 #include "bench/apiserverwatchfanout.h"
 #include "bench/bench.h"
+#include "bench/serverthread.h"
 
 #include "engine/apiserver/apiserver.h"
 #include "engine/client/auth.h"
@@ -26,7 +27,6 @@
 #include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QTextStream>
-#include <QThread>
 
 #include <qcoro/qcoronetworkreply.h>
 #include <qcoro/qcorotask.h>
@@ -40,45 +40,6 @@ namespace {
 const GroupVersionResource kNamespaces{QString(), QStringLiteral("v1"), QStringLiteral("namespaces")};
 const GroupVersionResource kConfigMaps{QString(), QStringLiteral("v1"), QStringLiteral("configmaps")};
 const GroupVersionResource kDeployments{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("deployments")};
-
-/// The embedded server on a thread of its own (created, started and destroyed there).
-class EmbeddedServer
-{
-public:
-    ~EmbeddedServer()
-    {
-        if (!m_thread.isRunning())
-            return;
-        QMetaObject::invokeMethod(m_host.get(), [this] { m_server.reset(); }, Qt::BlockingQueuedConnection);
-        m_thread.quit();
-        m_thread.wait();
-    }
-    Expected<void> start(bool plainHttp, const QString &kubeconfig)
-    {
-        m_host = std::make_unique<QObject>();
-        m_host->moveToThread(&m_thread);
-        m_thread.start();
-        Expected<void> result;
-        QMetaObject::invokeMethod(
-            m_host.get(),
-            [&] {
-                apiserver::ApiServerOptions o;
-                o.plainHttp = plainHttp;
-                o.anonymousOnPlainHttp = true;
-                m_server = std::make_unique<apiserver::ApiServer>(o);
-                result = m_server->start();
-                if (result)
-                    result = m_server->writeKubeconfig(kubeconfig);
-            },
-            Qt::BlockingQueuedConnection);
-        return result;
-    }
-
-private:
-    QThread m_thread;
-    std::unique_ptr<QObject> m_host;                   // lives on m_thread
-    std::unique_ptr<apiserver::ApiServer> m_server;    // lives on m_thread
-};
 
 struct Settings
 {
@@ -326,11 +287,14 @@ int run(const QStringList &args)
     s.runId = QString::number(QRandomGenerator::global()->bounded(1u << 30), 36);
     QString kubeconfig = bench::option(args, QStringLiteral("--kubeconfig"));
     QTemporaryDir dir;
-    std::unique_ptr<EmbeddedServer> embedded;
+    std::unique_ptr<bench::ServerThread> embedded;
     if (kubeconfig.isEmpty()) {
         kubeconfig = dir.filePath(QStringLiteral("kubeconfig"));
-        embedded = std::make_unique<EmbeddedServer>();
-        if (auto ok = embedded->start(args.contains(QStringLiteral("--plain-http")), kubeconfig); !ok) {
+        apiserver::ApiServerOptions o;
+        o.plainHttp = args.contains(QStringLiteral("--plain-http"));
+        o.anonymousOnPlainHttp = true;
+        embedded = std::make_unique<bench::ServerThread>(o);
+        if (auto ok = embedded->start(kubeconfig); !ok) {
             err << "apiserver: embedded server: " << ok.error().message() << '\n';
             return 2;
         }

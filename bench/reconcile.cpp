@@ -24,6 +24,7 @@
 // and QNetworkAccessManager's HTTP threads about a quarter on top. Compare the *_cpu_seconds
 // figures with `seconds` to see how much of the wall time other processes took.
 #include "bench/bench.h"
+#include "bench/serverthread.h"
 
 #include "engine/apiserver/apiserver.h"
 #include "engine/client/restclient.h"
@@ -37,12 +38,10 @@
 #include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QTextStream>
-#include <QThread>
 #include <QTimer>
 
 #include <qcoro/qcorotask.h>
 
-#include <ctime>
 
 using namespace opbench;
 using namespace opbench::myapp;
@@ -50,75 +49,6 @@ using namespace opbench::myapp;
 namespace {
 
 const GroupVersionResource kApps{QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")};
-
-double threadCpuSeconds()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
-}
-
-/// The embedded API server on its own thread (the operator's thread stays free).
-class ServerThread
-{
-public:
-    explicit ServerThread(apiserver::ApiServerOptions options) : m_options(std::move(options)) {}
-    ~ServerThread() { stop(); }
-
-    bool start(const QString &kubeconfigPath, QString *error)
-    {
-        m_context = std::make_unique<QObject>();
-        m_server = std::make_unique<apiserver::ApiServer>(m_options);
-        m_context->moveToThread(&m_thread);
-        m_server->moveToThread(&m_thread);
-        m_thread.start();
-        bool ok = false;
-        onThread([&] {
-            auto started = m_server->start();
-            if (!started) {
-                *error = started.error().message();
-                return;
-            }
-            auto written = m_server->writeKubeconfig(kubeconfigPath);
-            ok = written.ok();
-            if (!ok)
-                *error = written.error().message();
-            m_cpuAtStart = threadCpuSeconds();
-        });
-        return ok;
-    }
-    void stop()
-    {
-        if (!m_context)
-            return;
-        onThread([this] { m_server.reset(); });
-        m_thread.quit();
-        m_thread.wait();
-        m_context.reset();
-    }
-    /// CPU used by the server thread since start().
-    double cpuSeconds()
-    {
-        double s = 0;
-        onThread([&] { s = threadCpuSeconds() - m_cpuAtStart; });
-        return s;
-    }
-    quint64 requests()
-    {
-        quint64 n = 0;
-        onThread([&] { n = m_server->requestCount(); });
-        return n;
-    }
-
-private:
-    void onThread(const std::function<void()> &fn) { QMetaObject::invokeMethod(m_context.get(), fn, Qt::BlockingQueuedConnection); }
-
-    apiserver::ApiServerOptions m_options;
-    QThread m_thread;
-    std::unique_ptr<QObject> m_context;                // lives on m_thread
-    std::unique_ptr<apiserver::ApiServer> m_server;    // lives on m_thread
-    double m_cpuAtStart = 0;
-};
 
 struct Figures
 {
@@ -216,7 +146,7 @@ Settings parse(const QStringList &args)
     return s;
 }
 
-QJsonObject report(const Settings &s, const Figures &f, double seconds, ServerThread &server, double operatorCpu)
+QJsonObject report(const Settings &s, const Figures &f, double seconds, bench::ServerThread &server, double operatorCpu)
 {
     QJsonObject writes;
     qint64 totalWrites = 0;
@@ -261,12 +191,11 @@ int run(const QStringList &args)
     so.plainHttp = true;
     so.podReadyDelayMs = s.podReadyDelayMs;
     so.watchHistory = std::max(10000, s.apps * 12);
-    ServerThread server(so);
+    bench::ServerThread server(so);
     QTemporaryDir dir;
-    QString error;
     const QString kubeconfig = dir.filePath(QStringLiteral("kubeconfig"));
-    if (!server.start(kubeconfig, &error)) {
-        err << "reconcile: embedded API server: " << error << '\n';
+    if (auto started = server.start(kubeconfig); !started) {
+        err << "reconcile: embedded API server: " << started.error().message() << '\n';
         return 2;
     }
     Expected<RestConfig> cfg = loadConfig(kubeconfig);
@@ -299,7 +228,7 @@ int run(const QStringList &args)
     if (appInformer)
         QObject::connect(*appInformer, &Informer::changed, qApp, [&f](const CacheChange &c) { track(&f, c); });
     RestClient rest(*cfg);
-    const double cpu0 = threadCpuSeconds();
+    const double cpu0 = bench::threadCpuSeconds();
     f.timer.start();
     f.creatorsRunning = s.creators;
     for (int i = 0; i < s.creators; ++i)
@@ -307,7 +236,7 @@ int run(const QStringList &args)
     QTimer::singleShot(std::chrono::seconds(s.timeoutSeconds), qApp, [] { QCoreApplication::exit(1); });
     const int rc = QCoreApplication::exec();
     const double seconds = double(f.timer.nsecsElapsed()) / 1e9;
-    const double operatorCpu = threadCpuSeconds() - cpu0;
+    const double operatorCpu = bench::threadCpuSeconds() - cpu0;
     if (!f.firstError.isEmpty())
         err << "reconcile: first create error: " << f.firstError << '\n';
     if (rc != 0)
