@@ -75,6 +75,8 @@ bool parseValue(std::string_view packed, dom::element &el)
 // A JSON string value (its packed text, quotes included) as a QString; not a string → "".
 QString decodeString(std::string_view text)
 {
+    if (enc::isToken(text))
+        return qstr(enc::unpack(text)).mid(1).chopped(1); // a tokenized value: never escaped
     if (text.size() < 2 || text.front() != '"')
         return {};
     const std::string_view inner = text.substr(1, text.size() - 2);

@@ -5,6 +5,7 @@
 
 #include <QMutex>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <unordered_map>
@@ -15,10 +16,15 @@ namespace dom = simdjson::dom;
 
 namespace {
 
-constexpr int kTokenLeadMin = 0x01;
-constexpr int kTokenLeadMax = 0x1F;
-constexpr int kCapacity = (kTokenLeadMax - kTokenLeadMin + 1) * 256; // 7,936 keys
-constexpr std::size_t kMaxKeySize = 64;
+// Token lead bytes: all below 0x20, which compact JSON never contains raw.
+constexpr int kKeyLeadMin = 0x01;   // 0x01–0x17: a key, `"key":`
+constexpr int kValueLeadMin = 0x18; // 0x18–0x1E: a string value, `"value"`
+constexpr int kTimeLead = 0x1F;     // 0x1F + 5 bytes: `"YYYY-MM-DDTHH:MM:SSZ"`
+constexpr int kKeyCapacity = (kValueLeadMin - kKeyLeadMin) * 256;   // 5,888 keys
+constexpr int kValueCapacity = (kTimeLead - kValueLeadMin) * 256;   // 1,792 values
+constexpr std::size_t kTimeTokenSize = 6;
+constexpr std::size_t kTimeTextSize = 22; // with its quotes
+constexpr std::size_t kMaxEntrySize = 64;
 constexpr std::size_t kLocalCacheLimit = 16384;
 
 struct StringHash
@@ -27,24 +33,19 @@ struct StringHash
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
 
-// Process-wide, append-only key table. Ids are never reused or changed, so readers need no lock:
-// an entry is published (release) before any packed buffer that refers to it can exist.
-class KeyDictionary
+// A process-wide, append-only string table. Ids are never reused or changed, so readers need no
+// lock: an entry is published (release) before any packed buffer that refers to it can exist.
+template<int Capacity>
+class Dictionary
 {
 public:
-    static KeyDictionary &instance()
-    {
-        static KeyDictionary *d = new KeyDictionary(); // never destroyed: objects may outlive statics
-        return *d;
-    }
-
-    // The key's id, inserting it while there is room; -1 when it is not tokenized.
+    // The string's id, inserting it while there is room; -1 when it is not tokenized.
     int idOf(std::string_view key)
     {
         const QMutexLocker lock(&m_mutex);
         if (auto it = m_ids.find(key); it != m_ids.end())
             return it->second;
-        if (m_count == kCapacity)
+        if (m_count == Capacity)
             return -1;
         const int id = m_count++;
         auto *text = new std::string(key); // owned by the table for the life of the process
@@ -56,19 +57,33 @@ public:
     std::string_view text(int id) const { return *m_entries[std::size_t(id)].load(std::memory_order_acquire); }
 
 private:
-    KeyDictionary() = default;
-    std::array<std::atomic<const std::string *>, kCapacity> m_entries{};
+    std::array<std::atomic<const std::string *>, Capacity> m_entries{};
     QBasicMutex m_mutex;
     std::unordered_map<std::string, int, StringHash, std::equal_to<>> m_ids;
     int m_count = 0;
 };
 
-// A key is tokenized when its JSON text needs no escaping (and it is not huge).
-bool tokenizable(std::string_view key)
+using KeyDictionary = Dictionary<kKeyCapacity>;
+using ValueDictionary = Dictionary<kValueCapacity>;
+
+KeyDictionary &keyDictionary()
 {
-    if (key.empty() || key.size() > kMaxKeySize)
+    static auto *d = new KeyDictionary(); // never destroyed: objects may outlive statics
+    return *d;
+}
+
+ValueDictionary &valueDictionary()
+{
+    static auto *d = new ValueDictionary();
+    return *d;
+}
+
+// A string is tokenized when its JSON text needs no escaping (and it is not huge).
+bool tokenizable(std::string_view text)
+{
+    if (text.empty() || text.size() > kMaxEntrySize)
         return false;
-    for (char ch : key) {
+    for (char ch : text) {
         const auto c = static_cast<unsigned char>(ch);
         if (c < 0x20 || c == '"' || c == '\\')
             return false;
@@ -76,31 +91,132 @@ bool tokenizable(std::string_view key)
     return true;
 }
 
-// Key → id with a per-thread cache in front of the shared table (no lock on the hot path).
-int keyId(std::string_view key)
+// String → id with a per-thread cache in front of the shared table (no lock on the hot path).
+using LocalCache = std::unordered_map<std::string, int, StringHash, std::equal_to<>>;
+template<typename Dict>
+int cachedId(LocalCache &cache, Dict &dict, std::string_view text)
 {
-    thread_local std::unordered_map<std::string, int, StringHash, std::equal_to<>> cache;
-    if (auto it = cache.find(key); it != cache.end())
+    if (auto it = cache.find(text); it != cache.end())
         return it->second;
-    const int id = tokenizable(key) ? KeyDictionary::instance().idOf(key) : -1;
+    const int id = tokenizable(text) ? dict.idOf(text) : -1;
     if (cache.size() < kLocalCacheLimit)
-        cache.emplace(std::string(key), id);
+        cache.emplace(std::string(text), id);
     return id;
+}
+
+void writeToken(std::string &out, int lead, int id)
+{
+    out.push_back(char(lead + id / 256));
+    out.push_back(char(id % 256));
 }
 
 void writeKey(std::string &out, std::string_view key)
 {
-    const int id = keyId(key);
+    thread_local LocalCache cache;
+    const int id = cachedId(cache, keyDictionary(), key);
     if (id < 0) {
         jsonwriter::writeString(out, key);
         out.push_back(':');
         return;
     }
-    out.push_back(char(kTokenLeadMin + id / 256));
-    out.push_back(char(id % 256));
+    writeToken(out, kKeyLeadMin, id);
 }
 
-void writeValue(std::string &out, dom::element el);
+// Keys whose string values come from a small set (enums, versions, quantities): their values
+// share the value dictionary. Names, uids and messages are not here: they are unique and would
+// only fill it.
+bool enumLikeKey(std::string_view key)
+{
+    static const std::array<std::string_view, 30> keys{
+        "apiVersion", "kind", "type", "status", "reason", "phase", "imagePullPolicy", "protocol",
+        "restartPolicy", "dnsPolicy", "schedulerName", "terminationMessagePath", "terminationMessagePolicy",
+        "maxSurge", "maxUnavailable", "cpu", "memory", "ephemeral-storage", "storage", "operator", "effect",
+        "fieldPath", "podManagementPolicy", "sessionAffinity", "ipFamilyPolicy", "internalTrafficPolicy",
+        "externalTrafficPolicy", "concurrencyPolicy", "completionMode", "qosClass"};
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+// "YYYY-MM-DDTHH:MM:SSZ" (the API server's metav1.Time) as its five numbers, packed into 40 bits
+// as year(14) month(4) day(5) hour(5) minute(6) second(6). Only text that formats back to itself
+// byte for byte is accepted, so packing stays canonical.
+bool timeFields(std::string_view s, std::uint64_t &bits)
+{
+    if (s.size() != 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != 'Z')
+        return false;
+    const auto number = [s](std::size_t pos, std::size_t digits, int &v) {
+        v = 0;
+        for (std::size_t k = pos; k < pos + digits; ++k) {
+            if (s[k] < '0' || s[k] > '9')
+                return false;
+            v = v * 10 + (s[k] - '0');
+        }
+        return true;
+    };
+    int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+    if (!number(0, 4, year) || !number(5, 2, month) || !number(8, 2, day) || !number(11, 2, hour)
+        || !number(14, 2, minute) || !number(17, 2, second))
+        return false;
+    if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
+        return false;
+    bits = (std::uint64_t(year) << 26) | (std::uint64_t(month) << 22) | (std::uint64_t(day) << 17)
+           | (std::uint64_t(hour) << 12) | (std::uint64_t(minute) << 6) | std::uint64_t(second);
+    return true;
+}
+
+void writeTimeText(char *dest, const char *payload)
+{
+    std::uint64_t bits = 0;
+    for (int k = 0; k < 5; ++k)
+        bits = (bits << 8) | static_cast<unsigned char>(payload[k]);
+    const auto put = [&dest](unsigned v, int digits) {
+        for (int k = digits - 1; k >= 0; --k, v /= 10)
+            dest[k] = char('0' + v % 10);
+        dest += digits;
+    };
+    *dest++ = '"';
+    put(unsigned(bits >> 26) & 0x3FFF, 4);
+    *dest++ = '-';
+    put(unsigned(bits >> 22) & 0xF, 2);
+    *dest++ = '-';
+    put(unsigned(bits >> 17) & 0x1F, 2);
+    *dest++ = 'T';
+    put(unsigned(bits >> 12) & 0x1F, 2);
+    *dest++ = ':';
+    put(unsigned(bits >> 6) & 0x3F, 2);
+    *dest++ = ':';
+    put(unsigned(bits) & 0x3F, 2);
+    *dest++ = 'Z';
+    *dest = '"';
+}
+
+// A string value: a timestamp token, a value token (for enum-like keys), or the JSON string.
+void writeString(std::string &out, std::string_view value, bool enumLike)
+{
+    if (std::uint64_t bits = 0; timeFields(value, bits)) {
+        out.push_back(char(kTimeLead));
+        for (int k = 4; k >= 0; --k)
+            out.push_back(char((bits >> (8 * k)) & 0xFF));
+        return;
+    }
+    if (enumLike) {
+        thread_local LocalCache cache;
+        if (const int id = cachedId(cache, valueDictionary(), value); id >= 0) {
+            writeToken(out, kValueLeadMin, id);
+            return;
+        }
+    }
+    jsonwriter::writeString(out, value);
+}
+
+void writeValue(std::string &out, dom::element el, bool enumLike = false);
+
+// `"key":value` of an object member.
+void writeMember(std::string &out, std::string_view key, dom::element value)
+{
+    writeKey(out, key);
+    writeValue(out, value, enumLikeKey(key));
+}
+
 
 void writeObject(std::string &out, dom::object obj)
 {
@@ -110,13 +226,12 @@ void writeObject(std::string &out, dom::object obj)
         if (!first)
             out.push_back(',');
         first = false;
-        writeKey(out, kv.key);
-        writeValue(out, kv.value);
+        writeMember(out, kv.key, kv.value);
     }
     out.push_back('}');
 }
 
-void writeValue(std::string &out, dom::element el)
+void writeValue(std::string &out, dom::element el, bool enumLike)
 {
     switch (el.type()) {
     case dom::element_type::OBJECT: writeObject(out, dom::object(el)); break;
@@ -132,6 +247,7 @@ void writeValue(std::string &out, dom::element el)
         out.push_back(']');
         break;
     }
+    case dom::element_type::STRING: writeString(out, std::string_view(el), enumLike); break;
     default: jsonwriter::writeScalar(out, el); break;
     }
 }
@@ -163,7 +279,7 @@ void writeMetadata(std::string &out, std::size_t base, dom::object meta, const P
         first = false;
         writeKey(out, kv.key);
         const std::size_t start = out.size();
-        writeValue(out, kv.value);
+        writeValue(out, kv.value, enumLikeKey(kv.key));
         if (const int field = metaField(kv.key); field >= 0)
             result.meta[std::size_t(field)] = {std::uint32_t(start - base), std::uint32_t(out.size() - start)};
     }
@@ -178,7 +294,7 @@ void writeDefault(std::string &out, bool &first, dom::object obj, std::string_vi
         out.push_back(',');
     first = false;
     writeKey(out, key);
-    jsonwriter::writeString(out, value);
+    writeString(out, value, enumLikeKey(key)); // as if the document had it: same packed bytes
 }
 
 } // namespace
@@ -197,12 +313,13 @@ PackResult pack(std::string &out, dom::object obj, const PackOptions &options)
         if (!first)
             out.push_back(',');
         first = false;
-        writeKey(out, kv.key);
         dom::object meta;
-        if (kv.key == "metadata" && kv.value.get_object().get(meta) == simdjson::SUCCESS)
+        if (kv.key == "metadata" && kv.value.get_object().get(meta) == simdjson::SUCCESS) {
+            writeKey(out, kv.key);
             writeMetadata(out, base, meta, options, result);
-        else
-            writeValue(out, kv.value);
+        } else {
+            writeMember(out, kv.key, kv.value);
+        }
     }
     out.push_back('}');
     return result;
@@ -230,9 +347,37 @@ std::size_t nextToken(std::string_view packed, std::size_t i)
     return i;
 }
 
-int tokenId(std::string_view packed, std::size_t i)
+std::size_t tokenSize(std::string_view packed, std::size_t i)
 {
-    return (static_cast<unsigned char>(packed[i]) - kTokenLeadMin) * 256 + static_cast<unsigned char>(packed[i + 1]);
+    return static_cast<unsigned char>(packed[i]) == kTimeLead ? kTimeTokenSize : 2;
+}
+
+// The token at `i`: its dictionary text (keys and values) or, for a timestamp, empty.
+struct Token
+{
+    enum Kind { Key, Value, Time } kind;
+    std::string_view text;
+};
+
+Token tokenAt(std::string_view packed, std::size_t i)
+{
+    const int lead = static_cast<unsigned char>(packed[i]);
+    if (lead == kTimeLead)
+        return {Token::Time, {}};
+    const int low = static_cast<unsigned char>(packed[i + 1]);
+    if (lead < kValueLeadMin)
+        return {Token::Key, keyDictionary().text((lead - kKeyLeadMin) * 256 + low)};
+    return {Token::Value, valueDictionary().text((lead - kValueLeadMin) * 256 + low)};
+}
+
+std::size_t expandedSize(const Token &t)
+{
+    switch (t.kind) {
+    case Token::Key: return t.text.size() + 3;   // "key":
+    case Token::Value: return t.text.size() + 2; // "value"
+    case Token::Time: return kTimeTextSize;
+    }
+    return 0;
 }
 
 } // namespace
@@ -240,26 +385,29 @@ int tokenId(std::string_view packed, std::size_t i)
 std::size_t unpackedSize(std::string_view packed)
 {
     std::size_t size = packed.size();
-    const KeyDictionary &dict = KeyDictionary::instance();
-    for (std::size_t i = nextToken(packed, 0); i + 1 < packed.size(); i = nextToken(packed, i + 2))
-        size += dict.text(tokenId(packed, i)).size() + 3 - 2; // "key": replaces the 2-byte token
+    for (std::size_t i = nextToken(packed, 0); i < packed.size(); i = nextToken(packed, i + tokenSize(packed, i)))
+        size += expandedSize(tokenAt(packed, i)) - tokenSize(packed, i);
     return size;
 }
 
 void unpackInto(std::string_view packed, char *dest)
 {
-    const KeyDictionary &dict = KeyDictionary::instance();
     std::size_t run = 0; // start of the pending run of plain bytes
-    for (std::size_t i = nextToken(packed, 0); i + 1 < packed.size(); i = nextToken(packed, run)) {
+    for (std::size_t i = nextToken(packed, 0); i < packed.size(); i = nextToken(packed, run)) {
         std::memcpy(dest, packed.data() + run, i - run);
         dest += i - run;
-        const std::string_view key = dict.text(tokenId(packed, i));
-        *dest++ = '"';
-        std::memcpy(dest, key.data(), key.size());
-        dest += key.size();
-        *dest++ = '"';
-        *dest++ = ':';
-        run = i + 2;
+        const Token t = tokenAt(packed, i);
+        if (t.kind == Token::Time) {
+            writeTimeText(dest, packed.data() + i + 1);
+        } else {
+            *dest = '"';
+            std::memcpy(dest + 1, t.text.data(), t.text.size());
+            dest[t.text.size() + 1] = '"';
+            if (t.kind == Token::Key)
+                dest[t.text.size() + 2] = ':';
+        }
+        dest += expandedSize(t);
+        run = i + tokenSize(packed, i);
     }
     std::memcpy(dest, packed.data() + run, packed.size() - run);
 }
@@ -269,6 +417,11 @@ std::string unpack(std::string_view packed)
     std::string out(unpackedSize(packed), '\0');
     unpackInto(packed, out.data());
     return out;
+}
+
+bool isToken(std::string_view text)
+{
+    return !text.empty() && static_cast<unsigned char>(text.front()) < 0x20;
 }
 
 } // namespace opbench::objectencoding

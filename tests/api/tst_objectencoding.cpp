@@ -139,6 +139,59 @@ private Q_SLOTS:
         QCOMPARE(a.json().value(QLatin1String("kind")).toString(), QStringLiteral("Deployment"));
         QCOMPARE(parsed->items.at(1).kind(), QStringLiteral("Other")); // an item's own kind wins
         QCOMPARE(parsed->items.at(1).json().value(QLatin1String("kind")).toString(), QStringLiteral("Other"));
+        // The inserted fields pack as if the item had them: equal documents, equal objects.
+        const Object explicitly = Object::parse("{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"a\",\"labels\":{\"l\":\"1\"}}}").value();
+        QVERIFY(a == explicitly);
+    }
+
+    // Timestamps and enum-like string values are tokens in the packed form: the document must
+    // come back byte for byte, near misses must stay text, and accessors must read through them.
+    void shouldRoundTripTokenizedValues_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        const auto withStamp = [](const char *stamp) {
+            return "{\"metadata\":{\"name\":\"a\",\"creationTimestamp\":\"" + QByteArray(stamp) + "\"},\"s\":[\"" + stamp + "\"]}";
+        };
+        QTest::newRow("canonical time") << withStamp("2024-05-01T10:00:00Z");
+        QTest::newRow("earliest") << withStamp("0000-01-01T00:00:00Z");
+        QTest::newRow("latest, leap second") << withStamp("9999-12-31T23:59:60Z");
+        QTest::newRow("month 13 stays text") << withStamp("2024-13-01T10:00:00Z");
+        QTest::newRow("hour 24 stays text") << withStamp("2024-05-01T24:00:00Z");
+        QTest::newRow("fraction stays text") << withStamp("2024-05-01T10:00:00.5Z");
+        QTest::newRow("offset stays text") << withStamp("2024-05-01T10:00:00+02:00");
+        QTest::newRow("lower-case z stays text") << withStamp("2024-05-01T10:00:00z");
+        QTest::newRow("space stays text") << withStamp("2024-05-01 10:00:00Z");
+        QTest::newRow("enum values") << QByteArray("{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"spec\":{\"containers\":[{\"imagePullPolicy\":\"IfNotPresent\","
+                                                   "\"ports\":[{\"protocol\":\"TCP\"},{\"protocol\":\"UDP\"}],\"resources\":{\"limits\":{\"cpu\":\"100m\"}}}]},"
+                                                   "\"status\":{\"conditions\":[{\"type\":\"Available\",\"status\":\"True\",\"reason\":\"MinimumReplicasAvailable\"}]}}");
+        QTest::newRow("enum keys, odd values") << QByteArray("{\"type\":\"a\\\"b\",\"status\":\"\",\"reason\":{\"nested\":\"x\"},\"kind\":7,\"phase\":null,"
+                                                             "\"protocol\":\"\\u0001\",\"cpu\":\"" + QByteArray(80, 'c') + "\"}");
+        QTest::newRow("timestamp under an enum key") << QByteArray("{\"type\":\"2024-05-01T10:00:00Z\",\"status\":\"2024-05-01T10:00:0Z\"}");
+    }
+    void shouldRoundTripTokenizedValues()
+    {
+        QFETCH(QByteArray, json);
+        const Object o = Object::parse(json).value();
+        QCOMPARE(o.toJsonBytes(), json);
+        QCOMPARE(o.json(), QJsonDocument::fromJson(json).object());
+        QVERIFY(Object::parse(o.toJsonBytes()).value() == o);
+        QCOMPARE(o.creationTimestamp(), metaOf(json).value(QLatin1String("creationTimestamp")).toString());
+    }
+
+    void shouldPackATimestampInSixBytes()
+    {
+        const auto footprint = [](const char *stamp) {
+            return Object::parse(QByteArray("{\"metadata\":{\"name\":\"a\",\"annotations\":{\"at\":\"") + stamp + "\"}}}")
+                .value()
+                .memoryFootprint();
+        };
+        // 22 bytes of JSON text become 6; a string of the same length that is not a timestamp stays.
+        QCOMPARE(footprint("2024-05-01T10:00:00Z") + 16, footprint("2024-05-01T10:00:00X"));
+        const Object o = Object::parse("{\"metadata\":{\"name\":\"a\",\"deletionTimestamp\":\"2024-05-01T10:00:09Z\","
+                                       "\"annotations\":{\"at\":\"2024-05-01T10:00:00Z\"}}}").value();
+        QCOMPARE(o.deletionTimestamp(), QStringLiteral("2024-05-01T10:00:09Z"));
+        QVERIFY(o.isBeingDeleted());
+        QCOMPARE(o.annotations().value(QStringLiteral("at")), QStringLiteral("2024-05-01T10:00:00Z"));
     }
 
     void shouldStripManagedFieldsAndKeepMetadataPositions()
@@ -191,6 +244,24 @@ private Q_SLOTS:
             QVERIFY(ok[size_t(t)]);
             QCOMPARE(seen[size_t(t)], seen[0]);
         }
+    }
+
+    // Fills the process-wide value dictionary, after which new enum-like values stay as text.
+    void shouldRoundTripOnceTheValueDictionaryIsFull()
+    {
+        for (int round = 0; round < 2; ++round) {
+            QByteArray json = "{\"metadata\":{\"name\":\"many\"},\"conditions\":[";
+            for (int i = 0; i < 1500; ++i)
+                json += QByteArray(i ? "," : "") + "{\"type\":\"T" + QByteArray::number(round) + "-" + QByteArray::number(i) + "\"}";
+            json += "]}";
+            const Object o = Object::parse(json).value();
+            QCOMPARE(o.toJsonBytes(), json);
+            QVERIFY(Object::parse(json).value() == o);
+        }
+        const QByteArray after = "{\"metadata\":{\"name\":\"x\"},\"status\":{\"phase\":\"AValueSeenOnlyNow\",\"reason\":\"Available\"}}";
+        const Object o = Object::parse(after).value();
+        QCOMPARE(o.toJsonBytes(), after);
+        QVERIFY(Object::parse(after).value() == o);
     }
 
     // Last: fills the process-wide key dictionary, after which new keys stay as text.
