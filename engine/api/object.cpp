@@ -4,12 +4,15 @@
 #include "engine/api/objectdecode.h"
 #include "engine/api/objectencoding.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QMutex>
 
 #include <simdjson.h>
 
 #include <atomic>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -17,17 +20,34 @@ namespace opbench {
 
 namespace enc = objectencoding;
 
-// The shared, immutable state behind an Object. Invariant: every field agrees with `packed`;
-// nothing observable changes after construction (the lazily decoded lists are caches of
-// `packed`, published once with compare-and-swap, so concurrent readers are safe).
+// An object's apiVersion and kind, shared by every object of that type (see typeOf()).
+struct ObjectType
+{
+    QString apiVersion;
+    QString kind;
+};
+
+// The shared, immutable state behind an Object. Invariant: every field agrees with the packed
+// document; nothing observable changes after construction (the lazily decoded lists are caches
+// of it, published once with compare-and-swap, so concurrent readers are safe).
 //
-// Memory (see bench/objectmemory.cpp): the document is held once, packed; apiVersion, kind and
-// namespace are interned (thousands of objects share one copy); other metadata are positions in
-// `packed`, read on demand.
+// Memory (see bench/objectmemory.cpp): one allocation holds this block and, right after it, the
+// packed document (objectencoding.h); apiVersion and kind point to a shared ObjectType, the
+// namespace is interned (thousands of objects share one copy); other metadata are positions in
+// the packed document, read on demand.
 class ObjectData : public QSharedData
 {
 public:
-    ObjectData() = default;
+    // A block with room for `packedSize` bytes of packed document after it.
+    static ObjectData *create(std::string_view packed)
+    {
+        void *memory = ::operator new(sizeof(ObjectData) + packed.size());
+        auto *d = new (memory) ObjectData(quint32(packed.size()));
+        std::memcpy(d->packedBytes(), packed.data(), packed.size());
+        return d;
+    }
+    static void operator delete(void *p) { ::operator delete(p); }
+
     ObjectData(const ObjectData &) = delete;
     ObjectData &operator=(const ObjectData &) = delete;
     ~ObjectData()
@@ -35,25 +55,32 @@ public:
         delete labels.load(std::memory_order_acquire);
         delete ownerReferences.load(std::memory_order_acquire);
         delete finalizers.load(std::memory_order_acquire);
+        if (ownsType)
+            delete type;
     }
 
+    std::string_view packed() const { return {reinterpret_cast<const char *>(this + 1), packedSize}; }
     std::string_view text(enc::MetaField f) const
     {
         const enc::Span s = meta[f];
-        return std::string_view(packed.constData() + s.offset, s.size);
+        return packed().substr(s.offset, s.size);
     }
 
-    QByteArray packed; // the document, packed (objectencoding.h)
-    QString apiVersion;
-    QString kind;
+    const ObjectType *type = nullptr; // shared (or, past the table's bound, owned: ownsType)
     QString ns;
     qint64 generation = 0;
     std::array<enc::Span, enc::MetaFieldCount> meta{};
+    const quint32 packedSize;
     quint32 jsonSize = 0; // size of the unpacked document
     bool hasManagedFields = false;
+    bool ownsType = false;
     mutable std::atomic<Labels *> labels{nullptr};
     mutable std::atomic<QList<OwnerReference> *> ownerReferences{nullptr};
     mutable std::atomic<QStringList *> finalizers{nullptr};
+
+private:
+    explicit ObjectData(quint32 size) : packedSize(size) {}
+    char *packedBytes() { return reinterpret_cast<char *>(this + 1); }
 };
 
 QJsonObject OwnerReference::toJson() const
@@ -114,6 +141,26 @@ Status decodeError(simdjson::error_code code, const QByteArray &json)
                                  .arg(QString::fromUtf8(json.left(60).toPercentEncoding(" {}[]\":,.-_/"))));
 }
 
+// The shared ObjectType of (apiVersion, kind). The table is bounded: past it, `owned` is set and
+// the caller owns the returned block.
+const ObjectType *typeOf(const QString &apiVersion, const QString &kind, bool &owned)
+{
+    static QBasicMutex mutex;
+    static auto *table = new QHash<QString, const ObjectType *>(); // never destroyed: objects may outlive statics
+    const QString key = apiVersion + QChar(0) + kind;
+    const QMutexLocker lock(&mutex);
+    owned = false;
+    if (const ObjectType *t = table->value(key))
+        return t;
+    auto *t = new ObjectType{intern(apiVersion), intern(kind)};
+    if (table->size() >= 4096) {
+        owned = true;
+        return t;
+    }
+    table->insert(key, t);
+    return t;
+}
+
 ObjectData *buildData(dom::object obj, const QString &apiVersion, const QString &kind, bool stripManagedFields)
 {
     // Pack into a reused scratch buffer, then copy once into an exactly sized QByteArray (no
@@ -123,17 +170,13 @@ ObjectData *buildData(dom::object obj, const QString &apiVersion, const QString 
     const std::string apiVersionUtf8 = apiVersion.toStdString();
     const std::string kindUtf8 = kind.toStdString();
     const enc::PackResult packed = enc::pack(scratch, obj, {stripManagedFields, apiVersionUtf8, kindUtf8});
-    auto *d = new ObjectData;
-    d->packed = QByteArray(scratch.data(), qsizetype(scratch.size()));
+    auto *d = ObjectData::create(scratch);
     d->jsonSize = quint32(enc::unpackedSize(scratch));
     d->meta = packed.meta;
     d->hasManagedFields = packed.hasManagedFields;
-    d->apiVersion = internedField(obj, "apiVersion");
-    if (d->apiVersion.isEmpty())
-        d->apiVersion = intern(apiVersion);
-    d->kind = internedField(obj, "kind");
-    if (d->kind.isEmpty())
-        d->kind = intern(kind);
+    const QString ownApiVersion = stringField(obj, "apiVersion");
+    const QString ownKind = stringField(obj, "kind");
+    d->type = typeOf(ownApiVersion.isEmpty() ? apiVersion : ownApiVersion, ownKind.isEmpty() ? kind : ownKind, d->ownsType);
     dom::object meta;
     if (obj["metadata"].get_object().get(meta) == simdjson::SUCCESS) {
         d->ns = internedField(meta, "namespace");
@@ -233,9 +276,8 @@ QByteArray Object::toJsonBytes() const
 {
     if (!d)
         return {};
-    const std::string_view packed(d->packed.constData(), size_t(d->packed.size()));
     QByteArray out(qsizetype(d->jsonSize), Qt::Uninitialized);
-    enc::unpackInto(packed, out.data());
+    enc::unpackInto(d->packed(), out.data());
     return out;
 }
 
@@ -243,9 +285,9 @@ qsizetype Object::memoryFootprint() const
 {
     if (!d)
         return 0;
-    qsizetype n = qsizetype(sizeof(ObjectData)) + qsizetype(sizeof(QArrayData)) + d->packed.capacity();
-    for (const QString *s : {&d->apiVersion, &d->kind, &d->ns})
-        n += ownedStringBytes(*s);
+    qsizetype n = qsizetype(sizeof(ObjectData)) + qsizetype(d->packedSize) + ownedStringBytes(d->ns);
+    if (d->ownsType)
+        n += qsizetype(sizeof(ObjectType)) + ownedStringBytes(d->type->apiVersion) + ownedStringBytes(d->type->kind);
     if (const Labels *labels = d->labels.load(std::memory_order_acquire)) {
         n += qsizetype(sizeof(Labels)) + 48; // map header
         for (auto it = labels->cbegin(); it != labels->cend(); ++it)
@@ -265,8 +307,8 @@ qsizetype Object::memoryFootprint() const
     return n;
 }
 
-QString Object::apiVersion() const { return d ? d->apiVersion : QString(); }
-QString Object::kind() const { return d ? d->kind : QString(); }
+QString Object::apiVersion() const { return d ? d->type->apiVersion : QString(); }
+QString Object::kind() const { return d ? d->type->kind : QString(); }
 GroupVersionKind Object::gvk() const { return GroupVersionKind::fromApiVersionKind(apiVersion(), kind()); }
 QString Object::name() const { return d ? decodeString(d->text(enc::Name)) : QString(); }
 QString Object::generateName() const { return d ? decodeString(d->text(enc::GenerateName)) : QString(); }
@@ -359,7 +401,7 @@ bool operator==(const Object &a, const Object &b)
     if (!a.d || !b.d)
         return false;
     // The packing is canonical (objectencoding.h): equal packed bytes ⇔ equal documents.
-    return a.d->packed == b.d->packed;
+    return a.d->packed() == b.d->packed();
 }
 
 } // namespace opbench
