@@ -4,6 +4,7 @@
 #include "engine/apiserver/store.h"
 
 #include "engine/api/clock.h"
+#include "engine/apiserver/defaults.h"
 #include "engine/apiserver/freshness.h"
 
 #include <QJsonArray>
@@ -329,8 +330,12 @@ Expected<void> Store::restore(const QJsonObject &snapshot)
                                        r.value(QLatin1String("resource")).toString()};
         if (gvr.resource.isEmpty() || gvr.version.isEmpty())
             return Status::badRequest(QStringLiteral("state snapshot has a resource entry without version/resource"));
+        const auto type = typeFor(gvr);
         for (const QJsonValue &item : r.value(QLatin1String("items")).toArray()) {
-            const Object o = Object::fromJson(item.toObject());
+            QJsonObject json = item.toObject();
+            if (type)
+                defaults::applyDefaults(*type, json); // as the real server defaults what it reads from etcd
+            const Object o = Object::fromJson(json);
             if (o.name().isEmpty() || o.resourceVersion().toULongLong() > rv)
                 return Status::badRequest(QStringLiteral("state snapshot holds an invalid %1 object").arg(gvr.resource));
             objects[gvr].insert(o.key(), o);

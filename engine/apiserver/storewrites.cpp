@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Store: the write path (create, update, updateStatus, remove) and its rules.
+#include "engine/apiserver/defaults.h"
 #include "engine/apiserver/objectrules.h"
+#include "engine/apiserver/servicedefaults.h"
 #include "engine/apiserver/store.h"
 
 #include "engine/api/clock.h"
@@ -40,6 +42,50 @@ void keepField(QJsonObject &to, const QJsonObject &from, const char *key)
         to.insert(k, from.value(k));
     else
         to.remove(k);
+}
+
+bool isService(const ResourceType &type) { return !type.custom && type.gvr().group.isEmpty() && type.gvr().resource == QLatin1String("services"); }
+
+/// The cluster IP and node ports a Service still lacks, allocated against the other stored
+/// Services (`services`, keyed "ns/name"; `key` is this Service's own entry, ignored).
+void allocateServiceAddresses(const QMap<QString, Object> &services, const QString &key, QJsonObject &service)
+{
+    QJsonObject spec = service.value(QLatin1String("spec")).toObject();
+    QJsonArray ports = spec.value(QLatin1String("ports")).toArray();
+    const bool needIp = defaults::needsClusterIp(spec);
+    bool needPorts = false;
+    for (const QJsonValue &p : std::as_const(ports))
+        needPorts = needPorts || (defaults::needsNodePorts(spec) && p.toObject().value(QLatin1String("nodePort")).toInteger() == 0);
+    if (!needIp && !needPorts)
+        return;
+    QSet<QString> usedIps;
+    QSet<int> usedPorts;
+    for (auto it = services.cbegin(); it != services.cend(); ++it) {
+        if (it.key() == key)
+            continue;
+        const QJsonObject other = it.value().json().value(QLatin1String("spec")).toObject();
+        for (const QJsonValue &ip : other.value(QLatin1String("clusterIPs")).toArray())
+            usedIps.insert(ip.toString());
+        for (const QJsonValue &p : other.value(QLatin1String("ports")).toArray())
+            usedPorts.insert(int(p.toObject().value(QLatin1String("nodePort")).toInteger()));
+    }
+    if (needIp) {
+        const QString ip = defaults::allocateClusterIp(key, usedIps);
+        spec.insert(QLatin1String("clusterIP"), ip);
+        spec.insert(QLatin1String("clusterIPs"), QJsonArray{ip});
+    }
+    for (qsizetype i = 0; needPorts && i < ports.size(); ++i) {
+        QJsonObject p = ports.at(i).toObject();
+        usedPorts.insert(int(p.value(QLatin1String("nodePort")).toInteger()));
+        if (p.value(QLatin1String("nodePort")).toInteger() != 0)
+            continue;
+        const int port = defaults::allocateNodePort(key + u'/' + QString::number(i), usedPorts);
+        usedPorts.insert(port);
+        p.insert(QLatin1String("nodePort"), port);
+        ports.replace(i, p);
+    }
+    spec.insert(QLatin1String("ports"), ports);
+    service.insert(QLatin1String("spec"), spec);
 }
 
 } // namespace
@@ -98,6 +144,9 @@ Expected<Object> Store::create(const GroupVersionResource &gvr, const QString &n
         meta.remove(QLatin1String("generation"));
     setMeta(object, meta);
     stampKind(*type, object);
+    defaults::applyDefaults(*type, object);
+    if (isService(*type))
+        allocateServiceAddresses(bucket, objectKey(objNs, name), object);
     rules::applyCreateDefaults(*type, object);
     if (auto ok = runHooks(*type, object, Object(), QString()); !ok)
         return ok.error();
@@ -188,6 +237,11 @@ Expected<Object> Store::finishUpdate(const ResourceType &type, const Object &old
     stampKind(type, object);
     if (!type.custom && type.gvr().resource == QLatin1String("secrets"))
         rules::defaultSecret(object);
+    if (isService(type))
+        defaults::keepAllocatedServiceFields(object, oldJson);
+    defaults::applyDefaults(type, object); // before the generation and no-op checks below
+    if (isService(type))
+        allocateServiceAddresses(m_objects.value(type.storage), old.key(), object);
     if (auto ok = runHooks(type, object, old, subresource); !ok)
         return ok.error();
     if (type.tracksGeneration && rules::specChanged(type, oldJson, object)) {
