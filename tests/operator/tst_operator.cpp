@@ -7,6 +7,7 @@
 #include "engine/controller/controller.h"
 #include "engine/manager/manager.h"
 #include "engine/operator/myapplication.h"
+#include "engine/operator/reconciler.h"
 #include "engine/operator/setup.h"
 #include "tests/support/testapiserver.h"
 
@@ -165,6 +166,47 @@ private Q_SLOTS:
         QTest::qWait(2000);
         QCOMPARE(get(kApps, QStringLiteral("app-1")).resourceVersion(), before);
         QCOMPARE(get(kDeployments, QStringLiteral("app-1")).resourceVersion(), deployBefore);
+    }
+
+    void shouldReconcileInSyncAppWithoutWrites()
+    {
+        // The server defaults the Deployment (strategy, pull policy, ...); createOrUpdate must
+        // still find it in sync: a reconcile of a converged app reads and writes nothing.
+        const QString name = QStringLiteral("app-1");
+        const Object deployment = get(kDeployments, name);
+        QCOMPARE(deployment.value({QLatin1String("spec"), QLatin1String("strategy"), QLatin1String("type")}).toString(),
+                 QStringLiteral("RollingUpdate"));
+        for (int round = 0; round < 3; ++round) {
+            const qsizetype seen = m_traces.size();
+            const QString annotation = QStringLiteral(R"({"metadata":{"annotations":{"poke":"%1"}}})").arg(round);
+            // An event on the owned Deployment enqueues the app (the app's own metadata-only
+            // changes are filtered by the generationChanged predicate).
+            mergePatch(kDeployments, name, annotation.toUtf8());
+            const auto reconciled = [&] {
+                for (qsizetype i = seen; i < m_traces.size(); ++i)
+                    if (m_traces.at(i).request.name == name)
+                        return &m_traces.at(i);
+                return static_cast<const ReconcileTrace *>(nullptr);
+            };
+            QTRY_VERIFY_WITH_TIMEOUT(reconciled() != nullptr, 10000);
+            QStringList writes;
+            for (const TraceCall &c : reconciled()->calls)
+                if (c.verb != QLatin1String("get") && c.verb != QLatin1String("list"))
+                    writes << c.verb + u' ' + c.gvk.kind;
+            QVERIFY2(writes.isEmpty(), qPrintable(writes.join(QLatin1String(", "))));
+        }
+        const Object after = get(kDeployments, name);
+        QCOMPARE(after.generation(), deployment.generation());
+        QCOMPARE(after.value({QLatin1String("spec")}), deployment.value({QLatin1String("spec")}));
+        // The slow path too: repairing a drifted field sets fields on the server's object and
+        // keeps its defaults, so the repaired object is exactly what the server holds.
+        Deployment drifted(after);
+        drifted.setReplicas(99);
+        drifted.setImage(QStringLiteral("app"), QStringLiteral("nginx:0.0"));
+        QVERIFY(!MyApplicationReconciler::deploymentInSync(get(kApps, name), drifted.toObject()));
+        const Expected<Object> repaired = MyApplicationReconciler::mutateDeployment(get(kApps, name), drifted.toObject());
+        QVERIFY(repaired.ok());
+        QCOMPARE(QJsonDocument(repaired->json()).toJson(), QJsonDocument(after.json()).toJson());
     }
 
     void shouldPropagateSpecChangeKeepingOthersFields()
