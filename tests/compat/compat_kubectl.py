@@ -321,6 +321,58 @@ def check_deployment(k):
              contains=("successfully rolled out",), timeout=30)
 
 
+DEFAULTS_MANIFEST = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: drift
+spec:
+  replicas: 0
+  selector:
+    matchLabels:
+      app: drift
+  template:
+    metadata:
+      labels:
+        app: drift
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.25
+        ports:
+        - containerPort: 80
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: drift
+spec:
+  selector:
+    app: drift
+  ports:
+  - port: 80
+"""
+
+
+def check_defaults(k, workdir):
+    """The server defaults built-in objects as the real one does, so generated objects read back
+    with the defaults and apply/diff shows no drift."""
+    k.create_builtin("create deployment (image without tag)", ["create", "deployment", "defaulted", "--image=nginx"],
+                     DEPLOYMENT_YAML.replace("name: web", "name: defaulted").replace("nginx:1.25", "nginx"))
+    k.expect("get deployment shows the server defaults (RollingUpdate 10 Always)",
+             ["get", "deployment", "defaulted", "-o",
+              "jsonpath={.spec.strategy.type} {.spec.revisionHistoryLimit} "
+              "{.spec.template.spec.containers[0].imagePullPolicy}"],
+             contains=("RollingUpdate 10 Always",))
+    manifest = os.path.join(workdir, f"defaults-{k.namespace}.yaml")
+    with open(manifest, "w") as f:
+        f.write(DEFAULTS_MANIFEST)
+    k.expect("apply -f a Deployment and a Service", ["apply", "-f", manifest], contains=("drift", "created"))
+    time.sleep(1)  # let the workload simulator write the Deployment's status first
+    k.expect("diff -f of the applied manifest shows no drift (exit 0)", ["diff", "-f", manifest])
+    k.expect("delete the applied manifest", ["delete", "-f", manifest], contains=("deleted",), timeout=30)
+    k.expect("delete deployment defaulted", ["delete", "deployment", "defaulted"], contains=("deleted",), timeout=30)
+
+
 def check_deletes_and_errors(k):
     k.expect("delete myapp returns within 10 s", ["delete", "myapp", "demo-create"],
              contains=("deleted",), timeout=30, max_seconds=10)
@@ -386,6 +438,7 @@ def run_client(label, path, server, report, slow, index):
         check_configmaps(k)
         check_watch(k)
         check_deployment(k)
+        check_defaults(k, server.workdir)
         check_deletes_and_errors(k)
         if index == 0:
             check_manifests(k)
