@@ -162,6 +162,8 @@ void applyDefaults(const ResourceType &type, QJsonObject &object)
             defaultService(object);
         else if (r == QLatin1String("namespaces"))
             defaultNamespace(object);
+    } else if (gvr.group == QLatin1String("apiextensions.k8s.io") && r == QLatin1String("customresourcedefinitions")) {
+        defaultCrd(object);
     } else if (gvr.group == kRbacGroup && (r == QLatin1String("rolebindings") || r == QLatin1String("clusterrolebindings"))) {
         defaultRoleBinding(object);
     }
@@ -291,6 +293,26 @@ void defaultNamespace(QJsonObject &ns)
         QJsonObject labels = meta.value(QLatin1String("labels")).toObject();
         labels.insert(QLatin1String("kubernetes.io/metadata.name"), name);
         meta.insert(QLatin1String("labels"), labels);
+    });
+}
+
+void defaultCrd(QJsonObject &crd)
+{
+    editObject(crd, kSpec, [](QJsonObject &spec) {
+        editIfPresent(spec, QLatin1String("names"), [](QJsonObject &names) {
+            const QString kind = names.value(QLatin1String("kind")).toString();
+            setDefaultString(names, QLatin1String("singular"), kind.toLower());
+            if (!kind.isEmpty())
+                setDefaultString(names, QLatin1String("listKind"), kind + QLatin1String("List"));
+        });
+        setDefault(spec, QLatin1String("conversion"), QJsonObject{{QStringLiteral("strategy"), QStringLiteral("None")}});
+        editIfPresent(spec, QLatin1String("conversion"), [](QJsonObject &conversion) {
+            editIfPresent(conversion, QLatin1String("webhook"), [](QJsonObject &webhook) {
+                editIfPresent(webhook, QLatin1String("clientConfig"), [](QJsonObject &config) {
+                    editIfPresent(config, QLatin1String("service"), [](QJsonObject &service) { setDefault(service, QLatin1String("port"), 443); });
+                });
+            });
+        });
     });
 }
 

@@ -10,7 +10,7 @@
 // such as probe periods) where the Go type cannot tell those apart from unset.
 //
 // Covered (the kinds the embedded server serves): Deployment, ReplicaSet, Pod (and every pod
-// template), Service, Namespace, RoleBinding/ClusterRoleBinding. Not done here: what admission
+// template), Service, Namespace, CustomResourceDefinition, RoleBinding/ClusterRoleBinding. Not done here: what admission
 // plugins add on a real cluster (serviceAccountName, the token volume, tolerations, priority,
 // preemptionPolicy), quantity canonicalisation, and zero-value structs a Go encoder would emit
 // (`resources: {}`, `creationTimestamp: null` in templates). Secrets keep their own rule
@@ -78,6 +78,10 @@ QString pullPolicyFor(const QString &image);
 /// core/v1 Namespace: the label kubernetes.io/metadata.name = metadata.name (always set, as the
 /// real server does).
 void defaultNamespace(QJsonObject &ns);
+/// apiextensions.k8s.io/v1 CustomResourceDefinition: spec.names.singular (lowercase kind) and
+/// listKind (kind + "List"), spec.conversion {strategy: None}, a conversion webhook service's
+/// port 443.
+void defaultCrd(QJsonObject &crd);
 /// rbac/v1 RoleBinding and ClusterRoleBinding: roleRef.apiGroup "rbac.authorization.k8s.io";
 /// subjects of kind User/Group get apiGroup "rbac.authorization.k8s.io", ServiceAccounts "".
 void defaultRoleBinding(QJsonObject &binding);

@@ -171,6 +171,13 @@ private Q_SLOTS:
         row("rolebinding roleRef", "rbac.authorization.k8s.io/rolebindings", rb, "roleRef.apiGroup", "\"rbac.authorization.k8s.io\"");
         row("rolebinding user", "rbac.authorization.k8s.io/rolebindings", rb, "subjects.0.apiGroup", "\"rbac.authorization.k8s.io\"");
         row("rolebinding sa", "rbac.authorization.k8s.io/rolebindings", rb, "subjects.1.apiGroup", kAbsent);
+        const char *crd = "apiextensions.k8s.io/customresourcedefinitions";
+        const QByteArray crdBody = R"({"spec":{"group":"example.com","names":{"kind":"Widget","plural":"widgets"}}})";
+        row("crd singular", crd, crdBody, "spec.names.singular", "\"widget\"");
+        row("crd listKind", crd, crdBody, "spec.names.listKind", "\"WidgetList\"");
+        row("crd conversion", crd, crdBody, "spec.conversion", R"({"strategy":"None"})");
+        row("crd webhook port", crd, R"({"spec":{"conversion":{"strategy":"Webhook","webhook":{"clientConfig":{"service":{"name":"s"}}}}}})",
+            "spec.conversion.webhook.clientConfig.service.port", "443");
         row("configmap untouched", "configmaps", R"({"data":{"a":"b"}})", "data", R"({"a":"b"})");
     }
 
