@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Built-in defaulting over HTTP: a created Deployment reads back with the real server's defaults,
 // dryRun replies carry them, and writes that only omit defaulted fields (PUT of the original
-// body, merge and strategic patches) are no-ops: same resourceVersion, no watch event. Services
+// body, merge and strategic patches, server-side apply) are no-ops: same resourceVersion, no watch event. Services
 // get a cluster IP that a PUT without it keeps.
 #include "tests/apiserver/apiserverfixture.h"
 
@@ -125,6 +125,14 @@ private Q_SLOTS:
                                                 "application/strategic-merge-patch+json");
         QCOMPARE(strategic.code, 200);
         QCOMPARE(rvOf(strategic.json()), rv);
+        // Server-side apply of the original manifest: defaulted, and nothing changes (a real
+        // server would record the new field manager once; this one keeps no managedFields).
+        const QByteArray manifest = TestHttp::toBytes(original);
+        const QString applyPath = kDeploys + u'/' + name + QStringLiteral("?fieldManager=tester&force=true");
+        const HttpReply applied = m_http.call("PATCH", applyPath, manifest, "application/apply-patch+yaml");
+        QCOMPARE(applied.code, 200);
+        QCOMPARE(rvOf(applied.json()), rv);
+        QCOMPARE(podSpecOf(applied.json()).value(QLatin1String("dnsPolicy")).toString(), QStringLiteral("ClusterFirst"));
         // A real change afterwards is the first (and only) event the watch sees.
         const HttpReply marker = m_http.call("PATCH", kDeploys + u'/' + name, R"({"metadata":{"labels":{"marker":"yes"}}})",
                                              "application/merge-patch+json");
