@@ -77,7 +77,9 @@ void defaultRequestsFromLimits(QJsonObject &container)
 void defaultHostPorts(QJsonObject &container)
 {
     editEach(container, QLatin1String("ports"), [](QJsonObject &port) {
-        setDefaultNonZero(port, QLatin1String("hostPort"), port.value(QLatin1String("containerPort")).toInteger());
+        const qint64 containerPort = port.value(QLatin1String("containerPort")).toInteger();
+        if (containerPort != 0) // a zero hostPort stays unset (Go omits it)
+            setDefaultNonZero(port, QLatin1String("hostPort"), containerPort);
     });
 }
 
