@@ -46,29 +46,40 @@ void keepField(QJsonObject &to, const QJsonObject &from, const char *key)
 
 bool isService(const ResourceType &type) { return !type.custom && type.gvr().group.isEmpty() && type.gvr().resource == QLatin1String("services"); }
 
-/// The cluster IP and node ports a Service still lacks, allocated against the other stored
-/// Services (`services`, keyed "ns/name"; `key` is this Service's own entry, ignored).
-void allocateServiceAddresses(const QMap<QString, Object> &services, const QString &key, QJsonObject &service)
+/// The cluster IPs and node ports of the stored Services (`services`, keyed "ns/name") other
+/// than `key`.
+void usedServiceAddresses(const QMap<QString, Object> &services, const QString &key, QSet<QString> &ips, QSet<int> &ports)
 {
-    QJsonObject spec = service.value(QLatin1String("spec")).toObject();
-    QJsonArray ports = spec.value(QLatin1String("ports")).toArray();
-    const bool needIp = defaults::needsClusterIp(spec);
-    bool needPorts = false;
-    for (const QJsonValue &p : std::as_const(ports))
-        needPorts = needPorts || (defaults::needsNodePorts(spec) && p.toObject().value(QLatin1String("nodePort")).toInteger() == 0);
-    if (!needIp && !needPorts)
-        return;
-    QSet<QString> usedIps;
-    QSet<int> usedPorts;
     for (auto it = services.cbegin(); it != services.cend(); ++it) {
         if (it.key() == key)
             continue;
         const QJsonObject other = it.value().json().value(QLatin1String("spec")).toObject();
         for (const QJsonValue &ip : other.value(QLatin1String("clusterIPs")).toArray())
-            usedIps.insert(ip.toString());
+            ips.insert(ip.toString());
         for (const QJsonValue &p : other.value(QLatin1String("ports")).toArray())
-            usedPorts.insert(int(p.toObject().value(QLatin1String("nodePort")).toInteger()));
+            ports.insert(int(p.toObject().value(QLatin1String("nodePort")).toInteger()));
     }
+}
+
+/// The cluster IP and node ports Service `key` still lacks, allocated against the other stored
+/// Services.
+void allocateServiceAddresses(const QMap<QString, Object> &services, const QString &key, QJsonObject &service)
+{
+    const QLatin1String kNodePort("nodePort");
+    QJsonObject spec = service.value(QLatin1String("spec")).toObject();
+    QJsonArray ports = spec.value(QLatin1String("ports")).toArray();
+    const bool needIp = defaults::needsClusterIp(spec);
+    QSet<int> usedPorts;
+    bool needPorts = false;
+    for (const QJsonValue &p : std::as_const(ports)) {
+        const int port = int(p.toObject().value(kNodePort).toInteger());
+        usedPorts.insert(port);
+        needPorts = needPorts || (port == 0 && defaults::needsNodePorts(spec));
+    }
+    if (!needIp && !needPorts)
+        return;
+    QSet<QString> usedIps;
+    usedServiceAddresses(services, key, usedIps, usedPorts);
     if (needIp) {
         const QString ip = defaults::allocateClusterIp(key, usedIps);
         spec.insert(QLatin1String("clusterIP"), ip);
@@ -76,15 +87,15 @@ void allocateServiceAddresses(const QMap<QString, Object> &services, const QStri
     }
     for (qsizetype i = 0; needPorts && i < ports.size(); ++i) {
         QJsonObject p = ports.at(i).toObject();
-        usedPorts.insert(int(p.value(QLatin1String("nodePort")).toInteger()));
-        if (p.value(QLatin1String("nodePort")).toInteger() != 0)
+        if (p.value(kNodePort).toInteger() != 0)
             continue;
         const int port = defaults::allocateNodePort(key + u'/' + QString::number(i), usedPorts);
         usedPorts.insert(port);
-        p.insert(QLatin1String("nodePort"), port);
+        p.insert(kNodePort, port);
         ports.replace(i, p);
     }
-    spec.insert(QLatin1String("ports"), ports);
+    if (needPorts)
+        spec.insert(QLatin1String("ports"), ports);
     service.insert(QLatin1String("spec"), spec);
 }
 

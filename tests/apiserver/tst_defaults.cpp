@@ -299,6 +299,22 @@ private Q_SLOTS:
         QVERIFY(kept.ok());
         QCOMPARE(kept->resourceVersion(), b->resourceVersion());
         QCOMPARE(valueAt(kept->json(), QStringLiteral("spec.ports.0.nodePort")).toInt(), nodePort);
+        // A port's explicit nodePort is never handed to another port of the same Service.
+        const int wouldGet = defaults::allocateNodePort(QStringLiteral("default/two/0"), {});
+        QJsonObject two = svc(QStringLiteral("two"), "NodePort");
+        QJsonObject twoSpec = two.value(QLatin1String("spec")).toObject();
+        twoSpec.insert(QStringLiteral("ports"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("a")}, {QStringLiteral("port"), 80}},
+                                                           QJsonObject{{QStringLiteral("name"), QStringLiteral("b")}, {QStringLiteral("port"), 81},
+                                                                       {QStringLiteral("nodePort"), wouldGet}}});
+        two.insert(QStringLiteral("spec"), twoSpec);
+        const auto twoCreated = store.create(kServices, kNs, two);
+        QVERIFY(twoCreated.ok());
+        QVERIFY(valueAt(twoCreated->json(), QStringLiteral("spec.ports.0.nodePort")).toInt() != wouldGet);
+        QCOMPARE(valueAt(twoCreated->json(), QStringLiteral("spec.ports.1.nodePort")).toInt(), wouldGet);
+        const auto portless = store.create(kServices, kNs, QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("portless")}}}});
+        QVERIFY(portless.ok());
+        QVERIFY(!valueAt(portless->json(), QStringLiteral("spec.clusterIP")).toString().isEmpty());
+        QVERIFY(valueAt(portless->json(), QStringLiteral("spec.ports")).isUndefined());
         const auto external = store.create(kServices, kNs, svc(QStringLiteral("ext"), "ExternalName"));
         QVERIFY(external.ok());
         QVERIFY(valueAt(external->json(), QStringLiteral("spec.clusterIP")).isUndefined());
