@@ -11,6 +11,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <memory>
@@ -314,6 +315,89 @@ QString Object::name() const { return d ? decodeString(d->text(enc::Name)) : QSt
 QString Object::generateName() const { return d ? decodeString(d->text(enc::GenerateName)) : QString(); }
 QString Object::namespaceName() const { return d ? d->ns : QString(); }
 QString Object::key() const { return d ? objectKey(d->ns, name()) : QString(); }
+namespace {
+
+constexpr std::uint64_t kFnvOffset = 14695981039346656037ULL;
+constexpr std::uint64_t kFnvPrime = 1099511628211ULL;
+
+void fnv(std::uint64_t &h, char16_t c) { h = (h ^ c) * kFnvPrime; }
+
+// The characters of a packed name when they need no decoding (a plain JSON string of ASCII
+// without escapes, the case for every valid name): then its bytes are its UTF-16 code units.
+bool plainAsciiName(std::string_view quoted, std::string_view &inner)
+{
+    if (quoted.size() < 2 || quoted.front() != '"')
+        return false;
+    inner = quoted.substr(1, quoted.size() - 2);
+    return std::all_of(inner.begin(), inner.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80 && c != '\\'; });
+}
+
+} // namespace
+
+std::size_t objectKeyHash(QStringView key)
+{
+    std::uint64_t h = kFnvOffset;
+    for (QChar c : key)
+        fnv(h, c.unicode());
+    return std::size_t(h);
+}
+
+std::size_t Object::keyHash() const
+{
+    if (!d)
+        return objectKeyHash({});
+    std::uint64_t h = kFnvOffset;
+    for (QChar c : d->ns)
+        fnv(h, c.unicode());
+    if (!d->ns.isEmpty())
+        fnv(h, u'/');
+    std::string_view inner;
+    if (plainAsciiName(d->text(enc::Name), inner)) {
+        for (char c : inner)
+            fnv(h, char16_t(static_cast<unsigned char>(c)));
+    } else {
+        for (QChar c : name())
+            fnv(h, c.unicode());
+    }
+    return std::size_t(h);
+}
+
+bool Object::hasKey(QStringView key) const
+{
+    if (!d)
+        return key.isEmpty();
+    QStringView rest = key;
+    if (!d->ns.isEmpty()) {
+        if (key.size() <= d->ns.size() || key[d->ns.size()] != u'/' || !key.startsWith(d->ns))
+            return false;
+        rest = key.mid(d->ns.size() + 1);
+    }
+    std::string_view inner;
+    if (!plainAsciiName(d->text(enc::Name), inner))
+        return rest == name();
+    if (rest.size() != qsizetype(inner.size()))
+        return false;
+    for (qsizetype i = 0; i < rest.size(); ++i)
+        if (rest[i].unicode() != static_cast<unsigned char>(inner[size_t(i)]))
+            return false;
+    return true;
+}
+
+bool Object::sameKey(const Object &other) const
+{
+    if (d == other.d)
+        return true;
+    if (!d || !other.d)
+        return key() == other.key();
+    if (d->ns != other.d->ns)
+        return false;
+    std::string_view a;
+    std::string_view b;
+    if (plainAsciiName(d->text(enc::Name), a) && plainAsciiName(other.d->text(enc::Name), b))
+        return a == b;
+    return name() == other.name();
+}
+
 QString Object::uid() const { return d ? decodeString(d->text(enc::Uid)) : QString(); }
 QString Object::resourceVersion() const { return d ? decodeString(d->text(enc::ResourceVersion)) : QString(); }
 qint64 Object::generation() const { return d ? d->generation : 0; }

@@ -91,6 +91,12 @@ public:
     QString namespaceName() const;
     /// "namespace/name", or "name" for cluster-scoped objects: the cache key.
     QString key() const;
+    /// objectKeyHash(key()), computed without building key() (for key-indexed sets).
+    std::size_t keyHash() const;
+    /// key() == key, without building key().
+    bool hasKey(QStringView key) const;
+    /// key() == other.key(), without building either.
+    bool sameKey(const Object &other) const;
     QString uid() const;
     QString resourceVersion() const;
     qint64 generation() const;
@@ -127,6 +133,8 @@ private:
 
 /// "ns/name" or "name".
 QString objectKey(const QString &ns, const QString &name);
+/// A hash of a cache key (FNV-1a over its UTF-16 code units); Object::keyHash() agrees with it.
+std::size_t objectKeyHash(QStringView key);
 
 } // namespace opbench
 

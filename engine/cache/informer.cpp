@@ -110,27 +110,31 @@ void Informer::apply(CacheChange::Type type, const Object &oldObj, const Object 
 void Informer::replaceAll(const QList<Object> &items, const QString &rv)
 {
     const bool initial = !m_synced;
-    QSet<QString> listed;
-    listed.reserve(items.size());
+    const bool mayHaveMissedDeletes = m_store.size() > 0;
+    ObjectSet listed; // only needed when the store has something the list may lack
+    if (mayHaveMissedDeletes)
+        listed.reserve(size_t(items.size()));
     for (const Object &raw : items) {
         const Object obj = transformed(raw);
-        const QString key = obj.key(); // one string shared by `listed` and the store
-        listed.insert(key);
-        const Object old = m_store.get(key);
+        if (mayHaveMissedDeletes)
+            listed.insert(obj);
+        const Object old = m_store.find(obj);
         if (!old.isNull() && old.resourceVersion() == obj.resourceVersion())
             continue; // unchanged: nothing to tell (resyncs are the timer's job)
-        m_store.upsert(key, obj);
+        m_store.upsert(obj);
         if (old.isNull())
             apply(CacheChange::Type::Added, {}, obj, obj.resourceVersion(), initial, false);
         else
             apply(CacheChange::Type::Modified, old, obj, obj.resourceVersion(), false, false);
     }
     // Objects the list no longer has were deleted while we were not watching.
-    for (const QString &key : m_store.keys()) {
-        if (listed.contains(key))
-            continue;
-        const Object last = m_store.remove(key);
-        apply(CacheChange::Type::Deleted, last, {}, rv, false, true);
+    if (mayHaveMissedDeletes) {
+        for (const Object &cached : m_store.list()) {
+            if (listed.contains(cached))
+                continue;
+            const Object last = m_store.remove(cached.key());
+            apply(CacheChange::Type::Deleted, last, {}, rv, false, true);
+        }
     }
     setResourceVersion(rv);
     markSynced();

@@ -12,19 +12,23 @@ Store::Store()
     m_indexers.insert(QString::fromLatin1(OwnerUidIndex), [](const Object &o) { return o.ownerReferenceUids(); });
 }
 
-void Store::indexObject(const QString &key, const Object &obj)
+void Store::indexInto(const QString &name, const IndexFunc &fn, const Object &obj)
 {
-    for (auto it = m_indexers.cbegin(); it != m_indexers.cend(); ++it) {
-        const QStringList values = it.value()(obj);
-        if (values.isEmpty())
-            continue;
-        auto &index = m_indices[it.key()];
-        for (const QString &v : values)
-            index[v].insert(key);
-    }
+    const QStringList values = fn(obj);
+    if (values.isEmpty())
+        return;
+    auto &index = m_indices[name];
+    for (const QString &v : values)
+        index[v].insert(obj);
 }
 
-void Store::unindexObject(const QString &key, const Object &obj)
+void Store::indexObject(const Object &obj)
+{
+    for (auto it = m_indexers.cbegin(); it != m_indexers.cend(); ++it)
+        indexInto(it.key(), it.value(), obj);
+}
+
+void Store::unindexObject(const Object &obj)
 {
     for (auto it = m_indexers.cbegin(); it != m_indexers.cend(); ++it) {
         auto idx = m_indices.find(it.key());
@@ -34,72 +38,102 @@ void Store::unindexObject(const QString &key, const Object &obj)
             auto set = idx->find(v);
             if (set == idx->end())
                 continue;
-            set->remove(key);
-            if (set->isEmpty())
+            set->erase(obj);
+            if (set->empty())
                 idx->erase(set);
         }
+        if (idx->isEmpty())
+            m_indices.erase(idx);
     }
 }
 
-Object Store::upsert(const Object &obj) { return upsert(obj.key(), obj); }
-
-Object Store::upsert(const QString &key, const Object &obj)
+Object Store::upsert(const Object &obj)
 {
     Object previous;
-    auto it = m_items.find(key);
+    auto it = m_items.find(obj);
     if (it != m_items.end()) {
-        previous = it.value();
-        unindexObject(key, previous);
-        it.value() = obj;
+        previous = *it;
+        unindexObject(previous);
+        auto node = m_items.extract(it); // reuse the node: no allocation for an update
+        node.value() = obj;
+        m_items.insert(std::move(node));
     } else {
-        m_items.insert(key, obj);
+        m_items.insert(obj);
     }
-    indexObject(key, obj);
+    indexObject(obj);
     return previous;
 }
 
+Object Store::upsert(const QString &, const Object &obj) { return upsert(obj); }
+
 Object Store::remove(const QString &key)
 {
-    auto it = m_items.find(key);
+    auto it = m_items.find(QStringView(key));
     if (it == m_items.end())
         return {};
-    const Object previous = it.value();
+    const Object previous = *it;
     m_items.erase(it);
-    unindexObject(key, previous);
+    unindexObject(previous);
     return previous;
 }
 
 QList<Object> Store::replace(const QList<Object> &objects)
 {
-    QHash<QString, Object> fresh;
-    fresh.reserve(objects.size());
-    for (const Object &o : objects)
-        fresh.insert(o.key(), o);
+    ObjectSet fresh;
+    fresh.reserve(size_t(objects.size()));
+    for (const Object &o : objects) {
+        auto [it, inserted] = fresh.insert(o);
+        if (!inserted) { // the later of two objects with one key wins, as an upsert would
+            auto node = fresh.extract(it);
+            node.value() = o;
+            fresh.insert(std::move(node));
+        }
+    }
     QList<Object> gone;
-    for (auto it = m_items.cbegin(); it != m_items.cend(); ++it)
-        if (!fresh.contains(it.key()))
-            gone.append(it.value());
+    for (const Object &o : m_items)
+        if (!fresh.contains(o))
+            gone.append(o);
     m_items = std::move(fresh);
     m_indices.clear();
-    for (auto it = m_items.cbegin(); it != m_items.cend(); ++it)
-        indexObject(it.key(), it.value());
+    for (const Object &o : m_items)
+        indexObject(o);
     return gone;
 }
 
 qint64 Store::bytesHeld() const
 {
     // Summed on demand: an object's footprint grows when its labels() etc. are first decoded.
-    qint64 n = 0;
+    qint64 n = structureBytes(m_items);
     for (const Object &o : m_items)
         n += o.memoryFootprint();
+    for (const auto &index : m_indices)
+        for (const ObjectSet &set : index)
+            n += structureBytes(set);
     return n;
 }
 
-Object Store::get(const QString &key) const { return m_items.value(key); }
+Object Store::get(const QString &key) const
+{
+    const auto it = m_items.find(QStringView(key));
+    return it == m_items.end() ? Object() : *it;
+}
 
-QList<Object> Store::list() const { return m_items.values(); }
+Object Store::find(const Object &like) const
+{
+    const auto it = m_items.find(like);
+    return it == m_items.end() ? Object() : *it;
+}
 
-QStringList Store::keys() const { return m_items.keys(); }
+QList<Object> Store::list() const { return QList<Object>(m_items.cbegin(), m_items.cend()); }
+
+QStringList Store::keys() const
+{
+    QStringList out;
+    out.reserve(qsizetype(m_items.size()));
+    for (const Object &o : m_items)
+        out.append(o.key());
+    return out;
+}
 
 QList<Object> Store::listNamespace(const QString &ns) const
 {
@@ -115,31 +149,27 @@ Expected<void> Store::addIndexers(const QHash<QString, IndexFunc> &indexers)
             return Status::badRequest(QStringLiteral("indexer conflict: an index named \"%1\" already exists").arg(it.key()));
     for (auto it = indexers.cbegin(); it != indexers.cend(); ++it) {
         m_indexers.insert(it.key(), it.value());
-        auto &index = m_indices[it.key()];
-        for (auto obj = m_items.cbegin(); obj != m_items.cend(); ++obj)
-            for (const QString &v : it.value()(obj.value()))
-                index[v].insert(obj.key());
-        if (index.isEmpty())
-            m_indices.remove(it.key());
+        for (const Object &o : m_items)
+            indexInto(it.key(), it.value(), o);
     }
     return {};
 }
 
 QStringList Store::indexKeys(const QString &index, const QString &value) const
 {
-    const auto idx = m_indices.constFind(index);
-    if (idx == m_indices.cend())
-        return {};
-    const auto set = idx->constFind(value);
-    return set == idx->cend() ? QStringList() : QStringList(set->cbegin(), set->cend());
+    QStringList out;
+    for (const Object &o : byIndex(index, value))
+        out.append(o.key());
+    return out;
 }
 
 QList<Object> Store::byIndex(const QString &index, const QString &value) const
 {
-    QList<Object> out;
-    for (const QString &key : indexKeys(index, value))
-        out.append(m_items.value(key));
-    return out;
+    const auto idx = m_indices.constFind(index);
+    if (idx == m_indices.cend())
+        return {};
+    const auto set = idx->constFind(value);
+    return set == idx->cend() ? QList<Object>() : QList<Object>(set->cbegin(), set->cend());
 }
 
 QStringList Store::listIndexFuncValues(const QString &index) const

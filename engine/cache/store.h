@@ -4,15 +4,17 @@
 // ThreadSafeStore), keyed "namespace/name" (or "name" for cluster-scoped objects).
 //
 // Objects in the store are immutable values (opbench::Object); a caller can never change what
-// the cache holds. Every index maps an index value to the set of keys whose object yields that
-// value. Two indexes always exist: "namespace" and "owner-uid" (every ownerReference's uid).
+// the cache holds. Every index maps an index value to the set of objects that yield that value.
+// Two indexes always exist: "namespace" and "owner-uid" (every ownerReference's uid).
+// Memory: keys are never stored as strings; the store and each index are ObjectSets (one 32-byte
+// node per object per set, see objectset.h).
 // Thread: the engine thread only (no locks).
 
 #include "engine/api/expected.h"
 #include "engine/api/object.h"
+#include "engine/cache/objectset.h"
 
 #include <QHash>
-#include <QSet>
 
 #include <functional>
 #include <optional>
@@ -32,8 +34,7 @@ public:
 
     /// Adds or replaces the object under its key; returns the previous value (null if none).
     Object upsert(const Object &obj);
-    /// The same, with the key already computed (must equal obj.key()): the store keeps this very
-    /// string, so a caller that also keeps the key shares its memory.
+    /// The same, for a caller that already has the key (it must equal obj.key()).
     Object upsert(const QString &key, const Object &obj);
     /// Removes the key; returns the removed object (null if it was absent).
     Object remove(const QString &key);
@@ -41,7 +42,9 @@ public:
     QList<Object> replace(const QList<Object> &objects);
 
     [[nodiscard]] Object get(const QString &key) const;
-    [[nodiscard]] bool contains(const QString &key) const { return m_items.contains(key); }
+    /// The cached object with `like`'s key (null if none), without building the key.
+    [[nodiscard]] Object find(const Object &like) const;
+    [[nodiscard]] bool contains(const QString &key) const { return m_items.find(QStringView(key)) != m_items.end(); }
     [[nodiscard]] QList<Object> list() const;
     [[nodiscard]] QStringList keys() const;
     [[nodiscard]] qsizetype size() const { return m_items.size(); }
@@ -58,17 +61,19 @@ public:
     /// Every value the index currently holds.
     [[nodiscard]] QStringList listIndexFuncValues(const QString &index) const;
 
-    /// Bytes held by the cached objects (Object::memoryFootprint summed now: O(n)), for the GUI
-    /// and benches.
+    /// Bytes held by the cache: the objects (Object::memoryFootprint summed now: O(n)) plus the
+    /// store's and its indexes' own nodes and buckets, for the GUI and benches.
     [[nodiscard]] qint64 bytesHeld() const;
 
 private:
-    void indexObject(const QString &key, const Object &obj);
-    void unindexObject(const QString &key, const Object &obj);
+    void indexObject(const Object &obj);
+    void unindexObject(const Object &obj);
 
-    QHash<QString, Object> m_items;                  // key -> object; the source of truth
-    QHash<QString, IndexFunc> m_indexers;            // index name -> function
-    QHash<QString, QHash<QString, QSet<QString>>> m_indices; // index name -> value -> keys (only non-empty sets)
+    void indexInto(const QString &name, const IndexFunc &fn, const Object &obj);
+
+    ObjectSet m_items;                              // the objects, by key; the source of truth
+    QHash<QString, IndexFunc> m_indexers;           // index name -> function
+    QHash<QString, QHash<QString, ObjectSet>> m_indices; // index name -> value -> objects (only non-empty sets)
 };
 
 } // namespace opbench

@@ -50,6 +50,42 @@ private Q_SLOTS:
         QCOMPARE(s.bytesHeld(), 0);
     }
 
+    // The store holds no key strings: it reads each object's key from the object itself. Keys
+    // that need decoding (escapes, non-ASCII) and cluster-scoped keys must still find their object.
+    void shouldFindObjectsByKeysReadFromTheObject_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("key");
+        QTest::newRow("namespaced") << QByteArray(R"({"metadata":{"namespace":"ns","name":"web-1"}})") << "ns/web-1";
+        QTest::newRow("cluster-scoped") << QByteArray(R"({"metadata":{"name":"web-1"}})") << "web-1";
+        QTest::newRow("escaped name") << QByteArray("{\"metadata\":{\"namespace\":\"ns\",\"name\":\"a\\u0042c\"}}") << "ns/aBc";
+        QTest::newRow("non-ASCII name") << QByteArray("{\"metadata\":{\"namespace\":\"ns\",\"name\":\"caf\xc3\xa9\"}}") << QStringLiteral("ns/caf\u00e9");
+        QTest::newRow("timestamp-shaped name") << QByteArray(R"({"metadata":{"name":"2024-05-01T10:00:00Z"}})") << "2024-05-01T10:00:00Z";
+    }
+    void shouldFindObjectsByKeysReadFromTheObject()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, key);
+        const Object o = Object::parse(json).value();
+        QCOMPARE(o.key(), key);
+        QCOMPARE(o.keyHash(), objectKeyHash(key));
+        QVERIFY(o.hasKey(key));
+        QVERIFY(!o.hasKey(key + u'x'));
+        QVERIFY(!o.hasKey(QStringLiteral("other/") + key));
+        Store s;
+        s.upsert(o);
+        s.upsert(pod(QStringLiteral("ns"), QStringLiteral("web-2"), QStringLiteral("n1")));
+        s.upsert(pod(QStringLiteral("other"), QStringLiteral("web-1"), QStringLiteral("n1")));
+        QVERIFY(s.contains(key));
+        QVERIFY(s.get(key).sameKey(o));
+        QCOMPARE(s.get(key).toJsonBytes(), o.toJsonBytes());
+        QCOMPARE(s.find(Object::parse(json).value()).toJsonBytes(), o.toJsonBytes());
+        QVERIFY(s.keys().contains(key));
+        QCOMPARE(s.remove(key).toJsonBytes(), o.toJsonBytes());
+        QVERIFY(!s.contains(key));
+        QCOMPARE(s.size(), 2);
+    }
+
     void namespaceAndOwnerIndexesFollowUpdates()
     {
         Store s;
