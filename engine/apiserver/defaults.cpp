@@ -15,9 +15,10 @@ const QLatin1String kApiVersion("apiVersion");
 const QLatin1String kRbacGroup("rbac.authorization.k8s.io");
 
 /// fieldRef.apiVersion "v1" of an env var's valueFrom or a downward API item.
-void defaultFieldRef(QJsonObject &holder) { editIfPresent(holder, QLatin1String("fieldRef"), [](QJsonObject &ref) {
-    setDefaultString(ref, kApiVersion, QStringLiteral("v1"));
-}); }
+void defaultFieldRef(QJsonObject &holder)
+{
+    editIfPresent(holder, QLatin1String("fieldRef"), [](QJsonObject &ref) { setDefaultString(ref, kApiVersion, QStringLiteral("v1")); });
+}
 
 void defaultHttpGet(QJsonObject &handler)
 {
