@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/api/object.h"
 
+#include "engine/api/listscanner.h"
 #include "engine/api/objectdecode.h"
 #include "engine/api/objectencoding.h"
 
@@ -15,6 +16,7 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace opbench {
@@ -224,12 +226,81 @@ Expected<Object> Object::parse(const QByteArray &json)
     return Object(buildData(dom::object(el), {}, {}, false));
 }
 
+namespace {
+
+Status listError(const QString &message)
+{
+    return Status::transport(QString::fromLatin1(StatusReason::DecodeError), message);
+}
+
+void readListMetadata(dom::object meta, Object::List &list)
+{
+    list.resourceVersion = stringField(meta, "resourceVersion");
+    list.continueToken = stringField(meta, "continue");
+    int64_t remaining = -1;
+    if (meta["remainingItemCount"].get_int64().get(remaining) == simdjson::SUCCESS)
+        list.remainingItemCount = remaining;
+}
+
+// Item by item (listscanner.h): the parser holds one item at a time, not the whole page.
+// nullopt when the body's shape needs the whole-document parser (and its exact errors).
+// `wrap` makes an Object of a built block (Object's constructor from one is private).
+template<typename Wrap>
+std::optional<Expected<Object::List>> parseListByItems(const QByteArray &json, const QString &itemApiVersion,
+                                                       const QString &itemKind, bool stripManagedFields, Wrap wrap)
+{
+    const std::string_view body(json.constData(), size_t(json.size()));
+    const auto layout = listscanner::scan(body);
+    if (!layout)
+        return std::nullopt;
+    const auto part = [body](listscanner::Part p) { return body.substr(p.offset, p.size); };
+    dom::parser parser; // freed on return: it grows to the largest item only
+    dom::element el;
+    Object::List list;
+    if (layout->kind.size != 0) {
+        std::string_view kind;
+        if (parser.parse(part(layout->kind)).get(el) || el.get_string().get(kind))
+            return std::nullopt;
+        list.kind = qstr(kind);
+    }
+    if (layout->metadata.size != 0) {
+        if (parser.parse(part(layout->metadata)).get(el))
+            return std::nullopt;
+        if (dom::object meta; el.get_object().get(meta) == simdjson::SUCCESS)
+            readListMetadata(meta, list);
+    }
+    if (layout->itemsValue.size != 0) {
+        if (part(layout->itemsValue) != "null") // "items": null is tolerated as empty
+            return Expected<Object::List>(listError(QStringLiteral("list \"items\" is not an array")));
+        return Expected<Object::List>(std::move(list));
+    }
+    list.items.reserve(qsizetype(layout->items.size()));
+    for (std::size_t i = 0; i < layout->items.size(); ++i) {
+        const listscanner::Part p = layout->items[i];
+        if (auto err = parser.parse(part(p)).get(el))
+            return Expected<Object::List>(listError(QStringLiteral("invalid JSON (%1) in list item %2 (bytes %3 to %4 of %5)")
+                                                        .arg(QString::fromUtf8(simdjson::error_message(err)))
+                                                        .arg(i)
+                                                        .arg(p.offset)
+                                                        .arg(p.offset + p.size)
+                                                        .arg(json.size())));
+        if (!el.is_object())
+            return Expected<Object::List>(listError(QStringLiteral("a list item is not an object")));
+        list.items.append(wrap(buildData(dom::object(el), itemApiVersion, itemKind, stripManagedFields)));
+    }
+    return Expected<Object::List>(std::move(list));
+}
+
+} // namespace
+
 Expected<Object::List> Object::parseList(const QByteArray &json, const QString &itemApiVersion, const QString &itemKind,
                                          bool stripManagedFields)
 {
-    // A parser of its own, freed on return: a list page is large (its padded copy, tape and
-    // string buffer are several times the body) and a thread-local parser would keep all of it
-    // for the life of the thread.
+    if (auto byItems = parseListByItems(json, itemApiVersion, itemKind, stripManagedFields, [](ObjectData *d) { return Object(d); }))
+        return std::move(*byItems);
+    // The whole document at once, with a parser of its own freed on return (its padded copy,
+    // tape and string buffer are several times the body): for bodies the item scan declined,
+    // so that errors say exactly what is wrong.
     dom::parser parser;
     dom::element el;
     auto err = parser.parse(json.constData(), size_t(json.size())).get(el);
@@ -237,29 +308,23 @@ Expected<Object::List> Object::parseList(const QByteArray &json, const QString &
         return decodeError(err, json);
     dom::object obj;
     if (el.get_object().get(obj))
-        return Status::transport(QString::fromLatin1(StatusReason::DecodeError), QStringLiteral("a list must be a JSON object"));
+        return listError(QStringLiteral("a list must be a JSON object"));
     List list;
     list.kind = stringField(obj, "kind");
-    dom::object meta;
-    if (obj["metadata"].get_object().get(meta) == simdjson::SUCCESS) {
-        list.resourceVersion = stringField(meta, "resourceVersion");
-        list.continueToken = stringField(meta, "continue");
-        int64_t remaining = -1;
-        if (meta["remainingItemCount"].get_int64().get(remaining) == simdjson::SUCCESS)
-            list.remainingItemCount = remaining;
-    }
+    if (dom::object meta; obj["metadata"].get_object().get(meta) == simdjson::SUCCESS)
+        readListMetadata(meta, list);
     dom::array items;
     auto itemsErr = obj["items"].get_array().get(items);
     if (itemsErr && itemsErr != simdjson::NO_SUCH_FIELD) {
         // "items": null is tolerated as empty; anything else is an error.
         if (!obj["items"].is_null())
-            return Status::transport(QString::fromLatin1(StatusReason::DecodeError), QStringLiteral("list \"items\" is not an array"));
+            return listError(QStringLiteral("list \"items\" is not an array"));
     }
     if (!itemsErr) {
         list.items.reserve(qsizetype(items.size()));
         for (dom::element item : items) {
             if (!item.is_object())
-                return Status::transport(QString::fromLatin1(StatusReason::DecodeError), QStringLiteral("a list item is not an object"));
+                return listError(QStringLiteral("a list item is not an object"));
             list.items.append(Object(buildData(dom::object(item), itemApiVersion, itemKind, stripManagedFields)));
         }
     }
