@@ -2,15 +2,15 @@
 #pragma once
 // Object: an immutable, implicitly shared Kubernetes object.
 //
-// It keeps the whole document once, as compact JSON in a packed form (object keys replaced by
-// 2-byte tokens from a process-wide dictionary, see objectencoding.h), plus where the metadata
+// It keeps the whole document once, as compact JSON in a packed form (object keys, enum-like
+// values and timestamps replaced by short tokens, see objectencoding.h), plus where the metadata
 // fields sit in it. Accessors decode on each call (name(), uid(), …: a small allocation);
 // labels(), ownerReferences() and finalizers() return references, so they are decoded on their
 // first call and kept with the object from then on. Copies are a pointer copy. Editing goes
 // through json() / fromJson() or a typed view (Deployment, Lease, …), which produce a new Object.
 //
-// Memory: a cached Object costs its packed document (about 60 % of its wire bytes for a
-// Deployment) plus a fixed block of about 230 bytes; see bench/objectmemory.cpp
+// Memory: a cached Object costs its packed document (about half its wire bytes for a
+// Deployment) plus a fixed block of about 170 bytes, in one allocation; see bench/objectmemory.cpp
 // ("opbench-bench object-memory") for the figure against the wire size.
 
 #include "engine/api/expected.h"

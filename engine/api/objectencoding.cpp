@@ -91,7 +91,7 @@ bool tokenizable(std::string_view text)
     return true;
 }
 
-// String → id with a per-thread cache in front of the shared table (no lock on the hot path).
+// Value → id with a per-thread cache in front of the shared table (no lock on the hot path).
 using LocalCache = std::unordered_map<std::string, int, StringHash, std::equal_to<>>;
 template<typename Dict>
 int cachedId(LocalCache &cache, Dict &dict, std::string_view text)
@@ -110,18 +110,6 @@ void writeToken(std::string &out, int lead, int id)
     out.push_back(char(id % 256));
 }
 
-void writeKey(std::string &out, std::string_view key)
-{
-    thread_local LocalCache cache;
-    const int id = cachedId(cache, keyDictionary(), key);
-    if (id < 0) {
-        jsonwriter::writeString(out, key);
-        out.push_back(':');
-        return;
-    }
-    writeToken(out, kKeyLeadMin, id);
-}
-
 // Keys whose string values come from a small set (enums, versions, quantities): their values
 // share the value dictionary. Names, uids and messages are not here: they are unique and would
 // only fill it.
@@ -134,6 +122,33 @@ bool enumLikeKey(std::string_view key)
         "fieldPath", "podManagementPolicy", "sessionAffinity", "ipFamilyPolicy", "internalTrafficPolicy",
         "externalTrafficPolicy", "concurrencyPolicy", "completionMode", "qosClass"};
     return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+// Writes a key (its token when the dictionary has it) and says whether its string value is
+// enum-like; both come from a per-thread cache, so the hot path is one hash lookup.
+bool writeKey(std::string &out, std::string_view key)
+{
+    struct KeyInfo
+    {
+        int id;
+        bool enumLike;
+    };
+    thread_local std::unordered_map<std::string, KeyInfo, StringHash, std::equal_to<>> cache;
+    KeyInfo info{};
+    if (auto it = cache.find(key); it != cache.end()) {
+        info = it->second;
+    } else {
+        info = {tokenizable(key) ? keyDictionary().idOf(key) : -1, enumLikeKey(key)};
+        if (cache.size() < kLocalCacheLimit)
+            cache.emplace(std::string(key), info);
+    }
+    if (info.id < 0) {
+        jsonwriter::writeString(out, key);
+        out.push_back(':');
+    } else {
+        writeToken(out, kKeyLeadMin, info.id);
+    }
+    return info.enumLike;
 }
 
 // "YYYY-MM-DDTHH:MM:SSZ" (the API server's metav1.Time) as its five numbers, packed into 40 bits
@@ -213,8 +228,8 @@ void writeValue(std::string &out, dom::element el, bool enumLike = false);
 // `"key":value` of an object member.
 void writeMember(std::string &out, std::string_view key, dom::element value)
 {
-    writeKey(out, key);
-    writeValue(out, value, enumLikeKey(key));
+    const bool enumLike = writeKey(out, key);
+    writeValue(out, value, enumLike);
 }
 
 
@@ -277,9 +292,9 @@ void writeMetadata(std::string &out, std::size_t base, dom::object meta, const P
         if (!first)
             out.push_back(',');
         first = false;
-        writeKey(out, kv.key);
+        const bool enumLike = writeKey(out, kv.key);
         const std::size_t start = out.size();
-        writeValue(out, kv.value, enumLikeKey(kv.key));
+        writeValue(out, kv.value, enumLike);
         if (const int field = metaField(kv.key); field >= 0)
             result.meta[std::size_t(field)] = {std::uint32_t(start - base), std::uint32_t(out.size() - start)};
     }
@@ -293,8 +308,8 @@ void writeDefault(std::string &out, bool &first, dom::object obj, std::string_vi
     if (!first)
         out.push_back(',');
     first = false;
-    writeKey(out, key);
-    writeString(out, value, enumLikeKey(key)); // as if the document had it: same packed bytes
+    const bool enumLike = writeKey(out, key);
+    writeString(out, value, enumLike); // as if the document had it: same packed bytes
 }
 
 } // namespace
