@@ -347,6 +347,15 @@ QByteArray Object::toJsonBytes() const
     return out;
 }
 
+void Object::appendJsonTo(QByteArray &out) const
+{
+    if (!d)
+        return;
+    const qsizetype at = out.size();
+    out.resize(at + qsizetype(d->jsonSize)); // amortized growth: reserve ahead for many appends
+    enc::unpackInto(d->packed(), out.data() + at);
+}
+
 qsizetype Object::memoryFootprint() const
 {
     if (!d)

@@ -79,6 +79,8 @@ public:
     QJsonObject json() const;
     /// The whole document as compact JSON (unpacked on each call: about 1 µs per KB).
     QByteArray toJsonBytes() const;
+    /// Appends toJsonBytes() to `out` without an intermediate copy (for list bodies).
+    void appendJsonTo(QByteArray &out) const;
     /// Bytes this object holds (packed document, fixed block, and whatever labels(),
     /// ownerReferences() and finalizers() have decoded so far), for cache accounting.
     qsizetype memoryFootprint() const;

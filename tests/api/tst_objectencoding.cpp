@@ -112,6 +112,12 @@ private Q_SLOTS:
         const Object o = Object::parse(json).value();
         QCOMPARE(o.toJsonBytes(), json);
         QCOMPARE(Object::parse(" { \"a\" : [ 1 , { \"b\" : \"c\" } ] } ").value().toJsonBytes(), QByteArray("{\"a\":[1,{\"b\":\"c\"}]}"));
+        QByteArray body = "[";
+        o.appendJsonTo(body);
+        body += ',';
+        o.appendJsonTo(body);
+        Object().appendJsonTo(body); // a null object appends nothing
+        QCOMPARE(body, "[" + json + "," + json);
     }
 
     void shouldCompareByDocument()
