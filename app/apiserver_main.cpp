@@ -88,7 +88,7 @@ opbench::apiserver::ApiServerOptions parseOptions(const QCommandLineParser &p)
 
 int main(int argc, char **argv)
 {
-    opbench::configureAllocator();
+    opbench::configureAllocator(opbench::AllocatorProfile::Server);
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("opbench-apiserver"));
     QCoreApplication::setApplicationVersion(QStringLiteral(OPBENCH_VERSION));

@@ -64,7 +64,10 @@ QString option(const QStringList &args, const QString &flag, const QString &fall
 
 int main(int argc, char **argv)
 {
-    opbench::configureAllocator();
+    // The API server's own benchmarks run with its allocator profile, as opbench-apiserver does;
+    // every other one with the controller profile of the engine's executables.
+    const bool serverBench = argc > 1 && (qstrcmp(argv[1], "apiserver") == 0 || qstrcmp(argv[1], "workloads") == 0);
+    opbench::configureAllocator(serverBench ? opbench::AllocatorProfile::Server : opbench::AllocatorProfile::Controller);
     auto &reg = opbench::bench::registry();
     const auto factory = argc > 1 ? reg.value(QString::fromLocal8Bit(argv[1])).app : nullptr;
     const std::unique_ptr<QCoreApplication> app = factory ? factory(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);

@@ -9,11 +9,13 @@
 
 namespace opbench {
 
-void configureAllocator()
+void configureAllocator(AllocatorProfile profile)
 {
 #if defined(__GLIBC__)
-    if (std::getenv("MALLOC_MMAP_THRESHOLD_") == nullptr)
+    if (profile == AllocatorProfile::Controller && std::getenv("MALLOC_MMAP_THRESHOLD_") == nullptr)
         mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#else
+    (void)profile;
 #endif
 }
 
