@@ -166,7 +166,7 @@ const ObjectType *typeOf(const QString &apiVersion, const QString &kind, bool &o
 
 ObjectData *buildData(dom::object obj, const QString &apiVersion, const QString &kind, bool stripManagedFields)
 {
-    // Pack into a reused scratch buffer, then copy once into an exactly sized QByteArray (no
+    // Pack into a reused scratch buffer, then copy once into the exactly sized block (no
     // growth reallocations, no slack: less time and less heap fragmentation).
     thread_local std::string scratch;
     scratch.clear();

@@ -91,16 +91,16 @@ bool tokenizable(std::string_view text)
     return true;
 }
 
-// Value → id with a per-thread cache in front of the shared table (no lock on the hot path).
-using LocalCache = std::unordered_map<std::string, int, StringHash, std::equal_to<>>;
-template<typename Dict>
-int cachedId(LocalCache &cache, Dict &dict, std::string_view text)
+// A string value's id (-1: not tokenized), with a per-thread cache in front of the shared table
+// (no lock on the hot path).
+int valueId(std::string_view value)
 {
-    if (auto it = cache.find(text); it != cache.end())
+    thread_local std::unordered_map<std::string, int, StringHash, std::equal_to<>> cache;
+    if (auto it = cache.find(value); it != cache.end())
         return it->second;
-    const int id = tokenizable(text) ? dict.idOf(text) : -1;
+    const int id = tokenizable(value) ? valueDictionary().idOf(value) : -1;
     if (cache.size() < kLocalCacheLimit)
-        cache.emplace(std::string(text), id);
+        cache.emplace(std::string(value), id);
     return id;
 }
 
@@ -213,12 +213,9 @@ void writeString(std::string &out, std::string_view value, bool enumLike)
             out.push_back(char((bits >> (8 * k)) & 0xFF));
         return;
     }
-    if (enumLike) {
-        thread_local LocalCache cache;
-        if (const int id = cachedId(cache, valueDictionary(), value); id >= 0) {
-            writeToken(out, kValueLeadMin, id);
-            return;
-        }
+    if (const int id = enumLike ? valueId(value) : -1; id >= 0) {
+        writeToken(out, kValueLeadMin, id);
+        return;
     }
     jsonwriter::writeString(out, value);
 }

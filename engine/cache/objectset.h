@@ -28,8 +28,19 @@ struct ObjectKeyEqual
     bool operator()(const Object &o, QStringView key) const { return o.hasKey(key); }
 };
 
-/// Find by key with `set.find(QStringView(key))`; replace an element by extracting its node.
+/// Find by key with `set.find(QStringView(key))`; insert or replace with assign().
 using ObjectSet = std::unordered_set<Object, ObjectKeyHash, ObjectKeyEqual>;
+
+/// Inserts `obj`, or replaces the element with its key (reusing that node: no allocation).
+inline void assign(ObjectSet &set, const Object &obj)
+{
+    auto [it, inserted] = set.insert(obj);
+    if (inserted)
+        return;
+    auto node = set.extract(it);
+    node.value() = obj;
+    set.insert(std::move(node));
+}
 
 /// Bytes the set's own structure takes (nodes and buckets, not the objects); 0 when empty.
 inline qint64 structureBytes(const ObjectSet &set)

@@ -49,22 +49,13 @@ void Store::unindexObject(const Object &obj)
 
 Object Store::upsert(const Object &obj)
 {
-    Object previous;
-    auto it = m_items.find(obj);
-    if (it != m_items.end()) {
-        previous = *it;
+    const Object previous = find(obj);
+    if (!previous.isNull())
         unindexObject(previous);
-        auto node = m_items.extract(it); // reuse the node: no allocation for an update
-        node.value() = obj;
-        m_items.insert(std::move(node));
-    } else {
-        m_items.insert(obj);
-    }
+    assign(m_items, obj);
     indexObject(obj);
     return previous;
 }
-
-Object Store::upsert(const QString &, const Object &obj) { return upsert(obj); }
 
 Object Store::remove(const QString &key)
 {
@@ -81,14 +72,8 @@ QList<Object> Store::replace(const QList<Object> &objects)
 {
     ObjectSet fresh;
     fresh.reserve(size_t(objects.size()));
-    for (const Object &o : objects) {
-        auto [it, inserted] = fresh.insert(o);
-        if (!inserted) { // the later of two objects with one key wins, as an upsert would
-            auto node = fresh.extract(it);
-            node.value() = o;
-            fresh.insert(std::move(node));
-        }
-    }
+    for (const Object &o : objects)
+        assign(fresh, o); // the later of two objects with one key wins, as an upsert would
     QList<Object> gone;
     for (const Object &o : m_items)
         if (!fresh.contains(o))

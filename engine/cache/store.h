@@ -34,8 +34,6 @@ public:
 
     /// Adds or replaces the object under its key; returns the previous value (null if none).
     Object upsert(const Object &obj);
-    /// The same, for a caller that already has the key (it must equal obj.key()).
-    Object upsert(const QString &key, const Object &obj);
     /// Removes the key; returns the removed object (null if it was absent).
     Object remove(const QString &key);
     /// Replaces the whole content (a relist); returns the objects that disappeared.
