@@ -6,9 +6,11 @@
 #include "engine/client/restconfig.h"
 #include "engine/controller/controller.h"
 #include "engine/controller/logger.h"
+#include "engine/controller/reconciletrace.h"
 #include "engine/manager/manager.h"
 #include "engine/manager/signalhandler.h"
 #include "engine/manager/zaplogging.h"
+#include "engine/operator/myapplication.h"
 #include "engine/operator/preflight.h"
 #include "engine/operator/samples.h"
 #include "engine/operator/setup.h"
@@ -44,17 +46,22 @@ void fail(int code, const QString &message)
 }
 
 // Everything after flag parsing runs here, on the event loop.
-QCoro::Task<void> run(Flags flags, RestConfig config, apiserver::ApiServer *embedded, QFile *traceFile)
+QCoro::Task<void> run(Flags flags, RestConfig config, apiserver::ApiServer *embedded, TraceWriter *traceWriter)
 {
     auto probe = std::make_unique<RestClient>(config);
     if (embedded) {
-        for (const Object &app : myapp::sampleApplications())
-            (void)co_await probe->create({QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")},
-                                         app.namespaceName(), app);
+        for (const Object &app : myapp::sampleApplications()) {
+            GroupVersionResource gvr = myapp::resource();
+            (void)co_await probe->create(std::move(gvr), app.namespaceName(), app);
+        }
     }
-    const myapp::PreflightResult pre = co_await myapp::preflight(probe.get(), flags.namespaceName);
-    if (pre.exitCode != ExitCode::Ok) {
-        fail(pre.exitCode, pre.message);
+    const PreflightResult pre = co_await opbench::preflight(probe.get(), myapp::preflightSpec(flags.namespaceName));
+    if (!pre.ok()) {
+        const int code = myapp::exitCodeOf(pre.outcome);
+        fail(code, code == ExitCode::Unreachable
+                       ? QStringLiteral("no cluster reachable: %1 Start one, or pass --kubeconfig/--context, or use "
+                                        "--embedded for a demo without a cluster.").arg(pre.message)
+                       : pre.message);
         co_return;
     }
     ManagerOptions mo;
@@ -79,11 +86,8 @@ QCoro::Task<void> run(Flags flags, RestConfig config, apiserver::ApiServer *embe
         fail(ExitCode::Failure, QStringLiteral("unable to create controller myapplication: ") + ctrl.error().message());
         co_return;
     }
-    if (traceFile)
-        QObject::connect(*ctrl, &Controller::reconcileFinished, traceFile, [traceFile](const ReconcileTrace &t) {
-            traceFile->write(t.toJsonLine() + '\n');
-            traceFile->flush();
-        });
+    if (traceWriter)
+        QObject::connect(*ctrl, &Controller::reconcileFinished, traceWriter, &TraceWriter::write);
     mgr->addHealthzCheck(QStringLiteral("healthz"), pingCheck);
     mgr->addReadyzCheck(QStringLiteral("readyz"), pingCheck);
     auto *sigs = new SignalHandler(mgr);
@@ -111,7 +115,7 @@ void addOptions(QCommandLineParser &p)
         {QStringLiteral("namespace"), QStringLiteral("Only watch this namespace (default: all)."), QStringLiteral("ns")},
         {QStringLiteral("max-concurrent-reconciles"), QStringLiteral("Reconciles in flight at once."), QStringLiteral("n"), QStringLiteral("1")},
         {QStringLiteral("leader-elect"), QStringLiteral("Enable leader election: only one replica reconciles.")},
-        {QStringLiteral("leader-election-id"), QStringLiteral("Name of the leader-election Lease."), QStringLiteral("id"), QStringLiteral("myapplication-operator.example.com")},
+        {QStringLiteral("leader-election-id"), QStringLiteral("Name of the leader-election Lease."), QStringLiteral("id"), myapp::leaseName()},
         {QStringLiteral("leader-election-namespace"), QStringLiteral("Namespace of the Lease (default: the service-account or context namespace)."), QStringLiteral("ns")},
         {QStringLiteral("identity"), QStringLiteral("Leader-election identity (default: hostname_uuid)."), QStringLiteral("id")},
         {QStringLiteral("metrics-bind-address"), QStringLiteral("Address of /metrics; 0 disables."), QStringLiteral("addr"), QStringLiteral("0")},
@@ -180,12 +184,11 @@ int main(int argc, char **argv)
     if (!config)
         return std::fprintf(stderr, "opbench-operator: no usable cluster configuration: %s\n", qPrintable(config.error().message())),
                ExitCode::Usage;
-    std::unique_ptr<QFile> trace;
+    std::unique_ptr<TraceWriter> trace;
     if (!f.traceFile.isEmpty()) {
-        trace = std::make_unique<QFile>(f.traceFile);
-        if (!trace->open(QIODevice::WriteOnly | QIODevice::Append))
-            return std::fprintf(stderr, "opbench-operator: cannot open --trace-file %s: %s\n", qPrintable(f.traceFile),
-                                qPrintable(trace->errorString())), ExitCode::Usage;
+        trace = std::make_unique<TraceWriter>(f.traceFile);
+        if (QString why; !trace->open(&why))
+            return std::fprintf(stderr, "opbench-operator: --trace-file: %s\n", qPrintable(why)), ExitCode::Usage;
     }
     run(f, config.value(), embedded.get(), trace.get());
     const int code = app.exec();

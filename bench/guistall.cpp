@@ -212,7 +212,7 @@ void measure(Run &run, ui::MainWindow &window, const QString &kubeconfigPath)
         run.populatedMs = clock.elapsed();
         finishIfDone();
     });
-    QObject::connect(window.session(), &ui::EngineSession::cacheBatch, qApp, [&] {
+    QObject::connect(window.session()->cacheFeed(), &workbench::CacheFeed::batch, qApp, [&] {
         if (run.shownMs < 0 && window.cacheModel()->objectCount(QStringLiteral("Deployment")) >= run.objects) {
             run.shownMs = clock.elapsed();
             finishIfDone();

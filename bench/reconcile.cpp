@@ -48,7 +48,6 @@ using namespace opbench::myapp;
 
 namespace {
 
-const GroupVersionResource kApps{QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")};
 
 struct Figures
 {
@@ -78,7 +77,7 @@ QCoro::Task<> creator(RestClient *rest, Figures *f)
         // Locals moved in: g++ 12 mis-destroys temporaries built inside a co_await argument list.
         Object obj = app.toObject();
         QString ns = QStringLiteral("default");
-        GroupVersionResource gvr = kApps;
+        GroupVersionResource gvr = myapp::resource();
         Expected<Object> r = co_await rest->create(std::move(gvr), std::move(ns), std::move(obj));
         if (r.ok())
             ++f->created;

@@ -107,17 +107,20 @@ void MainWindow::createActions()
     }
     m_actions.value(QStringLiteral("handOff"))->setToolTip(tr("Hand off (Ctrl+H)\nNot available yet: the operator is not running."));
     connect(m_actions.value(QStringLiteral("handOff")), &QAction::triggered, this, &MainWindow::onHandOffAction);
-    connect(m_actions.value(QStringLiteral("run")), &QAction::triggered, m_session, &EngineSession::resume);
-    connect(m_actions.value(QStringLiteral("pause")), &QAction::triggered, m_session, &EngineSession::pause);
-    connect(m_actions.value(QStringLiteral("step")), &QAction::triggered, this, [this] { onStep(false); });
-    connect(m_actions.value(QStringLiteral("stepInto")), &QAction::triggered, this, [this] { onStep(true); });
-    connect(m_actions.value(QStringLiteral("continue")), &QAction::triggered, this, &MainWindow::onContinue);
+    connect(m_actions.value(QStringLiteral("run")), &QAction::triggered, m_session->controller(), &ControllerObserver::resume);
+    connect(m_actions.value(QStringLiteral("pause")), &QAction::triggered, m_session->controller(), &ControllerObserver::pause);
+    connect(m_actions.value(QStringLiteral("step")), &QAction::triggered, this,
+            [this] { m_session->post(&ControllerObserver::step, QString()); });
+    connect(m_actions.value(QStringLiteral("stepInto")), &QAction::triggered, this,
+            [this] { m_session->post(&ControllerObserver::stepInto, QString()); });
+    connect(m_actions.value(QStringLiteral("continue")), &QAction::triggered, m_session->controller(),
+            &ControllerObserver::continueRunning);
     connect(m_actions.value(QStringLiteral("breakpoints")), &QAction::triggered, this,
             &MainWindow::toggleBreakpointOnSelection);
     QAction *onError = make(QStringLiteral("breakOnError"), tr("Break on errors"), QStyle::SP_MessageBoxCritical, {});
     onError->setCheckable(true);
     onError->setEnabled(false);
-    connect(onError, &QAction::toggled, m_session, &EngineSession::setBreakOnError);
+    connect(onError, &QAction::toggled, m_session->controller(), &ControllerObserver::setBreakOnError);
     controlMenu->addAction(onError);
     QAction *connectTo = make(QStringLiteral("connect"), tr("Connect to cluster…"), QStyle::SP_DriveNetIcon,
                               QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
@@ -205,42 +208,52 @@ void MainWindow::connectSession()
 {
     connect(m_session, &EngineSession::started, this, &MainWindow::onStarted);
     connect(m_session, &EngineSession::failed, this, &MainWindow::onFailed);
-    connect(m_session, &EngineSession::cacheBatch, this, &MainWindow::onCacheBatch);
-    connect(m_session, &EngineSession::queueAvailable, m_queuePanel, &QueuePanel::setAvailable);
-    connect(m_session, &EngineSession::queueSample, this, [this](const QueueSample &s) {
-        m_queuePanel->addSample(s);
-        m_queueLabel->setText(tr("queue %1").arg(s.depth));
+    const WorkbenchEngine *engine = m_session->engine();
+    connect(engine, &WorkbenchEngine::samplesCreated, this, [this](int created, const QStringList &errors) {
+        if (!errors.isEmpty())
+            onFailed(tr("Creating the sample objects failed: %1").arg(errors.join(QStringLiteral("; "))));
+        else
+            statusBar()->showMessage(tr("Created %1 sample objects in namespace default").arg(created), 5000);
     });
-    connect(m_session, &EngineSession::versionsReady, this, [this](const ObjectVersions &v) {
+    connect(engine, &WorkbenchEngine::actionFailed, this, [this](const QString &m) { statusBar()->showMessage(m, 8000); });
+    connect(engine, &WorkbenchEngine::created, this,
+            [this](const QString &key) { statusBar()->showMessage(tr("Created %1").arg(key), 5000); });
+    connect(engine, &WorkbenchEngine::createFailed, m_childrenPanel, &ChildrenPanel::showCreateError);
+    connect(m_childrenPanel, &ChildrenPanel::deleteRequested, engine, &WorkbenchEngine::deleteObject);
+    connect(m_childrenPanel, &ChildrenPanel::createRequested, m_session, &EngineSession::createApplication);
+
+    const CacheFeed *feed = m_session->cacheFeed();
+    connect(feed, &CacheFeed::batch, this, &MainWindow::onCacheBatch);
+    connect(feed, &CacheFeed::versionsReady, this, [this](const ObjectVersions &v) {
         if (v.kind == m_objectPanel->currentKind() && v.key == m_objectPanel->currentKey())
             m_objectPanel->showVersions(v);
     });
-    connect(m_session, &EngineSession::samplesCreated, this, [this](int created, const QStringList &errors) {
-        if (!errors.isEmpty())
-            onFailed(tr("Creating the sample MyApplications failed: %1").arg(errors.join(QStringLiteral("; "))));
-        else
-            statusBar()->showMessage(tr("Created %1 sample MyApplications in namespace default").arg(created), 5000);
-    });
     connect(m_cachePanel, &CachePanel::objectSelected, this, &MainWindow::onObjectSelected);
-    connect(m_cachePanel, &CachePanel::timeTravelRequested, m_session, &EngineSession::requestCacheAt);
-    connect(m_session, &EngineSession::cacheAt, m_cachePanel, &CachePanel::showPast);
-    connect(m_session, &EngineSession::controlState, this, &MainWindow::onControlState);
-    connect(m_session, &EngineSession::reconcilesFinished, this, &MainWindow::onReconciles);
+    connect(m_cachePanel, &CachePanel::timeTravelRequested, feed, &CacheFeed::requestCacheAt);
+    connect(feed, &CacheFeed::cacheAt, m_cachePanel, &CachePanel::showPast);
+
+    const QueueObserver *queue = m_session->queue();
+    connect(queue, &QueueObserver::available, m_queuePanel, &QueuePanel::setAvailable);
+    connect(queue, &QueueObserver::sample, this, [this](const QueueSample &s) {
+        m_queuePanel->addSample(s);
+        m_queueLabel->setText(tr("queue %1").arg(s.depth));
+    });
+
+    const ControllerObserver *controller = m_session->controller();
+    connect(controller, &ControllerObserver::controlState, this, &MainWindow::onControlState);
+    connect(controller, &ControllerObserver::reconcilesFinished, this, &MainWindow::onReconciles);
     connect(m_reconcilesPanel, &ReconcilesPanel::exportRequested, this, &MainWindow::exportTraces);
-    connect(m_childrenPanel, &ChildrenPanel::deleteRequested, m_session, &EngineSession::deleteObject);
-    connect(m_childrenPanel, &ChildrenPanel::createRequested, m_session, &EngineSession::createApplication);
-    connect(m_session, &EngineSession::createFailed, m_childrenPanel, &ChildrenPanel::showCreateError);
-    connect(m_session, &EngineSession::actionFailed, this, [this](const QString &m) { statusBar()->showMessage(m, 8000); });
-    connect(m_session, &EngineSession::created, this,
-            [this](const QString &key) { statusBar()->showMessage(tr("Created MyApplication %1").arg(key), 5000); });
+
     connect(m_faultsPanel, &FaultsPanel::faultsChanged, m_session, &EngineSession::setFaults);
     connect(m_faultsPanel, &FaultsPanel::dropWatchesRequested, m_session, &EngineSession::dropWatches);
     connect(m_faultsPanel, &FaultsPanel::compactRequested, m_session, &EngineSession::compactHistory);
     m_faultsPanel->setEmbedded(m_session->isEmbedded());
-    connect(m_session, &EngineSession::leadershipState, this, &MainWindow::onLeadership);
-    connect(m_leadershipPanel, &LeadershipPanel::handOffRequested, m_session, &EngineSession::handOff);
-    connect(m_leadershipPanel, &LeadershipPanel::clusterHandOffRequested, m_session, &EngineSession::handOffToCluster);
-    connect(m_leadershipPanel, &LeadershipPanel::takeBackRequested, m_session, &EngineSession::takeBack);
+
+    const Leadership *leadership = m_session->leadership();
+    connect(leadership, &Leadership::leadershipState, this, &MainWindow::onLeadership);
+    connect(m_leadershipPanel, &LeadershipPanel::handOffRequested, leadership, &Leadership::handOff);
+    connect(m_leadershipPanel, &LeadershipPanel::clusterHandOffRequested, leadership, &Leadership::handOffToCluster);
+    connect(m_leadershipPanel, &LeadershipPanel::takeBackRequested, leadership, &Leadership::takeBack);
 }
 
 void MainWindow::onStarted(const ClusterInfo &cluster)
@@ -284,7 +297,7 @@ void MainWindow::onCacheBatch(const CacheBatch &batch)
         return;
     for (const CacheEntry &e : batch.entries) {
         if (e.kind == kind && e.object.key() == key) {
-            m_session->requestVersions(kind, key);
+            m_session->post(&CacheFeed::requestVersions, kind, key);
             break;
         }
     }
@@ -301,7 +314,7 @@ void MainWindow::onObjectSelected(const QString &kind, const QString &key)
     pending.kind = kind;
     pending.key = key;
     m_objectPanel->showVersions(pending);
-    m_session->requestVersions(kind, key);
+    m_session->post(&CacheFeed::requestVersions, kind, key);
 }
 
 void MainWindow::writeKubeconfig()
@@ -394,27 +407,6 @@ void MainWindow::onReconciles(const QList<ReconcileTrace> &traces)
     m_reconcileLabel->setText(tr("%1 rec/s").arg(double(m_reconcileTimes.size()) / 5.0, 0, 'f', 1));
 }
 
-void MainWindow::onStep(bool into)
-{
-    // While a reconcile is halted before a call, Step lets that one call go out.
-    if (!m_control.pendingCalls.isEmpty()) {
-        m_session->continueCall();
-        return;
-    }
-    if (into)
-        m_session->stepInto();
-    else
-        m_session->step();
-}
-
-void MainWindow::onContinue()
-{
-    if (!m_control.pendingCalls.isEmpty())
-        m_session->continueToEnd();
-    else
-        m_session->resume();
-}
-
 void MainWindow::toggleBreakpointOnSelection()
 {
     const auto [kind, key] = m_cachePanel->selectedObject();
@@ -422,7 +414,7 @@ void MainWindow::toggleBreakpointOnSelection()
         statusBar()->showMessage(tr("Select an object in the cache tree to set a breakpoint on its key."), 5000);
         return;
     }
-    m_session->toggleBreakpoint(key);
+    m_session->post(&ControllerObserver::toggleBreakpoint, key);
 }
 
 void MainWindow::exportTraces()
@@ -445,19 +437,19 @@ void MainWindow::onLeadership(const LeadershipState &state)
     m_leaderLabel->setText(LeadershipPanel::statusText(state));
     m_leaderLabel->setToolTip(tr("Lease %1/%2, holder %3").arg(state.leaseNamespace, state.leaseName,
                                                              state.holder.isEmpty() ? tr("none") : state.holder));
-    // The toolbar's Hand off toggles between the panel's two buttons.
+    // The toolbar's Hand off toggles: Take back when that is offered, else Hand off.
     QAction *a = m_actions.value(QStringLiteral("handOff"));
-    const bool back = m_leadershipPanel->takeBackButton()->isEnabled();
+    const bool back = state.canTakeBack();
     a->setText(back ? tr("Take back") : tr("Hand off"));
-    a->setEnabled(back || m_leadershipPanel->handOffButton()->isEnabled());
+    a->setEnabled(back || state.canHandOff());
     a->setToolTip(back ? m_leadershipPanel->takeBackButton()->toolTip() : m_leadershipPanel->handOffButton()->toolTip());
 }
 
 void MainWindow::onHandOffAction()
 {
-    if (m_leadershipPanel->takeBackButton()->isEnabled())
-        m_session->takeBack();
-    else if (m_leadershipPanel->handOffButton()->isEnabled())
+    if (m_leadership.canTakeBack())
+        m_session->post(&Leadership::takeBack);
+    else if (m_leadership.canHandOff())
         m_leadershipPanel->handOffButton()->click(); // a real cluster asks for the image first
 }
 

@@ -67,8 +67,6 @@ private:
     void showAbout();
     void onControlState(const ControlState &state);
     void onReconciles(const QList<ReconcileTrace> &traces);
-    void onStep(bool into);
-    void onContinue();
     void toggleBreakpointOnSelection();
     void exportTraces();
     void onLeadership(const LeadershipState &state);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "engine/api/listscanner.h"
+#include "engine/api/listscanner_p.h"
 
 namespace opbench::listscanner {
 

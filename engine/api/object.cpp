@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/api/object.h"
 
-#include "engine/api/listscanner.h"
-#include "engine/api/objectdecode.h"
-#include "engine/api/objectencoding.h"
+#include "engine/api/listscanner_p.h"
+#include "engine/api/objectdecode_p.h"
+#include "engine/api/objectencoding_p.h"
 
 #include <QHash>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "engine/api/objectdecode.h"
+#include "engine/api/objectdecode_p.h"
 
-#include "engine/api/objectencoding.h"
+#include "engine/api/objectencoding_p.h"
 
 #include <QMutex>
 #include <QSet>

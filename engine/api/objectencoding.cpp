@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "engine/api/objectencoding.h"
+#include "engine/api/objectencoding_p.h"
 
 #include "engine/api/jsonwriter.h"
 

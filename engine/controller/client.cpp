@@ -75,6 +75,8 @@ QCoro::Task<Expected<Object>> Client::get(ReconcileContext ctx, GroupVersionKind
         co_return Status(*err);
     const auto t0 = m_clock->now();
     Expected<Object> r = co_await m_cache->get(gvk, ns, name);
+    if (r.ok())
+        call.resourceVersion = r->resourceVersion();
     if (self)
         finishCall(ctx, call, t0, r.ok() ? nullptr : &r.error());
     co_return r;
@@ -181,6 +183,8 @@ QCoro::Task<Expected<DeleteResult>> Client::write(ReconcileContext ctx, Write w)
     call.latency = m_clock->now() - t0;
     if (r.ok()) {
         call.code = w.verb == QLatin1String("create") ? 201 : 200;
+        if (!r->object.isNull())
+            call.resourceVersion = r->object.resourceVersion();
         call.diff = jsonDiff(before.isNull() ? QJsonObject() : before.json(), r->object.isNull() ? QJsonObject() : r->object.json());
     } else {
         setError(call, r.error());
@@ -276,6 +280,8 @@ QCoro::Task<Expected<Object>> Client::liveGet(ReconcileContext ctx, GroupVersion
     QString scope = mapping->namespaced ? ns : QString();
     GroupVersionResource gvr = mapping->gvr;
     Expected<Object> r = co_await m_rest->get(std::move(gvr), std::move(scope), std::move(name));
+    if (r.ok())
+        call.resourceVersion = r->resourceVersion();
     if (self)
         finishCall(ctx, call, t0, r.ok() ? nullptr : &r.error());
     co_return r;

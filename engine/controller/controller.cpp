@@ -44,7 +44,7 @@ struct Controller::Source final : ResourceEventHandler
         if (informer && id != 0)
             informer->removeEventHandler(id);
     }
-    void dispatch(const WatchEvent &e)
+    void dispatch(const ObjectEvent &e)
     {
         for (const Predicate &p : std::as_const(predicates))
             if (!p(e))
@@ -53,8 +53,8 @@ struct Controller::Source final : ResourceEventHandler
     }
     void onAdd(const Object &obj, bool initial) override
     {
-        WatchEvent e;
-        e.type = WatchEvent::Type::Create;
+        ObjectEvent e;
+        e.type = ObjectEvent::Type::Create;
         e.object = obj;
         e.gvk = gvk;
         e.isInInitialList = initial;
@@ -62,8 +62,8 @@ struct Controller::Source final : ResourceEventHandler
     }
     void onUpdate(const Object &oldObj, const Object &newObj) override
     {
-        WatchEvent e;
-        e.type = WatchEvent::Type::Update;
+        ObjectEvent e;
+        e.type = ObjectEvent::Type::Update;
         e.object = newObj;
         e.oldObject = oldObj;
         e.gvk = gvk;
@@ -71,8 +71,8 @@ struct Controller::Source final : ResourceEventHandler
     }
     void onDelete(const Object &obj, bool unknown) override
     {
-        WatchEvent e;
-        e.type = WatchEvent::Type::Delete;
+        ObjectEvent e;
+        e.type = ObjectEvent::Type::Delete;
         e.object = obj;
         e.gvk = gvk;
         e.deleteStateUnknown = unknown;

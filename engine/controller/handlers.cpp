@@ -5,21 +5,21 @@ namespace opbench {
 
 namespace {
 
-bool isLowPriority(const WatchEvent &e)
+bool isLowPriority(const ObjectEvent &e)
 {
-    return (e.type == WatchEvent::Type::Create && e.isInInitialList) || e.isResync();
+    return (e.type == ObjectEvent::Type::Create && e.isInInitialList) || e.isResync();
 }
 
 class ForObjectHandler final : public EventHandler
 {
 public:
-    void handle(const WatchEvent &e, RequestQueue &queue) override
+    void handle(const ObjectEvent &e, RequestQueue &queue) override
     {
         const Object &obj = e.object.isNull() ? e.oldObject : e.object;
         if (obj.isNull())
             return;
         const QString gvk = e.gvk.toString();
-        Cause cause = e.type == WatchEvent::Type::Create && e.isInInitialList
+        Cause cause = e.type == ObjectEvent::Type::Create && e.isInInitialList
                           ? Cause::initialList(gvk, obj.key(), obj.resourceVersion())
                           : Cause::watchEvent(causeEventType(e), gvk, obj.key(), obj.resourceVersion());
         queue.add({obj.namespaceName(), obj.name()}, std::move(cause), isLowPriority(e));
@@ -34,7 +34,7 @@ public:
     {
     }
 
-    void handle(const WatchEvent &e, RequestQueue &queue) override
+    void handle(const ObjectEvent &e, RequestQueue &queue) override
     {
         QList<QueueKey> keys;
         collect(e.oldObject, keys);
@@ -72,7 +72,7 @@ class MapFuncHandler final : public EventHandler
 public:
     explicit MapFuncHandler(MapFunc fn) : m_fn(std::move(fn)) {}
 
-    void handle(const WatchEvent &e, RequestQueue &queue) override
+    void handle(const ObjectEvent &e, RequestQueue &queue) override
     {
         QList<QueueKey> keys;
         for (const Object *o : {&e.oldObject, &e.object}) {
@@ -105,13 +105,13 @@ void RequestQueue::add(const QueueKey &key, Cause cause, bool lowPriority)
     m_queue->add(key, std::move(cause));
 }
 
-Cause::EventType causeEventType(const WatchEvent &event)
+Cause::EventType causeEventType(const ObjectEvent &event)
 {
     switch (event.type) {
-    case WatchEvent::Type::Create: return Cause::EventType::Added;
-    case WatchEvent::Type::Update: return event.isResync() ? Cause::EventType::Sync : Cause::EventType::Modified;
-    case WatchEvent::Type::Delete: return Cause::EventType::Deleted;
-    case WatchEvent::Type::Generic: return Cause::EventType::None;
+    case ObjectEvent::Type::Create: return Cause::EventType::Added;
+    case ObjectEvent::Type::Update: return event.isResync() ? Cause::EventType::Sync : Cause::EventType::Modified;
+    case ObjectEvent::Type::Delete: return Cause::EventType::Deleted;
+    case ObjectEvent::Type::Generic: return Cause::EventType::None;
     }
     return Cause::EventType::None;
 }

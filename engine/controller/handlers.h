@@ -37,7 +37,7 @@ class EventHandler
 {
 public:
     virtual ~EventHandler() = default;
-    virtual void handle(const WatchEvent &event, RequestQueue &queue) = 0;
+    virtual void handle(const ObjectEvent &event, RequestQueue &queue) = 0;
 
 protected:
     EventHandler() = default;
@@ -57,6 +57,6 @@ using MapFunc = std::function<QList<QueueKey>(const Object &)>;
 std::unique_ptr<EventHandler> enqueueRequestsFromMapFunc(MapFunc fn);
 
 /// The Cause::EventType of a watch event.
-Cause::EventType causeEventType(const WatchEvent &event);
+Cause::EventType causeEventType(const ObjectEvent &event);
 
 } // namespace opbench

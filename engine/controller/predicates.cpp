@@ -8,8 +8,8 @@ namespace {
 /// A predicate that filters updates with `changed(old, new)` and lets every other event pass.
 Predicate onUpdates(std::function<bool(const Object &, const Object &)> changed)
 {
-    return [changed = std::move(changed)](const WatchEvent &e) {
-        if (e.type != WatchEvent::Type::Update)
+    return [changed = std::move(changed)](const ObjectEvent &e) {
+        if (e.type != ObjectEvent::Type::Update)
             return true;
         if (e.oldObject.isNull() || e.object.isNull())
             return false;
@@ -41,12 +41,12 @@ Predicate annotationChanged()
 
 Predicate labelSelector(const LabelSelector &selector)
 {
-    return [selector](const WatchEvent &e) { return selector.matches(e.object.labels()); };
+    return [selector](const ObjectEvent &e) { return selector.matches(e.object.labels()); };
 }
 
 Predicate allOf(QList<Predicate> ps)
 {
-    return [ps = std::move(ps)](const WatchEvent &e) {
+    return [ps = std::move(ps)](const ObjectEvent &e) {
         for (const Predicate &p : ps)
             if (!p(e))
                 return false;
@@ -56,7 +56,7 @@ Predicate allOf(QList<Predicate> ps)
 
 Predicate anyOf(QList<Predicate> ps)
 {
-    return [ps = std::move(ps)](const WatchEvent &e) {
+    return [ps = std::move(ps)](const ObjectEvent &e) {
         for (const Predicate &p : ps)
             if (p(e))
                 return true;
@@ -66,7 +66,7 @@ Predicate anyOf(QList<Predicate> ps)
 
 Predicate negate(Predicate p)
 {
-    return [p = std::move(p)](const WatchEvent &e) { return !p(e); };
+    return [p = std::move(p)](const ObjectEvent &e) { return !p(e); };
 }
 
 } // namespace opbench::predicates

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Watch events as controllers see them, and predicates that filter them before a handler
-// enqueues anything (controller-runtime's event and predicate packages).
+// Object events as controllers see them (controller-runtime's event package: one value per
+// informer callback, the Object shared, not copied), and predicates that filter them before a
+// handler enqueues anything (its predicate package). Not the client's WatchEvent
+// (engine/client/watchdecoder.h), which is the decoded wire event.
 //
 // There are no default predicates: without a filter, a controller's own status writes queue
 // its object again (harmless when reconcile is idempotent). generationChanged() is the usual
@@ -17,7 +19,7 @@
 
 namespace opbench {
 
-struct WatchEvent
+struct ObjectEvent
 {
     enum class Type : quint8 { Create, Update, Delete, Generic };
     Type type = Type::Generic;
@@ -35,7 +37,7 @@ struct WatchEvent
 };
 
 /// Returns true to let the event through.
-using Predicate = std::function<bool(const WatchEvent &)>;
+using Predicate = std::function<bool(const ObjectEvent &)>;
 
 namespace predicates {
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/controller/reconciletrace.h"
 
-#include "engine/controller/controller.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -71,6 +70,8 @@ QJsonObject TraceCall::toJson() const
         o.insert(QStringLiteral("message"), message);
     if (items >= 0)
         o.insert(QStringLiteral("items"), items);
+    if (!resourceVersion.isEmpty())
+        o.insert(QStringLiteral("resourceVersion"), resourceVersion);
     if (!patch.isEmpty())
         o.insert(QStringLiteral("patch"), QString::fromUtf8(patch));
     if (!diff.isEmpty())
@@ -140,11 +141,6 @@ bool TraceWriter::open(QString *error)
     if (error)
         *error = QStringLiteral("cannot open trace file %1 for writing: %2").arg(m_file.fileName(), m_file.errorString());
     return false;
-}
-
-void TraceWriter::attach(Controller *controller)
-{
-    connect(controller, &Controller::reconcileFinished, this, &TraceWriter::write);
 }
 
 void TraceWriter::write(const ReconcileTrace &trace)

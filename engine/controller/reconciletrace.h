@@ -21,7 +21,6 @@
 
 namespace opbench {
 
-class Controller;
 
 /// A client call about to be sent (what "step into" shows before it goes out).
 struct PendingCall
@@ -52,6 +51,9 @@ struct TraceCall
     Clock::Duration latency{0};
     QDateTime startedAt;      ///< wall clock
     int items = -1;           ///< lists: number of items returned
+    /// Gets: the resourceVersion of the object read (from the cache, or live); writes: the one
+    /// the server's reply carries. Empty for lists, deletes without a body, and errors.
+    QString resourceVersion;
     QByteArray patch;         ///< patches: the patch body
     QList<DiffEntry> diff;    ///< writes: object before (cache) → after (server reply, or sent on failure)
 
@@ -87,7 +89,8 @@ struct ReconcileTrace
     [[nodiscard]] QByteArray toJsonLine() const;
 };
 
-/// Appends every trace of the controllers it is attached to as one JSON line, flushed per line.
+/// Appends every trace it is given as one JSON line, flushed per line (`--trace-file PATH`):
+///   connect(controller, &Controller::reconcileFinished, writer, &TraceWriter::write);
 class TraceWriter : public QObject
 {
     Q_OBJECT
@@ -97,8 +100,6 @@ public:
 
     /// Opens (appending to) the file. The error names the path and the reason.
     [[nodiscard]] bool open(QString *error = nullptr);
-    /// Writes the traces of `controller` from now on.
-    void attach(Controller *controller);
     [[nodiscard]] qint64 written() const { return m_written; }
 
 public Q_SLOTS:

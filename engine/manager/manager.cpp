@@ -86,6 +86,7 @@ Expected<void> Manager::init()
     co.defaultScope.namespaceName = m_options.namespaceName;
     co.clock = m_clock;
     co.syncPeriod = m_options.syncPeriod;
+    co.historyCapacity = m_options.cacheHistory;
     m_cache = new InformerCache(std::move(co), this);
     m_client = new Client(m_cache, m_rest, m_clock, this);
 

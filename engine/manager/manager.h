@@ -58,6 +58,9 @@ struct ManagerOptions
     /// Resync period of the shared cache's informers (controller-runtime's SyncPeriod: 10 h, each
     /// informer jittered by ±10 %); every cached object is handed to the handlers again. 0 = none.
     std::chrono::milliseconds syncPeriod{std::chrono::hours(10)};
+    /// Changes each cached kind keeps for time travel (Informer::history()); 0 records none.
+    /// Defaults to 0; the workbench sets it so its panels can show earlier versions.
+    int cacheHistory = 0;
     Clock *clock = nullptr;
 };
 

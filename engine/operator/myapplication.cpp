@@ -5,6 +5,21 @@
 
 namespace opbench::myapp {
 
+const ResourceMapping &resourceMapping()
+{
+    static const ResourceMapping mapping = [] {
+        ResourceMapping m;
+        m.gvr = {kMyApplicationGvk.group, kMyApplicationGvk.version, QStringLiteral("myapplications")};
+        m.kind = kMyApplicationGvk.kind;
+        m.listKind = QStringLiteral("MyApplicationList");
+        m.singular = QStringLiteral("myapplication");
+        m.shortNames = {QStringLiteral("myapp")};
+        m.subresources = {QStringLiteral("status")};
+        return m;
+    }();
+    return mapping;
+}
+
 std::optional<Condition> MyApplication::condition(const QString &type) const
 {
     return findCondition(at({"status", "conditions"}).toArray(), type);

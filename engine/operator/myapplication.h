@@ -9,12 +9,22 @@
 #include "engine/api/condition.h"
 #include "engine/api/gvk.h"
 #include "engine/api/objectview.h"
+#include "engine/api/restmapper.h"
 
 namespace opbench::myapp {
 
 inline const GroupVersionKind kMyApplicationGvk{QStringLiteral("example.com"), QStringLiteral("v1alpha1"),
                                                 QStringLiteral("MyApplication")};
 inline const GroupVersionKind kDeploymentGvk{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("Deployment")};
+
+/// MyApplication's one identity: GVR example.com/v1alpha1/myapplications, kind, list kind,
+/// singular, short name "myapp", namespaced, the status subresource (as its CRD says).
+const ResourceMapping &resourceMapping();
+/// The resource alone (example.com/v1alpha1/myapplications).
+inline const GroupVersionResource &resource() { return resourceMapping().gvr; }
+/// The leader-election id shared by opbench-operator and the workbench (kubebuilder's
+/// "<name>.<domain>" convention).
+inline QString leaseName() { return QStringLiteral("myapplication-operator.example.com"); }
 
 namespace Phase {
 inline const QString Pending = QStringLiteral("Pending");

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Preflight checks of opbench-operator: is the API server reachable, are we allowed in, is the
-// MyApplication CRD installed. Each failure has its own exit code and a message saying how to fix it.
+// Preflight of the MyApplication operator: the generic check (engine/manager/preflight.h) with
+// MyApplication's resources, and the exit code opbench-operator gives each outcome, with a
+// message saying how to fix it.
 
-#include "engine/client/restclient.h"
+#include "engine/manager/preflight.h"
 
 #include <qcoro/qcorotask.h>
 
@@ -18,14 +19,11 @@ inline constexpr int Denied = 4;         // authentication or RBAC denied
 inline constexpr int CrdMissing = 5;     // the MyApplication CRD is not installed
 } // namespace ExitCode
 
-struct PreflightResult
-{
-    int exitCode = ExitCode::Ok;
-    QString message; // empty when ok
-};
-
-/// Checks /version, the example.com/v1alpha1 discovery document and a list of myapplications
-/// (in `namespaceName`, or all namespaces).
-QCoro::Task<PreflightResult> preflight(RestClient *client, QString namespaceName);
+/// What the operator needs: its CRD served, list on myapplications and deployments in the cache
+/// scope `namespaceName` ("" = all), get on its Lease in `leaseNamespace` (empty: not checked).
+PreflightSpec preflightSpec(const QString &namespaceName, const QString &leaseNamespace = {});
+/// The exit code of `outcome` (Ok 0, Unreachable/Tls 3, Unauthorized/Forbidden 4,
+/// ResourceMissing 5, anything else 1).
+int exitCodeOf(PreflightResult::Outcome outcome);
 
 } // namespace opbench::myapp

@@ -4,6 +4,7 @@
 #include "engine/controller/builder.h"
 #include "engine/controller/predicates.h"
 #include "engine/manager/manager.h"
+#include "engine/operator/myapplication.h"
 #include "engine/operator/reconciler.h"
 
 namespace opbench::myapp {
@@ -11,14 +12,8 @@ namespace opbench::myapp {
 Expected<Controller *> setupWithManager(Manager *manager, SetupOptions options)
 {
     RestMapper &mapper = manager->cache()->mapper();
-    if (!mapper.forKind(kMyApplicationGvk)) {
-        ResourceMapping m;
-        m.gvr = {kMyApplicationGvk.group, kMyApplicationGvk.version, QStringLiteral("myapplications")};
-        m.kind = kMyApplicationGvk.kind;
-        m.shortNames = {QStringLiteral("myapp")};
-        m.subresources = {QStringLiteral("status")};
-        mapper.add(m);
-    }
+    if (!mapper.forKind(kMyApplicationGvk))
+        mapper.add(resourceMapping());
     auto reconciler = std::make_shared<MyApplicationReconciler>(
         manager->client(), manager->eventRecorder(QStringLiteral("myapplication-controller")));
     ControllerOptions co;

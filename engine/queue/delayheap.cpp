@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "engine/queue/delayheap.h"
+#include "engine/queue/delayheap_p.h"
 
 #include <algorithm>
 

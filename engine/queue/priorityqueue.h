@@ -15,8 +15,8 @@
 //
 // Use makeWorkQueue(WorkQueue::Kind::Priority, options) or construct it directly.
 
-#include "engine/queue/delayheap.h"
-#include "engine/queue/keytable.h"
+#include "engine/queue/delayheap_p.h"
+#include "engine/queue/keytable_p.h"
 #include "engine/queue/queuemetrics.h"
 #include "engine/queue/workqueue.h"
 

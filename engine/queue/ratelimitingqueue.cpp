@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/queue/ratelimitingqueue.h"
 
-#include "engine/queue/keystates.h"
+#include "engine/queue/keystates_p.h"
 
 #include <algorithm>
 

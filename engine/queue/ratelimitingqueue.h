@@ -12,8 +12,8 @@
 //
 // Use makeWorkQueue(WorkQueue::Kind::Plain, options) or construct it directly.
 
-#include "engine/queue/delayheap.h"
-#include "engine/queue/keytable.h"
+#include "engine/queue/delayheap_p.h"
+#include "engine/queue/keytable_p.h"
 #include "engine/queue/queuemetrics.h"
 #include "engine/queue/workqueue.h"
 

@@ -2,7 +2,7 @@
 // Lists are decoded item by item (listscanner.h) so that a page never needs a DOM of its own:
 // whatever the body looks like, the result must be what a whole-document parse gives, and a
 // broken body must still be reported, naming where.
-#include "engine/api/listscanner.h"
+#include "engine/api/listscanner_p.h"
 #include "engine/api/object.h"
 
 #include <QJsonArray>

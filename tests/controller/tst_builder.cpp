@@ -45,19 +45,19 @@ Object typed(const Object &o, const QString &apiVersion, const QString &kind)
     return Object::fromJson(j);
 }
 
-WatchEvent update(const Object &o, const Object &n)
+ObjectEvent update(const Object &o, const Object &n)
 {
-    WatchEvent e;
-    e.type = WatchEvent::Type::Update;
+    ObjectEvent e;
+    e.type = ObjectEvent::Type::Update;
     e.oldObject = o;
     e.object = n;
     return e;
 }
 
-WatchEvent create(const Object &o)
+ObjectEvent create(const Object &o)
 {
-    WatchEvent e;
-    e.type = WatchEvent::Type::Create;
+    ObjectEvent e;
+    e.type = ObjectEvent::Type::Create;
     e.object = o;
     return e;
 }
@@ -130,8 +130,8 @@ private Q_SLOTS:
         QVERIFY(p(create(web)));
         QVERIFY(!p(create(db)));
         QVERIFY(p(update(db, web)));
-        WatchEvent del;
-        del.type = WatchEvent::Type::Delete;
+        ObjectEvent del;
+        del.type = ObjectEvent::Type::Delete;
         del.object = db;
         QVERIFY(!p(del));
     }
@@ -143,7 +143,7 @@ private Q_SLOTS:
         auto handler = enqueueRequestForOwner({QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("MyApplication")});
         const Object pod = configMap(QStringLiteral("ns"), QStringLiteral("child"), QStringLiteral("7"));
         // The controller ref (other version: still matches), a non-controller ref, another group.
-        WatchEvent e = create(withOwners(pod, {ref(QStringLiteral("example.com/v1"), QStringLiteral("MyApplication"), QStringLiteral("app"), true),
+        ObjectEvent e = create(withOwners(pod, {ref(QStringLiteral("example.com/v1"), QStringLiteral("MyApplication"), QStringLiteral("app"), true),
                                                ref(QStringLiteral("example.com/v1alpha1"), QStringLiteral("MyApplication"), QStringLiteral("other"), false),
                                                ref(QStringLiteral("other.io/v1alpha1"), QStringLiteral("MyApplication"), QStringLiteral("foreign"), true)}));
         e.gvk = configMapGvk();
@@ -170,7 +170,7 @@ private Q_SLOTS:
         RequestQueue rq(queue.get());
         auto handler = enqueueRequestForOwner(deploymentGvk());
         const Object base = configMap(QStringLiteral("ns"), QStringLiteral("pod"), QStringLiteral("1"));
-        WatchEvent e = update(withOwners(base, {ref(QStringLiteral("apps/v1"), QStringLiteral("Deployment"), QStringLiteral("old"), true)}),
+        ObjectEvent e = update(withOwners(base, {ref(QStringLiteral("apps/v1"), QStringLiteral("Deployment"), QStringLiteral("old"), true)}),
                               withOwners(configMap(QStringLiteral("ns"), QStringLiteral("pod"), QStringLiteral("2")),
                                          {ref(QStringLiteral("apps/v1"), QStringLiteral("Deployment"), QStringLiteral("new"), true)}));
         handler->handle(e, rq);

@@ -382,7 +382,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         TraceWriter writer(dir.filePath(QStringLiteral("trace.jsonl")));
         QVERIFY(writer.open());
-        writer.attach(f.ctrl);
+        connect(f.ctrl, &Controller::reconcileFinished, &writer, &TraceWriter::write);
         QSignalSpy finished(f.ctrl, &Controller::reconcileFinished);
         f.rec->script = [](const Request &) -> ReconcileOutcome {
             Result r;

@@ -45,7 +45,7 @@ private Q_SLOTS:
         m_session = std::make_unique<EngineSession>(SessionOptions{});
         m_tester = std::make_unique<QAbstractItemModelTester>(&m_model,
                                                               QAbstractItemModelTester::FailureReportingMode::QtTest);
-        connect(m_session.get(), &EngineSession::cacheBatch, &m_model, &CacheTreeModel::apply);
+        connect(m_session->cacheFeed(), &CacheFeed::batch, &m_model, &CacheTreeModel::apply);
         QSignalSpy started(m_session.get(), &EngineSession::started);
         QSignalSpy failed(m_session.get(), &EngineSession::failed);
         m_session->start();
@@ -92,8 +92,8 @@ private Q_SLOTS:
         QCOMPARE(row.data(CacheTreeModel::ObjectRole).value<Object>().value({QLatin1String("spec"), QLatin1String("replicas")}).toInt(), 4);
 
         // And its history holds both versions (for the diff and the slider)
-        QSignalSpy versions(m_session.get(), &EngineSession::versionsReady);
-        m_session->requestVersions(Kind, QStringLiteral("default/extra"));
+        QSignalSpy versions(m_session->cacheFeed(), &CacheFeed::versionsReady);
+        m_session->post(&CacheFeed::requestVersions, Kind, QStringLiteral("default/extra"));
         QVERIFY(versions.wait(5000));
         const auto v = versions.first().first().value<ObjectVersions>();
         QVERIFY(v.changes.size() >= 2);

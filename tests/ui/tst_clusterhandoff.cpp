@@ -6,7 +6,8 @@
 // to 0 and the workbench holds the Lease again. Nothing runs the image here (the simulator makes
 // pods, not an operator). The panel asks for the image (the shipped one offered). A user who may
 // not create cluster objects gets the server's 403 in words.
-#include "ui/session/clusterhandoff.h"
+#include "engine/operator/myapplication.h"
+#include "engine/workbench/clusterhandoff.h"
 #include "ui/session/enginesession.h"
 #include "ui/widgets/leadershippanel.h"
 
@@ -55,7 +56,7 @@ private Q_SLOTS:
         so.kubeconfig = m_api->kubeconfigPath();
         m_session = std::make_unique<EngineSession>(so);
         QVERIFY(!m_session->isEmbedded());
-        connect(m_session.get(), &EngineSession::leadershipState, this, [this](const LeadershipState &s) {
+        connect(m_session->leadership(), &Leadership::leadershipState, this, [this](const LeadershipState &s) {
             m_state = s;
             m_panel.apply(s);
         });
@@ -89,7 +90,7 @@ private Q_SLOTS:
     void shouldApplyTheManifestsAndReleaseTheLease()
     {
         // When the user hands off with an image of their choice
-        m_session->handOffToCluster(Image);
+        m_session->post(&Leadership::handOffToCluster, Image);
         // Then every manifest is applied and the workbench stops leading
         QTRY_VERIFY2_WITH_TIMEOUT(m_state.deployment == LeadershipState::Deployment::Applied,
                                   qPrintable(m_state.deploymentMessage), 20000);
@@ -121,7 +122,7 @@ private Q_SLOTS:
     void shouldScaleTheDeploymentToZeroAndLeadAgain()
     {
         // When the user takes back
-        m_session->takeBack();
+        m_session->post(&Leadership::takeBack);
         // Then the Deployment runs no replica and the workbench holds the Lease again
         QTRY_VERIFY2_WITH_TIMEOUT(m_state.deployment == LeadershipState::Deployment::ScaledDown,
                                   qPrintable(m_state.deploymentMessage), 20000);
@@ -176,7 +177,7 @@ private Q_SLOTS:
         QVERIFY2(cfg.ok(), cfg.ok() ? "" : qPrintable(cfg.error().message()));
         RestClient narrow(cfg.value());
         auto docs = clusterhandoff::prepare(clusterhandoff::shippedManifests().value(), Image, QStringLiteral("team-a"),
-                                            defaultLeaseName());
+                                            myapp::leaseName());
         QVERIFY(docs.ok());
         // When it applies the manifests, Then the first cluster-scoped object fails with a 403 in words
         auto applied = QCoro::waitFor(clusterhandoff::apply(&narrow, docs.value()));
@@ -192,7 +193,7 @@ private:
     Lease lease()
     {
         const GroupVersionResource leases{QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};
-        auto got = QCoro::waitFor(m_rest->get(leases, QStringLiteral("default"), defaultLeaseName()));
+        auto got = QCoro::waitFor(m_rest->get(leases, QStringLiteral("default"), myapp::leaseName()));
         return got.ok() ? Lease(got.value()) : Lease();
     }
 

@@ -34,7 +34,7 @@ private Q_SLOTS:
         o.operatorProgram = QStringLiteral(OPBENCH_BINARY_DIR "/app/opbench-operator");
         o.podReadyDelayMs = 200;
         m_session = std::make_unique<EngineSession>(o);
-        connect(m_session.get(), &EngineSession::leadershipState, this, [this](const LeadershipState &s) {
+        connect(m_session->leadership(), &Leadership::leadershipState, this, [this](const LeadershipState &s) {
             m_state = s;
             m_log += s.newLogLines;
             m_panel.apply(s);
@@ -63,7 +63,7 @@ private Q_SLOTS:
     {
         const int transitions = lease().leaseTransitions();
         // When the user hands off
-        m_session->handOff();
+        m_session->post(&Leadership::handOff);
         // Then the process runs, takes the lease, and the workbench stops campaigning
         QTRY_VERIFY2_WITH_TIMEOUT(m_state.headless == LeadershipState::Headless::Running,
                                   qPrintable(m_state.headlessMessage + u'\n' + m_log.join(u'\n')), 10000);
@@ -84,7 +84,7 @@ private Q_SLOTS:
     {
         QCOMPARE(m_state.role, LeadershipState::Role::HandedOff);
         // When the user takes back
-        m_session->takeBack();
+        m_session->post(&Leadership::takeBack);
         // Then the process stops cleanly and the workbench leads again
         QTRY_VERIFY_WITH_TIMEOUT(m_state.headless == LeadershipState::Headless::Exited, 20000);
         QCOMPARE(m_state.headlessExitCode, 0);
@@ -97,7 +97,7 @@ private Q_SLOTS:
     void shouldReportAProcessThatDies()
     {
         // Given a second hand-off
-        m_session->handOff();
+        m_session->post(&Leadership::handOff);
         QTRY_VERIFY_WITH_TIMEOUT(m_state.headless == LeadershipState::Headless::Running, 10000);
         QTRY_COMPARE_WITH_TIMEOUT(m_state.holder, m_state.headlessIdentity, 30000);
         // When the process is killed
@@ -107,7 +107,7 @@ private Q_SLOTS:
         QVERIFY2(m_state.headlessMessage.contains(u"killed"), qPrintable(m_state.headlessMessage));
         QCOMPARE(m_state.role, LeadershipState::Role::HandedOff);
         QVERIFY(m_panel.takeBackButton()->isEnabled());
-        m_session->takeBack();
+        m_session->post(&Leadership::takeBack);
         // (the dead holder's lease must expire first: 15 s)
         QTRY_VERIFY_WITH_TIMEOUT(m_state.role == LeadershipState::Role::Leader, 30000);
         QCOMPARE(lease().holderIdentity(), m_state.identity);

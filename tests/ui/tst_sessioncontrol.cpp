@@ -17,12 +17,12 @@ private Q_SLOTS:
     void initTestCase()
     {
         m_session = std::make_unique<EngineSession>(SessionOptions{});
-        connect(m_session.get(), &EngineSession::controlState, this, [this](const ControlState &s) { m_state = s; });
-        connect(m_session.get(), &EngineSession::queueSample, this, [this](const QueueSample &s) { m_queue = s; });
-        connect(m_session.get(), &EngineSession::reconcilesFinished, this, [this](const QList<ReconcileTrace> &t) {
+        connect(m_session->controller(), &ControllerObserver::controlState, this, [this](const ControlState &s) { m_state = s; });
+        connect(m_session->queue(), &QueueObserver::sample, this, [this](const QueueSample &s) { m_queue = s; });
+        connect(m_session->controller(), &ControllerObserver::reconcilesFinished, this, [this](const QList<ReconcileTrace> &t) {
             m_traces.append(t);
         });
-        connect(m_session.get(), &EngineSession::cacheBatch, this, [this](const CacheBatch &b) {
+        connect(m_session->cacheFeed(), &CacheFeed::batch, this, [this](const CacheBatch &b) {
             for (const CacheEntry &e : b.entries)
                 m_cacheKeys.insert(e.kind + u'/' + e.object.key());
         });
@@ -37,7 +37,7 @@ private Q_SLOTS:
     void shouldStopReconcilingWhenPausedWhileTheCacheUpdates()
     {
         // Given a paused controller
-        m_session->pause();
+        m_session->post(&ControllerObserver::pause);
         QTRY_VERIFY_WITH_TIMEOUT(m_state.paused, 5000);
         QTest::qWait(500); // let reconciles in flight finish
         const qsizetype before = m_traces.size();
@@ -57,7 +57,7 @@ private Q_SLOTS:
         const int depth = m_queue.depth;
         QVERIFY(depth >= 1);
         // When the user steps once
-        m_session->step();
+        m_session->post(&ControllerObserver::step, QString());
         // Then exactly one reconcile runs and the controller stays paused
         QTRY_COMPARE_WITH_TIMEOUT(m_traces.size(), before + 1, 10000);
         QTest::qWait(1000);
@@ -67,7 +67,7 @@ private Q_SLOTS:
 
     void shouldDrainTheQueueWhenRunAgain()
     {
-        m_session->resume();
+        m_session->post(&ControllerObserver::resume);
         QTRY_VERIFY_WITH_TIMEOUT(!m_state.paused, 5000);
         QTRY_COMPARE_WITH_TIMEOUT(m_queue.depth, 0, 15000);
     }

@@ -26,16 +26,16 @@ private Q_SLOTS:
     {
         m_session = std::make_unique<EngineSession>(SessionOptions{});
         m_tester = std::make_unique<QAbstractItemModelTester>(&m_children, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        connect(m_session.get(), &EngineSession::cacheBatch, &m_children, &ChildrenTreeModel::apply);
-        connect(m_session.get(), &EngineSession::controlState, this, [this](const ControlState &s) {
+        connect(m_session->cacheFeed(), &CacheFeed::batch, &m_children, &ChildrenTreeModel::apply);
+        connect(m_session->controller(), &ControllerObserver::controlState, this, [this](const ControlState &s) {
             if (m_state.pendingCalls.isEmpty() && !s.pendingCalls.isEmpty())
                 ++m_halts;
             m_state = s;
         });
-        connect(m_session.get(), &EngineSession::queueSample, this, [this](const QueueSample &s) { m_queue = s; });
-        connect(m_session.get(), &EngineSession::reconcilesFinished, this,
+        connect(m_session->queue(), &QueueObserver::sample, this, [this](const QueueSample &s) { m_queue = s; });
+        connect(m_session->controller(), &ControllerObserver::reconcilesFinished, this,
                 [this](const QList<ReconcileTrace> &t) { m_traces.append(t); });
-        connect(m_session.get(), &EngineSession::cacheBatch, this, [this](const CacheBatch &b) {
+        connect(m_session->cacheFeed(), &CacheFeed::batch, this, [this](const CacheBatch &b) {
             for (const CacheEntry &e : b.entries) {
                 const QString id = e.kind + u'/' + e.object.key();
                 if (e.op == CacheEntry::Op::Upsert)
@@ -63,7 +63,7 @@ private Q_SLOTS:
         const QString oldUid = m_objects.value(id).uid();
         QTRY_VERIFY_WITH_TIMEOUT(m_children.indexOfUid(oldUid).isValid(), 10000);
         // When the user deletes the Deployment
-        m_session->deleteObject(QStringLiteral("Deployment"), QStringLiteral("default/frontend"));
+        m_session->post(&WorkbenchEngine::deleteObject, QStringLiteral("Deployment"), QStringLiteral("default/frontend"));
         // Then it leaves the tree and the controller's new Deployment (new uid) appears under the app
         QTRY_VERIFY_WITH_TIMEOUT(!m_children.indexOfUid(oldUid).isValid(), 10000);
         QTRY_VERIFY_WITH_TIMEOUT(m_objects.contains(id) && m_objects.value(id).uid() != oldUid, 20000);
@@ -78,7 +78,7 @@ private Q_SLOTS:
         // Given the create form wired to the session the way the window wires it
         ChildrenPanel panel(&m_children);
         connect(&panel, &ChildrenPanel::createRequested, m_session.get(), &EngineSession::createApplication);
-        connect(m_session.get(), &EngineSession::createFailed, &panel, &ChildrenPanel::showCreateError);
+        connect(m_session->engine(), &WorkbenchEngine::createFailed, &panel, &ChildrenPanel::showCreateError);
         panel.show();
         auto *name = panel.findChildren<QLineEdit *>().value(0);
         auto *replicas = panel.findChild<QSpinBox *>();
@@ -105,7 +105,7 @@ private Q_SLOTS:
         // Given a breakpoint on a key that has no object yet, while the controller runs
         QVERIFY(!m_state.paused);
         const QString key = QStringLiteral("default/bp-app");
-        m_session->toggleBreakpoint(key);
+        m_session->post(&ControllerObserver::toggleBreakpoint, key);
         QTRY_VERIFY_WITH_TIMEOUT(m_state.breakpoints.contains(key), 5000);
         // When the app is created (its key is queued)
         m_session->createApplication(QStringLiteral("bp-app"), QStringLiteral("nginx:1.25"), 1);
@@ -114,7 +114,7 @@ private Q_SLOTS:
         QVERIFY2(m_state.lastBreak.contains(key), qPrintable(m_state.lastBreak));
         QTest::qWait(500);
         QCOMPARE(tracesFor(key), 0);
-        m_session->toggleBreakpoint(key);
+        m_session->post(&ControllerObserver::toggleBreakpoint, key);
         QTRY_VERIFY_WITH_TIMEOUT(!m_state.breakpoints.contains(key), 5000);
     }
 
@@ -126,7 +126,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(queued(key), 10000);
         const int halts = m_halts;
         // When the user steps into that key
-        m_session->stepInto(key);
+        m_session->post(&ControllerObserver::stepInto, key);
         // Then the reconcile halts before its first client call, which is shown, and does not finish
         QTRY_VERIFY_WITH_TIMEOUT(m_halts == halts + 1, 10000);
         QVERIFY2(m_state.pendingCalls.first().contains(QStringLiteral("bp-app")), qPrintable(m_state.pendingCalls.first()));
@@ -134,17 +134,17 @@ private Q_SLOTS:
         QCOMPARE(tracesFor(key), 0);
         QVERIFY(!m_state.pendingCalls.isEmpty());
         // When the user steps over that call, the reconcile halts again before the next one
-        m_session->continueCall();
+        m_session->post(&ControllerObserver::continueCall);
         QTRY_VERIFY_WITH_TIMEOUT(m_halts == halts + 2, 10000);
         QCOMPARE(tracesFor(key), 0);
         // And Continue runs it to the end: one trace, nothing pending, still paused
-        m_session->continueToEnd();
+        m_session->post(&ControllerObserver::continueToEnd);
         QTRY_COMPARE_WITH_TIMEOUT(tracesFor(key), 1, 10000);
         QTRY_VERIFY_WITH_TIMEOUT(m_state.pendingCalls.isEmpty(), 5000);
         QVERIFY(m_state.paused);
         const ReconcileTrace trace = lastTraceFor(key);
         QVERIFY(!trace.calls.isEmpty());
-        m_session->resume();
+        m_session->post(&ControllerObserver::resume);
         QTRY_VERIFY_WITH_TIMEOUT(!m_state.paused, 5000);
     }
 

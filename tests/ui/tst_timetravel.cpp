@@ -43,9 +43,9 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(&live, QAbstractItemModelTester::FailureReportingMode::QtTest);
         CachePanel panel(&live);
         QAbstractItemModelTester proxyTester(panel.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        connect(&session, &EngineSession::cacheBatch, &live, &CacheTreeModel::apply);
-        connect(&panel, &CachePanel::timeTravelRequested, &session, &EngineSession::requestCacheAt);
-        connect(&session, &EngineSession::cacheAt, &panel, &CachePanel::showPast);
+        connect(session.cacheFeed(), &CacheFeed::batch, &live, &CacheTreeModel::apply);
+        connect(&panel, &CachePanel::timeTravelRequested, session.cacheFeed(), &CacheFeed::requestCacheAt);
+        connect(session.cacheFeed(), &CacheFeed::cacheAt, &panel, &CachePanel::showPast);
         panel.show();
         session.start();
         QTRY_VERIFY_WITH_TIMEOUT(live.indexOf(Kind, QStringLiteral("default/cache")).isValid(), 30000);

@@ -33,7 +33,7 @@ public:
     ~CacheTreeModel() override;
 
     /// Applies one batch (upserts, removals, informer states).
-    void apply(const opbench::ui::CacheBatch &batch);
+    void apply(const opbench::workbench::CacheBatch &batch);
     /// Objects currently in the tree.
     int objectCount() const { return m_objectCount; }
     /// Objects of `kind` in the tree (0 for an unknown kind).

@@ -24,7 +24,7 @@ public:
     explicit ChildrenTreeModel(QObject *parent = nullptr);
     ~ChildrenTreeModel() override;
 
-    void apply(const opbench::ui::CacheBatch &batch);
+    void apply(const opbench::workbench::CacheBatch &batch);
     /// The row of the object with `uid` (invalid when absent or not attached to an app yet).
     QModelIndex indexOfUid(const QString &uid) const;
 

@@ -19,7 +19,7 @@ public:
     explicit QueueItemsModel(QObject *parent = nullptr);
 
     /// Replaces the rows with `rows` (any order), emitting row inserts/removals/changes.
-    void apply(const QList<opbench::ui::QueueRow> &rows);
+    void apply(const QList<opbench::workbench::QueueRow> &rows);
     const QueueRow &rowAt(int row) const { return m_rows.at(row); }
 
     int rowCount(const QModelIndex &parent = {}) const override;

@@ -1,59 +1,33 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/session/enginesession.h"
 
-#include "ui/session/engineworker.h"
-#include "ui/session/headlessoperator.h"
+#include "ui/session/myapplicationspec.h"
 
 #include "engine/api/status.h"
 #include "engine/apiserver/apiserver.h"
 #include "engine/client/kubeconfig.h"
 #include "engine/manager/leaderelector.h"
+#include "engine/operator/myapplication.h"
 
 #include <QCoreApplication>
 #include <QDir>
-
 #include <QFile>
 
 namespace opbench::ui {
-
-void registerSnapshotTypes()
-{
-    qRegisterMetaType<CacheBatch>();
-    qRegisterMetaType<CachePast>();
-    qRegisterMetaType<QueueSample>();
-    qRegisterMetaType<ObjectVersions>();
-    qRegisterMetaType<ClusterInfo>();
-    qRegisterMetaType<ControlState>();
-    qRegisterMetaType<LeadershipState>();
-    qRegisterMetaType<QList<ReconcileTrace>>();
-}
 
 EngineSession::EngineSession(SessionOptions options, QObject *parent)
     : QObject(parent)
     , m_options(std::move(options))
 {
-    registerSnapshotTypes();
+    if (!m_options.operatorSpec.setup)
+        m_options.operatorSpec = myApplicationSpec();
     m_serverThread.setObjectName(QStringLiteral("opbench-apiserver"));
     m_engineThread.setObjectName(QStringLiteral("opbench-engine"));
-
-    auto *worker = new EngineWorker; // deleted on its own thread when that thread finishes
-    worker->moveToThread(&m_engineThread);
-    connect(&m_engineThread, &QThread::finished, worker, &QObject::deleteLater);
-    m_worker = worker;
-    connect(worker, &EngineWorker::failed, this, &EngineSession::failed);
-    connect(worker, &EngineWorker::cacheBatch, this, &EngineSession::cacheBatch);
-    connect(worker, &EngineWorker::queueAvailable, this, &EngineSession::queueAvailable);
-    connect(worker, &EngineWorker::queueSample, this, &EngineSession::queueSample);
-    connect(worker, &EngineWorker::versionsReady, this, &EngineSession::versionsReady);
-    connect(worker, &EngineWorker::cacheAt, this, &EngineSession::cacheAt);
-    connect(worker, &EngineWorker::samplesCreated, this, &EngineSession::samplesCreated);
-    connect(worker, &EngineWorker::reconcilesFinished, this, &EngineSession::reconcilesFinished);
-    connect(worker, &EngineWorker::controlState, this, &EngineSession::controlState);
-    connect(worker, &EngineWorker::actionFailed, this, &EngineSession::actionFailed);
-    connect(worker, &EngineWorker::createFailed, this, &EngineSession::createFailed);
-    connect(worker, &EngineWorker::created, this, &EngineSession::created);
-    connect(worker, &EngineWorker::leadershipState, this, &EngineSession::leadershipState);
-    connect(worker, &EngineWorker::connected, this, [this](const QUrl &url) {
+    m_engine = new WorkbenchEngine(m_options.operatorSpec); // deleted on its thread when it finishes
+    m_engine->moveToThread(&m_engineThread);
+    connect(&m_engineThread, &QThread::finished, m_engine, &QObject::deleteLater);
+    connect(m_engine, &WorkbenchEngine::failed, this, &EngineSession::failed);
+    connect(m_engine, &WorkbenchEngine::connected, this, [this](const QUrl &url) {
         m_cluster.server = url;
         Q_EMIT started(m_cluster);
     });
@@ -62,8 +36,7 @@ EngineSession::EngineSession(SessionOptions options, QObject *parent)
 
 EngineSession::~EngineSession()
 {
-    if (m_worker)
-        QMetaObject::invokeMethod(m_worker.data(), &EngineWorker::shutdown, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(m_engine, &WorkbenchEngine::shutdown, Qt::BlockingQueuedConnection);
     m_engineThread.quit();
     m_engineThread.wait();
     if (m_server)
@@ -83,6 +56,7 @@ void EngineSession::start()
     m_cluster.embedded = true;
     apiserver::ApiServerOptions o;
     o.podReadyDelayMs = m_options.podReadyDelayMs;
+    o.auditLog = m_options.auditLog;
     auto *server = new apiserver::ApiServer(o); // deleted on its own thread when that thread finishes
     server->moveToThread(&m_serverThread);
     connect(&m_serverThread, &QThread::finished, server, &QObject::deleteLater);
@@ -115,17 +89,28 @@ void EngineSession::onServerStarted(const QByteArray &kubeconfig, const QUrl &ur
     startEngine(path, {});
 }
 
+HandOffOptions EngineSession::handOffOptions() const
+{
+    HandOffOptions h;
+    h.embedded = isEmbedded();
+    if (!h.embedded)
+        return h;
+    h.launch.program = operatorProgram();
+    h.launch.server = m_cluster.server;
+    h.launch.identity = QStringLiteral("headless-") + defaultLeaderIdentity();
+    // The service-account token and CA are the embedded cluster's admin credentials.
+    if (auto kc = Kubeconfig::parse(m_kubeconfig, QStringLiteral("embedded kubeconfig"), QString());
+        kc && !kc->users.isEmpty() && !kc->clusters.isEmpty()) {
+        h.launch.token = kc->users.first().token.toUtf8();
+        h.launch.caPem = kc->clusters.first().certificateAuthorityData;
+    }
+    return h;
+}
+
 void EngineSession::startEngine(const QString &kubeconfigPath, const QString &context)
 {
-    const bool samples = isEmbedded() && m_options.createSamples;
-    const bool embedded = isEmbedded();
-    QMetaObject::invokeMethod(m_worker.data(), [worker = m_worker, kubeconfigPath, context, samples, embedded] {
-        if (!worker)
-            return;
-        worker->setHandOffAvailability(true, {});
-        worker->setClusterHandOff(!embedded);
-        worker->connectTo(kubeconfigPath, context, samples);
-    });
+    post(&WorkbenchEngine::connectTo, kubeconfigPath, context, isEmbedded() && m_options.createSamples,
+         handOffOptions());
 }
 
 Expected<void> EngineSession::writeKubeconfig(const QString &path) const
@@ -141,19 +126,6 @@ Expected<void> EngineSession::writeKubeconfig(const QString &path) const
     if (file.write(m_kubeconfig) != m_kubeconfig.size())
         return Status::badRequest(tr("Cannot write the kubeconfig to %1: %2").arg(path, file.errorString()));
     return {};
-}
-
-void EngineSession::requestVersions(const QString &kind, const QString &key)
-{
-    QMetaObject::invokeMethod(m_worker.data(), [worker = m_worker, kind, key] {
-        if (worker)
-            worker->requestVersions(kind, key);
-    });
-}
-
-void EngineSession::requestCacheAt(const QString &rv)
-{
-    toWorker([rv](EngineWorker *w) { w->requestCacheAt(rv); });
 }
 
 void EngineSession::setFaults(const QStringList &specs)
@@ -174,63 +146,14 @@ void EngineSession::compactHistory()
         QMetaObject::invokeMethod(m_server.data(), "compactHistory");
 }
 
-template<typename Fn>
-void EngineSession::toWorker(Fn fn)
-{
-    QMetaObject::invokeMethod(m_worker.data(), [worker = m_worker, fn] {
-        if (worker)
-            fn(worker.data());
-    });
-}
-
-void EngineSession::pause()
-{
-    toWorker([](EngineWorker *w) { w->pause(); });
-}
-
-void EngineSession::resume()
-{
-    toWorker([](EngineWorker *w) { w->resume(); });
-}
-
-void EngineSession::step(const QString &key)
-{
-    toWorker([key](EngineWorker *w) { w->step(key); });
-}
-
-void EngineSession::stepInto(const QString &key)
-{
-    toWorker([key](EngineWorker *w) { w->stepInto(key); });
-}
-
-void EngineSession::continueCall()
-{
-    toWorker([](EngineWorker *w) { w->continueCall(); });
-}
-
-void EngineSession::continueToEnd()
-{
-    toWorker([](EngineWorker *w) { w->continueToEnd(); });
-}
-
-void EngineSession::toggleBreakpoint(const QString &key)
-{
-    toWorker([key](EngineWorker *w) { w->toggleBreakpoint(key); });
-}
-
-void EngineSession::setBreakOnError(bool on)
-{
-    toWorker([on](EngineWorker *w) { w->setBreakOnError(on); });
-}
-
-void EngineSession::deleteObject(const QString &kind, const QString &key)
-{
-    toWorker([kind, key](EngineWorker *w) { w->deleteObject(kind, key); });
-}
-
 void EngineSession::createApplication(const QString &name, const QString &image, int replicas)
 {
-    toWorker([name, image, replicas](EngineWorker *w) { w->createApplication(name, image, replicas); });
+    myapp::MyApplication app;
+    app.meta().setName(name);
+    app.meta().setNamespace(QStringLiteral("default"));
+    app.setImage(image);
+    app.setReplicas(replicas);
+    post(&WorkbenchEngine::createObject, app.toObject());
 }
 
 QString EngineSession::operatorProgram() const
@@ -238,33 +161,6 @@ QString EngineSession::operatorProgram() const
     if (!m_options.operatorProgram.isEmpty())
         return m_options.operatorProgram;
     return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("opbench-operator"));
-}
-
-void EngineSession::handOff()
-{
-    HeadlessLaunch launch;
-    launch.program = operatorProgram();
-    launch.server = m_cluster.server;
-    launch.identity = QStringLiteral("headless-") + defaultLeaderIdentity();
-    // The service-account token and CA are the embedded cluster's admin credentials.
-    auto kc = Kubeconfig::parse(m_kubeconfig, QStringLiteral("embedded kubeconfig"), QString());
-    if (!isEmbedded() || !kc || kc->users.isEmpty() || kc->clusters.isEmpty()) {
-        Q_EMIT actionFailed(tr("Hand off needs the embedded cluster (started, with its credentials)."));
-        return;
-    }
-    launch.token = kc->users.first().token.toUtf8();
-    launch.caPem = kc->clusters.first().certificateAuthorityData;
-    toWorker([launch](EngineWorker *w) { w->handOff(launch); });
-}
-
-void EngineSession::handOffToCluster(const QString &image)
-{
-    toWorker([image](EngineWorker *w) { w->handOffToCluster(image); });
-}
-
-void EngineSession::takeBack()
-{
-    toWorker([](EngineWorker *w) { w->takeBack(); });
 }
 
 } // namespace opbench::ui

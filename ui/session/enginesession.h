@@ -1,24 +1,30 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // EngineSession: the UI side of the engine<->UI bridge. Owns two threads: the embedded API
-// server's and the engine's (EngineWorker). The UI thread only receives immutable snapshots
-// through queued signals and sends intents back as queued calls; it never touches an engine
-// object.
+// server's and the engine's (a WorkbenchEngine hosting the operator's Manager). The UI thread
+// never touches an engine object: it connects once to the engine parts' signals (immutable
+// snapshots, delivered queued) and posts intents to their slots in one hop.
 //
-//   EngineSession session({});          // embedded cluster
-//   connect(&session, &EngineSession::cacheBatch, model, &CacheTreeModel::apply);
+//   EngineSession session({});          // embedded cluster, the MyApplication operator
+//   connect(session.cacheFeed(), &CacheFeed::batch, model, &CacheTreeModel::apply);
+//   session.post(&ControllerObserver::step, QString());
 //   session.start();                    // returns at once; started() or failed() follows
 
-#include "ui/session/leadershipstate.h"
-#include "ui/session/snapshots.h"
+#include "engine/workbench/cachefeed.h"
+#include "engine/workbench/controllerobserver.h"
+#include "engine/workbench/leadership.h"
+#include "engine/workbench/queueobserver.h"
+#include "engine/workbench/snapshots.h"
+#include "engine/workbench/workbenchengine.h"
 
 #include "engine/api/expected.h"
-#include "engine/controller/reconciletrace.h"
 
 #include <QObject>
 #include <QPointer>
 #include <QTemporaryDir>
 #include <QThread>
+
+#include <type_traits>
 
 namespace opbench::apiserver {
 class ApiServer;
@@ -26,16 +32,20 @@ class ApiServer;
 
 namespace opbench::ui {
 
-class EngineWorker;
+// The bridge's vocabulary (engine/workbench) is the UI's too.
+using namespace opbench::workbench;
 
 struct SessionOptions
 {
     QString kubeconfig; ///< empty and no context: embedded cluster
     QString context;
-    bool createSamples = true; ///< embedded only: the five sample MyApplications
+    bool createSamples = true; ///< embedded only: the operator's sample objects
     int podReadyDelayMs = 1500; ///< embedded only: simulated kubelet delay
+    QString auditLog; ///< embedded only: the server's audit log (JSON lines); empty: none
     /// The headless operator for "Hand off"; empty: opbench-operator next to this executable.
     QString operatorProgram;
+    /// The operator the workbench hosts; empty setup: the MyApplication operator.
+    OperatorSpec operatorSpec;
 };
 
 class EngineSession : public QObject
@@ -57,59 +67,57 @@ public:
     /// not started yet, or the file cannot be written (the message names it).
     Expected<void> writeKubeconfig(const QString &path) const;
 
-    /// Intent: send versionsReady() for `key` of `kind`.
-    void requestVersions(const QString &kind, const QString &key);
-    /// Intent: send cacheAt() with the whole cache as it was at resourceVersion `rv`.
-    void requestCacheAt(const QString &rv);
+    /// The engine parts, to connect to (their signals arrive queued on the UI thread). Connect
+    /// only; call their slots through post().
+    const WorkbenchEngine *engine() const { return m_engine; }
+    const CacheFeed *cacheFeed() const { return m_engine->cacheFeed(); }
+    const QueueObserver *queue() const { return m_engine->queue(); }
+    const ControllerObserver *controller() const { return m_engine->controller(); }
+    const Leadership *leadership() const { return m_engine->leadership(); }
+
+    /// Posts an intent to the engine part that declares `method`, run on the engine thread:
+    /// `post(&ControllerObserver::step, key)`, `post(&Leadership::takeBack)`.
+    template<typename Part, typename... Params, typename... Args>
+    void post(void (Part::*method)(Params...), Args &&...args)
+    {
+        QPointer<Part> part(partOf<Part>());
+        QMetaObject::invokeMethod(part.data(), [part, method, ... a = std::decay_t<Params>(std::forward<Args>(args))] {
+            if (part)
+                (part.data()->*method)(a...);
+        });
+    }
+
     /// Intents for the embedded server's fault injector (ignored on a real cluster).
     void setFaults(const QStringList &specs);
     void dropWatches();
     void compactHistory();
-    /// Stepping intents (queued to the engine thread). `key` empty: the next item.
-    void pause();
-    void resume();
-    void step(const QString &key = {});
-    void stepInto(const QString &key = {});
-    void continueCall();
-    void continueToEnd();
-    void toggleBreakpoint(const QString &key);
-    void setBreakOnError(bool on);
-    /// Object intents (Children panel): delete an object; create a MyApplication in "default".
-    void deleteObject(const QString &kind, const QString &key);
+    /// Creates MyApplication `name` in "default" (the Children panel's form).
     void createApplication(const QString &name, const QString &image, int replicas);
-    /// Leadership intents (embedded cluster): start opbench-operator in-cluster style and
-    /// release the lease to it / stop it and re-acquire (on a real cluster takeBack() undoes
-    /// handOffToCluster()). See leadershipState().
-    void handOff();
-    void takeBack();
-    /// Leadership intent (real cluster): apply the CRD and packaging/manifests with the operator
-    /// `image`, then release the lease to that Deployment; takeBack() scales it to 0 and
-    /// re-acquires. The steps' outcomes arrive in leadershipState().deploymentMessage.
-    void handOffToCluster(const QString &image);
-    /// The program handOff() starts.
+    /// The program Hand off starts.
     QString operatorProgram() const;
 
 Q_SIGNALS:
-    void started(const opbench::ui::ClusterInfo &cluster);
+    void started(const opbench::workbench::ClusterInfo &cluster);
     void failed(const QString &message);
-    void cacheBatch(const opbench::ui::CacheBatch &batch);
-    void queueAvailable(bool available);
-    void queueSample(const opbench::ui::QueueSample &sample);
-    void versionsReady(const opbench::ui::ObjectVersions &versions);
-    void cacheAt(const opbench::ui::CachePast &past);
-    void samplesCreated(int created, const QStringList &errors);
-    void reconcilesFinished(const QList<opbench::ReconcileTrace> &traces);
-    void controlState(const opbench::ui::ControlState &state);
-    void actionFailed(const QString &message);
-    void createFailed(const QString &field, const QString &message);
-    void created(const QString &key);
-    void leadershipState(const opbench::ui::LeadershipState &state);
 
 private:
     void startEngine(const QString &kubeconfigPath, const QString &context);
     void onServerStarted(const QByteArray &kubeconfig, const QUrl &url);
-    template<typename Fn>
-    void toWorker(Fn fn);
+    HandOffOptions handOffOptions() const;
+    template<typename Part>
+    Part *partOf() const
+    {
+        if constexpr (std::is_same_v<Part, WorkbenchEngine>)
+            return m_engine;
+        else if constexpr (std::is_same_v<Part, CacheFeed>)
+            return m_engine->cacheFeed();
+        else if constexpr (std::is_same_v<Part, QueueObserver>)
+            return m_engine->queue();
+        else if constexpr (std::is_same_v<Part, ControllerObserver>)
+            return m_engine->controller();
+        else
+            return m_engine->leadership();
+    }
 
     SessionOptions m_options;
     ClusterInfo m_cluster;
@@ -118,10 +126,7 @@ private:
     QThread m_serverThread;
     QThread m_engineThread;
     QPointer<apiserver::ApiServer> m_server; // lives on m_serverThread
-    QPointer<EngineWorker> m_worker;         // lives on m_engineThread
+    WorkbenchEngine *m_engine;               // lives on m_engineThread, deleted when it finishes
 };
-
-/// Registers the snapshot metatypes (idempotent); EngineSession does it in its constructor.
-void registerSnapshotTypes();
 
 } // namespace opbench::ui

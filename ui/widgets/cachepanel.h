@@ -15,11 +15,14 @@ class QSlider;
 class QTimer;
 class QTreeView;
 
+namespace opbench::workbench {
+struct CachePast;
+}
+
 namespace opbench::ui {
 
 class CacheTreeModel;
 class CacheFilterProxy;
-struct CachePast;
 
 class CachePanel : public QWidget
 {
@@ -43,7 +46,7 @@ public:
     QLabel *timeTravelBanner() const { return m_banner; }
     /// Shows the cache as it was (the answer to timeTravelRequested()); ignored when the user
     /// went back to live or asked for another resourceVersion meanwhile.
-    void showPast(const opbench::ui::CachePast &past);
+    void showPast(const opbench::workbench::CachePast &past);
     /// Shows the live cache again (the slider goes to its right end).
     void backToLive();
 

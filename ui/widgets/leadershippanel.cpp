@@ -199,14 +199,10 @@ void LeadershipPanel::applyDeployment(const LeadershipState &s)
 
 void LeadershipPanel::applyButtons(const LeadershipState &s)
 {
-    using H = LeadershipState::Headless;
+    m_handOff->setEnabled(s.canHandOff());
+    m_takeBack->setEnabled(s.canTakeBack());
     if (s.clusterHandOff) {
-        using D = LeadershipState::Deployment;
-        const bool busy = s.deployment == D::Applying || s.deployment == D::ScalingDown;
         m_handOff->setText(tr("Hand off to the cluster…"));
-        m_handOff->setEnabled(s.handOffPossible && s.role != LeadershipState::Role::Off
-                              && s.role != LeadershipState::Role::HandedOff && !busy);
-        m_takeBack->setEnabled(s.role == LeadershipState::Role::HandedOff && !busy);
         m_handOff->setToolTip(tr("Apply the CRD and the packaging/ manifests with an operator image you choose "
                                  "(Deployment opbench-system/opbench-operator, 1 replica, this workbench's Lease), "
                                  "then release the lease to its pod."));
@@ -215,10 +211,6 @@ void LeadershipPanel::applyButtons(const LeadershipState &s)
         return;
     }
     m_handOff->setText(tr("Hand off to headless"));
-    const bool processUp = s.headless == H::Starting || s.headless == H::Running || s.headless == H::Stopping;
-    m_handOff->setEnabled(s.handOffPossible && s.role != LeadershipState::Role::Off && !processUp
-                          && s.role != LeadershipState::Role::HandedOff);
-    m_takeBack->setEnabled(s.role == LeadershipState::Role::HandedOff || (processUp && s.headless != H::Stopping));
     if (!s.handOffPossible && !s.handOffUnavailable.isEmpty())
         m_handOff->setToolTip(s.handOffUnavailable);
     else

@@ -3,7 +3,7 @@
 // LeadershipPanel: the Leadership dock. Shows a LeadershipState (the Lease, this workbench's
 // role, the headless operator and its log) and emits hand-off intents; it holds no logic.
 
-#include "ui/session/leadershipstate.h"
+#include "ui/session/snapshots.h"
 
 #include <QWidget>
 

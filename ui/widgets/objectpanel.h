@@ -22,7 +22,7 @@ public:
 
     /// Shows `versions`; the slider goes to the newest version unless the user had moved it back
     /// on the same object.
-    void showVersions(const opbench::ui::ObjectVersions &versions);
+    void showVersions(const opbench::workbench::ObjectVersions &versions);
     void clear();
     QPlainTextEdit *yamlView() const { return m_yaml; }
     QSlider *slider() const { return m_slider; }

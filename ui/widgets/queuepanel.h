@@ -27,7 +27,7 @@ public:
 
     /// Shows the chart and table (true) or the "not available yet" placeholder.
     void setAvailable(bool available);
-    void addSample(const opbench::ui::QueueSample &sample);
+    void addSample(const opbench::workbench::QueueSample &sample);
     QTableView *view() const { return m_view; }
 
 private:

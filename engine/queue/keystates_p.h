@@ -3,7 +3,7 @@
 // The GUI-facing views both queues give of their key tables (snapshot() and state(key)), written
 // once over KeyTable. Internal to engine/queue.
 
-#include "engine/queue/keytable.h"
+#include "engine/queue/keytable_p.h"
 #include "engine/queue/workqueue.h"
 
 #include <algorithm>

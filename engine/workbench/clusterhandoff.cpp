@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "ui/session/clusterhandoff.h"
+#include "engine/workbench/clusterhandoff.h"
 
 #include "engine/api/lease.h"
 #include "engine/api/restmapper.h"
@@ -16,7 +16,7 @@
 #include <QJsonDocument>
 #include <QPointer>
 
-namespace opbench::ui::clusterhandoff {
+namespace opbench::workbench::clusterhandoff {
 
 namespace {
 
@@ -261,4 +261,4 @@ QCoro::Task<Expected<QString>> waitForRelease(RestClient *client, QString leaseN
     co_return Status::internalError(tr("the connection closed while waiting for the operator to stop"));
 }
 
-} // namespace opbench::ui::clusterhandoff
+} // namespace opbench::workbench::clusterhandoff

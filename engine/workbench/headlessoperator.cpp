@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "ui/session/headlessoperator.h"
+#include "engine/workbench/headlessoperator.h"
 
 #include "engine/api/status.h"
 
@@ -10,7 +10,7 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
-namespace opbench::ui {
+namespace opbench::workbench {
 
 namespace {
 
@@ -166,4 +166,4 @@ void HeadlessOperator::onError(QProcess::ProcessError error)
     Q_EMIT finished(-1, true, tr("opbench-operator could not be started: %1").arg(m_process->errorString()));
 }
 
-} // namespace opbench::ui
+} // namespace opbench::workbench

@@ -8,13 +8,7 @@
 #include <QString>
 #include <QStringList>
 
-namespace opbench::ui {
-
-/// The lease the workbench's operator campaigns for (the kubebuilder default id).
-inline QString defaultLeaseName()
-{
-    return QStringLiteral("myapplication-operator.example.com");
-}
+namespace opbench::workbench {
 
 struct LeadershipState
 {
@@ -67,8 +61,29 @@ struct LeadershipState
     QString deploymentMessage;     ///< the last step's outcome in words ("applied 9 objects (…)")
 
     bool leadsHere() const { return role == Role::Leader; }
+    /// Whether Hand off is offered now (an operator runs here, nothing handed off or under way).
+    bool canHandOff() const
+    {
+        if (!handOffPossible || role == Role::Off || role == Role::HandedOff)
+            return false;
+        if (clusterHandOff)
+            return !deploymentBusy();
+        return !headlessUp();
+    }
+    /// Whether Take back is offered now (handed off, or a headless process runs or starts).
+    bool canTakeBack() const
+    {
+        if (clusterHandOff)
+            return role == Role::HandedOff && !deploymentBusy();
+        return role == Role::HandedOff || (headlessUp() && headless != Headless::Stopping);
+    }
+    bool headlessUp() const
+    {
+        return headless == Headless::Starting || headless == Headless::Running || headless == Headless::Stopping;
+    }
+    bool deploymentBusy() const { return deployment == Deployment::Applying || deployment == Deployment::ScalingDown; }
 };
 
-} // namespace opbench::ui
+} // namespace opbench::workbench
 
-Q_DECLARE_METATYPE(opbench::ui::LeadershipState)
+Q_DECLARE_METATYPE(opbench::workbench::LeadershipState)

@@ -19,7 +19,7 @@
 
 class QTemporaryDir;
 
-namespace opbench::ui {
+namespace opbench::workbench {
 
 struct HeadlessLaunch
 {
@@ -72,4 +72,4 @@ private:
     bool m_reported = false;
 };
 
-} // namespace opbench::ui
+} // namespace opbench::workbench

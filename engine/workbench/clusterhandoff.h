@@ -27,7 +27,7 @@ namespace opbench {
 class RestClient;
 }
 
-namespace opbench::ui::clusterhandoff {
+namespace opbench::workbench::clusterhandoff {
 
 /// The operator Deployment of packaging/manifests/deployment.yaml.
 QString deploymentNamespace(); ///< "opbench-system"
@@ -66,4 +66,4 @@ QCoro::Task<Expected<QString>> scaleToZero(RestClient *client);
 QCoro::Task<Expected<QString>> waitForRelease(RestClient *client, QString leaseNamespace, QString leaseName,
                                               std::chrono::milliseconds timeout);
 
-} // namespace opbench::ui::clusterhandoff
+} // namespace opbench::workbench::clusterhandoff

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/workbench/controllerobserver.h"
+
+#include "engine/controller/controller.h"
+
+#include <QTimer>
+
+namespace opbench::workbench {
+
+namespace {
+
+constexpr int FlushIntervalMs = 100;
+
+std::optional<QueueKey> keyOrNext(const QString &key)
+{
+    return key.isEmpty() ? std::nullopt : std::optional(QueueKey::fromString(key));
+}
+
+} // namespace
+
+ControllerObserver::ControllerObserver(QObject *parent)
+    : QObject(parent)
+    , m_flushTimer(new QTimer(this))
+{
+    connect(m_flushTimer, &QTimer::timeout, this, &ControllerObserver::flush);
+}
+
+ControllerObserver::~ControllerObserver() = default;
+
+void ControllerObserver::observe(Controller *controller)
+{
+    if (m_controller)
+        disconnect(m_controller, nullptr, this, nullptr);
+    m_controller = controller;
+    if (controller) {
+        connect(controller, &Controller::reconcileFinished, this,
+                [this](const ReconcileTrace &t) { m_pending.append(t); });
+        connect(controller, &Controller::pausedChanged, this, &ControllerObserver::emitControlState);
+        connect(controller, &Controller::callPending, this, &ControllerObserver::emitControlState);
+        connect(controller, &Controller::callResumed, this, &ControllerObserver::emitControlState);
+        connect(controller, &Controller::workersIdle, this, &ControllerObserver::emitControlState);
+        connect(controller, &Controller::breakpointHit, this,
+                [this](const QString &reason, const QString &key, const QString &) {
+                    m_lastBreak = reason + u' ' + key;
+                    emitControlState();
+                });
+        m_flushTimer->start(FlushIntervalMs);
+    } else {
+        flush();
+        m_flushTimer->stop();
+    }
+    emitControlState();
+}
+
+void ControllerObserver::flush()
+{
+    if (m_pending.isEmpty())
+        return;
+    Q_EMIT reconcilesFinished(m_pending);
+    m_pending.clear();
+}
+
+void ControllerObserver::emitControlState()
+{
+    ControlState s;
+    s.available = m_controller != nullptr;
+    if (m_controller) {
+        s.paused = m_controller->isPaused();
+        s.activeWorkers = m_controller->activeWorkers();
+        for (const PendingCall &c : m_controller->pendingCalls())
+            s.pendingCalls.append(QStringLiteral("%1 %2 %3").arg(c.verb, c.gvk.kind, c.key));
+        for (const QueueKey &k : m_controller->breakpoints())
+            s.breakpoints.append(k.toString());
+        s.breakOnError = m_controller->breakOnError();
+        s.lastBreak = m_lastBreak;
+    }
+    Q_EMIT controlState(s);
+}
+
+void ControllerObserver::pause()
+{
+    if (m_controller)
+        m_controller->pause();
+    emitControlState();
+}
+
+void ControllerObserver::resume()
+{
+    m_lastBreak.clear();
+    if (m_controller)
+        m_controller->resume();
+    emitControlState();
+}
+
+void ControllerObserver::step(const QString &key)
+{
+    if (m_controller && !m_controller->pendingCalls().isEmpty())
+        m_controller->continueCall();
+    else if (m_controller)
+        m_controller->step(keyOrNext(key));
+    emitControlState();
+}
+
+void ControllerObserver::stepInto(const QString &key)
+{
+    if (m_controller && !m_controller->pendingCalls().isEmpty())
+        m_controller->continueCall();
+    else if (m_controller)
+        m_controller->stepInto(keyOrNext(key));
+    emitControlState();
+}
+
+void ControllerObserver::continueCall()
+{
+    if (m_controller)
+        m_controller->continueCall();
+    emitControlState();
+}
+
+void ControllerObserver::continueToEnd()
+{
+    if (m_controller)
+        m_controller->continueToEnd();
+    emitControlState();
+}
+
+void ControllerObserver::continueRunning()
+{
+    if (m_controller && !m_controller->pendingCalls().isEmpty()) {
+        continueToEnd();
+        return;
+    }
+    resume();
+}
+
+void ControllerObserver::toggleBreakpoint(const QString &key)
+{
+    if (!m_controller)
+        return;
+    const QueueKey k = QueueKey::fromString(key);
+    if (m_controller->breakpoints().contains(k))
+        m_controller->removeBreakpoint(k);
+    else
+        m_controller->addBreakpoint(k);
+    emitControlState();
+}
+
+void ControllerObserver::setBreakOnError(bool on)
+{
+    if (m_controller)
+        m_controller->setBreakOnError(on);
+    emitControlState();
+}
+
+} // namespace opbench::workbench

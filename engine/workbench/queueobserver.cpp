@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/workbench/queueobserver.h"
+
+#include <QTimer>
+
+namespace opbench::workbench {
+
+namespace {
+
+constexpr int SampleIntervalMs = 500;
+
+QString queueStateName(KeyState::State s)
+{
+    switch (s) {
+    case KeyState::State::Held:
+        return QStringLiteral("held");
+    case KeyState::State::Processing:
+        return QStringLiteral("processing");
+    case KeyState::State::Queued:
+        return QStringLiteral("queued");
+    case KeyState::State::Waiting:
+        return QStringLiteral("waiting");
+    case KeyState::State::Idle:
+        return QStringLiteral("idle");
+    }
+    return {};
+}
+
+} // namespace
+
+QueueObserver::QueueObserver(QObject *parent)
+    : QObject(parent)
+    , m_timer(new QTimer(this))
+{
+    connect(m_timer, &QTimer::timeout, this, &QueueObserver::takeSample);
+    m_sessionClock.start();
+    m_rateClock.start();
+}
+
+QueueObserver::~QueueObserver()
+{
+    if (m_queue)
+        m_queue->removeListener(this);
+}
+
+void QueueObserver::observe(WorkQueue *queue)
+{
+    if (m_queue)
+        m_queue->removeListener(this);
+    m_queue = queue;
+    m_causeTotals.clear();
+    m_adds = m_retries = 0;
+    if (!queue) {
+        m_timer->stop();
+        Q_EMIT available(false);
+        return;
+    }
+    queue->addListener(this);
+    m_rateClock.restart();
+    m_timer->start(SampleIntervalMs);
+    Q_EMIT available(true);
+}
+
+void QueueObserver::keyChanged(const KeyState &state)
+{
+    const QString key = state.key.toString();
+    const int total = state.causes.total() + state.delayedCauses.total();
+    const int before = m_causeTotals.value(key);
+    const int fresh = total >= before ? total - before : total;
+    if (fresh > 0) {
+        m_adds += fresh;
+        const Cause *last = state.causes.size() > 0 ? &state.causes.last() : nullptr;
+        if (state.delayedCauses.size() > 0)
+            last = &state.delayedCauses.last();
+        if (last && last->kind == Cause::Kind::RateLimitedRetry)
+            ++m_retries;
+    }
+    m_causeTotals.insert(key, total);
+}
+
+void QueueObserver::keyRemoved(const QueueKey &key)
+{
+    m_causeTotals.remove(key.toString());
+}
+
+void QueueObserver::takeSample()
+{
+    if (!m_queue)
+        return;
+    QueueSample s;
+    s.atMs = m_sessionClock.elapsed();
+    s.depth = m_queue->len();
+    s.processing = m_queue->processingCount();
+    s.waiting = m_queue->waitingCount();
+    const double seconds = qMax<qint64>(1, m_rateClock.restart()) / 1000.0;
+    s.addsPerSec = m_adds / seconds;
+    s.retriesPerSec = m_retries / seconds;
+    m_adds = m_retries = 0;
+    const auto now = m_queue->clock()->now();
+    for (const KeyState &k : m_queue->snapshot()) {
+        QueueRow row;
+        row.key = k.key.toString();
+        row.state = queueStateName(k.state);
+        row.priority = k.priority;
+        row.retries = k.retries;
+        if (k.waiting)
+            row.readyInMs = std::chrono::duration_cast<std::chrono::milliseconds>(k.readyAt - now).count();
+        for (const Cause &c : k.causes)
+            row.causes.append(c.describe());
+        for (const Cause &c : k.delayedCauses)
+            row.causes.append(c.describe());
+        s.rows.append(row);
+    }
+    Q_EMIT sample(s);
+}
+
+} // namespace opbench::workbench

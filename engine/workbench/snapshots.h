@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Immutable value types the engine thread prepares and the UI thread applies (the bridge's
+// vocabulary). Every type is cheap to copy (implicitly shared Qt containers and Objects) and is
+// registered as a metatype so it can travel through queued signals.
+
+#include "engine/api/object.h"
+#include "engine/cache/history.h"
+
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+#include <QUrl>
+
+namespace opbench::workbench {
+
+/// One change to apply to the cache tree. Coalesced per kind and key: only the latest survives.
+struct CacheEntry
+{
+    enum class Op { Upsert, Remove };
+    Op op = Op::Upsert;
+    QString kind;  ///< "MyApplication", "Deployment", ...
+    Object object; ///< the latest state (for Remove: the last known state)
+};
+
+/// An informer's state as the status bar and the kind rows show it.
+struct InformerState
+{
+    QString kind;
+    bool synced = false;
+    QString lastSyncRv; ///< resourceVersion of the last LIST
+    QString latestRv;   ///< newest resourceVersion seen (watch events, bookmarks)
+    int count = 0;      ///< objects in the store
+};
+
+/// What the engine thread emits every flush interval (100 ms) when something changed.
+struct CacheBatch
+{
+    QList<CacheEntry> entries;
+    QList<InformerState> informers; ///< all informers, every batch
+    /// Time travel: the oldest resourceVersion every informer's history can rebuild (empty when
+    /// nothing is recorded yet).
+    QString oldestRv;
+};
+
+/// The whole cache as it was at a resourceVersion (time travel), rebuilt from the informers'
+/// histories: one Upsert per object that existed then.
+struct CachePast
+{
+    QString resourceVersion;
+    CacheBatch batch;
+    QString error; ///< non-empty (and batch empty) when the history does not reach that far back
+};
+
+/// One row of the queue table.
+struct QueueRow
+{
+    QString key;
+    QString state;       ///< "queued", "processing", "waiting", "held", "idle"
+    int priority = 0;
+    int retries = 0;
+    qint64 readyInMs = -1; ///< waiting: milliseconds until ready
+    QStringList causes;    ///< every cause, described, oldest first
+
+    friend bool operator==(const QueueRow &, const QueueRow &) = default;
+};
+
+/// The queue as it was at `atMs` (ms since the session started), plus rates over the last second.
+struct QueueSample
+{
+    qint64 atMs = 0;
+    int depth = 0; ///< ready items (len())
+    int processing = 0;
+    int waiting = 0;
+    double addsPerSec = 0;
+    double retriesPerSec = 0;
+    QList<QueueRow> rows;
+};
+
+/// Every recorded version of one object (oldest first), for the diff and the time-travel slider.
+struct ObjectVersions
+{
+    QString kind;
+    QString key;
+    QList<CacheChange> changes;
+    Object current; ///< null when the object is gone
+};
+
+/// The controller's stepping state (Control toolbar, status bar).
+struct ControlState
+{
+    bool available = false;   ///< a controller runs
+    bool paused = false;
+    int activeWorkers = 0;
+    QStringList pendingCalls; ///< step into: the calls halted before going out, described
+    QStringList breakpoints;  ///< keys
+    bool breakOnError = false;
+    QString lastBreak;        ///< "key default/web" or "error default/api" when a breakpoint hit
+};
+
+/// Which cluster the session talks to.
+struct ClusterInfo
+{
+    QString name;       ///< "embedded" or the kubeconfig context
+    QUrl server;
+    bool embedded = false;
+    QString kubeconfigPath; ///< embedded: where its kubeconfig was written
+};
+
+} // namespace opbench::workbench
+
+Q_DECLARE_METATYPE(opbench::workbench::CacheBatch)
+Q_DECLARE_METATYPE(opbench::workbench::CachePast)
+Q_DECLARE_METATYPE(opbench::workbench::QueueSample)
+Q_DECLARE_METATYPE(opbench::workbench::ObjectVersions)
+Q_DECLARE_METATYPE(opbench::workbench::ClusterInfo)
+Q_DECLARE_METATYPE(opbench::workbench::ControlState)

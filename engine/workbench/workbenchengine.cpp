@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/workbench/workbenchengine.h"
+
+#include "engine/api/status.h"
+#include "engine/client/restclient.h"
+#include "engine/client/restconfig.h"
+#include "engine/controller/controller.h"
+#include "engine/manager/leaderelector.h"
+#include "engine/manager/manager.h"
+#include "engine/workbench/cachefeed.h"
+#include "engine/workbench/controllerobserver.h"
+#include "engine/workbench/queueobserver.h"
+
+namespace opbench::workbench {
+
+namespace {
+
+/// Changes kept per kind for time travel and the object history.
+constexpr int HistoryPerKind = 2000;
+
+} // namespace
+
+void registerWorkbenchTypes()
+{
+    qRegisterMetaType<CacheBatch>();
+    qRegisterMetaType<CachePast>();
+    qRegisterMetaType<QueueSample>();
+    qRegisterMetaType<ObjectVersions>();
+    qRegisterMetaType<ClusterInfo>();
+    qRegisterMetaType<ControlState>();
+    qRegisterMetaType<LeadershipState>();
+    qRegisterMetaType<HandOffOptions>();
+    qRegisterMetaType<QList<ReconcileTrace>>();
+    qRegisterMetaType<Object>();
+}
+
+WorkbenchEngine::WorkbenchEngine(OperatorSpec spec, QObject *parent)
+    : QObject(parent)
+    , m_spec(std::move(spec))
+    , m_cacheFeed(new CacheFeed(this))
+    , m_queue(new QueueObserver(this))
+    , m_controller(new ControllerObserver(this))
+    , m_leadership(new Leadership(this))
+{
+    registerWorkbenchTypes();
+    connect(m_cacheFeed, &CacheFeed::failed, this, &WorkbenchEngine::failed);
+    connect(m_leadership, &Leadership::actionFailed, this, &WorkbenchEngine::actionFailed);
+}
+
+WorkbenchEngine::~WorkbenchEngine()
+{
+    shutdown();
+}
+
+void WorkbenchEngine::connectTo(const QString &kubeconfigPath, const QString &context, bool createSamples,
+                                const HandOffOptions &handOff)
+{
+    auto config = loadConfig(kubeconfigPath, context);
+    if (!config) {
+        Q_EMIT failed(tr("Cannot use the cluster configuration: %1").arg(config.error().message()));
+        return;
+    }
+    const QUrl server = config->server;
+    ManagerOptions options;
+    options.restConfig = config.value();
+    options.leaderElection = true;
+    options.leaderElectionId = m_spec.leaseName;
+    options.leaderElectionNamespace = config->namespaceName;
+    options.identity = QStringLiteral("workbench-") + defaultLeaderIdentity();
+    options.cacheHistory = HistoryPerKind;
+    auto manager = Manager::create(std::move(options));
+    if (!manager) {
+        Q_EMIT failed(tr("The operator's manager could not be created: %1").arg(manager.error().message()));
+        return;
+    }
+    m_manager = std::move(manager.value());
+    auto controller = m_spec.setup ? m_spec.setup(m_manager.get())
+                                   : Expected<Controller *>(Status::badRequest(tr("no operator setup given")));
+    if (!controller) {
+        Q_EMIT failed(tr("The operator could not be set up: %1").arg(controller.error().message()));
+        m_manager.reset();
+        return;
+    }
+    m_cacheFeed->observe(m_manager->cache(), m_spec.shownKinds);
+    m_controller->observe(controller.value());
+    m_queue->observe(controller.value()->queue());
+    m_leadership->attach(m_manager.get(), m_spec.leaseName, handOff);
+    runManager();
+    Q_EMIT connected(server);
+    if (createSamples)
+        this->createSamples();
+}
+
+QCoro::Task<void> WorkbenchEngine::runManager()
+{
+    QPointer<WorkbenchEngine> self(this);
+    auto started = co_await m_manager->start();
+    if (self && !started)
+        Q_EMIT failed(tr("The operator did not start: %1").arg(started.error().message()));
+}
+
+void WorkbenchEngine::shutdown()
+{
+    m_leadership->attach(nullptr, {}, {});
+    m_queue->observe(nullptr);
+    m_controller->observe(nullptr);
+    m_cacheFeed->stop();
+    if (m_manager)
+        m_manager->stop();
+}
+
+QCoro::Task<void> WorkbenchEngine::createSamples()
+{
+    QPointer<WorkbenchEngine> self(this);
+    int created = 0;
+    QStringList errors;
+    for (const Object &sample : std::as_const(m_spec.samples)) {
+        if (!self || !m_manager)
+            co_return;
+        const auto mapping = m_manager->cache()->mapper().forKind(sample.gvk());
+        if (!mapping) {
+            errors.append(tr("%1 is not a known kind").arg(sample.gvk().toString()));
+            continue;
+        }
+        const QString ns = sample.namespaceName().isEmpty() ? QStringLiteral("default") : sample.namespaceName();
+        auto result = co_await m_manager->restClient()->create(mapping->gvr, ns, sample);
+        if (!self)
+            co_return;
+        if (result)
+            ++created;
+        else if (!isAlreadyExists(result.error()))
+            errors.append(result.error().message());
+    }
+    Q_EMIT samplesCreated(created, errors);
+}
+
+void WorkbenchEngine::deleteObject(const QString &kind, const QString &key)
+{
+    for (const GroupVersionKind &gvk : std::as_const(m_spec.shownKinds)) {
+        if (gvk.kind == kind) {
+            runDelete(gvk, key);
+            return;
+        }
+    }
+    Q_EMIT actionFailed(tr("Cannot delete %1 %2: the workbench does not show that kind.").arg(kind, key));
+}
+
+QCoro::Task<void> WorkbenchEngine::runDelete(GroupVersionKind gvk, QString key)
+{
+    QPointer<WorkbenchEngine> self(this);
+    const auto mapping = m_manager ? m_manager->cache()->mapper().forKind(gvk) : std::nullopt;
+    if (!mapping) {
+        Q_EMIT actionFailed(tr("Cannot delete %1 %2: not connected, or the kind is unknown.").arg(gvk.kind, key));
+        co_return;
+    }
+    const QueueKey k = QueueKey::fromString(key);
+    auto result = co_await m_manager->restClient()->remove(mapping->gvr, k.ns, k.name);
+    if (self && !result)
+        Q_EMIT actionFailed(tr("Deleting %1 %2 failed: %3").arg(gvk.kind, key, result.error().message()));
+}
+
+void WorkbenchEngine::createObject(const Object &object)
+{
+    runCreate(object);
+}
+
+QCoro::Task<void> WorkbenchEngine::runCreate(Object object)
+{
+    QPointer<WorkbenchEngine> self(this);
+    const auto mapping = m_manager ? m_manager->cache()->mapper().forKind(object.gvk()) : std::nullopt;
+    if (!mapping) {
+        Q_EMIT createFailed(QString(), tr("Cannot create %1: not connected, or the kind is unknown.")
+                                           .arg(object.gvk().toString()));
+        co_return;
+    }
+    const QString ns = object.namespaceName().isEmpty() ? QStringLiteral("default") : object.namespaceName();
+    auto result = co_await m_manager->restClient()->create(mapping->gvr, ns, object);
+    if (!self)
+        co_return;
+    if (result) {
+        Q_EMIT created(result->key());
+        co_return;
+    }
+    const Status &error = result.error();
+    const QString field = error.details().causes.isEmpty() ? QString() : error.details().causes.first().field;
+    Q_EMIT createFailed(field, error.message());
+}
+
+} // namespace opbench::workbench

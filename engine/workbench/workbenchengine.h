@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// WorkbenchEngine: the engine side of the desktop workbench, without widgets. It hosts one
+// Manager running the operator (its cache, client, controllers and leader elector) and points
+// small observers at *that* Manager, so the window shows exactly what the reconciler reads:
+//
+//   cacheFeed()   the Manager's informer cache (one watch per kind, shared with the controllers)
+//   queue()       the controller's work queue
+//   controller()  reconcile traces and stepping
+//   leadership()  the Manager's leader elector and the hand-off
+//
+// and carries the object intents (create, delete, samples) through the Manager's REST client.
+// Every part lives on the engine thread. The UI connects to their signals once and posts to
+// their slots (queued); nothing else crosses the thread.
+
+#include "engine/workbench/leadership.h"
+#include "engine/workbench/snapshots.h"
+
+#include "engine/api/expected.h"
+#include "engine/api/gvk.h"
+#include "engine/api/object.h"
+
+#include <QObject>
+#include <QPointer>
+
+#include <qcoro/qcorotask.h>
+
+#include <functional>
+#include <memory>
+
+namespace opbench {
+class Controller;
+class Manager;
+}
+
+namespace opbench::workbench {
+
+class CacheFeed;
+class ControllerObserver;
+class QueueObserver;
+
+/// What the workbench needs to know about the operator it hosts.
+struct OperatorSpec
+{
+    /// Leader-election id (the Lease's name), shared with the operator's headless build.
+    QString leaseName;
+    /// The kinds the Cache panel shows, in display order (the For kind first, then owned kinds).
+    QList<GroupVersionKind> shownKinds;
+    /// Registers the operator's controllers on the manager; returns the one the window observes.
+    std::function<Expected<Controller *>(Manager *)> setup;
+    /// Objects created at start on the embedded cluster ("already exists" is fine).
+    QList<Object> samples;
+};
+
+class WorkbenchEngine : public QObject
+{
+    Q_OBJECT
+public:
+    explicit WorkbenchEngine(OperatorSpec spec, QObject *parent = nullptr);
+    ~WorkbenchEngine() override;
+
+    CacheFeed *cacheFeed() const { return m_cacheFeed; }
+    QueueObserver *queue() const { return m_queue; }
+    ControllerObserver *controller() const { return m_controller; }
+    Leadership *leadership() const { return m_leadership; }
+    /// The hosted manager (null before connectTo() or after a failed start).
+    Manager *manager() const { return m_manager.get(); }
+
+public Q_SLOTS:
+    /// Builds the Manager for `kubeconfigPath`/`context`, sets the operator up, points the
+    /// observers at it and starts it (leader election on, the spec's lease). Emits connected()
+    /// or failed() (the message says what was wrong); creates the samples when `createSamples`.
+    void connectTo(const QString &kubeconfigPath, const QString &context, bool createSamples,
+                   const opbench::workbench::HandOffOptions &handOff);
+    /// Stops the manager and the observers; called (blocking) before the engine thread quits.
+    void shutdown();
+    /// Deletes the object `key` ("ns/name") of the shown kind `kind` (actionFailed() on error).
+    void deleteObject(const QString &kind, const QString &key);
+    /// Creates `object` in its namespace ("default" when it has none): created(key) or
+    /// createFailed(field, message) naming the offending field.
+    void createObject(const opbench::Object &object);
+
+Q_SIGNALS:
+    void connected(const QUrl &server);
+    void failed(const QString &message);
+    /// The samples were created (or existed); `errors` lists the failures.
+    void samplesCreated(int created, const QStringList &errors);
+    void actionFailed(const QString &message);
+    void createFailed(const QString &field, const QString &message);
+    void created(const QString &key);
+
+private:
+    QCoro::Task<void> runManager();
+    QCoro::Task<void> createSamples();
+    QCoro::Task<void> runDelete(GroupVersionKind gvk, QString key);
+    QCoro::Task<void> runCreate(Object object);
+
+    OperatorSpec m_spec;
+    std::unique_ptr<Manager> m_manager;
+    CacheFeed *m_cacheFeed;            // child
+    QueueObserver *m_queue;            // child
+    ControllerObserver *m_controller;  // child
+    Leadership *m_leadership;          // child
+};
+
+/// Registers the workbench's value types for queued signals (idempotent).
+void registerWorkbenchTypes();
+
+} // namespace opbench::workbench
+
+Q_DECLARE_METATYPE(opbench::workbench::HandOffOptions)
