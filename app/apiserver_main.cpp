@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // opbench-apiserver: the embedded Kubernetes-compatible API server as its own process.
 #include "engine/api/allocator.h"
+#include "engine/api/version.h"
 #include "engine/apiserver/apiserver.h"
 
 #include <QCommandLineParser>
@@ -91,7 +92,7 @@ int main(int argc, char **argv)
     opbench::configureAllocator(opbench::AllocatorProfile::Server);
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("opbench-apiserver"));
-    QCoreApplication::setApplicationVersion(QStringLiteral(OPBENCH_VERSION));
+    QCoreApplication::setApplicationVersion(opbench::version());
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Embedded Kubernetes-compatible API server: kubectl, the Python client and opbench work against it unchanged.\n"

@@ -29,7 +29,7 @@ function(_check_folder folder regex rule)
 endfunction()
 
 foreach(_folder ui app bench examples)
-  _check_folder(${_folder} "\"engine/.*(_p\\.h|/internal/)" "engine-internal header outside the engine")
+  _check_folder(${_folder} "[\"<]engine/.*(_p\\.h|/internal/)" "engine-internal header outside the engine")
 endforeach()
 _check_folder(engine/apiserver "\"engine/(client|cache|queue|controller|manager|operator|workbench)/"
               "engine/apiserver depends on engine/api only")

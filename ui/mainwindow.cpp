@@ -4,6 +4,9 @@
 #include "ui/dialogs/connectdialog.h"
 #include "ui/highlighterinfo.h"
 #include "ui/learnertexts.h"
+#include "ui/session/hostedoperator.h"
+
+#include "engine/api/restmapper.h"
 #include "ui/models/cachetreemodel.h"
 #include "ui/models/childrentreemodel.h"
 #include "ui/models/queueitemsmodel.h"
@@ -24,6 +27,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -42,7 +46,7 @@ MainWindow::MainWindow(SessionOptions options, QWidget *parent)
     , m_cacheModel(new CacheTreeModel(this))
     , m_queueModel(new QueueItemsModel(this))
     , m_reconcileModel(new ReconcileListModel(5000, this))
-    , m_childrenModel(new ChildrenTreeModel(this))
+    , m_childrenModel(new ChildrenTreeModel(hostedOperator().kinds.value(0).kind, this))
 {
     setObjectName(QStringLiteral("opbenchMainWindow"));
     setWindowTitle(tr("opbench — starting…"));
@@ -236,6 +240,7 @@ void MainWindow::connectSession()
     connect(queue, &QueueObserver::available, m_queuePanel, &QueuePanel::setAvailable);
     connect(queue, &QueueObserver::sample, this, [this](const QueueSample &s) {
         m_queuePanel->addSample(s);
+        ++m_queueSamples;
         m_queueLabel->setText(tr("queue %1").arg(s.depth));
     });
 
@@ -256,14 +261,25 @@ void MainWindow::connectSession()
     connect(m_leadershipPanel, &LeadershipPanel::takeBackRequested, leadership, &Leadership::takeBack);
 }
 
+QString MainWindow::kubectlResources()
+{
+    RestMapper mapper = RestMapper::withBuiltins();
+    (void)registerCrds(mapper, hostedOperator().crds);
+    QStringList names;
+    for (const GroupVersionKind &gvk : hostedOperator().kinds)
+        if (const auto m = mapper.forKind(gvk))
+            names.append(m->gvr.group.isEmpty() ? m->gvr.resource : m->gvr.resource + u'.' + m->gvr.group);
+    return names.join(u',');
+}
+
 void MainWindow::onStarted(const ClusterInfo &cluster)
 {
     const QString where = cluster.server.toString();
     setWindowTitle(tr("opbench — %1 cluster %2").arg(cluster.name, where));
     if (cluster.embedded) {
         m_clusterLabel->setText(tr("embedded %1").arg(where));
-        m_clusterLabel->setToolTip(tr("Reach it with: kubectl --kubeconfig %1 get myapplications -A")
-                                       .arg(cluster.kubeconfigPath));
+        m_clusterLabel->setToolTip(tr("Reach it with: kubectl --kubeconfig %1 get %2 -A")
+                                       .arg(cluster.kubeconfigPath, kubectlResources()));
         m_actions.value(QStringLiteral("writeKubeconfig"))->setEnabled(true);
     } else {
         m_clusterLabel->setText(tr("%1 %2").arg(cluster.name, where));
@@ -303,6 +319,20 @@ void MainWindow::onCacheBatch(const CacheBatch &batch)
     }
 }
 
+QJsonObject MainWindow::panelReport() const
+{
+    QJsonObject cache;
+    for (const GroupVersionKind &gvk : hostedOperator().kinds)
+        cache.insert(gvk.kind, m_cacheModel->objectCount(gvk.kind));
+    return {{QStringLiteral("operator"), hostedOperator().name},
+            {QStringLiteral("informers"), m_cacheModel->informerCount()},
+            {QStringLiteral("synced"), m_cacheModel->syncedCount()},
+            {QStringLiteral("cache"), cache},
+            {QStringLiteral("queueSamples"), m_queueSamples},
+            {QStringLiteral("reconciles"), m_reconcileModel->rowCount()},
+            {QStringLiteral("ownerTrees"), m_childrenModel->rowCount()}};
+}
+
 void MainWindow::selectObject(const QString &kind, const QString &key)
 {
     m_cachePanel->select(kind, key);
@@ -330,7 +360,7 @@ void MainWindow::writeKubeconfig()
     }
     QMessageBox box(QMessageBox::Information, tr("Kubeconfig written"),
                     tr("The kubeconfig for the embedded cluster is in %1.").arg(path), QMessageBox::Ok, this);
-    box.setInformativeText(tr("Try:\n  kubectl --kubeconfig %1 get myapplications,deployments,pods -A").arg(path));
+    box.setInformativeText(tr("Try:\n  kubectl --kubeconfig %1 get %2 -A").arg(path, kubectlResources()));
     box.setTextInteractionFlags(Qt::TextSelectableByMouse);
     box.exec();
 }
@@ -485,7 +515,7 @@ void MainWindow::checkCluster()
             probe->deleteLater();
             return;
         }
-        if (QMessageBox::question(this, tr("MyApplication CRD missing"), r.message + u'\n' + tr("Install it now?"))
+        if (QMessageBox::question(this, tr("%1 CRD missing").arg(hostedOperator().kinds.value(0).kind), r.message + u'\n' + tr("Install it now?"))
             == QMessageBox::Yes)
             probe->installCrd(m_session->options().kubeconfig, m_session->options().context);
         else

@@ -7,6 +7,7 @@
 
 #include "ui/session/enginesession.h"
 
+#include <QJsonObject>
 #include <QMainWindow>
 
 class QAction;
@@ -44,6 +45,11 @@ public:
     QAction *action(const QString &name) const;
     /// Selects an object in the cache tree (and shows it in the Object panel).
     void selectObject(const QString &kind, const QString &key);
+    /// What the panels hold, for --report-after and tests: {"operator", "informers", "synced",
+    /// "cache": {kind: objects}, "queueSamples", "reconciles", "ownerTrees"}.
+    QJsonObject panelReport() const;
+    /// The hosted operator's kinds as kubectl resource names ("myapplications.example.com,deployments.apps,…").
+    static QString kubectlResources();
 
 Q_SIGNALS:
     /// The user chose another cluster (Connect to cluster…): the workbench restarts with it.
@@ -91,6 +97,7 @@ private:
     FaultsPanel *m_faultsPanel = nullptr;
     LeadershipPanel *m_leadershipPanel = nullptr;
     LeadershipState m_leadership;
+    int m_queueSamples = 0;
     QLabel *m_clusterLabel = nullptr;
     QLabel *m_syncLabel = nullptr;
     QLabel *m_objectsLabel = nullptr;

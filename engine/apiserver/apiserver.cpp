@@ -126,9 +126,16 @@ Expected<void> ApiServer::loadState()
 
 Expected<void> ApiServer::installBuiltinCrds()
 {
-    auto docs = yamlToJson(myApplicationCrdYaml());
-    if (!docs || docs->isEmpty())
-        return Status::internalError(QStringLiteral("the compiled-in MyApplication CRD cannot be read"));
+    return installCrd(myApplicationCrdYaml());
+}
+
+Expected<void> ApiServer::installCrd(const QByteArray &yaml)
+{
+    auto docs = yamlToJson(yaml);
+    if (!docs)
+        return Status::badRequest(QStringLiteral("the CRD does not parse: %1").arg(docs.error().message()));
+    if (docs->isEmpty())
+        return Status::badRequest(QStringLiteral("the CRD document is empty"));
     for (const QJsonObject &crd : *docs) {
         const QString name = crd.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString();
         if (d->store->get(kCrds, QString(), name))

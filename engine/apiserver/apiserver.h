@@ -97,6 +97,10 @@ public:
     Q_INVOKABLE void dropWatches();
     /// Forgets the watch history (every resume gets 410).
     Q_INVOKABLE void compactHistory();
+    /// Creates the CustomResourceDefinition(s) of `yaml` (one or more documents) unless one of
+    /// that name exists; its kinds are served at once. Call after start(), on the server's thread.
+    /// Errors: it does not parse, or the server refuses it (the Status says why).
+    Expected<void> installCrd(const QByteArray &yaml);
 
 Q_SIGNALS:
     void stateSaveFailed(const QString &message);

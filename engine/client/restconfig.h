@@ -9,6 +9,8 @@
 #include <QSslCertificate>
 #include <QSslKey>
 #include <QString>
+#include "engine/api/version.h"
+
 #include <QUrl>
 
 #include <chrono>
@@ -40,7 +42,7 @@ struct RestConfig
     TlsConfig tls;
     /// How requests authenticate; nullptr = anonymous. Shared by all clients of this config.
     std::shared_ptr<AuthProvider> auth;
-    QString userAgent = QStringLiteral("opbench/" OPBENCH_VERSION);
+    QString userAgent = QStringLiteral("opbench/") + version();
     /// Bound on every request (connect + response), default 30 s.
     std::chrono::milliseconds timeout{30000};
     /// Client-side rate limit: requests per second and burst. qps <= 0 disables it (the

@@ -61,6 +61,9 @@ struct ManagerOptions
     /// Changes each cached kind keeps for time travel (Informer::history()); 0 records none.
     /// Defaults to 0; the workbench sets it so its panels can show earlier versions.
     int cacheHistory = 0;
+    /// Reconciles in flight at once for controllers that take the manager's default (the
+    /// --max-concurrent-reconciles flag; controller-runtime's Controller.MaxConcurrentReconciles).
+    int maxConcurrentReconciles = 1;
     Clock *clock = nullptr;
 };
 

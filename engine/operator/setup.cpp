@@ -17,7 +17,8 @@ Expected<Controller *> setupWithManager(Manager *manager, SetupOptions options)
     auto reconciler = std::make_shared<MyApplicationReconciler>(
         manager->client(), manager->eventRecorder(QStringLiteral("myapplication-controller")));
     ControllerOptions co;
-    co.maxConcurrentReconciles = options.maxConcurrentReconciles;
+    co.maxConcurrentReconciles = options.maxConcurrentReconciles > 0 ? options.maxConcurrentReconciles
+                                                                    : manager->options().maxConcurrentReconciles;
     Expected<Controller *> built = ControllerBuilder(manager->cache())
                                        .named(QStringLiteral("myapplication"))
                                        .withOptions(std::move(co))

@@ -15,7 +15,8 @@ namespace opbench::myapp {
 
 struct SetupOptions
 {
-    int maxConcurrentReconciles = 1;
+    /// 0: the manager's default (ManagerOptions::maxConcurrentReconciles).
+    int maxConcurrentReconciles = 0;
 };
 
 /// Builds the "myapplication" controller on the manager's cache and client, with Events from

@@ -2,6 +2,7 @@
 #include "engine/workbench/workbenchengine.h"
 
 #include "engine/api/status.h"
+#include "engine/api/yamlcodec.h"
 #include "engine/client/restclient.h"
 #include "engine/client/restconfig.h"
 #include "engine/controller/controller.h"
@@ -34,9 +35,9 @@ void registerWorkbenchTypes()
     qRegisterMetaType<Object>();
 }
 
-WorkbenchEngine::WorkbenchEngine(OperatorSpec spec, QObject *parent)
+WorkbenchEngine::WorkbenchEngine(OperatorDefinition def, QObject *parent)
     : QObject(parent)
-    , m_spec(std::move(spec))
+    , m_def(std::move(def))
     , m_cacheFeed(new CacheFeed(this))
     , m_queue(new QueueObserver(this))
     , m_controller(new ControllerObserver(this))
@@ -52,7 +53,7 @@ WorkbenchEngine::~WorkbenchEngine()
     shutdown();
 }
 
-void WorkbenchEngine::connectTo(const QString &kubeconfigPath, const QString &context, bool createSamples,
+void WorkbenchEngine::connectTo(const QString &kubeconfigPath, const QString &context, bool embedded,
                                 const HandOffOptions &handOff)
 {
     auto config = loadConfig(kubeconfigPath, context);
@@ -64,7 +65,7 @@ void WorkbenchEngine::connectTo(const QString &kubeconfigPath, const QString &co
     ManagerOptions options;
     options.restConfig = config.value();
     options.leaderElection = true;
-    options.leaderElectionId = m_spec.leaseName;
+    options.leaderElectionId = m_def.leaseName;
     options.leaderElectionNamespace = config->namespaceName;
     options.identity = QStringLiteral("workbench-") + defaultLeaderIdentity();
     options.cacheHistory = HistoryPerKind;
@@ -74,29 +75,70 @@ void WorkbenchEngine::connectTo(const QString &kubeconfigPath, const QString &co
         return;
     }
     m_manager = std::move(manager.value());
-    auto controller = m_spec.setup ? m_spec.setup(m_manager.get())
-                                   : Expected<Controller *>(Status::badRequest(tr("no operator setup given")));
+    if (auto mapped = registerCrds(m_manager->cache()->mapper(), m_def.crds); !mapped) {
+        Q_EMIT failed(tr("The operator's CRDs cannot be read: %1").arg(mapped.error().message()));
+        m_manager.reset();
+        return;
+    }
+    auto controller = m_def.setup ? m_def.setup(m_manager.get())
+                                  : Expected<Controller *>(Status::badRequest(tr("no operator setup given")));
     if (!controller) {
         Q_EMIT failed(tr("The operator could not be set up: %1").arg(controller.error().message()));
         m_manager.reset();
         return;
     }
-    m_cacheFeed->observe(m_manager->cache(), m_spec.shownKinds);
+    m_cacheFeed->observe(m_manager->cache(), m_def.kinds);
     m_controller->observe(controller.value());
     m_queue->observe(controller.value()->queue());
-    m_leadership->attach(m_manager.get(), m_spec.leaseName, handOff);
-    runManager();
+    m_leadership->attach(m_manager.get(), m_def.leaseName, handOff);
+    runManager(embedded);
     Q_EMIT connected(server);
-    if (createSamples)
-        this->createSamples();
 }
 
-QCoro::Task<void> WorkbenchEngine::runManager()
+QCoro::Task<Expected<void>> WorkbenchEngine::installCrds()
 {
     QPointer<WorkbenchEngine> self(this);
+    const GroupVersionResource crds{QStringLiteral("apiextensions.k8s.io"), QStringLiteral("v1"),
+                                    QStringLiteral("customresourcedefinitions")};
+    for (const QByteArray &yaml : std::as_const(m_def.crds)) {
+        auto docs = yamlToJson(yaml);
+        if (!docs)
+            co_return Status::badRequest(tr("The operator's CRD does not parse: %1").arg(docs.error().message()));
+        for (const QJsonObject &doc : *docs) {
+            if (!self || !m_manager)
+                co_return Status::badRequest(tr("stopped"));
+            GroupVersionResource gvr = crds;
+            const QString clusterScope;
+            auto created = co_await m_manager->restClient()->create(std::move(gvr), clusterScope, Object::fromJson(doc));
+            if (!created && !isAlreadyExists(created.error()))
+                co_return created.error();
+        }
+    }
+    co_return Expected<void>{};
+}
+
+QCoro::Task<void> WorkbenchEngine::runManager(bool embedded)
+{
+    QPointer<WorkbenchEngine> self(this);
+    if (embedded) {
+        // The embedded cluster starts empty: the operator's CRDs first, then the samples.
+        Expected<void> installed = co_await installCrds();
+        if (!self || !m_manager)
+            co_return;
+        if (!installed) {
+            Q_EMIT failed(tr("The operator's CRDs could not be installed: %1").arg(installed.error().message()));
+            co_return;
+        }
+    }
     auto started = co_await m_manager->start();
-    if (self && !started)
+    if (!self)
+        co_return;
+    if (!started) {
         Q_EMIT failed(tr("The operator did not start: %1").arg(started.error().message()));
+        co_return;
+    }
+    if (embedded)
+        createSamples();
 }
 
 void WorkbenchEngine::shutdown()
@@ -114,7 +156,7 @@ QCoro::Task<void> WorkbenchEngine::createSamples()
     QPointer<WorkbenchEngine> self(this);
     int created = 0;
     QStringList errors;
-    for (const Object &sample : std::as_const(m_spec.samples)) {
+    for (const Object &sample : std::as_const(m_def.samples)) {
         if (!self || !m_manager)
             co_return;
         const auto mapping = m_manager->cache()->mapper().forKind(sample.gvk());
@@ -122,7 +164,8 @@ QCoro::Task<void> WorkbenchEngine::createSamples()
             errors.append(tr("%1 is not a known kind").arg(sample.gvk().toString()));
             continue;
         }
-        const QString ns = sample.namespaceName().isEmpty() ? QStringLiteral("default") : sample.namespaceName();
+        const QString ns = !mapping->namespaced ? QString()
+                           : sample.namespaceName().isEmpty() ? QStringLiteral("default") : sample.namespaceName();
         auto result = co_await m_manager->restClient()->create(mapping->gvr, ns, sample);
         if (!self)
             co_return;
@@ -136,7 +179,7 @@ QCoro::Task<void> WorkbenchEngine::createSamples()
 
 void WorkbenchEngine::deleteObject(const QString &kind, const QString &key)
 {
-    for (const GroupVersionKind &gvk : std::as_const(m_spec.shownKinds)) {
+    for (const GroupVersionKind &gvk : std::as_const(m_def.kinds)) {
         if (gvk.kind == kind) {
             runDelete(gvk, key);
             return;
@@ -173,7 +216,8 @@ QCoro::Task<void> WorkbenchEngine::runCreate(Object object)
                                            .arg(object.gvk().toString()));
         co_return;
     }
-    const QString ns = object.namespaceName().isEmpty() ? QStringLiteral("default") : object.namespaceName();
+    const QString ns = !mapping->namespaced ? QString()
+                       : object.namespaceName().isEmpty() ? QStringLiteral("default") : object.namespaceName();
     auto result = co_await m_manager->restClient()->create(mapping->gvr, ns, object);
     if (!self)
         co_return;

@@ -10,6 +10,7 @@
 //   leadership()  the Manager's leader elector and the hand-off
 //
 // and carries the object intents (create, delete, samples) through the Manager's REST client.
+// The operator is any OperatorDefinition (engine/manager/operatordefinition.h).
 // Every part lives on the engine thread. The UI connects to their signals once and posts to
 // their slots (queued); nothing else crosses the thread.
 
@@ -19,13 +20,13 @@
 #include "engine/api/expected.h"
 #include "engine/api/gvk.h"
 #include "engine/api/object.h"
+#include "engine/manager/operatordefinition.h"
 
 #include <QObject>
 #include <QPointer>
 
 #include <qcoro/qcorotask.h>
 
-#include <functional>
 #include <memory>
 
 namespace opbench {
@@ -39,24 +40,11 @@ class CacheFeed;
 class ControllerObserver;
 class QueueObserver;
 
-/// What the workbench needs to know about the operator it hosts.
-struct OperatorSpec
-{
-    /// Leader-election id (the Lease's name), shared with the operator's headless build.
-    QString leaseName;
-    /// The kinds the Cache panel shows, in display order (the For kind first, then owned kinds).
-    QList<GroupVersionKind> shownKinds;
-    /// Registers the operator's controllers on the manager; returns the one the window observes.
-    std::function<Expected<Controller *>(Manager *)> setup;
-    /// Objects created at start on the embedded cluster ("already exists" is fine).
-    QList<Object> samples;
-};
-
 class WorkbenchEngine : public QObject
 {
     Q_OBJECT
 public:
-    explicit WorkbenchEngine(OperatorSpec spec, QObject *parent = nullptr);
+    explicit WorkbenchEngine(OperatorDefinition def, QObject *parent = nullptr);
     ~WorkbenchEngine() override;
 
     CacheFeed *cacheFeed() const { return m_cacheFeed; }
@@ -67,10 +55,11 @@ public:
     Manager *manager() const { return m_manager.get(); }
 
 public Q_SLOTS:
-    /// Builds the Manager for `kubeconfigPath`/`context`, sets the operator up, points the
-    /// observers at it and starts it (leader election on, the spec's lease). Emits connected()
-    /// or failed() (the message says what was wrong); creates the samples when `createSamples`.
-    void connectTo(const QString &kubeconfigPath, const QString &context, bool createSamples,
+    /// Builds the Manager for `kubeconfigPath`/`context`, registers the operator's CRD kinds,
+    /// sets it up, points the observers at it and starts it (leader election on, the definition's
+    /// lease). With `embedded` the CRDs are installed first and the samples created. Emits
+    /// connected() or failed() (the message says what was wrong).
+    void connectTo(const QString &kubeconfigPath, const QString &context, bool embedded,
                    const opbench::workbench::HandOffOptions &handOff);
     /// Stops the manager and the observers; called (blocking) before the engine thread quits.
     void shutdown();
@@ -90,12 +79,13 @@ Q_SIGNALS:
     void created(const QString &key);
 
 private:
-    QCoro::Task<void> runManager();
+    QCoro::Task<void> runManager(bool embedded);
+    QCoro::Task<Expected<void>> installCrds();
     QCoro::Task<void> createSamples();
     QCoro::Task<void> runDelete(GroupVersionKind gvk, QString key);
     QCoro::Task<void> runCreate(Object object);
 
-    OperatorSpec m_spec;
+    OperatorDefinition m_def;
     std::unique_ptr<Manager> m_manager;
     CacheFeed *m_cacheFeed;            // child
     QueueObserver *m_queue;            // child

@@ -27,11 +27,6 @@ struct ChildrenTreeModel::Node
 
 namespace {
 
-bool isTreeKind(const QString &kind)
-{
-    return kind == u"MyApplication" || kind == u"Deployment" || kind == u"ReplicaSet" || kind == u"Pod";
-}
-
 QString podReason(const Object &pod)
 {
     for (const auto &cs : pod.value({QLatin1String("status"), QLatin1String("containerStatuses")}).toArray()) {
@@ -53,24 +48,36 @@ int intAt(const Object &o, QLatin1String a, QLatin1String b)
 QString childStatusText(const QString &kind, const Object &o)
 {
     const QLatin1String status("status"), spec("spec"), replicas("replicas");
-    if (kind == u"MyApplication") {
-        const QString phase = o.value({status, QLatin1String("phase")}).toString();
-        return QStringLiteral("%1 %2/%3")
-            .arg(phase.isEmpty() ? QStringLiteral("–") : phase)
-            .arg(intAt(o, status, QLatin1String("availableReplicas")))
-            .arg(intAt(o, spec, replicas));
-    }
     if (kind == u"Deployment")
         return QObject::tr("%1/%2 available").arg(intAt(o, status, QLatin1String("availableReplicas"))).arg(intAt(o, spec, replicas));
     if (kind == u"ReplicaSet")
         return QObject::tr("%1/%2 ready").arg(intAt(o, status, QLatin1String("readyReplicas"))).arg(intAt(o, spec, replicas));
     const QString phase = o.value({status, QLatin1String("phase")}).toString();
-    const QString reason = podReason(o);
-    return reason.isEmpty() ? phase : QStringLiteral("%1 (%2)").arg(phase, reason);
+    if (kind == u"Pod") {
+        const QString reason = podReason(o);
+        return reason.isEmpty() ? phase : QStringLiteral("%1 (%2)").arg(phase, reason);
+    }
+    // Custom resources: "Running 2/3" when they report a phase and available replicas (the
+    // MyApplication convention), else the phase, else nothing.
+    const bool counts = o.value({spec, replicas}).isDouble();
+    if (phase.isEmpty() && !counts)
+        return {};
+    if (!counts)
+        return phase;
+    return QStringLiteral("%1 %2/%3")
+        .arg(phase.isEmpty() ? QStringLiteral("–") : phase)
+        .arg(intAt(o, status, QLatin1String("availableReplicas")))
+        .arg(intAt(o, spec, replicas));
 }
 
 ChildrenTreeModel::ChildrenTreeModel(QObject *parent)
+    : ChildrenTreeModel(QStringLiteral("MyApplication"), parent)
+{
+}
+
+ChildrenTreeModel::ChildrenTreeModel(QString rootKind, QObject *parent)
     : QAbstractItemModel(parent)
+    , m_rootKind(std::move(rootKind))
     , m_root(std::make_unique<Node>())
 {
 }
@@ -80,7 +87,7 @@ ChildrenTreeModel::~ChildrenTreeModel() = default;
 void ChildrenTreeModel::apply(const CacheBatch &batch)
 {
     for (const CacheEntry &e : batch.entries) {
-        if (!isTreeKind(e.kind))
+        if (e.kind.isEmpty())
             continue;
         if (e.op == CacheEntry::Op::Upsert)
             upsert(e.kind, e.object);
@@ -150,7 +157,7 @@ void ChildrenTreeModel::upsert(const QString &kind, const Object &object)
     m_byUid.insert(uid, node);
     m_unattached.emplace(node, std::move(owned));
     Node *parent = nullptr;
-    if (kind == u"MyApplication") {
+    if (kind == m_rootKind) {
         parent = m_root.get();
     } else if (const auto ref = object.controllerReference()) {
         parent = m_byUid.value(ref->uid);
@@ -178,7 +185,7 @@ void ChildrenTreeModel::remove(const Object &object)
         detach(node->children.back().get());
     for (const auto &entry : m_unattached) {
         const auto &n = entry.second;
-        if (n->parent == nullptr && n.get() != node && n->waitingFor.isEmpty() && n->kind != u"MyApplication"
+        if (n->parent == nullptr && n.get() != node && n->waitingFor.isEmpty() && n->kind != m_rootKind
             && n->object.controllerReference() && n->object.controllerReference()->uid == object.uid()) {
             n->waitingFor = object.uid();
             m_waitingFor[object.uid()].append(n.get());

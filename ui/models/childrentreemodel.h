@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// ChildrenTreeModel: the ownership tree MyApplication -> Deployment -> ReplicaSet -> Pod, built
+// ChildrenTreeModel: the ownership tree below the operator's own kind (MyApplication ->
+// Deployment -> ReplicaSet -> Pod for the sample; any owner chain for another operator), built
 // from the same CacheBatch deltas as the cache tree by following each object's controller
 // owner reference (uid). A child whose owner is not known yet waits, hidden, until it arrives.
 
@@ -21,7 +22,10 @@ public:
     enum Columns { NameColumn, StatusColumn, ColumnCount };
     enum Roles { KindRole = Qt::UserRole + 1, KeyRole, UidRole };
 
+    /// Roots are objects of `rootKind` (the operator's For kind); the default is MyApplication.
     explicit ChildrenTreeModel(QObject *parent = nullptr);
+    ChildrenTreeModel(QString rootKind, QObject *parent);
+    const QString &rootKind() const { return m_rootKind; }
     ~ChildrenTreeModel() override;
 
     void apply(const opbench::workbench::CacheBatch &batch);
@@ -44,6 +48,7 @@ private:
     void attach(Node *node, Node *parent);
     void detach(Node *node);
 
+    QString m_rootKind;
     std::unique_ptr<Node> m_root;
     QHash<QString, Node *> m_byUid;                 // every known node (owned by its parent's children or m_waiting)
     QHash<QString, QList<Node *>> m_waitingFor;     // owner uid -> nodes waiting for it

@@ -4,11 +4,11 @@
 
 #include "engine/api/status.h"
 #include "engine/api/yamlcodec.h"
-#include "engine/apiserver/apiserver.h"
+#include "engine/api/restmapper.h"
 #include "engine/client/restclient.h"
 #include "engine/client/restconfig.h"
 #include "engine/manager/preflight.h"
-#include "engine/operator/preflight.h"
+#include "ui/session/hostedoperator.h"
 
 #include <memory>
 
@@ -48,17 +48,20 @@ Outcome outcomeOf(PreflightResult::Outcome o)
     return Outcome::Failed;
 }
 
-/// The operator's preflight plus what the window watches besides (replica sets and pods, in
-/// all namespaces) and its Lease in the context's namespace.
+/// The hosted operator's preflight (its For kind served, list on every kind it reads in all
+/// namespaces, get on its Lease in the context's namespace), in the dialog's words.
 QCoro::Task<ProbeResult> runChecks(RestClient *client, ProbeResult r, QString ns)
 {
-    PreflightSpec spec = myapp::preflightSpec(QString(), ns);
-    spec.cached.append({QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("replicasets")});
-    spec.cached.append({QString(), QStringLiteral("v1"), QStringLiteral("pods")});
-    spec.installHint = QObject::tr("The workbench can install it from resources/crds/.");
-    spec.rbacHint = QObject::tr("Grant it the ClusterRole in packaging/manifests/rbac.yaml.");
-    spec.who = r.context.isEmpty() ? QObject::tr("the current context") : QObject::tr("context \"%1\"").arg(r.context);
-    const PreflightResult checked = co_await preflight(client, std::move(spec));
+    const OperatorDefinition &def = hostedOperator();
+    RestMapper mapper = RestMapper::withBuiltins();
+    (void)registerCrds(mapper, def.crds);
+    auto spec = preflightSpecFor(def, mapper, QString(), ns);
+    if (!spec)
+        co_return fail(r, Outcome::Failed, spec.error().message());
+    spec->installHint = QObject::tr("The workbench can install it (Install CRD).");
+    spec->rbacHint = QObject::tr("Grant it the ClusterRole in packaging/manifests/rbac.yaml.");
+    spec->who = r.context.isEmpty() ? QObject::tr("the current context") : QObject::tr("context \"%1\"").arg(r.context);
+    const PreflightResult checked = co_await preflight(client, std::move(spec.value()));
     co_return fail(r, outcomeOf(checked.outcome), checked.message);
 }
 
@@ -96,23 +99,27 @@ QCoro::Task<void> runInstall(ConnectionProbe *probe, QString path, QString conte
     if (!config) {
         error = config.error().message();
     } else {
-        auto docs = yamlToJson(apiserver::myApplicationCrdYaml());
         auto client = std::make_unique<RestClient>(std::move(config.value()));
         const GroupVersionResource crds{QStringLiteral("apiextensions.k8s.io"), QStringLiteral("v1"),
                                         QStringLiteral("customresourcedefinitions")};
-        if (!docs || docs->isEmpty()) {
-            error = docs ? QObject::tr("the shipped CRD is empty") : docs.error().message();
-        } else {
-            const QString clusterScope;
-            const Object crd = Object::fromJson(docs->first());
-            auto created = co_await client->create(crds, clusterScope, crd);
-            if (!created && !isAlreadyExists(created.error()))
-                error = created.error().message();
+        for (const QByteArray &yaml : hostedOperator().crds) {
+            auto docs = yamlToJson(yaml);
+            if (!docs) {
+                error = docs.error().message();
+                break;
+            }
+            for (const QJsonObject &doc : *docs) {
+                const QString clusterScope;
+                const Object crd = Object::fromJson(doc);
+                auto created = co_await client->create(crds, clusterScope, crd);
+                if (!created && !isAlreadyExists(created.error()))
+                    error = created.error().message();
+            }
         }
     }
     const bool ok = error.isEmpty();
-    const QString message = ok ? QObject::tr("Installed the MyApplication CRD (myapplications.example.com).")
-                               : QObject::tr("Installing the MyApplication CRD failed: %1").arg(error);
+    const QString message = ok ? QObject::tr("Installed the CRDs of operator %1.").arg(hostedOperator().name)
+                               : QObject::tr("Installing the CRDs of operator %1 failed: %2").arg(hostedOperator().name, error);
     QMetaObject::invokeMethod(probe, [probe, ok, message] { Q_EMIT probe->crdInstalled(ok, message); });
 }
 

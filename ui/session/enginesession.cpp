@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/session/enginesession.h"
 
-#include "ui/session/myapplicationspec.h"
+#include "ui/session/hostedoperator.h"
 
 #include "engine/api/status.h"
 #include "engine/apiserver/apiserver.h"
@@ -19,11 +19,12 @@ EngineSession::EngineSession(SessionOptions options, QObject *parent)
     : QObject(parent)
     , m_options(std::move(options))
 {
-    if (!m_options.operatorSpec.setup)
-        m_options.operatorSpec = myApplicationSpec();
     m_serverThread.setObjectName(QStringLiteral("opbench-apiserver"));
     m_engineThread.setObjectName(QStringLiteral("opbench-engine"));
-    m_engine = new WorkbenchEngine(m_options.operatorSpec); // deleted on its thread when it finishes
+    OperatorDefinition def = hostedOperator();
+    if (!m_options.createSamples)
+        def.samples.clear();
+    m_engine = new WorkbenchEngine(std::move(def)); // deleted on its thread when it finishes
     m_engine->moveToThread(&m_engineThread);
     connect(&m_engineThread, &QThread::finished, m_engine, &QObject::deleteLater);
     connect(m_engine, &WorkbenchEngine::failed, this, &EngineSession::failed);
@@ -57,6 +58,7 @@ void EngineSession::start()
     apiserver::ApiServerOptions o;
     o.podReadyDelayMs = m_options.podReadyDelayMs;
     o.auditLog = m_options.auditLog;
+    o.installCrds = false; // the engine installs the hosted operator's CRDs
     auto *server = new apiserver::ApiServer(o); // deleted on its own thread when that thread finishes
     server->moveToThread(&m_serverThread);
     connect(&m_serverThread, &QThread::finished, server, &QObject::deleteLater);
@@ -109,8 +111,7 @@ HandOffOptions EngineSession::handOffOptions() const
 
 void EngineSession::startEngine(const QString &kubeconfigPath, const QString &context)
 {
-    post(&WorkbenchEngine::connectTo, kubeconfigPath, context, isEmbedded() && m_options.createSamples,
-         handOffOptions());
+    post(&WorkbenchEngine::connectTo, kubeconfigPath, context, isEmbedded(), handOffOptions());
 }
 
 Expected<void> EngineSession::writeKubeconfig(const QString &path) const

@@ -44,8 +44,6 @@ struct SessionOptions
     QString auditLog; ///< embedded only: the server's audit log (JSON lines); empty: none
     /// The headless operator for "Hand off"; empty: opbench-operator next to this executable.
     QString operatorProgram;
-    /// The operator the workbench hosts; empty setup: the MyApplication operator.
-    OperatorSpec operatorSpec;
 };
 
 class EngineSession : public QObject

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "tests/support/testapiserver.h"
+#include "engine/sdk/testapiserver.h"
 
 #include <QSslCertificate>
 

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/sdk/operatormain.h"
+
+#include "engine/api/allocator.h"
+#include "engine/api/version.h"
+#include "engine/api/restmapper.h"
+#include "engine/apiserver/apiserver.h"
+#include "engine/client/restclient.h"
+#include "engine/client/restconfig.h"
+#include "engine/controller/controller.h"
+#include "engine/controller/logger.h"
+#include "engine/controller/reconciletrace.h"
+#include "engine/manager/manager.h"
+#include "engine/manager/signalhandler.h"
+#include "engine/manager/zaplogging.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QTemporaryDir>
+
+#include <cstdio>
+#include <memory>
+
+namespace opbench {
+
+namespace {
+
+struct Flags
+{
+    QString kubeconfig, context, namespaceName, leaderElectionId, leaderElectionNamespace, identity;
+    QString metricsBindAddress, healthProbeBindAddress, traceFile;
+    int maxConcurrent = 1;
+    bool leaderElect = false;
+    bool embedded = false;
+};
+
+QString program()
+{
+    return QCoreApplication::applicationName();
+}
+
+void fail(int code, const QString &message)
+{
+    Logger().withName(QStringLiteral("setup")).error(message, QStringLiteral("unable to start the operator"));
+    std::fprintf(stderr, "%s: %s\n", qPrintable(program()), qPrintable(message));
+    std::fflush(stderr);
+    QCoreApplication::exit(code);
+}
+
+QCoro::Task<PreflightResult> check(RestClient *client, const OperatorDefinition &def, RestMapper mapper, QString ns)
+{
+    auto spec = preflightSpecFor(def, mapper, ns, {});
+    if (!spec) {
+        PreflightResult r;
+        r.outcome = PreflightResult::Outcome::Failed;
+        r.message = spec.error().message();
+        co_return r;
+    }
+    co_return co_await preflight(client, std::move(spec.value()));
+}
+
+// Everything after flag parsing runs here, on the event loop.
+QCoro::Task<void> run(Flags flags, OperatorDefinition def, RestConfig config, bool embedded, TraceWriter *traceWriter)
+{
+    auto probe = std::make_unique<RestClient>(config);
+    RestMapper mapper = RestMapper::withBuiltins();
+    if (auto ok = registerCrds(mapper, def.crds); !ok) {
+        fail(ExitCodes::Usage, ok.error().message());
+        co_return;
+    }
+    if (embedded) {
+        for (const Object &sample : std::as_const(def.samples)) {
+            const auto m = mapper.forKind(sample.gvk());
+            if (!m)
+                continue;
+            GroupVersionResource gvr = m->gvr;
+            const QString ns = m->namespaced ? (sample.namespaceName().isEmpty() ? QStringLiteral("default")
+                                                                                : sample.namespaceName())
+                                             : QString();
+            (void)co_await probe->create(std::move(gvr), ns, sample);
+        }
+    }
+    const PreflightResult pre = co_await check(probe.get(), def, mapper, flags.namespaceName);
+    if (!pre.ok()) {
+        const int code = exitCodeOf(pre.outcome);
+        fail(code, code == ExitCodes::Unreachable
+                       ? QStringLiteral("no cluster reachable: %1 Start one, or pass --kubeconfig/--context, or use "
+                                        "--embedded for a demo without a cluster.").arg(pre.message)
+                       : pre.message);
+        co_return;
+    }
+    ManagerOptions mo;
+    mo.restConfig = config;
+    mo.namespaceName = flags.namespaceName;
+    mo.leaderElection = flags.leaderElect;
+    mo.leaderElectionId = flags.leaderElectionId;
+    mo.leaderElectionNamespace = flags.leaderElectionNamespace;
+    if (mo.leaderElectionNamespace.isEmpty() && (embedded || !config.source.startsWith(QLatin1String("in-cluster"))))
+        mo.leaderElectionNamespace = config.namespaceName; // out of cluster: the context's namespace
+    mo.identity = flags.identity;
+    mo.maxConcurrentReconciles = flags.maxConcurrent;
+    mo.metricsBindAddress = flags.metricsBindAddress;
+    mo.healthProbeBindAddress = flags.healthProbeBindAddress;
+    auto created = Manager::create(mo, QCoreApplication::instance());
+    if (!created) {
+        fail(ExitCodes::Usage, created.error().message());
+        co_return;
+    }
+    Manager *mgr = created->release(); // a child of the application; deleted before it (runOperator)
+    if (auto ok = registerCrds(mgr->cache()->mapper(), def.crds); !ok) {
+        fail(ExitCodes::Usage, ok.error().message());
+        co_return;
+    }
+    auto ctrl = def.setup ? def.setup(mgr) : Expected<Controller *>(Status::badRequest(QStringLiteral("no setup function")));
+    if (!ctrl) {
+        fail(ExitCodes::Failure, QStringLiteral("unable to create controller: ") + ctrl.error().message());
+        co_return;
+    }
+    if (traceWriter && *ctrl)
+        QObject::connect(*ctrl, &Controller::reconcileFinished, traceWriter, &TraceWriter::write);
+    mgr->addHealthzCheck(QStringLiteral("healthz"), pingCheck);
+    mgr->addReadyzCheck(QStringLiteral("readyz"), pingCheck);
+    auto *sigs = new SignalHandler(mgr);
+    QObject::connect(sigs, &SignalHandler::terminationRequested, mgr, [mgr](int) {
+        Logger().withName(QStringLiteral("setup")).info(QStringLiteral("Shutdown signal received, waiting for all workers to finish"));
+        mgr->stop(0);
+    });
+    QObject::connect(mgr, &Manager::finished, QCoreApplication::instance(), [](int code, const QString &reason) {
+        if (code != 0)
+            std::fprintf(stderr, "%s: %s\n", qPrintable(program()), qPrintable(reason));
+        QCoreApplication::exit(code);
+    });
+    Logger().withName(QStringLiteral("setup")).info(QStringLiteral("starting manager"),
+        {{QStringLiteral("server"), config.server.toString()}, {QStringLiteral("config"), config.source}});
+    const Expected<void> started = co_await mgr->start();
+    if (!started)
+        fail(ExitCodes::Failure, QStringLiteral("problem running manager: ") + started.error().message());
+}
+
+void addOptions(QCommandLineParser &p, const OperatorDefinition &def)
+{
+    const QString lease = def.leaseName.isEmpty() ? def.name + QStringLiteral("-operator") : def.leaseName;
+    p.addOptions({
+        {QStringLiteral("kubeconfig"), QStringLiteral("Path to a kubeconfig (else KUBECONFIG, in-cluster, ~/.kube/config)."), QStringLiteral("path")},
+        {QStringLiteral("context"), QStringLiteral("The kubeconfig context to use."), QStringLiteral("name")},
+        {QStringLiteral("namespace"), QStringLiteral("Only watch this namespace (default: all)."), QStringLiteral("ns")},
+        {QStringLiteral("max-concurrent-reconciles"), QStringLiteral("Reconciles in flight at once (controllers that take the manager's default)."), QStringLiteral("n"), QStringLiteral("1")},
+        {QStringLiteral("leader-elect"), QStringLiteral("Enable leader election: only one replica reconciles.")},
+        {QStringLiteral("leader-election-id"), QStringLiteral("Name of the leader-election Lease."), QStringLiteral("id"), lease},
+        {QStringLiteral("leader-election-namespace"), QStringLiteral("Namespace of the Lease (default: the service-account or context namespace)."), QStringLiteral("ns")},
+        {QStringLiteral("identity"), QStringLiteral("Leader-election identity (default: hostname_uuid)."), QStringLiteral("id")},
+        {QStringLiteral("metrics-bind-address"), QStringLiteral("Address of /metrics; 0 disables."), QStringLiteral("addr"), QStringLiteral("0")},
+        {QStringLiteral("health-probe-bind-address"), QStringLiteral("Address of /healthz and /readyz."), QStringLiteral("addr"), QStringLiteral(":8081")},
+        {QStringLiteral("zap-log-level"), QStringLiteral("debug, info, error, or an integer verbosity."), QStringLiteral("level"), QStringLiteral("info")},
+        {QStringLiteral("zap-encoder"), QStringLiteral("json or console."), QStringLiteral("encoder"), QStringLiteral("json")},
+        {QStringLiteral("embedded"), QStringLiteral("Start an embedded API server with the CRDs and samples (demo without a cluster).")},
+        {QStringLiteral("trace-file"), QStringLiteral("Write every reconcile trace as a JSON line to this file."), QStringLiteral("path")},
+    });
+}
+
+Flags readFlags(const QCommandLineParser &p)
+{
+    Flags f;
+    f.kubeconfig = p.value(QStringLiteral("kubeconfig"));
+    f.context = p.value(QStringLiteral("context"));
+    f.namespaceName = p.value(QStringLiteral("namespace"));
+    f.leaderElect = p.isSet(QStringLiteral("leader-elect"));
+    f.leaderElectionId = p.value(QStringLiteral("leader-election-id"));
+    f.leaderElectionNamespace = p.value(QStringLiteral("leader-election-namespace"));
+    f.identity = p.value(QStringLiteral("identity"));
+    f.metricsBindAddress = p.value(QStringLiteral("metrics-bind-address"));
+    f.healthProbeBindAddress = p.value(QStringLiteral("health-probe-bind-address"));
+    f.embedded = p.isSet(QStringLiteral("embedded"));
+    f.traceFile = p.value(QStringLiteral("trace-file"));
+    return f;
+}
+
+int usage(const QString &message)
+{
+    std::fprintf(stderr, "%s: %s\n", qPrintable(program()), qPrintable(message));
+    return ExitCodes::Usage;
+}
+
+} // namespace
+
+int exitCodeOf(PreflightResult::Outcome outcome)
+{
+    using O = PreflightResult::Outcome;
+    switch (outcome) {
+    case O::Ok:
+        return ExitCodes::Ok;
+    case O::Unreachable:
+    case O::Tls:
+        return ExitCodes::Unreachable;
+    case O::Unauthorized:
+    case O::Forbidden:
+        return ExitCodes::Denied;
+    case O::ResourceMissing:
+        return ExitCodes::CrdMissing;
+    case O::Failed:
+        break;
+    }
+    return ExitCodes::Failure;
+}
+
+int runOperator(int argc, char **argv, OperatorDefinition def)
+{
+    configureAllocator();
+    QCoreApplication app(argc, argv);
+    if (QCoreApplication::applicationVersion().isEmpty())
+        QCoreApplication::setApplicationVersion(opbench::version());
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("The %1 operator, headless (in-cluster or with a kubeconfig).").arg(def.name));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    addOptions(parser, def);
+    parser.process(app);
+
+    ZapOptions zo;
+    if (auto ok = zo.parseLevel(parser.value(QStringLiteral("zap-log-level"))); !ok)
+        return usage(ok.error().message());
+    if (auto ok = zo.parseEncoder(parser.value(QStringLiteral("zap-encoder"))); !ok)
+        return usage(ok.error().message());
+    static ZapSink sink(zo);
+    ZapSink::install(&sink);
+
+    Flags f = readFlags(parser);
+    bool numeric = false;
+    f.maxConcurrent = parser.value(QStringLiteral("max-concurrent-reconciles")).toInt(&numeric);
+    if (!numeric || f.maxConcurrent < 1)
+        return usage(QStringLiteral("--max-concurrent-reconciles must be an integer >= 1"));
+    std::unique_ptr<apiserver::ApiServer> embedded;
+    QTemporaryDir tmp;
+    QString kubeconfig = f.kubeconfig;
+    if (f.embedded) {
+        embedded = std::make_unique<apiserver::ApiServer>();
+        if (auto started = embedded->start(); !started)
+            return std::fprintf(stderr, "%s: embedded API server: %s\n", qPrintable(program()),
+                                qPrintable(started.error().message())), ExitCodes::Failure;
+        for (const QByteArray &crd : std::as_const(def.crds))
+            if (auto ok = embedded->installCrd(crd); !ok)
+                return usage(QStringLiteral("the operator's CRD cannot be installed: ") + ok.error().message());
+        kubeconfig = tmp.filePath(QStringLiteral("kubeconfig"));
+        if (auto w = embedded->writeKubeconfig(kubeconfig); !w)
+            return std::fprintf(stderr, "%s: %s\n", qPrintable(program()), qPrintable(w.error().message())), ExitCodes::Failure;
+        Logger().withName(QStringLiteral("setup")).info(QStringLiteral("embedded API server started"),
+                                                        {{QStringLiteral("url"), embedded->url().toString()}});
+    }
+    Expected<RestConfig> config = loadConfig(kubeconfig, f.context);
+    if (!config)
+        return usage(QStringLiteral("no usable cluster configuration: ") + config.error().message());
+    std::unique_ptr<TraceWriter> trace;
+    if (!f.traceFile.isEmpty()) {
+        trace = std::make_unique<TraceWriter>(f.traceFile);
+        if (QString why; !trace->open(&why))
+            return usage(QStringLiteral("--trace-file: ") + why);
+    }
+    run(f, std::move(def), config.value(), embedded != nullptr, trace.get());
+    const int code = app.exec();
+    // The manager (a child of the application) owns network managers whose threads close their TLS
+    // sockets on exit: delete it while the application object is still whole, or Qt warns then.
+    qDeleteAll(app.findChildren<Manager *>(Qt::FindDirectChildrenOnly));
+    ZapSink::install(nullptr);
+    return code;
+}
+
+} // namespace opbench

@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Guestbook operator as one opbench::OperatorDefinition.
+#pragma once
+
+#include <opbench/opbench.h>
+
+namespace guestbook {
+
+QByteArray crdYaml();
+opbench::OperatorDefinition definition();
+
+} // namespace guestbook

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "ui/workbenchmain.h"
+
+#include "engine/api/allocator.h"
+#include "engine/api/version.h"
+#include "ui/mainwindow.h"
+#include "ui/session/hostedoperator.h"
+#include "ui/workbenchhost.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QJsonDocument>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace opbench {
+
+namespace {
+
+int usage(const QString &message)
+{
+    std::fprintf(stderr, "%s: %s\n", qPrintable(QCoreApplication::applicationName()), qPrintable(message));
+    return 2;
+}
+
+/// The seconds of option `o`, or -1 when it is not set; `ok` false when it is not a number >= 0.
+double secondsOf(const QCommandLineParser &parser, const QCommandLineOption &o, bool *ok)
+{
+    *ok = true;
+    if (!parser.isSet(o))
+        return -1;
+    const double s = parser.value(o).toDouble(ok);
+    *ok = *ok && s >= 0;
+    return s;
+}
+
+} // namespace
+
+int runWorkbench(int argc, char **argv, OperatorDefinition def)
+{
+    configureAllocator();
+    QApplication app(argc, argv);
+    if (QApplication::organizationName().isEmpty())
+        QApplication::setOrganizationName(QStringLiteral("opbench"));
+    if (QApplication::applicationVersion().isEmpty())
+        QApplication::setApplicationVersion(opbench::version());
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "The opbench workbench for the %1 operator: the informer cache, the work queue and every reconcile, live. "
+        "With no options it starts an embedded API server with the operator's CRDs and samples.").arg(def.name));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption kubeconfig(QStringLiteral("kubeconfig"),
+                                        QStringLiteral("Use the cluster of this kubeconfig instead of the embedded one."),
+                                        QStringLiteral("path"));
+    const QCommandLineOption context(QStringLiteral("context"),
+                                     QStringLiteral("The kubeconfig context to use (default: its current-context)."),
+                                     QStringLiteral("name"));
+    const QCommandLineOption samples(QStringLiteral("samples"),
+                                     QStringLiteral("Create the objects of this folder's YAML/JSON files on the embedded "
+                                                    "cluster (default: the operator's samples, else ./config/samples)."),
+                                     QStringLiteral("dir"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Render the main window to this PNG file, then quit."),
+                                        QStringLiteral("path"));
+    const QCommandLineOption exitAfter(QStringLiteral("exit-after"),
+                                       QStringLiteral("Quit after this many seconds (the screenshot is taken then; "
+                                                      "default 5 with --screenshot)."),
+                                       QStringLiteral("seconds"));
+    const QCommandLineOption reportAfter(QStringLiteral("report-after"),
+                                         QStringLiteral("After this many seconds print one JSON line with what the "
+                                                        "panels hold (objects per kind, reconciles, queue samples), "
+                                                        "then quit."),
+                                         QStringLiteral("seconds"));
+    parser.addOptions({kubeconfig, context, samples, screenshot, exitAfter, reportAfter});
+    parser.process(app);
+
+    bool ok = true;
+    double seconds = secondsOf(parser, exitAfter, &ok);
+    if (!ok)
+        return usage(QStringLiteral("--exit-after needs a number of seconds >= 0, got \"%1\"").arg(parser.value(exitAfter)));
+    if (seconds < 0 && parser.isSet(screenshot))
+        seconds = 5;
+    const double report = secondsOf(parser, reportAfter, &ok);
+    if (!ok)
+        return usage(QStringLiteral("--report-after needs a number of seconds >= 0, got \"%1\"").arg(parser.value(reportAfter)));
+    const QString samplesDir = parser.isSet(samples) ? parser.value(samples)
+                               : (def.samples.isEmpty() && QDir(QStringLiteral("config/samples")).exists()
+                                      ? QStringLiteral("config/samples") : QString());
+    if (!samplesDir.isEmpty()) {
+        if (!QDir(samplesDir).exists())
+            return usage(QStringLiteral("--samples: no folder %1").arg(samplesDir));
+        auto loaded = loadObjects(samplesDir);
+        if (!loaded)
+            return usage(loaded.error().message());
+        def.samples = *loaded;
+    }
+    // The screenshot shows the first sample in the Object panel.
+    const Object first = def.samples.value(0);
+    const QString firstKey = first.namespaceName().isEmpty() && !first.isNull()
+                                 ? QStringLiteral("default/") + first.name() : first.key();
+    ui::setHostedOperator(std::move(def));
+
+    ui::SessionOptions options;
+    options.kubeconfig = parser.value(kubeconfig);
+    options.context = parser.value(context);
+    ui::WorkbenchHost host; // Connect to cluster… replaces the window
+    host.open(options);
+
+    int rc = 0;
+    if (report >= 0) {
+        QTimer::singleShot(int(report * 1000), &app, [&host, &rc] {
+            ui::MainWindow *w = host.window();
+            if (!w) {
+                rc = 1;
+                QApplication::exit(rc);
+                return;
+            }
+            std::printf("%s\n", QJsonDocument(w->panelReport()).toJson(QJsonDocument::Compact).constData());
+            std::fflush(stdout);
+            w->close();
+            QApplication::exit(0);
+        });
+    }
+    if (seconds >= 0) {
+        const QString path = parser.value(screenshot);
+        if (!path.isEmpty() && !first.isNull()) {
+            QTimer::singleShot(int(seconds * 600), &app, [&host, kind = first.gvk().kind, firstKey] {
+                if (host.window())
+                    host.window()->selectObject(kind, firstKey);
+            });
+        }
+        QTimer::singleShot(int(seconds * 1000), &app, [&host, &rc, path] {
+            if (host.window() && !path.isEmpty() && !host.window()->grab().save(path, "PNG")) {
+                std::fprintf(stderr, "%s: cannot write the screenshot to %s\n",
+                             qPrintable(QCoreApplication::applicationName()), qPrintable(path));
+                rc = 1;
+            }
+            if (host.window())
+                host.window()->close();
+            QApplication::exit(rc);
+        });
+    }
+    const int loop = app.exec();
+    return rc != 0 ? rc : loop;
+}
+
+} // namespace opbench
