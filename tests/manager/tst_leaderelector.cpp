@@ -5,14 +5,13 @@
 #include "engine/client/awaitsignal.h"
 #include "engine/client/restclient.h"
 #include "engine/manager/leaderelector.h"
-#include "tests/client/fakeserver.h"
+#include "tests/manager/leaseserver.h"
 
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QSignalSpy>
 #include <QTest>
 
 using namespace opbench;
+using opbench::test::LeaseServer;
 using namespace std::chrono_literals;
 
 namespace {
@@ -98,63 +97,6 @@ private:
     LockFaults *m_faults;
     QObject m_context; // sleeps end with the lock
     int m_seenRv = -1;
-};
-
-// A Lease served over HTTP by a FakeServer: GET / POST / PUT with a resourceVersion
-// compare-and-swap, or 429 Too Many Requests with Retry-After to every request while throttled.
-class LeaseServer
-{
-public:
-    LeaseServer()
-    {
-        m_server.setHandler([this](const test::FakeRequest &req) { return handle(req); });
-    }
-    bool listen() { return m_server.listen() != 0; }
-    QString url() const { return m_server.url(); }
-    bool throttled = false;
-    int retryAfterSeconds = 5;
-    int throttledAnswers = 0;
-    QString holder() const { return m_lease.value(QLatin1String("spec")).toObject().value(QLatin1String("holderIdentity")).toString(); }
-
-private:
-    test::FakeResponse handle(const test::FakeRequest &req)
-    {
-        if (throttled) {
-            ++throttledAnswers;
-            test::FakeResponse r = test::FakeResponse::json(
-                429, QByteArrayLiteral("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":"
-                                       "\"TooManyRequests\",\"message\":\"too many requests\",\"code\":429}"));
-            r.headers.append(qMakePair(QByteArray("Retry-After"), QByteArray::number(retryAfterSeconds)));
-            return r;
-        }
-        auto status = [](int code, const char *reason) {
-            return test::FakeResponse::json(code, QByteArray("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
-                                                             "\"reason\":\"") + reason + "\",\"code\":" + QByteArray::number(code) + "}");
-        };
-        if (req.method == "GET")
-            return m_lease.isEmpty() ? status(404, "NotFound") : test::FakeResponse::json(200, QJsonDocument(m_lease).toJson());
-        QJsonObject obj = QJsonDocument::fromJson(req.body).object();
-        QJsonObject meta = obj.value(QLatin1String("metadata")).toObject();
-        if (req.method == "POST") {
-            if (!m_lease.isEmpty())
-                return status(409, "AlreadyExists");
-        } else if (req.method == "PUT") {
-            if (m_lease.isEmpty())
-                return status(404, "NotFound");
-            if (meta.value(QLatin1String("resourceVersion")).toString() != QString::number(m_rv))
-                return status(409, "Conflict");
-        } else {
-            return status(405, "MethodNotAllowed");
-        }
-        meta.insert(QLatin1String("resourceVersion"), QString::number(++m_rv));
-        obj.insert(QLatin1String("metadata"), meta);
-        m_lease = obj;
-        return test::FakeResponse::json(req.method == "POST" ? 201 : 200, QJsonDocument(m_lease).toJson());
-    }
-
-    test::FakeServer m_server;
-    QJsonObject m_lease;
-    int m_rv = 0;
 };
 
 } // namespace
