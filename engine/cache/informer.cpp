@@ -9,6 +9,22 @@ namespace {
 constexpr std::chrono::milliseconds MinimumResync{1000};
 }
 
+/// Feeds one namespace's reflector into the shared store: its lists replace that namespace only.
+class Informer::NamespaceSink final : public DeltaSink
+{
+public:
+    NamespaceSink(Informer *informer, QString ns) : m_informer(informer), m_ns(std::move(ns)) {}
+    void replaceAll(const QList<Object> &items, const QString &rv) override { m_informer->replaceIn(&m_ns, items, rv); }
+    void added(const Object &obj) override { m_informer->added(obj); }
+    void modified(const Object &obj) override { m_informer->modified(obj); }
+    void deleted(const Object &obj) override { m_informer->deleted(obj); }
+    void bookmark(const QString &rv) override { m_informer->bookmark(rv); }
+
+private:
+    Informer *m_informer;
+    QString m_ns;
+};
+
 Informer::Informer(InformerOptions options, QObject *parent)
     : QObject(parent), m_options(std::move(options)), m_clock(m_options.clock ? m_options.clock : Clock::system()),
       m_history(m_options.historyCapacity)
@@ -57,11 +73,36 @@ void Informer::start()
     ro.clock = m_clock;
     ro.useWatchList = m_options.useWatchList;
     ro.pageSize = m_options.pageSize;
-    m_reflector = std::make_unique<Reflector>(std::move(ro), this);
+    if (m_options.namespaces.size() < 2) {
+        if (m_options.namespaces.size() == 1)
+            ro.namespaceName = m_options.namespaces.first();
+        m_reflector = std::make_unique<Reflector>(std::move(ro), this);
+        m_reflector->start();
+        return;
+    }
+    if (!m_synced)
+        m_unlistedNamespaces = QSet<QString>(m_options.namespaces.cbegin(), m_options.namespaces.cend());
+    for (const QString &ns : m_options.namespaces) {
+        ReflectorOptions nro = ro;
+        nro.namespaceName = ns;
+        m_namespaceSinks.push_back(std::make_unique<NamespaceSink>(this, ns));
+        auto reflector = std::make_unique<Reflector>(std::move(nro), m_namespaceSinks.back().get());
+        if (!m_reflector)
+            m_reflector = std::move(reflector);
+        else
+            m_moreReflectors.push_back(std::move(reflector));
+    }
     m_reflector->start();
+    for (auto &r : m_moreReflectors)
+        r->start();
 }
 
-void Informer::stop() { m_reflector.reset(); }
+void Informer::stop()
+{
+    m_reflector.reset();
+    m_moreReflectors.clear();
+    m_namespaceSinks.clear();
+}
 
 bool Informer::isRunning() const { return m_reflector != nullptr; }
 
@@ -83,7 +124,7 @@ void Informer::setResourceVersion(const QString &rv)
 
 void Informer::markSynced()
 {
-    if (m_synced)
+    if (m_synced || !m_unlistedNamespaces.isEmpty())
         return;
     m_synced = true;
     Q_EMIT synced();
@@ -107,7 +148,9 @@ void Informer::apply(CacheChange::Type type, const Object &oldObj, const Object 
     Q_EMIT changed(change);
 }
 
-void Informer::replaceAll(const QList<Object> &items, const QString &rv)
+void Informer::replaceAll(const QList<Object> &items, const QString &rv) { replaceIn(nullptr, items, rv); }
+
+void Informer::replaceIn(const QString *ns, const QList<Object> &items, const QString &rv)
 {
     const bool initial = !m_synced;
     const bool mayHaveMissedDeletes = m_store.size() > 0;
@@ -129,7 +172,7 @@ void Informer::replaceAll(const QList<Object> &items, const QString &rv)
     }
     // Objects the list no longer has were deleted while we were not watching.
     if (mayHaveMissedDeletes) {
-        for (const Object &cached : m_store.list()) {
+        for (const Object &cached : ns ? m_store.listNamespace(*ns) : m_store.list()) {
             if (listed.contains(cached))
                 continue;
             const Object last = m_store.remove(cached.key());
@@ -137,6 +180,8 @@ void Informer::replaceAll(const QList<Object> &items, const QString &rv)
         }
     }
     setResourceVersion(rv);
+    if (ns)
+        m_unlistedNamespaces.remove(*ns);
     markSynced();
 }
 

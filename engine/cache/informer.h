@@ -20,6 +20,8 @@
 #include "engine/cache/store.h"
 
 #include <QObject>
+#include <QSet>
+#include <QStringList>
 
 #include <chrono>
 #include <memory>
@@ -37,6 +39,10 @@ struct InformerOptions
     QString kind;
     /// "" = all namespaces.
     QString namespaceName;
+    /// Several namespaces (controller-runtime's multi-namespace cache): one list + watch per
+    /// namespace feeding this one store; synced once every namespace listed. When it has two or
+    /// more entries, namespaceName is ignored.
+    QStringList namespaces;
     /// Server-side filters applied to list and watch ("" = everything).
     QString labelSelector;
     QString fieldSelector;
@@ -98,7 +104,8 @@ public:
     Store &indexer() { return m_store; }
     [[nodiscard]] const CacheHistory &history() const { return m_history; }
     [[nodiscard]] const InformerOptions &options() const { return m_options; }
-    /// The reflector, once started (for its state: backoff, last error).
+    /// The reflector, once started (for its state: backoff, last error); with several
+    /// namespaces, the first namespace's.
     [[nodiscard]] Reflector *reflector() const { return m_reflector.get(); }
 
     // DeltaSink: called by the reflector (public so tests can script deltas without a server).
@@ -116,6 +123,9 @@ Q_SIGNALS:
     void resourceVersionChanged(const QString &rv);
 
 private:
+    class NamespaceSink;
+    /// replaceAll restricted to one namespace's objects (several-namespace informers).
+    void replaceIn(const QString *ns, const QList<Object> &items, const QString &rv);
     struct Handler
     {
         HandlerId id;
@@ -135,7 +145,10 @@ private:
     Store m_store;
     CacheHistory m_history;
     std::vector<Handler> m_handlers; // registration order = delivery order
+    std::vector<std::unique_ptr<DeltaSink>> m_namespaceSinks;     // several namespaces: one per namespace (outlive the reflectors)
     std::unique_ptr<Reflector> m_reflector;
+    std::vector<std::unique_ptr<Reflector>> m_moreReflectors;     // the second namespace's onwards
+    QSet<QString> m_unlistedNamespaces;                           // not listed yet: not synced
     HandlerId m_nextHandlerId = 1;
     quint64 m_resyncTimer = 0;       // Clock callback id, 0 when none armed
     QString m_lastSyncRv;

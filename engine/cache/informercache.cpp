@@ -14,7 +14,22 @@ namespace opbench {
 
 namespace {
 const QString AllNamespaces = QStringLiteral("__all_namespaces");
+constexpr auto UnknownNamespaceReason = "UnknownNamespace";
+
+Status unknownNamespace(const QString &what)
+{
+    return Status(0, QString::fromLatin1(UnknownNamespaceReason), what + QStringLiteral(" because of unknown namespace for the cache"));
 }
+} // namespace
+
+QStringList CacheScope::cachedNamespaces() const
+{
+    if (!namespaces.isEmpty())
+        return namespaces;
+    return namespaceName.isEmpty() ? QStringList() : QStringList{namespaceName};
+}
+
+bool isUnknownNamespace(const Status &s) { return s.code() == 0 && s.reason() == QLatin1String(UnknownNamespaceReason); }
 
 QString fieldIndexName(const QString &field) { return QStringLiteral("field:") + field; }
 
@@ -48,11 +63,17 @@ Expected<Informer *> InformerCache::informerFor(const GroupVersionKind &gvk)
     if (!mapping)
         return Status(404, QString::fromLatin1(StatusReason::NotFound),
                       QStringLiteral("no matches for kind \"%1\" in version \"%2\"").arg(gvk.kind, gvk.groupVersion().toString()));
-    const CacheScope scope = m_options.byKind.value(key, m_options.defaultScope);
+    const CacheScope scope = scopeOf(gvk);
     InformerOptions io;
     io.resource = mapping->gvr;
     io.kind = mapping->kind;
-    io.namespaceName = mapping->namespaced ? scope.namespaceName : QString();
+    if (mapping->namespaced) {
+        const QStringList namespaces = scope.cachedNamespaces();
+        if (namespaces.size() == 1)
+            io.namespaceName = namespaces.first();
+        else
+            io.namespaces = namespaces;
+    }
     io.labelSelector = scope.labelSelector;
     io.fieldSelector = scope.fieldSelector;
     io.transform = scope.transform;
@@ -151,8 +172,28 @@ QCoro::Task<Expected<Informer *>> InformerCache::syncedInformer(GroupVersionKind
     co_return informer.data();
 }
 
+CacheScope InformerCache::scopeOf(const GroupVersionKind &gvk) const
+{
+    return m_options.byKind.value(gvk.toString(), m_options.defaultScope);
+}
+
+bool InformerCache::outOfScope(const GroupVersionKind &gvk, const QString &ns) const
+{
+    if (ns.isEmpty())
+        return false;
+    const auto mapping = m_options.mapper.forKind(gvk);
+    if (!mapping || !mapping->namespaced)
+        return false;
+    const QStringList namespaces = scopeOf(gvk).cachedNamespaces();
+    return !namespaces.isEmpty() && !namespaces.contains(ns);
+}
+
 QCoro::Task<Expected<Object>> InformerCache::get(GroupVersionKind gvk, QString ns, QString name)
 {
+    if (const auto mapping = m_options.mapper.forKind(gvk); mapping && !mapping->namespaced)
+        ns.clear(); // a cluster-scoped object has no namespace, whatever the caller passed
+    if (outOfScope(gvk, ns))
+        co_return unknownNamespace(QStringLiteral("unable to get: %1/%2").arg(ns, name));
     auto inf = co_await syncedInformer(gvk);
     if (!inf.ok())
         co_return inf.error();
@@ -221,6 +262,10 @@ QList<Object> InformerCache::select(const Informer &inf, const CacheListOptions 
 
 QCoro::Task<Expected<QList<Object>>> InformerCache::list(GroupVersionKind gvk, CacheListOptions opts)
 {
+    if (const auto mapping = m_options.mapper.forKind(gvk); mapping && !mapping->namespaced)
+        opts.namespaceName.clear();
+    if (outOfScope(gvk, opts.namespaceName))
+        co_return unknownNamespace(QStringLiteral("unable to list: %1").arg(opts.namespaceName));
     auto inf = co_await syncedInformer(gvk);
     if (!inf.ok())
         co_return inf.error();

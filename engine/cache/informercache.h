@@ -9,7 +9,11 @@
 //   (exact matches on an indexed field: the first through the index, the rest in memory; an
 //   unindexed field is an error, as in controller-runtime);
 // - results are immutable Objects: no deep copy is needed, and callers cannot corrupt the cache.
-// Scope per kind: one namespace or all, plus server-side label/field selectors.
+// Scope per kind: all namespaces, one, or several (one list + watch each), plus server-side
+// label/field selectors. A read of a namespaced kind in a namespace outside the scope fails with
+// an "unknown namespace for the cache" error (isUnknownNamespace), not NotFound or an empty
+// list, as controller-runtime's multi-namespace cache; a cluster-scoped kind ignores the
+// namespace it is asked for.
 
 #include "engine/api/clock.h"
 #include "engine/api/expected.h"
@@ -34,10 +38,19 @@ class RestClient;
 struct CacheScope
 {
     QString namespaceName; // "" = all namespaces
+    /// Several namespaces (controller-runtime's DefaultNamespaces); when non-empty, namespaceName
+    /// is ignored.
+    QStringList namespaces;
     QString labelSelector; // server-side, "" = everything
     QString fieldSelector;
     std::function<Object(const Object &)> transform; // default: strip managedFields
+
+    /// The namespaces cached; empty = all.
+    [[nodiscard]] QStringList cachedNamespaces() const;
 };
+
+/// A cached read named a namespace the cache does not hold (code 0, reason UnknownNamespace).
+bool isUnknownNamespace(const Status &s);
 
 struct InformerCacheOptions
 {
@@ -102,6 +115,9 @@ Q_SIGNALS:
 private:
     QCoro::Task<Expected<Informer *>> syncedInformer(GroupVersionKind gvk);
     QList<Object> select(const Informer &inf, const CacheListOptions &opts, Status *error) const;
+    /// The kind's scope, and whether `ns` is outside it ("" = the whole scope, always inside).
+    [[nodiscard]] CacheScope scopeOf(const GroupVersionKind &gvk) const;
+    [[nodiscard]] bool outOfScope(const GroupVersionKind &gvk, const QString &ns) const;
 
     InformerCacheOptions m_options;
     Clock *m_clock;

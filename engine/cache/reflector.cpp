@@ -18,6 +18,20 @@ constexpr auto MaxBackoff = 30s;
 constexpr auto BackoffResetAfter = 2min;
 constexpr auto ShortWatch = 1s;
 constexpr auto WatchListDeadline = 10s;
+
+/// 504 "Too large resource version": the server has not reached the resourceVersion asked for
+/// (client-go's isTooLargeResourceVersionError: the cause, or the message of older servers).
+bool isTooLargeResourceVersion(const Status &s)
+{
+    for (const StatusCause &c : s.details().causes)
+        if (c.reason == QLatin1String("ResourceVersionTooLarge"))
+            return true;
+    return isTimeout(s) && s.message().contains(QLatin1String("Too large resource version"));
+}
+
+/// The resourceVersion asked for is not available (compacted away, or not reached yet): list
+/// with it unset.
+bool isResourceVersionUnavailable(const Status &s) { return isGone(s) || isTooLargeResourceVersion(s); }
 } // namespace
 
 Reflector::Reflector(ReflectorOptions options, DeltaSink *sink, QObject *parent)
@@ -100,19 +114,37 @@ QCoro::Task<> Reflector::runList(quint64 epoch)
     RestClient *client = m_options.client;
     const GroupVersionResource gvr = m_options.resource;
     const QString ns = m_options.namespaceName;
+    const QString requestedRv = opts.resourceVersion;
+    bool paged = false;    // following continue tokens
+    bool fullList = false; // the unpaginated retry after an expired continue token
     for (;;) {
         auto page = co_await client->list(gvr, ns, opts, true);
         if (!self || epoch != m_epoch)
             co_return;
         if (!page.ok()) {
-            const bool expired = isGone(page.error());
-            if (expired && !m_consistentListNeeded) {
-                m_consistentListNeeded = true; // retry at once with a consistent list
-                m_lastError = page.error();
-                Q_EMIT errorOccurred(page.error());
+            const Status error = page.error();
+            if (paged && isGone(error) && !fullList) {
+                // The continue token expired between pages: one unpaginated list at the original
+                // resourceVersion (client-go's pager, FullListIfExpired); paging again could
+                // expire again on a large, busy collection.
+                m_lastError = error;
+                Q_EMIT errorOccurred(error);
+                fullList = true;
+                paged = false;
+                items.clear();
+                rv.clear();
+                opts.continueToken.clear();
+                opts.limit = 0;
+                opts.resourceVersion = requestedRv;
+                continue;
+            }
+            if (isResourceVersionUnavailable(error) && !m_consistentListNeeded) {
+                m_consistentListNeeded = true; // retry at once with resourceVersion unset
+                m_lastError = error;
+                Q_EMIT errorOccurred(error);
                 list();
             } else {
-                fail(page.error(), Next::Relist);
+                fail(error, Next::Relist);
             }
             co_return;
         }
@@ -122,6 +154,7 @@ QCoro::Task<> Reflector::runList(quint64 epoch)
             rv = page->resourceVersion; // every page carries the first page's version
         if (page->continueToken.isEmpty())
             break;
+        paged = true;
         opts.continueToken = page->continueToken;
         opts.resourceVersion.clear(); // not allowed together with continue
     }
@@ -233,6 +266,14 @@ void Reflector::onWatchFinished(const std::optional<Status> &error)
             m_watchListTimer = 0;
         }
         const int code = error ? error->code() : 0;
+        if (error && isResourceVersionUnavailable(*error)) {
+            // As client-go: the version is unavailable, so fall back to a LIST with it unset.
+            m_consistentListNeeded = true;
+            m_lastError = *error;
+            Q_EMIT errorOccurred(*error);
+            list();
+            return;
+        }
         if (code == 400 || code == 403 || code == 415 || code == 422) {
             m_watchListUnsupported = true; // this server does not stream lists: LIST from now on
             m_lastError = *error;
@@ -256,10 +297,10 @@ void Reflector::onWatchFinished(const std::optional<Status> &error)
         startWatch(); // a normal close: resume from the last version, no relist
         return;
     }
-    if (isGone(*error)) {
-        m_lastError = *error;
-        Q_EMIT errorOccurred(*error);
-        list(); // our version was compacted away: relist now
+    if (isResourceVersionUnavailable(*error)) {
+        // Compacted away (or not reached): relist, after a backoff as client-go's ListAndWatch
+        // loop does, so a server whose watches keep expiring does not get a loop of full lists.
+        fail(*error, Next::Relist);
         return;
     }
     const bool transient = isTooManyRequests(*error) || error->reason() == QLatin1String(StatusReason::ConnectionFailed);

@@ -5,8 +5,11 @@
 // - LIST first with resourceVersion=0 and limit=500 (following `continue` when the server pages),
 //   then WATCH from the list's resourceVersion with bookmarks and a random 5–10 minute timeout;
 // - a normal close re-watches from the last resourceVersion seen, without relisting;
-// - 410 Gone/Expired → relist (from the last resourceVersion; a 410 on that list → a consistent
-//   list with resourceVersion unset);
+// - a watch ending 410 Gone/Expired (or 504 "Too large resource version") → back off, then relist
+//   from the last resourceVersion; a list answered 410 or 504 "Too large resource version" → at
+//   once a consistent list with resourceVersion unset (the same for a streaming list);
+// - a continue token that expired between pages → one unpaginated list at the original
+//   resourceVersion (client-go's pager, FullListIfExpired);
 // - 429 and connection failures → back off, then re-watch; other errors → back off, then relist;
 //   a watch that ends within 1 s having delivered nothing counts as an error;
 // - backoff starts at 800 ms, doubles up to 30 s, with jitter 1.0 (each wait is d..2d), and

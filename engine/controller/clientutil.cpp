@@ -141,7 +141,10 @@ QCoro::Task<Expected<OperationOutcome>> createOrUpdate(Client *client, Reconcile
         co_return Status(prep.error());
     if (prep->done)
         co_return *prep->done;
-    if (prep->desired == prep->existing) // canonical encoding: equal bytes ⇔ equal documents
+    // Equal documents, not equal bytes: packing keeps the source's key order, so the cached copy
+    // (kube-apiserver writes Go field order) and a mutated one (json()/fromJson() sorts keys)
+    // differ in bytes while saying the same (controller-runtime: equality.Semantic.DeepEqual).
+    if (prep->desired == prep->existing || prep->desired.json() == prep->existing.json())
         co_return OperationOutcome{OperationResult::Unchanged, prep->existing};
     Object toUpdate = prep->desired;
     Expected<Object> updated = co_await client->update(std::move(ctx), std::move(toUpdate));

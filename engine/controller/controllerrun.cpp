@@ -58,11 +58,11 @@ void Controller::finish(const QueueKey &key, int priority, const std::shared_ptr
         scope->logger.error(f.panic, QStringLiteral("Observed a panic"));
         f.outcome = ReconcileOutcome::error(QStringLiteral("panic: %1 [recovered]").arg(f.panic));
     }
-    if (t.timedOut) {
+    // A timeout is counted, but the outcome is what the reconciler returned (controller-runtime):
+    // a reconcile that finished its work late is a success, not an error retried forever. One cut
+    // short by the timeout sees Cancelled from its client calls and returns that.
+    if (t.timedOut)
         m_metrics->timeouts->inc();
-        if (f.outcome.ok())
-            f.outcome = Status(504, QString::fromLatin1(StatusReason::Timeout), scope->cancelReason);
-    }
     applyOutcome(key, priority, f.outcome, t);
     if (f.outcome.isError())
         logError(*scope, f.outcome.error());

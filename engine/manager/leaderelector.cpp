@@ -61,6 +61,8 @@ LeaderElector::~LeaderElector()
 {
     if (m_timer)
         m_clock->cancel(m_timer);
+    if (m_deadlineTimer)
+        m_clock->cancel(m_deadlineTimer);
     if (m_leading)
         m_statusGauge->set(0);
 }
@@ -82,6 +84,9 @@ void LeaderElector::stop()
     if (m_timer)
         m_clock->cancel(m_timer);
     m_timer = 0;
+    if (m_deadlineTimer)
+        m_clock->cancel(m_deadlineTimer);
+    m_deadlineTimer = 0;
     const bool wasActive = m_phase == Phase::Acquiring || m_phase == Phase::Renewing;
     m_phase = Phase::Stopped;
     const bool wasLeading = m_leading;
@@ -119,7 +124,8 @@ void LeaderElector::schedule(milliseconds delay)
         m_timer = 0;
         if (gen != m_generation)
             return;
-        if (m_phase == Phase::Renewing && m_inRound && m_clock->now() >= m_roundStart + m_config.renewDeadline) {
+        const auto now = m_clock->now();
+        if (m_phase == Phase::Renewing && m_inRound && now >= deadlineFor(now)) {
             loseLeadership();
             return;
         }
@@ -133,40 +139,87 @@ milliseconds LeaderElector::jitteredRetry() const
     return milliseconds(qint64(double(m_config.retryPeriod.count()) * factor));
 }
 
+Clock::TimePoint LeaderElector::deadlineFor(Clock::TimePoint tryStart) const
+{
+    if (m_phase != Phase::Renewing)
+        return tryStart + m_config.renewDeadline;
+    // The round's deadline (client-go). It is also bounded from the start of our last successful
+    // write: the others count LeaseDuration from when they saw that write, which is after it was
+    // sent, so we stop before they can take over even when that write's reply came back late.
+    const auto sinceWrite = std::min<Clock::Duration>(m_config.retryPeriod + m_config.renewDeadline, m_config.leaseDuration);
+    return std::min(m_roundStart + m_config.renewDeadline, m_lastWriteStart + sinceWrite);
+}
+
 QCoro::Task<void> LeaderElector::runTry(quint64 generation)
 {
-    if (m_inFlight)
+    if (m_inFlight) { // an abandoned try is still running: go again when it returns
+        m_tryWhenIdle = true;
         co_return;
+    }
+    const auto start = m_clock->now();
     if (m_phase == Phase::Renewing && !m_inRound) {
         m_inRound = true;
-        m_roundStart = m_clock->now();
+        m_roundStart = start;
     }
+    const quint64 id = ++m_tryId;
     m_inFlight = true;
+    m_tryWhenIdle = false;
+    if (m_deadlineTimer)
+        m_clock->cancel(m_deadlineTimer);
+    m_deadlineTimer = m_clock->callAt(deadlineFor(start), this, [this, id] {
+        m_deadlineTimer = 0;
+        onTryDeadline(id);
+    });
     QPointer<LeaderElector> self(this);
     const bool ok = co_await tryAcquireOrRenew();
     if (!self)
         co_return;
     m_inFlight = false;
-    if (generation != m_generation) {
+    if (id == m_tryId && m_deadlineTimer) {
+        m_clock->cancel(m_deadlineTimer);
+        m_deadlineTimer = 0;
+    }
+    if (generation != m_generation || id != m_tryId) { // stopped, lost or abandoned meanwhile
         if (m_releaseWhenIdle) {
             m_releaseWhenIdle = false;
             release();
+        } else if (m_phase == Phase::Acquiring && (m_tryWhenIdle || !m_timer)) {
+            schedule(milliseconds(0));
         }
+        m_tryWhenIdle = false;
         co_return;
     }
-    onTryDone(ok);
+    onTryDone(ok, start);
 }
 
-void LeaderElector::onTryDone(bool ok)
+void LeaderElector::onTryDeadline(quint64 tryId)
+{
+    if (tryId != m_tryId || !m_inFlight)
+        return;
+    if (m_phase == Phase::Renewing) {
+        loseLeadership(); // the renewal still in flight no longer counts
+        return;
+    }
+    if (m_phase == Phase::Acquiring)
+        ++m_tryId; // abandoned: a late success must not make us leader; retried when it returns
+}
+
+void LeaderElector::onTryDone(bool ok, Clock::TimePoint tryStart)
 {
     const auto now = m_clock->now();
+    const auto deadline = deadlineFor(tryStart);
     if (m_phase == Phase::Acquiring) {
+        if (ok && now >= deadline) { // too late to count (raced its deadline): renew first
+            schedule(milliseconds(0));
+            return;
+        }
         if (!ok) {
             schedule(jitteredRetry());
             return;
         }
         m_phase = Phase::Renewing;
         m_inRound = false;
+        m_lastWriteStart = tryStart;
         setLeading(true);
         if (m_phase == Phase::Renewing) // a slot may have stopped us
             schedule(m_config.retryPeriod);
@@ -174,14 +227,14 @@ void LeaderElector::onTryDone(bool ok)
     }
     if (m_phase != Phase::Renewing)
         return;
-    if (ok) {
-        m_inRound = false;
-        schedule(m_config.retryPeriod);
-        return;
-    }
-    const auto deadline = m_roundStart + m_config.renewDeadline;
     if (now >= deadline) {
         loseLeadership();
+        return;
+    }
+    if (ok) {
+        m_inRound = false;
+        m_lastWriteStart = tryStart;
+        schedule(m_config.retryPeriod);
         return;
     }
     schedule(std::min(m_config.retryPeriod, std::chrono::duration_cast<milliseconds>(deadline - now)));
@@ -190,6 +243,12 @@ void LeaderElector::onTryDone(bool ok)
 void LeaderElector::loseLeadership()
 {
     ++m_generation;
+    if (m_timer)
+        m_clock->cancel(m_timer);
+    m_timer = 0;
+    if (m_deadlineTimer)
+        m_clock->cancel(m_deadlineTimer);
+    m_deadlineTimer = 0;
     m_phase = Phase::Stopped;
     m_lost = true;
     m_inRound = false;
@@ -241,8 +300,10 @@ QCoro::Task<bool> LeaderElector::tryAcquireOrRenew()
         observe(record, m_clock->now());
         co_return true;
     }
+    // The record is seen when the GET returns: it may have been written while the GET was queued
+    // (client-go's setObservedRecord). Expiry below is judged against `now`, the earlier time.
     if (!current->sameAs(m_observed))
-        observe(*current, now);
+        observe(*current, m_clock->now());
     const bool held = !current->holderIdentity.isEmpty();
     if (held && current->holderIdentity != m_config.identity && leaseValid(now))
         co_return false; // another holder, not expired yet

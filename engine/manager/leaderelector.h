@@ -9,7 +9,16 @@
 //   otherwise PUT (compare-and-swap on the GET's resourceVersion) with us as holder,
 //   renewTime = now and, on takeover, acquireTime = now and leaseTransitions + 1.
 // - While leading: renew every RetryPeriod; failed renewals are retried every RetryPeriod for up
-//   to RenewDeadline, then leadership is lost (stoppedLeading, lost() true).
+//   to RenewDeadline, then leadership is lost (stoppedLeading, lost() true). The deadline is a
+//   Clock timer, so it also cuts off a renewal still in flight (a slow or hung request, or one
+//   sleeping on Retry-After): client-go's round context. It is also never later than
+//   min(RetryPeriod + RenewDeadline, LeaseDuration) after the *start* of the last successful
+//   write, so a leader whose reply came back late still stops before its lease can expire for
+//   the others (they count LeaseDuration from when they saw the write, after it was sent).
+// - A try made while acquiring that outlives RenewDeadline is abandoned: its late success does not
+//   make us leader (a later try renews what it wrote).
+// - A standby stamps observedTime when its GET *returned* (the record may have been written while
+//   the GET was queued), and judges expiry against the time the try began, as client-go.
 // - stop(): stops trying and, when leading and releaseOnCancel, writes an empty holder with
 //   leaseDurationSeconds 1 so another candidate takes over within one retry.
 // - handOff(): release and stop trying (the GUI hands leadership to a headless operator);
@@ -92,7 +101,10 @@ private:
     QCoro::Task<void> runTry(quint64 generation);
     QCoro::Task<bool> tryAcquireOrRenew();
     QCoro::Task<void> release();
-    void onTryDone(bool ok);
+    void onTryDone(bool ok, Clock::TimePoint tryStart);
+    /// When the try starting at `tryStart` must have succeeded.
+    Clock::TimePoint deadlineFor(Clock::TimePoint tryStart) const;
+    void onTryDeadline(quint64 tryId);
     void loseLeadership();
     void schedule(std::chrono::milliseconds delay);
     std::chrono::milliseconds jitteredRetry() const;
@@ -113,9 +125,13 @@ private:
     bool m_releaseWhenIdle = false; // stop() came while a try was in flight
     quint64 m_generation = 0; // bumps on stop/handOff so stale tries are ignored
     quint64 m_timer = 0;
+    quint64 m_deadlineTimer = 0;
+    quint64 m_tryId = 0;       // bumps per try and when a try is abandoned at its deadline
+    bool m_tryWhenIdle = false; // a try was due while an abandoned one was still in flight
     LeaderElectionRecord m_observed;
     Clock::TimePoint m_observedTime{};
     Clock::TimePoint m_roundStart{};
+    Clock::TimePoint m_lastWriteStart{}; // start of the try whose write last succeeded
 };
 
 } // namespace opbench

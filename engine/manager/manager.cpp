@@ -318,19 +318,33 @@ QCoro::Task<void> Manager::shutdown(int exitCode, QString reason)
     const QDeadlineTimer deadline = m_options.gracefulShutdownTimeout.count() < 0
         ? QDeadlineTimer(QDeadlineTimer::Forever)
         : QDeadlineTimer(m_options.gracefulShutdownTimeout);
-    log.info(QStringLiteral("Stopping and waiting for non leader election runnables"));
-    stopNonElectedAndSignal();
-    if (!m_nonElectedStopped)
-        co_await qCoro(this, &Manager::nonElectionRunnablesStopped, remainingGrace(deadline));
-    if (!self)
-        co_return;
-    log.info(QStringLiteral("Stopping and waiting for leader election runnables"));
-    stopElectedAndSignal();
-    if ((m_electedRunning || hasElectionRunnables()) && !m_electedStopped && m_nonElectedStopped)
-        co_await qCoro(this, &Manager::electionRunnablesStopped, remainingGrace(deadline));
-    if (!self)
-        co_return;
-    if (!m_nonElectedStopped || ((m_electedRunning || hasElectionRunnables()) && !m_electedStopped)) {
+    // A lost lease skips the grace period, as controller-runtime's OnStoppedLeading does: another
+    // replica may already lead, so the runnables are told to stop and not waited for (the process
+    // exits on finished(); nothing it still has in flight outlives it).
+    const bool leaseLost = m_elector && m_elector->lost();
+    if (leaseLost) {
+        log.info(QStringLiteral("Leader election lost: stopping runnables without waiting for them"));
+        stopNonElectedAndSignal();
+        if (!self)
+            co_return;
+        stopElectedAndSignal();
+        if (!self)
+            co_return;
+    } else {
+        log.info(QStringLiteral("Stopping and waiting for non leader election runnables"));
+        stopNonElectedAndSignal();
+        if (!m_nonElectedStopped)
+            co_await qCoro(this, &Manager::nonElectionRunnablesStopped, remainingGrace(deadline));
+        if (!self)
+            co_return;
+        log.info(QStringLiteral("Stopping and waiting for leader election runnables"));
+        stopElectedAndSignal();
+        if ((m_electedRunning || hasElectionRunnables()) && !m_electedStopped && m_nonElectedStopped)
+            co_await qCoro(this, &Manager::electionRunnablesStopped, remainingGrace(deadline));
+        if (!self)
+            co_return;
+    }
+    if (!leaseLost && (!m_nonElectedStopped || ((m_electedRunning || hasElectionRunnables()) && !m_electedStopped))) {
         const QString msg = QStringLiteral("failed waiting for all runnables to end within grace period of %1s: context deadline exceeded")
                                 .arg(double(m_options.gracefulShutdownTimeout.count()) / 1000.0);
         log.error(msg, QStringLiteral("error received after stop sequence was engaged"));

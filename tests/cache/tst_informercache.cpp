@@ -65,6 +65,78 @@ private Q_SLOTS:
     }
     void cleanup() { delete m_cache; }
 
+    // Finding 9: a read outside the cached namespace says so; NotFound would make a reconciler
+    // create what already exists (409), and an empty list would hide everything.
+    void shouldRefuseReadsOutsideTheCachedNamespace()
+    {
+        InformerCacheOptions o;
+        o.defaultScope.namespaceName = QStringLiteral("a");
+        o.syncTimeout = std::chrono::milliseconds(200);
+        InformerCache cache(std::move(o));
+        cache.informerFor(PodKind).value()->replaceAll(
+            {pod(QStringLiteral("a"), QStringLiteral("p1"), QStringLiteral("n1"), QStringLiteral("web"))}, QStringLiteral("10"));
+        QVERIFY(QCoro::waitFor(cache.get(PodKind, QStringLiteral("a"), QStringLiteral("p1"))).ok());
+        auto other = QCoro::waitFor(cache.get(PodKind, QStringLiteral("b"), QStringLiteral("p3")));
+        QVERIFY(!other.ok());
+        QVERIFY(!isNotFound(other.error()));
+        QVERIFY(isUnknownNamespace(other.error()));
+        QCOMPARE(other.error().message(), QStringLiteral("unable to get: b/p3 because of unknown namespace for the cache"));
+        auto listOther = QCoro::waitFor(cache.list(PodKind, opts(QStringLiteral("b"), {}, {})));
+        QVERIFY(!listOther.ok());
+        QVERIFY(isUnknownNamespace(listOther.error()));
+        auto all = QCoro::waitFor(cache.list(PodKind));
+        QVERIFY(all.ok());
+        QCOMPARE(keys(*all), QStringList{QStringLiteral("a/p1")});
+    }
+
+    void shouldReadEveryNamespaceOfASeveralNamespaceScope()
+    {
+        InformerCacheOptions o;
+        o.defaultScope.namespaces = {QStringLiteral("a"), QStringLiteral("b")};
+        o.syncTimeout = std::chrono::milliseconds(200);
+        InformerCache cache(std::move(o));
+        Informer *inf = cache.informerFor(PodKind).value();
+        QCOMPARE(inf->options().namespaces, (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
+        inf->replaceAll({pod(QStringLiteral("a"), QStringLiteral("p1"), QStringLiteral("n1"), QStringLiteral("web")),
+                         pod(QStringLiteral("b"), QStringLiteral("p3"), QStringLiteral("n1"), QStringLiteral("db"))},
+                        QStringLiteral("10"));
+        QVERIFY(QCoro::waitFor(cache.get(PodKind, QStringLiteral("a"), QStringLiteral("p1"))).ok());
+        QVERIFY(QCoro::waitFor(cache.get(PodKind, QStringLiteral("b"), QStringLiteral("p3"))).ok());
+        auto missing = QCoro::waitFor(cache.get(PodKind, QStringLiteral("b"), QStringLiteral("nope")));
+        QVERIFY(!missing.ok());
+        QVERIFY(isNotFound(missing.error())); // inside the scope: a plain NotFound
+        auto outside = QCoro::waitFor(cache.get(PodKind, QStringLiteral("c"), QStringLiteral("p9")));
+        QVERIFY(!outside.ok());
+        QVERIFY(isUnknownNamespace(outside.error()));
+        auto inB = QCoro::waitFor(cache.list(PodKind, opts(QStringLiteral("b"), {}, {})));
+        QVERIFY(inB.ok());
+        QCOMPARE(keys(*inB), QStringList{QStringLiteral("b/p3")});
+        QVERIFY(!QCoro::waitFor(cache.list(PodKind, opts(QStringLiteral("c"), {}, {}))).ok());
+    }
+
+    // The related low finding: a cluster-scoped kind read with a namespace (controller-runtime
+    // drops it) finds the object instead of saying NotFound.
+    void shouldIgnoreTheNamespaceOfAClusterScopedRead()
+    {
+        const GroupVersionKind nsKind{QString(), QStringLiteral("v1"), QStringLiteral("Namespace")};
+        InformerCacheOptions o;
+        o.defaultScope.namespaceName = QStringLiteral("a");
+        o.syncTimeout = std::chrono::milliseconds(200);
+        InformerCache cache(std::move(o));
+        cache.informerFor(nsKind).value()->replaceAll(
+            {Object::fromJson({{QStringLiteral("apiVersion"), QStringLiteral("v1")},
+                               {QStringLiteral("kind"), QStringLiteral("Namespace")},
+                               {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("team-x")},
+                                                                        {QStringLiteral("resourceVersion"), QStringLiteral("1")}}}})},
+            QStringLiteral("10"));
+        auto got = QCoro::waitFor(cache.get(nsKind, QStringLiteral("a"), QStringLiteral("team-x")));
+        QVERIFY2(got.ok(), got.ok() ? "" : qPrintable(got.error().message()));
+        QCOMPARE(got->name(), QStringLiteral("team-x"));
+        auto listed = QCoro::waitFor(cache.list(nsKind, opts(QStringLiteral("b"), {}, {})));
+        QVERIFY(listed.ok());
+        QCOMPARE(listed->size(), 1);
+    }
+
     void shouldShareOneInformerPerKind()
     {
         QCOMPARE(m_cache->informerFor(PodKind).value(), m_cache->informerFor(PodKind).value());

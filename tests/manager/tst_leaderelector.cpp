@@ -2,12 +2,16 @@
 // Leader election algorithm against an in-memory lease store, with a FakeClock.
 #include "engine/api/clock.h"
 #include "engine/api/metrics.h"
+#include "engine/client/awaitsignal.h"
+#include "engine/client/restclient.h"
 #include "engine/manager/leaderelector.h"
+#include "tests/manager/leaseserver.h"
 
 #include <QSignalSpy>
 #include <QTest>
 
 using namespace opbench;
+using opbench::test::LeaseServer;
 using namespace std::chrono_literals;
 
 namespace {
@@ -23,13 +27,36 @@ struct LeaseStore
     int writes = 0;
 };
 
+// Faults of one candidate's lock, in FakeClock time: a request that waits `readDelay` or
+// `writeDelay` before it reaches the store (queued by the server, API Priority & Fairness,
+// a slow network), and failures that only this candidate sees (a partition).
+struct LockFaults
+{
+    std::chrono::milliseconds readDelay{0};
+    int slowReads = -1;             // how many reads take readDelay (-1: all)
+    std::chrono::milliseconds writeDelay{0};
+    bool failWrites = false;
+    bool failReads = false;
+    std::function<void()> onRead; // when a read reaches the store (before it is answered)
+};
+
 class FakeLock final : public LeaseLock
 {
 public:
-    explicit FakeLock(LeaseStore *store) : m_store(store) {}
+    FakeLock(LeaseStore *store, Clock *clock = nullptr, LockFaults *faults = nullptr)
+        : m_store(store), m_clock(clock), m_faults(faults)
+    {
+    }
     QCoro::Task<Expected<LeaderElectionRecord>> get() override
     {
-        if (m_store->failReads)
+        if (m_faults && m_faults->readDelay.count() > 0 && m_faults->slowReads != 0) {
+            if (m_faults->slowReads > 0)
+                --m_faults->slowReads;
+            co_await detail::ClockSleep(m_clock, m_faults->readDelay, &m_context);
+        }
+        if (m_faults && m_faults->onRead)
+            m_faults->onRead();
+        if (m_store->failReads || (m_faults && m_faults->failReads))
             co_return Status::internalError(QStringLiteral("injected"));
         if (!m_store->exists)
             co_return Status::notFound(QStringLiteral("coordination.k8s.io"), QStringLiteral("leases"), QStringLiteral("lock"));
@@ -51,7 +78,9 @@ public:
     }
     QCoro::Task<Expected<void>> update(LeaderElectionRecord r) override
     {
-        if (m_store->failWrites)
+        if (m_faults && m_faults->writeDelay.count() > 0)
+            co_await detail::ClockSleep(m_clock, m_faults->writeDelay, &m_context);
+        if (m_store->failWrites || (m_faults && m_faults->failWrites))
             co_return Status::internalError(QStringLiteral("injected"));
         if (m_seenRv != m_store->rv)
             co_return Status::modifiedConflict(QStringLiteral("coordination.k8s.io"), QStringLiteral("leases"), QStringLiteral("lock"));
@@ -64,6 +93,9 @@ public:
 
 private:
     LeaseStore *m_store;
+    Clock *m_clock;
+    LockFaults *m_faults;
+    QObject m_context; // sleeps end with the lock
     int m_seenRv = -1;
 };
 
@@ -82,6 +114,14 @@ private:
         cfg.clock = m_clock.get();
         cfg.releaseOnCancel = release;
         return std::make_unique<LeaderElector>(std::make_unique<FakeLock>(&m_store), cfg);
+    }
+    std::unique_ptr<LeaderElector> candidateWithFaults(const QString &id, LockFaults *faults)
+    {
+        LeaderElectionConfig cfg;
+        cfg.name = QStringLiteral("lock");
+        cfg.identity = id;
+        cfg.clock = m_clock.get();
+        return std::make_unique<LeaderElector>(std::make_unique<FakeLock>(&m_store, m_clock.get(), faults), cfg);
     }
     // Steps the fake clock in small increments so chains of callbacks run as in real time.
     void advance(std::chrono::milliseconds total)
@@ -214,6 +254,125 @@ private Q_SLOTS:
         QVERIFY(!a->isLeader());
         QVERIFY(a->lost());
         QCOMPARE(stopped.count(), 1);
+    }
+
+    // Finding 1: a renewal that outlives RenewDeadline (here a write that takes 30 s to reach the
+    // server) must cost the leader its leadership at the deadline, not when the write returns.
+    void shouldLoseLeadershipWhileASlowRenewalIsInFlight()
+    {
+        LockFaults aFaults;
+        auto a = candidateWithFaults(QStringLiteral("a"), &aFaults);
+        QSignalSpy stopped(a.get(), &LeaderElector::stoppedLeading);
+        a->start();
+        advance(100ms);
+        QVERIFY(a->isLeader());
+        auto b = candidate(QStringLiteral("b"));
+        b->start();
+        advance(3s);
+        const int writesBefore = m_store.writes;
+        aFaults.writeDelay = 30s; // from now on a's renewals hang for 30 s
+        int bothLeading = 0;
+        auto steps = 0ms;
+        for (; steps < 60s && !b->isLeader(); steps += 100ms) {
+            m_clock->advance(100ms);
+            if (a->isLeader() && b->isLeader())
+                ++bothLeading;
+        }
+        QVERIFY(b->isLeader());
+        QCOMPARE(bothLeading, 0);
+        QVERIFY(!a->isLeader());
+        QVERIFY(a->lost());
+        QCOMPARE(stopped.count(), 1);
+        QCOMPARE(m_store.record.holderIdentity, QStringLiteral("b"));
+        QVERIFY(m_store.writes > writesBefore);
+        advance(40s); // a's hung write lands on a stale resourceVersion: refused
+        QCOMPARE(m_store.record.holderIdentity, QStringLiteral("b"));
+        QVERIFY(b->isLeader());
+        QVERIFY(!a->isLeader());
+    }
+
+    // Finding 1 against a real lock: RestLeaseLock over RestClient, the server answering 429 with
+    // Retry-After (RestClient retries, sleeping on the clock): leadership ends at RenewDeadline.
+    void shouldLoseLeadershipWhileThrottledRenewalRetries()
+    {
+        LeaseServer server;
+        QVERIFY(server.listen());
+        RestConfig rc;
+        rc.server = QUrl(server.url());
+        rc.clock = m_clock.get();
+        rc.qps = 0;
+        rc.timeout = 5s;
+        RestClient rest(rc);
+        LeaderElectionConfig cfg;
+        cfg.name = QStringLiteral("lock");
+        cfg.identity = QStringLiteral("a");
+        cfg.clock = m_clock.get();
+        LeaderElector a(std::make_unique<RestLeaseLock>(&rest, QStringLiteral("default"), QStringLiteral("lock")), cfg);
+        QSignalSpy stopped(&a, &LeaderElector::stoppedLeading);
+        a.start();
+        m_clock->advance(0ms);
+        QTRY_VERIFY(a.isLeader()); // the HTTP calls take real (loopback) time, the lease none
+        QCOMPARE(server.holder(), QStringLiteral("a"));
+        server.throttled = true; // every request from now on: 429, Retry-After: 5
+        const QString host = QStringLiteral("127.0.0.1:%1").arg(rc.server.port());
+        auto received429 = [&] {
+            double n = 0;
+            for (const char *method : {"GET", "PUT"})
+                if (const Counter *c = MetricsRegistry::global()
+                                           .counter(QStringLiteral("rest_client_requests_total"), QString(),
+                                                    {QStringLiteral("code"), QStringLiteral("method"), QStringLiteral("host")})
+                                           ->find({QStringLiteral("429"), QString::fromLatin1(method), host}))
+                    n += c->value();
+            return int(n);
+        };
+        auto elapsed = 0ms;
+        for (; elapsed < 60s && a.isLeader(); elapsed += 100ms) {
+            m_clock->advance(100ms);
+            QTest::qWait(1); // lets a request out; then every answer sent is read before time moves on
+            QTRY_COMPARE_WITH_TIMEOUT(received429(), server.throttledAnswers, 5000);
+        }
+        QVERIFY2(server.throttledAnswers > 0, "the renewal never reached the server");
+        QVERIFY(!a.isLeader());
+        QVERIFY(a.lost());
+        QCOMPARE(stopped.count(), 1);
+        // The last good renewal was at most 2 s before throttling began; RenewDeadline is 10 s.
+        QVERIFY2(elapsed <= 12s, qPrintable(QString::number(elapsed.count())));
+    }
+
+    // Finding 2: a standby's GET that was queued for 10 s shows a renewal made at the end of
+    // those 10 s. Counting the lease from when the GET was *sent* lets the standby take over
+    // while the old leader (whose later renewals fail) still leads.
+    void shouldCountTheLeaseFromWhenTheStandbySawIt()
+    {
+        LockFaults aFaults;
+        auto a = candidateWithFaults(QStringLiteral("a"), &aFaults);
+        a->start();
+        advance(100ms);
+        QVERIFY(a->isLeader());
+        LockFaults bFaults;
+        auto b = candidateWithFaults(QStringLiteral("b"), &bFaults);
+        b->start();
+        advance(3s);
+        QVERIFY(!b->isLeader());
+        // b's next GET waits 10 s in a queue; when it is served, a is cut off from the server.
+        bFaults.readDelay = 10s;
+        bFaults.slowReads = 1;
+        bFaults.onRead = [&] {
+            if (bFaults.slowReads == 0 && !aFaults.failWrites) {
+                aFaults.failWrites = true;
+                aFaults.failReads = true;
+            }
+        };
+        int bothLeading = 0;
+        for (auto t = 0ms; t < 60s && !b->isLeader(); t += 100ms) {
+            m_clock->advance(100ms);
+            if (a->isLeader() && b->isLeader())
+                ++bothLeading;
+        }
+        QVERIFY(aFaults.failWrites);
+        QVERIFY(b->isLeader());
+        QVERIFY(a->lost());
+        QCOMPARE(bothLeading, 0);
     }
 
     void shouldReleaseOnStopSoOthersTakeOverQuickly()

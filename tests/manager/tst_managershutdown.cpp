@@ -2,7 +2,10 @@
 // Manager shutdown: runnables stop in controller-runtime's order (non-election, then election),
 // and one grace period bounds the wait for all of them — a non-election runnable that never
 // stops no longer blocks the shutdown; running out of it is exit code 1.
+#include "engine/api/clock.h"
+#include "engine/manager/leaderelector.h"
 #include "engine/manager/manager.h"
+#include "tests/manager/leaseserver.h"
 
 #include <QTest>
 
@@ -98,6 +101,53 @@ private Q_SLOTS:
         const qsizetype controller = run.log.indexOf(QStringLiteral("stop controller"));
         QVERIFY(background >= 0 && controller >= 0);
         QVERIFY2(background < controller, qPrintable(run.log.join(u',')));
+    }
+
+    // Finding 4: losing the lease skips the grace period (controller-runtime sets it to 0 in
+    // OnStoppedLeading): a controller that is slow to stop must not keep the old leader's process
+    // alive, and writing, for up to 30 s while a new leader runs.
+    void shouldStopAtOnceWhenTheLeaseIsLost()
+    {
+        test::LeaseServer server;
+        QVERIFY(server.listen());
+        FakeClock clock;
+        ManagerOptions mo;
+        mo.restConfig.server = QUrl(server.url());
+        mo.restConfig.timeout = 5s;
+        mo.clock = &clock;
+        mo.leaderElection = true;
+        mo.leaderElectionId = QStringLiteral("lock");
+        mo.leaderElectionNamespace = QStringLiteral("default");
+        mo.identity = QStringLiteral("a");
+        mo.gracefulShutdownTimeout = 30s;
+        auto created = Manager::create(mo);
+        QVERIFY(created.ok());
+        Run run;
+        run.mgr = std::move(created.value());
+        run.mgr->add(std::make_unique<TestRunnable>(QStringLiteral("controller"), true, /*hangs=*/true, &run.log));
+        connect(run.mgr.get(), &Manager::finished, run.mgr.get(), [&run](int code, const QString &reason) {
+            run.finished = true;
+            run.code = code;
+            run.reason = reason;
+        });
+        Expected<void> started = QCoro::waitFor(run.mgr->start());
+        QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().message()));
+        clock.advance(0ms);
+        QTRY_VERIFY(run.log.contains(QStringLiteral("start controller")));
+        QCOMPARE(server.holder(), QStringLiteral("a"));
+        server.throttled = true; // renewals now fail (429, Retry-After) until RenewDeadline
+        for (auto t = 0ms; t < 20s && run.mgr->isLeader(); t += 100ms) {
+            clock.advance(100ms);
+            QTest::qWait(1);
+        }
+        QVERIFY(!run.mgr->isLeader());
+        QVERIFY(run.mgr->elector()->lost());
+        // Well inside the 30 s grace period the controller would otherwise get.
+        QTRY_VERIFY_WITH_TIMEOUT(run.finished, 5000);
+        QCOMPARE(run.code, 1);
+        QCOMPARE(run.reason, QStringLiteral("leader election lost"));
+        QVERIFY(run.log.contains(QStringLiteral("stop controller"))); // asked to stop, not waited for
+        QVERIFY(!run.log.contains(QStringLiteral("stopped controller")));
     }
 
     void shouldBoundHangingNonElectionRunnableByGracePeriod()
