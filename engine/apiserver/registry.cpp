@@ -41,6 +41,25 @@ void ResourceRegistry::addBuiltins()
         t.tracksGeneration = tracksGenerationBuiltin(m.gvr);
         add(std::move(t));
     }
+    // Access reviews (accessreview.h): create-only, never stored.
+    auto review = [this](const char *group, const char *resource, const char *kind, bool namespaced) {
+        ResourceType t;
+        t.mapping.gvr = {QString::fromLatin1(group), QStringLiteral("v1"), QString::fromLatin1(resource)};
+        t.mapping.kind = QString::fromLatin1(kind);
+        t.mapping.namespaced = namespaced;
+        t.mapping.verbs = {QStringLiteral("create")};
+        t.storage = t.mapping.gvr;
+        t.reviewOnly = true;
+        RestMapper defaults;
+        defaults.add(t.mapping);
+        t.mapping = defaults.all().first();
+        add(std::move(t));
+    };
+    review("authentication.k8s.io", "selfsubjectreviews", "SelfSubjectReview", false);
+    review("authorization.k8s.io", "localsubjectaccessreviews", "LocalSubjectAccessReview", true);
+    review("authorization.k8s.io", "selfsubjectaccessreviews", "SelfSubjectAccessReview", false);
+    review("authorization.k8s.io", "selfsubjectrulesreviews", "SelfSubjectRulesReview", false);
+    review("authorization.k8s.io", "subjectaccessreviews", "SubjectAccessReview", false);
 }
 
 void ResourceRegistry::add(ResourceType type)

@@ -26,6 +26,7 @@ struct ResourceType
     bool statusSubresource = false;    // "/status" exists: main endpoint ignores status, /status the rest
     bool scaleSubresource = false;
     bool tracksGeneration = false;     // metadata.generation maintained (CRs, deployments, CRDs, ...)
+    bool reviewOnly = false;           // answered by a handler, never stored (access reviews)
     QString crdName;                   // custom only: "myapplications.example.com"
     QJsonObject schema;                // custom only: the version's openAPIV3Schema
     QJsonArray printerColumns;         // custom only: additionalPrinterColumns

@@ -73,7 +73,7 @@ Expected<QJsonObject> ResourceHandler::decodeBody(const Request &request)
 void ResourceHandler::handle(const Request &request, const RequestInfo &info, Responder resp)
 {
     const auto found = m_store->registry()->find({info.apiGroup, info.apiVersion, info.resource});
-    if (!found || info.malformed)
+    if (!found || found->reviewOnly || info.malformed)
         return resp.sendStatus(notFoundPath());
     const ResourceType &type = *found;
     if ((!type.namespaced() && !info.namespaceName.isEmpty()) || (type.namespaced() && info.namespaceName.isEmpty() && !info.name.isEmpty()))

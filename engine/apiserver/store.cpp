@@ -65,7 +65,7 @@ Store::~Store() = default;
 Expected<ResourceType> Store::typeFor(const GroupVersionResource &gvr) const
 {
     auto t = m_registry->find(gvr);
-    if (!t)
+    if (!t || t->reviewOnly)
         return Status(404, QString::fromLatin1(StatusReason::NotFound), QStringLiteral("the server could not find the requested resource"));
     return *t;
 }

@@ -402,6 +402,73 @@ def check_deletes_and_errors(k):
              want_rc0=False, contains=("NotFound",))
 
 
+RULES_YAML = """users:
+- name: viewer
+  token: compat-view-token
+  readOnly: true
+- name: team
+  token: compat-team-token
+  namespaces: [compat-0, compat-1, compat-2, compat-3]
+"""
+
+
+def user_kubeconfig(admin_kubeconfig, token, path):
+    """A copy of the admin kubeconfig that authenticates with `token` (a --rules user)."""
+    with open(admin_kubeconfig) as f:
+        text = f.read()
+    with open(path, "w") as f:
+        f.write(re.sub(r"(?m)^(\s*token:).*$", lambda m: f"{m.group(1)} {token}", text))
+    os.chmod(path, 0o600)
+    return path
+
+
+def check_auth(k, server):
+    """kubectl auth can-i (SelfSubjectAccessReview) and --list (SelfSubjectRulesReview) answer
+    from the same rules that produce 403s, for the admin, a read-only and a namespace-limited user."""
+    viewer = Kubectl(k.label, k.path, user_kubeconfig(server.kubeconfig, "compat-view-token",
+                                                      os.path.join(server.workdir, f"kc-view-{k.namespace}")),
+                     k.namespace, k.report, k.slow)
+    team = Kubectl(k.label, k.path, user_kubeconfig(server.kubeconfig, "compat-team-token",
+                                                    os.path.join(server.workdir, f"kc-team-{k.namespace}")),
+                   k.namespace, k.report, k.slow)
+    try:
+        for who, kc, args, want in [
+                ("admin", k, ["create", "deployments"], "yes"),
+                ("admin", k, ["delete", "namespaces"], "yes"),
+                ("viewer", viewer, ["create", "deployments"], "no"),
+                ("viewer", viewer, ["list", "pods", "--all-namespaces"], "yes"),
+                ("viewer", viewer, ["watch", "myapplications.example.com"], "yes"),
+                ("team", team, ["create", "deployments"], "yes"),
+                ("team", team, ["list", "pods", "--all-namespaces"], "no")]:
+            rc, out, err, _ = kc.run("auth", "can-i", *args)
+            k.report.check(rc == (0 if want == "yes" else 1) and out.strip() == want,
+                           k.what(f"auth can-i {' '.join(args)} as {who} says {want}"),
+                           f"rc={rc}; stdout: {excerpt(out)}; stderr: {excerpt(err)}")
+        rc, out, err, _ = team.run("auth", "can-i", "create", "configmaps", "-n", "default", namespaced=False)
+        k.report.check(rc == 1 and out.strip() == "no", k.what("auth can-i create configmaps -n default as team says no"),
+                       f"rc={rc}; stdout: {excerpt(out)}; stderr: {excerpt(err)}")
+        # the answer matches what the request gets
+        rc, out, err, _ = team.run("create", "configmap", "denied", "-n", "default", namespaced=False)
+        k.report.check(rc != 0 and "forbidden" in err, k.what("team's create configmap -n default is refused (403)"),
+                       f"rc={rc}; stderr: {excerpt(err)}")
+        for who, kc, want in [("admin", k, [r"\*\.\*\s+\[\]\s+\[\]\s+\[\*\]"]),
+                              ("viewer", viewer, [r"\*\.\*\s+\[\]\s+\[\]\s+\[get list watch\]",
+                                                  r"selfsubjectaccessreviews\.authorization\.k8s\.io\s+\[\]\s+\[\]\s+\[create\]"]),
+                              ("team", team, [r"\*\.\*\s+\[\]\s+\[\]\s+\[\*\]",
+                                              rf"namespaces\s+\[\]\s+\[[^]]*{k.namespace}[^]]*\]\s+\[get list watch\]"])]:
+            rc, out, err, _ = kc.run("auth", "can-i", "--list")
+            missing = [w for w in want if not re.search(w, out)]
+            k.report.check(rc == 0 and not missing, k.what(f"auth can-i --list as {who} lists its rules"),
+                           f"rc={rc}; missing {missing}; stdout: {excerpt(out)}; stderr: {excerpt(err)}")
+        rc, out, err, _ = team.run("auth", "can-i", "--list", "-n", "default", namespaced=False)
+        k.report.check(rc == 0 and not re.search(r"\*\.\*\s+\[\]\s+\[\]\s+\[\*\]", out),
+                       k.what("auth can-i --list -n default as team has no write rule"),
+                       f"rc={rc}; stdout: {excerpt(out)}; stderr: {excerpt(err)}")
+    finally:
+        shutil.rmtree(viewer.cache, ignore_errors=True)
+        shutil.rmtree(team.cache, ignore_errors=True)
+
+
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
@@ -433,6 +500,7 @@ def run_client(label, path, server, report, slow, index):
         k.create_builtin("create namespace (generator)", ["create", "namespace", f"{namespace}-gen"],
                          f"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {namespace}-gen\n", namespaced=False)
         check_discovery(k)
+        check_auth(k, server)
         check_create_and_get(k)
         check_apply(k, server.workdir)
         check_configmaps(k)
@@ -459,7 +527,14 @@ def run(report):
         return
     if len(clients) == 1:
         report.skip("no kubectl.1.* beside the PATH kubectl: only the PATH kubectl is tested")
-    server = Server(sys.argv[1])
+    rules_dir = tempfile.mkdtemp(prefix="opbench-compat-rules-")
+    rules = os.path.join(rules_dir, "rules.yaml")
+    with open(rules, "w") as f:
+        f.write(RULES_YAML)
+    try:
+        server = Server(sys.argv[1], extra_args=["--rules", rules])
+    finally:
+        shutil.rmtree(rules_dir, ignore_errors=True)
     slow = []
     try:
         print(f"# server {server.url}", flush=True)
