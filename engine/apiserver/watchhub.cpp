@@ -178,7 +178,7 @@ QByteArray WatchHub::encodeObject(const Watcher &w, const Object &object)
     if (!w.request.table)
         return served.toJsonBytes();
     const QJsonObject table = makeTable(w.request.type, {served}, served.resourceVersion(), QString(),
-                                        m_store->clock()->wallNow(), !w.tableHeaderSent);
+                                        m_store->clock()->wallNow(), !w.tableHeaderSent, w.request.tableObject);
     return QJsonDocument(table).toJson(QJsonDocument::Compact);
 }
 

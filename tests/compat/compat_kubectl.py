@@ -321,6 +321,35 @@ def check_deployment(k):
              contains=("successfully rolled out",), timeout=30)
 
 
+def check_tables(k):
+    """kubectl get prints the columns a real cluster shows (server-side Tables)."""
+    k.expect("expose deployment web --port=80", ["expose", "deployment", "web", "--port=80"], contains=("exposed",))
+    for args, header, row_re in [
+            (["get", "svc", "web"], "NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE",
+             r"^web\s+ClusterIP\s+\d+\.\d+\.\d+\.\d+\s+<none>\s+80/TCP\s+\d+[smhd]"),
+            (["get", "svc", "web", "-o", "wide"], "NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE SELECTOR",
+             r"^web\s+.*\s+app=web$"),
+            (["get", "pods"], "NAME READY STATUS RESTARTS AGE", r"^web-\S+\s+1/1\s+Running\s+0\s+\d+"),
+            (["get", "pods", "-o", "wide"], "NAME READY STATUS RESTARTS AGE IP NODE NOMINATED NODE READINESS GATES",
+             r"^web-\S+\s+1/1\s+Running\s+0\s+\S+\s+[\d.]+\s+\S+\s+<none>\s+<none>$"),
+            (["get", "rs"], "NAME DESIRED CURRENT READY AGE", r"^web-\S+\s+3\s+3\s+3\s+"),
+            (["get", "deploy", "-o", "wide"], "NAME READY UP-TO-DATE AVAILABLE AGE CONTAINERS IMAGES SELECTOR",
+             r"^web\s+3/3\s+3\s+3\s+\S+\s+nginx\s+nginx:1.26\s+app=web$"),
+            (["get", "configmaps", "cm1"], "NAME DATA AGE", r"^cm1\s+1\s+"),
+            (["get", "secrets", "s1"], "NAME TYPE DATA AGE", r"^s1\s+Opaque\s+1\s+"),
+            (["get", "crd", "myapplications.example.com"], "NAME CREATED AT",
+             r"^myapplications\.example\.com\s+\d{4}-\d\d-\d\dT[\d:]+Z$")]:
+        ok, out = k.expect(f"kubectl {' '.join(args)} (table)", args, namespaced=args[1] != "crd")
+        if not ok:
+            continue
+        lines = out.splitlines()
+        got = " ".join(lines[0].split()) if lines else ""
+        rows = [line for line in lines[1:] if re.search(row_re, line)]
+        k.report.check(got == header and rows, k.what(f"kubectl {' '.join(args)} prints {header}"),
+                       f"header {got!r}; rows matching {row_re!r}: {len(rows)}; stdout: {excerpt(out)}")
+    k.expect("delete service web", ["delete", "service", "web"], contains=("deleted",), timeout=30)
+
+
 DEFAULTS_MANIFEST = """apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -506,6 +535,7 @@ def run_client(label, path, server, report, slow, index):
         check_configmaps(k)
         check_watch(k)
         check_deployment(k)
+        check_tables(k)
         check_defaults(k, server.workdir)
         check_deletes_and_errors(k)
         if index == 0:
