@@ -321,6 +321,23 @@ def check_deployment(k):
              contains=("successfully rolled out",), timeout=30)
 
 
+def check_explain(k):
+    """kubectl explain reads the server's OpenAPI v3 documents (built-ins and the CRD)."""
+    for args, patterns in [
+            (["explain", "deployment.spec.replicas"], [r"KIND:\s+Deployment", r"FIELD: replicas <integer>", r"DESCRIPTION:\s+\S"]),
+            (["explain", "myapplication.spec"], [r"KIND:\s+MyApplication", r"image\s+<string> -required-", r"replicas\s+<integer>"]),
+            (["explain", "deployment.spec", "--recursive"],
+             [r"matchLabels\s+<map\[string\]string>", r"containers\s+<\[\]Container> -required-", r"maxSurge\s+<IntOrString>"]),
+            (["explain", "myapplications", "--recursive"], [r"spec\s+<Object>", r"image\s+<string>"]),
+            (["explain", "svc.spec.type"], [r"FIELD: type <string>", r"DESCRIPTION:\s+\S"]),
+            (["explain", "pods.spec.containers.resources.limits"], [r"map\[string\]Quantity"])]:
+        ok, out = k.expect(" ".join(args), args, namespaced=False)
+        if ok:
+            missing = [p for p in patterns if not re.search(p, out)]
+            k.report.check(not missing, k.what(f"{' '.join(args)} shows the schema"),
+                           f"missing {missing}; stdout: {excerpt(out)}")
+
+
 def check_tables(k):
     """kubectl get prints the columns a real cluster shows (server-side Tables)."""
     k.expect("expose deployment web --port=80", ["expose", "deployment", "web", "--port=80"], contains=("exposed",))
@@ -529,6 +546,7 @@ def run_client(label, path, server, report, slow, index):
         k.create_builtin("create namespace (generator)", ["create", "namespace", f"{namespace}-gen"],
                          f"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {namespace}-gen\n", namespaced=False)
         check_discovery(k)
+        check_explain(k)
         check_auth(k, server)
         check_create_and_get(k)
         check_apply(k, server.workdir)
