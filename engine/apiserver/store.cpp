@@ -112,6 +112,9 @@ Expected<ListResult> Store::list(const GroupVersionResource &gvr, const ListOpti
             result.resourceVersion = n;
         }
     }
+    // RV=0 is served from kube-apiserver's watch cache, which ignores limit: one page, no token
+    // (client-go's reflector then stays out of its paginated relist mode).
+    const qint64 limit = rvParam == QLatin1String("0") && options.continueToken.isEmpty() ? 0 : options.limit;
     QString startAfter;
     if (!options.continueToken.isEmpty()) {
         quint64 tokenRv = 0;
@@ -138,7 +141,7 @@ Expected<ListResult> Store::list(const GroupVersionResource &gvr, const ListOpti
             break;
         if (options.filter && !options.filter(it.value()))
             continue;
-        if (options.limit > 0 && result.items.size() >= options.limit) {
+        if (limit > 0 && result.items.size() >= limit) {
             result.continueToken = encodeContinue(result.resourceVersion, result.items.last().key());
             if (!options.filter) {
                 qint64 remaining = 0;
