@@ -331,7 +331,7 @@ Expected<void> Store::restore(const QJsonObject &snapshot)
         const QJsonObject r = rv2.toObject();
         const GroupVersionResource gvr{r.value(QLatin1String("group")).toString(), r.value(QLatin1String("version")).toString(),
                                        r.value(QLatin1String("resource")).toString()};
-        if (gvr.resource.isEmpty() || gvr.version.isEmpty())
+        if (gvr.resource.isEmpty() || (gvr.version.isEmpty() && gvr.group.isEmpty()))
             return Status::badRequest(QStringLiteral("state snapshot has a resource entry without version/resource"));
         const auto type = typeFor(gvr);
         for (const QJsonValue &item : r.value(QLatin1String("items")).toArray()) {
@@ -352,6 +352,18 @@ Expected<void> Store::restore(const QJsonObject &snapshot)
             if (o.kind() == QLatin1String("CustomResourceDefinition"))
                 (void)m_registry->registerCrd(o.json());
         }
+    // Custom resources saved by older versions under {group, version, plural}: one bucket now.
+    for (const GroupVersionResource &key : m_objects.keys()) {
+        if (key.version.isEmpty())
+            continue;
+        const GroupVersionResource versionless{key.group, QString(), key.resource};
+        if (!m_registry->find(versionless))
+            continue;
+        const QMap<QString, Object> moved = m_objects.take(key);
+        QMap<QString, Object> &bucket = m_objects[versionless];
+        for (auto it = moved.cbegin(); it != moved.cend(); ++it)
+            bucket.insert(it.key(), it.value());
+    }
     for (auto it = m_objects.cbegin(); it != m_objects.cend(); ++it)
         for (const Object &o : it.value())
             index(it.key(), Object(), o);
