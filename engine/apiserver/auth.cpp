@@ -66,25 +66,56 @@ Expected<QString> Authorizer::authenticate(const Request &request) const
     return Status::unauthorized();
 }
 
-Expected<void> Authorizer::authorize(const QString &user, const RequestInfo &info) const
+AccessRules Authorizer::rulesFor(const QString &user) const
 {
-    if (user == kAdmin || user == kAnonymous)
-        return {};
+    AccessRules rules;
+    if (user == kAdmin || (user == kAnonymous && m_allowAnonymous)) {
+        rules.cluster << PolicyRule{{QStringLiteral("*")}, {QStringLiteral("*")}, {QStringLiteral("*")}, {}, {}}
+                      << PolicyRule{{QStringLiteral("*")}, {}, {}, {}, {QStringLiteral("*")}};
+        return rules;
+    }
     const UserRule *rule = nullptr;
     for (const UserRule &r : m_users)
         if (r.name == user)
             rule = &r;
     if (!rule)
-        return Status::forbidden(QString(), QString(), QString(), QStringLiteral("User \"%1\" cannot access the API").arg(user));
-    if (!info.isResourceRequest)
-        return {}; // discovery is open to every authenticated user
-    const bool read = info.verb == QLatin1String("get") || info.verb == QLatin1String("list") || info.verb == QLatin1String("watch");
-    const bool nsOk = rule->namespaces.isEmpty() || rule->namespaces.contains(info.namespaceName)
-                      || (info.namespaceName.isEmpty() && info.resource == QLatin1String("namespaces")
-                          && rule->namespaces.contains(info.name) && read);
-    const bool clusterRead = info.namespaceName.isEmpty() && read && rule->namespaces.isEmpty();
-    if ((read || !rule->readOnly) && (nsOk || clusterRead))
+        return rules;
+    const QStringList read{QStringLiteral("get"), QStringLiteral("list"), QStringLiteral("watch")};
+    const QStringList verbs = rule->readOnly ? read : QStringList{QStringLiteral("*")};
+    const PolicyRule everything{verbs, {QStringLiteral("*")}, {QStringLiteral("*")}, {}, {}};
+    if (rule->namespaces.isEmpty()) {
+        rules.cluster << everything;
+    } else {
+        for (const QString &ns : rule->namespaces)
+            rules.perNamespace[ns] << everything;
+        rules.cluster << PolicyRule{read, {QString()}, {QStringLiteral("namespaces")}, rule->namespaces, {}};
+    }
+    // system:basic-user and system:discovery, which every authenticated user holds
+    rules.cluster << PolicyRule{{QStringLiteral("create")},
+                                {QStringLiteral("authorization.k8s.io")},
+                                {QStringLiteral("selfsubjectaccessreviews"), QStringLiteral("selfsubjectrulesreviews")},
+                                {},
+                                {}}
+                  << PolicyRule{{QStringLiteral("create")}, {QStringLiteral("authentication.k8s.io")}, {QStringLiteral("selfsubjectreviews")}, {}, {}}
+                  << PolicyRule{{QStringLiteral("get")},
+                                {},
+                                {},
+                                {},
+                                {QStringLiteral("/api"), QStringLiteral("/api/*"), QStringLiteral("/apis"), QStringLiteral("/apis/*"),
+                                 QStringLiteral("/healthz"), QStringLiteral("/livez"), QStringLiteral("/openapi"), QStringLiteral("/openapi/*"),
+                                 QStringLiteral("/readyz"), QStringLiteral("/version"), QStringLiteral("/version/")}};
+    return rules;
+}
+
+Expected<void> Authorizer::authorize(const QString &user, const RequestInfo &info, const QByteArray &method) const
+{
+    AccessAttributes a = AccessAttributes::fromRequest(info, method == "HEAD" ? QByteArray("GET") : method);
+    if (allows(user, a))
         return {};
+    if (!info.isResourceRequest) {
+        return Status(403, QString::fromLatin1(StatusReason::Forbidden),
+                      QStringLiteral("forbidden: User \"%1\" cannot %2 path \"%3\"").arg(user, a.verb, info.path));
+    }
     QString where = info.namespaceName.isEmpty() ? QStringLiteral("at the cluster scope")
                                                  : QStringLiteral("in the namespace \"%1\"").arg(info.namespaceName);
     const QString why = QStringLiteral("User \"%1\" cannot %2 resource \"%3\" in API group \"%4\" %5")

@@ -16,8 +16,18 @@
 // never sends tokens over plain HTTP); a wrong token is still 401. A denied request → 403 with
 // the API server's message: `pods is forbidden: User "viewer" cannot create resource "pods" in
 // API group "" in the namespace "default"`.
+//
+// Every user's rights are RBAC-shaped rules (accessrules.h), the one source for 403s, access
+// reviews and `kubectl auth can-i --list`:
+//   admin (and the anonymous admin): * on everything, every non-resource URL;
+//   every rules-file user: create SelfSubjectAccessReview/RulesReview/SelfSubjectReview
+//     (system:basic-user) and get on the discovery URLs (system:discovery);
+//   no namespaces: get/list/watch (readOnly) or * on every resource, cluster-wide;
+//   namespaces [a, b]: get/list/watch or * on every resource in a and b only, plus get/list/watch
+//     of the Namespace objects a and b.
 
 #include "engine/api/expected.h"
+#include "engine/apiserver/accessrules.h"
 #include "engine/apiserver/exchange.h"
 #include "engine/apiserver/requestinfo.h"
 
@@ -45,8 +55,14 @@ public:
 
     /// The user name for the request's bearer token; 401 Status otherwise.
     Expected<QString> authenticate(const Request &request) const;
-    /// 403 Status when `user` may not do `info`.
-    Expected<void> authorize(const QString &user, const RequestInfo &info) const;
+    /// 403 Status when `user` may not do `info` (`method`: the HTTP method, for non-resource
+    /// requests).
+    Expected<void> authorize(const QString &user, const RequestInfo &info, const QByteArray &method = "GET") const;
+
+    /// The rules `user` holds (empty for a user the server does not know).
+    AccessRules rulesFor(const QString &user) const;
+    /// True when `user` may do `attributes`.
+    bool allows(const QString &user, const AccessAttributes &attributes) const { return rulesFor(user).allows(attributes); }
 
 private:
     QString m_adminToken;

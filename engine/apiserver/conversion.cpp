@@ -52,6 +52,8 @@ Object toServed(const ResourceType &type, const Object &stored)
 {
     if (!needsConversion(type) || stored.isNull())
         return stored;
+    if (type.custom && stored.apiVersion() == type.apiVersion())
+        return stored; // written at the version asked for
     return Object::fromJson(toServed(type, stored.json()));
 }
 
@@ -60,7 +62,7 @@ QJsonObject toStorage(const ResourceType &type, const QJsonObject &served)
     if (!needsConversion(type))
         return served;
     QJsonObject o = served;
-    o.insert(QLatin1String("apiVersion"), type.storage.groupVersion().toString());
+    o.insert(QLatin1String("apiVersion"), type.storageApiVersion());
     if (isEventsApi(type)) {
         for (const Rename &r : kEventRenames)
             move(o, r.events, r.core);

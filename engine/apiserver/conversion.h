@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Conversion between what a client sees at a served version and what the store keeps:
-// custom resources served at several versions are stored at the storage version (apiVersion
-// rewritten; no schema conversion, as with `conversion: None`), and events.k8s.io/v1 Events share
+// custom resources served at several versions share one storage bucket; objects are written at
+// the storage version and keep it until rewritten (apiVersion rewritten on read; no schema
+// conversion, as with `conversion: None`), and events.k8s.io/v1 Events share
 // core/v1 storage (field renames: regarding ↔ involvedObject, note ↔ message, ...).
 
 #include "engine/api/object.h"

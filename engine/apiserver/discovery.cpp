@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/apiserver/discovery.h"
 
+#include "engine/apiserver/openapi.h"
+
 #include <QJsonArray>
 
 namespace opbench::apiserver {
@@ -166,8 +168,13 @@ bool Discovery::handle(const Request &request, Responder responder) const
         // protobuf media type with '@' breaks Go's MIME parser, octet-stream works everywhere.
         static const QByteArray doc = QByteArray::fromHex("0a03322e30120a0a0466616b6512027631");
         responder.send(200, "application/octet-stream", doc);
-    } else if (path.startsWith(QLatin1String("/openapi/v3"))) {
-        responder.sendStatus(notFound);
+    } else if (path == QLatin1String("/openapi/v3")) {
+        responder.sendJson(200, OpenApiV3(m_registry).discovery());
+    } else if (path.startsWith(QLatin1String("/openapi/v3/"))) {
+        if (auto doc = OpenApiV3(m_registry).document(path.mid(12)))
+            responder.sendJson(200, *doc);
+        else
+            responder.sendStatus(notFound);
     } else if (path == QLatin1String("/")) {
         responder.sendJson(200, QJsonObject{{QStringLiteral("paths"), toArray({QStringLiteral("/api"), QStringLiteral("/api/v1"), QStringLiteral("/apis"),
                                                                                 QStringLiteral("/healthz"), QStringLiteral("/livez"), QStringLiteral("/openapi/v2"),

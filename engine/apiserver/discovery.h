@@ -2,8 +2,8 @@
 #pragma once
 // The non-resource endpoints: discovery (/api, /apis, /api/v1, /apis/{g}, /apis/{g}/{v}),
 // /version, /healthz /livez /readyz (with ?verbose), /openapi/v2 (a minimal protobuf document
-// that lets kubectl's client-side validation pass) and /openapi/v3 (404, which newer kubectl
-// accepts).
+// that lets kubectl's client-side validation pass) and /openapi/v3 (discovery and one document
+// per group version, see openapi.h).
 
 #include "engine/apiserver/exchange.h"
 #include "engine/apiserver/registry.h"

@@ -28,6 +28,24 @@ bool isRace(const Status &s)
 
 } // namespace
 
+GarbageCollector::OwnerState GarbageCollector::ownerState(const Object &dependent, const OwnerReference &ref) const
+{
+    const GroupVersion gv = GroupVersion::parse(ref.apiVersion);
+    const auto type = m_store->registry()->findKind({gv.group, gv.version, ref.kind});
+    if (!type)
+        return OwnerState::Unresolvable; // a kind this server does not serve: never collected for it
+    if (type->namespaced() && dependent.namespaceName().isEmpty())
+        return OwnerState::Dangling; // a cluster-scoped dependent cannot have a namespaced owner
+    // The owner is looked up where it must live: the dependent's namespace (or cluster scope),
+    // by kind and name; a same-uid object elsewhere is not the owner.
+    const auto owner = m_store->get(type->gvr(), type->namespaced() ? dependent.namespaceName() : QString(), ref.name);
+    if (!owner || owner->uid() != ref.uid)
+        return OwnerState::Dangling;
+    if (owner->isBeingDeleted() && owner->finalizers().contains(kForeground))
+        return OwnerState::Waiting;
+    return OwnerState::Solid;
+}
+
 GarbageCollector::GarbageCollector(Store *store, Clock *clock, QObject *parent)
     : QObject(parent), m_store(store), m_clock(clock)
 {
@@ -63,6 +81,10 @@ void GarbageCollector::onCommitted(const StoreEvent &event)
         const bool refsChanged = event.previous.isNull() || event.previous.ownerReferences() != o.ownerReferences();
         if (refsChanged && !o.ownerReferences().isEmpty())
             m_dirtyDependents.insert(o.uid());
+        if (refsChanged && !event.previous.isNull()) {
+            for (const OwnerReference &r : event.previous.ownerReferences())
+                m_dirtyOwners.insert(r.uid); // a foreground owner may have lost its last blocker
+        }
         if (hasPropagationFinalizer(o))
             m_dirtyOwners.insert(o.uid());
         if (o.isBeingDeleted()) {
@@ -112,28 +134,43 @@ void GarbageCollector::processOwner(const QString &ownerUid)
 
 void GarbageCollector::processDependent(const QString &dependentUid)
 {
+    // kube-controller-manager's attemptToDeleteItem: owners are solid, waiting for their
+    // dependents' deletion (foreground), or dangling (absent, another uid, wrong namespace).
     const std::optional<ObjectRef> ref = m_store->findByUid(dependentUid);
     if (!ref)
         return;
     const Object dep = m_store->find(*ref);
     QSet<QString> dangling;
-    bool liveOwner = false;
+    QSet<QString> waiting;
+    bool solid = false;
     for (const OwnerReference &r : dep.ownerReferences()) {
-        if (m_store->findByUid(r.uid))
-            liveOwner = true;
-        else
+        switch (ownerState(dep, r)) {
+        case OwnerState::Solid:
+        case OwnerState::Unresolvable:
+            solid = true;
+            break;
+        case OwnerState::Waiting:
+            waiting.insert(r.uid);
+            break;
+        case OwnerState::Dangling:
             dangling.insert(r.uid);
+            break;
+        }
     }
-    if (dangling.isEmpty())
+    if (dangling.isEmpty() && waiting.isEmpty())
         return;
-    if (liveOwner) {
-        stripOwner(dependentUid, dangling);
+    if (solid) { // another owner keeps it: only the references to the others go
+        stripOwner(dependentUid, dangling | waiting);
         return;
     }
     if (dep.isBeingDeleted())
         return;
     DeleteOptions options;
-    options.propagationPolicy = QStringLiteral("Background");
+    options.preconditionUid = dep.uid();
+    if (!waiting.isEmpty() && !m_store->dependentsOf(dep.uid()).isEmpty())
+        options.propagationPolicy = QStringLiteral("Foreground"); // its own dependents go first
+    else
+        options.propagationPolicy = QStringLiteral("Background");
     const auto result = m_store->remove(ref->gvr, ref->namespaceName, ref->name, options);
     if (result) {
         ++m_deleted;
@@ -144,30 +181,18 @@ void GarbageCollector::processDependent(const QString &dependentUid)
 
 void GarbageCollector::handleForeground(const QString &ownerUid)
 {
+    // processDeletingDependentsItem: every dependent is considered (one with another solid owner
+    // only loses its reference to this owner); the owner goes once no dependent with
+    // blockOwnerDeletion=true references it any more.
     bool blockingLeft = false;
     for (const ObjectRef &depRef : m_store->dependentsOf(ownerUid)) {
         const Object dep = m_store->find(depRef);
         if (dep.isNull())
             continue;
-        bool blocking = false;
-        for (const OwnerReference &r : dep.ownerReferences())
-            blocking = blocking || (r.uid == ownerUid && r.blockOwnerDeletion);
-        if (dep.isBeingDeleted()) {
-            blockingLeft = blockingLeft || blocking;
-            continue;
-        }
-        DeleteOptions options;
-        options.propagationPolicy = blocking ? QStringLiteral("Foreground") : QStringLiteral("Background");
-        options.preconditionUid = dep.uid();
-        const auto result = m_store->remove(depRef.gvr, depRef.namespaceName, depRef.name, options);
-        if (!result) {
-            if (!isRace(result.error()))
-                qCWarning(lcGc) << "cannot delete dependent" << depRef.name << ":" << result.error().message();
-            blockingLeft = blockingLeft || blocking;
-            continue;
-        }
-        ++m_deleted;
-        blockingLeft = blockingLeft || (blocking && !result->removed);
+        processDependent(dep.uid());
+        const Object after = m_store->find(depRef);
+        for (const OwnerReference &r : after.ownerReferences())
+            blockingLeft = blockingLeft || (r.uid == ownerUid && r.blockOwnerDeletion);
     }
     if (!blockingLeft)
         removeFinalizer(ownerUid, kForeground);

@@ -4,18 +4,27 @@
 // (k8s-api-semantics §8), working through the Store's write API so resourceVersions and watch
 // events are real.
 //
-// - Background: a dependent whose owners are all gone (absent, or present with another uid) is
-//   deleted (background); a dependent with a live owner left only loses the dangling references.
+// - Owners are identified as kube-controller-manager does: the ownerReference's apiVersion/kind
+//   names the resource, the owner is looked up by name in the dependent's namespace (cluster
+//   scope for cluster-scoped kinds) and its uid must match. A same-uid object elsewhere is not
+//   the owner (a cross-namespace reference dangles); a reference to a kind the server does not
+//   serve is never treated as gone.
+// - Background: a dependent whose owners are all gone is deleted (background); a dependent with
+//   a solid owner left only loses the references to the gone (and foreground-deleting) owners.
 // - Foreground: an owner carrying the `foregroundDeletion` finalizer (set by the Store on DELETE
-//   with propagationPolicy=Foreground) gets its dependents deleted (those with
-//   blockOwnerDeletion in foreground themselves); once no dependent with blockOwnerDeletion=true
-//   is left, the finalizer is removed (and the Store removes the owner).
+//   with propagationPolicy=Foreground) gets each dependent processed as above: a dependent with
+//   another solid owner is kept (its reference to this owner is stripped), the others are
+//   deleted (in foreground only when they have dependents of their own). Once no dependent with
+//   blockOwnerDeletion=true references the owner, the finalizer is removed (and the Store removes
+//   the owner).
 // - Orphan: an owner carrying the `orphan` finalizer gets its uid stripped from every
 //   dependent's ownerReferences, then the finalizer is removed.
 //
 // Work is queued: `committed` events only mark uids dirty; a queued call processes them later
 // (never inside the Store's signal emission). Processing re-reads the store, so it is
 // idempotent; a write that loses a race (409) is retried on the next pass.
+
+#include "engine/api/object.h"
 
 #include <QObject>
 #include <QSet>
@@ -46,6 +55,8 @@ public:
     int strippedReferences() const { return m_stripped; }
 
 private:
+    enum class OwnerState { Solid, Waiting, Dangling, Unresolvable };
+    OwnerState ownerState(const Object &dependent, const OwnerReference &ref) const;
     void onCommitted(const StoreEvent &event);
     void schedule();
     void processQueued();

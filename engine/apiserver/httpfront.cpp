@@ -8,7 +8,7 @@ namespace opbench::apiserver {
 
 HttpFront::HttpFront(Store *store, WatchHub *watches, Authorizer *auth, FaultInjector *faults, AuditLog *audit, QObject *parent)
     : QAbstractHttpServer(parent), m_store(store), m_watches(watches), m_auth(auth), m_faults(faults), m_audit(audit),
-      m_discovery(store->registry()), m_resources(store, watches, this)
+      m_discovery(store->registry()), m_reviews(auth), m_resources(store, watches, this)
 {
 }
 
@@ -38,7 +38,7 @@ bool HttpFront::handleRequest(const QHttpServerRequest &qtRequest, QTcpSocket *s
         }
         *user = *who;
         authed.user = *who;
-        if (auto ok = m_auth->authorize(*who, info); !ok) {
+        if (auto ok = m_auth->authorize(*who, info, request.method); !ok) {
             responder.sendStatus(ok.error());
             return true;
         }
@@ -62,6 +62,8 @@ bool HttpFront::handleRequest(const QHttpServerRequest &qtRequest, QTcpSocket *s
 
 void HttpFront::dispatch(const Request &request, const RequestInfo &info, Responder responder)
 {
+    if (AccessReviews::isReview(info))
+        return m_reviews.handle(request, info, responder);
     if (info.isResourceRequest)
         return m_resources.handle(request, info, responder);
     if (m_discovery.handle(request, responder))

@@ -6,6 +6,7 @@
 // discovery / non-resource endpoints or the resource handlers; unknown paths get 404 "the server
 // could not find the requested resource". Every request is audited with its status code.
 
+#include "engine/apiserver/accessreview.h"
 #include "engine/apiserver/auditlog.h"
 #include "engine/apiserver/auth.h"
 #include "engine/apiserver/discovery.h"
@@ -43,6 +44,7 @@ private:
     FaultInjector *m_faults;
     AuditLog *m_audit;
     Discovery m_discovery;
+    AccessReviews m_reviews;
     ResourceHandler m_resources;
     quint64 m_requests = 0;
 };

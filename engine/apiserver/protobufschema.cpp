@@ -202,6 +202,55 @@ const ProtobufMessage &namespaceMessage()
     return m;
 }
 
+// authorization.k8s.io/v1 and authentication.k8s.io/v1 reviews (kubectl >= 1.33 `auth can-i`,
+// `auth whoami`); their status is never read from a request.
+const ProtobufMessage &resourceAttributes()
+{
+    static const ProtobufMessage m{"ResourceAttributes",
+                                   {scalar(1, "namespace", T::String), scalar(2, "verb", T::String), scalar(3, "group", T::String),
+                                    scalar(4, "version", T::String), scalar(5, "resource", T::String), scalar(6, "subresource", T::String),
+                                    scalar(7, "name", T::String)}};
+    return m;
+}
+
+const ProtobufMessage &nonResourceAttributes()
+{
+    static const ProtobufMessage m{"NonResourceAttributes", {scalar(1, "path", T::String), scalar(2, "verb", T::String)}};
+    return m;
+}
+
+const ProtobufMessage &subjectAccessReviewSpec()
+{
+    static const ProtobufMessage m{"SubjectAccessReviewSpec",
+                                   {message(1, "resourceAttributes", &resourceAttributes), message(2, "nonResourceAttributes", &nonResourceAttributes),
+                                    scalar(3, "user", T::String), strings(4, "groups"), scalar(6, "uid", T::String)}};
+    return m;
+}
+
+const ProtobufMessage &subjectAccessReview()
+{
+    static const ProtobufMessage m{"SubjectAccessReview", {message(1, "metadata", &objectMeta), message(2, "spec", &subjectAccessReviewSpec)}};
+    return m;
+}
+
+const ProtobufMessage &selfSubjectRulesReviewSpec()
+{
+    static const ProtobufMessage m{"SelfSubjectRulesReviewSpec", {scalar(1, "namespace", T::String)}};
+    return m;
+}
+
+const ProtobufMessage &selfSubjectRulesReview()
+{
+    static const ProtobufMessage m{"SelfSubjectRulesReview", {message(1, "metadata", &objectMeta), message(2, "spec", &selfSubjectRulesReviewSpec)}};
+    return m;
+}
+
+const ProtobufMessage &selfSubjectReview()
+{
+    static const ProtobufMessage m{"SelfSubjectReview", {message(1, "metadata", &objectMeta)}};
+    return m;
+}
+
 struct TopLevel
 {
     const char *apiVersion;
@@ -212,6 +261,12 @@ struct TopLevel
 constexpr TopLevel kTopLevel[] = {
     {"v1", "ConfigMap", &configMap}, {"v1", "Namespace", &namespaceMessage}, {"v1", "Pod", &pod},
     {"v1", "Secret", &secret},       {"apps/v1", "Deployment", &deployment},
+    // SelfSubjectAccessReviewSpec is SubjectAccessReviewSpec's fields 1 and 2
+    {"authorization.k8s.io/v1", "SelfSubjectAccessReview", &subjectAccessReview},
+    {"authorization.k8s.io/v1", "SubjectAccessReview", &subjectAccessReview},
+    {"authorization.k8s.io/v1", "LocalSubjectAccessReview", &subjectAccessReview},
+    {"authorization.k8s.io/v1", "SelfSubjectRulesReview", &selfSubjectRulesReview},
+    {"authentication.k8s.io/v1", "SelfSubjectReview", &selfSubjectReview},
 };
 
 } // namespace

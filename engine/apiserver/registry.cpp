@@ -36,11 +36,32 @@ void ResourceRegistry::addBuiltins()
         t.storage = m.gvr;
         if (m.gvr.group == QLatin1String("events.k8s.io"))
             t.storage = {QString(), QStringLiteral("v1"), QStringLiteral("events")};
+        t.storageVersion = t.storage.version;
         t.statusSubresource = m.subresources.contains(QLatin1String("status"));
         t.scaleSubresource = m.subresources.contains(QLatin1String("scale"));
         t.tracksGeneration = tracksGenerationBuiltin(m.gvr);
         add(std::move(t));
     }
+    // Access reviews (accessreview.h): create-only, never stored.
+    auto review = [this](const char *group, const char *resource, const char *kind, bool namespaced) {
+        ResourceType t;
+        t.mapping.gvr = {QString::fromLatin1(group), QStringLiteral("v1"), QString::fromLatin1(resource)};
+        t.mapping.kind = QString::fromLatin1(kind);
+        t.mapping.namespaced = namespaced;
+        t.mapping.verbs = {QStringLiteral("create")};
+        t.storage = t.mapping.gvr;
+        t.storageVersion = t.storage.version;
+        t.reviewOnly = true;
+        RestMapper defaults;
+        defaults.add(t.mapping);
+        t.mapping = defaults.all().first();
+        add(std::move(t));
+    };
+    review("authentication.k8s.io", "selfsubjectreviews", "SelfSubjectReview", false);
+    review("authorization.k8s.io", "localsubjectaccessreviews", "LocalSubjectAccessReview", true);
+    review("authorization.k8s.io", "selfsubjectaccessreviews", "SelfSubjectAccessReview", false);
+    review("authorization.k8s.io", "selfsubjectrulesreviews", "SelfSubjectRulesReview", false);
+    review("authorization.k8s.io", "subjectaccessreviews", "SubjectAccessReview", false);
 }
 
 void ResourceRegistry::add(ResourceType type)
@@ -56,6 +77,15 @@ void ResourceRegistry::add(ResourceType type)
 
 std::optional<ResourceType> ResourceRegistry::find(const GroupVersionResource &gvr) const
 {
+    if (gvr.version.isEmpty()) { // a custom resource's storage key
+        for (const ResourceType &t : m_types)
+            if (t.custom && t.storage == gvr && t.mapping.gvr.version == t.storageVersion)
+                return t;
+        for (const ResourceType &t : m_types)
+            if (t.custom && t.storage == gvr)
+                return t;
+        return std::nullopt;
+    }
     for (const ResourceType &t : m_types)
         if (t.mapping.gvr == gvr)
             return t;
@@ -148,7 +178,10 @@ QStringList ResourceRegistry::registerCrd(const QJsonObject &crd)
         t.tracksGeneration = true;
         t.schema = v.value(QLatin1String("schema")).toObject().value(QLatin1String("openAPIV3Schema")).toObject();
         t.printerColumns = v.value(QLatin1String("additionalPrinterColumns")).toArray();
-        t.storage = {group, storageVersion.isEmpty() ? t.mapping.gvr.version : storageVersion, plural};
+        // Keyed without the version, as etcd's /registry/<group>/<plural>: flipping the storage
+        // version keeps every object (they keep the apiVersion they were written with).
+        t.storage = {group, QString(), plural};
+        t.storageVersion = storageVersion.isEmpty() ? t.mapping.gvr.version : storageVersion;
         RestMapper defaults;
         defaults.add(t.mapping); // fills listKind/singular/verbs defaults
         t.mapping = defaults.all().first();

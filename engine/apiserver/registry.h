@@ -21,11 +21,14 @@ namespace opbench::apiserver {
 struct ResourceType
 {
     ResourceMapping mapping;           // served gvr, kind, listKind, scope, short names, verbs
-    GroupVersionResource storage;      // where objects live; equals mapping.gvr except shared storage
+    GroupVersionResource storage;      // where objects live; equals mapping.gvr except shared storage;
+                                       // custom resources: {group, "", plural}, one bucket for every version
+    QString storageVersion;            // the version objects are written at (a CRD's storage version)
     bool custom = false;               // served from a CRD
     bool statusSubresource = false;    // "/status" exists: main endpoint ignores status, /status the rest
     bool scaleSubresource = false;
     bool tracksGeneration = false;     // metadata.generation maintained (CRs, deployments, CRDs, ...)
+    bool reviewOnly = false;           // answered by a handler, never stored (access reviews)
     QString crdName;                   // custom only: "myapplications.example.com"
     QJsonObject schema;                // custom only: the version's openAPIV3Schema
     QJsonArray printerColumns;         // custom only: additionalPrinterColumns
@@ -34,6 +37,8 @@ struct ResourceType
     const GroupVersionResource &gvr() const { return mapping.gvr; }
     QString kind() const { return mapping.kind; }
     QString apiVersion() const { return mapping.gvr.groupVersion().toString(); }
+    /// The apiVersion stored objects are written with.
+    QString storageApiVersion() const { return storage.group.isEmpty() ? storageVersion : storage.group + u'/' + storageVersion; }
     bool namespaced() const { return mapping.namespaced; }
 };
 
@@ -44,7 +49,8 @@ public:
     /// A registry holding the built-in resources the server serves.
     explicit ResourceRegistry(QObject *parent = nullptr);
 
-    /// The type served at `gvr`, if any.
+    /// The type served at `gvr`, if any. A version-less custom resource (a storage key) finds the
+    /// type of the CRD's storage version.
     std::optional<ResourceType> find(const GroupVersionResource &gvr) const;
     /// The type for an apiVersion/kind pair (the storage type for shared storage).
     std::optional<ResourceType> findKind(const GroupVersionKind &gvk) const;

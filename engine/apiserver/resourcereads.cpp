@@ -73,13 +73,17 @@ Expected<QJsonObject> ResourceHandler::decodeBody(const Request &request)
 void ResourceHandler::handle(const Request &request, const RequestInfo &info, Responder resp)
 {
     const auto found = m_store->registry()->find({info.apiGroup, info.apiVersion, info.resource});
-    if (!found || info.malformed)
+    if (!found || found->reviewOnly || info.malformed)
         return resp.sendStatus(notFoundPath());
     const ResourceType &type = *found;
     if ((!type.namespaced() && !info.namespaceName.isEmpty()) || (type.namespaced() && info.namespaceName.isEmpty() && !info.name.isEmpty()))
         return resp.sendStatus(notFoundPath());
     if (!info.subresource.isEmpty() && !type.mapping.subresources.contains(info.subresource))
         return resp.sendStatus(notFoundPath());
+    if (!tableObjectFrom(request.param(QStringLiteral("includeObject")))) {
+        return resp.sendStatus(Status::badRequest(QStringLiteral("includeObject: Unsupported value: \"%1\": supported values: \"None\", \"Metadata\", \"Object\"")
+                                                      .arg(request.param(QStringLiteral("includeObject")))));
+    }
     const QByteArray &m = request.method;
     const bool named = !info.name.isEmpty();
     if (info.subresource == QLatin1String("scale") && (m == "GET" || m == "PUT" || m == "PATCH"))
@@ -107,7 +111,8 @@ void ResourceHandler::sendObject(const Request &r, const ResourceType &type, con
 {
     const Object served = toServed(type, object);
     if (r.wantsTable() && r.method == "GET") {
-        const QJsonObject t = makeTable(type, {served}, served.resourceVersion(), QString(), m_store->clock()->wallNow());
+        const QJsonObject t = makeTable(type, {served}, served.resourceVersion(), QString(), m_store->clock()->wallNow(), true,
+                                        tableObjectFrom(r.param(QStringLiteral("includeObject"))).value_or(TableObject::Metadata));
         return resp.sendJson(code, t, extra);
     }
     resp.send(code, "application/json", served.toJsonBytes(), extra);
@@ -151,7 +156,8 @@ void ResourceHandler::listNow(const Request &r, const RequestInfo &info, const R
         QList<Object> served;
         for (const Object &o : result->items)
             served << toServed(type, o);
-        return resp.sendJson(200, makeTable(type, served, rv, result->continueToken, m_store->clock()->wallNow()));
+        return resp.sendJson(200, makeTable(type, served, rv, result->continueToken, m_store->clock()->wallNow(), true,
+                                            tableObjectFrom(r.param(QStringLiteral("includeObject"))).value_or(TableObject::Metadata)));
     }
     QJsonObject meta{{QStringLiteral("resourceVersion"), rv}};
     if (!result->continueToken.isEmpty())
@@ -190,6 +196,7 @@ void ResourceHandler::watch(const Request &r, const RequestInfo &info, const Res
     wr.allowBookmarks = r.boolParam(QStringLiteral("allowWatchBookmarks"));
     wr.timeoutSeconds = qMax(0, r.param(QStringLiteral("timeoutSeconds")).toInt());
     wr.table = r.wantsTable();
+    wr.tableObject = tableObjectFrom(r.param(QStringLiteral("includeObject"))).value_or(TableObject::Metadata);
     if (r.hasParam(QStringLiteral("sendInitialEvents")))
         wr.sendInitialEvents = r.boolParam(QStringLiteral("sendInitialEvents"));
     m_watches->start(resp, wr);

@@ -3,6 +3,7 @@
 #include "engine/apiserver/resourcehandler.h"
 
 #include "engine/api/yamlcodec.h"
+#include "engine/apiserver/builtindecode.h"
 #include "engine/apiserver/conversion.h"
 #include "engine/apiserver/fieldvalidation.h"
 #include "engine/apiserver/patch.h"
@@ -41,7 +42,9 @@ Expected<void> validateFields(const Request &r, const ResourceType &type, const 
     auto mode = fieldValidationFrom(r, optionsKind);
     if (!mode)
         return mode.error();
-    auto ok = applyFieldValidation(*mode, type, object, warnings);
+    auto ok = checkBuiltinFieldTypes(type, object);
+    if (ok)
+        ok = applyFieldValidation(*mode, type, object, warnings);
     if (ok || optionsKind == QLatin1String("PatchOptions"))
         return ok;
     // create and update wrap decoding errors as the real server's transformDecodeError does

@@ -65,7 +65,7 @@ Store::~Store() = default;
 Expected<ResourceType> Store::typeFor(const GroupVersionResource &gvr) const
 {
     auto t = m_registry->find(gvr);
-    if (!t)
+    if (!t || t->reviewOnly)
         return Status(404, QString::fromLatin1(StatusReason::NotFound), QStringLiteral("the server could not find the requested resource"));
     return *t;
 }
@@ -112,6 +112,9 @@ Expected<ListResult> Store::list(const GroupVersionResource &gvr, const ListOpti
             result.resourceVersion = n;
         }
     }
+    // RV=0 is served from kube-apiserver's watch cache, which ignores limit: one page, no token
+    // (client-go's reflector then stays out of its paginated relist mode).
+    const qint64 limit = rvParam == QLatin1String("0") && options.continueToken.isEmpty() ? 0 : options.limit;
     QString startAfter;
     if (!options.continueToken.isEmpty()) {
         quint64 tokenRv = 0;
@@ -138,7 +141,7 @@ Expected<ListResult> Store::list(const GroupVersionResource &gvr, const ListOpti
             break;
         if (options.filter && !options.filter(it.value()))
             continue;
-        if (options.limit > 0 && result.items.size() >= options.limit) {
+        if (limit > 0 && result.items.size() >= limit) {
             result.continueToken = encodeContinue(result.resourceVersion, result.items.last().key());
             if (!options.filter) {
                 qint64 remaining = 0;
@@ -328,7 +331,7 @@ Expected<void> Store::restore(const QJsonObject &snapshot)
         const QJsonObject r = rv2.toObject();
         const GroupVersionResource gvr{r.value(QLatin1String("group")).toString(), r.value(QLatin1String("version")).toString(),
                                        r.value(QLatin1String("resource")).toString()};
-        if (gvr.resource.isEmpty() || gvr.version.isEmpty())
+        if (gvr.resource.isEmpty() || (gvr.version.isEmpty() && gvr.group.isEmpty()))
             return Status::badRequest(QStringLiteral("state snapshot has a resource entry without version/resource"));
         const auto type = typeFor(gvr);
         for (const QJsonValue &item : r.value(QLatin1String("items")).toArray()) {
@@ -349,6 +352,18 @@ Expected<void> Store::restore(const QJsonObject &snapshot)
             if (o.kind() == QLatin1String("CustomResourceDefinition"))
                 (void)m_registry->registerCrd(o.json());
         }
+    // Custom resources saved by older versions under {group, version, plural}: one bucket now.
+    for (const GroupVersionResource &key : m_objects.keys()) {
+        if (key.version.isEmpty())
+            continue;
+        const GroupVersionResource versionless{key.group, QString(), key.resource};
+        if (!m_registry->find(versionless))
+            continue;
+        const QMap<QString, Object> moved = m_objects.take(key);
+        QMap<QString, Object> &bucket = m_objects[versionless];
+        for (auto it = moved.cbegin(); it != moved.cend(); ++it)
+            bucket.insert(it.key(), it.value());
+    }
     for (auto it = m_objects.cbegin(); it != m_objects.cend(); ++it)
         for (const Object &o : it.value())
             index(it.key(), Object(), o);

@@ -125,7 +125,8 @@ public:
     // ---- reads -------------------------------------------------------------------------------
     /// NotFound Status (with the real message) when absent or the resource is unknown.
     Expected<Object> get(const GroupVersionResource &gvr, const QString &ns, const QString &name) const;
-    /// Objects in key order ("ns/name"). Paging via limit/continue; 410 Expired for a token older
+    /// Objects in key order ("ns/name"). Paging via limit/continue (resourceVersion "0" ignores
+    /// limit, as the real server's watch cache does); 410 Expired for a token older
     /// than the history window; 410 for an Exact RV the store cannot serve; 504 for an RV newer
     /// than the store's.
     Expected<ListResult> list(const GroupVersionResource &gvr, const ListOptions &options = {}) const;

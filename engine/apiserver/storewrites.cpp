@@ -30,7 +30,7 @@ void setMeta(QJsonObject &o, const QJsonObject &meta) { o.insert(kMetadata, meta
 void stampKind(const ResourceType &type, QJsonObject &o)
 {
     // Stored objects carry the storage version (events.k8s.io Events live as core/v1 Events).
-    o.insert(QLatin1String("apiVersion"), type.storage.groupVersion().toString());
+    o.insert(QLatin1String("apiVersion"), type.storageApiVersion());
     o.insert(QLatin1String("kind"), type.kind());
 }
 

@@ -178,15 +178,16 @@ QByteArray WatchHub::encodeObject(const Watcher &w, const Object &object)
     if (!w.request.table)
         return served.toJsonBytes();
     const QJsonObject table = makeTable(w.request.type, {served}, served.resourceVersion(), QString(),
-                                        m_store->clock()->wallNow(), !w.tableHeaderSent);
+                                        m_store->clock()->wallNow(), !w.tableHeaderSent, w.request.tableObject);
     return QJsonDocument(table).toJson(QJsonDocument::Compact);
 }
 
 bool WatchHub::send(Watcher &w, const QString &type, const Object &object, quint64 rv, QHash<QString, QByteArray> *cache)
 {
     QByteArray line;
-    const bool cacheable = cache && !w.request.table && !needsConversion(w.request.type);
-    const QString key = type + QString::number(rv);
+    // one encoding per event and served version, shared by every watcher of that version
+    const bool cacheable = cache && !w.request.table;
+    const QString key = type + QString::number(rv) + u' ' + w.request.type.apiVersion();
     if (cacheable && cache->contains(key)) {
         line = cache->value(key);
     } else {

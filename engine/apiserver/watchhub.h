@@ -13,6 +13,7 @@
 #include "engine/apiserver/exchange.h"
 #include "engine/apiserver/selectors.h"
 #include "engine/apiserver/store.h"
+#include "engine/apiserver/tables.h"
 
 #include <QObject>
 #include <QTimer>
@@ -33,6 +34,7 @@ struct WatchRequest
     bool allowBookmarks = false;
     int timeoutSeconds = 0;          // 0: until the client leaves (or the server stops)
     bool table = false;              // events carry one-row Tables
+    TableObject tableObject = TableObject::Metadata; // what each row's object carries
     /// Streaming list: true → ADDED for current objects then (with bookmarks) an initial-events-end
     /// BOOKMARK, whatever the RV; false → none; unset → initial ADDED only from RV ""/"0".
     std::optional<bool> sendInitialEvents;

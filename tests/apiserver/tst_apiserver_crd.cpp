@@ -77,6 +77,69 @@ private Q_SLOTS:
         QVERIFY(!m_http.get(QStringLiteral("/apis")).body.contains("test.example"));
     }
 
+    void shouldKeepObjectsWhenTheStorageVersionChanges()
+    {
+        // The textbook operator upgrade: v1alpha1 (storage), then add v1 and make it the storage
+        // version. Objects live under /registry/<group>/<plural>: every version still sees them.
+        auto version = [](const char *name, bool storage) {
+            return QJsonObject{{QStringLiteral("name"), QLatin1String(name)},
+                               {QStringLiteral("served"), true},
+                               {QStringLiteral("storage"), storage},
+                               {QStringLiteral("schema"), QJsonObject{{QStringLiteral("openAPIV3Schema"),
+                                                                       QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
+                                                                                   {QStringLiteral("x-kubernetes-preserve-unknown-fields"), true}}}}}};
+        };
+        QJsonObject crd = widgetCrd();
+        crd.insert(QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("gizmos.test.example")}});
+        QJsonObject spec = crd.value(QLatin1String("spec")).toObject();
+        spec.insert(QStringLiteral("names"), QJsonObject{{QStringLiteral("plural"), QStringLiteral("gizmos")}, {QStringLiteral("kind"), QStringLiteral("Gizmo")}});
+        spec.insert(QStringLiteral("versions"), QJsonArray{version("v1alpha1", true)});
+        crd.insert(QStringLiteral("spec"), spec);
+        QCOMPARE(m_http.post(kCrds, crd).code, 201);
+        const QString alpha = QStringLiteral("/apis/test.example/v1alpha1/namespaces/default/gizmos");
+        const QString v1 = QStringLiteral("/apis/test.example/v1/namespaces/default/gizmos");
+        QVERIFY(QTest::qWaitFor([&]() { return m_http.get(alpha).code == 200; }, 5000));
+        QCOMPARE(m_http.post(alpha, {{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("old")}}},
+                                     {QStringLiteral("spec"), QJsonObject{{QStringLiteral("x"), 1}}}}).code, 201);
+
+        auto setVersions = [&](const QJsonArray &versions) {
+            QJsonObject current = m_http.get(kCrds + QStringLiteral("/gizmos.test.example")).json();
+            QJsonObject s = current.value(QLatin1String("spec")).toObject();
+            s.insert(QStringLiteral("versions"), versions);
+            current.insert(QStringLiteral("spec"), s);
+            return m_http.put(kCrds + QStringLiteral("/gizmos.test.example"), current).code;
+        };
+        QCOMPARE(setVersions(QJsonArray{version("v1alpha1", false), version("v1", true)}), 200);
+        QVERIFY(QTest::qWaitFor([&]() { return m_http.get(v1).code == 200; }, 5000));
+        const HttpReply gotV1 = m_http.get(v1 + QStringLiteral("/old"));
+        QVERIFY2(gotV1.code == 200, gotV1.body.constData());
+        const QJsonObject atV1 = gotV1.json();
+        QCOMPARE(atV1.value(QLatin1String("apiVersion")).toString(), QStringLiteral("test.example/v1"));
+        QCOMPARE(atV1.value(QLatin1String("spec")).toObject().value(QLatin1String("x")).toInt(), 1);
+        QCOMPARE(m_http.get(alpha + QStringLiteral("/old")).json().value(QLatin1String("apiVersion")).toString(), QStringLiteral("test.example/v1alpha1"));
+        QCOMPARE(m_http.post(v1, {{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("new")}}}}).code, 201);
+        auto names = [&](const QString &path) {
+            QStringList out;
+            for (const QJsonValue &i : m_http.get(path).json().value(QLatin1String("items")).toArray()) {
+                out << i.toObject().value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString();
+                if (!path.contains(i.toObject().value(QLatin1String("apiVersion")).toString()))
+                    out << QStringLiteral("(wrong apiVersion %1)").arg(i.toObject().value(QLatin1String("apiVersion")).toString());
+            }
+            return out;
+        };
+        QCOMPARE(names(v1), (QStringList{"new", "old"}));
+        QCOMPARE(names(alpha), (QStringList{"new", "old"}));
+        QVERIFY(QTest::qWaitFor([&]() {
+            return m_http.get(kCrds + QStringLiteral("/gizmos.test.example")).json().value(QLatin1String("status")).toObject().value(QLatin1String("storedVersions")).toArray()
+                   == QJsonArray({QStringLiteral("v1alpha1"), QStringLiteral("v1")});
+        }, 5000));
+        // and back: nothing is lost either way
+        QCOMPARE(setVersions(QJsonArray{version("v1alpha1", true), version("v1", false)}), 200);
+        QTest::qWait(50);
+        QCOMPARE(names(alpha), (QStringList{"new", "old"}));
+        QCOMPARE(m_http.del(kCrds + QStringLiteral("/gizmos.test.example")).code, 200);
+    }
+
     void shouldRejectMalformedCrds()
     {
         QJsonObject bad = widgetCrd();

@@ -261,6 +261,59 @@ private Q_SLOTS:
         QCOMPARE(list.value(QLatin1String("items")).toArray().first().toObject().value(QLatin1String("note")).toString(), QStringLiteral("hello"));
     }
 
+    void shouldRefuseMistypedBuiltinFields_data()
+    {
+        QTest::addColumn<QByteArray>("spec");
+        QTest::addColumn<QString>("message");
+        const QByteArray tmpl = R"("selector":{"matchLabels":{"app":"t"}},"template":{"metadata":{"labels":{"app":"t"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}})";
+        QTest::newRow("replicas string") << QByteArray(R"({"replicas":"3",)" + tmpl + "}")
+                                         << "json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32";
+        QTest::newRow("replicas fraction") << QByteArray(R"({"replicas":1.5,)" + tmpl + "}")
+                                           << "json: cannot unmarshal number 1.5 into Go struct field DeploymentSpec.spec.replicas of type int32";
+        QTest::newRow("containers object") << QByteArray(R"({"selector":{"matchLabels":{"app":"t"}},"template":{"spec":{"containers":{}}}})")
+                                           << "json: cannot unmarshal object into Go struct field PodSpec.spec.template.spec.containers of type []v1.Container";
+        QTest::newRow("image number") << QByteArray(R"({"selector":{"matchLabels":{"app":"t"}},"template":{"spec":{"containers":[{"name":"c","image":5}]}}})")
+                                      << "json: cannot unmarshal number into Go struct field Container.spec.template.spec.containers.image of type string";
+        QTest::newRow("selector string") << QByteArray(R"({"selector":"app=t"})")
+                                         << "json: cannot unmarshal string into Go struct field DeploymentSpec.spec.selector of type v1.LabelSelector";
+        QTest::newRow("label number") << QByteArray(R"({"selector":{"matchLabels":{"app":7}}})")
+                                      << "json: cannot unmarshal number into Go struct field LabelSelector.spec.selector.matchLabels of type string";
+    }
+    void shouldRefuseMistypedBuiltinFields()
+    {
+        // A real server refuses these while decoding; stored, one would break every typed Go
+        // informer's list (the reflector cannot decode it and retries forever).
+        QFETCH(QByteArray, spec);
+        QFETCH(QString, message);
+        const QString deployments = QStringLiteral("/apis/apps/v1/namespaces/default/deployments");
+        const QByteArray body = R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"typed"},"spec":)" + spec + "}";
+        const HttpReply r = m_http.call("POST", deployments, body);
+        QCOMPARE(r.code, 400);
+        QCOMPARE(r.json().value(QLatin1String("reason")).toString(), QStringLiteral("BadRequest"));
+        QCOMPARE(r.json().value(QLatin1String("message")).toString(),
+                 QStringLiteral("Deployment in version \"v1\" cannot be handled as a Deployment: ") + message);
+        QCOMPARE(m_http.get(deployments + QStringLiteral("/typed")).code, 404);
+    }
+
+    void shouldRefuseMistypedFieldsOnUpdateAndPatch()
+    {
+        const QString cms = QStringLiteral("/api/v1/namespaces/default/configmaps");
+        QCOMPARE(m_http.call("POST", cms, R"({"metadata":{"name":"typed-cm"},"data":{"a":"1"}})").code, 201);
+        HttpReply r = m_http.call("POST", cms, R"({"metadata":{"name":"typed-cm2"},"data":{"a":1}})");
+        QCOMPARE(r.code, 400);
+        QCOMPARE(r.json().value(QLatin1String("message")).toString(),
+                 QStringLiteral("ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string"));
+        QJsonObject cm = m_http.get(cms + QStringLiteral("/typed-cm")).json();
+        cm.insert(QStringLiteral("immutable"), QStringLiteral("yes"));
+        QCOMPARE(m_http.put(cms + QStringLiteral("/typed-cm"), cm).code, 400);
+        r = m_http.call("PATCH", cms + QStringLiteral("/typed-cm"), R"({"metadata":{"labels":{"n":1}}})", "application/merge-patch+json");
+        QCOMPARE(r.code, 400);
+        QVERIFY2(r.json().value(QLatin1String("message")).toString().contains(QLatin1String("Go struct field ObjectMeta.metadata.labels of type string")),
+                 r.body.constData());
+        QCOMPARE(m_http.call("PATCH", cms + QStringLiteral("/typed-cm"), R"({"metadata":{"labels":{"n":"1"}},"data":{"b":null}})",
+                             "application/merge-patch+json").code, 200);
+    }
+
     void shouldServeTablesForKubectl()
     {
         const QByteArray accept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";

@@ -136,6 +136,21 @@ private Q_SLOTS:
         QCOMPARE(m_http->get(kCms + QStringLiteral("?resourceVersion=1&resourceVersionMatch=Exact")).code, 410);
     }
 
+    void shouldServeResourceVersionZeroUnpaginated()
+    {
+        // kube-apiserver serves RV=0 from its watch cache and ignores limit there; client-go's
+        // reflector lists with ?limit=500&resourceVersion=0 and must not be pushed into paging.
+        const HttpReply all = m_http->get(kCms);
+        const HttpReply r = m_http->get(kCms + QStringLiteral("?limit=2&resourceVersion=0"));
+        QCOMPARE(r.code, 200);
+        QCOMPARE(names(r.json()), names(all.json()));
+        QVERIFY(names(r.json()).size() > 2);
+        QVERIFY(continueOf(r.json()).isEmpty());
+        QVERIFY(!r.json().value(QLatin1String("metadata")).toObject().contains(QLatin1String("remainingItemCount")));
+        QCOMPARE(names(m_http->get(kCms + QStringLiteral("?limit=2&resourceVersion=0&resourceVersionMatch=NotOlderThan")).json()), names(all.json()));
+        QCOMPARE(names(m_http->get(kCms + QStringLiteral("?limit=2")).json()).size(), 2); // RV "" still pages
+    }
+
     void shouldAnswerTooLargeResourceVersionAfterWaiting_data()
     {
         QTest::addColumn<QString>("match");

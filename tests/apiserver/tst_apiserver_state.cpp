@@ -4,6 +4,8 @@
 #include "tests/support/testhttp.h"
 
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -59,6 +61,47 @@ private Q_SLOTS:
         const QJsonObject next = http.post(kCms, {{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("after")}}}}).json();
         QVERIFY(rvOf(next) > lastRv);
         QCOMPARE(http.get(QStringLiteral("/apis/example.com/v1alpha1/namespaces/default/myapplications")).code, 200);
+    }
+
+    void shouldReadCustomResourcesSavedUnderTheirVersion()
+    {
+        // Older servers saved custom resources under {group, version, plural}; they are one
+        // version-less bucket now, and a state file from before still loads them.
+        const QString apps = QStringLiteral("/apis/example.com/v1alpha1/namespaces/default/myapplications");
+        {
+            TestApiServer api(options(QStringLiteral("old.json")));
+            QVERIFY2(api.start(), qPrintable(api.errorString()));
+            TestHttp http(api);
+            QCOMPARE(http.post(apps, {{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("legacy")}}},
+                                      {QStringLiteral("spec"), QJsonObject{{QStringLiteral("image"), QStringLiteral("nginx")}, {QStringLiteral("replicas"), 1}}}}).code, 201);
+        }
+        QFile f(m_dir.filePath(QStringLiteral("old.json")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject state = QJsonDocument::fromJson(f.readAll()).object();
+        f.close();
+        QJsonObject store = state.value(QLatin1String("store")).toObject();
+        QJsonArray resources = store.value(QLatin1String("resources")).toArray();
+        bool rewritten = false;
+        for (qsizetype i = 0; i < resources.size(); ++i) {
+            QJsonObject r = resources.at(i).toObject();
+            if (r.value(QLatin1String("resource")).toString() != QLatin1String("myapplications"))
+                continue;
+            QCOMPARE(r.value(QLatin1String("version")).toString(), QString()); // saved version-less now
+            r.insert(QStringLiteral("version"), QStringLiteral("v1alpha1"));     // as older servers did
+            resources[i] = r;
+            rewritten = true;
+        }
+        QVERIFY(rewritten);
+        store.insert(QStringLiteral("resources"), resources);
+        state.insert(QStringLiteral("store"), store);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QJsonDocument(state).toJson());
+        f.close();
+        TestApiServer api(options(QStringLiteral("old.json")));
+        QVERIFY2(api.start(), qPrintable(api.errorString()));
+        TestHttp http(api);
+        QCOMPARE(http.get(apps + QStringLiteral("/legacy")).code, 200);
+        QCOMPARE(http.get(apps).json().value(QLatin1String("items")).toArray().size(), 1);
     }
 
     void shouldRefuseACorruptFile()

@@ -140,6 +140,72 @@ private Q_SLOTS:
         QVERIFY(!find(QStringLiteral("child")).isBeingDeleted());
     }
 
+    // ---- owner identity: kind, name and namespace, then uid (review #7) ------------------------
+
+    void shouldNotTakeASameUidObjectInAnotherNamespaceAsTheOwner()
+    {
+        auto elsewhere = m_store->create(kConfigMaps, QStringLiteral("kube-system"),
+                                         QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("owner")}}}});
+        QVERIFY(elsewhere.ok());
+        make(QStringLiteral("child"), {ownerRef(*elsewhere, false)}); // the classic cross-namespace owner bug
+        QTRY_VERIFY(find(QStringLiteral("child")).isNull());
+        QVERIFY(!m_store->find({kConfigMaps, QStringLiteral("kube-system"), QStringLiteral("owner")}).isNull());
+    }
+
+    void shouldNotTakeAnotherKindWithTheUidAsTheOwner()
+    {
+        const Object owner = make(QStringLiteral("owner"));
+        QJsonObject wrongKind = ownerRef(owner, false);
+        wrongKind.insert(QStringLiteral("kind"), QStringLiteral("Secret")); // no Secret "owner" exists
+        make(QStringLiteral("child"), {wrongKind});
+        QTRY_VERIFY(find(QStringLiteral("child")).isNull());
+    }
+
+    void shouldKeepDependentsOfKindsItDoesNotServe()
+    {
+        make(QStringLiteral("child"), {QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")},
+                                                   {QStringLiteral("kind"), QStringLiteral("StatefulSet")},
+                                                   {QStringLiteral("name"), QStringLiteral("db")},
+                                                   {QStringLiteral("uid"), QStringLiteral("uid-of-a-statefulset")}}});
+        QTest::qWait(20);
+        QVERIFY(!find(QStringLiteral("child")).isNull());
+        QVERIFY(!find(QStringLiteral("child")).isBeingDeleted());
+    }
+
+    void shouldKeepASharedDependentWhenOneOwnerIsDeletedInForeground()
+    {
+        const Object a = make(QStringLiteral("a"));
+        const Object b = make(QStringLiteral("b"));
+        make(QStringLiteral("shared"), {ownerRef(a, true), ownerRef(b, false)});
+        remove(QStringLiteral("a"), QStringLiteral("Foreground"));
+        QTRY_VERIFY(find(QStringLiteral("a")).isNull());
+        const Object shared = find(QStringLiteral("shared"));
+        QVERIFY(!shared.isNull());
+        QVERIFY(!shared.isBeingDeleted());
+        QCOMPARE(shared.ownerReferences().size(), 1);
+        QCOMPARE(shared.ownerReferences().first().uid, b.uid());
+    }
+
+    void shouldDeleteLeafDependentsWithoutTheForegroundFinalizer()
+    {
+        // Only a dependent that has dependents of its own is deleted in foreground.
+        QStringList finalizerSeenOn;
+        connect(m_store.get(), &Store::committed, this, [&finalizerSeenOn](const StoreEvent &e) {
+            if (e.object.name() != QLatin1String("owner") && e.object.finalizers().contains(QStringLiteral("foregroundDeletion")))
+                finalizerSeenOn << e.object.name();
+        });
+        const Object owner = make(QStringLiteral("owner"));
+        const Object mid = make(QStringLiteral("mid"), {ownerRef(owner, true)});
+        make(QStringLiteral("leaf"), {ownerRef(owner, true)});
+        make(QStringLiteral("below-mid"), {ownerRef(mid, true)});
+        remove(QStringLiteral("owner"), QStringLiteral("Foreground"));
+        QTRY_VERIFY(find(QStringLiteral("owner")).isNull());
+        QVERIFY(find(QStringLiteral("mid")).isNull());
+        QVERIFY(find(QStringLiteral("leaf")).isNull());
+        QVERIFY(find(QStringLiteral("below-mid")).isNull());
+        QCOMPARE(finalizerSeenOn, QStringList{QStringLiteral("mid")});
+    }
+
     void shouldCollectWhatWasLeftBeforeItStarted()
     {
         m_gc.reset();

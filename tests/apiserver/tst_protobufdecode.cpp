@@ -79,6 +79,41 @@ private Q_SLOTS:
         QCOMPARE(QJsonDocument(*got).toJson(QJsonDocument::Compact), QJsonDocument(want).toJson(QJsonDocument::Compact));
     }
 
+    void shouldDecodeAccessReviewsCapturedFromKubectl_data()
+    {
+        // kubectl 1.33 `auth can-i create deployments.apps --subresource=x` (name "status"),
+        // `auth can-i get /logs`, `auth can-i --list`, `auth whoami`, captured in namespace default.
+        QTest::addColumn<QByteArray>("hex");
+        QTest::addColumn<QByteArray>("json");
+        QTest::newRow("can-i resource")
+            << QByteArray("6b3873000a320a17617574686f72697a6174696f6e2e6b38732e696f2f7631121753656c665375626a65637441636365737352657669657712520a100a00"
+                          "12001a0022002a0032003800420012340a320a0764656661756c7412066372656174651a0022002a106465706c6f796d656e74732e617070733201783a06"
+                          "7374617475731a08080012001a0020001a002200")
+            << QByteArray(R"({"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectAccessReview","metadata":{},"spec":{"resourceAttributes":)"
+                          R"({"name":"status","namespace":"default","resource":"deployments.apps","subresource":"x","verb":"create"}}})");
+        QTest::newRow("can-i path")
+            << QByteArray("6b3873000a320a17617574686f72697a6174696f6e2e6b38732e696f2f7631121753656c665375626a656374416363657373526576696577122c0a100a00"
+                          "12001a0022002a00320038004200120e120c0a052f6c6f677312036765741a08080012001a0020001a002200")
+            << QByteArray(R"({"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectAccessReview","metadata":{},"spec":{"nonResourceAttributes":)"
+                          R"({"path":"/logs","verb":"get"}}})");
+        QTest::newRow("can-i --list")
+            << QByteArray("6b3873000a310a17617574686f72697a6174696f6e2e6b38732e696f2f7631121653656c665375626a65637452756c657352657669657712230a100a00"
+                          "12001a0022002a0032003800420012090a0764656661756c741a04180022001a002200")
+            << QByteArray(R"({"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectRulesReview","metadata":{},"spec":{"namespace":"default"}})");
+        QTest::newRow("whoami")
+            << QByteArray("6b3873000a2d0a1861757468656e7469636174696f6e2e6b38732e696f2f7631121153656c665375626a656374526576696577121a0a100a0012001a00"
+                          "22002a0032003800420012060a040a0012001a002200")
+            << QByteArray(R"({"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview","metadata":{}})");
+    }
+    void shouldDecodeAccessReviewsCapturedFromKubectl()
+    {
+        QFETCH(QByteArray, hex);
+        QFETCH(QByteArray, json);
+        auto got = decodeProtobufBody(QByteArray::fromHex(hex));
+        QVERIFY2(got, got ? "" : qPrintable(got.error().message()));
+        QCOMPARE(QJsonDocument(*got).toJson(QJsonDocument::Compact), QJsonDocument::fromJson(json).toJson(QJsonDocument::Compact));
+    }
+
     void shouldSkipUnknownFieldNumbers()
     {
         // Unknown numbers of every wire type, in the object and inside ObjectMeta.

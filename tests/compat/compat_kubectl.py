@@ -321,6 +321,52 @@ def check_deployment(k):
              contains=("successfully rolled out",), timeout=30)
 
 
+def check_explain(k):
+    """kubectl explain reads the server's OpenAPI v3 documents (built-ins and the CRD)."""
+    for args, patterns in [
+            (["explain", "deployment.spec.replicas"], [r"KIND:\s+Deployment", r"FIELD: replicas <integer>", r"DESCRIPTION:\s+\S"]),
+            (["explain", "myapplication.spec"], [r"KIND:\s+MyApplication", r"image\s+<string> -required-", r"replicas\s+<integer>"]),
+            (["explain", "deployment.spec", "--recursive"],
+             [r"matchLabels\s+<map\[string\]string>", r"containers\s+<\[\]Container> -required-", r"maxSurge\s+<IntOrString>"]),
+            (["explain", "myapplications", "--recursive"], [r"spec\s+<Object>", r"image\s+<string>"]),
+            (["explain", "svc.spec.type"], [r"FIELD: type <string>", r"DESCRIPTION:\s+\S"]),
+            (["explain", "pods.spec.containers.resources.limits"], [r"map\[string\]Quantity"])]:
+        ok, out = k.expect(" ".join(args), args, namespaced=False)
+        if ok:
+            missing = [p for p in patterns if not re.search(p, out)]
+            k.report.check(not missing, k.what(f"{' '.join(args)} shows the schema"),
+                           f"missing {missing}; stdout: {excerpt(out)}")
+
+
+def check_tables(k):
+    """kubectl get prints the columns a real cluster shows (server-side Tables)."""
+    k.expect("expose deployment web --port=80", ["expose", "deployment", "web", "--port=80"], contains=("exposed",))
+    for args, header, row_re in [
+            (["get", "svc", "web"], "NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE",
+             r"^web\s+ClusterIP\s+\d+\.\d+\.\d+\.\d+\s+<none>\s+80/TCP\s+\d+[smhd]"),
+            (["get", "svc", "web", "-o", "wide"], "NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE SELECTOR",
+             r"^web\s+.*\s+app=web$"),
+            (["get", "pods"], "NAME READY STATUS RESTARTS AGE", r"^web-\S+\s+1/1\s+Running\s+0\s+\d+"),
+            (["get", "pods", "-o", "wide"], "NAME READY STATUS RESTARTS AGE IP NODE NOMINATED NODE READINESS GATES",
+             r"^web-\S+\s+1/1\s+Running\s+0\s+\S+\s+[\d.]+\s+\S+\s+<none>\s+<none>$"),
+            (["get", "rs"], "NAME DESIRED CURRENT READY AGE", r"^web-\S+\s+3\s+3\s+3\s+"),
+            (["get", "deploy", "-o", "wide"], "NAME READY UP-TO-DATE AVAILABLE AGE CONTAINERS IMAGES SELECTOR",
+             r"^web\s+3/3\s+3\s+3\s+\S+\s+nginx\s+nginx:1.26\s+app=web$"),
+            (["get", "configmaps", "cm1"], "NAME DATA AGE", r"^cm1\s+1\s+"),
+            (["get", "secrets", "s1"], "NAME TYPE DATA AGE", r"^s1\s+Opaque\s+1\s+"),
+            (["get", "crd", "myapplications.example.com"], "NAME CREATED AT",
+             r"^myapplications\.example\.com\s+\d{4}-\d\d-\d\dT[\d:]+Z$")]:
+        ok, out = k.expect(f"kubectl {' '.join(args)} (table)", args, namespaced=args[1] != "crd")
+        if not ok:
+            continue
+        lines = out.splitlines()
+        got = " ".join(lines[0].split()) if lines else ""
+        rows = [line for line in lines[1:] if re.search(row_re, line)]
+        k.report.check(got == header and rows, k.what(f"kubectl {' '.join(args)} prints {header}"),
+                       f"header {got!r}; rows matching {row_re!r}: {len(rows)}; stdout: {excerpt(out)}")
+    k.expect("delete service web", ["delete", "service", "web"], contains=("deleted",), timeout=30)
+
+
 DEFAULTS_MANIFEST = """apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -402,6 +448,73 @@ def check_deletes_and_errors(k):
              want_rc0=False, contains=("NotFound",))
 
 
+RULES_YAML = """users:
+- name: viewer
+  token: compat-view-token
+  readOnly: true
+- name: team
+  token: compat-team-token
+  namespaces: [compat-0, compat-1, compat-2, compat-3]
+"""
+
+
+def user_kubeconfig(admin_kubeconfig, token, path):
+    """A copy of the admin kubeconfig that authenticates with `token` (a --rules user)."""
+    with open(admin_kubeconfig) as f:
+        text = f.read()
+    with open(path, "w") as f:
+        f.write(re.sub(r"(?m)^(\s*token:).*$", lambda m: f"{m.group(1)} {token}", text))
+    os.chmod(path, 0o600)
+    return path
+
+
+def check_auth(k, server):
+    """kubectl auth can-i (SelfSubjectAccessReview) and --list (SelfSubjectRulesReview) answer
+    from the same rules that produce 403s, for the admin, a read-only and a namespace-limited user."""
+    viewer = Kubectl(k.label, k.path, user_kubeconfig(server.kubeconfig, "compat-view-token",
+                                                      os.path.join(server.workdir, f"kc-view-{k.namespace}")),
+                     k.namespace, k.report, k.slow)
+    team = Kubectl(k.label, k.path, user_kubeconfig(server.kubeconfig, "compat-team-token",
+                                                    os.path.join(server.workdir, f"kc-team-{k.namespace}")),
+                   k.namespace, k.report, k.slow)
+    try:
+        for who, kc, args, want in [
+                ("admin", k, ["create", "deployments"], "yes"),
+                ("admin", k, ["delete", "namespaces"], "yes"),
+                ("viewer", viewer, ["create", "deployments"], "no"),
+                ("viewer", viewer, ["list", "pods", "--all-namespaces"], "yes"),
+                ("viewer", viewer, ["watch", "myapplications.example.com"], "yes"),
+                ("team", team, ["create", "deployments"], "yes"),
+                ("team", team, ["list", "pods", "--all-namespaces"], "no")]:
+            rc, out, err, _ = kc.run("auth", "can-i", *args)
+            k.report.check(rc == (0 if want == "yes" else 1) and out.strip() == want,
+                           k.what(f"auth can-i {' '.join(args)} as {who} says {want}"),
+                           f"rc={rc}; stdout: {excerpt(out)}; stderr: {excerpt(err)}")
+        rc, out, err, _ = team.run("auth", "can-i", "create", "configmaps", "-n", "default", namespaced=False)
+        k.report.check(rc == 1 and out.strip() == "no", k.what("auth can-i create configmaps -n default as team says no"),
+                       f"rc={rc}; stdout: {excerpt(out)}; stderr: {excerpt(err)}")
+        # the answer matches what the request gets
+        rc, out, err, _ = team.run("create", "configmap", "denied", "-n", "default", namespaced=False)
+        k.report.check(rc != 0 and "forbidden" in err, k.what("team's create configmap -n default is refused (403)"),
+                       f"rc={rc}; stderr: {excerpt(err)}")
+        for who, kc, want in [("admin", k, [r"\*\.\*\s+\[\]\s+\[\]\s+\[\*\]"]),
+                              ("viewer", viewer, [r"\*\.\*\s+\[\]\s+\[\]\s+\[get list watch\]",
+                                                  r"selfsubjectaccessreviews\.authorization\.k8s\.io\s+\[\]\s+\[\]\s+\[create\]"]),
+                              ("team", team, [r"\*\.\*\s+\[\]\s+\[\]\s+\[\*\]",
+                                              rf"namespaces\s+\[\]\s+\[[^]]*{k.namespace}[^]]*\]\s+\[get list watch\]"])]:
+            rc, out, err, _ = kc.run("auth", "can-i", "--list")
+            missing = [w for w in want if not re.search(w, out)]
+            k.report.check(rc == 0 and not missing, k.what(f"auth can-i --list as {who} lists its rules"),
+                           f"rc={rc}; missing {missing}; stdout: {excerpt(out)}; stderr: {excerpt(err)}")
+        rc, out, err, _ = team.run("auth", "can-i", "--list", "-n", "default", namespaced=False)
+        k.report.check(rc == 0 and not re.search(r"\*\.\*\s+\[\]\s+\[\]\s+\[\*\]", out),
+                       k.what("auth can-i --list -n default as team has no write rule"),
+                       f"rc={rc}; stdout: {excerpt(out)}; stderr: {excerpt(err)}")
+    finally:
+        shutil.rmtree(viewer.cache, ignore_errors=True)
+        shutil.rmtree(team.cache, ignore_errors=True)
+
+
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
@@ -433,11 +546,14 @@ def run_client(label, path, server, report, slow, index):
         k.create_builtin("create namespace (generator)", ["create", "namespace", f"{namespace}-gen"],
                          f"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {namespace}-gen\n", namespaced=False)
         check_discovery(k)
+        check_explain(k)
+        check_auth(k, server)
         check_create_and_get(k)
         check_apply(k, server.workdir)
         check_configmaps(k)
         check_watch(k)
         check_deployment(k)
+        check_tables(k)
         check_defaults(k, server.workdir)
         check_deletes_and_errors(k)
         if index == 0:
@@ -459,7 +575,14 @@ def run(report):
         return
     if len(clients) == 1:
         report.skip("no kubectl.1.* beside the PATH kubectl: only the PATH kubectl is tested")
-    server = Server(sys.argv[1])
+    rules_dir = tempfile.mkdtemp(prefix="opbench-compat-rules-")
+    rules = os.path.join(rules_dir, "rules.yaml")
+    with open(rules, "w") as f:
+        f.write(RULES_YAML)
+    try:
+        server = Server(sys.argv[1], extra_args=["--rules", rules])
+    finally:
+        shutil.rmtree(rules_dir, ignore_errors=True)
     slow = []
     try:
         print(f"# server {server.url}", flush=True)
