@@ -5,6 +5,7 @@
 #include "engine/apiserver/apiserver.h"
 
 #include <QCommandLineParser>
+#include <QFile>
 #include <QCoreApplication>
 #include <QSocketNotifier>
 
@@ -81,7 +82,11 @@ opbench::apiserver::ApiServerOptions parseOptions(const QCommandLineParser &p)
     }
     o.auditLog = p.value(QStringLiteral("audit-log"));
     o.rulesFile = p.value(QStringLiteral("rules"));
-    o.installCrds = !p.isSet(QStringLiteral("no-crds"));
+    if (!p.isSet(QStringLiteral("no-crds"))) {
+        QFile crd(QStringLiteral(":/opbench/app/crds/myapplications.example.com.yaml"));
+        if (crd.open(QIODevice::ReadOnly))
+            o.crds.append(crd.readAll());
+    }
     return o;
 }
 

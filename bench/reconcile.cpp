@@ -31,6 +31,7 @@
 #include "engine/controller/controller.h"
 #include "engine/manager/manager.h"
 #include "engine/manager/zaplogging.h"
+#include "engine/operator/definition.h"
 #include "engine/operator/myapplication.h"
 #include "engine/operator/setup.h"
 
@@ -190,6 +191,7 @@ int run(const QStringList &args)
     so.plainHttp = true;
     so.podReadyDelayMs = s.podReadyDelayMs;
     so.watchHistory = std::max(10000, s.apps * 12);
+    so.crds = {myapp::crdYaml()};
     bench::ServerThread server(so);
     QTemporaryDir dir;
     const QString kubeconfig = dir.filePath(QStringLiteral("kubeconfig"));

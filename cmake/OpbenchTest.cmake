@@ -17,5 +17,5 @@ function(opbench_add_test name)
   set_tests_properties(${name} PROPERTIES
     LABELS "${ARG_LABELS}"
     TIMEOUT ${ARG_TIMEOUT}
-    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;XDG_RUNTIME_DIR=${PROJECT_BINARY_DIR}/test-runtime;KUBECONFIG=;HOME=${PROJECT_BINARY_DIR}/test-home")
+    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;XDG_RUNTIME_DIR=${PROJECT_BINARY_DIR}/test-runtime;KUBECONFIG=;HOME=${PROJECT_BINARY_DIR}/test-home;OPBENCH_TEST_CRDS=${PROJECT_SOURCE_DIR}/resources/crds/myapplications.example.com.yaml")
 endfunction()

@@ -53,12 +53,6 @@ const GroupVersionResource kCrds{QStringLiteral("apiextensions.k8s.io"), QString
 
 } // namespace
 
-QByteArray myApplicationCrdYaml()
-{
-    QFile f(QStringLiteral(":/opbench/crds/myapplications.example.com.yaml"));
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 ApiServer::ApiServer(ApiServerOptions options, QObject *parent)
     : QObject(parent), m_options(std::move(options)), d(std::make_unique<Parts>())
 {
@@ -122,11 +116,6 @@ Expected<void> ApiServer::loadState()
     connect(d->store.get(), &Store::contentChanged, d->state.get(), &StateFile::markDirty);
     connect(d->state.get(), &StateFile::saveFailed, this, &ApiServer::stateSaveFailed);
     return {};
-}
-
-Expected<void> ApiServer::installBuiltinCrds()
-{
-    return installCrd(myApplicationCrdYaml());
 }
 
 Expected<void> ApiServer::installCrd(const QByteArray &yaml)
@@ -198,8 +187,8 @@ Expected<void> ApiServer::start()
             m_tls = *generated;
         }
     }
-    if (m_options.installCrds)
-        if (auto ok = installBuiltinCrds(); !ok)
+    for (const QByteArray &crd : std::as_const(m_options.crds))
+        if (auto ok = installCrd(crd); !ok)
             return ok;
     d->auth.setAdminToken(m_token);
     d->auth.setAllowAnonymous(m_options.plainHttp && m_options.anonymousOnPlainHttp);

@@ -46,7 +46,9 @@ struct ApiServerOptions
     int podReadyDelayMs = 500;                  ///< simulated kubelet: pod Ready after this
     QList<FaultSpec> faults;
     QString auditLog;                           ///< empty: no audit log
-    bool installCrds = true;                    ///< install the MyApplication CRD at start
+    /// CustomResourceDefinitions (YAML, one or more documents each) installed at start, unless one
+    /// of that name exists already (a state file). The server itself ships none.
+    QByteArrayList crds;
     QString rulesFile;                          ///< optional extra users (see auth.h)
     std::optional<TlsMaterial> tls;             ///< reuse this CA/cert instead of generating one
     Clock *clock = nullptr;                     ///< default Clock::system(); must outlive the server
@@ -107,7 +109,6 @@ Q_SIGNALS:
 
 private:
     Expected<void> loadState();
-    Expected<void> installBuiltinCrds();
     /// Creates the HTTP front and its listener (TLS unless plainHttp); sets m_port.
     Expected<void> startFront();
     void addAdmission();
@@ -120,8 +121,5 @@ private:
     QString m_token;
     quint16 m_port = 0;
 };
-
-/// The MyApplication CRD shipped with opbench (YAML), from the compiled-in resources.
-QByteArray myApplicationCrdYaml();
 
 } // namespace opbench::apiserver

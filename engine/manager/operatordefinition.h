@@ -45,6 +45,9 @@ struct OperatorDefinition
     std::function<Expected<Controller *>(Manager *)> setup;
     /// Objects created on an embedded cluster at start ("already exists" is fine).
     QList<Object> samples;
+    /// The file name of the headless build (runOperator) next to the workbench executable, for
+    /// "Hand off to headless". Empty: "<name>-operator".
+    QString headlessProgram;
 };
 
 /// Adds the mappings of every CRD in `crds` to `mapper`. Errors name the CRD and the field.

@@ -26,6 +26,7 @@ OperatorDefinition definition()
                  {QString(), QStringLiteral("v1"), QStringLiteral("Pod")}};
     def.setup = [](Manager *manager) { return setupWithManager(manager); };
     def.samples = sampleApplications();
+    def.headlessProgram = QStringLiteral("opbench-operator");
     return def;
 }
 

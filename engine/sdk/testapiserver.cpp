@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/sdk/testapiserver.h"
 
+#include <QFile>
 #include <QSslCertificate>
 
 namespace opbench::testsupport {
@@ -26,6 +27,13 @@ apiserver::ApiServerOptions TestApiServer::plainOptions()
     o.plainHttp = true;
     o.token = QStringLiteral("test-token");
     o.podReadyDelayMs = 50;
+    // Extra CRDs for every test server of the process: OPBENCH_TEST_CRDS, paths separated by ':'.
+    for (const QString &path : qEnvironmentVariable("OPBENCH_TEST_CRDS").split(u':', Qt::SkipEmptyParts)) {
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            qFatal("OPBENCH_TEST_CRDS: cannot read %s: %s", qPrintable(path), qPrintable(f.errorString()));
+        o.crds.append(f.readAll());
+    }
     return o;
 }
 

@@ -26,7 +26,8 @@ namespace opbench::testsupport {
 class TestApiServer
 {
 public:
-    /// Plain HTTP, token "test-token", pod ready delay 50 ms.
+    /// Plain HTTP, token "test-token", pod ready delay 50 ms, and the CRDs of the files listed in
+    /// OPBENCH_TEST_CRDS (':'-separated paths; none when unset). Add yours to `crds`.
     static apiserver::ApiServerOptions plainOptions();
     /// HTTPS with the per-process shared TLS material.
     static apiserver::ApiServerOptions httpsOptions();

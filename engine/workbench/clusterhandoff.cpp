@@ -5,7 +5,6 @@
 #include "engine/api/restmapper.h"
 #include "engine/api/status.h"
 #include "engine/api/yamlcodec.h"
-#include "engine/apiserver/apiserver.h"
 #include "engine/client/awaitsignal.h"
 #include "engine/client/restclient.h"
 
@@ -124,11 +123,15 @@ QString podSelector()
     return QStringLiteral("app.kubernetes.io/name=opbench-operator");
 }
 
-Expected<QList<QJsonObject>> shippedManifests()
+Expected<QList<QJsonObject>> shippedManifests(const QByteArrayList &crds)
 {
-    auto all = yamlToJson(apiserver::myApplicationCrdYaml());
-    if (!all)
-        return Status::internalError(tr("The shipped CRD does not parse: %1").arg(all.error().message()));
+    Expected<QList<QJsonObject>> all = QList<QJsonObject>();
+    for (const QByteArray &crd : crds) {
+        auto docs = yamlToJson(crd);
+        if (!docs)
+            return Status::internalError(tr("The operator's CRD does not parse: %1").arg(docs.error().message()));
+        all->append(*docs);
+    }
     const QDir dir(QString::fromLatin1(ManifestDir));
     const QStringList files = dir.entryList({QStringLiteral("*.yaml")}, QDir::Files, QDir::Name);
     if (files.isEmpty())
@@ -147,7 +150,7 @@ Expected<QList<QJsonObject>> shippedManifests()
 
 QString shippedImage()
 {
-    auto docs = shippedManifests();
+    auto docs = shippedManifests({});
     if (!docs)
         return {};
     for (const QJsonObject &d : *docs) {

@@ -3,15 +3,16 @@
 // Cluster hand-off: the workbench hands leadership to opbench-operator running in the cluster
 // it is connected to, and takes it back. Logic only (no widgets); runs on the engine thread.
 //
-//   auto docs = clusterhandoff::prepare(*clusterhandoff::shippedManifests(), image, "default", lease);
+//   auto docs = clusterhandoff::prepare(*clusterhandoff::shippedManifests(crds), image, "default", lease);
 //   auto applied = co_await clusterhandoff::apply(client, *docs);     // "applied 9 objects …"
 //   … release the lease …
 //   auto scaled = co_await clusterhandoff::scaleToZero(client);
 //   auto gone = co_await clusterhandoff::waitForRelease(client, "default", lease, 60s);
 //   … campaign again …
 //
-// The manifests are the MyApplication CRD and packaging/manifests/*.yaml, compiled into the
-// program (like the embedded server's CRD), so an installed binary needs no source tree.
+// The manifests are the operator's CRDs and packaging/manifests/*.yaml (opbench-operator's
+// Deployment, RBAC, Service), compiled into the program, so an installed binary needs no source
+// tree. Another operator's in-cluster hand-off would need its own manifests: not offered yet.
 
 #include "engine/api/expected.h"
 
@@ -35,9 +36,10 @@ QString deploymentName();      ///< "opbench-operator"
 /// The label selector of its pods ("app.kubernetes.io/name=opbench-operator").
 QString podSelector();
 
-/// The CRD and every document of packaging/manifests/ (file order). Errors: a resource is
-/// missing or does not parse (the message names it).
-Expected<QList<QJsonObject>> shippedManifests();
+/// The operator's CRDs (`crds`, YAML) and every document of packaging/manifests/ (file order):
+/// the in-cluster opbench-operator. Errors: a resource is missing or does not parse (the message
+/// names it).
+Expected<QList<QJsonObject>> shippedManifests(const QByteArrayList &crds);
 /// The image the shipped Deployment names ("opbench-operator:0.1.0"); "" when it cannot be read.
 QString shippedImage();
 

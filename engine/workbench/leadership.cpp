@@ -62,8 +62,10 @@ void Leadership::attach(Manager *manager, const QString &leaseName, HandOffOptio
     m_state.leaseName = leaseName;
     m_state.leaseNamespace = manager->options().leaderElectionNamespace;
     m_state.identity = manager->options().identity;
-    m_state.handOffPossible = manager->elector() != nullptr;
-    m_state.handOffUnavailable = m_state.handOffPossible ? QString() : tr("leader election is off");
+    m_state.handOffPossible = manager->elector() != nullptr && (m_options.embedded || !m_options.clusterCrds.isEmpty());
+    m_state.handOffUnavailable = manager->elector() == nullptr ? tr("leader election is off")
+                                 : m_state.handOffPossible ? QString()
+                                                           : tr("this operator ships no in-cluster manifests to hand off to");
     m_state.clusterHandOff = !m_options.embedded;
     m_state.defaultImage = m_options.embedded ? QString() : clusterhandoff::shippedImage();
     connect(manager, &Manager::leadershipChanged, this, &Leadership::refresh);
@@ -233,7 +235,7 @@ QCoro::Task<void> Leadership::runClusterHandOff(QString image)
 {
     using D = LeadershipState::Deployment;
     QPointer<Leadership> self(this);
-    auto docs = clusterhandoff::shippedManifests();
+    auto docs = clusterhandoff::shippedManifests(m_options.clusterCrds);
     if (docs)
         docs = clusterhandoff::prepare(*docs, image, m_state.leaseNamespace, m_state.leaseName);
     if (!docs) {

@@ -102,7 +102,7 @@ private Q_SLOTS:
     void init()
     {
         ApiServerOptions o = TestApiServer::plainOptions();
-        o.installCrds = false;
+        o.crds.clear();
         startServer(o);
     }
     void cleanup() { m_server.reset(); }
@@ -180,7 +180,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         ApiServerOptions o = TestApiServer::plainOptions();
-        o.installCrds = false;
+        o.crds.clear();
         o.stateFile = dir.filePath(QStringLiteral("state.json"));
         o.podReadyDelayMs = 3'600'000; // pods stay Pending in the first life
         startServer(o);

@@ -6,6 +6,7 @@
 // to 0 and the workbench holds the Lease again. Nothing runs the image here (the simulator makes
 // pods, not an operator). The panel asks for the image (the shipped one offered). A user who may
 // not create cluster objects gets the server's 403 in words.
+#include "engine/operator/definition.h"
 #include "engine/operator/myapplication.h"
 #include "engine/workbench/clusterhandoff.h"
 #include "ui/session/enginesession.h"
@@ -176,7 +177,7 @@ private Q_SLOTS:
         auto cfg = loadConfig(path);
         QVERIFY2(cfg.ok(), cfg.ok() ? "" : qPrintable(cfg.error().message()));
         RestClient narrow(cfg.value());
-        auto docs = clusterhandoff::prepare(clusterhandoff::shippedManifests().value(), Image, QStringLiteral("team-a"),
+        auto docs = clusterhandoff::prepare(clusterhandoff::shippedManifests({myapp::crdYaml()}).value(), Image, QStringLiteral("team-a"),
                                             myapp::leaseName());
         QVERIFY(docs.ok());
         // When it applies the manifests, Then the first cluster-scoped object fails with a 403 in words

@@ -37,7 +37,7 @@ private Q_SLOTS:
         m_api = std::make_unique<testsupport::TestApiServer>(o);
         QVERIFY2(m_api->start(), qPrintable(m_api->errorString()));
         apiserver::ApiServerOptions bare = testsupport::TestApiServer::plainOptions();
-        bare.installCrds = false;
+        bare.crds.clear();
         m_bare = std::make_unique<testsupport::TestApiServer>(bare);
         QVERIFY2(m_bare->start(), qPrintable(m_bare->errorString()));
         QTcpServer closed;

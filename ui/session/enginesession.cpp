@@ -58,7 +58,6 @@ void EngineSession::start()
     apiserver::ApiServerOptions o;
     o.podReadyDelayMs = m_options.podReadyDelayMs;
     o.auditLog = m_options.auditLog;
-    o.installCrds = false; // the engine installs the hosted operator's CRDs
     auto *server = new apiserver::ApiServer(o); // deleted on its own thread when that thread finishes
     server->moveToThread(&m_serverThread);
     connect(&m_serverThread, &QThread::finished, server, &QObject::deleteLater);
@@ -95,8 +94,12 @@ HandOffOptions EngineSession::handOffOptions() const
 {
     HandOffOptions h;
     h.embedded = isEmbedded();
-    if (!h.embedded)
+    if (!h.embedded) {
+        // packaging/manifests deploy opbench-operator: only its operator can hand off in-cluster.
+        if (hostedOperator().headlessProgram == QLatin1String("opbench-operator"))
+            h.clusterCrds = hostedOperator().crds;
         return h;
+    }
     h.launch.program = operatorProgram();
     h.launch.server = m_cluster.server;
     h.launch.identity = QStringLiteral("headless-") + defaultLeaderIdentity();
@@ -161,7 +164,9 @@ QString EngineSession::operatorProgram() const
 {
     if (!m_options.operatorProgram.isEmpty())
         return m_options.operatorProgram;
-    return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("opbench-operator"));
+    const OperatorDefinition &def = hostedOperator();
+    const QString program = def.headlessProgram.isEmpty() ? def.name + QStringLiteral("-operator") : def.headlessProgram;
+    return QDir(QCoreApplication::applicationDirPath()).filePath(program);
 }
 
 } // namespace opbench::ui

@@ -42,7 +42,8 @@ struct SessionOptions
     bool createSamples = true; ///< embedded only: the operator's sample objects
     int podReadyDelayMs = 1500; ///< embedded only: simulated kubelet delay
     QString auditLog; ///< embedded only: the server's audit log (JSON lines); empty: none
-    /// The headless operator for "Hand off"; empty: opbench-operator next to this executable.
+    /// The headless operator for "Hand off"; empty: the hosted operator's headless program
+    /// (OperatorDefinition::headlessProgram) next to this executable.
     QString operatorProgram;
 };
 
