@@ -19,12 +19,16 @@
 #include "ui/widgets/objectpanel.h"
 #include "ui/widgets/queuepanel.h"
 #include "ui/widgets/reconcilespanel.h"
+#include "ui/widgets/tourpanel.h"
+
+#include "engine/workbench/tour.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDateTime>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
 #include <QJsonObject>
@@ -47,6 +51,7 @@ MainWindow::MainWindow(SessionOptions options, QWidget *parent)
     , m_queueModel(new QueueItemsModel(this))
     , m_reconcileModel(new ReconcileListModel(5000, this))
     , m_childrenModel(new ChildrenTreeModel(hostedOperator().kinds.value(0).kind, this))
+    , m_tour(new workbench::Tour(this))
 {
     setObjectName(QStringLiteral("opbenchMainWindow"));
     setWindowTitle(tr("opbench — starting…"));
@@ -58,7 +63,20 @@ MainWindow::MainWindow(SessionOptions options, QWidget *parent)
     createStatusBar();
     connectSession();
     restoreSettings();
+    offerTourOnFirstStart();
     m_session->start();
+}
+
+void MainWindow::offerTourOnFirstStart()
+{
+    QSettings settings;
+    if (settings.value(QStringLiteral("tour/offered"), false).toBool()) {
+        m_tourPanel->apply(m_tour->state());
+        return;
+    }
+    settings.setValue(QStringLiteral("tour/offered"), true);
+    m_tourDock->show();
+    m_tourDock->raise(); // the panel offers "Start the tour"
 }
 
 MainWindow::~MainWindow() = default;
@@ -146,6 +164,10 @@ void MainWindow::createActions()
     fileMenu->addAction(quit);
     QAction *about = make(QStringLiteral("about"), tr("About opbench"), QStyle::SP_MessageBoxInformation, {});
     connect(about, &QAction::triggered, this, &MainWindow::showAbout);
+    QAction *tour = make(QStringLiteral("tour"), tr("Tour"), QStyle::SP_DialogHelpButton, QKeySequence(Qt::Key_F1));
+    tour->setToolTip(tr("A guided tour of the controller pattern: ten lessons, each something you do here (F1)"));
+    connect(tour, &QAction::triggered, this, &MainWindow::startTour);
+    helpMenu->addAction(tour);
     helpMenu->addAction(about);
 }
 
@@ -183,7 +205,14 @@ void MainWindow::createDocks()
                                m_leadershipPanel, Qt::BottomDockWidgetArea);
     auto *faults = addDock(tr("Faults"), QStringLiteral("faultsDock"), learnerText(Panel::Faults), m_faultsPanel,
                            Qt::BottomDockWidgetArea);
+    m_tourPanel = new TourPanel;
+    m_tourDock = addDock(tr("Tour"), QStringLiteral("tourDock"),
+                         tr("The guided tour: each lesson is something you do in this window; it completes when the "
+                            "engine shows that it happened."),
+                         m_tourPanel, Qt::RightDockWidgetArea);
     splitDockWidget(reconciles, queue, Qt::Horizontal);
+    tabifyDockWidget(queue, m_tourDock);
+    queue->raise();
     tabifyDockWidget(object, children);
     tabifyDockWidget(children, leadership);
     tabifyDockWidget(leadership, faults);
@@ -253,6 +282,19 @@ void MainWindow::connectSession()
     connect(m_faultsPanel, &FaultsPanel::dropWatchesRequested, m_session, &EngineSession::dropWatches);
     connect(m_faultsPanel, &FaultsPanel::compactRequested, m_session, &EngineSession::compactHistory);
     m_faultsPanel->setEmbedded(m_session->isEmbedded());
+
+    // The tour watches the same events the panels show.
+    connect(feed, &CacheFeed::batch, m_tour, &workbench::Tour::observeCache);
+    connect(feed, &CacheFeed::cacheAt, m_tour, &workbench::Tour::observeTimeTravel);
+    connect(queue, &QueueObserver::sample, m_tour, &workbench::Tour::observeQueue);
+    connect(controller, &ControllerObserver::controlState, m_tour, &workbench::Tour::observeControl);
+    connect(controller, &ControllerObserver::reconcilesFinished, m_tour, &workbench::Tour::observeTraces);
+    connect(m_session->leadership(), &Leadership::leadershipState, m_tour, &workbench::Tour::observeLeadership);
+    connect(m_tour, &workbench::Tour::stateChanged, this, &MainWindow::onTourState);
+    connect(m_tourPanel, &TourPanel::startRequested, this, &MainWindow::startTour);
+    connect(m_tourPanel, &TourPanel::nextRequested, m_tour, &workbench::Tour::next);
+    connect(m_tourPanel, &TourPanel::backRequested, m_tour, &workbench::Tour::back);
+    connect(m_tourPanel, &TourPanel::stopRequested, m_tour, &workbench::Tour::stop);
 
     const Leadership *leadership = m_session->leadership();
     connect(leadership, &Leadership::leadershipState, this, &MainWindow::onLeadership);
@@ -473,6 +515,32 @@ void MainWindow::onLeadership(const LeadershipState &state)
     a->setText(back ? tr("Take back") : tr("Hand off"));
     a->setEnabled(back || state.canHandOff());
     a->setToolTip(back ? m_leadershipPanel->takeBackButton()->toolTip() : m_leadershipPanel->handOffButton()->toolTip());
+}
+
+void MainWindow::startTour()
+{
+    QSettings settings;
+    const int resume = m_tour->state().finished ? 0 : settings.value(QStringLiteral("tour/lesson"), 0).toInt();
+    m_tourDock->show();
+    m_tourDock->raise();
+    m_tour->start(resume);
+}
+
+void MainWindow::onTourState(const workbench::TourState &state)
+{
+    m_tourPanel->apply(state);
+    QSettings settings;
+    if (state.index >= 0)
+        settings.setValue(QStringLiteral("tour/lesson"), state.finished ? 0 : state.index);
+    // The dock that shows the lesson is raised and framed.
+    for (QDockWidget *dock : findChildren<QDockWidget *>()) {
+        const bool target = state.index >= 0 && !state.finished && dock->objectName() == state.lesson.panel;
+        dock->setStyleSheet(target ? QStringLiteral("QDockWidget > QWidget { border: 2px solid #f9a825; }") : QString());
+        if (target) {
+            dock->show();
+            dock->raise();
+        }
+    }
 }
 
 void MainWindow::onHandOffAction()

@@ -11,7 +11,13 @@
 #include <QMainWindow>
 
 class QAction;
+class QDockWidget;
 class QLabel;
+
+namespace opbench::workbench {
+class Tour;
+struct TourState;
+}
 
 namespace opbench::ui {
 
@@ -27,6 +33,7 @@ class QueuePanel;
 class FaultsPanel;
 class InfoDock;
 class LeadershipPanel;
+class TourPanel;
 
 class MainWindow : public QMainWindow
 {
@@ -48,6 +55,10 @@ public:
     /// What the panels hold, for --report-after and tests: {"operator", "informers", "synced",
     /// "cache": {kind: objects}, "queueSamples", "reconciles", "ownerTrees"}.
     QJsonObject panelReport() const;
+    workbench::Tour *tour() const { return m_tour; }
+    TourPanel *tourPanel() const { return m_tourPanel; }
+    /// Help ▸ Tour: shows the tour dock and starts (or resumes) the tour.
+    void startTour();
     /// The hosted operator's kinds as kubectl resource names ("myapplications.example.com,deployments.apps,…").
     static QString kubectlResources();
 
@@ -76,6 +87,8 @@ private:
     void toggleBreakpointOnSelection();
     void exportTraces();
     void onLeadership(const LeadershipState &state);
+    void onTourState(const opbench::workbench::TourState &state);
+    void offerTourOnFirstStart();
     void onHandOffAction();
     void showConnectDialog();
     void checkCluster();
@@ -97,6 +110,9 @@ private:
     FaultsPanel *m_faultsPanel = nullptr;
     LeadershipPanel *m_leadershipPanel = nullptr;
     LeadershipState m_leadership;
+    workbench::Tour *m_tour;
+    TourPanel *m_tourPanel = nullptr;
+    QDockWidget *m_tourDock = nullptr;
     int m_queueSamples = 0;
     QLabel *m_clusterLabel = nullptr;
     QLabel *m_syncLabel = nullptr;

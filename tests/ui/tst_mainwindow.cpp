@@ -55,7 +55,7 @@ private Q_SLOTS:
         MainWindow w(SessionOptions{});
         w.show();
         const auto docks = w.findChildren<InfoDock *>();
-        QCOMPARE(docks.size(), 7);
+        QCOMPARE(docks.size(), 8); // cache, reconciles, queue, object, children, leadership, faults, tour
         for (InfoDock *dock : docks) {
             QVERIFY2(!dock->explanationLabel()->isVisibleTo(dock), qPrintable(dock->objectName()));
             dock->infoButton()->click();
