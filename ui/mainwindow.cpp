@@ -207,8 +207,8 @@ void MainWindow::createDocks()
                            Qt::BottomDockWidgetArea);
     m_tourPanel = new TourPanel;
     m_tourDock = addDock(tr("Tour"), QStringLiteral("tourDock"),
-                         tr("The guided tour: each lesson is something you do in this window; it completes when the "
-                            "engine shows that it happened."),
+                         tr("The guided tour of the controller pattern. Each lesson is something you do in this "
+                            "window, and it completes when the engine shows that it happened."),
                          m_tourPanel, Qt::RightDockWidgetArea);
     splitDockWidget(reconciles, queue, Qt::Horizontal);
     tabifyDockWidget(queue, m_tourDock);
