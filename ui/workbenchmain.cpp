@@ -7,6 +7,8 @@
 #include "ui/session/hostedoperator.h"
 #include "ui/workbenchhost.h"
 
+#include "engine/workbench/tour.h"
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -74,7 +76,10 @@ int runWorkbench(int argc, char **argv, OperatorDefinition def)
                                                         "panels hold (objects per kind, reconciles, queue samples), "
                                                         "then quit."),
                                          QStringLiteral("seconds"));
-    parser.addOptions({kubeconfig, context, samples, screenshot, exitAfter, reportAfter});
+    const QCommandLineOption tour(QStringLiteral("tour"),
+                                  QStringLiteral("Open the guided tour at this lesson (1-10) at start."),
+                                  QStringLiteral("lesson"));
+    parser.addOptions({kubeconfig, context, samples, screenshot, exitAfter, reportAfter, tour});
     parser.process(app);
 
     bool ok = true;
@@ -108,6 +113,15 @@ int runWorkbench(int argc, char **argv, OperatorDefinition def)
     options.context = parser.value(context);
     ui::WorkbenchHost host; // Connect to cluster… replaces the window
     host.open(options);
+    if (parser.isSet(tour)) {
+        const int lesson = parser.value(tour).toInt(&ok);
+        if (!ok || lesson < 1)
+            return usage(QStringLiteral("--tour needs a lesson number >= 1, got \"%1\"").arg(parser.value(tour)));
+        if (host.window()) {
+            host.window()->startTour();
+            host.window()->tour()->start(lesson - 1);
+        }
+    }
 
     int rc = 0;
     if (report >= 0) {
