@@ -9,6 +9,7 @@
 #include "engine/api/restmapper.h"
 #include "ui/models/cachetreemodel.h"
 #include "ui/models/childrentreemodel.h"
+#include "ui/models/idletracker.h"
 #include "ui/models/queueitemsmodel.h"
 #include "ui/models/reconcilelistmodel.h"
 #include "ui/widgets/cachepanel.h"
@@ -188,7 +189,7 @@ void MainWindow::createDocks()
     tabifyDockWidget(children, leadership);
     tabifyDockWidget(leadership, faults);
     object->raise();
-    resizeDocks({cache, reconciles, queue}, {320, 560, 420}, Qt::Horizontal);
+    resizeDocks({cache, reconciles, queue}, {320, 640, 340}, Qt::Horizontal);
     resizeDocks({cache, object}, {520, 330}, Qt::Vertical);
 }
 
@@ -248,6 +249,12 @@ void MainWindow::connectSession()
     connect(controller, &ControllerObserver::controlState, this, &MainWindow::onControlState);
     connect(controller, &ControllerObserver::reconcilesFinished, this, &MainWindow::onReconciles);
     connect(m_reconcilesPanel, &ReconcilesPanel::exportRequested, this, &MainWindow::exportTraces);
+    connect(m_reconcilesPanel, &ReconcilesPanel::reconcileSelected, this, &MainWindow::followReconcile);
+    auto *idle = new IdleTracker(20, this); // ten seconds of queue samples
+    connect(queue, &QueueObserver::sample, idle, &IdleTracker::addSample);
+    connect(controller, &ControllerObserver::reconcilesFinished, idle,
+            [idle](const QList<ReconcileTrace> &t) { idle->addReconciles(int(t.size())); });
+    connect(idle, &IdleTracker::idleChanged, m_reconcilesPanel, &ReconcilesPanel::setIdle);
 
     connect(m_faultsPanel, &FaultsPanel::faultsChanged, m_session, &EngineSession::setFaults);
     connect(m_faultsPanel, &FaultsPanel::dropWatchesRequested, m_session, &EngineSession::dropWatches);
@@ -345,6 +352,16 @@ void MainWindow::onObjectSelected(const QString &kind, const QString &key)
     pending.key = key;
     m_objectPanel->showVersions(pending);
     m_session->post(&CacheFeed::requestVersions, kind, key);
+}
+
+void MainWindow::followReconcile(const QString &key)
+{
+    if (!m_reconcilesPanel->followsSelection() || key == m_objectPanel->currentKey())
+        return;
+    const QString kind = m_childrenModel->rootKind(); // reconciles are of the operator's For kind
+    m_cachePanel->select(kind, key);
+    if (m_objectPanel->currentKey() != key) // gone from the cache: its recorded history still shows
+        onObjectSelected(kind, key);
 }
 
 void MainWindow::writeKubeconfig()

@@ -40,6 +40,7 @@ public:
     CachePanel *cachePanel() const { return m_cachePanel; }
     ObjectPanel *objectPanel() const { return m_objectPanel; }
     LeadershipPanel *leadershipPanel() const { return m_leadershipPanel; }
+    ReconcilesPanel *reconcilesPanel() const { return m_reconcilesPanel; }
     /// Toolbar/menu actions by objectName ("run", "pause", "step", "stepInto", "continue",
     /// "breakpoints", "handOff", "writeKubeconfig", "about").
     QAction *action(const QString &name) const;
@@ -69,6 +70,8 @@ private:
     void onFailed(const QString &message);
     void onCacheBatch(const CacheBatch &batch);
     void onObjectSelected(const QString &kind, const QString &key);
+    /// The Object panel follows the selected reconcile's key (unless the user turned it off).
+    void followReconcile(const QString &key);
     void writeKubeconfig();
     void showAbout();
     void onControlState(const ControlState &state);

@@ -4,13 +4,18 @@
 // and the layout remembered across runs.
 #include "ui/mainwindow.h"
 #include "ui/models/cachetreemodel.h"
+#include "ui/models/reconcilelistmodel.h"
+#include "ui/widgets/objectpanel.h"
+#include "ui/widgets/reconcilespanel.h"
 #include "ui/widgets/infodock.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTest>
 #include <QToolButton>
 
@@ -79,6 +84,37 @@ private Q_SLOTS:
         for (QLabel *l : w.statusBar()->findChildren<QLabel *>())
             sawCount = sawCount || l->text().contains(QStringLiteral("object"));
         QVERIFY(sawCount);
+    }
+
+    void shouldShowTheSelectedReconcilesObject()
+    {
+        // Given the window with the samples reconciled
+        MainWindow w(SessionOptions{});
+        w.show();
+        ReconcilesPanel *panel = w.reconcilesPanel();
+        QAbstractItemModel *list = panel->view()->model();
+        QTRY_VERIFY_WITH_TIMEOUT(list->rowCount() >= 5, 30000);
+        auto rowNotShown = [&] {
+            for (int row = 0; row < list->rowCount(); ++row) {
+                if (list->index(row, ReconcileListModel::KeyColumn).data().toString() != w.objectPanel()->currentKey())
+                    return row;
+            }
+            return -1;
+        };
+        // When the user selects a reconcile of another key
+        int row = rowNotShown();
+        QVERIFY(row >= 0);
+        const QString key = list->index(row, ReconcileListModel::KeyColumn).data().toString();
+        panel->view()->setCurrentIndex(list->index(row, 0));
+        // Then the Object panel shows that key's object
+        QCOMPARE(w.objectPanel()->currentKey(), key);
+        QCOMPARE(w.objectPanel()->currentKind(), QStringLiteral("MyApplication"));
+        // And with "Object follows" off, it stays where it is
+        panel->followBox()->setChecked(false);
+        row = rowNotShown();
+        QVERIFY(row >= 0);
+        panel->view()->setCurrentIndex(list->index(row, 0));
+        QCOMPARE(w.objectPanel()->currentKey(), key);
     }
 
     void shouldRememberTheLayout()
