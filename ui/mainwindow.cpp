@@ -10,6 +10,7 @@
 #include "ui/models/cachetreemodel.h"
 #include "ui/models/childrentreemodel.h"
 #include "ui/models/idletracker.h"
+#include "ui/models/pipelinemodel.h"
 #include "ui/models/queueitemsmodel.h"
 #include "ui/models/reconcilelistmodel.h"
 #include "ui/widgets/cachepanel.h"
@@ -18,6 +19,7 @@
 #include "ui/widgets/infodock.h"
 #include "ui/widgets/leadershippanel.h"
 #include "ui/widgets/objectpanel.h"
+#include "ui/widgets/pipelinepanel.h"
 #include "ui/widgets/queuepanel.h"
 #include "ui/widgets/reconcilespanel.h"
 
@@ -26,6 +28,7 @@
 #include <QCloseEvent>
 #include <QDateTime>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
 #include <QJsonObject>
@@ -184,6 +187,10 @@ void MainWindow::createDocks()
                                m_leadershipPanel, Qt::BottomDockWidgetArea);
     auto *faults = addDock(tr("Faults"), QStringLiteral("faultsDock"), learnerText(Panel::Faults), m_faultsPanel,
                            Qt::BottomDockWidgetArea);
+    m_pipelineModel = new PipelineModel(this);
+    m_pipelinePanel = new PipelinePanel(m_pipelineModel);
+    addDock(tr("Pipeline"), QStringLiteral("pipelineDock"), learnerText(Panel::Pipeline), m_pipelinePanel,
+            Qt::TopDockWidgetArea);
     splitDockWidget(reconciles, queue, Qt::Horizontal);
     tabifyDockWidget(object, children);
     tabifyDockWidget(children, leadership);
@@ -250,6 +257,17 @@ void MainWindow::connectSession()
     connect(controller, &ControllerObserver::reconcilesFinished, this, &MainWindow::onReconciles);
     connect(m_reconcilesPanel, &ReconcilesPanel::exportRequested, this, &MainWindow::exportTraces);
     connect(m_reconcilesPanel, &ReconcilesPanel::reconcileSelected, this, &MainWindow::followReconcile);
+
+    connect(feed, &CacheFeed::batch, m_pipelineModel, &PipelineModel::applyCache);
+    connect(queue, &QueueObserver::sample, m_pipelineModel, &PipelineModel::applyQueue);
+    connect(controller, &ControllerObserver::controlState, m_pipelineModel, &PipelineModel::applyControl);
+    connect(controller, &ControllerObserver::reconcilesFinished, m_pipelineModel, &PipelineModel::applyReconciles);
+    connect(m_pipelinePanel, &PipelinePanel::openDockRequested, this, [this](const QString &name) {
+        if (auto *dock = findChild<QDockWidget *>(name)) {
+            dock->show();
+            dock->raise();
+        }
+    });
     auto *idle = new IdleTracker(20, this); // ten seconds of queue samples
     connect(queue, &QueueObserver::sample, idle, &IdleTracker::addSample);
     connect(controller, &ControllerObserver::reconcilesFinished, idle,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // MainWindow: the workbench window. Docks (Cache, Reconciles, Queue, Object, Children,
-// Leadership, Faults), the stepping toolbar, the status bar, About, and window/dock/splitter
+// Leadership, Faults, Pipeline), the stepping toolbar, the status bar, About, and window/dock/splitter
 // state in QSettings. It wires the EngineSession's snapshots to the models and the panels'
 // intents back to the session; it holds no engine logic.
 
@@ -27,6 +27,8 @@ class QueuePanel;
 class FaultsPanel;
 class InfoDock;
 class LeadershipPanel;
+class PipelineModel;
+class PipelinePanel;
 
 class MainWindow : public QMainWindow
 {
@@ -41,6 +43,7 @@ public:
     ObjectPanel *objectPanel() const { return m_objectPanel; }
     LeadershipPanel *leadershipPanel() const { return m_leadershipPanel; }
     ReconcilesPanel *reconcilesPanel() const { return m_reconcilesPanel; }
+    PipelinePanel *pipelinePanel() const { return m_pipelinePanel; }
     /// Toolbar/menu actions by objectName ("run", "pause", "step", "stepInto", "continue",
     /// "breakpoints", "handOff", "writeKubeconfig", "about").
     QAction *action(const QString &name) const;
@@ -100,6 +103,8 @@ private:
     FaultsPanel *m_faultsPanel = nullptr;
     LeadershipPanel *m_leadershipPanel = nullptr;
     LeadershipState m_leadership;
+    PipelineModel *m_pipelineModel = nullptr;
+    PipelinePanel *m_pipelinePanel = nullptr;
     int m_queueSamples = 0;
     QLabel *m_clusterLabel = nullptr;
     QLabel *m_syncLabel = nullptr;

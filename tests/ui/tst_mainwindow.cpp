@@ -60,7 +60,7 @@ private Q_SLOTS:
         MainWindow w(SessionOptions{});
         w.show();
         const auto docks = w.findChildren<InfoDock *>();
-        QCOMPARE(docks.size(), 7);
+        QCOMPARE(docks.size(), 8);
         for (InfoDock *dock : docks) {
             QVERIFY2(!dock->explanationLabel()->isVisibleTo(dock), qPrintable(dock->objectName()));
             dock->infoButton()->click();
