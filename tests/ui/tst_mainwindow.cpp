@@ -4,8 +4,10 @@
 // and the layout remembered across runs.
 #include "ui/mainwindow.h"
 #include "ui/models/cachetreemodel.h"
+#include "ui/models/pipelinemodel.h"
 #include "ui/models/reconcilelistmodel.h"
 #include "ui/widgets/objectpanel.h"
+#include "ui/widgets/pipelinepanel.h"
 #include "ui/widgets/reconcilespanel.h"
 #include "ui/widgets/infodock.h"
 
@@ -115,6 +117,25 @@ private Q_SLOTS:
         QVERIFY(row >= 0);
         panel->view()->setCurrentIndex(list->index(row, 0));
         QCOMPARE(w.objectPanel()->currentKey(), key);
+    }
+
+    void shouldOpenTheDockOfAClickedPipelineStage()
+    {
+        // Given the window, the Children dock tabbed behind the Object dock
+        MainWindow w(SessionOptions{});
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto *children = w.findChild<QDockWidget *>(QStringLiteral("childrenDock"));
+        QVERIFY(children);
+        w.findChild<QDockWidget *>(QStringLiteral("objectDock"))->raise();
+        QTRY_VERIFY(children->visibleRegion().isEmpty()); // a tab behind another
+        // When the user clicks the pipeline's "Client writes" stage
+        PipelinePanel *pipeline = w.pipelinePanel();
+        QVERIFY(pipeline->isVisible());
+        const QRectF stage = pipeline->stageRect(PipelineModel::ClientWrites);
+        QTest::mouseClick(pipeline, Qt::LeftButton, {}, stage.center().toPoint());
+        // Then the Children dock, where the writes show, comes to the front
+        QTRY_VERIFY(!children->visibleRegion().isEmpty());
     }
 
     void shouldRememberTheLayout()
