@@ -88,9 +88,10 @@ ReconcilesPanel::ReconcilesPanel(ReconcileListModel *model, QWidget *parent)
     m_follow->setToolTip(tr("Show the selected reconcile's object in the Object panel"));
     m_idleHint->setObjectName(QStringLiteral("idleHint"));
     m_idleHint->setWordWrap(true);
-    m_idleHint->setText(tr("Nothing to reconcile: the queue is empty and the controller waits for a change. "
-                           "Try editing an app (Children ▸ Create, or kubectl edit), deleting its Deployment, "
-                           "or switching on a fault in the Faults panel."));
+    m_idleHint->setText(tr("Nothing to reconcile: the queue is empty. Try editing an app, deleting its Deployment "
+                           "(Children), or a fault (Faults)."));
+    m_idleHint->setToolTip(tr("The controller only works when something changes: every edit, on any object it "
+                              "watches or owns, comes back here as a reconcile."));
     m_idleHint->setStyleSheet(QStringLiteral("QLabel { background: palette(alternate-base); border: 1px solid palette(mid); "
                                              "border-radius: 3px; padding: 4px; }"));
     m_idleHint->setVisible(false);
