@@ -42,6 +42,12 @@ QString learnerText(Panel panel)
             "Break the embedded API server on purpose. A dropped watch makes the reflector watch again (or LIST again "
             "after 410 Gone); errors and throttling make the client retry with backoff. The cache must end up right "
             "anyway.");
+    case Panel::Pipeline:
+        return QCoreApplication::translate(ctx,
+            "The whole controller at once: a change on the API server travels through the watch into the cache, the "
+            "event handlers turn it into a key, the work queue hands the key to a worker, and the reconciler's writes "
+            "go back to the API server. The counts shrink along the way on purpose: many events merge into one "
+            "queue item, and one reconcile answers them all. Click a stage to open the panel that shows it.");
     }
     return {};
 }

@@ -7,7 +7,7 @@
 
 namespace opbench::ui {
 
-enum class Panel { Cache, Reconciles, Queue, Object, Children, Leadership, Faults };
+enum class Panel { Cache, Reconciles, Queue, Object, Children, Leadership, Faults, Pipeline };
 
 QString learnerText(Panel panel);
 

@@ -9,6 +9,8 @@
 #include "engine/api/restmapper.h"
 #include "ui/models/cachetreemodel.h"
 #include "ui/models/childrentreemodel.h"
+#include "ui/models/idletracker.h"
+#include "ui/models/pipelinemodel.h"
 #include "ui/models/queueitemsmodel.h"
 #include "ui/models/reconcilelistmodel.h"
 #include "ui/widgets/cachepanel.h"
@@ -17,6 +19,7 @@
 #include "ui/widgets/infodock.h"
 #include "ui/widgets/leadershippanel.h"
 #include "ui/widgets/objectpanel.h"
+#include "ui/widgets/pipelinepanel.h"
 #include "ui/widgets/queuepanel.h"
 #include "ui/widgets/reconcilespanel.h"
 #include "ui/widgets/tourpanel.h"
@@ -210,6 +213,10 @@ void MainWindow::createDocks()
                          tr("The guided tour of the controller pattern. Each lesson is something you do in this "
                             "window, and it completes when the engine shows that it happened."),
                          m_tourPanel, Qt::RightDockWidgetArea);
+    m_pipelineModel = new PipelineModel(this);
+    m_pipelinePanel = new PipelinePanel(m_pipelineModel);
+    addDock(tr("Pipeline"), QStringLiteral("pipelineDock"), learnerText(Panel::Pipeline), m_pipelinePanel,
+            Qt::TopDockWidgetArea);
     splitDockWidget(reconciles, queue, Qt::Horizontal);
     tabifyDockWidget(queue, m_tourDock);
     queue->raise();
@@ -217,7 +224,7 @@ void MainWindow::createDocks()
     tabifyDockWidget(children, leadership);
     tabifyDockWidget(leadership, faults);
     object->raise();
-    resizeDocks({cache, reconciles, queue}, {320, 560, 420}, Qt::Horizontal);
+    resizeDocks({cache, reconciles, queue}, {320, 640, 340}, Qt::Horizontal);
     resizeDocks({cache, object}, {520, 330}, Qt::Vertical);
 }
 
@@ -277,6 +284,23 @@ void MainWindow::connectSession()
     connect(controller, &ControllerObserver::controlState, this, &MainWindow::onControlState);
     connect(controller, &ControllerObserver::reconcilesFinished, this, &MainWindow::onReconciles);
     connect(m_reconcilesPanel, &ReconcilesPanel::exportRequested, this, &MainWindow::exportTraces);
+    connect(m_reconcilesPanel, &ReconcilesPanel::reconcileSelected, this, &MainWindow::followReconcile);
+
+    connect(feed, &CacheFeed::batch, m_pipelineModel, &PipelineModel::applyCache);
+    connect(queue, &QueueObserver::sample, m_pipelineModel, &PipelineModel::applyQueue);
+    connect(controller, &ControllerObserver::controlState, m_pipelineModel, &PipelineModel::applyControl);
+    connect(controller, &ControllerObserver::reconcilesFinished, m_pipelineModel, &PipelineModel::applyReconciles);
+    connect(m_pipelinePanel, &PipelinePanel::openDockRequested, this, [this](const QString &name) {
+        if (auto *dock = findChild<QDockWidget *>(name)) {
+            dock->show();
+            dock->raise();
+        }
+    });
+    auto *idle = new IdleTracker(20, this); // ten seconds of queue samples
+    connect(queue, &QueueObserver::sample, idle, &IdleTracker::addSample);
+    connect(controller, &ControllerObserver::reconcilesFinished, idle,
+            [idle](const QList<ReconcileTrace> &t) { idle->addReconciles(int(t.size())); });
+    connect(idle, &IdleTracker::idleChanged, m_reconcilesPanel, &ReconcilesPanel::setIdle);
 
     connect(m_faultsPanel, &FaultsPanel::faultsChanged, m_session, &EngineSession::setFaults);
     connect(m_faultsPanel, &FaultsPanel::dropWatchesRequested, m_session, &EngineSession::dropWatches);
@@ -387,6 +411,16 @@ void MainWindow::onObjectSelected(const QString &kind, const QString &key)
     pending.key = key;
     m_objectPanel->showVersions(pending);
     m_session->post(&CacheFeed::requestVersions, kind, key);
+}
+
+void MainWindow::followReconcile(const QString &key)
+{
+    if (!m_reconcilesPanel->followsSelection() || key == m_objectPanel->currentKey())
+        return;
+    const QString kind = m_childrenModel->rootKind(); // reconciles are of the operator's For kind
+    m_cachePanel->select(kind, key);
+    if (m_objectPanel->currentKey() != key) // gone from the cache: its recorded history still shows
+        onObjectSelected(kind, key);
 }
 
 void MainWindow::writeKubeconfig()

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // MainWindow: the workbench window. Docks (Cache, Reconciles, Queue, Object, Children,
-// Leadership, Faults), the stepping toolbar, the status bar, About, and window/dock/splitter
+// Leadership, Faults, Pipeline), the stepping toolbar, the status bar, About, and window/dock/splitter
 // state in QSettings. It wires the EngineSession's snapshots to the models and the panels'
 // intents back to the session; it holds no engine logic.
 
@@ -34,6 +34,8 @@ class FaultsPanel;
 class InfoDock;
 class LeadershipPanel;
 class TourPanel;
+class PipelineModel;
+class PipelinePanel;
 
 class MainWindow : public QMainWindow
 {
@@ -47,6 +49,8 @@ public:
     CachePanel *cachePanel() const { return m_cachePanel; }
     ObjectPanel *objectPanel() const { return m_objectPanel; }
     LeadershipPanel *leadershipPanel() const { return m_leadershipPanel; }
+    ReconcilesPanel *reconcilesPanel() const { return m_reconcilesPanel; }
+    PipelinePanel *pipelinePanel() const { return m_pipelinePanel; }
     /// Toolbar/menu actions by objectName ("run", "pause", "step", "stepInto", "continue",
     /// "breakpoints", "handOff", "writeKubeconfig", "about").
     QAction *action(const QString &name) const;
@@ -80,6 +84,8 @@ private:
     void onFailed(const QString &message);
     void onCacheBatch(const CacheBatch &batch);
     void onObjectSelected(const QString &kind, const QString &key);
+    /// The Object panel follows the selected reconcile's key (unless the user turned it off).
+    void followReconcile(const QString &key);
     void writeKubeconfig();
     void showAbout();
     void onControlState(const ControlState &state);
@@ -113,6 +119,8 @@ private:
     workbench::Tour *m_tour;
     TourPanel *m_tourPanel = nullptr;
     QDockWidget *m_tourDock = nullptr;
+    PipelineModel *m_pipelineModel = nullptr;
+    PipelinePanel *m_pipelinePanel = nullptr;
     int m_queueSamples = 0;
     QLabel *m_clusterLabel = nullptr;
     QLabel *m_syncLabel = nullptr;

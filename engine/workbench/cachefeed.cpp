@@ -57,6 +57,7 @@ void CacheFeed::stop()
     m_kindOrder.clear();
     m_pending.clear();
     m_pendingOrder.clear();
+    m_events.clear();
 }
 
 void CacheFeed::onChange(const QString &kind, const CacheChange &change)
@@ -67,6 +68,7 @@ void CacheFeed::onChange(const QString &kind, const CacheChange &change)
     entry.object = change.type == CacheChange::Type::Deleted ? change.oldObject : change.newObject;
     // Coalesced per object (kind, key and uid): a delete and a re-create within one flush stay two
     // entries, so views keyed by uid (the children tree) see the old object go.
+    ++m_events[kind];
     const QString id = kind + u'|' + change.key + u'|' + entry.object.uid();
     if (!m_pending.contains(id))
         m_pendingOrder.append(id);
@@ -88,6 +90,7 @@ QList<InformerState> CacheFeed::informerStates() const
         const auto &changes = inf->history().changes();
         s.latestRv = changes.empty() ? s.lastSyncRv : changes.back().resourceVersion;
         s.count = int(inf->store().size());
+        s.events = m_events.value(kind);
         out.append(s);
     }
     return out;

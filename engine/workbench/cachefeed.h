@@ -66,6 +66,7 @@ private:
     QHash<QString, QPointer<Informer>> m_informers; // kind -> informer (owned by the cache)
     QHash<QString, CacheEntry> m_pending;           // kind|key|uid -> latest entry (coalescing)
     QList<QString> m_pendingOrder;
+    QHash<QString, qint64> m_events; // kind -> changes seen
     bool m_statesDirty = false;
     QTimer *m_flushTimer; // child
 };

@@ -50,6 +50,7 @@ void QueueObserver::observe(WorkQueue *queue)
     m_queue = queue;
     m_causeTotals.clear();
     m_adds = m_retries = 0;
+    m_causesFor = m_causesOwns = m_causesRequeue = 0;
     if (!queue) {
         m_timer->stop();
         Q_EMIT available(false);
@@ -69,6 +70,7 @@ void QueueObserver::keyChanged(const KeyState &state)
     const int fresh = total >= before ? total - before : total;
     if (fresh > 0) {
         m_adds += fresh;
+        countOrigins(state, fresh);
         const Cause *last = state.causes.size() > 0 ? &state.causes.last() : nullptr;
         if (state.delayedCauses.size() > 0)
             last = &state.delayedCauses.last();
@@ -76,6 +78,31 @@ void QueueObserver::keyChanged(const KeyState &state)
             ++m_retries;
     }
     m_causeTotals.insert(key, total);
+}
+
+void QueueObserver::countOrigins(const KeyState &state, int fresh)
+{
+    // The newest `fresh` causes of the key (kept ones; dropped ones count as the newest kept).
+    QList<const Cause *> all;
+    for (const Cause &c : state.causes)
+        all.append(&c);
+    for (const Cause &c : state.delayedCauses)
+        all.append(&c);
+    for (int i = 0; i < fresh && !all.isEmpty(); ++i) {
+        const Cause *c = all.at(std::max<qsizetype>(0, all.size() - 1 - i));
+        switch (c->kind) {
+        case Cause::Kind::WatchEvent:
+        case Cause::Kind::InitialList:
+            ++m_causesFor;
+            break;
+        case Cause::Kind::OwnerMapping:
+            ++m_causesOwns;
+            break;
+        default:
+            ++m_causesRequeue;
+            break;
+        }
+    }
 }
 
 void QueueObserver::keyRemoved(const QueueKey &key)
@@ -95,6 +122,9 @@ void QueueObserver::takeSample()
     const double seconds = qMax<qint64>(1, m_rateClock.restart()) / 1000.0;
     s.addsPerSec = m_adds / seconds;
     s.retriesPerSec = m_retries / seconds;
+    s.causesFor = m_causesFor;
+    s.causesOwns = m_causesOwns;
+    s.causesRequeue = m_causesRequeue;
     m_adds = m_retries = 0;
     const auto now = m_queue->clock()->now();
     for (const KeyState &k : m_queue->snapshot()) {

@@ -37,12 +37,16 @@ private:
     void keyChanged(const KeyState &state) override;
     void keyRemoved(const QueueKey &key) override;
     void takeSample();
+    void countOrigins(const KeyState &state, int fresh);
 
     QPointer<WorkQueue> m_queue;
     QTimer *m_timer; // child
     QHash<QString, int> m_causeTotals; // key -> causes seen this round (rate counting)
     int m_adds = 0;
     int m_retries = 0;
+    qint64 m_causesFor = 0; // cumulative, by origin (QueueSample::causesFor …)
+    qint64 m_causesOwns = 0;
+    qint64 m_causesRequeue = 0;
     QElapsedTimer m_rateClock;
     QElapsedTimer m_sessionClock;
 };

@@ -32,6 +32,7 @@ struct InformerState
     QString lastSyncRv; ///< resourceVersion of the last LIST
     QString latestRv;   ///< newest resourceVersion seen (watch events, bookmarks)
     int count = 0;      ///< objects in the store
+    qint64 events = 0;  ///< changes the informer delivered since observed (before coalescing)
 };
 
 /// What the engine thread emits every flush interval (100 ms) when something changed.
@@ -76,6 +77,12 @@ struct QueueSample
     double addsPerSec = 0;
     double retriesPerSec = 0;
     QList<QueueRow> rows;
+    /// Causes added since the queue was observed, by where they came from: the event handlers'
+    /// For (the object's own events and initial list) and Owns (a child's event mapped to its
+    /// owner), and the reconciler's retries and requeue-afters (with manual ones).
+    qint64 causesFor = 0;
+    qint64 causesOwns = 0;
+    qint64 causesRequeue = 0;
 };
 
 /// Every recorded version of one object (oldest first), for the diff and the time-travel slider.

@@ -2,6 +2,8 @@
 // CacheTreeModel and CacheFilterProxy under QAbstractItemModelTester, driven by batches.
 #include "ui/models/cachefilterproxy.h"
 #include "ui/models/cachetreemodel.h"
+#include "ui/models/objectbadge.h"
+#include "ui/widgets/palette.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonObject>
@@ -113,6 +115,47 @@ private Q_SLOTS:
         model.apply(b);
         QCOMPARE(info.data().toString(), QStringLiteral("synced ✓ · rv 42"));
         QCOMPARE(model.syncedCount(), 1);
+    }
+
+    void shouldBadgeEveryObjectThatReportsAPhase()
+    {
+        // Given apps in each phase, a pod, and a Deployment with 2 of 3 replicas available
+        CacheTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        auto withStatus = [](Object o, const QJsonObject &status, const QJsonObject &spec = {}) {
+            QJsonObject json = o.json();
+            json.insert(QStringLiteral("status"), status);
+            if (!spec.isEmpty())
+                json.insert(QStringLiteral("spec"), spec);
+            return Object::fromJson(json);
+        };
+        model.apply(upserts(QStringLiteral("MyApplication"),
+                            {withStatus(makeObject("MyApplication", "default", "web", "5"), {{"phase", "Running"}}),
+                             withStatus(makeObject("MyApplication", "default", "slow", "6"), {{"phase", "Pending"}}),
+                             withStatus(makeObject("MyApplication", "default", "broken", "7"),
+                                        {{"phase", "Failed"}, {"message", "image cannot be pulled"}}),
+                             makeObject("MyApplication", "default", "new", "8")}));
+        model.apply(upserts(QStringLiteral("Pod"), {withStatus(makeObject("Pod", "default", "web-1", "9"), {{"phase", "Running"}})}));
+        model.apply(upserts(QStringLiteral("Deployment"),
+                            {withStatus(makeObject("Deployment", "default", "web", "10"), {{"availableReplicas", 2}},
+                                        {{"replicas", 3}})}));
+        auto badge = [&model](const char *kind, const char *key, int role) {
+            return model.indexOf(QLatin1String(kind), QLatin1String(key))
+                .siblingAtColumn(CacheTreeModel::InfoColumn)
+                .data(role);
+        };
+        // Then the phase reads at a glance, in the gui.md colours
+        QCOMPARE(badge("MyApplication", "default/broken", BadgeTextRole).toString(), QStringLiteral("Failed"));
+        QCOMPARE(badge("MyApplication", "default/broken", BadgeColourRole).value<QColor>(), resultColour(ResultColour::Error));
+        QCOMPARE(badge("MyApplication", "default/web", BadgeColourRole).value<QColor>(), resultColour(ResultColour::Success));
+        QCOMPARE(badge("MyApplication", "default/slow", BadgeColourRole).value<QColor>(), phaseColour(QStringLiteral("Pending")));
+        QVERIFY(badge("MyApplication", "default/broken", Qt::ToolTipRole).toString().contains(QStringLiteral("image cannot be pulled")));
+        QCOMPARE(badge("Pod", "default/web-1", BadgeTextRole).toString(), QStringLiteral("Running"));
+        // And an object without a phase has no badge; a Deployment shows available/desired
+        QVERIFY(badge("MyApplication", "default/new", BadgeTextRole).toString().isEmpty());
+        QCOMPARE(badge("Deployment", "default/web", BadgeTextRole).toString(), QStringLiteral("2/3"));
+        // And the resourceVersion is still there beside the badge
+        QCOMPARE(badge("MyApplication", "default/broken", Qt::DisplayRole).toString(), QStringLiteral("rv 7"));
     }
 
     void shouldFilterByLabelSelectorOrText_data()

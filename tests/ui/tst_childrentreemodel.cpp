@@ -2,6 +2,9 @@
 // ChildrenTreeModel under QAbstractItemModelTester: the ownership tree follows owner references
 // whatever order the objects arrive in, and loses a deleted Deployment's subtree.
 #include "ui/models/childrentreemodel.h"
+#include "ui/models/objectbadge.h"
+#include "ui/widgets/badgedelegate.h"
+#include "ui/widgets/palette.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonArray>
@@ -63,6 +66,29 @@ private Q_SLOTS:
         QCOMPARE(pod.data().toString(), QStringLiteral("Pod web-abc-1"));
         QCOMPARE(pod.parent().parent().parent(), model.index(0, 0));
         QCOMPARE(pod.siblingAtColumn(ChildrenTreeModel::StatusColumn).data().toString(), QStringLiteral("Running"));
+    }
+
+    void shouldBadgePhasesAndAvailableReplicas()
+    {
+        // Given an app that failed, its Deployment with none of 2 replicas available, a pending pod
+        ChildrenTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.apply(batch(CacheEntry::Op::Upsert, "MyApplication", make("MyApplication", "broken", "a1", {}, {{"phase", "Failed"}})));
+        Object deployment = make("Deployment", "broken", "d1", "a1", {{"availableReplicas", 0}});
+        model.apply(batch(CacheEntry::Op::Upsert, "Deployment", deployment));
+        model.apply(batch(CacheEntry::Op::Upsert, "Pod", make("Pod", "broken-1", "p1", "d1", {{"phase", "Pending"}})));
+        // Then the app's status carries a red Failed badge
+        const QModelIndex app = model.index(0, ChildrenTreeModel::StatusColumn);
+        QCOMPARE(app.data(BadgeTextRole).toString(), QStringLiteral("Failed"));
+        QCOMPARE(app.data(BadgeColourRole).value<QColor>(), resultColour(ResultColour::Error));
+        // And the Deployment reads available/desired, the pod a grey Pending
+        const QModelIndex dep = model.index(0, ChildrenTreeModel::StatusColumn, model.index(0, 0));
+        QCOMPARE(dep.data(BadgeTextRole).toString(), QStringLiteral("0/1"));
+        const QModelIndex pod = model.indexOfUid(QStringLiteral("p1")).siblingAtColumn(ChildrenTreeModel::StatusColumn);
+        QCOMPARE(pod.data(BadgeTextRole).toString(), QStringLiteral("Pending"));
+        QCOMPARE(pod.data(BadgeColourRole).value<QColor>(), phaseColour(QStringLiteral("Pending")));
+        // And the delegate paints the rest of the status text beside the pill, not twice
+        QCOMPARE(textAfterBadge(dep.data().toString(), dep.data(BadgeTextRole).toString()), QStringLiteral("available"));
     }
 
     void shouldDropADeletedDeploymentAndAttachItsReplacement()

@@ -4,13 +4,20 @@
 // and the layout remembered across runs.
 #include "ui/mainwindow.h"
 #include "ui/models/cachetreemodel.h"
+#include "ui/models/pipelinemodel.h"
+#include "ui/models/reconcilelistmodel.h"
+#include "ui/widgets/objectpanel.h"
+#include "ui/widgets/pipelinepanel.h"
+#include "ui/widgets/reconcilespanel.h"
 #include "ui/widgets/infodock.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTest>
 #include <QToolButton>
 
@@ -55,7 +62,7 @@ private Q_SLOTS:
         MainWindow w(SessionOptions{});
         w.show();
         const auto docks = w.findChildren<InfoDock *>();
-        QCOMPARE(docks.size(), 8); // cache, reconciles, queue, object, children, leadership, faults, tour
+        QCOMPARE(docks.size(), 9); // cache, reconciles, queue, object, children, leadership, faults, pipeline, tour
         for (InfoDock *dock : docks) {
             QVERIFY2(!dock->explanationLabel()->isVisibleTo(dock), qPrintable(dock->objectName()));
             dock->infoButton()->click();
@@ -79,6 +86,56 @@ private Q_SLOTS:
         for (QLabel *l : w.statusBar()->findChildren<QLabel *>())
             sawCount = sawCount || l->text().contains(QStringLiteral("object"));
         QVERIFY(sawCount);
+    }
+
+    void shouldShowTheSelectedReconcilesObject()
+    {
+        // Given the window with the samples reconciled
+        MainWindow w(SessionOptions{});
+        w.show();
+        ReconcilesPanel *panel = w.reconcilesPanel();
+        QAbstractItemModel *list = panel->view()->model();
+        QTRY_VERIFY_WITH_TIMEOUT(list->rowCount() >= 5, 30000);
+        auto rowNotShown = [&] {
+            for (int row = 0; row < list->rowCount(); ++row) {
+                if (list->index(row, ReconcileListModel::KeyColumn).data().toString() != w.objectPanel()->currentKey())
+                    return row;
+            }
+            return -1;
+        };
+        // When the user selects a reconcile of another key
+        int row = rowNotShown();
+        QVERIFY(row >= 0);
+        const QString key = list->index(row, ReconcileListModel::KeyColumn).data().toString();
+        panel->view()->setCurrentIndex(list->index(row, 0));
+        // Then the Object panel shows that key's object
+        QCOMPARE(w.objectPanel()->currentKey(), key);
+        QCOMPARE(w.objectPanel()->currentKind(), QStringLiteral("MyApplication"));
+        // And with "Object follows" off, it stays where it is
+        panel->followBox()->setChecked(false);
+        row = rowNotShown();
+        QVERIFY(row >= 0);
+        panel->view()->setCurrentIndex(list->index(row, 0));
+        QCOMPARE(w.objectPanel()->currentKey(), key);
+    }
+
+    void shouldOpenTheDockOfAClickedPipelineStage()
+    {
+        // Given the window, the Children dock tabbed behind the Object dock
+        MainWindow w(SessionOptions{});
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto *children = w.findChild<QDockWidget *>(QStringLiteral("childrenDock"));
+        QVERIFY(children);
+        w.findChild<QDockWidget *>(QStringLiteral("objectDock"))->raise();
+        QTRY_VERIFY(children->visibleRegion().isEmpty()); // a tab behind another
+        // When the user clicks the pipeline's "Client writes" stage
+        PipelinePanel *pipeline = w.pipelinePanel();
+        QVERIFY(pipeline->isVisible());
+        const QRectF stage = pipeline->stageRect(PipelineModel::ClientWrites);
+        QTest::mouseClick(pipeline, Qt::LeftButton, {}, stage.center().toPoint());
+        // Then the Children dock, where the writes show, comes to the front
+        QTRY_VERIFY(!children->visibleRegion().isEmpty());
     }
 
     void shouldRememberTheLayout()

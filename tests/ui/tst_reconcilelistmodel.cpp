@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // ReconcileListModel under QAbstractItemModelTester: appends, bounded history, result colours.
 #include "ui/models/reconcilefilterproxy.h"
+#include "ui/models/causechips.h"
 #include "ui/models/reconcilelistmodel.h"
+#include "ui/widgets/chipsdelegate.h"
+#include "ui/widgets/palette.h"
+
+#include <QApplication>
 
 #include <QAbstractItemModelTester>
 #include <QTest>
@@ -40,8 +45,56 @@ private Q_SLOTS:
         QCOMPARE(model.index(1, ReconcileListModel::ResultColumn).data().toString(), QStringLiteral("error"));
         QCOMPARE(model.index(1, ReconcileListModel::ResultColumn).data(Qt::ForegroundRole).value<QColor>(),
                  colourForResult(ReconcileTrace::Result::Error));
-        QVERIFY(model.index(0, ReconcileListModel::CausesColumn).data().toString().endsWith(QStringLiteral("(+1)")));
+        // Causes read as chips, short enough to see whole, with every cause's full text on hover
+        const QModelIndex causes = model.index(0, ReconcileListModel::CausesColumn);
+        QCOMPARE(causes.data(CauseChipsRole).toStringList(),
+                 QStringList({QStringLiteral("watch MODIFIED MyApplication/web rv 41"), QStringLiteral("manual")}));
+        QCOMPARE(causes.data(Qt::ToolTipRole).toString(),
+                 QStringLiteral("watch MODIFIED example.com/v1alpha1, Kind=MyApplication default/web rv 41\nmanual"));
         QCOMPARE(model.index(0, ReconcileListModel::DurationColumn).data().toString(), QStringLiteral("12.0 ms"));
+    }
+
+    void shouldShowEveryCauseAsAChipWithItsFullTextOnHover()
+    {
+        // Given a reconcile caused by a child's event, a retry and a requeue, one cause dropped
+        ReconcileListModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        ReconcileTrace t = trace("cccccccc-3", "default/web", ReconcileTrace::Result::Success);
+        t.causes = CauseList();
+        t.causes.merge(Cause::ownerMapping(Cause::EventType::Modified, QStringLiteral("Deployment.v1.apps"),
+                                           QStringLiteral("default/web"), QStringLiteral("52")),
+                       3);
+        t.causes.merge(Cause::rateLimitedRetry(3, QStringLiteral("the object has been modified")), 3);
+        t.causes.merge(Cause::requeueAfter(std::chrono::seconds(30)), 3);
+        t.causes.merge(Cause::manual(), 3);
+        model.append({t});
+        const QModelIndex causes = model.index(0, ReconcileListModel::CausesColumn);
+        // Then each cause is its own short chip (no "owner ← AD…"; objects in the reconciled key's
+        // namespace named without it), retries amber
+        const QStringList chips = causes.data(CauseChipsRole).toStringList();
+        QCOMPARE(chips, QStringList({QStringLiteral("owner \u2190 Deployment/web"), QStringLiteral("retry 3 (error)"),
+                                     QStringLiteral("after 30s"), QStringLiteral("+1 more")}));
+        QCOMPARE(causes.data(CauseChipColoursRole).toList().at(1).value<QColor>(), resultColour(ResultColour::RateLimited));
+        QCOMPARE(causeChipText(Cause::ownerMapping(Cause::EventType::Added, QStringLiteral("Deployment.v1.apps"),
+                                                   QStringLiteral("other/api"), {}),
+                               QStringLiteral("default")),
+                 QStringLiteral("owner \u2190 Deployment/other/api"));
+        CauseList merged;
+        for (const char *rv : {"52", "53", "54"})
+            merged.merge(Cause::ownerMapping(Cause::EventType::Modified, QStringLiteral("Deployment.v1.apps"),
+                                             QStringLiteral("default/web"), QLatin1String(rv)),
+                         8);
+        QCOMPARE(causeChips(merged, QStringLiteral("default")), QStringList{QStringLiteral("owner \u2190 Deployment/web \u00d73")});
+        // And hovering shows the whole text of every cause
+        const QString tip = causes.data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QStringLiteral("owner \u2190 MODIFIED Deployment.v1.apps default/web rv 52")), qPrintable(tip));
+        QVERIFY(tip.contains(QStringLiteral("the object has been modified")));
+        QVERIFY(tip.contains(QStringLiteral("1 more")));
+        // And a narrow column folds the chips that do not fit into a "+N" chip instead of cutting text
+        const QFontMetrics fm(QApplication::font());
+        QCOMPARE(chipsThatFit(chips, fm, 100000), int(chips.size()));
+        const int fit = chipsThatFit(chips, fm, fm.horizontalAdvance(chips.first()) + 60);
+        QCOMPARE(fit, 1);
     }
 
     void shouldDropTheOldestBeyondCapacity()
@@ -79,5 +132,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(tst_ReconcileListModel)
+QTEST_MAIN(tst_ReconcileListModel)
 #include "tst_reconcilelistmodel.moc"

@@ -2,11 +2,13 @@
 // The reconcile timeline: bar geometry (time axis, lanes per key or per worker, minimum width,
 // paused spans, hit testing) and, in the Reconciles panel, a click on a bar selecting that
 // reconcile in the list.
+#include "ui/models/idletracker.h"
 #include "ui/models/reconcilelistmodel.h"
 #include "ui/models/reconciletimeline.h"
 #include "ui/widgets/reconcilespanel.h"
 #include "ui/widgets/reconciletimelineview.h"
 
+#include <QLabel>
 #include <QTableView>
 #include <QTest>
 
@@ -130,6 +132,65 @@ private Q_SLOTS:
         const QModelIndex current = panel.view()->currentIndex();
         QVERIFY(current.isValid());
         QCOMPARE(current.data(ReconcileListModel::IdRole).toString(), QStringLiteral("id-1"));
+        // And the selection is announced with its key (the Object panel follows it)
+        QVERIFY(panel.followsSelection());
+    }
+
+    void shouldNeverClipLaneLabels()
+    {
+        // Given reconciles of a short key and of a long one, in a view at the default font
+        ReconcileListModel model;
+        ReconcileTimelineView view(&model);
+        view.resize(700, 160);
+        const QString longKey = QStringLiteral("team-payments-staging/checkout-api-with-a-long-name");
+        QList<ReconcileTrace> traces;
+        for (const QString &key : {QStringLiteral("default/web"), longKey}) {
+            ReconcileTrace t;
+            t.id = key;
+            t.request = QueueKey::fromString(key);
+            t.startedAt = QDateTime::currentDateTime().addMSecs(-2000);
+            t.duration = std::chrono::milliseconds(100);
+            traces.append(t);
+        }
+        model.append(traces);
+        // Then the label column is wide enough for the longest label, and lanes as tall as a line
+        const TimelineLayout l = view.currentLayout();
+        QCOMPARE(l.lanes.size(), 2);
+        const QFontMetricsF fm(view.font());
+        QVERIFY2(l.plot.left() >= fm.horizontalAdvance(longKey) + 2, qPrintable(QString::number(l.plot.left())));
+        QVERIFY(l.laneHeight >= fm.height());
+        // And the bars still get room to the right of it
+        QVERIFY(l.plot.width() >= 120);
+    }
+
+    void shouldHintWhatToTryWhenNothingHappens()
+    {
+        // Given a controller whose queue stays empty and which reconciles nothing
+        IdleTracker idle(4);
+        ReconcileListModel model;
+        ReconcilesPanel panel(&model);
+        panel.setAvailable(true);
+        connect(&idle, &IdleTracker::idleChanged, &panel, &ReconcilesPanel::setIdle);
+        QueueSample empty;
+        QueueSample busy;
+        busy.depth = 2;
+        for (int i = 0; i < 3; ++i)
+            idle.addSample(empty);
+        QVERIFY(!panel.idleHint()->isVisibleTo(&panel));
+        // When the quiet lasts
+        idle.addSample(empty);
+        // Then the panel suggests what to try
+        QVERIFY(panel.idleHint()->isVisibleTo(&panel));
+        QVERIFY(panel.idleHint()->text().contains(QStringLiteral("Nothing to reconcile")));
+        QVERIFY(panel.idleHint()->text().contains(QStringLiteral("editing an app")));
+        // And the hint goes as soon as something is queued or reconciled
+        idle.addSample(busy);
+        QVERIFY(!panel.idleHint()->isVisibleTo(&panel));
+        for (int i = 0; i < 4; ++i)
+            idle.addSample(empty);
+        QVERIFY(idle.isIdle());
+        idle.addReconciles(1);
+        QVERIFY(!panel.idleHint()->isVisibleTo(&panel));
     }
 };
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/models/cachetreemodel.h"
 
+#include "ui/models/objectbadge.h"
+
 #include <QColor>
 #include <QMap>
 #include <QVariantMap>
@@ -390,8 +392,15 @@ QVariant CacheTreeModel::objectData(const Node &node, int column, int role) cons
         return column == NameColumn ? node.name : tr("rv %1").arg(o.resourceVersion());
     case Qt::ForegroundRole:
         return o.isBeingDeleted() ? QVariant(QColor(0x9e, 0x9e, 0x9e)) : QVariant();
-    case Qt::ToolTipRole:
-        return o.isBeingDeleted() ? tr("%1 is being deleted").arg(o.key()) : o.key();
+    case Qt::ToolTipRole: {
+        const QString what = o.isBeingDeleted() ? tr("%1 is being deleted").arg(o.key()) : o.key();
+        const ObjectBadge badge = objectBadge(node.parent->parent->name, o);
+        return badge.isEmpty() ? what : what + u'\n' + badge.toolTip;
+    }
+    case BadgeTextRole:
+        return column == InfoColumn ? QVariant(objectBadge(node.parent->parent->name, o).text) : QVariant();
+    case BadgeColourRole:
+        return column == InfoColumn ? QVariant(objectBadge(node.parent->parent->name, o).colour) : QVariant();
     case KeyRole:
         return o.key();
     case ResourceVersionRole:

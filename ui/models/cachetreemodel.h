@@ -26,6 +26,8 @@ public:
         LabelsRole,                      ///< objects: QVariantMap of labels
         ResourceVersionRole,             ///< objects: metadata.resourceVersion
         ObjectRole,                      ///< objects: the opbench::Object
+        // InfoColumn of objects: BadgeTextRole / BadgeColourRole (ui/models/objectbadge.h), the
+        // phase or available/desired pill.
     };
     enum class NodeType { Kind, Namespace, Object };
 

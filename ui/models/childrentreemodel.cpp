@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/models/childrentreemodel.h"
 
+#include "ui/models/objectbadge.h"
 #include "ui/widgets/palette.h"
 
 #include <QJsonArray>
@@ -261,6 +262,12 @@ QVariant ChildrenTreeModel::data(const QModelIndex &index, int role) const
             return resultColour(ResultColour::Success);
         return {};
     }
+    case Qt::ToolTipRole:
+        return index.column() == StatusColumn ? QVariant(objectBadge(n.kind, n.object).toolTip) : QVariant(n.object.key());
+    case BadgeTextRole:
+        return index.column() == StatusColumn ? QVariant(objectBadge(n.kind, n.object).text) : QVariant();
+    case BadgeColourRole:
+        return index.column() == StatusColumn ? QVariant(objectBadge(n.kind, n.object).colour) : QVariant();
     case KindRole:
         return n.kind;
     case KeyRole:

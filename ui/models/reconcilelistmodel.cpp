@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/models/reconcilelistmodel.h"
 
+#include "ui/models/causechips.h"
 #include "ui/widgets/palette.h"
 
 namespace opbench::ui {
@@ -21,6 +22,15 @@ QColor colourForResult(ReconcileTrace::Result result)
     }
     return {};
 }
+
+namespace {
+/// The reconciled key's namespace (chips name objects in it without it).
+QString namespaceOf(const ReconcileTrace &t)
+{
+    const QString key = t.request.toString();
+    return key.contains(u'/') ? key.section(u'/', 0, 0) : QString();
+}
+} // namespace
 
 QString formatDuration(Clock::Duration d)
 {
@@ -77,10 +87,7 @@ QVariant ReconcileListModel::display(const ReconcileTrace &t, int column) const
     case KeyColumn:
         return t.request.toString();
     case CausesColumn:
-        if (t.causes.total() == 0)
-            return QString();
-        return t.causes.total() == 1 ? t.causes.first().describe()
-                                     : tr("%1 (+%2)").arg(t.causes.first().describe()).arg(t.causes.total() - 1);
+        return causeChips(t.causes, namespaceOf(t)).join(QStringLiteral(" · "));
     case ResultColumn:
         return t.result == ReconcileTrace::Result::RequeueAfter
                    ? tr("after %1").arg(formatDuration(t.requeueAfter))
@@ -105,7 +112,13 @@ QVariant ReconcileListModel::data(const QModelIndex &index, int role) const
     case Qt::ForegroundRole:
         return index.column() == ResultColumn ? QVariant(colourForResult(t.result)) : QVariant();
     case Qt::ToolTipRole:
+        if (index.column() == CausesColumn)
+            return causeFullText(t.causes);
         return t.error.isEmpty() ? t.id : t.error;
+    case CauseChipsRole:
+        return index.column() == CausesColumn ? QVariant(causeChips(t.causes, namespaceOf(t))) : QVariant();
+    case CauseChipColoursRole:
+        return index.column() == CausesColumn ? QVariant(causeChipColours(t.causes, namespaceOf(t))) : QVariant();
     case KeyRole:
         return t.request.toString();
     case ResultRole:

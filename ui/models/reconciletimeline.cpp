@@ -75,9 +75,17 @@ TimelineLayout layoutTimeline(const QList<TimelineItem> &items, TimelineLanes mo
     TimelineLayout out;
     out.toMs = g.toMs;
     out.fromMs = g.toMs - std::max<qint64>(1, g.spanMs);
-    out.plot = QRectF(g.labelWidth, g.axisHeight, std::max<qreal>(1, g.size.width() - g.labelWidth),
-                      std::max<qreal>(1, g.size.height() - g.axisHeight));
     const QList<int> lanes = assignLanes(items, mode, &out.lanes);
+    qreal labelWidth = g.labelWidth;
+    if (g.labelAdvance) {
+        qreal widest = 0;
+        for (const QString &label : std::as_const(out.lanes))
+            widest = std::max(widest, g.labelAdvance(label));
+        labelWidth = std::max<qreal>(0, std::min(widest + 8, g.size.width() - g.minPlotWidth));
+    }
+    out.laneHeight = g.laneHeight;
+    out.plot = QRectF(labelWidth, g.axisHeight, std::max<qreal>(1, g.size.width() - labelWidth),
+                      std::max<qreal>(1, g.size.height() - g.axisHeight));
     QList<qsizetype> order(items.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),

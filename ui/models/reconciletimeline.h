@@ -11,6 +11,8 @@
 #include <QRectF>
 #include <QStringList>
 
+#include <functional>
+
 namespace opbench::ui {
 
 /// One reconcile as the timeline needs it (built from a ReconcileListModel row).
@@ -49,6 +51,10 @@ struct TimelineGeometry
     qreal labelWidth = 90;  ///< lane labels on the left
     qreal axisHeight = 16;  ///< time axis on top
     qreal laneHeight = 14;
+    /// When set, the label column is as wide as the widest lane label (plus a margin) so labels
+    /// are never clipped, leaving at least minPlotWidth for the bars.
+    std::function<qreal(const QString &)> labelAdvance;
+    qreal minPlotWidth = 120;
     qint64 toMs = 0;        ///< right edge of the window (wall clock)
     qint64 spanMs = 30000;  ///< width of the window in time
 };
@@ -61,6 +67,7 @@ struct TimelineLayout
     QList<TimelineBar> bars; ///< bars inside the window only
     QList<QRectF> paused;    ///< shaded paused periods (clipped to the plot)
     QRectF plot;             ///< where bars may go
+    qreal laneHeight = 14;
     qint64 fromMs = 0;
     qint64 toMs = 0;
 

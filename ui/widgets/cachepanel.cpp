@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/widgets/cachepanel.h"
 
+#include "ui/widgets/badgedelegate.h"
+
 #include "ui/models/cachefilterproxy.h"
 #include "ui/models/cachetreemodel.h"
 
@@ -32,6 +34,7 @@ CachePanel::CachePanel(CacheTreeModel *model, QWidget *parent)
     m_filterError->setStyleSheet(QStringLiteral("color: #d32f2f"));
     m_filterError->setVisible(false);
     m_view->setModel(m_proxy);
+    m_view->setItemDelegateForColumn(CacheTreeModel::InfoColumn, new BadgeDelegate(m_view));
     m_view->setUniformRowHeights(true);
     m_view->setAlternatingRowColors(true);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);

@@ -2,6 +2,7 @@
 #include "ui/widgets/childrenpanel.h"
 
 #include "ui/models/childrentreemodel.h"
+#include "ui/widgets/badgedelegate.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -23,6 +24,7 @@ ChildrenPanel::ChildrenPanel(ChildrenTreeModel *model, QWidget *parent)
     , m_error(new QLabel(this))
 {
     m_view->setModel(model);
+    m_view->setItemDelegateForColumn(ChildrenTreeModel::StatusColumn, new BadgeDelegate(m_view));
     m_view->setUniformRowHeights(true);
     m_view->header()->setSectionResizeMode(ChildrenTreeModel::NameColumn, QHeaderView::Stretch);
     m_view->header()->setStretchLastSection(false);

@@ -29,4 +29,14 @@ inline QColor resultColour(ResultColour c)
     return {};
 }
 
+/// Object phases (gui.md): Running green, Pending grey, Failed red; anything else neutral grey.
+inline QColor phaseColour(const QString &phase)
+{
+    if (phase == QLatin1String("Running") || phase == QLatin1String("Succeeded"))
+        return resultColour(ResultColour::Success);
+    if (phase == QLatin1String("Failed"))
+        return resultColour(ResultColour::Error);
+    return QColor(0x75, 0x75, 0x75);
+}
+
 } // namespace opbench::ui

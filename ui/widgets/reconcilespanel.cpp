@@ -3,10 +3,13 @@
 
 #include "ui/models/reconcilefilterproxy.h"
 #include "ui/models/reconcilelistmodel.h"
+#include "ui/widgets/chipsdelegate.h"
 #include "ui/widgets/infodock.h"
 #include "ui/widgets/reconciletimelineview.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -77,7 +80,21 @@ ReconcilesPanel::ReconcilesPanel(ReconcileListModel *model, QWidget *parent)
     , m_causes(makeDetail(this))
     , m_calls(makeDetail(this))
     , m_diffs(makeDetail(this))
+    , m_follow(new QCheckBox(tr("Object follows"), this))
+    , m_idleHint(new QLabel(this))
 {
+    m_follow->setObjectName(QStringLiteral("followSelection"));
+    m_follow->setChecked(true);
+    m_follow->setToolTip(tr("Show the selected reconcile's object in the Object panel"));
+    m_idleHint->setObjectName(QStringLiteral("idleHint"));
+    m_idleHint->setWordWrap(true);
+    m_idleHint->setText(tr("Nothing to reconcile: the queue is empty. Try editing an app, deleting its Deployment "
+                           "(Children), or a fault (Faults)."));
+    m_idleHint->setToolTip(tr("The controller only works when something changes: every edit, on any object it "
+                              "watches or owns, comes back here as a reconcile."));
+    m_idleHint->setStyleSheet(QStringLiteral("QLabel { background: palette(alternate-base); border: 1px solid palette(mid); "
+                                             "border-radius: 3px; padding: 4px; }"));
+    m_idleHint->setVisible(false);
     m_proxy->setSourceModel(model);
     m_keyFilter->setPlaceholderText(tr("Filter by key"));
     m_keyFilter->setClearButtonEnabled(true);
@@ -88,12 +105,27 @@ ReconcilesPanel::ReconcilesPanel(ReconcileListModel *model, QWidget *parent)
     m_view->verticalHeader()->hide();
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
     m_view->setWordWrap(false);
+    m_view->setItemDelegateForColumn(ReconcileListModel::CausesColumn, new ChipsDelegate(m_view));
+    m_view->setMouseTracking(true); // chip tool tips
+    // The causes last, taking the rest of the width.
+    m_view->horizontalHeader()->moveSection(ReconcileListModel::CausesColumn, ReconcileListModel::ColumnCount - 1);
     m_view->horizontalHeader()->setStretchLastSection(true);
+    // Compact fixed columns around the causes: the chips get the room (no ResizeToContents, which
+    // measures thousands of rows).
+    const QFontMetrics fm = m_view->fontMetrics();
+    const std::pair<int, QString> widths[] = {{ReconcileListModel::IdColumn, QStringLiteral("e9e86298")},
+                                              {ReconcileListModel::KeyColumn, QStringLiteral("default/frontend-x")},
+                                              {ReconcileListModel::ResultColumn, QStringLiteral("terminal_error")},
+                                              {ReconcileListModel::DurationColumn, QStringLiteral("999.9 ms")},
+                                              {ReconcileListModel::CallsColumn, tr("Calls")}};
+    for (const auto &[column, sample] : widths)
+        m_view->horizontalHeader()->resizeSection(column, fm.horizontalAdvance(sample) + 16);
     auto *exportButton = new QPushButton(tr("Export…"), this);
     exportButton->setToolTip(tr("Export the selected traces as JSON"));
     auto *filters = new QHBoxLayout;
     filters->addWidget(m_keyFilter, 1);
     filters->addWidget(m_resultFilter);
+    filters->addWidget(m_follow);
     filters->addWidget(exportButton);
     auto *details = new QTabWidget(this);
     details->addTab(m_causes, tr("Causes"));
@@ -108,6 +140,7 @@ ReconcilesPanel::ReconcilesPanel(ReconcileListModel *model, QWidget *parent)
     auto *layout = new QVBoxLayout(content);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(filters);
+    layout->addWidget(m_idleHint);
     layout->addWidget(split, 1);
     m_stack->addWidget(makeUnavailableLabel(
         tr("Reconciles are not available yet: no controller is running (it starts once connected)."),
@@ -189,6 +222,7 @@ void ReconcilesPanel::showDetails()
         return;
     m_timeline->setSelectedRow(current.row());
     const ReconcileTrace &t = m_model->traceAt(current.row());
+    Q_EMIT reconcileSelected(t.request.toString());
     QStringList causes;
     for (const Cause &c : t.causes)
         causes.append(c.describe());
@@ -201,6 +235,16 @@ void ReconcilesPanel::showDetails()
     m_causes->setPlainText(causes.join(u'\n'));
     m_calls->setPlainText(describeCalls(t));
     m_diffs->setPlainText(describeDiffs(t));
+}
+
+bool ReconcilesPanel::followsSelection() const
+{
+    return m_follow->isChecked();
+}
+
+void ReconcilesPanel::setIdle(bool idle)
+{
+    m_idleHint->setVisible(idle);
 }
 
 QByteArray ReconcilesPanel::selectedTracesJson() const

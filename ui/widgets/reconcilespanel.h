@@ -7,7 +7,9 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
+class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QStackedWidget;
@@ -35,9 +37,17 @@ public:
     void selectRow(int row);
     /// The selected traces as a JSON array (one object per trace).
     QByteArray selectedTracesJson() const;
+    /// Whether the Object panel should follow the selected reconcile's key (on by default).
+    bool followsSelection() const;
+    QCheckBox *followBox() const { return m_follow; }
+    /// Shows or hides the "nothing to reconcile" hint above the timeline.
+    void setIdle(bool idle);
+    QLabel *idleHint() const { return m_idleHint; }
 
 Q_SIGNALS:
     void exportRequested();
+    /// The user selected a reconcile (its key, "ns/name").
+    void reconcileSelected(const QString &key);
 
 private:
     void updateFilter();
@@ -54,6 +64,8 @@ private:
     QPlainTextEdit *m_causes;
     QPlainTextEdit *m_calls;
     QPlainTextEdit *m_diffs;
+    QCheckBox *m_follow;
+    QLabel *m_idleHint;
 };
 
 } // namespace opbench::ui

@@ -9,6 +9,8 @@
 #include <QPainter>
 #include <QTimer>
 
+#include <cmath>
+
 namespace opbench::ui {
 
 namespace {
@@ -86,9 +88,10 @@ TimelineLayout ReconcileTimelineView::currentLayout() const
 {
     TimelineGeometry g;
     g.size = size();
-    g.labelWidth = std::min<qreal>(140, width() / 4.0);
-    g.axisHeight = fontMetrics().height() + 2;
-    g.laneHeight = LaneHeight;
+    const QFontMetricsF fm(font());
+    g.labelAdvance = [fm](const QString &label) { return fm.horizontalAdvance(label); };
+    g.axisHeight = fm.height() + 2;
+    g.laneHeight = std::max<qreal>(LaneHeight, std::ceil(fm.height()) + 2);
     g.toMs = QDateTime::currentMSecsSinceEpoch();
     g.spanMs = m_spanMs;
     return layoutTimeline(items(), m_mode, g, m_paused);
@@ -107,9 +110,10 @@ void ReconcileTimelineView::paintEvent(QPaintEvent *)
     p.setPen(palette().text().color());
     const QFontMetrics fm = fontMetrics();
     for (qsizetype lane = 0; lane < l.lanes.size(); ++lane) {
-        const qreal y = l.plot.top() + qreal(lane) * LaneHeight;
-        const QRectF label(2, y, l.plot.left() - 4, LaneHeight);
-        p.drawText(label, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(l.lanes.at(lane), Qt::ElideMiddle, int(label.width())));
+        const qreal y = l.plot.top() + qreal(lane) * l.laneHeight;
+        const QRectF label(2, y, l.plot.left() - 2, l.laneHeight);
+        // The label column fits the widest label; only a view narrower than that elides.
+        p.drawText(label, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(l.lanes.at(lane), Qt::ElideMiddle, int(std::ceil(label.width()))));
     }
     for (const TimelineBar &b : l.bars)
         p.fillRect(b.rect, colourForResult(b.result));
@@ -158,7 +162,10 @@ void ReconcileTimelineView::hideEvent(QHideEvent *event)
 
 QSize ReconcileTimelineView::sizeHint() const
 {
-    return {600, 120};
+    // Tall enough for the lanes shown (up to a dozen; more scroll off the bottom).
+    const TimelineLayout l = currentLayout();
+    const int lanes = int(std::clamp<qsizetype>(l.lanes.size(), 5, 12));
+    return {600, int(l.plot.top() + lanes * l.laneHeight) + 4};
 }
 
 QSize ReconcileTimelineView::minimumSizeHint() const
