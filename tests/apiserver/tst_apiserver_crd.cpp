@@ -140,6 +140,43 @@ private Q_SLOTS:
         QCOMPARE(m_http.del(kCrds + QStringLiteral("/gizmos.test.example")).code, 200);
     }
 
+    void shouldHonourObjectFinalizersWhenTheCrdIsDeleted()
+    {
+        QJsonObject crd = widgetCrd();
+        crd.insert(QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("holds.test.example")}});
+        QJsonObject spec = crd.value(QLatin1String("spec")).toObject();
+        spec.insert(QStringLiteral("names"), QJsonObject{{QStringLiteral("plural"), QStringLiteral("holds")}, {QStringLiteral("kind"), QStringLiteral("Hold")}});
+        crd.insert(QStringLiteral("spec"), spec);
+        QCOMPARE(m_http.post(kCrds, crd).code, 201);
+        const QString holds = QStringLiteral("/apis/test.example/v1/namespaces/default/holds");
+        QVERIFY(QTest::qWaitFor([&]() { return m_http.get(holds).code == 200; }, 5000));
+        QCOMPARE(m_http.post(holds, {{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("kept")},
+                                                                              {QStringLiteral("finalizers"), QJsonArray{QStringLiteral("example.com/cleanup")}}}}}).code, 201);
+        QCOMPARE(m_http.post(holds, {{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("free")}}}}).code, 201);
+
+        QCOMPARE(m_http.del(kCrds + QStringLiteral("/holds.test.example")).code, 200);
+        const QJsonObject terminating = m_http.get(kCrds + QStringLiteral("/holds.test.example")).json();
+        QVERIFY(terminating.value(QLatin1String("metadata")).toObject().contains(QLatin1String("deletionTimestamp")));
+        QVERIFY(terminating.value(QLatin1String("metadata")).toObject().value(QLatin1String("finalizers")).toArray()
+                    .contains(QStringLiteral("customresourcecleanup.apiextensions.k8s.io")));
+        QCOMPARE(conditionStatus(terminating, QStringLiteral("Terminating")), QStringLiteral("True"));
+        // the instance's finalizer holds it (and so the CRD); the other one went
+        QCOMPARE(m_http.get(holds + QStringLiteral("/free")).code, 404);
+        const QJsonObject kept = m_http.get(holds + QStringLiteral("/kept")).json();
+        QVERIFY(kept.value(QLatin1String("metadata")).toObject().contains(QLatin1String("deletionTimestamp")));
+        const HttpReply create = m_http.post(holds, {{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("late")}}}});
+        QCOMPARE(create.code, 405);
+        QCOMPARE(create.json().value(QLatin1String("message")).toString(), QStringLiteral("create not allowed while custom resource definition is terminating"));
+
+        QJsonObject release = kept;
+        QJsonObject meta = release.value(QLatin1String("metadata")).toObject();
+        meta.remove(QStringLiteral("finalizers"));
+        release.insert(QStringLiteral("metadata"), meta);
+        QCOMPARE(m_http.put(holds + QStringLiteral("/kept"), release).code, 200);
+        QVERIFY(QTest::qWaitFor([&]() { return m_http.get(kCrds + QStringLiteral("/holds.test.example")).code == 404; }, 5000));
+        QCOMPARE(m_http.get(holds).code, 404);
+    }
+
     void shouldRejectMalformedCrds()
     {
         QJsonObject bad = widgetCrd();
