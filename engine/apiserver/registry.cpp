@@ -147,6 +147,11 @@ QStringList ResourceRegistry::registerCrd(const QJsonObject &crd)
     if (!problems.isEmpty())
         return problems;
 
+    const quint64 crdRv = crd.value(QLatin1String("metadata")).toObject().value(QLatin1String("resourceVersion")).toString().toULongLong();
+    QHash<QString, QPair<QJsonObject, quint64>> previousSchemas; // version -> (schema, since)
+    for (const ResourceType &t : std::as_const(m_types))
+        if (t.custom && t.crdName == crdName)
+            previousSchemas.insert(t.mapping.gvr.version, qMakePair(t.schema, t.schemaSince));
     m_types.removeIf([&crdName](const ResourceType &t) { return t.custom && t.crdName == crdName; });
     const QJsonArray versionsArr = spec.value(QLatin1String("versions")).toArray();
     QString storageVersion;
@@ -178,6 +183,8 @@ QStringList ResourceRegistry::registerCrd(const QJsonObject &crd)
         t.tracksGeneration = true;
         t.schema = v.value(QLatin1String("schema")).toObject().value(QLatin1String("openAPIV3Schema")).toObject();
         t.printerColumns = v.value(QLatin1String("additionalPrinterColumns")).toArray();
+        const auto previous = previousSchemas.constFind(t.mapping.gvr.version);
+        t.schemaSince = previous != previousSchemas.cend() && previous->first == t.schema ? previous->second : crdRv;
         // Keyed without the version, as etcd's /registry/<group>/<plural>: flipping the storage
         // version keeps every object (they keep the apiVersion they were written with).
         t.storage = {group, QString(), plural};
