@@ -7,6 +7,7 @@
 #include "engine/apiserver/tables.h"
 
 #include <QJsonDocument>
+#include <QLoggingCategory>
 
 namespace opbench::apiserver {
 
@@ -22,6 +23,8 @@ struct WatchHub::Watcher
 };
 
 namespace {
+
+Q_LOGGING_CATEGORY(lcWatch, "opbench.apiserver.watch")
 
 QByteArray eventLine(const QString &type, const QByteArray &objectJson)
 {
@@ -142,6 +145,7 @@ void WatchHub::onCommitted(const StoreEvent &event)
 {
     QHash<QString, QByteArray> cache; // encoded lines shared by watchers seeing the same event
     QList<quint64> gone;
+    QList<quint64> slow;
     for (auto &[id, w] : m_watchers) {
         if (w->request.type.storage != event.gvr)
             continue;
@@ -150,9 +154,27 @@ void WatchHub::onCommitted(const StoreEvent &event)
             continue;
         }
         deliver(*w, event, cache);
+        if (const QTcpSocket *s = w->responder.socket(); s && s->bytesToWrite() > m_sendBufferLimit)
+            slow << id;
     }
     for (quint64 id : gone)
         finish(id, false);
+    for (quint64 id : slow)
+        closeSlow(id);
+}
+
+void WatchHub::closeSlow(quint64 id)
+{
+    auto it = m_watchers.find(id);
+    if (it == m_watchers.end())
+        return;
+    const QTcpSocket *s = it->second->responder.socket();
+    qCWarning(lcWatch) << "Forcing watcher close due to unresponsiveness:" << it->second->request.type.gvr().groupResource()
+                       << (s ? s->bytesToWrite() : 0) << "bytes unsent";
+    Responder responder = it->second->responder;
+    ++m_slowClosed;
+    finish(id, false);  // forgets the watcher (its terminating chunk would only queue behind the rest)
+    responder.abort(); // and frees everything buffered for it
 }
 
 void WatchHub::deliver(Watcher &w, const StoreEvent &event, QHash<QString, QByteArray> &cache)

@@ -8,7 +8,10 @@
 // store's history; older than the window → one ERROR 410 Expired event, then the stream ends).
 // Objects moving into / out of the selector arrive as ADDED / DELETED. BOOKMARKs only when the
 // client asked (allowWatchBookmarks). timeoutSeconds ends the stream cleanly. Every socket is
-// held through a QPointer: a client that leaves is simply forgotten.
+// held through a QPointer: a client that leaves is simply forgotten. A client that does not keep
+// up — more than the send-buffer limit of its events still unsent — is cut off (the connection
+// is aborted, its buffer freed), as kube-apiserver forces unresponsive watchers closed; it
+// rewatches like after any dropped watch.
 
 #include "engine/apiserver/exchange.h"
 #include "engine/apiserver/selectors.h"
@@ -61,6 +64,10 @@ public:
     /// the store's waits for it before its ERROR 504 event (default 3 s; see freshness.h). A plain
     /// watch from a future RV opens at once and delivers only events after it.
     void setFreshnessWait(std::chrono::milliseconds wait) { m_freshnessWait = wait; }
+    /// Unsent bytes a stream may have buffered before it is closed (default 32 MiB).
+    void setSendBufferLimit(qint64 bytes) { m_sendBufferLimit = bytes; }
+    /// Streams closed so far because their client did not keep up.
+    int slowWatchersClosed() const { return m_slowClosed; }
 
 Q_SIGNALS:
     void countChanged(int count);
@@ -72,6 +79,8 @@ private:
     bool send(Watcher &w, const QString &type, const Object &object, quint64 rv, QHash<QString, QByteArray> *cache);
     void sendBookmark(Watcher &w, bool initialEventsEnd);
     void finish(quint64 id, bool closeConnection);
+    /// Closes a stream whose client does not read: aborts the connection, dropping what is buffered.
+    void closeSlow(quint64 id);
     QByteArray encodeObject(const Watcher &w, const Object &object);
 
     Store *m_store;
@@ -79,6 +88,8 @@ private:
     quint64 m_nextId = 1;
     QTimer m_bookmarks;
     std::chrono::milliseconds m_freshnessWait{3000};
+    qint64 m_sendBufferLimit = 32 * 1024 * 1024;
+    int m_slowClosed = 0;
 };
 
 } // namespace opbench::apiserver
