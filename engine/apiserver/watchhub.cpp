@@ -4,6 +4,7 @@
 #include "engine/api/clock.h"
 #include "engine/apiserver/conversion.h"
 #include "engine/apiserver/freshness.h"
+#include "engine/apiserver/partialmetadata.h"
 #include "engine/apiserver/tables.h"
 
 #include <QJsonDocument>
@@ -197,6 +198,8 @@ void WatchHub::deliver(Watcher &w, const StoreEvent &event, QHash<QString, QByte
 QByteArray WatchHub::encodeObject(const Watcher &w, const Object &object)
 {
     const Object served = toServed(w.request.type, object);
+    if (w.request.metadataOnly)
+        return QJsonDocument(partialObjectMetadata(served)).toJson(QJsonDocument::Compact);
     if (!w.request.table)
         return served.toJsonBytes();
     const QJsonObject table = makeTable(w.request.type, {served}, served.resourceVersion(), QString(),
@@ -209,7 +212,7 @@ bool WatchHub::send(Watcher &w, const QString &type, const Object &object, quint
     QByteArray line;
     // one encoding per event and served version, shared by every watcher of that version
     const bool cacheable = cache && !w.request.table;
-    const QString key = type + QString::number(rv) + u' ' + w.request.type.apiVersion();
+    const QString key = type + QString::number(rv) + u' ' + w.request.type.apiVersion() + (w.request.metadataOnly ? QStringLiteral(" m") : QString());
     if (cacheable && cache->contains(key)) {
         line = cache->value(key);
     } else {
@@ -226,8 +229,8 @@ void WatchHub::sendBookmark(Watcher &w, bool initialEventsEnd)
     QJsonObject meta{{QStringLiteral("resourceVersion"), QString::number(m_store->resourceVersion())}};
     if (initialEventsEnd)
         meta.insert(QStringLiteral("annotations"), QJsonObject{{QStringLiteral("k8s.io/initial-events-end"), QStringLiteral("true")}});
-    const QJsonObject obj{{QStringLiteral("kind"), w.request.type.kind()},
-                          {QStringLiteral("apiVersion"), w.request.type.apiVersion()},
+    const QJsonObject obj{{QStringLiteral("kind"), w.request.metadataOnly ? QStringLiteral("PartialObjectMetadata") : w.request.type.kind()},
+                          {QStringLiteral("apiVersion"), w.request.metadataOnly ? QStringLiteral("meta.k8s.io/v1") : w.request.type.apiVersion()},
                           {QStringLiteral("metadata"), meta}};
     w.responder.writeChunk(eventLine(QStringLiteral("BOOKMARK"), QJsonDocument(obj).toJson(QJsonDocument::Compact)));
 }

@@ -37,6 +37,7 @@ struct WatchRequest
     bool allowBookmarks = false;
     int timeoutSeconds = 0;          // 0: until the client leaves (or the server stops)
     bool table = false;              // events carry one-row Tables
+    bool metadataOnly = false;       // events carry PartialObjectMetadata (partialmetadata.h)
     TableObject tableObject = TableObject::Metadata; // what each row's object carries
     /// Streaming list: true → ADDED for current objects then (with bookmarks) an initial-events-end
     /// BOOKMARK, whatever the RV; false → none; unset → initial ADDED only from RV ""/"0".

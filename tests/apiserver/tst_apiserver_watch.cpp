@@ -97,6 +97,49 @@ private Q_SLOTS:
         QCOMPARE(nameOf(w.events().at(1)), QStringLiteral("n1"));
     }
 
+    void shouldServeMetadataOnlyGetListAndWatch()
+    {
+        // client-go's metadata client / controller-runtime's metadata-only informers
+        const QByteArray listAccept = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,"
+                                      "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+        const QByteArray accept = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,"
+                                  "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
+        QJsonObject withData = cm(QStringLiteral("meta1"), QStringLiteral("x"));
+        withData.insert(QStringLiteral("data"), QJsonObject{{QStringLiteral("k"), QStringLiteral("v")}});
+        QCOMPARE(m_http->post(kCms, withData).code, 201);
+
+        const QJsonObject one = m_http->call("GET", kCms + QStringLiteral("/meta1"), {}, {}, {{"Accept", accept}}).json();
+        QCOMPARE(one.value(QLatin1String("kind")).toString(), QStringLiteral("PartialObjectMetadata"));
+        QCOMPARE(one.value(QLatin1String("apiVersion")).toString(), QStringLiteral("meta.k8s.io/v1"));
+        QCOMPARE(one.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString(), QStringLiteral("meta1"));
+        QVERIFY(!one.contains(QLatin1String("data")));
+
+        const QJsonObject list = m_http->call("GET", kCms + QStringLiteral("?limit=500"), {}, {}, {{"Accept", listAccept}}).json();
+        QCOMPARE(list.value(QLatin1String("kind")).toString(), QStringLiteral("PartialObjectMetadataList"));
+        QCOMPARE(list.value(QLatin1String("apiVersion")).toString(), QStringLiteral("meta.k8s.io/v1"));
+        QVERIFY(!rvOf(list).isEmpty());
+        const QJsonObject item = list.value(QLatin1String("items")).toArray().first().toObject();
+        QCOMPARE(item.value(QLatin1String("kind")).toString(), QStringLiteral("PartialObjectMetadata"));
+        QCOMPARE(item.value(QLatin1String("metadata")).toObject().value(QLatin1String("labels")).toObject().value(QLatin1String("app")).toString(),
+                 QStringLiteral("x"));
+        QVERIFY(!item.contains(QLatin1String("data")));
+
+        WatchStream w(*m_api);
+        w.open(kCms + QStringLiteral("?watch=1&allowWatchBookmarks=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&resourceVersion=")
+                   + rvOf(list),
+               {{"Accept", accept}});
+        QVERIFY(w.waitForEvents(2)); // the initial ADDED and the initial-events-end BOOKMARK
+        QCOMPARE(m_http->post(kCms, cm(QStringLiteral("meta2"), QStringLiteral("y"))).code, 201);
+        QVERIFY(w.waitForEvents(3));
+        QCOMPARE(w.types(), (QStringList{"ADDED", "BOOKMARK", "ADDED"}));
+        for (const QJsonObject &e : w.events()) {
+            const QJsonObject o = e.value(QLatin1String("object")).toObject();
+            QCOMPARE(o.value(QLatin1String("kind")).toString(), QStringLiteral("PartialObjectMetadata"));
+            QCOMPARE(o.value(QLatin1String("apiVersion")).toString(), QStringLiteral("meta.k8s.io/v1"));
+        }
+        QCOMPARE(nameOf(w.events().at(2)), QStringLiteral("meta2"));
+    }
+
     void shouldOpenAPlainWatchFromAFutureRvAtOnce()
     {
         // The real watch cache lets a plain watch from a future RV start at once; it then only
