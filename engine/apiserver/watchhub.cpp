@@ -21,11 +21,15 @@ struct WatchHub::Watcher
     bool tableHeaderSent = false;
     QMetaObject::Connection disconnected;
     std::unique_ptr<QTimer> timeout;
+    std::unique_ptr<QTimer> deadlineBookmark;
 };
 
 namespace {
 
 Q_LOGGING_CATEGORY(lcWatch, "opbench.apiserver.watch")
+
+/// A watch with bookmarks and a timeout gets a BOOKMARK this long before its deadline.
+constexpr int kBookmarkBeforeDeadlineSeconds = 2;
 
 QByteArray eventLine(const QString &type, const QByteArray &objectJson)
 {
@@ -135,6 +139,17 @@ void WatchHub::start(Responder responder, const WatchRequest &request)
         const quint64 id = w->id;
         connect(w->timeout.get(), &QTimer::timeout, this, [this, id]() { finish(id, false); });
         w->timeout->start(request.timeoutSeconds * 1000);
+        if (request.allowBookmarks && request.timeoutSeconds > kBookmarkBeforeDeadlineSeconds) {
+            // As the watch cache does: a BOOKMARK shortly before the deadline, so the client
+            // rewatches from a fresh resourceVersion instead of one that may have expired.
+            w->deadlineBookmark = std::make_unique<QTimer>();
+            w->deadlineBookmark->setSingleShot(true);
+            connect(w->deadlineBookmark.get(), &QTimer::timeout, this, [this, id]() {
+                if (auto it = m_watchers.find(id); it != m_watchers.end() && it->second->responder.alive())
+                    sendBookmark(*it->second, false);
+            });
+            w->deadlineBookmark->start((request.timeoutSeconds - kBookmarkBeforeDeadlineSeconds) * 1000);
+        }
     }
     const quint64 id = w->id;
     w->disconnected = connect(responder.socket(), &QTcpSocket::disconnected, this, [this, id]() { finish(id, false); });
@@ -246,6 +261,10 @@ void WatchHub::finish(quint64 id, bool closeConnection)
     if (w->timeout) {
         w->timeout->stop();
         w->timeout.release()->deleteLater(); // may be running its own timeout signal right now
+    }
+    if (w->deadlineBookmark) {
+        w->deadlineBookmark->stop();
+        w->deadlineBookmark.release()->deleteLater();
     }
     if (w->responder.alive()) {
         w->responder.endChunked();

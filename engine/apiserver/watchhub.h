@@ -7,7 +7,8 @@
 // the current matching objects come first as ADDED; from N only later events (replayed from the
 // store's history; older than the window → one ERROR 410 Expired event, then the stream ends).
 // Objects moving into / out of the selector arrive as ADDED / DELETED. BOOKMARKs only when the
-// client asked (allowWatchBookmarks). timeoutSeconds ends the stream cleanly. Every socket is
+// client asked (allowWatchBookmarks), then also one 2 s before timeoutSeconds, which ends the
+// stream cleanly. Every socket is
 // held through a QPointer: a client that leaves is simply forgotten. A client that does not keep
 // up — more than the send-buffer limit of its events still unsent — is cut off (the connection
 // is aborted, its buffer freed), as kube-apiserver forces unresponsive watchers closed; it

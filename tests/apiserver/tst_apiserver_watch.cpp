@@ -279,6 +279,38 @@ private Q_SLOTS:
         QVERIFY(status.value(QLatin1String("message")).toString().startsWith(QLatin1String("too old resource version: ")));
     }
 
+    void shouldResumeAQuietKindWhileOtherKindsChurn()
+    {
+        // The window is per resource (the watch cache's): eight Secret writes push every older
+        // event out of the 5-event history, yet a ConfigMap watch from before them still resumes.
+        const QJsonObject quiet = m_http->post(kCms, cm(QStringLiteral("quiet-kind"), QStringLiteral("x"))).json();
+        for (int i = 0; i < 8; ++i)
+            QCOMPARE(m_http->post(QStringLiteral("/api/v1/namespaces/default/secrets"), cm(QStringLiteral("s%1").arg(i), QStringLiteral("x"))).code, 201);
+        WatchStream w(*m_api);
+        w.open(kCms + QStringLiteral("?watch=1&resourceVersion=") + rvOf(quiet));
+        QVERIFY(QTest::qWaitFor([&]() { return w.statusCode() != 0; }, 5000));
+        QCOMPARE(m_http->post(kCms, cm(QStringLiteral("after-churn"), QStringLiteral("x"))).code, 201);
+        QVERIFY(w.waitForEvents(1));
+        QCOMPARE(w.types(), QStringList{QStringLiteral("ADDED")});
+        QCOMPARE(nameOf(w.events().first()), QStringLiteral("after-churn"));
+        // Exact lists still answer 410 for a kind that changed since that RV
+        QCOMPARE(m_http->get(QStringLiteral("/api/v1/namespaces/default/secrets?resourceVersion=") + rvOf(quiet)
+                             + QStringLiteral("&resourceVersionMatch=Exact")).code, 410);
+    }
+
+    void shouldBookmarkBeforeTheTimeout()
+    {
+        // With bookmarks asked for, a BOOKMARK comes 2 s before timeoutSeconds ends the stream, so
+        // the reflector rewatches from a fresh resourceVersion.
+        QCOMPARE(m_http->post(kCms, cm(QStringLiteral("bm"), QStringLiteral("x"))).code, 201);
+        const QString rv = rvOf(m_http->get(kCms).json());
+        WatchStream w(*m_api);
+        w.open(kCms + QStringLiteral("?watch=1&allowWatchBookmarks=true&timeoutSeconds=3&resourceVersion=") + rv);
+        QVERIFY(w.waitForEnd(15000));
+        QCOMPARE(w.types(), QStringList{QStringLiteral("BOOKMARK")});
+        QCOMPARE(rvOf(w.events().first().value(QLatin1String("object")).toObject()), rv);
+    }
+
     void shouldEmitNothingForNoOpWrites()
     {
         const QJsonObject o = m_http->post(kCms, cm(QStringLiteral("quiet"), QStringLiteral("x"))).json();
