@@ -43,9 +43,9 @@ void ResourceRegistry::addBuiltins()
         add(std::move(t));
     }
     // Access reviews (accessreview.h): create-only, never stored.
-    auto review = [this](const char *group, const char *resource, const char *kind, bool namespaced) {
+    auto review = [this](const char *group, const char *resource, const char *kind, bool namespaced, const char *version = "v1") {
         ResourceType t;
-        t.mapping.gvr = {QString::fromLatin1(group), QStringLiteral("v1"), QString::fromLatin1(resource)};
+        t.mapping.gvr = {QString::fromLatin1(group), QString::fromLatin1(version), QString::fromLatin1(resource)};
         t.mapping.kind = QString::fromLatin1(kind);
         t.mapping.namespaced = namespaced;
         t.mapping.verbs = {QStringLiteral("create")};
@@ -58,6 +58,7 @@ void ResourceRegistry::addBuiltins()
         add(std::move(t));
     };
     review("authentication.k8s.io", "selfsubjectreviews", "SelfSubjectReview", false);
+    review("authentication.k8s.io", "selfsubjectreviews", "SelfSubjectReview", false, "v1beta1"); // kubectl 1.27 auth whoami
     review("authorization.k8s.io", "localsubjectaccessreviews", "LocalSubjectAccessReview", true);
     review("authorization.k8s.io", "selfsubjectaccessreviews", "SelfSubjectAccessReview", false);
     review("authorization.k8s.io", "selfsubjectrulesreviews", "SelfSubjectRulesReview", false);

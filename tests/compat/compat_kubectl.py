@@ -519,6 +519,9 @@ def check_auth(k, server):
             missing = [w for w in want if not re.search(w, out)]
             k.report.check(rc == 0 and not missing, k.what(f"auth can-i --list as {who} lists its rules"),
                            f"rc={rc}; missing {missing}; stdout: {excerpt(out)}; stderr: {excerpt(err)}")
+        rc, out, err, _ = viewer.run("auth", "whoami", namespaced=False)
+        k.report.check(rc == 0 and re.search(r"Username\s+viewer", out), k.what("auth whoami as viewer says viewer"),
+                       f"rc={rc}; stdout: {excerpt(out)}; stderr: {excerpt(err)}")
         rc, out, err, _ = team.run("auth", "can-i", "--list", "-n", "default", namespaced=False)
         k.report.check(rc == 0 and not re.search(r"\*\.\*\s+\[\]\s+\[\]\s+\[\*\]", out),
                        k.what("auth can-i --list -n default as team has no write rule"),
