@@ -201,6 +201,8 @@ void ResourceHandler::patch(const Request &r, const RequestInfo &info, const Res
             return resp.sendStatus(docs.error());
         if (docs->size() != 1)
             return resp.sendStatus(Status::badRequest(QStringLiteral("an apply patch must hold exactly one document")));
+        if (docs->first().value(QLatin1String("metadata")).toObject().contains(QLatin1String("managedFields")))
+            return resp.sendStatus(Status::badRequest(QStringLiteral("metadata.managedFields must be nil")));
         patched = applyServerSide(live, docs->first(), type.custom);
     } else {
         patched = applyPatch(kind, *live, r.body, type.custom);
