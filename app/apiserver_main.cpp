@@ -71,6 +71,10 @@ opbench::apiserver::ApiServerOptions parseOptions(const QCommandLineParser &p)
     o.watchHistory = p.value(QStringLiteral("watch-history")).toInt(&ok);
     if (!ok || o.watchHistory < 1)
         fail(QStringLiteral("--watch-history wants a positive number of events"));
+    const qint64 watchBufferMiB = p.value(QStringLiteral("watch-buffer-limit")).toLongLong(&ok);
+    if (!ok || watchBufferMiB < 1)
+        fail(QStringLiteral("--watch-buffer-limit wants a positive number of MiB"));
+    o.watchBufferLimitBytes = watchBufferMiB * 1024 * 1024;
     o.podReadyDelayMs = p.value(QStringLiteral("pod-ready-delay")).toInt(&ok);
     if (!ok || o.podReadyDelayMs < 0)
         fail(QStringLiteral("--pod-ready-delay wants milliseconds (0 or more)"));
@@ -118,6 +122,8 @@ int main(int argc, char **argv)
          QStringLiteral("PATH")},
         {QStringLiteral("watch-history"), QStringLiteral("Events kept for watch resume; older resourceVersions get 410 Expired."),
          QStringLiteral("N"), QStringLiteral("10000")},
+        {QStringLiteral("watch-buffer-limit"), QStringLiteral("MiB of events a watch client may leave unread before its stream is closed."),
+         QStringLiteral("MIB"), QStringLiteral("32")},
         {QStringLiteral("pod-ready-delay"), QStringLiteral("Simulated kubelet: milliseconds until a pod becomes Ready."),
          QStringLiteral("MS"), QStringLiteral("500")},
         {QStringLiteral("fault"), QStringLiteral("Inject a fault (repeatable): drop-watch:every=5s, error:rate=0.05,code=500, "

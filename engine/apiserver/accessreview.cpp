@@ -57,11 +57,12 @@ QJsonObject decision(bool allowed)
 
 bool AccessReviews::isReview(const RequestInfo &info)
 {
-    if (!info.isResourceRequest || info.apiVersion != QLatin1String("v1"))
+    if (!info.isResourceRequest)
         return false;
     if (info.apiGroup == kAuthentication)
-        return info.resource == QLatin1String("selfsubjectreviews");
-    return info.apiGroup == kAuthorization && !kindFor(info.resource).isEmpty();
+        return info.resource == QLatin1String("selfsubjectreviews")
+               && (info.apiVersion == QLatin1String("v1") || info.apiVersion == QLatin1String("v1beta1"));
+    return info.apiGroup == kAuthorization && info.apiVersion == QLatin1String("v1") && !kindFor(info.resource).isEmpty();
 }
 
 void AccessReviews::handle(const Request &request, const RequestInfo &info, Responder responder) const
@@ -84,7 +85,7 @@ void AccessReviews::handle(const Request &request, const RequestInfo &info, Resp
             Status::badRequest(QStringLiteral("the kind in the data (%1) does not match the expected kind (%2)").arg(bodyKind, kind)));
     }
     review.insert(QStringLiteral("kind"), kind);
-    review.insert(QStringLiteral("apiVersion"), group + QLatin1String("/v1"));
+    review.insert(QStringLiteral("apiVersion"), group + u'/' + info.apiVersion);
     QJsonObject meta = review.value(QLatin1String("metadata")).toObject();
     meta.insert(QStringLiteral("creationTimestamp"), QJsonValue::Null);
     review.insert(QStringLiteral("metadata"), meta);

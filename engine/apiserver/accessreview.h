@@ -5,7 +5,7 @@
 //   authorization.k8s.io/v1 SelfSubjectRulesReview    `kubectl auth can-i --list`
 //   authorization.k8s.io/v1 SubjectAccessReview       (who may create it: admin; any user named)
 //   authorization.k8s.io/v1 LocalSubjectAccessReview  (namespaced; must match the URL namespace)
-//   authentication.k8s.io/v1 SelfSubjectReview        `kubectl auth whoami`
+//   authentication.k8s.io/v1 SelfSubjectReview        `kubectl auth whoami` (also v1beta1: kubectl 1.27)
 // Only POST (create) is served: 201 with the request echoed and its status filled in.
 
 #include "engine/apiserver/auth.h"

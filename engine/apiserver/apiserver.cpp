@@ -140,6 +140,7 @@ Expected<void> ApiServer::startFront()
     d->front = std::make_unique<HttpFront>(d->store.get(), d->watches.get(), &d->auth, m_faults, &d->audit, this);
     d->front->resources().setFreshnessWait(std::chrono::milliseconds(m_options.freshnessWaitMs));
     d->watches->setFreshnessWait(std::chrono::milliseconds(m_options.freshnessWaitMs));
+    d->watches->setSendBufferLimit(m_options.watchBufferLimitBytes);
     std::unique_ptr<QTcpServer> listener;
     if (!m_options.plainHttp) {
         auto conf = m_tls.serverConfiguration();

@@ -55,6 +55,9 @@ struct ApiServerOptions
     /// A list or streaming-list watch naming a resourceVersion newer than the server's waits this
     /// long for it, then answers 504 "Too large resource version" (the real server: 3 s).
     int freshnessWaitMs = 3000;
+    /// A watch stream with more than this many bytes of events not yet taken by its client is
+    /// closed (a stalled client cannot make the server buffer without bound).
+    qint64 watchBufferLimitBytes = 32 * 1024 * 1024;
 };
 
 class ApiServer : public QObject

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/apiserver/conversion.h"
 
+#include "engine/apiserver/schemavalidator.h"
+
 namespace opbench::apiserver {
 
 namespace {
@@ -52,6 +54,13 @@ Object toServed(const ResourceType &type, const Object &stored)
 {
     if (!needsConversion(type) || stored.isNull())
         return stored;
+    if (type.custom && !type.schema.isEmpty() && stored.resourceVersion().toULongLong() <= type.schemaSince) {
+        // written before this schema: its defaults apply on read, as when the real server
+        // decodes an object from etcd
+        QJsonObject o = SchemaValidator(type.schema).applyDefaults(stored.json());
+        o.insert(QLatin1String("apiVersion"), type.apiVersion());
+        return Object::fromJson(o);
+    }
     if (type.custom && stored.apiVersion() == type.apiVersion())
         return stored; // written at the version asked for
     return Object::fromJson(toServed(type, stored.json()));

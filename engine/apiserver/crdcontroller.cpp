@@ -31,7 +31,14 @@ QJsonObject condition(const QString &type, bool ok, const QString &reason, const
                        {QStringLiteral("lastTransitionTime"), since}};
 }
 
+bool hasFinalizer(const QJsonObject &o, const QString &f)
+{
+    return o.value(QLatin1String("metadata")).toObject().value(QLatin1String("finalizers")).toArray().contains(f);
+}
+
 } // namespace
+
+QString crdCleanupFinalizer() { return QStringLiteral("customresourcecleanup.apiextensions.k8s.io"); }
 
 CrdController::CrdController(Store *store, QObject *parent) : QObject(parent), m_store(store)
 {
@@ -49,8 +56,15 @@ void CrdController::resyncAll()
 
 void CrdController::onCommitted(const StoreEvent &event)
 {
-    if (event.gvr != kCrds)
+    if (event.gvr != kCrds) {
+        // an object of a terminating CRD went: maybe the last one
+        if (event.type == EventType::Deleted && event.gvr.version.isEmpty() && !event.gvr.group.isEmpty()) {
+            const QString crdName = event.gvr.resource + u'.' + event.gvr.group;
+            if (auto crd = m_store->get(kCrds, QString(), crdName); crd && crd->isBeingDeleted())
+                cleanup(crdName);
+        }
         return;
+    }
     if (event.type == EventType::Deleted) {
         const QJsonObject spec = event.object.json().value(QLatin1String("spec")).toObject();
         const QString group = spec.value(QLatin1String("group")).toString();
@@ -87,6 +101,10 @@ void CrdController::reconcile(const QString &name)
                << condition(QStringLiteral("Established"), ok, ok ? QStringLiteral("InitialNamesAccepted") : QStringLiteral("NotAccepted"),
                             ok ? QStringLiteral("the initial names have been accepted") : QStringLiteral("not all names are accepted"), now,
                             previous);
+    if (current->isBeingDeleted() && hasFinalizer(crd, crdCleanupFinalizer())) {
+        conditions << condition(QStringLiteral("Terminating"), true, QStringLiteral("InstanceDeletionInProgress"),
+                                QStringLiteral("CustomResource deletion is in progress"), now, previous);
+    }
     status.insert(QStringLiteral("conditions"), conditions);
     QJsonObject accepted = spec.value(QLatin1String("names")).toObject();
     if (!accepted.contains(QLatin1String("listKind")))
@@ -102,6 +120,41 @@ void CrdController::reconcile(const QString &name)
     QJsonObject next = crd;
     next.insert(QStringLiteral("status"), status);
     (void)m_store->updateStatus(kCrds, QString(), name, next); // a no-op when nothing changed
+    if (current->isBeingDeleted())
+        cleanup(name);
+}
+
+void CrdController::cleanup(const QString &name)
+{
+    auto crd = m_store->get(kCrds, QString(), name);
+    if (!crd || !crd->isBeingDeleted() || !hasFinalizer(crd->json(), crdCleanupFinalizer()))
+        return;
+    const QJsonObject spec = crd->json().value(QLatin1String("spec")).toObject();
+    const GroupVersionResource storage{spec.value(QLatin1String("group")).toString(), QString(),
+                                       spec.value(QLatin1String("names")).toObject().value(QLatin1String("plural")).toString()};
+    if (const auto type = m_store->registry()->find(storage)) {
+        auto objects = m_store->list(type->gvr());
+        if (objects) {
+            for (const Object &o : std::as_const(objects->items)) {
+                if (!o.isBeingDeleted())
+                    (void)m_store->remove(type->gvr(), o.namespaceName(), o.name(), DeleteOptions{QStringLiteral("Background"), {}, o.uid(), {}, false});
+            }
+        }
+        if (m_store->count(type->gvr()) > 0)
+            return; // finalizers of the objects hold them: their removal brings us back here
+    }
+    QJsonObject json = m_store->get(kCrds, QString(), name)->json();
+    QJsonObject meta = json.value(QLatin1String("metadata")).toObject();
+    QJsonArray kept;
+    for (const QJsonValue &f : meta.value(QLatin1String("finalizers")).toArray())
+        if (f.toString() != crdCleanupFinalizer())
+            kept.append(f);
+    if (kept.isEmpty())
+        meta.remove(QLatin1String("finalizers"));
+    else
+        meta.insert(QLatin1String("finalizers"), kept);
+    json.insert(QLatin1String("metadata"), meta);
+    (void)m_store->update(kCrds, QString(), name, json); // the last finalizer: the store removes the CRD
 }
 
 } // namespace opbench::apiserver

@@ -3,14 +3,24 @@
 // CrdController: serves CustomResourceDefinitions. A created or changed CRD registers its
 // resource (every served version) and gets its status as the real server writes it —
 // conditions NamesAccepted and Established (True, or NamesAccepted False with the reason),
-// acceptedNames and storedVersions. A deleted CRD stops being served and its objects go.
+// acceptedNames and storedVersions.
+//
+// Deleting a CRD works as in kube-apiserver: the DELETE adds the finalizer
+// customresourcecleanup.apiextensions.k8s.io (ResourceHandler, crdCleanupFinalizer()), the
+// CRD gets the condition Terminating=True (InstanceDeletionInProgress), its objects are deleted
+// through the normal path (their own finalizers hold them; creates are refused meanwhile), and
+// once none is left the finalizer goes and the CRD is removed and no longer served.
 
 #include <QObject>
+#include <QString>
 
 namespace opbench::apiserver {
 
 class Store;
 struct StoreEvent;
+
+/// "customresourcecleanup.apiextensions.k8s.io".
+QString crdCleanupFinalizer();
 
 class CrdController : public QObject
 {
@@ -25,6 +35,8 @@ public:
 private:
     void onCommitted(const StoreEvent &event);
     void reconcile(const QString &name);
+    /// A terminating CRD: deletes its objects, and removes the cleanup finalizer once none is left.
+    void cleanup(const QString &name);
     Store *m_store;
 };
 

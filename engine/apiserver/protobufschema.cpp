@@ -267,6 +267,7 @@ constexpr TopLevel kTopLevel[] = {
     {"authorization.k8s.io/v1", "LocalSubjectAccessReview", &subjectAccessReview},
     {"authorization.k8s.io/v1", "SelfSubjectRulesReview", &selfSubjectRulesReview},
     {"authentication.k8s.io/v1", "SelfSubjectReview", &selfSubjectReview},
+    {"authentication.k8s.io/v1beta1", "SelfSubjectReview", &selfSubjectReview},
 };
 
 } // namespace

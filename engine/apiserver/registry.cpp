@@ -43,9 +43,9 @@ void ResourceRegistry::addBuiltins()
         add(std::move(t));
     }
     // Access reviews (accessreview.h): create-only, never stored.
-    auto review = [this](const char *group, const char *resource, const char *kind, bool namespaced) {
+    auto review = [this](const char *group, const char *resource, const char *kind, bool namespaced, const char *version = "v1") {
         ResourceType t;
-        t.mapping.gvr = {QString::fromLatin1(group), QStringLiteral("v1"), QString::fromLatin1(resource)};
+        t.mapping.gvr = {QString::fromLatin1(group), QString::fromLatin1(version), QString::fromLatin1(resource)};
         t.mapping.kind = QString::fromLatin1(kind);
         t.mapping.namespaced = namespaced;
         t.mapping.verbs = {QStringLiteral("create")};
@@ -58,6 +58,7 @@ void ResourceRegistry::addBuiltins()
         add(std::move(t));
     };
     review("authentication.k8s.io", "selfsubjectreviews", "SelfSubjectReview", false);
+    review("authentication.k8s.io", "selfsubjectreviews", "SelfSubjectReview", false, "v1beta1"); // kubectl 1.27 auth whoami
     review("authorization.k8s.io", "localsubjectaccessreviews", "LocalSubjectAccessReview", true);
     review("authorization.k8s.io", "selfsubjectaccessreviews", "SelfSubjectAccessReview", false);
     review("authorization.k8s.io", "selfsubjectrulesreviews", "SelfSubjectRulesReview", false);
@@ -147,6 +148,11 @@ QStringList ResourceRegistry::registerCrd(const QJsonObject &crd)
     if (!problems.isEmpty())
         return problems;
 
+    const quint64 crdRv = crd.value(QLatin1String("metadata")).toObject().value(QLatin1String("resourceVersion")).toString().toULongLong();
+    QHash<QString, QPair<QJsonObject, quint64>> previousSchemas; // version -> (schema, since)
+    for (const ResourceType &t : std::as_const(m_types))
+        if (t.custom && t.crdName == crdName)
+            previousSchemas.insert(t.mapping.gvr.version, qMakePair(t.schema, t.schemaSince));
     m_types.removeIf([&crdName](const ResourceType &t) { return t.custom && t.crdName == crdName; });
     const QJsonArray versionsArr = spec.value(QLatin1String("versions")).toArray();
     QString storageVersion;
@@ -178,6 +184,8 @@ QStringList ResourceRegistry::registerCrd(const QJsonObject &crd)
         t.tracksGeneration = true;
         t.schema = v.value(QLatin1String("schema")).toObject().value(QLatin1String("openAPIV3Schema")).toObject();
         t.printerColumns = v.value(QLatin1String("additionalPrinterColumns")).toArray();
+        const auto previous = previousSchemas.constFind(t.mapping.gvr.version);
+        t.schemaSince = previous != previousSchemas.cend() && previous->first == t.schema ? previous->second : crdRv;
         // Keyed without the version, as etcd's /registry/<group>/<plural>: flipping the storage
         // version keeps every object (they keep the apiVersion they were written with).
         t.storage = {group, QString(), plural};

@@ -33,6 +33,8 @@ struct ResourceType
     QJsonObject schema;                // custom only: the version's openAPIV3Schema
     QJsonArray printerColumns;         // custom only: additionalPrinterColumns
     QJsonObject scaleSpec;             // custom only: subresources.scale (specReplicasPath, ...)
+    quint64 schemaSince = 0;           // custom only: the CRD's resourceVersion when this schema took
+                                       // effect; objects written at or before it get its defaults on read
 
     const GroupVersionResource &gvr() const { return mapping.gvr; }
     QString kind() const { return mapping.kind; }

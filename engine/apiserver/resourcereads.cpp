@@ -5,6 +5,7 @@
 #include "engine/api/clock.h"
 #include "engine/api/yamlcodec.h"
 #include "engine/apiserver/conversion.h"
+#include "engine/apiserver/partialmetadata.h"
 #include "engine/apiserver/protobufdecode.h"
 #include "engine/apiserver/tables.h"
 
@@ -110,6 +111,8 @@ void ResourceHandler::sendObject(const Request &r, const ResourceType &type, con
                                  const Responder::Headers &extra)
 {
     const Object served = toServed(type, object);
+    if (acceptsPartialMetadata(r.header("accept")) && r.method == "GET")
+        return resp.sendJson(code, partialObjectMetadata(served), extra);
     if (r.wantsTable() && r.method == "GET") {
         const QJsonObject t = makeTable(type, {served}, served.resourceVersion(), QString(), m_store->clock()->wallNow(), true,
                                         tableObjectFrom(r.param(QStringLiteral("includeObject"))).value_or(TableObject::Metadata));
@@ -152,6 +155,21 @@ void ResourceHandler::listNow(const Request &r, const RequestInfo &info, const R
     if (!result)
         return resp.sendStatus(result.error());
     const QString rv = QString::number(result->resourceVersion);
+    if (acceptsPartialMetadata(r.header("accept"))) {
+        QJsonObject meta{{QStringLiteral("resourceVersion"), rv}};
+        if (!result->continueToken.isEmpty())
+            meta.insert(QStringLiteral("continue"), result->continueToken);
+        if (result->remainingItemCount >= 0)
+            meta.insert(QStringLiteral("remainingItemCount"), result->remainingItemCount);
+        QByteArray body = partialMetadataListHead(meta);
+        for (qsizetype i = 0; i < result->items.size(); ++i) {
+            if (i > 0)
+                body += ',';
+            body += QJsonDocument(partialObjectMetadata(toServed(type, result->items.at(i)))).toJson(QJsonDocument::Compact);
+        }
+        body += "]}";
+        return resp.send(200, "application/json", body);
+    }
     if (r.wantsTable()) {
         QList<Object> served;
         for (const Object &o : result->items)
@@ -195,7 +213,8 @@ void ResourceHandler::watch(const Request &r, const RequestInfo &info, const Res
     wr.resourceVersion = r.param(QStringLiteral("resourceVersion"));
     wr.allowBookmarks = r.boolParam(QStringLiteral("allowWatchBookmarks"));
     wr.timeoutSeconds = qMax(0, r.param(QStringLiteral("timeoutSeconds")).toInt());
-    wr.table = r.wantsTable();
+    wr.metadataOnly = acceptsPartialMetadata(r.header("accept"));
+    wr.table = r.wantsTable() && !wr.metadataOnly;
     wr.tableObject = tableObjectFrom(r.param(QStringLiteral("includeObject"))).value_or(TableObject::Metadata);
     if (r.hasParam(QStringLiteral("sendInitialEvents")))
         wr.sendInitialEvents = r.boolParam(QStringLiteral("sendInitialEvents"));

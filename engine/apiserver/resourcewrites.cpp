@@ -5,6 +5,7 @@
 #include "engine/api/yamlcodec.h"
 #include "engine/apiserver/builtindecode.h"
 #include "engine/apiserver/conversion.h"
+#include "engine/apiserver/crdcontroller.h"
 #include "engine/apiserver/fieldvalidation.h"
 #include "engine/apiserver/patch.h"
 
@@ -82,6 +83,46 @@ Expected<DeleteOptions> deleteOptionsFrom(const Request &r)
     return opts;
 }
 
+const GroupVersionResource kCrdResource{QStringLiteral("apiextensions.k8s.io"), QStringLiteral("v1"),
+                                         QStringLiteral("customresourcedefinitions")};
+
+/// 405 while the CRD of a custom resource is being deleted.
+Expected<void> checkCrdNotTerminating(Store *store, const ResourceType &type)
+{
+    if (!type.custom)
+        return {};
+    if (auto crd = store->get(kCrdResource, QString(), type.crdName); crd && crd->isBeingDeleted())
+        return Status::methodNotAllowed(QStringLiteral("create not allowed while custom resource definition is terminating"));
+    return {};
+}
+
+/// Deleting a CRD first adds the cleanup finalizer (crdcontroller.h), as kube-apiserver does.
+/// A resourceVersion precondition that held is moved to the finalizer write's RV.
+Expected<void> prepareDelete(Store *store, const ResourceType &type, const QString &name, DeleteOptions *options)
+{
+    if (type.custom || type.gvr() != kCrdResource || options->dryRun)
+        return {};
+    auto crd = store->get(type.gvr(), QString(), name);
+    if (!crd || crd->isBeingDeleted() || crd->finalizers().contains(crdCleanupFinalizer()))
+        return {};
+    if (!options->preconditionUid.isEmpty() && options->preconditionUid != crd->uid())
+        return {}; // the delete itself answers the failed precondition
+    if (!options->preconditionResourceVersion.isEmpty() && options->preconditionResourceVersion != crd->resourceVersion())
+        return {};
+    QJsonObject json = crd->json();
+    QJsonObject meta = json.value(QLatin1String("metadata")).toObject();
+    QJsonArray finalizers = meta.value(QLatin1String("finalizers")).toArray();
+    finalizers.append(crdCleanupFinalizer());
+    meta.insert(QStringLiteral("finalizers"), finalizers);
+    json.insert(QStringLiteral("metadata"), meta);
+    auto updated = store->update(type.gvr(), QString(), name, json);
+    if (!updated)
+        return updated.error();
+    if (!options->preconditionResourceVersion.isEmpty())
+        options->preconditionResourceVersion = updated->resourceVersion();
+    return {};
+}
+
 } // namespace
 
 void ResourceHandler::create(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
@@ -97,6 +138,8 @@ void ResourceHandler::create(const Request &r, const RequestInfo &info, const Re
         return resp.sendStatus(checked.error());
     Responder::Headers warnings;
     if (auto ok = validateFields(r, type, QStringLiteral("CreateOptions"), *checked, &warnings); !ok)
+        return resp.sendStatus(ok.error());
+    if (auto ok = checkCrdNotTerminating(m_store, type); !ok)
         return resp.sendStatus(ok.error());
     auto o = m_store->create(type.gvr(), info.namespaceName, toStorage(type, *checked), *wo);
     if (!o)
@@ -158,6 +201,8 @@ void ResourceHandler::patch(const Request &r, const RequestInfo &info, const Res
             return resp.sendStatus(docs.error());
         if (docs->size() != 1)
             return resp.sendStatus(Status::badRequest(QStringLiteral("an apply patch must hold exactly one document")));
+        if (docs->first().value(QLatin1String("metadata")).toObject().contains(QLatin1String("managedFields")))
+            return resp.sendStatus(Status::badRequest(QStringLiteral("metadata.managedFields must be nil")));
         patched = applyServerSide(live, docs->first(), type.custom);
     } else {
         patched = applyPatch(kind, *live, r.body, type.custom);
@@ -168,6 +213,8 @@ void ResourceHandler::patch(const Request &r, const RequestInfo &info, const Res
     if (auto ok = validateFields(r, type, QStringLiteral("PatchOptions"), *patched, &warnings); !ok)
         return resp.sendStatus(ok.error());
     if (!live) {
+        if (auto ok = checkCrdNotTerminating(m_store, type); !ok)
+            return resp.sendStatus(ok.error());
         auto created = m_store->create(type.gvr(), info.namespaceName, toStorage(type, *patched), *wo);
         if (!created)
             return resp.sendStatus(created.error());
@@ -184,6 +231,8 @@ void ResourceHandler::remove(const Request &r, const RequestInfo &info, const Re
     auto opts = deleteOptionsFrom(r);
     if (!opts)
         return resp.sendStatus(opts.error());
+    if (auto ok = prepareDelete(m_store, type, info.name, &*opts); !ok)
+        return resp.sendStatus(ok.error());
     auto result = m_store->remove(type.gvr(), info.namespaceName, info.name, *opts);
     if (!result)
         return resp.sendStatus(result.error());
@@ -217,7 +266,10 @@ void ResourceHandler::removeCollection(const Request &r, const RequestInfo &info
         return resp.sendStatus(listed.error());
     QJsonArray items;
     for (const Object &o : std::as_const(listed->items)) {
-        auto result = m_store->remove(type.gvr(), o.namespaceName(), o.name(), *opts);
+        DeleteOptions itemOptions = *opts;
+        if (!prepareDelete(m_store, type, o.name(), &itemOptions))
+            continue;
+        auto result = m_store->remove(type.gvr(), o.namespaceName(), o.name(), itemOptions);
         if (result)
             items.append(toServed(type, result->object.json()));
     }

@@ -30,9 +30,12 @@ QJsonObject defaultObject(QJsonObject o, const QJsonObject &s, bool root)
             continue;
         const QJsonObject ps = it.value().toObject();
         QJsonValue cur = o.value(it.key());
-        // A null in a non-nullable field with a default is dropped, then defaulted.
-        if (cur.isNull() && ps.contains(QLatin1String("default")) && !ps.value(QLatin1String("nullable")).toBool())
+        // A null in a non-nullable field is dropped (PruneNonNullableNullsWithoutDefaults), then
+        // defaulted when the schema has a default.
+        if (cur.isNull() && !ps.value(QLatin1String("nullable")).toBool()) {
+            o.remove(it.key());
             cur = QJsonValue(QJsonValue::Undefined);
+        }
         if (cur.isUndefined() && ps.contains(QLatin1String("default")))
             cur = ps.value(QLatin1String("default"));
         if (!cur.isUndefined())
@@ -40,9 +43,17 @@ QJsonObject defaultObject(QJsonObject o, const QJsonObject &s, bool root)
     }
     const QJsonValue additional = s.value(QLatin1String("additionalProperties"));
     if (additional.isObject()) {
-        for (auto it = o.begin(); it != o.end(); ++it) {
-            if (!props.contains(it.key()))
+        const bool nullable = additional.toObject().value(QLatin1String("nullable")).toBool();
+        const bool hasDefault = additional.toObject().contains(QLatin1String("default"));
+        for (auto it = o.begin(); it != o.end();) {
+            if (props.contains(it.key())) {
+                ++it;
+            } else if (it.value().isNull() && !nullable && !hasDefault) {
+                it = o.erase(it);
+            } else {
                 it.value() = defaultValue(it.value(), additional.toObject());
+                ++it;
+            }
         }
     }
     return o;

@@ -5,6 +5,9 @@
 //
 // Order of work in process(): defaults → pruning → validation (as the API server does:
 // defaults are applied while decoding, unknown fields are pruned, then the result validates).
+// Defaulting first drops a null in a field that is not nullable (the API server's
+// PruneNonNullableNullsWithoutDefaults), so `foo: null` from a Helm template is accepted and
+// stored without foo (or with foo's default).
 //
 // Causes are returned in a deterministic order: depth-first over the object; at each object,
 // first the `required` properties that are missing (in the schema's `required` order), then the

@@ -234,10 +234,8 @@ Object Store::commit(EventType et, const ResourceType &rt, QJsonObject object, c
     }
     StoreEvent ev{et, rt.storage, o, previous, rv};
     m_history.push_back(ev);
-    while (int(m_history.size()) > m_historyLimit) {
-        m_compactedRv = m_history.front().resourceVersion;
-        m_history.pop_front();
-    }
+    while (int(m_history.size()) > m_historyLimit)
+        evictOldest();
     deliver(ev);
     return o;
 }
@@ -273,19 +271,35 @@ void Store::deliver(const StoreEvent &event)
     Q_EMIT contentChanged();
 }
 
+void Store::evictOldest()
+{
+    const StoreEvent &front = m_history.front();
+    m_compactedRv = front.resourceVersion;
+    m_evictedRv.insert(front.gvr, front.resourceVersion);
+    m_history.pop_front();
+}
+
 void Store::setHistoryLimit(int events)
 {
     m_historyLimit = qMax(1, events);
-    while (int(m_history.size()) > m_historyLimit) {
-        m_compactedRv = m_history.front().resourceVersion;
-        m_history.pop_front();
-    }
+    while (int(m_history.size()) > m_historyLimit)
+        evictOldest();
 }
 
 Expected<QList<StoreEvent>> Store::eventsSince(quint64 rv, const GroupVersionResource &gvr) const
 {
-    if (rv < m_compactedRv)
-        return tooOld(rv, m_compactedRv);
+    if (gvr.resource.isEmpty()) {
+        if (rv < m_compactedRv)
+            return tooOld(rv, m_compactedRv);
+    } else {
+        // Per resource, as the watch cache: only an evicted event of this resource after rv
+        // makes rv too old; other kinds' churn does not.
+        if (rv < m_clearedRv)
+            return tooOld(rv, m_clearedRv);
+        const quint64 evicted = m_evictedRv.value(gvr, 0);
+        if (evicted > rv)
+            return tooOld(rv, evicted);
+    }
     QList<StoreEvent> out;
     // History is in RV order: find the first event after rv from the back.
     auto it = m_history.end();
@@ -300,7 +314,9 @@ Expected<QList<StoreEvent>> Store::eventsSince(quint64 rv, const GroupVersionRes
 void Store::compact()
 {
     m_history.clear();
+    m_evictedRv.clear();
     m_compactedRv = m_rv;
+    m_clearedRv = m_rv;
 }
 
 QJsonObject Store::snapshot() const
@@ -369,7 +385,9 @@ Expected<void> Store::restore(const QJsonObject &snapshot)
             index(it.key(), Object(), o);
     m_rv = rv;
     m_history.clear();
+    m_evictedRv.clear();
     m_compactedRv = rv;
+    m_clearedRv = rv;
     return {};
 }
 

@@ -174,7 +174,9 @@ public:
     void setHistoryLimit(int events);
     int historyLimit() const { return m_historyLimit; }
     /// Events with RV > `rv` for `gvr` (storage resource; empty resource: all) in RV order.
-    /// 410 Expired ("too old resource version: N (M)") when events after `rv` were dropped.
+    /// 410 Expired ("too old resource version: N (M)") when events of `gvr` after `rv` were
+    /// dropped from the window (per resource, as kube-apiserver's watch cache: a quiet kind stays
+    /// resumable however much other kinds churn), or after compact().
     Expected<QList<StoreEvent>> eventsSince(quint64 rv, const GroupVersionResource &gvr = {}) const;
     /// The oldest RV a watch can resume from.
     quint64 oldestResumableVersion() const { return m_compactedRv; }
@@ -203,6 +205,7 @@ private:
     Expected<DeleteResult> markTerminating(const ResourceType &type, const Object &old, QJsonObject object,
                                            qint64 graceSeconds, bool dryRun);
     Object commit(EventType type, const ResourceType &rt, QJsonObject object, const Object &previous);
+    void evictOldest();
     void index(const GroupVersionResource &storage, const Object &previous, const Object &current);
     void deliver(const StoreEvent &event);
     void scheduleKubeletRemoval(const ResourceType &type, const Object &pod, qint64 graceSeconds);
@@ -210,7 +213,9 @@ private:
     ResourceRegistry *m_registry = nullptr;
     Clock *m_clock = nullptr;
     quint64 m_rv = 1;
-    quint64 m_compactedRv = 1;
+    quint64 m_compactedRv = 1;   // newest RV dropped from the window (any kind)
+    quint64 m_clearedRv = 1;     // compact()/restore: nothing before this can be resumed
+    QHash<GroupVersionResource, quint64> m_evictedRv; // per storage resource: newest RV dropped
     int m_historyLimit = 10000;
     QHash<GroupVersionResource, QMap<QString, Object>> m_objects; // storage gvr -> key -> object
     QHash<QString, ObjectRef> m_byUid;

@@ -4,9 +4,11 @@
 #include "engine/api/clock.h"
 #include "engine/apiserver/conversion.h"
 #include "engine/apiserver/freshness.h"
+#include "engine/apiserver/partialmetadata.h"
 #include "engine/apiserver/tables.h"
 
 #include <QJsonDocument>
+#include <QLoggingCategory>
 
 namespace opbench::apiserver {
 
@@ -19,9 +21,15 @@ struct WatchHub::Watcher
     bool tableHeaderSent = false;
     QMetaObject::Connection disconnected;
     std::unique_ptr<QTimer> timeout;
+    std::unique_ptr<QTimer> deadlineBookmark;
 };
 
 namespace {
+
+Q_LOGGING_CATEGORY(lcWatch, "opbench.apiserver.watch")
+
+/// A watch with bookmarks and a timeout gets a BOOKMARK this long before its deadline.
+constexpr int kBookmarkBeforeDeadlineSeconds = 2;
 
 QByteArray eventLine(const QString &type, const QByteArray &objectJson)
 {
@@ -131,6 +139,17 @@ void WatchHub::start(Responder responder, const WatchRequest &request)
         const quint64 id = w->id;
         connect(w->timeout.get(), &QTimer::timeout, this, [this, id]() { finish(id, false); });
         w->timeout->start(request.timeoutSeconds * 1000);
+        if (request.allowBookmarks && request.timeoutSeconds > kBookmarkBeforeDeadlineSeconds) {
+            // As the watch cache does: a BOOKMARK shortly before the deadline, so the client
+            // rewatches from a fresh resourceVersion instead of one that may have expired.
+            w->deadlineBookmark = std::make_unique<QTimer>();
+            w->deadlineBookmark->setSingleShot(true);
+            connect(w->deadlineBookmark.get(), &QTimer::timeout, this, [this, id]() {
+                if (auto it = m_watchers.find(id); it != m_watchers.end() && it->second->responder.alive())
+                    sendBookmark(*it->second, false);
+            });
+            w->deadlineBookmark->start((request.timeoutSeconds - kBookmarkBeforeDeadlineSeconds) * 1000);
+        }
     }
     const quint64 id = w->id;
     w->disconnected = connect(responder.socket(), &QTcpSocket::disconnected, this, [this, id]() { finish(id, false); });
@@ -142,6 +161,7 @@ void WatchHub::onCommitted(const StoreEvent &event)
 {
     QHash<QString, QByteArray> cache; // encoded lines shared by watchers seeing the same event
     QList<quint64> gone;
+    QList<quint64> slow;
     for (auto &[id, w] : m_watchers) {
         if (w->request.type.storage != event.gvr)
             continue;
@@ -150,9 +170,27 @@ void WatchHub::onCommitted(const StoreEvent &event)
             continue;
         }
         deliver(*w, event, cache);
+        if (const QTcpSocket *s = w->responder.socket(); s && s->bytesToWrite() > m_sendBufferLimit)
+            slow << id;
     }
     for (quint64 id : gone)
         finish(id, false);
+    for (quint64 id : slow)
+        closeSlow(id);
+}
+
+void WatchHub::closeSlow(quint64 id)
+{
+    auto it = m_watchers.find(id);
+    if (it == m_watchers.end())
+        return;
+    const QTcpSocket *s = it->second->responder.socket();
+    qCWarning(lcWatch) << "Forcing watcher close due to unresponsiveness:" << it->second->request.type.gvr().groupResource()
+                       << (s ? s->bytesToWrite() : 0) << "bytes unsent";
+    Responder responder = it->second->responder;
+    ++m_slowClosed;
+    finish(id, false);  // forgets the watcher (its terminating chunk would only queue behind the rest)
+    responder.abort(); // and frees everything buffered for it
 }
 
 void WatchHub::deliver(Watcher &w, const StoreEvent &event, QHash<QString, QByteArray> &cache)
@@ -175,6 +213,8 @@ void WatchHub::deliver(Watcher &w, const StoreEvent &event, QHash<QString, QByte
 QByteArray WatchHub::encodeObject(const Watcher &w, const Object &object)
 {
     const Object served = toServed(w.request.type, object);
+    if (w.request.metadataOnly)
+        return QJsonDocument(partialObjectMetadata(served)).toJson(QJsonDocument::Compact);
     if (!w.request.table)
         return served.toJsonBytes();
     const QJsonObject table = makeTable(w.request.type, {served}, served.resourceVersion(), QString(),
@@ -187,7 +227,7 @@ bool WatchHub::send(Watcher &w, const QString &type, const Object &object, quint
     QByteArray line;
     // one encoding per event and served version, shared by every watcher of that version
     const bool cacheable = cache && !w.request.table;
-    const QString key = type + QString::number(rv) + u' ' + w.request.type.apiVersion();
+    const QString key = type + QString::number(rv) + u' ' + w.request.type.apiVersion() + (w.request.metadataOnly ? QStringLiteral(" m") : QString());
     if (cacheable && cache->contains(key)) {
         line = cache->value(key);
     } else {
@@ -204,8 +244,8 @@ void WatchHub::sendBookmark(Watcher &w, bool initialEventsEnd)
     QJsonObject meta{{QStringLiteral("resourceVersion"), QString::number(m_store->resourceVersion())}};
     if (initialEventsEnd)
         meta.insert(QStringLiteral("annotations"), QJsonObject{{QStringLiteral("k8s.io/initial-events-end"), QStringLiteral("true")}});
-    const QJsonObject obj{{QStringLiteral("kind"), w.request.type.kind()},
-                          {QStringLiteral("apiVersion"), w.request.type.apiVersion()},
+    const QJsonObject obj{{QStringLiteral("kind"), w.request.metadataOnly ? QStringLiteral("PartialObjectMetadata") : w.request.type.kind()},
+                          {QStringLiteral("apiVersion"), w.request.metadataOnly ? QStringLiteral("meta.k8s.io/v1") : w.request.type.apiVersion()},
                           {QStringLiteral("metadata"), meta}};
     w.responder.writeChunk(eventLine(QStringLiteral("BOOKMARK"), QJsonDocument(obj).toJson(QJsonDocument::Compact)));
 }
@@ -221,6 +261,10 @@ void WatchHub::finish(quint64 id, bool closeConnection)
     if (w->timeout) {
         w->timeout->stop();
         w->timeout.release()->deleteLater(); // may be running its own timeout signal right now
+    }
+    if (w->deadlineBookmark) {
+        w->deadlineBookmark->stop();
+        w->deadlineBookmark.release()->deleteLater();
     }
     if (w->responder.alive()) {
         w->responder.endChunked();

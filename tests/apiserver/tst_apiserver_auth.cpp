@@ -206,6 +206,24 @@ private Q_SLOTS:
         QCOMPARE(review(m_api->token().toUtf8(), QStringLiteral("subjectaccessreviews"), spec, 422).isEmpty(), false);
     }
 
+    void shouldAnswerWhoAmI_data()
+    {
+        QTest::addColumn<QString>("version");
+        QTest::newRow("v1") << "v1";
+        QTest::newRow("v1beta1 (kubectl 1.27)") << "v1beta1";
+    }
+    void shouldAnswerWhoAmI()
+    {
+        QFETCH(QString, version);
+        const HttpReply r = as("view-token", "POST", QStringLiteral("/apis/authentication.k8s.io/%1/selfsubjectreviews").arg(version),
+                               TestHttp::toBytes({{QStringLiteral("apiVersion"), QStringLiteral("authentication.k8s.io/") + version},
+                                                  {QStringLiteral("kind"), QStringLiteral("SelfSubjectReview")}}));
+        QCOMPARE(r.code, 201);
+        QCOMPARE(r.json().value(QLatin1String("apiVersion")).toString(), QStringLiteral("authentication.k8s.io/") + version);
+        QCOMPARE(r.json().value(QLatin1String("status")).toObject().value(QLatin1String("userInfo")).toObject().value(QLatin1String("username")).toString(),
+                 QStringLiteral("viewer"));
+    }
+
     void shouldWriteOneAuditLinePerRequest()
     {
         QCOMPARE(m_http->post(QStringLiteral("/api/v1/namespaces/default/configmaps"), {{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("audited")}}}}).code, 201);

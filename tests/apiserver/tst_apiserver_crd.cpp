@@ -140,6 +140,90 @@ private Q_SLOTS:
         QCOMPARE(m_http.del(kCrds + QStringLiteral("/gizmos.test.example")).code, 200);
     }
 
+    void shouldHonourObjectFinalizersWhenTheCrdIsDeleted()
+    {
+        QJsonObject crd = widgetCrd();
+        crd.insert(QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("holds.test.example")}});
+        QJsonObject spec = crd.value(QLatin1String("spec")).toObject();
+        spec.insert(QStringLiteral("names"), QJsonObject{{QStringLiteral("plural"), QStringLiteral("holds")}, {QStringLiteral("kind"), QStringLiteral("Hold")}});
+        crd.insert(QStringLiteral("spec"), spec);
+        QCOMPARE(m_http.post(kCrds, crd).code, 201);
+        const QString holds = QStringLiteral("/apis/test.example/v1/namespaces/default/holds");
+        QVERIFY(QTest::qWaitFor([&]() { return m_http.get(holds).code == 200; }, 5000));
+        QCOMPARE(m_http.post(holds, {{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("kept")},
+                                                                              {QStringLiteral("finalizers"), QJsonArray{QStringLiteral("example.com/cleanup")}}}}}).code, 201);
+        QCOMPARE(m_http.post(holds, {{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("free")}}}}).code, 201);
+
+        QCOMPARE(m_http.del(kCrds + QStringLiteral("/holds.test.example")).code, 200);
+        const QJsonObject terminating = m_http.get(kCrds + QStringLiteral("/holds.test.example")).json();
+        QVERIFY(terminating.value(QLatin1String("metadata")).toObject().contains(QLatin1String("deletionTimestamp")));
+        QVERIFY(terminating.value(QLatin1String("metadata")).toObject().value(QLatin1String("finalizers")).toArray()
+                    .contains(QStringLiteral("customresourcecleanup.apiextensions.k8s.io")));
+        QCOMPARE(conditionStatus(terminating, QStringLiteral("Terminating")), QStringLiteral("True"));
+        // the instance's finalizer holds it (and so the CRD); the other one went
+        QCOMPARE(m_http.get(holds + QStringLiteral("/free")).code, 404);
+        const QJsonObject kept = m_http.get(holds + QStringLiteral("/kept")).json();
+        QVERIFY(kept.value(QLatin1String("metadata")).toObject().contains(QLatin1String("deletionTimestamp")));
+        const HttpReply create = m_http.post(holds, {{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("late")}}}});
+        QCOMPARE(create.code, 405);
+        QCOMPARE(create.json().value(QLatin1String("message")).toString(), QStringLiteral("create not allowed while custom resource definition is terminating"));
+
+        QJsonObject release = kept;
+        QJsonObject meta = release.value(QLatin1String("metadata")).toObject();
+        meta.remove(QStringLiteral("finalizers"));
+        release.insert(QStringLiteral("metadata"), meta);
+        QCOMPARE(m_http.put(holds + QStringLiteral("/kept"), release).code, 200);
+        QVERIFY(QTest::qWaitFor([&]() { return m_http.get(kCrds + QStringLiteral("/holds.test.example")).code == 404; }, 5000));
+        QCOMPARE(m_http.get(holds).code, 404);
+    }
+
+    void shouldDropNullsAndDefaultOnRead()
+    {
+        // Helm renders `note: {{ .Values.note }}` as null: the real server drops a null in a
+        // field that is not nullable instead of refusing it; and a default added to the schema
+        // later shows on objects written before (defaults apply when objects are read).
+        QJsonObject crd = widgetCrd();
+        crd.insert(QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("knobs.test.example")}});
+        QJsonObject spec = crd.value(QLatin1String("spec")).toObject();
+        spec.insert(QStringLiteral("names"), QJsonObject{{QStringLiteral("plural"), QStringLiteral("knobs")}, {QStringLiteral("kind"), QStringLiteral("Knob")}});
+        auto withSchema = [&](const QJsonObject &specProps) {
+            QJsonObject v{{QStringLiteral("name"), QStringLiteral("v1")}, {QStringLiteral("served"), true}, {QStringLiteral("storage"), true},
+                          {QStringLiteral("schema"), QJsonObject{{QStringLiteral("openAPIV3Schema"),
+                              QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
+                                          {QStringLiteral("properties"), QJsonObject{{QStringLiteral("spec"), QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
+                                                                                                                            {QStringLiteral("properties"), specProps}}}}}}}}}};
+            return QJsonArray{v};
+        };
+        const QJsonObject noteAndLevel{{QStringLiteral("note"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}}},
+                                       {QStringLiteral("level"), QJsonObject{{QStringLiteral("type"), QStringLiteral("integer")}}},
+                                       {QStringLiteral("maybe"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}, {QStringLiteral("nullable"), true}}}};
+        spec.insert(QStringLiteral("versions"), withSchema(noteAndLevel));
+        crd.insert(QStringLiteral("spec"), spec);
+        QCOMPARE(m_http.post(kCrds, crd).code, 201);
+        const QString knobs = QStringLiteral("/apis/test.example/v1/namespaces/default/knobs");
+        QVERIFY(QTest::qWaitFor([&]() { return m_http.get(knobs).code == 200; }, 5000));
+
+        const HttpReply created = m_http.call("POST", knobs, R"({"metadata":{"name":"k1"},"spec":{"note":null,"maybe":null}})");
+        QVERIFY2(created.code == 201, created.body.constData());
+        const QJsonObject k1 = m_http.get(knobs + QStringLiteral("/k1")).json().value(QLatin1String("spec")).toObject();
+        QVERIFY(!k1.contains(QLatin1String("note")));
+        QVERIFY(k1.contains(QLatin1String("maybe")) && k1.value(QLatin1String("maybe")).isNull()); // nullable: kept
+
+        QJsonObject current = m_http.get(kCrds + QStringLiteral("/knobs.test.example")).json();
+        QJsonObject s = current.value(QLatin1String("spec")).toObject();
+        QJsonObject withDefault = noteAndLevel;
+        withDefault.insert(QStringLiteral("level"), QJsonObject{{QStringLiteral("type"), QStringLiteral("integer")}, {QStringLiteral("default"), 3}});
+        s.insert(QStringLiteral("versions"), withSchema(withDefault));
+        current.insert(QStringLiteral("spec"), s);
+        QCOMPARE(m_http.put(kCrds + QStringLiteral("/knobs.test.example"), current).code, 200);
+        QVERIFY(QTest::qWaitFor([&]() {
+            return m_http.get(knobs + QStringLiteral("/k1")).json().value(QLatin1String("spec")).toObject().value(QLatin1String("level")).toInt() == 3;
+        }, 5000));
+        const QJsonArray items = m_http.get(knobs).json().value(QLatin1String("items")).toArray();
+        QCOMPARE(items.first().toObject().value(QLatin1String("spec")).toObject().value(QLatin1String("level")).toInt(), 3);
+        QCOMPARE(m_http.del(kCrds + QStringLiteral("/knobs.test.example")).code, 200);
+    }
+
     void shouldRejectMalformedCrds()
     {
         QJsonObject bad = widgetCrd();

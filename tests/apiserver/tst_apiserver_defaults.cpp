@@ -143,6 +143,18 @@ private Q_SLOTS:
         QCOMPARE(rvOf(first), rvOf(marker.json()));
     }
 
+    void shouldRefuseManagedFieldsInAnApplyBody()
+    {
+        // The server owns managedFields: an applied configuration carrying them is a 400.
+        const QByteArray manifest = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ssa-mf\n  managedFields:\n"
+                                    "  - manager: someone\n    operation: Apply\ndata:\n  a: \"1\"\n";
+        const HttpReply r = m_http.call("PATCH", QStringLiteral("/api/v1/namespaces/default/configmaps/ssa-mf?fieldManager=tester"), manifest,
+                                        "application/apply-patch+yaml");
+        QCOMPARE(r.code, 400);
+        QCOMPARE(r.json().value(QLatin1String("message")).toString(), QStringLiteral("metadata.managedFields must be nil"));
+        QCOMPARE(m_http.get(QStringLiteral("/api/v1/namespaces/default/configmaps/ssa-mf")).code, 404);
+    }
+
     void shouldAllocateAClusterIpThatAPutWithoutItKeeps()
     {
         const QJsonObject svc{{QStringLiteral("apiVersion"), QStringLiteral("v1")},

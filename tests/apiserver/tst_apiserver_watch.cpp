@@ -97,6 +97,49 @@ private Q_SLOTS:
         QCOMPARE(nameOf(w.events().at(1)), QStringLiteral("n1"));
     }
 
+    void shouldServeMetadataOnlyGetListAndWatch()
+    {
+        // client-go's metadata client / controller-runtime's metadata-only informers
+        const QByteArray listAccept = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,"
+                                      "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+        const QByteArray accept = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,"
+                                  "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
+        QJsonObject withData = cm(QStringLiteral("meta1"), QStringLiteral("x"));
+        withData.insert(QStringLiteral("data"), QJsonObject{{QStringLiteral("k"), QStringLiteral("v")}});
+        QCOMPARE(m_http->post(kCms, withData).code, 201);
+
+        const QJsonObject one = m_http->call("GET", kCms + QStringLiteral("/meta1"), {}, {}, {{"Accept", accept}}).json();
+        QCOMPARE(one.value(QLatin1String("kind")).toString(), QStringLiteral("PartialObjectMetadata"));
+        QCOMPARE(one.value(QLatin1String("apiVersion")).toString(), QStringLiteral("meta.k8s.io/v1"));
+        QCOMPARE(one.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString(), QStringLiteral("meta1"));
+        QVERIFY(!one.contains(QLatin1String("data")));
+
+        const QJsonObject list = m_http->call("GET", kCms + QStringLiteral("?limit=500"), {}, {}, {{"Accept", listAccept}}).json();
+        QCOMPARE(list.value(QLatin1String("kind")).toString(), QStringLiteral("PartialObjectMetadataList"));
+        QCOMPARE(list.value(QLatin1String("apiVersion")).toString(), QStringLiteral("meta.k8s.io/v1"));
+        QVERIFY(!rvOf(list).isEmpty());
+        const QJsonObject item = list.value(QLatin1String("items")).toArray().first().toObject();
+        QCOMPARE(item.value(QLatin1String("kind")).toString(), QStringLiteral("PartialObjectMetadata"));
+        QCOMPARE(item.value(QLatin1String("metadata")).toObject().value(QLatin1String("labels")).toObject().value(QLatin1String("app")).toString(),
+                 QStringLiteral("x"));
+        QVERIFY(!item.contains(QLatin1String("data")));
+
+        WatchStream w(*m_api);
+        w.open(kCms + QStringLiteral("?watch=1&allowWatchBookmarks=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&resourceVersion=")
+                   + rvOf(list),
+               {{"Accept", accept}});
+        QVERIFY(w.waitForEvents(2)); // the initial ADDED and the initial-events-end BOOKMARK
+        QCOMPARE(m_http->post(kCms, cm(QStringLiteral("meta2"), QStringLiteral("y"))).code, 201);
+        QVERIFY(w.waitForEvents(3));
+        QCOMPARE(w.types(), (QStringList{"ADDED", "BOOKMARK", "ADDED"}));
+        for (const QJsonObject &e : w.events()) {
+            const QJsonObject o = e.value(QLatin1String("object")).toObject();
+            QCOMPARE(o.value(QLatin1String("kind")).toString(), QStringLiteral("PartialObjectMetadata"));
+            QCOMPARE(o.value(QLatin1String("apiVersion")).toString(), QStringLiteral("meta.k8s.io/v1"));
+        }
+        QCOMPARE(nameOf(w.events().at(2)), QStringLiteral("meta2"));
+    }
+
     void shouldOpenAPlainWatchFromAFutureRvAtOnce()
     {
         // The real watch cache lets a plain watch from a future RV start at once; it then only
@@ -234,6 +277,38 @@ private Q_SLOTS:
         QCOMPARE(status.value(QLatin1String("code")).toInt(), 410);
         QCOMPARE(status.value(QLatin1String("reason")).toString(), QStringLiteral("Expired"));
         QVERIFY(status.value(QLatin1String("message")).toString().startsWith(QLatin1String("too old resource version: ")));
+    }
+
+    void shouldResumeAQuietKindWhileOtherKindsChurn()
+    {
+        // The window is per resource (the watch cache's): eight Secret writes push every older
+        // event out of the 5-event history, yet a ConfigMap watch from before them still resumes.
+        const QJsonObject quiet = m_http->post(kCms, cm(QStringLiteral("quiet-kind"), QStringLiteral("x"))).json();
+        for (int i = 0; i < 8; ++i)
+            QCOMPARE(m_http->post(QStringLiteral("/api/v1/namespaces/default/secrets"), cm(QStringLiteral("s%1").arg(i), QStringLiteral("x"))).code, 201);
+        WatchStream w(*m_api);
+        w.open(kCms + QStringLiteral("?watch=1&resourceVersion=") + rvOf(quiet));
+        QVERIFY(QTest::qWaitFor([&]() { return w.statusCode() != 0; }, 5000));
+        QCOMPARE(m_http->post(kCms, cm(QStringLiteral("after-churn"), QStringLiteral("x"))).code, 201);
+        QVERIFY(w.waitForEvents(1));
+        QCOMPARE(w.types(), QStringList{QStringLiteral("ADDED")});
+        QCOMPARE(nameOf(w.events().first()), QStringLiteral("after-churn"));
+        // Exact lists still answer 410 for a kind that changed since that RV
+        QCOMPARE(m_http->get(QStringLiteral("/api/v1/namespaces/default/secrets?resourceVersion=") + rvOf(quiet)
+                             + QStringLiteral("&resourceVersionMatch=Exact")).code, 410);
+    }
+
+    void shouldBookmarkBeforeTheTimeout()
+    {
+        // With bookmarks asked for, a BOOKMARK comes 2 s before timeoutSeconds ends the stream, so
+        // the reflector rewatches from a fresh resourceVersion.
+        QCOMPARE(m_http->post(kCms, cm(QStringLiteral("bm"), QStringLiteral("x"))).code, 201);
+        const QString rv = rvOf(m_http->get(kCms).json());
+        WatchStream w(*m_api);
+        w.open(kCms + QStringLiteral("?watch=1&allowWatchBookmarks=true&timeoutSeconds=3&resourceVersion=") + rv);
+        QVERIFY(w.waitForEnd(15000));
+        QCOMPARE(w.types(), QStringList{QStringLiteral("BOOKMARK")});
+        QCOMPARE(rvOf(w.events().first().value(QLatin1String("object")).toObject()), rv);
     }
 
     void shouldEmitNothingForNoOpWrites()

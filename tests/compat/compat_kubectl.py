@@ -364,6 +364,19 @@ def check_tables(k):
         rows = [line for line in lines[1:] if re.search(row_re, line)]
         k.report.check(got == header and rows, k.what(f"kubectl {' '.join(args)} prints {header}"),
                        f"header {got!r}; rows matching {row_re!r}: {len(rows)}; stdout: {excerpt(out)}")
+    event = ("apiVersion: v1\nkind: Event\nmetadata:\n  name: web-pulled\ninvolvedObject:\n  kind: Pod\n  name: web-0\n"
+             "reason: Pulled\nmessage: pulled nginx\ntype: Normal\ncount: 2\n")
+    if k.expect("create an Event from YAML", ["create", "-f", "-"], stdin=event, contains=("created",))[0]:
+        ok, out = k.expect("get events (table)", ["get", "events"])
+        if ok:
+            lines = out.splitlines()
+            got = " ".join(lines[0].split()) if lines else ""
+            k.report.check(got == "LAST SEEN TYPE REASON OBJECT MESSAGE"
+                           and any(re.search(r"\sNormal\s+Pulled\s+pod/web-0\s+pulled nginx$", line) for line in lines[1:]),
+                           k.what("kubectl get events prints LAST SEEN TYPE REASON OBJECT MESSAGE"), f"stdout: {excerpt(out)}")
+    ok, out = k.expect("get configmaps --sort-by=.data.b (includeObject=Object)", ["get", "configmaps", "--sort-by=.data.b"])
+    if ok:
+        k.report.check("cm1" in out, k.what("get --sort-by lists cm1"), f"stdout: {excerpt(out)}")
     k.expect("delete service web", ["delete", "service", "web"], contains=("deleted",), timeout=30)
 
 
@@ -506,6 +519,9 @@ def check_auth(k, server):
             missing = [w for w in want if not re.search(w, out)]
             k.report.check(rc == 0 and not missing, k.what(f"auth can-i --list as {who} lists its rules"),
                            f"rc={rc}; missing {missing}; stdout: {excerpt(out)}; stderr: {excerpt(err)}")
+        rc, out, err, _ = viewer.run("auth", "whoami", namespaced=False)
+        k.report.check(rc == 0 and re.search(r"Username\s+viewer", out), k.what("auth whoami as viewer says viewer"),
+                       f"rc={rc}; stdout: {excerpt(out)}; stderr: {excerpt(err)}")
         rc, out, err, _ = team.run("auth", "can-i", "--list", "-n", "default", namespaced=False)
         k.report.check(rc == 0 and not re.search(r"\*\.\*\s+\[\]\s+\[\]\s+\[\*\]", out),
                        k.what("auth can-i --list -n default as team has no write rule"),

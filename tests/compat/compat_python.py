@@ -5,7 +5,8 @@ Usage: compat_python.py PATH/TO/opbench-apiserver
 
 Covers CustomObjectsApi (create/list/get/merge patch/replace with a stale resourceVersion/delete),
 CoreV1Api configmaps with label selectors, AppsV1Api Deployment status, Watch.stream (ADDED then
-MODIFIED) and 410 Expired for a compacted resourceVersion (a second server with --watch-history 5).
+MODIFIED), AuthorizationV1Api access reviews, a metadata-only (PartialObjectMetadataList) list, and
+410 Expired for a compacted resourceVersion (a second server with --watch-history 5).
 Prints ok/FAIL/skip lines and "N passed, M failed".
 """
 
@@ -195,6 +196,36 @@ def check_watch(report, custom):
     report.check(not others, "watch from the list resourceVersion sends only newer changes", f"extra events={others}")
 
 
+def check_access_reviews(report, api_client):
+    """AuthorizationV1Api: SelfSubjectAccessReview and SelfSubjectRulesReview for the admin."""
+    from kubernetes import client
+    authz = client.AuthorizationV1Api(api_client)
+    review = authz.create_self_subject_access_review(client.V1SelfSubjectAccessReview(
+        spec=client.V1SelfSubjectAccessReviewSpec(resource_attributes=client.V1ResourceAttributes(
+            verb="create", group="apps", resource="deployments", namespace=NAMESPACE))))
+    report.check(review.status is not None and review.status.allowed is True,
+                 "AuthorizationV1Api create_self_subject_access_review: admin may create deployments",
+                 f"status={review.status}")
+    rules = authz.create_self_subject_rules_review(client.V1SelfSubjectRulesReview(
+        spec=client.V1SelfSubjectRulesReviewSpec(namespace=NAMESPACE)))
+    report.check(rules.status is not None and not rules.status.incomplete
+                 and any(r.verbs == ["*"] and r.resources == ["*"] for r in rules.status.resource_rules or []),
+                 "AuthorizationV1Api create_self_subject_rules_review lists the admin's * rule",
+                 f"status={rules.status}")
+
+
+def check_metadata_only(report, api_client):
+    """A metadata-only list (client-go's metadata client media type) gives PartialObjectMetadataList."""
+    body = api_client.call_api(
+        f"/api/v1/namespaces/{NAMESPACE}/configmaps", "GET",
+        header_params={"Accept": "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json"},
+        response_type="object", auth_settings=["BearerToken"], _return_http_data_only=True)
+    items = (body or {}).get("items", [])
+    report.check(body and body.get("kind") == "PartialObjectMetadataList" and items
+                 and all(i.get("kind") == "PartialObjectMetadata" and "data" not in i for i in items),
+                 "metadata-only list of configmaps (PartialObjectMetadataList)", f"body: {excerpt(json.dumps(body))}")
+
+
 def check_namespace_delete(report, core):
     """Deleting the suite's namespace removes its contents and then the namespace (within 20 s)."""
     core.delete_namespace(NAMESPACE)
@@ -279,9 +310,10 @@ def run(report):
     server = Server(sys.argv[1])
     try:
         print(f"# server {server.url}", flush=True)
-        core, apps, custom, _ = clients(server.kubeconfig)
+        core, apps, custom, api_client = clients(server.kubeconfig)
         for step in (lambda: check_custom_objects(report, core, custom), lambda: check_configmaps(report, core),
                      lambda: check_deployment(report, apps), lambda: check_watch(report, custom),
+                     lambda: check_access_reviews(report, api_client), lambda: check_metadata_only(report, api_client),
                      lambda: check_namespace_delete(report, core)):
             try:
                 step()
