@@ -135,8 +135,19 @@ void LeaderElector::schedule(milliseconds delay)
 
 milliseconds LeaderElector::jitteredRetry() const
 {
-    const double factor = 1.0 + QRandomGenerator::global()->generateDouble() * 1.2;
-    return milliseconds(qint64(double(m_config.retryPeriod.count()) * factor));
+    // RetryPeriod × [0.5, 0.9): candidates stay spread out, and a standby sees the holder's last
+    // renewal less than one RetryPeriod after it was written. (client-go: × [1, 2.2), which lets
+    // a takeover after a crash take up to LeaseDuration + 2 × 2.2 × RetryPeriod.)
+    const double factor = 0.5 + QRandomGenerator::global()->generateDouble() * 0.4;
+    const auto retry = milliseconds(qint64(double(m_config.retryPeriod.count()) * factor));
+    // Try again exactly when another holder's lease runs out rather than up to a retry later.
+    if (!m_observed.holderIdentity.isEmpty() && m_observed.holderIdentity != m_config.identity) {
+        const auto expiry = m_observedTime + std::chrono::seconds(m_observed.leaseDurationSeconds);
+        const auto now = m_clock->now();
+        if (expiry > now)
+            return std::min(retry, std::chrono::ceil<milliseconds>(expiry - now));
+    }
+    return retry;
 }
 
 Clock::TimePoint LeaderElector::deadlineFor(Clock::TimePoint tryStart) const

@@ -2,7 +2,9 @@
 #pragma once
 // LeaderElector: client-go's leader election on a LeaseLock, driven by a Clock.
 //
-// - start(): tries to acquire at once, then every RetryPeriod×[1, 2.2) (jitter) until it leads.
+// - start(): tries to acquire at once, then every RetryPeriod×[0.5, 0.9) (jitter; client-go:
+//   ×[1, 2.2)) until it leads, and exactly when the observed holder's lease runs out: a standby
+//   takes over within LeaseDuration + RetryPeriod of the holder's last renewal.
 // - Each try (tryAcquireOrRenew): fast renew when we lead and the lease is still valid; else
 //   GET (404 → POST with us as holder); when the record changed since last seen, note the LOCAL
 //   time (observedTime); while another holder's observedTime + leaseDuration is ahead, wait;
