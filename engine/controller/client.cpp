@@ -74,7 +74,8 @@ QCoro::Task<Expected<Object>> Client::get(ReconcileContext ctx, GroupVersionKind
     if (std::optional<Status> err = co_await admit(ctx, p, &call))
         co_return Status(*err);
     const auto t0 = m_clock->now();
-    Expected<Object> r = co_await m_cache->get(gvk, ns, name);
+    std::function<bool()> cancelled = [ctx] { return ctx.isCancelled(); }; // ends a wait for the cache's sync
+    Expected<Object> r = co_await m_cache->get(gvk, ns, name, std::move(cancelled));
     if (self)
         finishCall(ctx, call, t0, r.ok() ? nullptr : &r.error());
     co_return r;
@@ -88,7 +89,8 @@ QCoro::Task<Expected<QList<Object>>> Client::list(ReconcileContext ctx, GroupVer
     if (std::optional<Status> err = co_await admit(ctx, p, &call))
         co_return Status(*err);
     const auto t0 = m_clock->now();
-    Expected<QList<Object>> r = co_await m_cache->list(gvk, opts);
+    std::function<bool()> cancelled = [ctx] { return ctx.isCancelled(); };
+    Expected<QList<Object>> r = co_await m_cache->list(gvk, opts, std::move(cancelled));
     if (r.ok())
         call.items = int(r->size());
     if (self)
