@@ -176,6 +176,11 @@ QCoro::Task<Expected<DeleteResult>> Client::write(ReconcileContext ctx, Write w)
     }
     if (std::optional<Status> err = co_await admit(ctx, p, &call))
         co_return Status(*err);
+    if (std::optional<Status> refused = m_writeFence ? m_writeFence() : std::nullopt) {
+        setError(call, *refused);
+        ctx.record(call);
+        co_return Status(*refused);
+    }
     const auto t0 = m_clock->now();
     Expected<DeleteResult> r = co_await send(*mapping, ns, w);
     if (!self)

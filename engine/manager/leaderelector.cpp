@@ -125,8 +125,8 @@ void LeaderElector::schedule(milliseconds delay)
         if (gen != m_generation)
             return;
         const auto now = m_clock->now();
-        if (m_phase == Phase::Renewing && m_inRound && now >= deadlineFor(now)) {
-            loseLeadership();
+        if (m_phase == Phase::Renewing && ((m_inRound && now >= deadlineFor(now)) || now >= m_lastWriteStart + safeHold())) {
+            loseLeadership(); // also when a busy event loop ran this timer late
             return;
         }
         runTry(gen);
@@ -157,8 +157,17 @@ Clock::TimePoint LeaderElector::deadlineFor(Clock::TimePoint tryStart) const
     // The round's deadline (client-go). It is also bounded from the start of our last successful
     // write: the others count LeaseDuration from when they saw that write, which is after it was
     // sent, so we stop before they can take over even when that write's reply came back late.
-    const auto sinceWrite = std::min<Clock::Duration>(m_config.retryPeriod + m_config.renewDeadline, m_config.leaseDuration);
-    return std::min(m_roundStart + m_config.renewDeadline, m_lastWriteStart + sinceWrite);
+    return std::min(m_roundStart + m_config.renewDeadline, m_lastWriteStart + safeHold());
+}
+
+Clock::Duration LeaderElector::safeHold() const
+{
+    return std::min<Clock::Duration>(m_config.retryPeriod + m_config.renewDeadline, m_config.leaseDuration);
+}
+
+bool LeaderElector::mayAct() const
+{
+    return m_leading && m_clock->now() < m_lastWriteStart + safeHold();
 }
 
 QCoro::Task<void> LeaderElector::runTry(quint64 generation)

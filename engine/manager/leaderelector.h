@@ -74,6 +74,11 @@ public:
     bool isLeader() const { return m_leading; }
     /// True after leadership was lost to a failed renewal (not after stop/handOff).
     bool lost() const { return m_lost; }
+    /// Leading, and no other candidate can have taken the lease over yet: less than
+    /// min(RetryPeriod + RenewDeadline, LeaseDuration) since the start of our last successful
+    /// write. False once that passed, even before the timer that ends leadership has run (a
+    /// busy event loop): a fence for writes.
+    [[nodiscard]] bool mayAct() const;
     /// True between handOff() and takeBack().
     bool handedOff() const { return m_handedOff; }
     /// The holder last observed ("" when none or unknown).
@@ -106,6 +111,8 @@ private:
     void onTryDone(bool ok, Clock::TimePoint tryStart);
     /// When the try starting at `tryStart` must have succeeded.
     Clock::TimePoint deadlineFor(Clock::TimePoint tryStart) const;
+    /// How long after the start of our last successful write the lease is surely still ours.
+    Clock::Duration safeHold() const;
     void onTryDeadline(quint64 tryId);
     void loseLeadership();
     void schedule(std::chrono::milliseconds delay);
