@@ -3,6 +3,7 @@
 
 #include "engine/client/restclient.h"
 
+#include <QDeadlineTimer>
 #include <QPointer>
 #include <QRandomGenerator>
 #include <QTimer>
@@ -151,7 +152,7 @@ QCoro::Task<bool> InformerCache::waitForCacheSync(std::chrono::milliseconds time
     co_return self != nullptr;
 }
 
-QCoro::Task<Expected<Informer *>> InformerCache::syncedInformer(GroupVersionKind gvk)
+QCoro::Task<Expected<Informer *>> InformerCache::syncedInformer(GroupVersionKind gvk, std::function<bool()> cancelled)
 {
     QPointer<InformerCache> self(this);
     auto inf = informerFor(gvk);
@@ -160,15 +161,23 @@ QCoro::Task<Expected<Informer *>> InformerCache::syncedInformer(GroupVersionKind
     QPointer<Informer> informer = *inf;
     if (!m_started)
         informer->start(); // a read before start() still works, as the cached client's does
-    if (!informer->hasSynced()) {
-        const auto timeout = m_options.syncTimeout;
-        co_await qCoro(informer.data(), &Informer::synced, timeout);
+    const QDeadlineTimer deadline(m_options.syncTimeout);
+    while (!informer->hasSynced() && !deadline.hasExpired()) {
+        // Wait for the sync in slices when the caller may give up (controller-runtime passes the
+        // reconcile's context into the cache read).
+        auto wait = std::chrono::milliseconds(deadline.remainingTime());
+        if (cancelled)
+            wait = std::min(wait, std::chrono::milliseconds(100));
+        co_await qCoro(informer.data(), &Informer::synced, wait);
         if (!self || !informer)
             co_return Status::transport(QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("cache stopped"));
-        if (!informer->hasSynced())
-            co_return Status(504, QString::fromLatin1(StatusReason::Timeout),
-                             QStringLiteral("timed out waiting for the %1 cache to sync").arg(gvk.toString()));
+        if (!informer->hasSynced() && cancelled && cancelled())
+            co_return Status::transport(QString::fromLatin1(StatusReason::Cancelled),
+                                        QStringLiteral("gave up waiting for the %1 cache to sync: cancelled").arg(gvk.toString()));
     }
+    if (!informer->hasSynced())
+        co_return Status(504, QString::fromLatin1(StatusReason::Timeout),
+                         QStringLiteral("timed out waiting for the %1 cache to sync").arg(gvk.toString()));
     co_return informer.data();
 }
 
@@ -188,13 +197,13 @@ bool InformerCache::outOfScope(const GroupVersionKind &gvk, const QString &ns) c
     return !namespaces.isEmpty() && !namespaces.contains(ns);
 }
 
-QCoro::Task<Expected<Object>> InformerCache::get(GroupVersionKind gvk, QString ns, QString name)
+QCoro::Task<Expected<Object>> InformerCache::get(GroupVersionKind gvk, QString ns, QString name, std::function<bool()> cancelled)
 {
     if (const auto mapping = m_options.mapper.forKind(gvk); mapping && !mapping->namespaced)
         ns.clear(); // a cluster-scoped object has no namespace, whatever the caller passed
     if (outOfScope(gvk, ns))
         co_return unknownNamespace(QStringLiteral("unable to get: %1/%2").arg(ns, name));
-    auto inf = co_await syncedInformer(gvk);
+    auto inf = co_await syncedInformer(gvk, std::move(cancelled));
     if (!inf.ok())
         co_return inf.error();
     const Object obj = (*inf)->store().get(objectKey(ns, name));
@@ -260,13 +269,13 @@ QList<Object> InformerCache::select(const Informer &inf, const CacheListOptions 
     return out;
 }
 
-QCoro::Task<Expected<QList<Object>>> InformerCache::list(GroupVersionKind gvk, CacheListOptions opts)
+QCoro::Task<Expected<QList<Object>>> InformerCache::list(GroupVersionKind gvk, CacheListOptions opts, std::function<bool()> cancelled)
 {
     if (const auto mapping = m_options.mapper.forKind(gvk); mapping && !mapping->namespaced)
         opts.namespaceName.clear();
     if (outOfScope(gvk, opts.namespaceName))
         co_return unknownNamespace(QStringLiteral("unable to list: %1").arg(opts.namespaceName));
-    auto inf = co_await syncedInformer(gvk);
+    auto inf = co_await syncedInformer(gvk, std::move(cancelled));
     if (!inf.ok())
         co_return inf.error();
     Status error;

@@ -102,8 +102,13 @@ public:
     /// Waits until every informer synced or `timeout` passed. Returns whether all synced.
     QCoro::Task<bool> waitForCacheSync(std::chrono::milliseconds timeout);
 
-    QCoro::Task<Expected<Object>> get(GroupVersionKind gvk, QString ns, QString name);
-    QCoro::Task<Expected<QList<Object>>> list(GroupVersionKind gvk, CacheListOptions opts = {});
+    /// Reads of a kind not synced yet wait for it, up to the sync timeout; `cancelled`, when
+    /// given, is checked while they wait (every 100 ms), and the read then fails with reason
+    /// Cancelled: how a reconcile's timeout or a controller's shutdown ends such a wait.
+    QCoro::Task<Expected<Object>> get(GroupVersionKind gvk, QString ns, QString name,
+                                      std::function<bool()> cancelled = {});
+    QCoro::Task<Expected<QList<Object>>> list(GroupVersionKind gvk, CacheListOptions opts = {},
+                                              std::function<bool()> cancelled = {});
 
     /// The resource mapping the cache uses.
     const RestMapper &mapper() const { return m_options.mapper; }
@@ -113,7 +118,7 @@ Q_SIGNALS:
     void informerCreated(opbench::Informer *informer, const opbench::GroupVersionKind &gvk);
 
 private:
-    QCoro::Task<Expected<Informer *>> syncedInformer(GroupVersionKind gvk);
+    QCoro::Task<Expected<Informer *>> syncedInformer(GroupVersionKind gvk, std::function<bool()> cancelled);
     QList<Object> select(const Informer &inf, const CacheListOptions &opts, Status *error) const;
     /// The kind's scope, and whether `ns` is outside it ("" = the whole scope, always inside).
     [[nodiscard]] CacheScope scopeOf(const GroupVersionKind &gvk) const;

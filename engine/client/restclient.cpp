@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkAccessManager>
+#include <QDeadlineTimer>
 #include <QNetworkReply>
 #include <QPointer>
 
@@ -44,11 +45,20 @@ struct ReplyGuard
     }
 };
 
+Status callCancelled(const QByteArray &method, const QString &path)
+{
+    return Status::transport(StatusReason::Cancelled, QStringLiteral("%1 %2 was cancelled").arg(QString::fromLatin1(method), path));
+}
+
+/// How often a cancellable call checks its predicate while it waits.
+constexpr std::chrono::milliseconds kCancelPoll{100};
+
 /// One HTTP exchange, bounded by cfg.timeout. HTTP replies of any code are values; transport
-/// failures are Status.
+/// failures are Status. With `isCancelled`, the wait is sliced and the request aborted once it
+/// returns true.
 QCoro::Task<Expected<Attempt>> exchange(QPointer<QNetworkAccessManager> nam, RestConfig cfg, QByteArray method,
                                         QString path, QByteArray query, QByteArray body, QByteArray contentType,
-                                        Credentials creds)
+                                        Credentials creds, std::function<bool()> isCancelled)
 {
     if (!nam)
         co_return cancelled(method, path);
@@ -56,10 +66,26 @@ QCoro::Task<Expected<Attempt>> exchange(QPointer<QNetworkAccessManager> nam, Res
     ReplyGuard guard{nam->sendCustomRequest(req, method, body)};
     QNetworkReply *reply = guard.reply.data();
     const std::shared_ptr<QStringList> tlsErrors = detail::collectTlsErrors(reply);
-    const detail::WaitOutcome outcome = co_await detail::SignalWait(reply, &QNetworkReply::finished, cfg.timeout);
+    const QDeadlineTimer deadline = cfg.timeout.count() < 0 ? QDeadlineTimer(QDeadlineTimer::Forever) : QDeadlineTimer(cfg.timeout);
+    detail::WaitOutcome outcome = detail::WaitOutcome::TimedOut;
+    for (;;) {
+        const auto remaining = std::chrono::milliseconds(deadline.isForever() ? -1 : deadline.remainingTime());
+        auto slice = remaining;
+        if (isCancelled && (remaining.count() < 0 || remaining > kCancelPoll))
+            slice = kCancelPoll;
+        outcome = co_await detail::SignalWait(reply, &QNetworkReply::finished, slice);
+        if (outcome != detail::WaitOutcome::TimedOut || !guard.reply || reply->isFinished() || !isCancelled
+            || deadline.hasExpired())
+            break; // (a timer may fire a little early: only a cancellable call waits in slices)
+        if (isCancelled()) {
+            reply->abort();
+            detail::countRequest(0, method, cfg.server);
+            co_return callCancelled(method, path);
+        }
+    }
     if (outcome == detail::WaitOutcome::Destroyed || !guard.reply)
         co_return cancelled(method, path);
-    if (outcome == detail::WaitOutcome::TimedOut) {
+    if (outcome == detail::WaitOutcome::TimedOut && !reply->isFinished()) {
         reply->abort();
         detail::countRequest(0, method, cfg.server);
         co_return detail::timeoutError(method, path, cfg.timeout);
@@ -84,7 +110,35 @@ constexpr int kMaxRetryAfterSeconds = 60;
 
 bool isRetryable(const Attempt &a) { return a.retryAfter >= 0 && (a.code == 429 || a.code >= 500); }
 
+/// Sleeps `d` on `clock`, in slices when the call is cancellable; false when cancelled.
+QCoro::Task<bool> pause(Clock *clock, Clock::Duration d, QObject *context, std::function<bool()> isCancelled)
+{
+    if (!isCancelled) {
+        co_await detail::ClockSleep(clock, d, context);
+        co_return true;
+    }
+    const auto until = clock->now() + d;
+    while (clock->now() < until) {
+        if (isCancelled())
+            co_return false;
+        co_await detail::ClockSleep(clock, std::min<Clock::Duration>(until - clock->now(), kCancelPoll), context);
+    }
+    co_return !isCancelled();
+}
+
 } // namespace
+
+RestClient::CancelScope::CancelScope(RestClient *client, std::function<bool()> cancelled) : m_client(client)
+{
+    if (m_client)
+        m_previous = std::exchange(m_client->m_cancelled, std::move(cancelled));
+}
+
+RestClient::CancelScope::~CancelScope()
+{
+    if (m_client)
+        m_client->m_cancelled = std::move(m_previous);
+}
 
 RestClient::RestClient(RestConfig config, QObject *parent)
     : QObject(parent), m_config(std::move(config)), m_clock(m_config.clock ? m_config.clock : Clock::system()),
@@ -100,16 +154,23 @@ RestClient::~RestClient() = default;
 QCoro::Task<Expected<RawResponse>> RestClient::send(QByteArray method, QString path, QueryParams query,
                                                     QByteArray body, QByteArray contentType)
 {
+    const std::function<bool()> isCancelled = m_cancelled; // before the first suspension
     QPointer<RestClient> self(this);
     const RestConfig cfg = m_config; // keeps the auth provider alive across awaits
     const QByteArray q = encodeQuery(query);
     bool authRetried = false;
     int retries = 0;
     for (;;) {
+        if (isCancelled && isCancelled())
+            co_return callCancelled(method, path);
         if (m_limiter) {
-            co_await detail::ClockSleep(m_clock, m_limiter->reserve(), this);
+            const Clock::Duration slot = m_limiter->reserve();
+            std::function<bool()> slotCheck = isCancelled;
+            const bool waited = co_await pause(m_clock, slot, this, std::move(slotCheck));
             if (!self)
                 co_return cancelled(method, path);
+            if (!waited)
+                co_return callCancelled(method, path);
         }
         Credentials creds;
         if (cfg.auth) {
@@ -120,7 +181,8 @@ QCoro::Task<Expected<RawResponse>> RestClient::send(QByteArray method, QString p
                 co_return c.error();
             creds = *c;
         }
-        Expected<Attempt> a = co_await exchange(m_nam, cfg, method, path, q, body, contentType, creds);
+        std::function<bool()> exchangeCheck = isCancelled;
+        Expected<Attempt> a = co_await exchange(m_nam, cfg, method, path, q, body, contentType, creds, std::move(exchangeCheck));
         if (!self)
             co_return cancelled(method, path);
         if (!a)
@@ -133,9 +195,13 @@ QCoro::Task<Expected<RawResponse>> RestClient::send(QByteArray method, QString p
         }
         if (isRetryable(*a) && retries < m_maxRetries) {
             ++retries;
-            co_await detail::ClockSleep(m_clock, std::chrono::seconds(std::min(a->retryAfter, kMaxRetryAfterSeconds)), this);
+            const Clock::Duration retryAfter = std::chrono::seconds(std::min(a->retryAfter, kMaxRetryAfterSeconds));
+            std::function<bool()> retryCheck = isCancelled;
+            const bool retried = co_await pause(m_clock, retryAfter, this, std::move(retryCheck));
             if (!self)
                 co_return cancelled(method, path);
+            if (!retried)
+                co_return callCancelled(method, path);
             continue;
         }
         co_return Status::fromHttp(a->code, a->body);

@@ -11,6 +11,12 @@
 // credentials and retries once when the auth provider can refresh (token file, exec plugin).
 // Each response increments rest_client_requests_total{code,method,host}.
 //
+// Cancellation: a call started while a CancelScope is open on the client (the scope is read
+// synchronously when the call starts, before its first suspension) checks the scope's predicate
+// every 100 ms while it waits for a reply, a rate-limit slot or a Retry-After pause; once it
+// returns true the request is aborted and the call fails with reason Cancelled. The server may
+// or may not have applied a write aborted in flight (as with a cancelled context in client-go).
+//
 // Live on one thread; call from that thread. Long-lived watches use WatchStream (its own
 // manager: one QNetworkAccessManager opens at most 6 connections per host).
 
@@ -24,6 +30,7 @@
 
 #include <qcoro/qcorotask.h>
 
+#include <functional>
 #include <memory>
 
 class QNetworkAccessManager;
@@ -57,6 +64,20 @@ public:
     ~RestClient() override;
 
     const RestConfig &config() const { return m_config; }
+
+    /// Makes the calls started while it lives cancellable by `cancelled` (see above).
+    class CancelScope
+    {
+    public:
+        CancelScope(RestClient *client, std::function<bool()> cancelled);
+        ~CancelScope();
+        CancelScope(const CancelScope &) = delete;
+        CancelScope &operator=(const CancelScope &) = delete;
+
+    private:
+        RestClient *m_client;
+        std::function<bool()> m_previous;
+    };
     /// Retries for 429 / Retry-After replies (default 10, as client-go).
     void setMaxRetries(int n) { m_maxRetries = n; }
 
@@ -93,6 +114,7 @@ private:
                                                 QByteArray contentType);
 
     RestConfig m_config;
+    std::function<bool()> m_cancelled; // of the open CancelScope, read by each call as it starts
     Clock *m_clock;
     QNetworkAccessManager *m_nam; // child
     std::unique_ptr<TokenBucket> m_limiter;

@@ -12,6 +12,14 @@ Status cancelledStatus(const ReconcileContext &ctx)
     return Status::transport(QString::fromLatin1(StatusReason::Cancelled), ctx.cancelReason());
 }
 
+/// A request made for `ctx` gives up once the reconcile is cancelled.
+std::function<bool()> cancelCheck(const ReconcileContext &ctx)
+{
+    if (ctx.isBackground())
+        return {}; // never cancelled
+    return [ctx] { return ctx.isCancelled(); };
+}
+
 TraceCall makeCall(const PendingCall &p, Clock *clock)
 {
     TraceCall c;
@@ -74,7 +82,8 @@ QCoro::Task<Expected<Object>> Client::get(ReconcileContext ctx, GroupVersionKind
     if (std::optional<Status> err = co_await admit(ctx, p, &call))
         co_return Status(*err);
     const auto t0 = m_clock->now();
-    Expected<Object> r = co_await m_cache->get(gvk, ns, name);
+    std::function<bool()> cancelled = cancelCheck(ctx); // ends a wait for the cache's sync
+    Expected<Object> r = co_await m_cache->get(gvk, ns, name, std::move(cancelled));
     if (r.ok())
         call.resourceVersion = r->resourceVersion();
     if (self)
@@ -90,7 +99,8 @@ QCoro::Task<Expected<QList<Object>>> Client::list(ReconcileContext ctx, GroupVer
     if (std::optional<Status> err = co_await admit(ctx, p, &call))
         co_return Status(*err);
     const auto t0 = m_clock->now();
-    Expected<QList<Object>> r = co_await m_cache->list(gvk, opts);
+    std::function<bool()> cancelled = cancelCheck(ctx);
+    Expected<QList<Object>> r = co_await m_cache->list(gvk, opts, std::move(cancelled));
     if (r.ok())
         call.items = int(r->size());
     if (self)
@@ -176,8 +186,19 @@ QCoro::Task<Expected<DeleteResult>> Client::write(ReconcileContext ctx, Write w)
     }
     if (std::optional<Status> err = co_await admit(ctx, p, &call))
         co_return Status(*err);
+    if (std::optional<Status> refused = m_writeFence ? m_writeFence() : std::nullopt) {
+        setError(call, *refused);
+        ctx.record(call);
+        co_return Status(*refused);
+    }
     const auto t0 = m_clock->now();
-    Expected<DeleteResult> r = co_await send(*mapping, ns, w);
+    // The request is cancellable by the reconcile (its timeout, the controller's shutdown): the
+    // scope is read as the call starts, and closed before anything else can start a call.
+    QCoro::Task<Expected<DeleteResult>> sending = [&] {
+        RestClient::CancelScope scope(m_rest, cancelCheck(ctx));
+        return send(*mapping, ns, w);
+    }();
+    Expected<DeleteResult> r = co_await std::move(sending);
     if (!self)
         co_return r;
     call.latency = m_clock->now() - t0;
@@ -279,7 +300,11 @@ QCoro::Task<Expected<Object>> Client::liveGet(ReconcileContext ctx, GroupVersion
     const auto t0 = m_clock->now();
     QString scope = mapping->namespaced ? ns : QString();
     GroupVersionResource gvr = mapping->gvr;
-    Expected<Object> r = co_await m_rest->get(std::move(gvr), std::move(scope), std::move(name));
+    QCoro::Task<Expected<Object>> getting = [&] {
+        RestClient::CancelScope cancel(m_rest, cancelCheck(ctx));
+        return m_rest->get(std::move(gvr), std::move(scope), std::move(name));
+    }();
+    Expected<Object> r = co_await std::move(getting);
     if (r.ok())
         call.resourceVersion = r->resourceVersion();
     if (self)
@@ -298,7 +323,11 @@ QCoro::Task<Expected<QList<Object>>> Client::liveList(ReconcileContext ctx, Grou
     const auto t0 = m_clock->now();
     QString scope = mapping->namespaced ? ns : QString();
     GroupVersionResource gvr = mapping->gvr;
-    Expected<Object::List> r = co_await m_rest->list(std::move(gvr), std::move(scope), std::move(opts), true);
+    QCoro::Task<Expected<Object::List>> listing = [&] {
+        RestClient::CancelScope cancel(m_rest, cancelCheck(ctx));
+        return m_rest->list(std::move(gvr), std::move(scope), std::move(opts), true);
+    }();
+    Expected<Object::List> r = co_await std::move(listing);
     if (!r.ok()) {
         if (self)
             finishCall(ctx, call, t0, &r.error());

@@ -74,6 +74,11 @@ public:
     /// DELETE; the result holds the object when it is still there (finalizers).
     QCoro::Task<Expected<DeleteResult>> remove(ReconcileContext ctx, Object obj, DeleteOptions opts = {});
 
+    /// A check made right before each write is sent; an error refuses the write (recorded in the
+    /// trace like any failed call). The Manager refuses writes once its lease may have run out for
+    /// the other replicas, even when a busy event loop has not run the elector's timers yet.
+    void setWriteFence(std::function<std::optional<Status>()> fence) { m_writeFence = std::move(fence); }
+
     [[nodiscard]] const ApiReader &apiReader() const { return m_apiReader; }
     [[nodiscard]] InformerCache *cache() const { return m_cache; }
     [[nodiscard]] RestClient *restClient() const { return m_rest; }
@@ -115,6 +120,7 @@ private:
     RestClient *m_rest;
     Clock *m_clock;
     ApiReader m_apiReader;
+    std::function<std::optional<Status>()> m_writeFence;
 };
 
 } // namespace opbench

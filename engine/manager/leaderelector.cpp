@@ -125,8 +125,8 @@ void LeaderElector::schedule(milliseconds delay)
         if (gen != m_generation)
             return;
         const auto now = m_clock->now();
-        if (m_phase == Phase::Renewing && m_inRound && now >= deadlineFor(now)) {
-            loseLeadership();
+        if (m_phase == Phase::Renewing && ((m_inRound && now >= deadlineFor(now)) || now >= m_lastWriteStart + safeHold())) {
+            loseLeadership(); // also when a busy event loop ran this timer late
             return;
         }
         runTry(gen);
@@ -135,8 +135,19 @@ void LeaderElector::schedule(milliseconds delay)
 
 milliseconds LeaderElector::jitteredRetry() const
 {
-    const double factor = 1.0 + QRandomGenerator::global()->generateDouble() * 1.2;
-    return milliseconds(qint64(double(m_config.retryPeriod.count()) * factor));
+    // RetryPeriod × [0.5, 0.9): candidates stay spread out, and a standby sees the holder's last
+    // renewal less than one RetryPeriod after it was written. (client-go: × [1, 2.2), which lets
+    // a takeover after a crash take up to LeaseDuration + 2 × 2.2 × RetryPeriod.)
+    const double factor = 0.5 + QRandomGenerator::global()->generateDouble() * 0.4;
+    const auto retry = milliseconds(qint64(double(m_config.retryPeriod.count()) * factor));
+    // Try again exactly when another holder's lease runs out rather than up to a retry later.
+    if (!m_observed.holderIdentity.isEmpty() && m_observed.holderIdentity != m_config.identity) {
+        const auto expiry = m_observedTime + std::chrono::seconds(m_observed.leaseDurationSeconds);
+        const auto now = m_clock->now();
+        if (expiry > now)
+            return std::min(retry, std::chrono::ceil<milliseconds>(expiry - now));
+    }
+    return retry;
 }
 
 Clock::TimePoint LeaderElector::deadlineFor(Clock::TimePoint tryStart) const
@@ -146,8 +157,17 @@ Clock::TimePoint LeaderElector::deadlineFor(Clock::TimePoint tryStart) const
     // The round's deadline (client-go). It is also bounded from the start of our last successful
     // write: the others count LeaseDuration from when they saw that write, which is after it was
     // sent, so we stop before they can take over even when that write's reply came back late.
-    const auto sinceWrite = std::min<Clock::Duration>(m_config.retryPeriod + m_config.renewDeadline, m_config.leaseDuration);
-    return std::min(m_roundStart + m_config.renewDeadline, m_lastWriteStart + sinceWrite);
+    return std::min(m_roundStart + m_config.renewDeadline, m_lastWriteStart + safeHold());
+}
+
+Clock::Duration LeaderElector::safeHold() const
+{
+    return std::min<Clock::Duration>(m_config.retryPeriod + m_config.renewDeadline, m_config.leaseDuration);
+}
+
+bool LeaderElector::mayAct() const
+{
+    return m_leading && m_clock->now() < m_lastWriteStart + safeHold();
 }
 
 QCoro::Task<void> LeaderElector::runTry(quint64 generation)

@@ -2,7 +2,9 @@
 #pragma once
 // LeaderElector: client-go's leader election on a LeaseLock, driven by a Clock.
 //
-// - start(): tries to acquire at once, then every RetryPeriod×[1, 2.2) (jitter) until it leads.
+// - start(): tries to acquire at once, then every RetryPeriod×[0.5, 0.9) (jitter; client-go:
+//   ×[1, 2.2)) until it leads, and exactly when the observed holder's lease runs out: a standby
+//   takes over within LeaseDuration + RetryPeriod of the holder's last renewal.
 // - Each try (tryAcquireOrRenew): fast renew when we lead and the lease is still valid; else
 //   GET (404 → POST with us as holder); when the record changed since last seen, note the LOCAL
 //   time (observedTime); while another holder's observedTime + leaseDuration is ahead, wait;
@@ -72,6 +74,11 @@ public:
     bool isLeader() const { return m_leading; }
     /// True after leadership was lost to a failed renewal (not after stop/handOff).
     bool lost() const { return m_lost; }
+    /// Leading, and no other candidate can have taken the lease over yet: less than
+    /// min(RetryPeriod + RenewDeadline, LeaseDuration) since the start of our last successful
+    /// write. False once that passed, even before the timer that ends leadership has run (a
+    /// busy event loop): a fence for writes.
+    [[nodiscard]] bool mayAct() const;
     /// True between handOff() and takeBack().
     bool handedOff() const { return m_handedOff; }
     /// The holder last observed ("" when none or unknown).
@@ -104,6 +111,8 @@ private:
     void onTryDone(bool ok, Clock::TimePoint tryStart);
     /// When the try starting at `tryStart` must have succeeded.
     Clock::TimePoint deadlineFor(Clock::TimePoint tryStart) const;
+    /// How long after the start of our last successful write the lease is surely still ours.
+    Clock::Duration safeHold() const;
     void onTryDeadline(quint64 tryId);
     void loseLeadership();
     void schedule(std::chrono::milliseconds delay);

@@ -140,6 +140,14 @@ Expected<void> Manager::init()
         startElected();
     });
     connect(m_elector, &LeaderElector::stoppedLeading, this, &Manager::onStoppedLeading);
+    // Once the lease may have run out for the others (or was lost), no write of ours goes out,
+    // even if a reconcile kept the event loop too busy for the elector's timers to run.
+    m_client->setWriteFence([elector = QPointer<LeaderElector>(m_elector)]() -> std::optional<Status> {
+        if (!elector || !(elector->lost() || (elector->isLeader() && !elector->mayAct())))
+            return std::nullopt;
+        return Status::transport(QString::fromLatin1(StatusReason::Cancelled),
+                                 QStringLiteral("write refused: the leader lease may have expired (leader election lost)"));
+    });
     return {};
 }
 

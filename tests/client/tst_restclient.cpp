@@ -291,6 +291,36 @@ private Q_SLOTS:
         QCOMPARE(body.value(QLatin1String("preconditions")).toObject().value(QLatin1String("resourceVersion")).toString(), QStringLiteral("7"));
     }
 
+    // A call started inside a CancelScope is aborted when its predicate turns true; a call
+    // started after the scope closed is not affected by it.
+    void shouldCancelOnlyTheCallsStartedInsideTheScope()
+    {
+        FakeServer server;
+        QVERIFY(server.listen());
+        server.setHandler([](const FakeRequest &) {
+            FakeResponse r;
+            r.hang = true;
+            return r;
+        });
+        RestConfig cfg = plainConfig(server);
+        cfg.timeout = 3s;
+        RestClient client(cfg);
+        bool cancelled = false;
+        QCoro::Task<Expected<Object>> inside = [&] {
+            RestClient::CancelScope scope(&client, [&cancelled] { return cancelled; });
+            return client.get(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("inside"));
+        }();
+        QCoro::Task<Expected<Object>> outside = client.get(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("outside"));
+        QTRY_COMPARE(server.requests.size(), 2);
+        cancelled = true;
+        Expected<Object> a = QCoro::waitFor(std::move(inside));
+        QVERIFY(!a.ok());
+        QCOMPARE(a.error().reason(), QString::fromLatin1(StatusReason::Cancelled));
+        Expected<Object> b = QCoro::waitFor(std::move(outside));
+        QVERIFY(!b.ok());
+        QCOMPARE(b.error().reason(), QString::fromLatin1(StatusReason::Timeout)); // ran to its own timeout
+    }
+
     void shouldTimeOutAHangingRequest()
     {
         FakeServer server;

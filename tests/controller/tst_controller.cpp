@@ -277,6 +277,45 @@ private Q_SLOTS:
         QCOMPARE(f.ctrl->queue()->len(), 0);
     }
 
+    // Finding 7: a reconcile waiting for a cache that never syncs (2 min sync timeout) is released
+    // by its reconcile timeout, and by a controller shutdown, not held for the whole wait.
+    void shouldEndACacheWaitWhenTheReconcileTimesOut()
+    {
+        Fixture f;
+        InformerCache cache(InformerCacheOptions{}); // no API client: its informers never sync
+        Client client(&cache, nullptr, &f.clock);
+        f.rec->client = &client;
+        f.rec->reads = {QStringLiteral("ns/cm")};
+        QVERIFY(f.start(WorkQueue::Kind::Plain, 1, 2s));
+        QSignalSpy finished(f.ctrl, &Controller::reconcileFinished);
+        f.ctrl->queue()->add({QStringLiteral("ns"), QStringLiteral("waits")}, Cause::manual());
+        QTRY_COMPARE(f.rec->running.size(), 1);
+        QTest::qWait(200);
+        QCOMPARE(finished.size(), 0); // waiting for the cache
+        f.clock.advance(2s);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 5000);
+        const auto trace = finished.at(0).at(0).value<ReconcileTrace>();
+        QVERIFY(trace.timedOut);
+        QCOMPARE(trace.calls.size(), 1);
+        QCOMPARE(trace.calls.first().reason, QString::fromLatin1(StatusReason::Cancelled));
+    }
+
+    void shouldEndACacheWaitWhenTheControllerShutsDown()
+    {
+        Fixture f;
+        InformerCache cache(InformerCacheOptions{});
+        Client client(&cache, nullptr, &f.clock);
+        f.rec->client = &client;
+        f.rec->reads = {QStringLiteral("ns/cm")};
+        QVERIFY(f.start(WorkQueue::Kind::Plain));
+        f.ctrl->queue()->add({QStringLiteral("ns"), QStringLiteral("waits")}, Cause::manual());
+        QTRY_COMPARE(f.rec->running.size(), 1);
+        bool stopped = false;
+        f.ctrl->shutdown().then([&stopped] { stopped = true; });
+        QTRY_VERIFY_WITH_TIMEOUT(stopped, 5000);
+        QCOMPARE(f.rec->finishedKeys, QStringList{QStringLiteral("ns/waits")});
+    }
+
     void shouldNotTimeOutFastReconciles()
     {
         Fixture f;

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0
+// A leader whose event loop is blocked by work that burns CPU past its lease (the engine runs on
+// one thread): when the loop runs again, a write it makes is refused, because another replica
+// may lead by then, and the manager stops with "leader election lost". Against the embedded API
+// server over HTTP. The spin is real time on purpose: a stalled event loop is the subject, and a
+// FakeClock cannot move without running its timers.
+#include "engine/controller/client.h"
+#include "engine/manager/leaderelector.h"
+#include "engine/manager/manager.h"
+#include "tests/support/testapiserver.h"
+
+#include <QTest>
+#include <QTimer>
+
+using namespace opbench;
+using namespace std::chrono_literals;
+using testsupport::TestApiServer;
+
+namespace {
+
+const GroupVersionResource kConfigMaps{QString(), QStringLiteral("v1"), QStringLiteral("configmaps")};
+
+struct Outcome
+{
+    bool done = false;
+    std::optional<Expected<Object>> result;
+};
+
+/// Burns CPU on the engine thread for `spin`, then writes through the manager's client, as a
+/// reconcile that hashes or renders something large would.
+QCoro::Task<void> spinThenWrite(Client *client, std::chrono::milliseconds spin, Outcome *out)
+{
+    const auto until = std::chrono::steady_clock::now() + spin;
+    while (std::chrono::steady_clock::now() < until) {
+    }
+    Object cm = Object::fromJson(QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
+                                             {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
+                                             {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("late-write")},
+                                                                                      {QStringLiteral("namespace"), QStringLiteral("default")}}}});
+    Expected<Object> r = co_await client->create(ReconcileContext(), std::move(cm));
+    out->result = std::move(r);
+    out->done = true;
+}
+
+class SpinningRunnable final : public Runnable
+{
+public:
+    SpinningRunnable(Client *client, Outcome *out) : m_client(client), m_out(out) {}
+    QString name() const override { return QStringLiteral("spinner"); }
+    QCoro::Task<Expected<void>> start() override
+    {
+        Client *client = m_client;
+        Outcome *out = m_out;
+        QTimer::singleShot(0, [client, out] { spinThenWrite(client, 4000ms, out); });
+        co_return Expected<void>();
+    }
+    QCoro::Task<void> stop() override { co_return; }
+
+private:
+    Client *m_client;
+    Outcome *m_out;
+};
+
+} // namespace
+
+class TestLeaderFence : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void shouldRefuseWritesAfterABusyLoopOutlivedTheLease()
+    {
+        TestApiServer api;
+        QVERIFY2(api.start(), qPrintable(api.errorString()));
+        Expected<RestConfig> cfg = loadConfig(api.kubeconfigPath());
+        QVERIFY(cfg.ok());
+        ManagerOptions mo;
+        mo.restConfig = *cfg;
+        mo.leaderElection = true;
+        mo.leaderElectionId = QStringLiteral("fence");
+        mo.leaderElectionNamespace = QStringLiteral("default");
+        mo.identity = QStringLiteral("spinner");
+        mo.leaseDuration = 3s; // the spin (4 s) outlives it
+        mo.renewDeadline = 2s;
+        mo.retryPeriod = 500ms;
+        mo.gracefulShutdownTimeout = 5s;
+        auto created = Manager::create(mo);
+        QVERIFY2(created.ok(), created.ok() ? "" : qPrintable(created.error().message()));
+        std::unique_ptr<Manager> mgr = std::move(created.value());
+        Outcome out;
+        mgr->add(std::make_unique<SpinningRunnable>(mgr->client(), &out));
+        bool finished = false;
+        QString reason;
+        connect(mgr.get(), &Manager::finished, mgr.get(), [&](int, const QString &r) {
+            finished = true;
+            reason = r;
+        });
+        Expected<void> started = QCoro::waitFor(mgr->start());
+        QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().message()));
+        QTRY_VERIFY_WITH_TIMEOUT(out.done, 20000);
+        QVERIFY(out.result.has_value());
+        QVERIFY2(!out.result->ok(), "the write went out after the lease may have expired");
+        QVERIFY2(out.result->error().message().contains(QLatin1String("lease")), qPrintable(out.result->error().message()));
+        RestClient rest(*cfg);
+        Expected<Object> onServer = QCoro::waitFor(rest.get(kConfigMaps, QStringLiteral("default"), QStringLiteral("late-write")));
+        QVERIFY(!onServer.ok());
+        QVERIFY(isNotFound(onServer.error()));
+        QTRY_VERIFY_WITH_TIMEOUT(finished, 10000);
+        QCOMPARE(reason, QStringLiteral("leader election lost"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLeaderFence)
+#include "tst_leaderfence.moc"
