@@ -83,7 +83,12 @@ Expected<void> Manager::init()
     m_rest = new RestClient(cfg, this);
     InformerCacheOptions co;
     co.client = m_rest;
-    co.defaultScope.namespaceName = m_options.namespaceName;
+    // --namespace a,b caches several namespaces (controller-runtime's DefaultNamespaces).
+    const QStringList scope = m_options.namespaceName.split(u',', Qt::SkipEmptyParts);
+    if (scope.size() > 1)
+        co.defaultScope.namespaces = scope;
+    else
+        co.defaultScope.namespaceName = m_options.namespaceName;
     co.clock = m_clock;
     co.syncPeriod = m_options.syncPeriod;
     co.historyCapacity = m_options.cacheHistory;

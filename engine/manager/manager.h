@@ -41,7 +41,9 @@ class LeaderElector;
 struct ManagerOptions
 {
     RestConfig restConfig;
-    /// Cache scope: one namespace, or "" for all.
+    /// Cache scope: "" for all namespaces, one namespace, or several separated by commas
+    /// ("team-a,team-b": one list and watch per namespace, reads elsewhere fail with "unknown
+    /// namespace for the cache").
     QString namespaceName;
     bool leaderElection = false;
     QString leaderElectionId;

@@ -85,15 +85,21 @@ QCoro::Task<PreflightResult> preflight(RestClient *client, PreflightSpec spec)
     for (const GroupVersionResource &gvr : std::as_const(spec.cached))
         if (!listed.contains(gvr))
             listed.append(gvr);
-    const QString where = spec.namespaceName.isEmpty() ? tr("in all namespaces") : tr("in namespace %1").arg(spec.namespaceName);
-    for (const GroupVersionResource &gvr : std::as_const(listed)) {
-        ListOptions lo;
-        lo.limit = 1;
-        const QString scope = spec.namespaceName;
-        GroupVersionResource target = gvr;
-        auto result = co_await client->list(std::move(target), scope, lo);
-        if (!result)
-            co_return classify(spec, server, result.error(), tr("list"), resourceName(gvr) + u' ' + where);
+    // One namespace, several ("a,b": each is listed), or all ("").
+    QStringList scopes = spec.namespaceName.split(u',', Qt::SkipEmptyParts);
+    if (scopes.isEmpty())
+        scopes.append(QString());
+    for (const QString &scope : std::as_const(scopes)) {
+        const QString where = scope.isEmpty() ? tr("in all namespaces") : tr("in namespace %1").arg(scope);
+        for (const GroupVersionResource &gvr : std::as_const(listed)) {
+            ListOptions lo;
+            lo.limit = 1;
+            const QString ns = scope;
+            GroupVersionResource target = gvr;
+            auto result = co_await client->list(std::move(target), ns, lo);
+            if (!result)
+                co_return classify(spec, server, result.error(), tr("list"), resourceName(gvr) + u' ' + where);
+        }
     }
     if (!spec.leaseName.isEmpty()) {
         GroupVersionResource leases{QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};

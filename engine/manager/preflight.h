@@ -30,7 +30,7 @@ struct PreflightSpec
     QString installHint;
     /// Listed (limit 1) in `namespaceName`; the primary resource is listed first anyway.
     QList<GroupVersionResource> cached;
-    /// The cache scope: one namespace or "" for all.
+    /// The cache scope: one namespace, several separated by commas, or "" for all.
     QString namespaceName;
     /// The leader-election Lease (get in `leaseNamespace`; 404 is fine). Empty: not checked.
     QString leaseName;

@@ -144,7 +144,7 @@ void addOptions(QCommandLineParser &p, const OperatorDefinition &def)
     p.addOptions({
         {QStringLiteral("kubeconfig"), QStringLiteral("Path to a kubeconfig (else KUBECONFIG, in-cluster, ~/.kube/config)."), QStringLiteral("path")},
         {QStringLiteral("context"), QStringLiteral("The kubeconfig context to use."), QStringLiteral("name")},
-        {QStringLiteral("namespace"), QStringLiteral("Only watch this namespace (default: all)."), QStringLiteral("ns")},
+        {QStringLiteral("namespace"), QStringLiteral("Only watch this namespace, or these (comma-separated; default: all)."), QStringLiteral("ns")},
         {QStringLiteral("max-concurrent-reconciles"), QStringLiteral("Reconciles in flight at once (controllers that take the manager's default)."), QStringLiteral("n"), QStringLiteral("1")},
         {QStringLiteral("leader-elect"), QStringLiteral("Enable leader election: only one replica reconciles.")},
         {QStringLiteral("leader-election-id"), QStringLiteral("Name of the leader-election Lease."), QStringLiteral("id"), lease},
