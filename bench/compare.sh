@@ -28,6 +28,7 @@ timed() { # label command… → "seconds peak_kb" (median of 3 runs by seconds)
 }
 read -r o_s o_kb < <(timed opbench "$bench" sync --kubeconfig "$tmp/kc" --resource deployments.apps)
 bpo=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("bytes_per_object",0))' "$tmp/opbench.2.out" 2>/dev/null || echo "?")
+read -r w_s w_kb < <(timed watchlist "$bench" sync --kubeconfig "$tmp/kc" --resource deployments.apps --watch-list)
 read -r k_s k_kb < <(timed kubectl kubectl --kubeconfig "$tmp/kc" get deployments -A -o json)
 cat >"$tmp/list.py" <<PY
 from kubernetes import client, config
@@ -58,7 +59,7 @@ q=$("$bench" queue)
 r=$("$bench" reconcile --apps 5000)
 a=$("$bench" apiserver)
 get() { python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(d.get(sys.argv[2], "?"))' "$1" "$2"; }
-holds() { python3 -c 'import sys; print("yes" if float(sys.argv[1]) '"$2"' float(sys.argv[3]) else "no")' "$1" "$3" 2>/dev/null || echo "?"; }
+holds() { python3 -c 'import sys; print("yes" if float(sys.argv[1]) '"$2"' float(sys.argv[2]) else "no")' "$1" "$3" 2>/dev/null || echo "?"; }
 
 qc=$(get "$q" cycles_per_second); ra=$(get "$r" apps_per_second); aw=$(get "$a" writes_per_second); al=$(get "$a" list_10k_deployments_ms)
 cat <<TABLE
@@ -66,6 +67,7 @@ cat <<TABLE
 | what (N=$N Deployments, ${wire} bytes on the wire = $((wire / N)) B/object) | time | peak RSS | other |
 |---|---|---|---|
 | opbench informer sync (\`opbench-bench sync\`) | $o_s s | $((o_kb / 1024)) MB | $bpo cached B/object (goal ≤ wire: $(holds "$bpo" '<=' "$((wire / N))")) |
+| opbench informer sync, streaming list (\`--watch-list\`) | $w_s s | $((w_kb / 1024)) MB | 10× less memory than kubectl: $(holds "$k_kb" '>=' "$((10 * w_kb))") |
 | kubectl get -A -o json | $k_s s | $((k_kb / 1024)) MB | opbench 10× faster: $(holds "$k_s" '>=' "$(python3 -c "print(10*$o_s)")"); 10× less memory: $(holds "$k_kb" '>=' "$((10 * o_kb))") |
 | Python client list_deployment_for_all_namespaces | $p_s s | $((p_kb / 1024)) MB | |
 $js_row
