@@ -5,6 +5,9 @@
 #include "engine/api/restmapper.h"
 #include "engine/api/status.h"
 #include "engine/api/yamlcodec.h"
+#include "engine/client/restclient.h"
+
+#include <QPointer>
 
 #include <QDir>
 #include <QFile>
@@ -21,6 +24,30 @@ Expected<void> registerCrds(RestMapper &mapper, const QByteArrayList &crds)
             mapper.add(m);
     }
     return {};
+}
+
+QCoro::Task<Expected<void>> installCrds(RestClient *client, QByteArrayList crds)
+{
+    QPointer<RestClient> guard(client);
+    const GroupVersionResource resource{QStringLiteral("apiextensions.k8s.io"), QStringLiteral("v1"),
+                                        QStringLiteral("customresourcedefinitions")};
+    for (const QByteArray &yaml : std::as_const(crds)) {
+        auto docs = yamlToJson(yaml);
+        if (!docs)
+            co_return Status::badRequest(QStringLiteral("the CRD does not parse: %1").arg(docs.error().message()));
+        for (const QJsonObject &doc : *docs) {
+            if (!guard)
+                co_return Status::badRequest(QStringLiteral("the client is gone"));
+            // Arguments of awaited calls are locals (g++ 12 mis-destroys temporaries there).
+            GroupVersionResource gvr = resource;
+            const QString clusterScope;
+            Object crd = Object::fromJson(doc);
+            auto created = co_await guard->create(std::move(gvr), clusterScope, std::move(crd));
+            if (!created && !isAlreadyExists(created.error()))
+                co_return created.error();
+        }
+    }
+    co_return Expected<void>{};
 }
 
 Expected<PreflightSpec> preflightSpecFor(const OperatorDefinition &def, const RestMapper &mapper,

@@ -20,12 +20,15 @@
 #include <QList>
 #include <QString>
 
+#include <qcoro/qcorotask.h>
+
 #include <functional>
 
 namespace opbench {
 
 class Controller;
 class Manager;
+class RestClient;
 class RestMapper;
 
 struct OperatorDefinition
@@ -52,6 +55,9 @@ struct OperatorDefinition
 
 /// Adds the mappings of every CRD in `crds` to `mapper`. Errors name the CRD and the field.
 Expected<void> registerCrds(RestMapper &mapper, const QByteArrayList &crds);
+/// Creates every CRD document of `crds` through `client` ("already exists" is fine). Stops at the
+/// first document that does not parse or that the server refuses (the Status says why).
+QCoro::Task<Expected<void>> installCrds(RestClient *client, QByteArrayList crds);
 /// The preflight of `def` for a cache scope ("" = all namespaces) and a Lease namespace ("" = no
 /// lease check): its For kind served, list on every kind, get on the Lease. `mapper` knows the kinds.
 Expected<PreflightSpec> preflightSpecFor(const OperatorDefinition &def, const RestMapper &mapper,

@@ -2,7 +2,6 @@
 #include "engine/workbench/workbenchengine.h"
 
 #include "engine/api/status.h"
-#include "engine/api/yamlcodec.h"
 #include "engine/client/restclient.h"
 #include "engine/client/restconfig.h"
 #include "engine/controller/controller.h"
@@ -95,34 +94,12 @@ void WorkbenchEngine::connectTo(const QString &kubeconfigPath, const QString &co
     Q_EMIT connected(server);
 }
 
-QCoro::Task<Expected<void>> WorkbenchEngine::installCrds()
-{
-    QPointer<WorkbenchEngine> self(this);
-    const GroupVersionResource crds{QStringLiteral("apiextensions.k8s.io"), QStringLiteral("v1"),
-                                    QStringLiteral("customresourcedefinitions")};
-    for (const QByteArray &yaml : std::as_const(m_def.crds)) {
-        auto docs = yamlToJson(yaml);
-        if (!docs)
-            co_return Status::badRequest(tr("The operator's CRD does not parse: %1").arg(docs.error().message()));
-        for (const QJsonObject &doc : *docs) {
-            if (!self || !m_manager)
-                co_return Status::badRequest(tr("stopped"));
-            GroupVersionResource gvr = crds;
-            const QString clusterScope;
-            auto created = co_await m_manager->restClient()->create(std::move(gvr), clusterScope, Object::fromJson(doc));
-            if (!created && !isAlreadyExists(created.error()))
-                co_return created.error();
-        }
-    }
-    co_return Expected<void>{};
-}
-
 QCoro::Task<void> WorkbenchEngine::runManager(bool embedded)
 {
     QPointer<WorkbenchEngine> self(this);
     if (embedded) {
         // The embedded cluster starts empty: the operator's CRDs first, then the samples.
-        Expected<void> installed = co_await installCrds();
+        Expected<void> installed = co_await opbench::installCrds(m_manager->restClient(), m_def.crds);
         if (!self || !m_manager)
             co_return;
         if (!installed) {

@@ -80,7 +80,6 @@ Q_SIGNALS:
 
 private:
     QCoro::Task<void> runManager(bool embedded);
-    QCoro::Task<Expected<void>> installCrds();
     QCoro::Task<void> createSamples();
     QCoro::Task<void> runDelete(GroupVersionKind gvk, QString key);
     QCoro::Task<void> runCreate(Object object);

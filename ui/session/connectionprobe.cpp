@@ -3,7 +3,6 @@
 
 
 #include "engine/api/status.h"
-#include "engine/api/yamlcodec.h"
 #include "engine/api/restmapper.h"
 #include "engine/client/restclient.h"
 #include "engine/client/restconfig.h"
@@ -100,22 +99,9 @@ QCoro::Task<void> runInstall(ConnectionProbe *probe, QString path, QString conte
         error = config.error().message();
     } else {
         auto client = std::make_unique<RestClient>(std::move(config.value()));
-        const GroupVersionResource crds{QStringLiteral("apiextensions.k8s.io"), QStringLiteral("v1"),
-                                        QStringLiteral("customresourcedefinitions")};
-        for (const QByteArray &yaml : hostedOperator().crds) {
-            auto docs = yamlToJson(yaml);
-            if (!docs) {
-                error = docs.error().message();
-                break;
-            }
-            for (const QJsonObject &doc : *docs) {
-                const QString clusterScope;
-                const Object crd = Object::fromJson(doc);
-                auto created = co_await client->create(crds, clusterScope, crd);
-                if (!created && !isAlreadyExists(created.error()))
-                    error = created.error().message();
-            }
-        }
+        const Expected<void> installed = co_await installCrds(client.get(), hostedOperator().crds);
+        if (!installed)
+            error = installed.error().message();
     }
     const bool ok = error.isEmpty();
     const QString message = ok ? QObject::tr("Installed the CRDs of operator %1.").arg(hostedOperator().name)
