@@ -3,16 +3,16 @@
 
 #include "engine/client/auth.h"
 #include "engine/client/awaitsignal.h"
+#include "engine/client/httpclient.h"
 #include "engine/client/ratelimiter.h"
 #include "engine/client/transport.h"
 #include "engine/client/watchstream.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QNetworkAccessManager>
 #include <QDeadlineTimer>
-#include <QNetworkReply>
 #include <QPointer>
+#include <QScopeGuard>
 
 #include <algorithm>
 
@@ -34,17 +34,6 @@ Status cancelled(const QByteArray &method, const QString &path)
                              QStringLiteral("%1 %2 was cancelled: the client was destroyed").arg(QString::fromLatin1(method), path));
 }
 
-/// Deletes the reply later unless its manager already deleted it.
-struct ReplyGuard
-{
-    QPointer<QNetworkReply> reply;
-    ~ReplyGuard()
-    {
-        if (reply)
-            reply->deleteLater();
-    }
-};
-
 Status callCancelled(const QByteArray &method, const QString &path)
 {
     return Status::transport(StatusReason::Cancelled, QStringLiteral("%1 %2 was cancelled").arg(QString::fromLatin1(method), path));
@@ -53,53 +42,58 @@ Status callCancelled(const QByteArray &method, const QString &path)
 /// How often a cancellable call checks its predicate while it waits.
 constexpr std::chrono::milliseconds kCancelPoll{100};
 
-/// One HTTP exchange, bounded by cfg.timeout. HTTP replies of any code are values; transport
-/// failures are Status. With `isCancelled`, the wait is sliced and the request aborted once it
-/// returns true.
-QCoro::Task<Expected<Attempt>> exchange(QPointer<QNetworkAccessManager> nam, RestConfig cfg, QByteArray method,
-                                        QString path, QByteArray query, QByteArray body, QByteArray contentType,
-                                        Credentials creds, std::function<bool()> isCancelled)
+/// One HTTP exchange, bounded by cfg.timeout, written and read by this thread. HTTP replies of
+/// any code are values; transport failures are Status. With `isCancelled`, the wait is sliced and
+/// the request aborted once it returns true.
+QCoro::Task<Expected<Attempt>> exchange(QPointer<detail::HttpClient> http, RestConfig cfg, QByteArray method,
+                                              QString path, QByteArray query, QByteArray body, QByteArray contentType,
+                                              Credentials creds, std::function<bool()> isCancelled)
 {
-    if (!nam)
+    if (!http)
         co_return cancelled(method, path);
-    const QNetworkRequest req = detail::buildRequest(cfg, path, query, creds, contentType);
-    ReplyGuard guard{nam->sendCustomRequest(req, method, body)};
-    QNetworkReply *reply = guard.reply.data();
-    const std::shared_ptr<QStringList> tlsErrors = detail::collectTlsErrors(reply);
+    const QSslConfiguration ssl = detail::sslConfiguration(cfg, creds);
+    QPointer<detail::HttpReply> reply = http->send(method, detail::requestUrl(cfg, path, query),
+                                                   detail::requestHeaders(cfg, creds, contentType), body, ssl);
+    const auto release = qScopeGuard([reply]() {
+        if (reply)
+            reply->deleteLater();
+    });
     const QDeadlineTimer deadline = cfg.timeout.count() < 0 ? QDeadlineTimer(QDeadlineTimer::Forever) : QDeadlineTimer(cfg.timeout);
     detail::WaitOutcome outcome = detail::WaitOutcome::TimedOut;
     for (;;) {
+        if (reply && reply->isFinished()) {
+            outcome = detail::WaitOutcome::Signalled;
+            break;
+        }
         const auto remaining = std::chrono::milliseconds(deadline.isForever() ? -1 : deadline.remainingTime());
         auto slice = remaining;
         if (isCancelled && (remaining.count() < 0 || remaining > kCancelPoll))
             slice = kCancelPoll;
-        outcome = co_await detail::SignalWait(reply, &QNetworkReply::finished, slice);
-        if (outcome != detail::WaitOutcome::TimedOut || !guard.reply || reply->isFinished() || !isCancelled
-            || deadline.hasExpired())
-            break; // (a timer may fire a little early: only a cancellable call waits in slices)
+        outcome = co_await detail::SignalWait(reply.data(), &detail::HttpReply::finished, slice);
+        if (outcome != detail::WaitOutcome::TimedOut || !reply || reply->isFinished() || !isCancelled || deadline.hasExpired())
+            break;
         if (isCancelled()) {
             reply->abort();
             detail::countRequest(0, method, cfg.server);
             co_return callCancelled(method, path);
         }
     }
-    if (outcome == detail::WaitOutcome::Destroyed || !guard.reply)
+    if (outcome == detail::WaitOutcome::Destroyed || !reply)
         co_return cancelled(method, path);
     if (outcome == detail::WaitOutcome::TimedOut && !reply->isFinished()) {
         reply->abort();
         detail::countRequest(0, method, cfg.server);
         co_return detail::timeoutError(method, path, cfg.timeout);
     }
-    const QVariant code = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
-    if (!code.isValid() || code.toInt() == 0) {
+    if (reply->error() != detail::HttpReply::Error::None || reply->statusCode() == 0) {
         detail::countRequest(0, method, cfg.server);
-        co_return detail::transportError(reply, method, cfg, *tlsErrors);
+        co_return detail::transportError(*reply, method, cfg);
     }
     Attempt a;
-    a.code = code.toInt();
+    a.code = reply->statusCode();
     a.body = reply->readAll();
     a.contentType = reply->rawHeader("Content-Type");
-    a.retryAfter = detail::retryAfterSeconds(reply);
+    a.retryAfter = detail::retryAfterSeconds(*reply);
     detail::countRequest(a.code, method, cfg.server);
     co_return a;
 }
@@ -142,9 +136,8 @@ RestClient::CancelScope::~CancelScope()
 
 RestClient::RestClient(RestConfig config, QObject *parent)
     : QObject(parent), m_config(std::move(config)), m_clock(m_config.clock ? m_config.clock : Clock::system()),
-      m_nam(new QNetworkAccessManager(this))
+      m_http(detail::makeHttpClient(m_config, this))
 {
-    detail::configureManager(m_nam, m_config);
     if (m_config.qps > 0)
         m_limiter = std::make_unique<TokenBucket>(m_config.qps, m_config.burst, m_clock);
 }
@@ -182,7 +175,7 @@ QCoro::Task<Expected<RawResponse>> RestClient::send(QByteArray method, QString p
             creds = *c;
         }
         std::function<bool()> exchangeCheck = isCancelled;
-        Expected<Attempt> a = co_await exchange(m_nam, cfg, method, path, q, body, contentType, creds, std::move(exchangeCheck));
+        Expected<Attempt> a = co_await exchange(m_http, cfg, method, path, q, body, contentType, creds, std::move(exchangeCheck));
         if (!self)
             co_return cancelled(method, path);
         if (!a)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // RestClient: coroutine REST calls against one API server (client-go's rest.Interface +
-// dynamic client), on one QNetworkAccessManager.
+// dynamic client), over keep-alive HTTP/1.1 connections written and read on the caller's thread
+// (detail::HttpClient, at most 32 at a time).
 //
 // Every call is bounded by RestConfig::timeout (default 30 s). Errors are Status: the server's
 // Status body for non-2xx replies; code 0 with reason ConnectionFailed / TLSError / Timeout /
@@ -17,8 +18,8 @@
 // returns true the request is aborted and the call fails with reason Cancelled. The server may
 // or may not have applied a write aborted in flight (as with a cancelled context in client-go).
 //
-// Live on one thread; call from that thread. Long-lived watches use WatchStream (its own
-// manager: one QNetworkAccessManager opens at most 6 connections per host).
+// Live on one thread; call from that thread. Long-lived watches use WatchStream (a connection
+// of its own each).
 
 #include "engine/api/expected.h"
 #include "engine/api/gvk.h"
@@ -33,10 +34,12 @@
 #include <functional>
 #include <memory>
 
-class QNetworkAccessManager;
 
 namespace opbench {
 
+namespace detail {
+class HttpClient;
+}
 class TokenBucket;
 class WatchStream;
 
@@ -116,7 +119,7 @@ private:
     RestConfig m_config;
     std::function<bool()> m_cancelled; // of the open CancelScope, read by each call as it starts
     Clock *m_clock;
-    QNetworkAccessManager *m_nam; // child
+    detail::HttpClient *m_http; // child: keep-alive connections to the server
     std::unique_ptr<TokenBucket> m_limiter;
     int m_maxRetries = 10;
 };

@@ -2,17 +2,38 @@
 #include "engine/client/transport.h"
 
 #include "engine/api/metrics.h"
+#include "engine/client/httpclient.h"
 
-#include <QNetworkAccessManager>
 #include <QNetworkProxy>
-#include <QNetworkReply>
 #include <QSslConfiguration>
-#include <QSslError>
 
 namespace opbench::detail {
 
-static QSslConfiguration sslConfiguration(const TlsConfig &tls, const Credentials &creds)
+namespace {
+
+QNetworkProxy proxyFor(const RestConfig &cfg)
 {
+    if (cfg.proxyUrl.isEmpty())
+        return QNetworkProxy(QNetworkProxy::NoProxy);
+    // An HTTP proxy is asked to CONNECT to the server (for https and http servers alike).
+    const QUrl &p = cfg.proxyUrl;
+    const auto type = p.scheme() == QLatin1String("socks5") ? QNetworkProxy::Socks5Proxy : QNetworkProxy::HttpProxy;
+    return QNetworkProxy(type, p.host(), quint16(p.port(type == QNetworkProxy::Socks5Proxy ? 1080 : 80)), p.userName(),
+                         p.password());
+}
+
+} // namespace
+
+HttpClient *makeHttpClient(const RestConfig &cfg, QObject *parent)
+{
+    return new HttpClient(cfg.server, cfg.tls.serverName, proxyFor(cfg), parent);
+}
+
+QSslConfiguration sslConfiguration(const RestConfig &cfg, const Credentials &creds)
+{
+    if (cfg.server.scheme() != QLatin1String("https"))
+        return {};
+    const TlsConfig &tls = cfg.tls;
     QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
     ssl.setProtocol(QSsl::TlsV1_2OrLater);
     if (!tls.caCertificates.isEmpty())
@@ -29,8 +50,7 @@ static QSslConfiguration sslConfiguration(const TlsConfig &tls, const Credential
     return ssl;
 }
 
-QNetworkRequest buildRequest(const RestConfig &cfg, const QString &path, const QByteArray &query,
-                             const Credentials &creds, const QByteArray &contentType)
+QUrl requestUrl(const RestConfig &cfg, const QString &path, const QByteArray &query)
 {
     QUrl url = cfg.server;
     QString base = url.path();
@@ -38,72 +58,35 @@ QNetworkRequest buildRequest(const RestConfig &cfg, const QString &path, const Q
         base.chop(1);
     url.setPath(base + path);
     url.setQuery(query.isEmpty() ? QString() : QString::fromLatin1(query), QUrl::StrictMode);
-    QNetworkRequest req(url);
-    req.setHeader(QNetworkRequest::UserAgentHeader, cfg.userAgent);
-    req.setRawHeader("Accept", "application/json");
+    return url;
+}
+
+QByteArray requestHeaders(const RestConfig &cfg, const Credentials &creds, const QByteArray &contentType)
+{
+    QByteArray h;
+    h.reserve(160 + creds.authorization.size());
+    h.append("User-Agent: ").append(cfg.userAgent.toUtf8()).append("\r\nAccept: application/json\r\n");
     if (!contentType.isEmpty())
-        req.setRawHeader("Content-Type", contentType);
+        h.append("Content-Type: ").append(contentType).append("\r\n");
     if (!creds.authorization.isEmpty())
-        req.setRawHeader("Authorization", creds.authorization);
-    req.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
-    req.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    req.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
-    if (url.scheme() == QLatin1String("https")) {
-        req.setSslConfiguration(sslConfiguration(cfg.tls, creds));
-        if (!cfg.tls.serverName.isEmpty())
-            req.setPeerVerifyName(cfg.tls.serverName);
-    }
-    return req;
+        h.append("Authorization: ").append(creds.authorization).append("\r\n");
+    return h;
 }
 
-void configureManager(QNetworkAccessManager *nam, const RestConfig &cfg)
+Status transportError(const HttpReply &reply, const QByteArray &method, const RestConfig &cfg)
 {
-    nam->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
-    nam->setAutoDeleteReplies(false);
-    if (cfg.proxyUrl.isEmpty()) {
-        nam->setProxy(QNetworkProxy(QNetworkProxy::NoProxy));
-        return;
-    }
-    const QUrl &p = cfg.proxyUrl;
-    const auto type = p.scheme() == QLatin1String("socks5") ? QNetworkProxy::Socks5Proxy : QNetworkProxy::HttpProxy;
-    nam->setProxy(QNetworkProxy(type, p.host(), quint16(p.port(type == QNetworkProxy::Socks5Proxy ? 1080 : 80)),
-                                p.userName(), p.password()));
-}
-
-std::shared_ptr<QStringList> collectTlsErrors(QNetworkReply *reply)
-{
-    auto errors = std::make_shared<QStringList>();
-    QObject::connect(reply, &QNetworkReply::sslErrors, reply, [errors](const QList<QSslError> &list) {
-        for (const QSslError &e : list) {
-            QString text = e.errorString();
-            if (!e.certificate().isNull())
-                text += QStringLiteral(" (server certificate \"%1\", issued by \"%2\")")
-                            .arg(e.certificate().subjectDisplayName(), e.certificate().issuerDisplayName());
-            if (!errors->contains(text))
-                errors->append(text);
-        }
-    });
-    return errors;
-}
-
-Status transportError(QNetworkReply *reply, const QByteArray &method, const RestConfig &cfg, const QStringList &tlsErrors)
-{
-    const QString target = QString::fromLatin1(method) + u' ' + reply->url().toString(QUrl::RemoveQuery);
-    const QNetworkReply::NetworkError err = reply->error();
-    if (err == QNetworkReply::SslHandshakeFailedError || !tlsErrors.isEmpty()) {
-        const QString name = cfg.tls.serverName.isEmpty() ? reply->url().host() : cfg.tls.serverName;
+    const QString target = QString::fromLatin1(method) + u' ' + reply.url().toString(QUrl::RemoveQuery);
+    if (reply.error() == HttpReply::Error::Tls || !reply.tlsErrors().isEmpty()) {
+        const QString name = cfg.tls.serverName.isEmpty() ? reply.url().host() : cfg.tls.serverName;
         const QString trust = cfg.tls.caSource.isEmpty() ? QStringLiteral("the system trust store") : cfg.tls.caSource;
-        const QString why = tlsErrors.isEmpty() ? reply->errorString() : tlsErrors.join(QStringLiteral("; "));
+        const QString why = reply.tlsErrors().isEmpty() ? reply.errorString() : reply.tlsErrors().join(QStringLiteral("; "));
         return Status::transport(StatusReason::TlsError,
                                  QStringLiteral("TLS verification failed for %1 (expected server name \"%2\", trusted CAs "
                                                 "from %3): %4").arg(target, name, trust, why));
     }
-    if (err == QNetworkReply::TimeoutError)
-        return Status::transport(StatusReason::Timeout, QStringLiteral("%1 timed out: %2").arg(target, reply->errorString()));
-    if (err == QNetworkReply::OperationCanceledError)
+    if (reply.error() == HttpReply::Error::Aborted)
         return Status::transport(StatusReason::Cancelled, QStringLiteral("%1 was cancelled").arg(target));
-    return Status::transport(StatusReason::ConnectionFailed,
-                             QStringLiteral("%1 failed: %2").arg(target, reply->errorString()));
+    return Status::transport(StatusReason::ConnectionFailed, QStringLiteral("%1 failed: %2").arg(target, reply.errorString()));
 }
 
 Status timeoutError(const QByteArray &method, const QString &path, std::chrono::milliseconds timeout)
@@ -122,12 +105,12 @@ void countRequest(int code, const QByteArray &method, const QUrl &server)
     family->labels({code > 0 ? QString::number(code) : QStringLiteral("<error>"), QString::fromLatin1(method), host})->inc();
 }
 
-int retryAfterSeconds(QNetworkReply *reply)
+int retryAfterSeconds(const HttpReply &reply)
 {
-    if (!reply->hasRawHeader("Retry-After"))
+    if (!reply.hasRawHeader("Retry-After"))
         return -1;
     bool ok = false;
-    const int s = reply->rawHeader("Retry-After").trimmed().toInt(&ok);
+    const int s = reply.rawHeader("Retry-After").trimmed().toInt(&ok);
     return ok && s >= 0 ? s : -1;
 }
 

@@ -1,41 +1,42 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Shared by RestClient and WatchStream: building a QNetworkRequest from a RestConfig, mapping
-// transport failures to Status, and the request counter.
+// Shared by RestClient and WatchStream: the HTTP client for a RestConfig (server, TLS name,
+// proxy), a request's URL, headers and TLS settings, mapping transport failures to Status, and
+// the request counter.
 
 #include "engine/client/auth.h"
 #include "engine/client/restconfig.h"
 
-#include <QNetworkRequest>
 #include <QStringList>
 
-#include <memory>
-
-class QNetworkAccessManager;
-class QNetworkReply;
+class QObject;
+class QSslConfiguration;
 
 namespace opbench::detail {
 
-/// A request for `path` (+ encoded `query`) on the config's server, with TLS settings,
-/// User-Agent, Accept, Content-Type and the credentials' Authorization header.
-QNetworkRequest buildRequest(const RestConfig &cfg, const QString &path, const QByteArray &query,
-                             const Credentials &creds, const QByteArray &contentType);
+class HttpClient;
+class HttpReply;
 
-/// Applies the config's proxy (or none) to a manager.
-void configureManager(QNetworkAccessManager *nam, const RestConfig &cfg);
+/// An HttpClient for the config's server, TLS server name and proxy (none unless proxy-url).
+HttpClient *makeHttpClient(const RestConfig &cfg, QObject *parent);
 
-/// Collects the reply's TLS errors (as text naming the certificate) for the error message.
-std::shared_ptr<QStringList> collectTlsErrors(QNetworkReply *reply);
+/// The URL of `path` (+ encoded `query`) on the config's server (its path prefix kept).
+QUrl requestUrl(const RestConfig &cfg, const QString &path, const QByteArray &query);
+/// User-Agent, Accept, Content-Type and Authorization as "Name: value\r\n" lines.
+QByteArray requestHeaders(const RestConfig &cfg, const Credentials &creds, const QByteArray &contentType);
+/// The TLS settings of a request: the config's CAs, verification and client identity (the
+/// credentials' certificate, from an exec plugin, before the kubeconfig's). Empty for http.
+QSslConfiguration sslConfiguration(const RestConfig &cfg, const Credentials &creds);
 
 /// A transport failure as Status (code 0): ConnectionFailed, TLSError (naming the expected
-/// server name and the trusted CA source), Timeout.
-Status transportError(QNetworkReply *reply, const QByteArray &method, const RestConfig &cfg, const QStringList &tlsErrors);
+/// server name and the trusted CA source), Cancelled.
+Status transportError(const HttpReply &reply, const QByteArray &method, const RestConfig &cfg);
 Status timeoutError(const QByteArray &method, const QString &path, std::chrono::milliseconds timeout);
 
 /// Increments rest_client_requests_total{code,method,host} (code "<error>" for transport errors).
 void countRequest(int code, const QByteArray &method, const QUrl &server);
 
 /// Seconds from a Retry-After header (integer seconds), or -1.
-int retryAfterSeconds(QNetworkReply *reply);
+int retryAfterSeconds(const HttpReply &reply);
 
 } // namespace opbench::detail

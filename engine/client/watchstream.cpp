@@ -2,25 +2,19 @@
 #include "engine/client/watchstream.h"
 
 #include "engine/client/auth.h"
+#include "engine/client/httpclient.h"
 #include "engine/client/transport.h"
 
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
 #include <QTimer>
 
 #include <qcoro/qcorotask.h>
 
 namespace opbench {
 
-namespace {
-constexpr qint64 kReadChunkBytes = 1024 * 1024;
-}
-
 WatchStream::WatchStream(RestConfig config, QString path, QueryParams query, QObject *parent)
     : QObject(parent), m_config(std::move(config)), m_path(std::move(path)), m_query(std::move(query)),
-      m_nam(new QNetworkAccessManager(this)), m_timer(new QTimer(this))
+      m_http(detail::makeHttpClient(m_config, this)), m_timer(new QTimer(this))
 {
-    detail::configureManager(m_nam, m_config);
     m_timer->setSingleShot(true);
     connect(m_timer, &QTimer::timeout, this, &WatchStream::onTimeout);
 }
@@ -57,23 +51,22 @@ void WatchStream::start()
 
 void WatchStream::open(const Credentials &creds)
 {
-    const QNetworkRequest req = detail::buildRequest(m_config, m_path, encodeQuery(m_query), creds, {});
-    m_reply = m_nam->get(req);
-    // Bounded: a busy event loop makes the network thread wait instead of buffering the stream
-    // (a streaming list of 10,000 objects would otherwise pile up whole before one decode).
-    m_reply->setReadBufferSize(kReadChunkBytes);
-    m_tlsErrors = detail::collectTlsErrors(m_reply);
-    connect(m_reply, &QNetworkReply::metaDataChanged, this, &WatchStream::onHeaders);
-    connect(m_reply, &QNetworkReply::readyRead, this, &WatchStream::onReadyRead);
-    connect(m_reply, &QNetworkReply::finished, this, &WatchStream::onFinished);
+    m_reply = m_http->send("GET", detail::requestUrl(m_config, m_path, encodeQuery(m_query)),
+                           detail::requestHeaders(m_config, creds, {}), {}, detail::sslConfiguration(m_config, creds));
+    // Read on this thread as the loop gets to it: a busy loop leaves the bytes in the socket
+    // (TCP flow control) instead of buffering the stream whole.
+    m_reply->setStreaming(true);
+    connect(m_reply, &detail::HttpReply::headersReceived, this, &WatchStream::onHeaders);
+    connect(m_reply, &detail::HttpReply::readyRead, this, &WatchStream::onReadyRead);
+    connect(m_reply, &detail::HttpReply::finished, this, &WatchStream::onFinished);
 }
 
 void WatchStream::onHeaders()
 {
-    if (m_headersSeen || !m_reply)
+    if (m_headersSeen || !m_reply || !m_reply->headersComplete())
         return;
     m_headersSeen = true;
-    m_httpCode = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    m_httpCode = m_reply->statusCode();
     if (m_httpCode == 0)
         return; // a transport failure; onFinished reports it
     detail::countRequest(m_httpCode, "GET", m_config.server);
@@ -93,15 +86,15 @@ void WatchStream::onReadyRead()
     if (!m_reply)
         return;
     onHeaders();
-    QPointer<WatchStream> self(this);
-    // One chunk at a time, each decoded and delivered before the next is read.
-    while (self && m_running && m_reply && m_reply->bytesAvailable() > 0) {
-        const QByteArray data = m_reply->read(kReadChunkBytes);
-        if (m_httpCode != 200)
-            m_errorBody += data;
-        else
-            deliver(m_decoder.feed(data));
-    }
+    if (!m_running)
+        return;
+    const QByteArray data = m_reply->readAll();
+    if (data.isEmpty())
+        return;
+    if (m_httpCode != 200)
+        m_errorBody += data;
+    else
+        deliver(m_decoder.feed(data));
 }
 
 void WatchStream::deliver(const QList<WatchEvent> &events)
@@ -128,14 +121,13 @@ void WatchStream::onFinished()
     if (!m_reply || !m_running)
         return;
     onHeaders();
-    if (m_reply->bytesAvailable() > 0)
-        onReadyRead();
-    if (!self || !m_running)
+    onReadyRead();
+    if (!self || !m_running || !m_reply)
         return;
-    const int code = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if (code == 0) {
+    const int code = m_reply->statusCode();
+    if (code == 0) { // no response: a transport failure (a body cut short ends the stream cleanly)
         detail::countRequest(0, "GET", m_config.server);
-        finish(detail::transportError(m_reply, "GET", m_config, *m_tlsErrors));
+        finish(detail::transportError(*m_reply, "GET", m_config));
         return;
     }
     if (code != 200) {
@@ -177,7 +169,7 @@ void WatchStream::dropReply()
 {
     if (!m_reply)
         return;
-    QNetworkReply *r = m_reply.data();
+    detail::HttpReply *r = m_reply.data();
     m_reply.clear();
     r->disconnect(this);
     r->abort();

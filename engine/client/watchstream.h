@@ -2,8 +2,8 @@
 #pragma once
 // WatchStream: one long-lived watch request, decoded into events delivered in order.
 //
-// Each stream owns its own QNetworkAccessManager (one manager opens at most 6 connections per
-// host, so watches must not share the manager of ordinary requests). Signal-based:
+// Each stream has a connection of its own (watches do not take the connections of ordinary
+// requests), read on the stream's thread. Signal-based:
 //   eventReceived(event)  for every decoded event, in order (ERROR events included);
 //   decodeError(message)  for a malformed line (skipped; the stream goes on);
 //   finished(error)       once, when the stream ends: nullopt for a clean end of stream, the
@@ -22,11 +22,14 @@
 #include <memory>
 #include <optional>
 
-class QNetworkAccessManager;
-class QNetworkReply;
 class QTimer;
 
 namespace opbench {
+
+namespace detail {
+class HttpClient;
+class HttpReply;
+}
 
 struct Credentials;
 
@@ -63,10 +66,9 @@ private:
     RestConfig m_config;
     QString m_path;
     QueryParams m_query;
-    QNetworkAccessManager *m_nam; // child
-    QPointer<QNetworkReply> m_reply;
+    detail::HttpClient *m_http; // child
+    QPointer<detail::HttpReply> m_reply;
     QTimer *m_timer;              // child: header / overall deadline
-    std::shared_ptr<QStringList> m_tlsErrors;
     WatchDecoder m_decoder;
     std::optional<Status> m_lastError;
     int m_httpCode = 0;
