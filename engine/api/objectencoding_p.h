@@ -23,6 +23,8 @@
 
 #include <simdjson.h>
 
+class QJsonObject;
+
 #include <array>
 #include <cstdint>
 #include <string>
@@ -69,6 +71,10 @@ struct PackResult
 
 /// Appends the packed form of `obj` to `out` (spans are relative to `out`'s size on entry).
 PackResult pack(std::string &out, simdjson::dom::object obj, const PackOptions &options);
+
+/// The same for a QJsonObject, without printing it: exactly the bytes of packing
+/// QJsonDocument(obj).toJson(Compact) (no options: nothing stripped, no defaults).
+PackResult pack(std::string &out, const QJsonObject &obj);
 
 /// The compact JSON size of `packed`.
 std::size_t unpackedSize(std::string_view packed);
