@@ -12,6 +12,9 @@ namespace {
 
 /// Past this many open connections a request waits for one to come free.
 constexpr int kMaxConnections = 32;
+/// A streamed body not yet taken by its reader stops the reading here (and, with the socket's
+/// read buffer of the same size, the sender, by TCP flow control).
+constexpr qint64 kStreamBufferBytes = 1024 * 1024;
 
 QByteArray identityOf(const QSslConfiguration &ssl)
 {
@@ -52,6 +55,7 @@ public:
         : QObject(client), m_client(client), m_socket(new QSslSocket(this)), m_identity(first->m_sslKey)
     {
         m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+        m_socket->setReadBufferSize(kStreamBufferBytes);
         m_socket->setProxy(proxy);
         connect(m_socket, &QAbstractSocket::readyRead, this, [this]() { onReadyRead(); });
         connect(m_socket, &QAbstractSocket::errorOccurred, this,
@@ -89,6 +93,15 @@ public:
             m_socket->write(reply->m_request);
     }
 
+    /// The reader took the streamed body: read on if reading had stopped for it.
+    void resume()
+    {
+        if (!m_paused)
+            return;
+        m_paused = false;
+        QMetaObject::invokeMethod(this, [this]() { onReadyRead(); }, Qt::QueuedConnection);
+    }
+
     /// Closes the connection without a word to the exchange (it was aborted or deleted).
     void drop()
     {
@@ -119,8 +132,17 @@ private:
             drop();
             return;
         }
+        if (m_reply->m_streaming && m_reply->m_body.size() >= kStreamBufferBytes) {
+            m_paused = true; // until the reader takes what it has
+            return;
+        }
+        if (m_socket->bytesAvailable() == 0)
+            return;
         m_gotBytes = true;
-        m_buf += m_socket->readAll();
+        if (m_buf.isEmpty())
+            m_buf = m_socket->readAll(); // no second copy
+        else
+            m_buf += m_socket->readAll();
         if (!parse())
             fail(HttpReply::Error::Protocol, QStringLiteral("malformed HTTP response from the server"));
     }
@@ -312,6 +334,18 @@ private:
     {
         if (m_closed)
             return;
+        if (m_reply && error == HttpReply::Error::RemoteClosed && m_socket->bytesAvailable() > 0) {
+            // The server finished and closed: what it sent before is still to be read (reading
+            // may have stopped for a slow reader).
+            m_keepAlive = false;
+            m_gotBytes = true;
+            m_buf += m_socket->readAll();
+            if (!parse()) {
+                error = HttpReply::Error::Protocol;
+            } else if (!m_reply || m_closed) {
+                return; // the response completed
+            }
+        }
         HttpReply *reply = m_reply;
         m_closed = true;
         m_reply = nullptr;
@@ -352,6 +386,7 @@ private:
     bool m_closed = false;
     bool m_gotBytes = false;
     bool m_keepAlive = true;
+    bool m_paused = false;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -370,6 +405,14 @@ bool HttpReply::hasRawHeader(QByteArrayView name) const
         if (QByteArrayView(h.first).compare(name, Qt::CaseInsensitive) == 0)
             return true;
     return false;
+}
+
+QByteArray HttpReply::readAll()
+{
+    QByteArray taken = std::exchange(m_body, {});
+    if (HttpConnection *c = m_connection.data())
+        c->resume();
+    return taken;
 }
 
 HttpReply::~HttpReply()

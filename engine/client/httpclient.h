@@ -36,7 +36,9 @@ public:
     /// A response header's value (name case-insensitive), or empty.
     QByteArray rawHeader(QByteArrayView name) const;
     bool hasRawHeader(QByteArrayView name) const;
-    QByteArray readAll() { return std::exchange(m_body, {}); }
+    QByteArray readAll();
+    /// Body bytes received and not yet taken.
+    qint64 bytesAvailable() const { return m_body.size(); }
     bool isFinished() const { return m_finished; }
     Error error() const { return m_error; }
     QString errorString() const { return m_errorString; }

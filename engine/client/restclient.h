@@ -40,6 +40,7 @@ namespace opbench {
 namespace detail {
 class HttpClient;
 }
+class ListStreamDecoder;
 class TokenBucket;
 class WatchStream;
 
@@ -112,7 +113,8 @@ public:
 
 private:
     QCoro::Task<Expected<RawResponse>> send(QByteArray method, QString path, QueryParams query, QByteArray body,
-                                            QByteArray contentType);
+                                            QByteArray contentType,
+                                            ListStreamDecoder *listSink = nullptr);
     QCoro::Task<Expected<Object>> sendForObject(QByteArray method, QString path, QueryParams query, QByteArray body,
                                                 QByteArray contentType);
 

@@ -7,6 +7,7 @@
 // responses and refused connections as errors.
 #include "engine/client/httpclient.h"
 
+#include <QElapsedTimer>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTest>
@@ -254,6 +255,57 @@ private Q_SLOTS:
         QVERIFY(finish(r));
         QCOMPARE(r->error(), HttpReply::Error::ConnectionRefused);
         QVERIFY2(r->errorString().contains(QLatin1String("refused"), Qt::CaseInsensitive), qPrintable(r->errorString()));
+    }
+
+    void shouldStopReadingForASlowStreamReader_data()
+    {
+        QTest::addColumn<bool>("chunked");
+        QTest::newRow("chunked, kept open until the end") << true;
+        QTest::newRow("content-length, then the server closes") << false;
+    }
+
+    void shouldStopReadingForASlowStreamReader()
+    {
+        // 8 MB sent at once; the reader takes nothing for a while. The client holds about its
+        // stream buffer (1 MB) plus what one read brings, the rest waits in the sockets; then
+        // every byte arrives, in order, even though the server closed meanwhile.
+        QFETCH(bool, chunked);
+        QByteArray payload(8 * 1024 * 1024, Qt::Uninitialized);
+        for (qsizetype i = 0; i < payload.size(); ++i)
+            payload[i] = char('a' + i % 26);
+        ScriptedServer server([&payload, chunked](QTcpSocket *s, const QByteArray &, int) {
+            if (chunked) {
+                s->write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
+                for (qsizetype at = 0; at < payload.size(); at += 100000) {
+                    const QByteArray part = payload.mid(at, 100000);
+                    s->write(QByteArray::number(part.size(), 16) + "\r\n" + part + "\r\n");
+                }
+                s->write("0\r\n\r\n");
+            } else {
+                respond(s, payload, "Connection: close\r\n");
+                s->disconnectFromHost();
+            }
+        });
+        HttpClient client(server.url(), {});
+        HttpReply *r = client.send("GET", at(server.url(), QStringLiteral("/watch")), {}, {});
+        r->setStreaming(true);
+        qint64 mostHeld = 0;
+        QElapsedTimer idle;
+        idle.start();
+        while (idle.elapsed() < 400) {
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+            mostHeld = std::max(mostHeld, r->bytesAvailable());
+        }
+        QVERIFY2(mostHeld <= 2 * 1024 * 1024, QByteArray::number(mostHeld));
+        QVERIFY(mostHeld > 0);
+        QByteArray got;
+        QVERIFY(QTest::qWaitFor([&]() {
+            got += r->readAll();
+            return r->isFinished() && r->bytesAvailable() == 0;
+        }, 10000));
+        QCOMPARE(r->error(), HttpReply::Error::None);
+        QCOMPARE(got.size(), payload.size());
+        QVERIFY(got == payload);
     }
 
     void shouldServeManyConcurrentRequests()
