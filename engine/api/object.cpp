@@ -214,10 +214,61 @@ Object Object::fromJson(const QJsonObject &json)
     return parsed.ok() ? parsed.value() : Object();
 }
 
+namespace {
+
+// simdjson refuses integer literals outside the 64-bit range, which JSON allows and which Go
+// (float64 fields) and Qt write for large numbers, e.g. 18446744073709552000. Returns `json`
+// with ".0" after each such literal (a double then), or nullopt when there is none.
+std::optional<QByteArray> widenBigIntegers(const QByteArray &json)
+{
+    const auto digit = [&json](qsizetype i) { return i < json.size() && json[i] >= '0' && json[i] <= '9'; };
+    QByteArray out;
+    qsizetype copied = 0;
+    qsizetype i = 0;
+    while (i < json.size()) {
+        const char c = json[i];
+        if (c == '"') { // a string: skip it whole
+            for (++i; i < json.size() && json[i] != '"'; i += json[i] == '\\' ? 2 : 1) {
+            }
+            ++i;
+            continue;
+        }
+        if (c != '-' && !digit(i)) {
+            ++i;
+            continue;
+        }
+        const bool negative = c == '-';
+        const qsizetype digitsStart = negative ? i + 1 : i;
+        for (i = digitsStart; digit(i);)
+            ++i;
+        const std::string_view digits(json.constData() + digitsStart, std::size_t(i - digitsStart));
+        if (i < json.size() && (json[i] == '.' || json[i] == 'e' || json[i] == 'E')) { // not an integer
+            while (i < json.size() && (digit(i) || json[i] == '.' || json[i] == 'e' || json[i] == 'E' || json[i] == '+' || json[i] == '-'))
+                ++i;
+            continue;
+        }
+        const std::string_view limit = negative ? "9223372036854775808" : "18446744073709551615";
+        if (digits.size() > limit.size() || (digits.size() == limit.size() && digits > limit)) {
+            out += QByteArrayView(json).sliced(copied, i - copied);
+            out += ".0";
+            copied = i;
+        }
+    }
+    if (copied == 0)
+        return std::nullopt;
+    out += QByteArrayView(json).sliced(copied);
+    return out;
+}
+
+} // namespace
+
 Expected<Object> Object::parse(const QByteArray &json)
 {
     dom::element el;
     auto err = threadParser().parse(json.constData(), size_t(json.size())).get(el);
+    if (err == simdjson::NUMBER_ERROR)
+        if (const std::optional<QByteArray> widened = widenBigIntegers(json))
+            return parse(*widened);
     if (err)
         return decodeError(err, json);
     if (!el.is_object())
@@ -293,10 +344,14 @@ std::optional<Expected<Object::List>> parseListByItems(const QByteArray &json, c
 
 } // namespace
 
-Expected<Object::List> Object::parseList(const QByteArray &json, const QString &itemApiVersion, const QString &itemKind,
-                                         bool stripManagedFields)
+namespace {
+
+// parseList() on the text as it is; `wrap` makes an Object of a built block.
+template<typename Wrap>
+Expected<Object::List> parseListAsIs(const QByteArray &json, const QString &itemApiVersion, const QString &itemKind,
+                                     bool stripManagedFields, Wrap wrap)
 {
-    if (auto byItems = parseListByItems(json, itemApiVersion, itemKind, stripManagedFields, [](ObjectData *d) { return Object(d); }))
+    if (auto byItems = parseListByItems(json, itemApiVersion, itemKind, stripManagedFields, wrap))
         return std::move(*byItems);
     // The whole document at once, with a parser of its own freed on return (its padded copy,
     // tape and string buffer are several times the body): for bodies the item scan declined,
@@ -309,7 +364,7 @@ Expected<Object::List> Object::parseList(const QByteArray &json, const QString &
     dom::object obj;
     if (el.get_object().get(obj))
         return listError(QStringLiteral("a list must be a JSON object"));
-    List list;
+    Object::List list;
     list.kind = stringField(obj, "kind");
     if (dom::object meta; obj["metadata"].get_object().get(meta) == simdjson::SUCCESS)
         readListMetadata(meta, list);
@@ -325,9 +380,22 @@ Expected<Object::List> Object::parseList(const QByteArray &json, const QString &
         for (dom::element item : items) {
             if (!item.is_object())
                 return listError(QStringLiteral("a list item is not an object"));
-            list.items.append(Object(buildData(dom::object(item), itemApiVersion, itemKind, stripManagedFields)));
+            list.items.append(wrap(buildData(dom::object(item), itemApiVersion, itemKind, stripManagedFields)));
         }
     }
+    return list;
+}
+
+} // namespace
+
+Expected<Object::List> Object::parseList(const QByteArray &json, const QString &itemApiVersion, const QString &itemKind,
+                                         bool stripManagedFields)
+{
+    const auto wrap = [](ObjectData *d) { return Object(d); };
+    Expected<List> list = parseListAsIs(json, itemApiVersion, itemKind, stripManagedFields, wrap);
+    if (!list)
+        if (const std::optional<QByteArray> widened = widenBigIntegers(json)) // see Object::parse
+            return parseListAsIs(*widened, itemApiVersion, itemKind, stripManagedFields, wrap);
     return list;
 }
 
