@@ -304,9 +304,15 @@ std::optional<Expected<Object::List>> parseListByItems(const QByteArray &json, c
     const auto layout = listscanner::scan(body);
     if (!layout)
         return std::nullopt;
+    // As strict as the whole-document parser: valid UTF-8 throughout, every other member valid.
+    if (!simdjson::validate_utf8(body.data(), body.size()))
+        return std::nullopt;
     const auto part = [body](listscanner::Part p) { return body.substr(p.offset, p.size); };
     dom::parser parser; // freed on return: it grows to the largest item only
     dom::element el;
+    for (const listscanner::Part &p : layout->others)
+        if (parser.parse(part(p)).error())
+            return std::nullopt;
     Object::List list;
     if (layout->kind.size != 0) {
         std::string_view kind;
