@@ -181,10 +181,10 @@ ObjectData *buildData(dom::object obj, const QString &apiVersion, const QString 
     const QString ownKind = stringField(obj, "kind");
     d->type = typeOf(ownApiVersion.isEmpty() ? apiVersion : ownApiVersion, ownKind.isEmpty() ? kind : ownKind, d->ownsType);
     dom::object meta;
-    if (obj["metadata"].get_object().get(meta) == simdjson::SUCCESS) {
+    if (lastMember(obj, "metadata").get_object().get(meta) == simdjson::SUCCESS) { // the packer's metadata
         d->ns = internedField(meta, "namespace");
         int64_t gen = 0;
-        if (meta["generation"].get_int64().get(gen) == simdjson::SUCCESS)
+        if (lastMember(meta, "generation").get_int64().get(gen) == simdjson::SUCCESS)
             d->generation = gen;
     }
     if (scratch.capacity() > (size_t(1) << 20))
