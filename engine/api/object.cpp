@@ -216,19 +216,50 @@ Object Object::fromJson(const QJsonObject &json)
 
 namespace {
 
-// simdjson refuses integer literals outside the 64-bit range, which JSON allows and which Go
-// (float64 fields) and Qt write for large numbers, e.g. 18446744073709552000. Returns `json`
-// with ".0" after each such literal (a double then), or nullopt when there is none.
-std::optional<QByteArray> widenBigIntegers(const QByteArray &json)
+// What simdjson refuses and other JSON readers accept: integer literals outside the 64-bit range
+// (JSON allows them; Go's float64 fields and Qt write them for large numbers, e.g.
+// 18446744073709552000) and \u escapes of unpaired UTF-16 surrogates (the JSON grammar allows
+// them; Go reads them as U+FFFD; Qt keeps them and writes them back as escapes). Returns `json`
+// with ".0" after each such literal (a double then) and \ufffd for each such escape, or nullopt
+// when there is none.
+std::optional<QByteArray> repairedForSimdjson(const QByteArray &json)
 {
     const auto digit = [&json](qsizetype i) { return i < json.size() && json[i] >= '0' && json[i] <= '9'; };
+    // The code unit of a \uXXXX escape at `i` (the backslash), or -1.
+    const auto escapeAt = [&json](qsizetype i) -> int {
+        if (i + 5 >= json.size() || json[i] != '\\' || json[i + 1] != 'u')
+            return -1;
+        bool ok = false;
+        const int v = QByteArrayView(json).sliced(i + 2, 4).toInt(&ok, 16);
+        return ok ? v : -1;
+    };
     QByteArray out;
     qsizetype copied = 0;
+    const auto replace = [&](qsizetype from, qsizetype to, const char *with) {
+        out += QByteArrayView(json).sliced(copied, from - copied);
+        out += with;
+        copied = to;
+    };
     qsizetype i = 0;
     while (i < json.size()) {
         const char c = json[i];
-        if (c == '"') { // a string: skip it whole
-            for (++i; i < json.size() && json[i] != '"'; i += json[i] == '\\' ? 2 : 1) {
+        if (c == '"') { // a string: skip it, mending unpaired surrogate escapes
+            for (++i; i < json.size() && json[i] != '"';) {
+                if (json[i] != '\\') {
+                    ++i;
+                    continue;
+                }
+                const int unit = escapeAt(i);
+                if (unit >= 0xD800 && unit <= 0xDBFF) {
+                    const int low = escapeAt(i + 6);
+                    if (low >= 0xDC00 && low <= 0xDFFF) {
+                        i += 12;
+                        continue;
+                    }
+                }
+                if (unit >= 0xD800 && unit <= 0xDFFF)
+                    replace(i, i + 6, "\\ufffd");
+                i += unit >= 0 ? 6 : 2;
             }
             ++i;
             continue;
@@ -248,11 +279,8 @@ std::optional<QByteArray> widenBigIntegers(const QByteArray &json)
             continue;
         }
         const std::string_view limit = negative ? "9223372036854775808" : "18446744073709551615";
-        if (digits.size() > limit.size() || (digits.size() == limit.size() && digits > limit)) {
-            out += QByteArrayView(json).sliced(copied, i - copied);
-            out += ".0";
-            copied = i;
-        }
+        if (digits.size() > limit.size() || (digits.size() == limit.size() && digits > limit))
+            replace(i, i, ".0");
     }
     if (copied == 0)
         return std::nullopt;
@@ -266,9 +294,9 @@ Expected<Object> Object::parse(const QByteArray &json)
 {
     dom::element el;
     auto err = threadParser().parse(json.constData(), size_t(json.size())).get(el);
-    if (err == simdjson::NUMBER_ERROR)
-        if (const std::optional<QByteArray> widened = widenBigIntegers(json))
-            return parse(*widened);
+    if (err == simdjson::NUMBER_ERROR || err == simdjson::STRING_ERROR)
+        if (const std::optional<QByteArray> repaired = repairedForSimdjson(json))
+            return parse(*repaired);
     if (err)
         return decodeError(err, json);
     if (!el.is_object())
@@ -400,8 +428,8 @@ Expected<Object::List> Object::parseList(const QByteArray &json, const QString &
     const auto wrap = [](ObjectData *d) { return Object(d); };
     Expected<List> list = parseListAsIs(json, itemApiVersion, itemKind, stripManagedFields, wrap);
     if (!list)
-        if (const std::optional<QByteArray> widened = widenBigIntegers(json)) // see Object::parse
-            return parseListAsIs(*widened, itemApiVersion, itemKind, stripManagedFields, wrap);
+        if (const std::optional<QByteArray> repaired = repairedForSimdjson(json)) // see Object::parse
+            return parseListAsIs(*repaired, itemApiVersion, itemKind, stripManagedFields, wrap);
     return list;
 }
 
