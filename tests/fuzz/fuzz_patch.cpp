@@ -36,6 +36,13 @@ QString text(const QJsonValue &v)
     return v.toVariant().toString();
 }
 
+bool isDirective(const QString &key)
+{
+    return key == QLatin1String("$patch") || key == QLatin1String("$retainKeys")
+        || key.startsWith(QLatin1String("$deleteFromPrimitiveList/")) || key.startsWith(QLatin1String("$setElementOrder/"));
+}
+
+// A strategic-merge directive anywhere (other keys starting with '$' are ordinary fields).
 bool hasDirective(const QJsonValue &v)
 {
     if (v.isArray()) {
@@ -45,7 +52,7 @@ bool hasDirective(const QJsonValue &v)
     } else if (v.isObject()) {
         const QJsonObject o = v.toObject();
         for (auto it = o.begin(); it != o.end(); ++it)
-            if (it.key().startsWith(u'$') || hasDirective(it.value()))
+            if (isDirective(it.key()) || hasDirective(it.value()))
                 return true;
     }
     return false;
