@@ -60,7 +60,20 @@ void writeScalarImpl(std::string &out, dom::element el)
         const double v = double(el);
         char buf[32];
         auto r = std::to_chars(buf, buf + sizeof buf, v);
-        out.append(buf, size_t(r.ptr - buf));
+        std::string_view text(buf, size_t(r.ptr - buf));
+        // An integral double prints with neither '.' nor exponent, so it reads back as an
+        // integer: -0 would read back as 0, and more than 18 digits may not fit 64 bits (then
+        // the text does not parse at all). Write 0, or the exponent form, so that what is
+        // written reads back as itself.
+        if (text.find_first_of(".e") == std::string_view::npos) {
+            if (v == 0) {
+                text = "0";
+            } else if (text.size() - (v < 0 ? 1 : 0) > 18) {
+                r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+                text = std::string_view(buf, size_t(r.ptr - buf));
+            }
+        }
+        out.append(text);
         break;
     }
     case dom::element_type::BOOL: out.append(bool(el) ? "true" : "false"); break;

@@ -140,6 +140,10 @@ std::optional<Layout> scan(std::string_view json)
             std::string_view key;
             if (!cur.string(&key) || !cur.consume(':'))
                 return std::nullopt;
+            // An escaped key may spell "items" (or hold what JSON forbids): the full parser decides.
+            for (const char c : key)
+                if (c == '\\' || static_cast<unsigned char>(c) < 0x20)
+                    return std::nullopt;
             if (key == "items") {
                 if (seenItems)
                     return std::nullopt;
@@ -161,6 +165,8 @@ std::optional<Layout> scan(std::string_view json)
                     if (slot->size != 0)
                         return std::nullopt; // a duplicate: let the full parser decide
                     *slot = part;
+                } else {
+                    layout.others.push_back(part);
                 }
             }
             if (cur.consume(','))

@@ -5,8 +5,9 @@
 // on its own. Parsing a 500-item page as one DOM costs about three times the page in transient
 // memory (padded copy, tape, strings); item by item it costs one item's worth.
 //
-// The scan only finds boundaries (strings, nesting): the JSON inside each part is validated when
-// that part is parsed. Anything unexpected (not an object, duplicate members, trailing bytes, an
+// The scan only finds boundaries (strings, nesting): the JSON inside each part (every member's
+// value, others included) is validated when that part is parsed. Anything unexpected (not an
+// object, duplicate members, a key with escapes or control characters, trailing bytes, an
 // unterminated string) gives nullopt, and the caller parses the whole body the ordinary way for
 // an exact error.
 
@@ -29,6 +30,7 @@ struct Layout
     Part itemsValue;         // the value of "items" when it is not an array (null or wrong)
     bool hasItems = false;   // "items" present as an array
     std::vector<Part> items; // each element of "items"
+    std::vector<Part> others; // the values of every other top-level member (to be validated)
 };
 
 std::optional<Layout> scan(std::string_view json);

@@ -184,10 +184,10 @@ ObjectData *buildData(dom::object obj, const QString &apiVersion, const QString 
     const QString ownKind = stringField(obj, "kind");
     d->type = typeOf(ownApiVersion.isEmpty() ? apiVersion : ownApiVersion, ownKind.isEmpty() ? kind : ownKind, d->ownsType);
     dom::object meta;
-    if (obj["metadata"].get_object().get(meta) == simdjson::SUCCESS) {
+    if (lastMember(obj, "metadata").get_object().get(meta) == simdjson::SUCCESS) { // the packer's metadata
         d->ns = internedField(meta, "namespace");
         int64_t gen = 0;
-        if (meta["generation"].get_int64().get(gen) == simdjson::SUCCESS)
+        if (lastMember(meta, "generation").get_int64().get(gen) == simdjson::SUCCESS)
             d->generation = gen;
     }
     if (scratch.capacity() > (size_t(1) << 20))
@@ -245,10 +245,89 @@ Object Object::fromJson(const QJsonObject &json)
     return Object(d);
 }
 
+namespace {
+
+// What simdjson refuses and other JSON readers accept: integer literals outside the 64-bit range
+// (JSON allows them; Go's float64 fields and Qt write them for large numbers, e.g.
+// 18446744073709552000) and \u escapes of unpaired UTF-16 surrogates (the JSON grammar allows
+// them; Go reads them as U+FFFD; Qt keeps them and writes them back as escapes). Returns `json`
+// with ".0" after each such literal (a double then) and \ufffd for each such escape, or nullopt
+// when there is none.
+std::optional<QByteArray> repairedForSimdjson(const QByteArray &json)
+{
+    const auto digit = [&json](qsizetype i) { return i < json.size() && json[i] >= '0' && json[i] <= '9'; };
+    // The code unit of a \uXXXX escape at `i` (the backslash), or -1.
+    const auto escapeAt = [&json](qsizetype i) -> int {
+        if (i + 5 >= json.size() || json[i] != '\\' || json[i + 1] != 'u')
+            return -1;
+        bool ok = false;
+        const int v = QByteArrayView(json).sliced(i + 2, 4).toInt(&ok, 16);
+        return ok ? v : -1;
+    };
+    QByteArray out;
+    qsizetype copied = 0;
+    const auto replace = [&](qsizetype from, qsizetype to, const char *with) {
+        out += QByteArrayView(json).sliced(copied, from - copied);
+        out += with;
+        copied = to;
+    };
+    qsizetype i = 0;
+    while (i < json.size()) {
+        const char c = json[i];
+        if (c == '"') { // a string: skip it, mending unpaired surrogate escapes
+            for (++i; i < json.size() && json[i] != '"';) {
+                if (json[i] != '\\') {
+                    ++i;
+                    continue;
+                }
+                const int unit = escapeAt(i);
+                if (unit >= 0xD800 && unit <= 0xDBFF) {
+                    const int low = escapeAt(i + 6);
+                    if (low >= 0xDC00 && low <= 0xDFFF) {
+                        i += 12;
+                        continue;
+                    }
+                }
+                if (unit >= 0xD800 && unit <= 0xDFFF)
+                    replace(i, i + 6, "\\ufffd");
+                i += unit >= 0 ? 6 : 2;
+            }
+            ++i;
+            continue;
+        }
+        if (c != '-' && !digit(i)) {
+            ++i;
+            continue;
+        }
+        const bool negative = c == '-';
+        const qsizetype digitsStart = negative ? i + 1 : i;
+        for (i = digitsStart; digit(i);)
+            ++i;
+        const std::string_view digits(json.constData() + digitsStart, std::size_t(i - digitsStart));
+        if (i < json.size() && (json[i] == '.' || json[i] == 'e' || json[i] == 'E')) { // not an integer
+            while (i < json.size() && (digit(i) || json[i] == '.' || json[i] == 'e' || json[i] == 'E' || json[i] == '+' || json[i] == '-'))
+                ++i;
+            continue;
+        }
+        const std::string_view limit = negative ? "9223372036854775808" : "18446744073709551615";
+        if (digits.size() > limit.size() || (digits.size() == limit.size() && digits > limit))
+            replace(i, i, ".0");
+    }
+    if (copied == 0)
+        return std::nullopt;
+    out += QByteArrayView(json).sliced(copied);
+    return out;
+}
+
+} // namespace
+
 Expected<Object> Object::parse(const QByteArray &json)
 {
     dom::element el;
     auto err = threadParser().parse(json.constData(), size_t(json.size())).get(el);
+    if (err == simdjson::NUMBER_ERROR || err == simdjson::STRING_ERROR)
+        if (const std::optional<QByteArray> repaired = repairedForSimdjson(json))
+            return parse(*repaired);
     if (err)
         return decodeError(err, json);
     if (!el.is_object())
@@ -284,9 +363,15 @@ std::optional<Expected<Object::List>> parseListByItems(const QByteArray &json, c
     const auto layout = listscanner::scan(body);
     if (!layout)
         return std::nullopt;
+    // As strict as the whole-document parser: valid UTF-8 throughout, every other member valid.
+    if (!simdjson::validate_utf8(body.data(), body.size()))
+        return std::nullopt;
     const auto part = [body](listscanner::Part p) { return body.substr(p.offset, p.size); };
     dom::parser parser; // freed on return: it grows to the largest item only
     dom::element el;
+    for (const listscanner::Part &p : layout->others)
+        if (parser.parse(part(p)).error())
+            return std::nullopt;
     Object::List list;
     if (layout->kind.size != 0) {
         std::string_view kind;
@@ -324,10 +409,14 @@ std::optional<Expected<Object::List>> parseListByItems(const QByteArray &json, c
 
 } // namespace
 
-Expected<Object::List> Object::parseList(const QByteArray &json, const QString &itemApiVersion, const QString &itemKind,
-                                         bool stripManagedFields)
+namespace {
+
+// parseList() on the text as it is; `wrap` makes an Object of a built block.
+template<typename Wrap>
+Expected<Object::List> parseListAsIs(const QByteArray &json, const QString &itemApiVersion, const QString &itemKind,
+                                     bool stripManagedFields, Wrap wrap)
 {
-    if (auto byItems = parseListByItems(json, itemApiVersion, itemKind, stripManagedFields, [](ObjectData *d) { return Object(d); }))
+    if (auto byItems = parseListByItems(json, itemApiVersion, itemKind, stripManagedFields, wrap))
         return std::move(*byItems);
     // The whole document at once, with a parser of its own freed on return (its padded copy,
     // tape and string buffer are several times the body): for bodies the item scan declined,
@@ -340,7 +429,7 @@ Expected<Object::List> Object::parseList(const QByteArray &json, const QString &
     dom::object obj;
     if (el.get_object().get(obj))
         return listError(QStringLiteral("a list must be a JSON object"));
-    List list;
+    Object::List list;
     list.kind = stringField(obj, "kind");
     if (dom::object meta; obj["metadata"].get_object().get(meta) == simdjson::SUCCESS)
         readListMetadata(meta, list);
@@ -356,9 +445,22 @@ Expected<Object::List> Object::parseList(const QByteArray &json, const QString &
         for (dom::element item : items) {
             if (!item.is_object())
                 return listError(QStringLiteral("a list item is not an object"));
-            list.items.append(Object(buildData(dom::object(item), itemApiVersion, itemKind, stripManagedFields)));
+            list.items.append(wrap(buildData(dom::object(item), itemApiVersion, itemKind, stripManagedFields)));
         }
     }
+    return list;
+}
+
+} // namespace
+
+Expected<Object::List> Object::parseList(const QByteArray &json, const QString &itemApiVersion, const QString &itemKind,
+                                         bool stripManagedFields)
+{
+    const auto wrap = [](ObjectData *d) { return Object(d); };
+    Expected<List> list = parseListAsIs(json, itemApiVersion, itemKind, stripManagedFields, wrap);
+    if (!list)
+        if (const std::optional<QByteArray> repaired = repairedForSimdjson(json)) // see Object::parse
+            return parseListAsIs(*repaired, itemApiVersion, itemKind, stripManagedFields, wrap);
     return list;
 }
 

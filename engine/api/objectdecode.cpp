@@ -30,10 +30,19 @@ QString intern(const QString &s)
     return s;
 }
 
+simdjson::simdjson_result<dom::element> lastMember(dom::object obj, std::string_view key)
+{
+    simdjson::simdjson_result<dom::element> found(simdjson::NO_SUCH_FIELD);
+    for (dom::key_value_pair kv : obj)
+        if (kv.key == key)
+            found = simdjson::simdjson_result<dom::element>(dom::element(kv.value));
+    return found;
+}
+
 QString internedField(dom::object obj, const char *key)
 {
     std::string_view sv;
-    if (obj[key].get_string().get(sv) == simdjson::SUCCESS)
+    if (lastMember(obj, key).get_string().get(sv) == simdjson::SUCCESS)
         return intern(qstr(sv));
     return {};
 }
@@ -41,7 +50,7 @@ QString internedField(dom::object obj, const char *key)
 QString stringField(dom::object obj, const char *key)
 {
     std::string_view sv;
-    if (obj[key].get_string().get(sv) == simdjson::SUCCESS)
+    if (lastMember(obj, key).get_string().get(sv) == simdjson::SUCCESS)
         return qstr(sv);
     return {};
 }

@@ -15,7 +15,10 @@ QString qstr(std::string_view sv);
 /// The shared copy of a short string that many objects carry (apiVersion, kind, namespace, label
 /// keys…). The table is bounded: once full, new strings are returned as they are.
 QString intern(const QString &s);
-/// `obj[key]` as a string (interned / not); "" when absent or not a string.
+/// The last member named `key` (JSON allows duplicate names; Go, Qt and the packer keep the last,
+/// while simdjson's obj[key] finds the first).
+simdjson::simdjson_result<simdjson::dom::element> lastMember(simdjson::dom::object obj, std::string_view key);
+/// The last `key` member as a string (interned / not); "" when absent or not a string.
 QString internedField(simdjson::dom::object obj, const char *key);
 QString stringField(simdjson::dom::object obj, const char *key);
 
