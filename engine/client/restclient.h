@@ -17,9 +17,14 @@
 // returns true the request is aborted and the call fails with reason Cancelled. The server may
 // or may not have applied a write aborted in flight (as with a cancelled context in client-go).
 //
+// Destruction: every call still pending (waiting for a reply, a rate-limit slot or a Retry-After
+// pause) finishes with Cancelled while the destructor runs, so no coroutine frame is left
+// suspended; a call started while the client is being destroyed fails with Cancelled at once.
+//
 // Live on one thread; call from that thread. Long-lived watches use WatchStream (its own
 // manager: one QNetworkAccessManager opens at most 6 connections per host).
 
+#include "engine/api/clock.h"
 #include "engine/api/expected.h"
 #include "engine/api/gvk.h"
 #include "engine/api/object.h"
@@ -39,6 +44,9 @@ namespace opbench {
 
 class TokenBucket;
 class WatchStream;
+namespace detail {
+struct PendingSleeps;
+}
 
 struct RawResponse
 {
@@ -112,6 +120,11 @@ private:
                                             QByteArray contentType);
     QCoro::Task<Expected<Object>> sendForObject(QByteArray method, QString path, QueryParams query, QByteArray body,
                                                 QByteArray contentType);
+    /// Sleeps `d` on the clock (a rate-limit slot or a Retry-After pause); Cancelled when
+    /// `isCancelled` turns true, Destroyed when the client is destroyed meanwhile (then the caller
+    /// must not touch the client any more).
+    enum class PauseOutcome { Slept, Cancelled, Destroyed };
+    QCoro::Task<PauseOutcome> pause(Clock::Duration d, std::function<bool()> isCancelled);
 
     RestConfig m_config;
     std::function<bool()> m_cancelled; // of the open CancelScope, read by each call as it starts
@@ -119,6 +132,11 @@ private:
     QNetworkAccessManager *m_nam; // child
     std::unique_ptr<TokenBucket> m_limiter;
     int m_maxRetries = 10;
+    /// False from the start of the destructor: calls resumed by it (or started from code it
+    /// resumes) finish with Cancelled without touching the client.
+    std::shared_ptr<bool> m_alive = std::make_shared<bool>(true);
+    /// Calls sleeping on the clock; the destructor wakes them so their frames finish.
+    std::shared_ptr<detail::PendingSleeps> m_sleeps;
 };
 
 } // namespace opbench
