@@ -8,6 +8,9 @@
 #include "engine/client/watchstream.h"
 
 #include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QMutex>
+#include <QSet>
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QDeadlineTimer>
@@ -19,6 +22,8 @@
 #include <map>
 
 namespace opbench {
+
+Q_LOGGING_CATEGORY(lcClient, "opbench.client")
 
 namespace detail {
 
@@ -190,6 +195,26 @@ constexpr int kMaxRetryAfterSeconds = 60;
 
 bool isRetryable(const Attempt &a) { return a.retryAfter >= 0 && (a.code == 429 || a.code >= 500); }
 
+/// insecure-skip-tls-verify: said once per server and process, as a warning (client-go logs the
+/// same choice only at high verbosity; a silent MITM-able connection should not go unnoticed).
+void warnIfUnverified(const RestConfig &cfg)
+{
+    if (!cfg.tls.insecure || cfg.server.scheme() != QLatin1String("https"))
+        return;
+    static QMutex mutex;
+    static QSet<QString> warned;
+    const QString server = cfg.server.toString(QUrl::RemoveUserInfo | QUrl::RemoveQuery | QUrl::RemoveFragment);
+    {
+        QMutexLocker lock(&mutex);
+        if (warned.contains(server))
+            return;
+        warned.insert(server);
+    }
+    qCWarning(lcClient).noquote() << QStringLiteral("TLS verification is off for %1 (insecure-skip-tls-verify): the server's "
+                                                   "certificate is not checked, so the connection and its credentials can be intercepted")
+                                         .arg(server);
+}
+
 } // namespace
 
 RestClient::CancelScope::CancelScope(RestClient *client, std::function<bool()> cancelled) : m_client(client)
@@ -209,6 +234,7 @@ RestClient::RestClient(RestConfig config, QObject *parent)
       m_nam(new QNetworkAccessManager(this)), m_sleeps(std::make_shared<detail::PendingSleeps>())
 {
     detail::configureManager(m_nam, m_config);
+    warnIfUnverified(m_config);
     if (m_config.qps > 0)
         m_limiter = std::make_unique<TokenBucket>(m_config.qps, m_config.burst, m_clock);
 }

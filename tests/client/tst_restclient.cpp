@@ -20,6 +20,8 @@
 
 #include <qcoro/qcorotask.h>
 
+#include <algorithm>
+
 using namespace opbench;
 using namespace opbench::test;
 using namespace std::chrono_literals;
@@ -591,11 +593,24 @@ private Q_SLOTS:
         QVERIFY(!mis.ok());
         QVERIFY2(mis.error().message().contains(QStringLiteral("wrong.example.test")), qPrintable(mis.error().message()));
 
-        // insecure-skip-tls-verify accepts any certificate.
+        // Verified connections say nothing about TLS.
+        auto tlsWarnings = [] {
+            return std::count_if(g_messages.cbegin(), g_messages.cend(),
+                                 [](const QString &m) { return m.contains(QLatin1String("insecure-skip-tls-verify")); });
+        };
+        QCOMPARE(tlsWarnings(), 0);
+        // insecure-skip-tls-verify accepts any certificate, with a visible warning naming the
+        // server (once per server).
         RestConfig insecure = cfg;
         insecure.tls.insecure = true;
         RestClient insecureClient(insecure);
         QVERIFY(QCoro::waitFor(insecureClient.get(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("demo"))).ok());
+        QCOMPARE(tlsWarnings(), 1);
+        RestClient insecureAgain(insecure);
+        QCOMPARE(tlsWarnings(), 1);
+        const QString warning = *std::find_if(g_messages.cbegin(), g_messages.cend(),
+                                              [](const QString &m) { return m.contains(QLatin1String("insecure-skip-tls-verify")); });
+        QVERIFY2(warning.contains(insecure.server.toString()), qPrintable(warning));
     }
 
     void shouldAuthenticateWithAClientCertificate()
