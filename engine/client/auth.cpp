@@ -34,6 +34,7 @@ TokenFileAuth::TokenFileAuth(QString path, Clock *clock, std::chrono::seconds pe
 
 Expected<QByteArray> TokenFileAuth::token()
 {
+    QMutexLocker lock(&m_mutex);
     const Clock::TimePoint now = m_clock->now();
     if (m_readAt && now - *m_readAt < m_period && !m_token.isEmpty())
         return m_token;
@@ -65,6 +66,7 @@ QCoro::Task<Expected<Credentials>> TokenFileAuth::credentials()
 
 bool TokenFileAuth::invalidate()
 {
+    QMutexLocker lock(&m_mutex);
     m_readAt.reset();
     return true;
 }

@@ -10,6 +10,7 @@
 #include "engine/api/expected.h"
 
 #include <QByteArray>
+#include <QMutex>
 #include <QSslCertificate>
 #include <QSslKey>
 #include <QString>
@@ -42,6 +43,9 @@ public:
     virtual bool invalidate() { return false; }
     /// "bearer token", "token file /path", "basic", "exec plugin aws" … (never the secret).
     virtual QString describe() const = 0;
+    /// True when clients on several threads may share this provider (the manager then renews
+    /// the leader lease on its own thread).
+    virtual bool threadSafe() const { return false; }
 };
 
 /// A fixed bearer token (kubeconfig `token`).
@@ -51,6 +55,7 @@ public:
     explicit StaticTokenAuth(QByteArray token) : m_token(std::move(token)) {}
     QCoro::Task<Expected<Credentials>> credentials() override;
     QString describe() const override { return QStringLiteral("bearer token"); }
+    bool threadSafe() const override { return true; }
 
 private:
     QByteArray m_token;
@@ -63,6 +68,7 @@ public:
     BasicAuth(QString username, QString password);
     QCoro::Task<Expected<Credentials>> credentials() override;
     QString describe() const override { return QStringLiteral("basic auth as \"%1\"").arg(m_username); }
+    bool threadSafe() const override { return true; }
 
 private:
     QString m_username;
@@ -81,11 +87,13 @@ public:
     Expected<QByteArray> token();
     bool invalidate() override;
     QString describe() const override { return QStringLiteral("token file %1").arg(m_path); }
+    bool threadSafe() const override { return true; }
 
 private:
     QString m_path;
     Clock *m_clock;
     std::chrono::seconds m_period;
+    QMutex m_mutex; // guards the cached token (clients on several threads share the provider)
     QByteArray m_token;
     std::optional<Clock::TimePoint> m_readAt;
 };

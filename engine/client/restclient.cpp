@@ -10,14 +10,99 @@
 #include "engine/client/watchstream.h"
 
 #include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QMutex>
+#include <QSet>
 #include <QJsonObject>
 #include <QDeadlineTimer>
 #include <QPointer>
 #include <QScopeGuard>
 
 #include <algorithm>
+#include <coroutine>
+#include <map>
 
 namespace opbench {
+
+Q_LOGGING_CATEGORY(lcClient, "opbench.client")
+
+namespace detail {
+
+/// The calls of one RestClient sleeping on its clock, so its destructor can wake them.
+struct PendingSleeps
+{
+    struct Entry
+    {
+        std::coroutine_handle<> handle;
+        quint64 timer = 0;
+        bool *woken = nullptr; // set when the destructor resumes the sleeper
+    };
+    std::map<quint64, Entry> entries;
+    quint64 nextKey = 1;
+};
+
+namespace {
+
+/// `co_await InterruptibleSleep(...)`: resumes after `d` on `clock`, or (returning false) when the
+/// owning client is destroyed.
+class InterruptibleSleep
+{
+public:
+    InterruptibleSleep(Clock *clock, Clock::Duration d, QObject *context, std::shared_ptr<PendingSleeps> sleeps)
+        : m_clock(clock), m_d(d), m_context(context), m_sleeps(std::move(sleeps))
+    {
+    }
+    // Movable only before it is awaited (the compiler may move the temporary into place).
+    InterruptibleSleep(InterruptibleSleep &&o) noexcept : m_clock(o.m_clock), m_d(o.m_d), m_context(o.m_context), m_sleeps(o.m_sleeps) {}
+    InterruptibleSleep(const InterruptibleSleep &) = delete;
+    InterruptibleSleep &operator=(const InterruptibleSleep &) = delete;
+    InterruptibleSleep &operator=(InterruptibleSleep &&) = delete;
+    /// A frame destroyed while it sleeps (its Task dropped) unregisters itself.
+    ~InterruptibleSleep()
+    {
+        if (!m_key)
+            return;
+        const auto it = m_sleeps->entries.find(m_key);
+        if (it == m_sleeps->entries.end())
+            return;
+        m_clock->cancel(it->second.timer);
+        m_sleeps->entries.erase(it);
+    }
+    bool await_ready() const noexcept { return m_d.count() <= 0; }
+    void await_suspend(std::coroutine_handle<> h)
+    {
+        const quint64 key = m_sleeps->nextKey++;
+        m_key = key;
+        PendingSleeps::Entry &e = m_sleeps->entries[key];
+        e.handle = h;
+        e.woken = &m_woken;
+        std::weak_ptr<PendingSleeps> weak = m_sleeps;
+        e.timer = m_clock->callAfter(m_d, m_context, [weak, key] {
+            const std::shared_ptr<PendingSleeps> sleeps = weak.lock();
+            if (!sleeps)
+                return;
+            const auto it = sleeps->entries.find(key);
+            if (it == sleeps->entries.end())
+                return;
+            const std::coroutine_handle<> handle = it->second.handle;
+            sleeps->entries.erase(it);
+            handle.resume();
+        });
+    }
+    /// False when woken by the client's destruction.
+    bool await_resume() const noexcept { return !m_woken; }
+
+private:
+    Clock *m_clock;
+    Clock::Duration m_d;
+    QObject *m_context;
+    std::shared_ptr<PendingSleeps> m_sleeps;
+    quint64 m_key = 0;
+    bool m_woken = false;
+};
+
+} // namespace
+} // namespace detail
 
 namespace {
 
@@ -118,20 +203,24 @@ constexpr int kMaxRetryAfterSeconds = 60;
 
 bool isRetryable(const Attempt &a) { return a.retryAfter >= 0 && (a.code == 429 || a.code >= 500); }
 
-/// Sleeps `d` on `clock`, in slices when the call is cancellable; false when cancelled.
-QCoro::Task<bool> pause(Clock *clock, Clock::Duration d, QObject *context, std::function<bool()> isCancelled)
+/// insecure-skip-tls-verify: said once per server and process, as a warning (client-go logs the
+/// same choice only at high verbosity; a silent MITM-able connection should not go unnoticed).
+void warnIfUnverified(const RestConfig &cfg)
 {
-    if (!isCancelled) {
-        co_await detail::ClockSleep(clock, d, context);
-        co_return true;
+    if (!cfg.tls.insecure || cfg.server.scheme() != QLatin1String("https"))
+        return;
+    static QMutex mutex;
+    static QSet<QString> warned;
+    const QString server = cfg.server.toString(QUrl::RemoveUserInfo | QUrl::RemoveQuery | QUrl::RemoveFragment);
+    {
+        QMutexLocker lock(&mutex);
+        if (warned.contains(server))
+            return;
+        warned.insert(server);
     }
-    const auto until = clock->now() + d;
-    while (clock->now() < until) {
-        if (isCancelled())
-            co_return false;
-        co_await detail::ClockSleep(clock, std::min<Clock::Duration>(until - clock->now(), kCancelPoll), context);
-    }
-    co_return !isCancelled();
+    qCWarning(lcClient).noquote() << QStringLiteral("TLS verification is off for %1 (insecure-skip-tls-verify): the server's "
+                                                   "certificate is not checked, so the connection and its credentials can be intercepted")
+                                         .arg(server);
 }
 
 } // namespace
@@ -150,19 +239,64 @@ RestClient::CancelScope::~CancelScope()
 
 RestClient::RestClient(RestConfig config, QObject *parent)
     : QObject(parent), m_config(std::move(config)), m_clock(m_config.clock ? m_config.clock : Clock::system()),
-      m_http(detail::makeHttpClient(m_config, this))
+      m_http(detail::makeHttpClient(m_config, this)), m_sleeps(std::make_shared<detail::PendingSleeps>())
 {
+    warnIfUnverified(m_config);
     if (m_config.qps > 0)
         m_limiter = std::make_unique<TokenBucket>(m_config.qps, m_config.burst, m_clock);
 }
 
-RestClient::~RestClient() = default;
+RestClient::~RestClient()
+{
+    // Finish every pending call now, while the members are intact: a frame left suspended would
+    // leak (and with it whatever its callers hold). Each resumed call sees *m_alive false and
+    // returns Cancelled without touching the client; code it resumes may start new calls, which
+    // fail at once. Sleepers first, then the replies (deleting the HTTP client aborts and deletes them:
+    // their waits resume with Destroyed).
+    *m_alive = false;
+    while (!m_sleeps->entries.empty()) {
+        const auto it = m_sleeps->entries.begin();
+        const detail::PendingSleeps::Entry e = it->second;
+        m_sleeps->entries.erase(it);
+        m_clock->cancel(e.timer);
+        *e.woken = true;
+        e.handle.resume();
+    }
+    delete m_http; // aborts and deletes the replies: their waits resume with Destroyed
+    m_http = nullptr;
+}
+
+auto RestClient::pause(Clock::Duration d, std::function<bool()> isCancelled) -> QCoro::Task<PauseOutcome>
+{
+    // Sliced when the call is cancellable, so the predicate is checked every kCancelPoll.
+    const std::shared_ptr<detail::PendingSleeps> sleeps = m_sleeps;
+    const std::shared_ptr<bool> alive = m_alive;
+    Clock *clock = m_clock;
+    const auto until = clock->now() + d;
+    for (;;) {
+        if (isCancelled && isCancelled())
+            co_return PauseOutcome::Cancelled;
+        const auto now = clock->now();
+        if (now >= until)
+            co_return PauseOutcome::Slept;
+        Clock::Duration step = until - now;
+        if (isCancelled)
+            step = std::min<Clock::Duration>(step, kCancelPoll);
+        const bool slept = co_await detail::InterruptibleSleep(clock, step, this, sleeps);
+        if (!slept || !*alive)
+            co_return PauseOutcome::Destroyed;
+    }
+}
 
 QCoro::Task<Expected<RawResponse>> RestClient::send(QByteArray method, QString path, QueryParams query,
                                                     QByteArray body, QByteArray contentType, ListStreamDecoder *listSink)
 {
-    const std::function<bool()> isCancelled = m_cancelled; // before the first suspension
-    QPointer<RestClient> self(this);
+    // Everything read from `this` is copied before the first suspension; after each one, *alive
+    // says whether the client still exists (false from the start of its destructor).
+    const std::shared_ptr<bool> alive = m_alive;
+    if (!*alive)
+        co_return cancelled(method, path);
+    const std::function<bool()> isCancelled = m_cancelled;
     const RestConfig cfg = m_config; // keeps the auth provider alive across awaits
     const QByteArray q = encodeQuery(query);
     bool authRetried = false;
@@ -171,18 +305,16 @@ QCoro::Task<Expected<RawResponse>> RestClient::send(QByteArray method, QString p
         if (isCancelled && isCancelled())
             co_return callCancelled(method, path);
         if (m_limiter) {
-            const Clock::Duration slot = m_limiter->reserve();
-            std::function<bool()> slotCheck = isCancelled;
-            const bool waited = co_await pause(m_clock, slot, this, std::move(slotCheck));
-            if (!self)
+            const PauseOutcome waited = co_await pause(m_limiter->reserve(), isCancelled);
+            if (waited == PauseOutcome::Destroyed || !*alive)
                 co_return cancelled(method, path);
-            if (!waited)
+            if (waited == PauseOutcome::Cancelled)
                 co_return callCancelled(method, path);
         }
         Credentials creds;
         if (cfg.auth) {
             Expected<Credentials> c = co_await cfg.auth->credentials();
-            if (!self)
+            if (!*alive)
                 co_return cancelled(method, path);
             if (!c)
                 co_return c.error();
@@ -191,7 +323,7 @@ QCoro::Task<Expected<RawResponse>> RestClient::send(QByteArray method, QString p
         std::function<bool()> exchangeCheck = isCancelled;
         Expected<Attempt> a = co_await exchange(m_http, cfg, method, path, q, body, contentType, creds, std::move(exchangeCheck),
                                                 listSink);
-        if (!self)
+        if (!*alive)
             co_return cancelled(method, path);
         if (!a)
             co_return a.error();
@@ -204,11 +336,10 @@ QCoro::Task<Expected<RawResponse>> RestClient::send(QByteArray method, QString p
         if (isRetryable(*a) && retries < m_maxRetries) {
             ++retries;
             const Clock::Duration retryAfter = std::chrono::seconds(std::min(a->retryAfter, kMaxRetryAfterSeconds));
-            std::function<bool()> retryCheck = isCancelled;
-            const bool retried = co_await pause(m_clock, retryAfter, this, std::move(retryCheck));
-            if (!self)
+            const PauseOutcome retried = co_await pause(retryAfter, isCancelled);
+            if (retried == PauseOutcome::Destroyed || !*alive)
                 co_return cancelled(method, path);
-            if (!retried)
+            if (retried == PauseOutcome::Cancelled)
                 co_return callCancelled(method, path);
             continue;
         }

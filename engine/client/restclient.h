@@ -18,9 +18,14 @@
 // returns true the request is aborted and the call fails with reason Cancelled. The server may
 // or may not have applied a write aborted in flight (as with a cancelled context in client-go).
 //
+// Destruction: every call still pending (waiting for a reply, a rate-limit slot or a Retry-After
+// pause) finishes with Cancelled while the destructor runs, so no coroutine frame is left
+// suspended; a call started while the client is being destroyed fails with Cancelled at once.
+//
 // Live on one thread; call from that thread. Long-lived watches use WatchStream (a connection
 // of its own each).
 
+#include "engine/api/clock.h"
 #include "engine/api/expected.h"
 #include "engine/api/gvk.h"
 #include "engine/api/object.h"
@@ -43,6 +48,9 @@ class HttpClient;
 class ListStreamDecoder;
 class TokenBucket;
 class WatchStream;
+namespace detail {
+struct PendingSleeps;
+}
 
 struct RawResponse
 {
@@ -117,6 +125,11 @@ private:
                                             ListStreamDecoder *listSink = nullptr);
     QCoro::Task<Expected<Object>> sendForObject(QByteArray method, QString path, QueryParams query, QByteArray body,
                                                 QByteArray contentType);
+    /// Sleeps `d` on the clock (a rate-limit slot or a Retry-After pause); Cancelled when
+    /// `isCancelled` turns true, Destroyed when the client is destroyed meanwhile (then the caller
+    /// must not touch the client any more).
+    enum class PauseOutcome { Slept, Cancelled, Destroyed };
+    QCoro::Task<PauseOutcome> pause(Clock::Duration d, std::function<bool()> isCancelled);
 
     RestConfig m_config;
     std::function<bool()> m_cancelled; // of the open CancelScope, read by each call as it starts
@@ -124,6 +137,11 @@ private:
     detail::HttpClient *m_http; // child: keep-alive connections to the server
     std::unique_ptr<TokenBucket> m_limiter;
     int m_maxRetries = 10;
+    /// False from the start of the destructor: calls resumed by it (or started from code it
+    /// resumes) finish with Cancelled without touching the client.
+    std::shared_ptr<bool> m_alive = std::make_shared<bool>(true);
+    /// Calls sleeping on the clock; the destructor wakes them so their frames finish.
+    std::shared_ptr<detail::PendingSleeps> m_sleeps;
 };
 
 } // namespace opbench

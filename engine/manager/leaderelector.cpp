@@ -125,7 +125,7 @@ void LeaderElector::schedule(milliseconds delay)
         if (gen != m_generation)
             return;
         const auto now = m_clock->now();
-        if (m_phase == Phase::Renewing && ((m_inRound && now >= deadlineFor(now)) || now >= m_lastWriteStart + safeHold())) {
+        if (m_phase == Phase::Renewing && ((m_inRound && now >= deadlineFor(now)) || now >= m_lastWriteStart.load() + safeHold())) {
             loseLeadership(); // also when a busy event loop ran this timer late
             return;
         }
@@ -157,7 +157,7 @@ Clock::TimePoint LeaderElector::deadlineFor(Clock::TimePoint tryStart) const
     // The round's deadline (client-go). It is also bounded from the start of our last successful
     // write: the others count LeaseDuration from when they saw that write, which is after it was
     // sent, so we stop before they can take over even when that write's reply came back late.
-    return std::min(m_roundStart + m_config.renewDeadline, m_lastWriteStart + safeHold());
+    return std::min(m_roundStart + m_config.renewDeadline, m_lastWriteStart.load() + safeHold());
 }
 
 Clock::Duration LeaderElector::safeHold() const
@@ -167,7 +167,13 @@ Clock::Duration LeaderElector::safeHold() const
 
 bool LeaderElector::mayAct() const
 {
-    return m_leading && m_clock->now() < m_lastWriteStart + safeHold();
+    return m_leading.load() && m_clock->now() < m_lastWriteStart.load() + safeHold();
+}
+
+LeaderElectionRecord LeaderElector::observedRecord() const
+{
+    QMutexLocker lock(&m_observedMutex);
+    return m_observed;
 }
 
 QCoro::Task<void> LeaderElector::runTry(quint64 generation)
@@ -283,7 +289,10 @@ bool LeaderElector::leaseValid(Clock::TimePoint now) const
 void LeaderElector::observe(const LeaderElectionRecord &record, Clock::TimePoint now)
 {
     const bool holderChanged = record.holderIdentity != m_observed.holderIdentity;
-    m_observed = record;
+    {
+        QMutexLocker lock(&m_observedMutex);
+        m_observed = record;
+    }
     m_observedTime = now;
     if (holderChanged)
         Q_EMIT newLeader(record.holderIdentity);
@@ -370,7 +379,7 @@ QCoro::Task<void> LeaderElector::release()
 
 void LeaderElector::setLeading(bool leading)
 {
-    if (m_leading == leading)
+    if (m_leading.load() == leading)
         return;
     m_leading = leading;
     m_statusGauge->set(leading ? 1 : 0);

@@ -28,13 +28,19 @@
 // Defaults as controller-runtime: 15 s / 10 s / 2 s; validate() enforces
 // LeaseDuration > RenewDeadline > 1.2 × RetryPeriod.
 // Exports leader_election_master_status{name} (1 while leading).
+// Threads: it lives on one thread (the Manager gives it its own, so a busy engine thread cannot
+// starve renewals) and is driven there; isLeader, lost, mayAct, handedOff, observedLeader and
+// observedRecord may be called from any thread.
 
 #include "engine/api/clock.h"
 #include "engine/api/expected.h"
 #include "engine/manager/leaselock.h"
 
+#include <QMutex>
 #include <QObject>
 #include <QPointer>
+
+#include <atomic>
 
 #include <chrono>
 #include <memory>
@@ -71,19 +77,19 @@ public:
 
     const LeaderElectionConfig &config() const { return m_config; }
     QString identity() const { return m_config.identity; }
-    bool isLeader() const { return m_leading; }
+    bool isLeader() const { return m_leading.load(); }
     /// True after leadership was lost to a failed renewal (not after stop/handOff).
-    bool lost() const { return m_lost; }
+    bool lost() const { return m_lost.load(); }
     /// Leading, and no other candidate can have taken the lease over yet: less than
     /// min(RetryPeriod + RenewDeadline, LeaseDuration) since the start of our last successful
     /// write. False once that passed, even before the timer that ends leadership has run (a
     /// busy event loop): a fence for writes.
     [[nodiscard]] bool mayAct() const;
     /// True between handOff() and takeBack().
-    bool handedOff() const { return m_handedOff; }
+    bool handedOff() const { return m_handedOff.load(); }
     /// The holder last observed ("" when none or unknown).
-    QString observedLeader() const { return m_observed.holderIdentity; }
-    LeaderElectionRecord observedRecord() const { return m_observed; }
+    QString observedLeader() const { return observedRecord().holderIdentity; }
+    LeaderElectionRecord observedRecord() const;
 
     /// Starts campaigning (first try at once).
     void start();
@@ -126,9 +132,9 @@ private:
     Clock *m_clock;
     Gauge *m_statusGauge;
     Phase m_phase = Phase::Idle;
-    bool m_leading = false;
-    bool m_lost = false;
-    bool m_handedOff = false;
+    std::atomic<bool> m_leading{false};
+    std::atomic<bool> m_lost{false};
+    std::atomic<bool> m_handedOff{false};
     bool m_inFlight = false;
     bool m_inRound = false;        // a renewal round is running (its deadline counts)
     bool m_releaseWhenIdle = false; // stop() came while a try was in flight
@@ -137,10 +143,11 @@ private:
     quint64 m_deadlineTimer = 0;
     quint64 m_tryId = 0;       // bumps per try and when a try is abandoned at its deadline
     bool m_tryWhenIdle = false; // a try was due while an abandoned one was still in flight
-    LeaderElectionRecord m_observed;
+    LeaderElectionRecord m_observed; // written on the elector's thread, under m_observedMutex
+    mutable QMutex m_observedMutex;
     Clock::TimePoint m_observedTime{};
     Clock::TimePoint m_roundStart{};
-    Clock::TimePoint m_lastWriteStart{}; // start of the try whose write last succeeded
+    std::atomic<Clock::TimePoint> m_lastWriteStart{Clock::TimePoint{}}; // start of the try whose write last succeeded
 };
 
 } // namespace opbench

@@ -2,6 +2,7 @@
 #include "engine/manager/manager.h"
 
 #include "engine/api/metrics.h"
+#include "engine/client/auth.h"
 #include "engine/client/inclusterconfig.h"
 #include "engine/controller/logger.h"
 #include "engine/manager/eventrecorder.h"
@@ -10,6 +11,7 @@
 #include "engine/manager/processmetrics.h"
 
 #include <QDir>
+#include <QThread>
 #include <QFile>
 #include <QHostInfo>
 
@@ -65,7 +67,27 @@ Manager::Manager(ManagerOptions options, QObject *parent)
 {
 }
 
-Manager::~Manager() = default;
+Manager::~Manager()
+{
+    if (m_electionThread) { // the elector and its client are deleted on their thread as it ends
+        m_electionThread->quit();
+        m_electionThread->wait();
+        m_elector = nullptr;
+        m_electionRest = nullptr;
+    }
+}
+
+void Manager::onElectorThread(std::function<void(LeaderElector *)> fn)
+{
+    if (!m_elector)
+        return;
+    if (!m_electionThread) {
+        fn(m_elector);
+        return;
+    }
+    LeaderElector *elector = m_elector;
+    QMetaObject::invokeMethod(elector, [elector, fn = std::move(fn)] { fn(elector); }, Qt::QueuedConnection);
+}
 
 Expected<std::unique_ptr<Manager>> Manager::create(ManagerOptions options, QObject *parent)
 {
@@ -136,8 +158,28 @@ Expected<void> Manager::init()
         return v.error();
     RestConfig ecfg = cfg;
     ecfg.timeout = std::max(std::chrono::milliseconds(1000), m_options.renewDeadline / 2);
-    m_electionRest = new RestClient(ecfg, this);
-    m_elector = new LeaderElector(std::make_unique<RestLeaseLock>(m_electionRest, ns, le.name), le, this);
+    // Renewals on their own thread, with their own clock (timers belong to the thread that arms
+    // them) and client, unless time is injected (a FakeClock is driven from the test's thread).
+    const bool ownThread = m_options.leaderElectionThread && !m_options.clock && (!cfg.auth || cfg.auth->threadSafe());
+    if (ownThread) {
+        m_electionClock = std::make_unique<SystemClock>();
+        ecfg.clock = m_electionClock.get();
+        le.clock = m_electionClock.get();
+    }
+    m_electionRest = new RestClient(ecfg, ownThread ? nullptr : this);
+    m_elector = new LeaderElector(std::make_unique<RestLeaseLock>(m_electionRest, ns, le.name), le, ownThread ? nullptr : this);
+    if (ownThread) {
+        m_electionThread = new QThread(this);
+        m_electionThread->setObjectName(QStringLiteral("leader-election"));
+        m_electionRest->moveToThread(m_electionThread);
+        m_elector->moveToThread(m_electionThread);
+        // The elector first: its coroutines still waiting on the client see it gone when the
+        // client's destructor finishes them.
+        connect(m_electionThread, &QThread::finished, m_elector, &QObject::deleteLater);
+        connect(m_electionThread, &QThread::finished, m_electionRest, &QObject::deleteLater);
+        m_electionThread->start();
+    }
+    connect(m_elector, &LeaderElector::released, this, &Manager::leaseReleased);
     connect(m_elector, &LeaderElector::startedLeading, this, [this] {
         Logger().withName(QStringLiteral("leaderelection")).info(QStringLiteral("successfully acquired lease"),
             {{QStringLiteral("lease"), m_options.leaderElectionId}, {QStringLiteral("identity"), m_elector->identity()}});
@@ -217,7 +259,7 @@ QCoro::Task<Expected<void>> Manager::start()
     }
     if (m_elector) {
         log.info(QStringLiteral("attempting to acquire leader lease..."), {{QStringLiteral("lease"), m_options.leaderElectionId}});
-        m_elector->start();
+        onElectorThread([](LeaderElector *e) { e->start(); });
     } else {
         startElected();
     }
@@ -265,14 +307,12 @@ void Manager::onStoppedLeading()
 
 void Manager::handOff()
 {
-    if (m_elector)
-        m_elector->handOff();
+    onElectorThread([](LeaderElector *e) { e->handOff(); });
 }
 
 void Manager::takeBack()
 {
-    if (m_elector)
-        m_elector->takeBack();
+    onElectorThread([](LeaderElector *e) { e->takeBack(); });
 }
 
 void Manager::stop(int exitCode, const QString &reason)
@@ -374,12 +414,12 @@ QCoro::Task<void> Manager::shutdown(int exitCode, QString reason)
     m_probes->close();
     if (m_elector && m_elector->isLeader()) {
         log.info(QStringLiteral("Releasing the leader lease"), {{QStringLiteral("lease"), m_options.leaderElectionId}});
-        m_elector->stop();
-        co_await qCoro(m_elector, &LeaderElector::released, m_options.renewDeadline);
+        onElectorThread([](LeaderElector *e) { e->stop(); });
+        co_await qCoro(this, &Manager::leaseReleased, m_options.renewDeadline);
         if (!self)
             co_return;
     } else if (m_elector) {
-        m_elector->stop();
+        onElectorThread([](LeaderElector *e) { e->stop(); });
     }
     log.info(QStringLiteral("Wait completed, proceeding to shutdown the manager"));
     Q_EMIT finished(exitCode, reason);

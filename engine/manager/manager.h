@@ -8,6 +8,9 @@
 //          runnables (controllers), these only while leading;
 //   stop:  non-election and election runnables → caches → HTTP servers → elector (release).
 //
+// With leader election the elector runs on its own thread (ManagerOptions::leaderElectionThread)
+// with its own RestClient; its signals reach the manager queued. Everything else stays on the
+// manager's thread.
 // Losing the lease stops everything and finishes with exit code 1 and "leader election lost".
 // handOff()/takeBack() (GUI) pause the controllers and release the lease / campaign again.
 // A stop waits at most gracefulShutdownTimeout (default 30 s; negative = forever) for all
@@ -29,8 +32,11 @@
 #include <QPointer>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <vector>
+
+class QThread;
 
 namespace opbench {
 
@@ -66,6 +72,12 @@ struct ManagerOptions
     /// Reconciles in flight at once for controllers that take the manager's default (the
     /// --max-concurrent-reconciles flag; controller-runtime's Controller.MaxConcurrentReconciles).
     int maxConcurrentReconciles = 1;
+    /// Lease renewal on its own thread (with its own RestClient), as client-go's elector runs in
+    /// its own goroutine: a reconcile or handler that keeps the engine thread busy cannot starve
+    /// renewals. Only with the real clock and an auth provider that can be shared across threads
+    /// (not an exec plugin): otherwise (an injected `clock` in tests) the elector stays on the
+    /// manager's thread.
+    bool leaderElectionThread = true;
     Clock *clock = nullptr;
 };
 
@@ -112,6 +124,8 @@ Q_SIGNALS:
     void electionRunnablesStopped();
     /// Internal: the non-election runnables finished stopping.
     void nonElectionRunnablesStopped();
+    /// Internal: the elector's release write finished (relayed to the manager's thread).
+    void leaseReleased();
 
 private:
     explicit Manager(ManagerOptions options, QObject *parent);
@@ -124,14 +138,18 @@ private:
     QCoro::Task<void> stopNonElectedAndSignal();
     static std::chrono::milliseconds remainingGrace(const QDeadlineTimer &deadline);
     bool hasElectionRunnables() const;
+    /// Runs `fn` on the elector's thread (now when it shares ours).
+    void onElectorThread(std::function<void(LeaderElector *)> fn);
 
     ManagerOptions m_options;
     Clock *m_clock;
     RestClient *m_rest = nullptr;      // child
-    RestClient *m_electionRest = nullptr; // child (timeout max(renewDeadline/2, 1 s))
+    RestClient *m_electionRest = nullptr; // child or on m_electionThread (timeout max(renewDeadline/2, 1 s))
     InformerCache *m_cache = nullptr;  // child
     Client *m_client = nullptr;        // child
-    LeaderElector *m_elector = nullptr; // child
+    LeaderElector *m_elector = nullptr; // child or on m_electionThread
+    QThread *m_electionThread = nullptr; // child; runs the elector and m_electionRest
+    std::unique_ptr<Clock> m_electionClock; // the elector thread's own real clock
     HttpEndpoint *m_metrics = nullptr; // child
     HttpEndpoint *m_probes = nullptr;  // child
     HealthChecks m_healthz{QStringLiteral("healthz")};

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// A leader whose event loop is blocked by work that burns CPU past its lease (the engine runs on
-// one thread): when the loop runs again, a write it makes is refused, because another replica
-// may lead by then, and the manager stops with "leader election lost". Against the embedded API
-// server over HTTP. The spin is real time on purpose: a stalled event loop is the subject, and a
-// FakeClock cannot move without running its timers.
+// A reconcile that burns CPU past the lease on the engine thread (runtime review #6):
+// - by default the elector renews on its own thread, so the leader keeps its lease through the
+//   spin and its write afterwards goes out (the write fence would refuse it otherwise);
+// - with the elector on the engine thread (leaderElectionThread = false), renewals starve: when the
+//   loop runs again the write is refused, because another replica may lead by then, and the
+//   manager stops with "leader election lost".
+// Against the embedded API server over HTTP (on its own thread). The spin is real time on purpose:
+// a stalled event loop is the subject, and a FakeClock cannot move without running its timers.
 #include "engine/controller/client.h"
 #include "engine/manager/leaderelector.h"
+#include "engine/manager/leaselock.h"
 #include "engine/manager/manager.h"
 #include "tests/support/testapiserver.h"
 
@@ -19,6 +23,7 @@ using testsupport::TestApiServer;
 namespace {
 
 const GroupVersionResource kConfigMaps{QString(), QStringLiteral("v1"), QStringLiteral("configmaps")};
+const GroupVersionResource kLeases{QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};
 
 struct Outcome
 {
@@ -67,15 +72,10 @@ class TestLeaderFence : public QObject
 {
     Q_OBJECT
 
-private Q_SLOTS:
-    void shouldRefuseWritesAfterABusyLoopOutlivedTheLease()
+    static ManagerOptions options(const RestConfig &cfg)
     {
-        TestApiServer api;
-        QVERIFY2(api.start(), qPrintable(api.errorString()));
-        Expected<RestConfig> cfg = loadConfig(api.kubeconfigPath());
-        QVERIFY(cfg.ok());
         ManagerOptions mo;
-        mo.restConfig = *cfg;
+        mo.restConfig = cfg;
         mo.leaderElection = true;
         mo.leaderElectionId = QStringLiteral("fence");
         mo.leaderElectionNamespace = QStringLiteral("default");
@@ -84,6 +84,52 @@ private Q_SLOTS:
         mo.renewDeadline = 2s;
         mo.retryPeriod = 500ms;
         mo.gracefulShutdownTimeout = 5s;
+        return mo;
+    }
+
+private Q_SLOTS:
+    void shouldKeepTheLeaseWhileAReconcileSpins()
+    {
+        TestApiServer api;
+        QVERIFY2(api.start(), qPrintable(api.errorString()));
+        Expected<RestConfig> cfg = loadConfig(api.kubeconfigPath());
+        QVERIFY(cfg.ok());
+        ManagerOptions mo = options(*cfg);
+        auto created = Manager::create(mo);
+        QVERIFY2(created.ok(), created.ok() ? "" : qPrintable(created.error().message()));
+        std::unique_ptr<Manager> mgr = std::move(created.value());
+        Outcome out;
+        mgr->add(std::make_unique<SpinningRunnable>(mgr->client(), &out));
+        bool finished = false;
+        connect(mgr.get(), &Manager::finished, mgr.get(), [&](int, const QString &) { finished = true; });
+        Expected<void> started = QCoro::waitFor(mgr->start());
+        QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().message()));
+        QTRY_VERIFY_WITH_TIMEOUT(out.done, 20000);
+        QVERIFY(out.result.has_value());
+        // The fence lets a write out only while the last renewal is recent: renewals went on
+        // during the 4 s spin (lease 3 s).
+        QVERIFY2(out.result->ok(), out.result->ok() ? "" : qPrintable(out.result->error().message()));
+        QVERIFY(!mgr->elector()->lost());
+        QVERIFY(mgr->isLeader());
+        RestClient rest(*cfg);
+        QVERIFY(QCoro::waitFor(rest.get(kConfigMaps, QStringLiteral("default"), QStringLiteral("late-write"))).ok());
+        const Expected<Object> lease = QCoro::waitFor(rest.get(kLeases, QStringLiteral("default"), QStringLiteral("fence")));
+        QVERIFY(lease.ok());
+        QCOMPARE(LeaderElectionRecord::fromLease(*lease).holderIdentity, QStringLiteral("spinner"));
+        QTest::qWait(200); // the stop it would have made on a lost lease is queued: let it run
+        QVERIFY(!finished);
+        mgr->stop();
+        QTRY_VERIFY_WITH_TIMEOUT(finished, 10000);
+    }
+
+    void shouldRefuseWritesAfterABusyLoopOutlivedTheLease()
+    {
+        TestApiServer api;
+        QVERIFY2(api.start(), qPrintable(api.errorString()));
+        Expected<RestConfig> cfg = loadConfig(api.kubeconfigPath());
+        QVERIFY(cfg.ok());
+        ManagerOptions mo = options(*cfg);
+        mo.leaderElectionThread = false; // renewals share the spinning thread
         auto created = Manager::create(mo);
         QVERIFY2(created.ok(), created.ok() ? "" : qPrintable(created.error().message()));
         std::unique_ptr<Manager> mgr = std::move(created.value());

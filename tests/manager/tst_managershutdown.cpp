@@ -10,24 +10,37 @@
 #include <QTest>
 
 #include <coroutine>
+#include <vector>
 
 using namespace opbench;
 using namespace std::chrono_literals;
 
 namespace {
 
-/// Never resumes: the frame of a stop() that hangs (left suspended on purpose).
-struct Forever
+/// Holds the stop() calls that hang until the test opens it (at its end, so that their frames
+/// finish: LeakSanitizer reports frames left suspended).
+struct Gate
 {
+    std::vector<std::coroutine_handle<>> waiting;
+    void open()
+    {
+        for (const std::coroutine_handle<> h : std::exchange(waiting, {}))
+            h.resume();
+    }
+};
+
+struct GateWait
+{
+    Gate *gate;
     bool await_ready() const noexcept { return false; }
-    void await_suspend(std::coroutine_handle<>) const noexcept {}
+    void await_suspend(std::coroutine_handle<> h) const { gate->waiting.push_back(h); }
     void await_resume() const noexcept {}
 };
 
 class TestRunnable final : public Runnable
 {
 public:
-    TestRunnable(QString name, bool elected, bool hangs, QStringList *log)
+    TestRunnable(QString name, bool elected, Gate *hangs, QStringList *log)
         : m_name(std::move(name)), m_elected(elected), m_hangs(hangs), m_log(log)
     {
     }
@@ -42,14 +55,14 @@ public:
     {
         m_log->append(QStringLiteral("stop ") + m_name);
         if (m_hangs)
-            co_await Forever{};
+            co_await GateWait{m_hangs};
         m_log->append(QStringLiteral("stopped ") + m_name);
     }
 
 private:
     QString m_name;
     bool m_elected;
-    bool m_hangs;
+    Gate *m_hangs; // null: stops at once
     QStringList *m_log;
 };
 
@@ -62,8 +75,10 @@ class TestManagerShutdown : public QObject
 private:
     struct Run
     {
-        std::unique_ptr<Manager> mgr;
+        ~Run() { hangs.open(); } // while the manager and the log still exist
+        Gate hangs;
         QStringList log;
+        std::unique_ptr<Manager> mgr;
         bool finished = false;
         int code = -1;
         QString reason;
@@ -76,8 +91,8 @@ private:
         auto mgr = Manager::create(mo);
         QVERIFY(mgr.ok());
         run.mgr = std::move(mgr.value());
-        run.mgr->add(std::make_unique<TestRunnable>(QStringLiteral("background"), false, hangNonElection, &run.log));
-        run.mgr->add(std::make_unique<TestRunnable>(QStringLiteral("controller"), true, false, &run.log));
+        run.mgr->add(std::make_unique<TestRunnable>(QStringLiteral("background"), false, hangNonElection ? &run.hangs : nullptr, &run.log));
+        run.mgr->add(std::make_unique<TestRunnable>(QStringLiteral("controller"), true, nullptr, &run.log));
         connect(run.mgr.get(), &Manager::finished, run.mgr.get(), [&run](int code, const QString &reason) {
             run.finished = true;
             run.code = code;
@@ -124,7 +139,7 @@ private Q_SLOTS:
         QVERIFY(created.ok());
         Run run;
         run.mgr = std::move(created.value());
-        run.mgr->add(std::make_unique<TestRunnable>(QStringLiteral("controller"), true, /*hangs=*/true, &run.log));
+        run.mgr->add(std::make_unique<TestRunnable>(QStringLiteral("controller"), true, &run.hangs, &run.log));
         connect(run.mgr.get(), &Manager::finished, run.mgr.get(), [&run](int code, const QString &reason) {
             run.finished = true;
             run.code = code;
