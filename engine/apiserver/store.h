@@ -63,7 +63,10 @@ struct ObjectRef
 struct WriteOptions
 {
     bool dryRun = false;          // full processing, nothing stored, no RV change, no event
-    QString fieldManager;         // recorded for information only
+    QString fieldManager;         // non-empty: metadata.managedFields records the write (an Update
+                                  // entry; see fieldmanager.h). Empty (internal writers): kept as is
+    QString apiVersion;           // the version the write was served at (default: the type's)
+    bool managedFieldsSet = false; // the caller computed managedFields already (server-side apply)
 };
 
 struct DeleteOptions

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Store: the write path (create, update, updateStatus, remove) and its rules.
 #include "engine/apiserver/defaults.h"
+#include "engine/apiserver/fieldmanager.h"
 #include "engine/apiserver/objectrules.h"
 #include "engine/apiserver/servicedefaults.h"
 #include "engine/apiserver/store.h"
@@ -42,6 +43,27 @@ void keepField(QJsonObject &to, const QJsonObject &from, const char *key)
         to.insert(k, from.value(k));
     else
         to.remove(k);
+}
+
+/// Update bookkeeping of metadata.managedFields for a write with a field manager.
+void recordManagedFields(const ResourceType &type, const QJsonObject &old, QJsonObject &next, const WriteOptions &options,
+                         const QString &subresource, const Clock *clock)
+{
+    if (options.managedFieldsSet)
+        return;
+    if (options.fieldManager.isEmpty()) {
+        // no manager (internal writers): a body without managedFields keeps the stored ones
+        const QJsonObject oldMeta = metaOf(old);
+        QJsonObject meta = metaOf(next);
+        if (meta.value(QLatin1String("managedFields")).toArray().isEmpty() && oldMeta.contains(QLatin1String("managedFields"))) {
+            meta.insert(QLatin1String("managedFields"), oldMeta.value(QLatin1String("managedFields")));
+            setMeta(next, meta);
+        }
+        return;
+    }
+    recordUpdate(type, old, next,
+                 FieldManagerWrite{options.fieldManager, options.apiVersion.isEmpty() ? type.apiVersion() : options.apiVersion,
+                                   subresource, rules::timestamp(clock)});
 }
 
 bool isService(const ResourceType &type) { return !type.custom && type.gvr().group.isEmpty() && type.gvr().resource == QLatin1String("services"); }
@@ -161,6 +183,7 @@ Expected<Object> Store::create(const GroupVersionResource &gvr, const QString &n
     rules::applyCreateDefaults(*type, object);
     if (auto ok = runHooks(*type, object, Object(), QString()); !ok)
         return ok.error();
+    recordManagedFields(*type, QJsonObject(), object, options, QString(), m_clock);
     if (options.dryRun)
         return Object::fromJson(object);
     return commit(EventType::Added, *type, object, Object());
@@ -260,6 +283,7 @@ Expected<Object> Store::finishUpdate(const ResourceType &type, const Object &old
         meta.insert(QLatin1String("generation"), oldMeta.value(QLatin1String("generation")).toInteger() + 1);
         setMeta(object, meta);
     }
+    recordManagedFields(type, oldJson, object, options, subresource, m_clock);
     if (object == oldJson)
         return old; // a no-op: no RV change, no event
     const bool removeNow = old.isBeingDeleted() && rules::readyToRemove(object);
