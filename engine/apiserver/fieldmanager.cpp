@@ -274,10 +274,10 @@ private:
             const bool meta = depth == 0 && key == kMetadata;
             const bool savedMeta = m_metaLevel;
             m_metaLevel = meta;
-            m_path.append(QStringLiteral("f:") + key);
+            push(QStringLiteral("f:") + key);
             const bool zero = meta || (!c.custom && aPresent && !c.freeMap && zeroPresentStruct(key));
             compare(av, bv, fieldCursor(c, key), zero, depth + 1);
-            m_path.removeLast();
+            pop();
             m_metaLevel = savedMeta;
         };
         for (auto it = a.begin(); it != a.end(); ++it)
@@ -291,11 +291,11 @@ private:
     void leaf(const QJsonValue &a, const QJsonValue &b)
     {
         if (a.isUndefined())
-            m_diff.changed.insert(m_path);
+            mark(m_changed, m_diff.changed);
         else if (b.isUndefined())
-            m_diff.removed.insert(m_path);
+            mark(m_removed, m_diff.removed);
         else if (a != b)
-            m_diff.changed.insert(m_path);
+            mark(m_changed, m_diff.changed);
     }
 
     void compare(const QJsonValue &a, const QJsonValue &b, const Cursor &c, bool noMember, int depth)
@@ -323,29 +323,59 @@ private:
                 const QJsonValue old = before.value(pe, QJsonValue(QJsonValue::Undefined));
                 if (!old.isUndefined() && old == ba.at(i))
                     continue;
-                m_path.append(pe);
+                push(pe);
                 compare(old, ba.at(i), ic, false, depth + 1);
-                m_path.removeLast();
+                pop();
             }
             for (auto it = before.cbegin(); it != before.cend(); ++it) {
                 if (seen.contains(it.key()))
                     continue;
-                m_path.append(it.key());
+                push(it.key());
                 compare(it.value(), QJsonValue(QJsonValue::Undefined), ic, false, depth + 1);
-                m_path.removeLast();
+                pop();
             }
         } else {
             return leaf(a, b);
         }
         if (aU && !noMember)
-            m_diff.changed.insert(m_path);
+            mark(m_changed, m_diff.changed);
         else if (bU && !noMember)
-            m_diff.removed.insert(m_path);
+            mark(m_removed, m_diff.removed);
+    }
+
+    void push(const QString &pe)
+    {
+        m_path.push_back(pe);
+        m_changed.push_back(nullptr);
+        m_removed.push_back(nullptr);
+    }
+    void pop()
+    {
+        m_path.pop_back();
+        m_changed.pop_back();
+        m_removed.pop_back();
+    }
+    /// Makes the current path a member of `root`, creating only the nodes still missing
+    /// (`nodes` caches the nodes of the current path; index 0 is the root).
+    void mark(std::vector<FieldSet *> &nodes, FieldSet &root)
+    {
+        if (nodes.empty())
+            return;
+        nodes[0] = &root;
+        std::size_t i = nodes.size() - 1;
+        while (!nodes[i])
+            --i;
+        for (; i + 1 < nodes.size(); ++i)
+            nodes[i + 1] = &nodes[i]->children[m_path[i]];
+        if (nodes.size() > 1)
+            nodes.back()->member = true;
     }
 
     const Scope &m_scope;
     Diff &m_diff;
-    QStringList m_path;
+    std::vector<QString> m_path;
+    std::vector<FieldSet *> m_changed{nullptr}; // one more than m_path: the root first
+    std::vector<FieldSet *> m_removed{nullptr};
     bool m_metaLevel = false;
 };
 
@@ -621,7 +651,7 @@ void recordUpdate(const ResourceType &type, const QJsonObject &old, QJsonObject 
         return;
     const QJsonArray sent = next.value(kMetadata).toObject().value(kManagedFields).toArray();
     QList<Entry> entries = entriesOf(sent.isEmpty() ? old : next);
-    const Diff diff = compareObjects(old, next, type, scopeFor(type, write.subresource));
+    Diff diff = compareObjects(old, next, type, scopeFor(type, write.subresource));
     if (diff.isEmpty()) {
         // nothing changed: the entries stay exactly as they were
         storeEntries(next, entries);
@@ -634,22 +664,31 @@ void recordUpdate(const ResourceType &type, const QJsonObject &old, QJsonObject 
             continue;
         }
         const QJsonObject fields = e.json.value(QLatin1String("fieldsV1")).toObject();
-        if (fields.isEmpty())
-            continue;
+        if (fields.isEmpty() || (!fieldsV1Intersects(fields, diff.changed) && !fieldsV1Intersects(fields, diff.removed)))
+            continue; // untouched: kept as it is, never decoded
         FieldSet &s = e.fields();
-        if (!s.intersects(diff.changed) && !s.intersects(diff.removed))
-            continue;
         s.subtract(diff.changed);
         s.subtract(diff.removed);
         e.touched = true;
     }
-    if (!mine) {
+    if (mine) {
+        const QJsonObject fields = mine->json.value(QLatin1String("fieldsV1")).toObject();
+        if (fieldsV1ContainsAll(fields, diff.changed) && !fieldsV1Intersects(fields, diff.removed)) {
+            // the common controller write: fields it already owns changed; only the time moves
+            mine->json.insert(QStringLiteral("time"), write.time);
+            storeEntries(next, entries);
+            return;
+        }
+    } else {
         entries.append(newEntry(write, QStringLiteral("Update")));
         mine = &entries.last();
     }
     FieldSet &s = mine->fields();
     s.subtract(diff.removed);
-    s.unite(diff.changed);
+    if (s.isEmpty())
+        s = std::move(diff.changed); // a create: the whole set, no copy
+    else
+        s.unite(diff.changed);
     s.dropEmptyNodes();
     mine->touched = true;
     mine->json.insert(QStringLiteral("time"), write.time);

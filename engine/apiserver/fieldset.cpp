@@ -150,6 +150,40 @@ QStringList FieldSet::paths() const
     return out;
 }
 
+namespace {
+bool isMemberNode(const QJsonObject &node) { return node.isEmpty() || node.contains(kDot); }
+} // namespace
+
+bool fieldsV1Intersects(const QJsonObject &fields, const FieldSet &s)
+{
+    for (const auto &[pe, child] : s.children) {
+        const QJsonValue v = fields.value(pe);
+        if (v.isUndefined())
+            continue;
+        const QJsonObject node = v.toObject();
+        if (child.member && isMemberNode(node))
+            return true;
+        if (!child.children.empty() && fieldsV1Intersects(node, child))
+            return true;
+    }
+    return false;
+}
+
+bool fieldsV1ContainsAll(const QJsonObject &fields, const FieldSet &s)
+{
+    for (const auto &[pe, child] : s.children) {
+        const QJsonValue v = fields.value(pe);
+        if (v.isUndefined())
+            return false;
+        const QJsonObject node = v.toObject();
+        if (child.member && !isMemberNode(node))
+            return false;
+        if (!child.children.empty() && !fieldsV1ContainsAll(node, child))
+            return false;
+    }
+    return true;
+}
+
 QString pathElementText(const QString &element)
 {
     if (element.size() < 2 || element.at(1) != u':')

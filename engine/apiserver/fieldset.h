@@ -52,6 +52,11 @@ private:
     void collect(const QString &prefix, QStringList &out) const;
 };
 
+/// Set tests straight on a fieldsV1 document, without decoding it: whether it shares a member
+/// with `s`, and whether it holds every member of `s`.
+bool fieldsV1Intersects(const QJsonObject &fields, const FieldSet &s);
+bool fieldsV1ContainsAll(const QJsonObject &fields, const FieldSet &s);
+
 /// One path element in text form: "f:spec" → ".spec", `k:{"name":"a"}` → `[name="a"]`,
 /// `v:"x"` → `[="x"]`, "i:2" → "[2]".
 QString pathElementText(const QString &element);

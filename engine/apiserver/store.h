@@ -203,8 +203,8 @@ private:
     Expected<ResourceType> typeFor(const GroupVersionResource &gvr) const;
     Expected<void> checkNamespace(const ResourceType &type, const QString &ns) const;
     Expected<void> runHooks(const ResourceType &type, QJsonObject &object, const Object &old, const QString &sub) const;
-    Expected<Object> finishUpdate(const ResourceType &type, const Object &old, QJsonObject object, const WriteOptions &options,
-                                  const QString &subresource);
+    Expected<Object> finishUpdate(const ResourceType &type, const Object &old, const QJsonObject &oldJson, QJsonObject object,
+                                  const WriteOptions &options, const QString &subresource);
     Expected<DeleteResult> markTerminating(const ResourceType &type, const Object &old, QJsonObject object,
                                            qint64 graceSeconds, bool dryRun);
     Object commit(EventType type, const ResourceType &rt, QJsonObject object, const Object &previous);

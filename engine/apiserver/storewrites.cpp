@@ -214,11 +214,10 @@ Expected<Object> Store::update(const GroupVersionResource &gvr, const QString &n
                                {fielderror::invalid(QStringLiteral("metadata.uid"), uid, QStringLiteral("field is immutable"))});
     }
     setMeta(object, meta);
-    if (type->statusSubresource) {
-        const QJsonObject oldJson = old->json();
+    const QJsonObject oldJson = old->json(); // decoded once for every check below
+    if (type->statusSubresource)
         keepField(object, oldJson, "status");
-    }
-    return finishUpdate(*type, *old, object, options, QString());
+    return finishUpdate(*type, *old, oldJson, object, options, QString());
 }
 
 Expected<Object> Store::updateStatus(const GroupVersionResource &gvr, const QString &ns, const QString &name, QJsonObject object,
@@ -235,18 +234,18 @@ Expected<Object> Store::updateStatus(const GroupVersionResource &gvr, const QStr
     const QString bodyName = metaString(object, "name");
     if (!bodyName.isEmpty() && bodyName != name)
         return Status::badRequest(QStringLiteral("the name of the object (%1) does not match the name on the URL (%2)").arg(bodyName, name));
-    QJsonObject next = old->json();
+    const QJsonObject oldJson = old->json();
+    QJsonObject next = oldJson; // shares the unchanged parts with oldJson: cheap comparisons
     QJsonObject meta = metaOf(next);
     keepField(meta, metaOf(object), "resourceVersion");
     setMeta(next, meta);
     keepField(next, object, "status");
-    return finishUpdate(*type, *old, next, options, QStringLiteral("status"));
+    return finishUpdate(*type, *old, oldJson, next, options, QStringLiteral("status"));
 }
 
-Expected<Object> Store::finishUpdate(const ResourceType &type, const Object &old, QJsonObject object, const WriteOptions &options,
-                                     const QString &subresource)
+Expected<Object> Store::finishUpdate(const ResourceType &type, const Object &old, const QJsonObject &oldJson, QJsonObject object,
+                                     const WriteOptions &options, const QString &subresource)
 {
-    const QJsonObject oldJson = old.json();
     const QJsonObject oldMeta = metaOf(oldJson);
     QJsonObject meta = metaOf(object);
     const QString gr = type.gvr().group;
