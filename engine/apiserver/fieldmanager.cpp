@@ -306,7 +306,7 @@ private:
             const QJsonObject ao = a.toObject(), bo = b.toObject();
             if (ao.isEmpty() && bo.isEmpty())
                 return leaf(a, b);
-            compareMapChildren(ao, bo, c, !aU, depth);
+            compareMapChildren(ao, bo, c, !aU || noMember, depth); // noMember: exists in a zero object
         } else if (probe.isArray() && (aU || a.isArray()) && (bU || b.isArray())) {
             const ListInfo li = listInfo(c);
             const QJsonArray aa = a.toArray(), ba = b.toArray();
@@ -378,6 +378,44 @@ private:
     std::vector<FieldSet *> m_removed{nullptr};
     bool m_metaLevel = false;
 };
+
+/// The fieldsV1 an Update records for a value that did not exist before (a create): what
+/// Comparer would mark as added, built straight as JSON. nullopt: nothing to record.
+std::optional<QJsonObject> addedFields(const QJsonValue &v, const Cursor &c, bool present, int depth, const Scope &scope)
+{
+    static const QString kDotKey = QStringLiteral(".");
+    QJsonObject node;
+    if (v.isObject() && !c.atomic && !v.toObject().isEmpty()) {
+        const QJsonObject o = v.toObject();
+        const bool metaLevel = depth == 1 && c.path == kMetadata;
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            const QString key = it.key();
+            if (depth == 0 && scope.skipRootKey(key))
+                continue;
+            if (metaLevel && Scope::skipMetadataKey(key))
+                continue;
+            const bool meta = depth == 0 && key == kMetadata;
+            const bool zero = meta || (!c.custom && present && !c.freeMap && zeroPresentStruct(key));
+            if (auto child = addedFields(it.value(), fieldCursor(c, key), zero, depth + 1, scope))
+                node.insert(QStringLiteral("f:") + key, *child);
+        }
+    } else if (v.isArray() && !v.toArray().isEmpty() && listInfo(c).type != ListType::Atomic) {
+        const QJsonArray a = v.toArray();
+        const ListInfo li = listInfo(c);
+        const Cursor ic = itemCursor(c);
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            if (auto child = addedFields(a.at(i), ic, false, depth + 1, scope))
+                node.insert(itemElement(a.at(i), li, i), *child);
+        }
+    } else {
+        return node; // a leaf: a member without children
+    }
+    if (depth == 0 || present)
+        return node.isEmpty() ? std::nullopt : std::optional<QJsonObject>(node);
+    if (!node.isEmpty())
+        node.insert(kDotKey, QJsonObject());
+    return node;
+}
 
 Diff compareObjects(const QJsonObject &a, const QJsonObject &b, const ResourceType &type, const Scope &scope)
 {
@@ -650,6 +688,18 @@ void recordUpdate(const ResourceType &type, const QJsonObject &old, QJsonObject 
     if (write.manager.isEmpty())
         return;
     const QJsonArray sent = next.value(kMetadata).toObject().value(kManagedFields).toArray();
+    if (old.isEmpty() && sent.isEmpty()) {
+        // a create: one entry holding everything the object sets, built in one walk
+        const std::optional<QJsonObject> fields = addedFields(next, rootCursor(type), true, 0, scopeFor(type, write.subresource));
+        if (!fields)
+            return;
+        Entry e = newEntry(write, QStringLiteral("Update"));
+        e.json.insert(QStringLiteral("fieldsV1"), *fields);
+        QJsonObject meta = next.value(kMetadata).toObject();
+        meta.insert(kManagedFields, QJsonArray{e.json});
+        next.insert(kMetadata, meta);
+        return;
+    }
     QList<Entry> entries = entriesOf(sent.isEmpty() ? old : next);
     Diff diff = compareObjects(old, next, type, scopeFor(type, write.subresource));
     if (diff.isEmpty()) {

@@ -9,6 +9,7 @@
 #include "engine/api/clock.h"
 #include "engine/api/validation.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QUuid>
 
@@ -61,9 +62,14 @@ void recordManagedFields(const ResourceType &type, const QJsonObject &old, QJson
         }
         return;
     }
+    // managedFields times have a one-second resolution: format once per second, not per write
+    static thread_local std::pair<qint64, QString> lastTime{-1, QString()};
+    const qint64 secs = (clock ? clock->wallNow() : QDateTime::currentDateTimeUtc()).toSecsSinceEpoch();
+    if (secs != lastTime.first)
+        lastTime = {secs, QDateTime::fromSecsSinceEpoch(secs, Qt::UTC).toString(Qt::ISODate)};
     recordUpdate(type, old, next,
                  FieldManagerWrite{options.fieldManager, options.apiVersion.isEmpty() ? type.apiVersion() : options.apiVersion,
-                                   subresource, rules::timestamp(clock)});
+                                   subresource, lastTime.second});
 }
 
 bool isService(const ResourceType &type) { return !type.custom && type.gvr().group.isEmpty() && type.gvr().resource == QLatin1String("services"); }

@@ -116,6 +116,11 @@ private Q_SLOTS:
         QVERIFY(f.value(QLatin1String("f:metadata")).toObject().value(QLatin1String("f:labels")).toObject().contains(QLatin1String(".")));
         QVERIFY(!f.value(QLatin1String("f:metadata")).toObject().contains(QLatin1String("f:name")));
         QVERIFY(FieldSet::fromFieldsV1(f).contains(P("f:spec", "f:replicas")));
+        const QJsonObject tmpl = f.value(QLatin1String("f:spec")).toObject().value(QLatin1String("f:template")).toObject();
+        QVERIFY(!tmpl.contains(QLatin1String(".")));
+        QVERIFY(!tmpl.value(QLatin1String("f:spec")).toObject().contains(QLatin1String(".")));
+        QVERIFY(FieldSet::fromFieldsV1(f).contains(P("f:spec", "f:template", "f:spec", "f:containers", "k:{\"name\":\"web\"}")));
+        QVERIFY(FieldSet::fromFieldsV1(f).contains(P("f:spec", "f:selector"))); // atomic: a leaf
     }
 
     void shouldNotTouchManagedFieldsWhenNothingChanged()
