@@ -216,8 +216,9 @@ Expected<Object> Store::update(const GroupVersionResource &gvr, const QString &n
         meta.insert(QLatin1String("namespace"), ns);
     const QString uid = meta.value(QLatin1String("uid")).toString();
     if (!uid.isEmpty() && uid != old->uid()) {
-        return Status::invalid(gvr.group, type->kind(), name,
-                               {fielderror::invalid(QStringLiteral("metadata.uid"), uid, QStringLiteral("field is immutable"))});
+        // the body's uid is a precondition (kube-apiserver's defaultUpdatedObjectInfo): 409
+        return Status::conflict(gvr.group, gvr.resource, name,
+                                QStringLiteral("Precondition failed: UID in precondition: %1, UID in object meta: %2").arg(uid, old->uid()));
     }
     setMeta(object, meta);
     const QJsonObject oldJson = old->json(); // decoded once for every check below
