@@ -4,9 +4,15 @@
 // ownership, Update after Apply, status subresource entries, and the no-op re-apply.
 #include "tests/apiserver/apiserverfixture.h"
 
+#include "engine/cache/informer.h"
+#include "engine/client/restclient.h"
+
 #include <QJsonArray>
 #include <QtTest>
 
+#include <qcoro/qcorotask.h>
+
+using namespace opbench;
 using namespace opbench::testsupport;
 
 namespace {
@@ -199,6 +205,30 @@ private Q_SLOTS:
         QCOMPARE(e.value(QLatin1String("apiVersion")).toString(), QStringLiteral("example.com/v1alpha1"));
         QVERIFY(e.value(QLatin1String("fieldsV1")).toObject().value(QLatin1String("f:status")).toObject().contains(QLatin1String("f:phase")));
         QVERIFY(!fieldsV1(r.json(), QStringLiteral("creator")).contains(QLatin1String("f:status")));
+    }
+
+    void shouldKeepManagedFieldsOutOfTheInformerCache()
+    {
+        // The server records managedFields on every write; opbench's informers strip them by
+        // default (the cache's transform), so the cache holds what controllers read.
+        auto config = loadConfig(m_api.kubeconfigPath());
+        QVERIFY2(config.ok(), config.ok() ? "" : qPrintable(config.error().message()));
+        RestClient client(std::move(*config));
+        InformerOptions o;
+        o.resource = GroupVersionResource{QString(), QStringLiteral("v1"), QStringLiteral("configmaps")};
+        o.kind = QStringLiteral("ConfigMap");
+        o.namespaceName = QStringLiteral("default");
+        o.fieldSelector = QStringLiteral("metadata.name=cached");
+        o.client = &client;
+        Informer informer(std::move(o));
+        informer.start();
+        QTRY_VERIFY_WITH_TIMEOUT(informer.hasSynced(), 10000);
+        QCOMPARE(apply(kConfigMaps + QStringLiteral("/cached"), configMap("cached", "  a: '1'\n"), QStringLiteral("alice")).code, 201);
+        QTRY_COMPARE_WITH_TIMEOUT(informer.store().size(), 1, 10000);
+        QVERIFY(!managedFields(m_http.get(kConfigMaps + QStringLiteral("/cached")).json()).isEmpty());
+        const Object cached = informer.store().list().first();
+        QVERIFY(!cached.json().value(QLatin1String("metadata")).toObject().contains(QLatin1String("managedFields")));
+        informer.stop();
     }
 };
 
