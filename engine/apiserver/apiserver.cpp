@@ -78,7 +78,7 @@ ApiServer::~ApiServer()
 
 void ApiServer::addAdmission()
 {
-    d->store->addAdmissionHook([](const ResourceType &type, QJsonObject &object, const Object &old, const QString &sub) -> Expected<void> {
+    d->store->addAdmissionHook([](const ResourceType &type, QJsonObject &object, const QJsonObject &old, const QString &sub) -> Expected<void> {
         if (!type.custom && type.gvr() == kCrds && sub.isEmpty())
             return checkCrd(object);
         if (!type.custom && sub.isEmpty()) {

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/apiserver/builtinvalidation.h"
 
-#include "engine/api/object.h"
 #include "engine/api/validation.h"
 
 #include <QJsonArray>
@@ -119,7 +118,7 @@ bool isWorkload(const ResourceType &type)
            || r == QLatin1String("daemonsets");
 }
 
-void validateWorkload(const ResourceType &type, const QJsonObject &object, const Object &old, QList<StatusCause> &causes)
+void validateWorkload(const ResourceType &type, const QJsonObject &object, const QJsonObject &old, QList<StatusCause> &causes)
 {
     const QJsonObject spec = sub(object, "spec");
     const QString resource = type.gvr().resource;
@@ -141,8 +140,8 @@ void validateWorkload(const ResourceType &type, const QJsonObject &object, const
             causes.append(fielderror::invalidRaw(QStringLiteral("spec.template.metadata.labels"), goStringMap(labels.isEmpty() ? QJsonValue() : QJsonValue(labels)),
                                                  QStringLiteral("`selector` does not match template `labels`")));
         }
-        if (!old.isNull()) {
-            const QJsonValue before = old.value({QLatin1String("spec"), QLatin1String("selector")});
+        if (!old.isEmpty()) {
+            const QJsonValue before = sub(old, "spec").value(QLatin1String("selector"));
             if (before.isObject() && before.toObject() != selector)
                 causes.append(fielderror::invalidRaw(QStringLiteral("spec.selector"), goLabelSelector(selector), QStringLiteral("field is immutable")));
         }
@@ -150,26 +149,26 @@ void validateWorkload(const ResourceType &type, const QJsonObject &object, const
     validatePodSpec(sub(tmpl, "spec"), QStringLiteral("spec.template.spec"), causes);
 }
 
-void validateService(const QJsonObject &object, const Object &old, QList<StatusCause> &causes)
+void validateService(const QJsonObject &object, const QJsonObject &old, QList<StatusCause> &causes)
 {
     const QJsonObject spec = sub(object, "spec");
     if (spec.value(QLatin1String("type")).toString() != QLatin1String("ExternalName"))
         validatePorts(spec.value(QLatin1String("ports")).toArray(), QStringLiteral("spec.ports"), "port", causes, false);
-    if (old.isNull())
+    if (old.isEmpty())
         return;
-    const QString before = old.value({QLatin1String("spec"), QLatin1String("clusterIP")}).toString();
+    const QString before = sub(old, "spec").value(QLatin1String("clusterIP")).toString();
     const QString now = spec.value(QLatin1String("clusterIP")).toString();
     if (!before.isEmpty() && !now.isEmpty() && before != now)
         causes.append(fielderror::invalid(QStringLiteral("spec.clusterIP"), now, QStringLiteral("field is immutable")));
 }
 
-void validateImmutableData(const QJsonObject &object, const Object &old, QList<StatusCause> &causes)
+void validateImmutableData(const QJsonObject &object, const QJsonObject &old, QList<StatusCause> &causes)
 {
-    if (old.isNull() || !old.value({QLatin1String("immutable")}).toBool())
+    if (old.isEmpty() || !old.value(QLatin1String("immutable")).toBool())
         return;
     const QString why = QStringLiteral("field is immutable when `immutable` is set");
     for (const char *field : {"data", "binaryData"}) {
-        if (object.value(QLatin1String(field)).toObject() != old.value({QLatin1String(field)}).toObject())
+        if (object.value(QLatin1String(field)).toObject() != old.value(QLatin1String(field)).toObject())
             causes.append(fielderror::forbidden(QString::fromLatin1(field), why));
     }
     if (!object.value(QLatin1String("immutable")).toBool())
@@ -194,7 +193,7 @@ QString goLabelSelector(const QJsonObject &selector)
     return QStringLiteral("v1.LabelSelector{MatchLabels:%1, MatchExpressions:%2}").arg(goStringMap(selector.value(QLatin1String("matchLabels"))), expressions);
 }
 
-QList<StatusCause> validateBuiltinObject(const ResourceType &type, const QJsonObject &object, const Object &old)
+QList<StatusCause> validateBuiltinObject(const ResourceType &type, const QJsonObject &object, const QJsonObject &old)
 {
     QList<StatusCause> causes;
     if (type.custom)
@@ -204,7 +203,7 @@ QList<StatusCause> validateBuiltinObject(const ResourceType &type, const QJsonOb
     if (isWorkload(type)) {
         validateWorkload(type, object, old, causes);
     } else if (group.isEmpty() && resource == QLatin1String("pods")) {
-        if (old.isNull())
+        if (old.isEmpty())
             validatePodSpec(sub(object, "spec"), QStringLiteral("spec"), causes);
     } else if (group.isEmpty() && resource == QLatin1String("services")) {
         validateService(object, old, causes);

@@ -12,7 +12,6 @@
 //   change.
 // Status writes are not checked (only the status changes there).
 
-#include "engine/api/object.h"
 #include "engine/api/status.h"
 #include "engine/apiserver/registry.h"
 
@@ -20,8 +19,8 @@
 
 namespace opbench::apiserver {
 
-/// The causes kube-apiserver would give for `object`; `old` (the stored object) is null on create.
-QList<StatusCause> validateBuiltinObject(const ResourceType &type, const QJsonObject &object, const Object &old);
+/// The causes kube-apiserver would give for `object`; `old` (the stored object) is empty on create.
+QList<StatusCause> validateBuiltinObject(const ResourceType &type, const QJsonObject &object, const QJsonObject &old);
 
 /// Go's %#v of a metav1.LabelSelector, as it appears in upstream messages:
 /// `v1.LabelSelector{MatchLabels:map[string]string{"app":"web"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}`.

@@ -104,9 +104,10 @@ struct ListResult
 
 /// Admission hook: called on every create and update of a type (after the store's metadata rules,
 /// before commit). It may mutate `object` (defaulting, pruning). A returned Status (422 via
-/// Status::invalid, ...) rejects the write; nothing is stored. `old` is null on create.
+/// Status::invalid, ...) rejects the write; nothing is stored. `old` (the stored document) is empty
+/// on create.
 /// `subresource` is "" for the main endpoint, "status" for /status writes.
-using AdmissionHook = std::function<Expected<void>(const ResourceType &type, QJsonObject &object, const Object &old,
+using AdmissionHook = std::function<Expected<void>(const ResourceType &type, QJsonObject &object, const QJsonObject &old,
                                                    const QString &subresource)>;
 
 class Store : public QObject
@@ -202,7 +203,7 @@ Q_SIGNALS:
 private:
     Expected<ResourceType> typeFor(const GroupVersionResource &gvr) const;
     Expected<void> checkNamespace(const ResourceType &type, const QString &ns) const;
-    Expected<void> runHooks(const ResourceType &type, QJsonObject &object, const Object &old, const QString &sub) const;
+    Expected<void> runHooks(const ResourceType &type, QJsonObject &object, const QJsonObject &old, const QString &sub) const;
     Expected<Object> finishUpdate(const ResourceType &type, const Object &old, const QJsonObject &oldJson, QJsonObject object,
                                   const WriteOptions &options, const QString &subresource);
     Expected<DeleteResult> markTerminating(const ResourceType &type, const Object &old, QJsonObject object,

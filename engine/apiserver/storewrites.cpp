@@ -187,7 +187,7 @@ Expected<Object> Store::create(const GroupVersionResource &gvr, const QString &n
     if (isService(*type))
         allocateServiceAddresses(bucket, objectKey(objNs, name), object);
     rules::applyCreateDefaults(*type, object);
-    if (auto ok = runHooks(*type, object, Object(), QString()); !ok)
+    if (auto ok = runHooks(*type, object, QJsonObject(), QString()); !ok)
         return ok.error();
     recordManagedFields(*type, QJsonObject(), object, options, QString(), m_clock);
     if (options.dryRun)
@@ -282,7 +282,7 @@ Expected<Object> Store::finishUpdate(const ResourceType &type, const Object &old
     defaults::applyDefaults(type, object); // before the generation and no-op checks below
     if (isService(type))
         allocateServiceAddresses(m_objects.value(type.storage), old.key(), object);
-    if (auto ok = runHooks(type, object, old, subresource); !ok)
+    if (auto ok = runHooks(type, object, oldJson, subresource); !ok)
         return ok.error();
     if (type.tracksGeneration && rules::specChanged(type, oldJson, object)) {
         meta = metaOf(object);
