@@ -4,6 +4,7 @@
 #include "engine/api/clock.h"
 #include "engine/api/yamlcodec.h"
 #include "engine/apiserver/auditlog.h"
+#include "engine/apiserver/builtinvalidation.h"
 #include "engine/apiserver/auth.h"
 #include "engine/apiserver/crdcontroller.h"
 #include "engine/apiserver/garbagecollector.h"
@@ -77,9 +78,15 @@ ApiServer::~ApiServer()
 
 void ApiServer::addAdmission()
 {
-    d->store->addAdmissionHook([](const ResourceType &type, QJsonObject &object, const Object &, const QString &sub) -> Expected<void> {
+    d->store->addAdmissionHook([](const ResourceType &type, QJsonObject &object, const QJsonObject &old, const QString &sub) -> Expected<void> {
         if (!type.custom && type.gvr() == kCrds && sub.isEmpty())
             return checkCrd(object);
+        if (!type.custom && sub.isEmpty()) {
+            if (const QList<StatusCause> causes = validateBuiltinObject(type, object, old); !causes.isEmpty()) {
+                const QString name = object.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString();
+                return Status::invalid(type.gvr().group, type.kind(), name, causes);
+            }
+        }
         if (!type.custom || type.schema.isEmpty())
             return {};
         const SchemaValidator::Result r = SchemaValidator(type.schema).process(object);

@@ -48,12 +48,12 @@ Expected<void> validatePatchOptions(PatchKind kind, const QString &fieldManager,
 /// Apply: see applyServerSide().
 Expected<QJsonObject> applyPatch(PatchKind kind, const QJsonObject &live, const QByteArray &body, bool customResource);
 
-/// Server-side apply, the common case: `applied` (the full intent of one manager) is merged
-/// into `live` (strategic-merge rules for built-ins, merge-patch rules for custom resources),
-/// or becomes the object when `live` is absent (create). Not implemented: field ownership
-/// (managedFields), conflicts between managers (409 FieldManagerConflict) and the removal of
-/// fields a manager stopped applying. The applied config must carry apiVersion and kind (400
-/// otherwise); a `metadata.name` different from `live`'s → 400.
+/// Server-side apply without field ownership: `applied` is merged into `live` (strategic-merge
+/// rules for built-ins, merge-patch rules for custom resources), or becomes the object when
+/// `live` is absent. The API server itself uses serverSideApply() (fieldmanager.h), which keeps
+/// managedFields, answers conflicts and removes fields a manager stopped applying. The applied
+/// config must carry apiVersion and kind (400 otherwise); a `metadata.name` different from
+/// `live`'s → 400.
 Expected<QJsonObject> applyServerSide(const std::optional<QJsonObject> &live, const QJsonObject &applied, bool customResource);
 
 /// Parses a JSON body into a value (object or array); malformed → 400 naming the offset.

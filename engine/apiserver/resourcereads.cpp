@@ -2,6 +2,8 @@
 // ResourceHandler: dispatch, body decoding and the read verbs (get, list, watch).
 #include "engine/apiserver/resourcehandler.h"
 
+#include "engine/apiserver/fieldmanager.h"
+
 #include "engine/api/clock.h"
 #include "engine/api/yamlcodec.h"
 #include "engine/apiserver/conversion.h"
@@ -41,7 +43,7 @@ Expected<WriteOptions> writeOptionsFrom(const Request &request)
             return Status::badRequest(QStringLiteral("dryRun: Unsupported value: \"%1\": supported values: \"All\"").arg(v));
         wo.dryRun = true;
     }
-    wo.fieldManager = request.param(QStringLiteral("fieldManager"));
+    wo.fieldManager = fieldManagerFor(request.param(QStringLiteral("fieldManager")), request.header("user-agent"));
     return wo;
 }
 

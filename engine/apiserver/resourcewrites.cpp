@@ -6,7 +6,9 @@
 #include "engine/apiserver/builtindecode.h"
 #include "engine/apiserver/conversion.h"
 #include "engine/apiserver/crdcontroller.h"
+#include "engine/apiserver/fieldmanager.h"
 #include "engine/apiserver/fieldvalidation.h"
+#include "engine/apiserver/objectrules.h"
 #include "engine/apiserver/patch.h"
 
 #include <QJsonArray>
@@ -141,6 +143,7 @@ void ResourceHandler::create(const Request &r, const RequestInfo &info, const Re
         return resp.sendStatus(ok.error());
     if (auto ok = checkCrdNotTerminating(m_store, type); !ok)
         return resp.sendStatus(ok.error());
+    wo->apiVersion = type.apiVersion();
     auto o = m_store->create(type.gvr(), info.namespaceName, toStorage(type, *checked), *wo);
     if (!o)
         return resp.sendStatus(o.error());
@@ -170,6 +173,7 @@ void ResourceHandler::update(const Request &r, const RequestInfo &info, const Re
     Responder::Headers warnings;
     if (auto ok = validateFields(r, type, QStringLiteral("UpdateOptions"), *checked, &warnings); !ok)
         return resp.sendStatus(ok.error());
+    wo->apiVersion = type.apiVersion();
     auto o = write(info, type, *checked, *wo);
     if (!o)
         return resp.sendStatus(o.error());
@@ -188,6 +192,7 @@ void ResourceHandler::patch(const Request &r, const RequestInfo &info, const Res
     auto wo = writeOptionsFrom(r);
     if (!wo)
         return resp.sendStatus(wo.error());
+    wo->apiVersion = type.apiVersion();
     auto current = m_store->get(type.gvr(), info.namespaceName, info.name);
     if (!current && (kind != PatchKind::Apply || current.error().code() != 404 || !info.subresource.isEmpty()))
         return resp.sendStatus(current.error());
@@ -203,7 +208,9 @@ void ResourceHandler::patch(const Request &r, const RequestInfo &info, const Res
             return resp.sendStatus(Status::badRequest(QStringLiteral("an apply patch must hold exactly one document")));
         if (docs->first().value(QLatin1String("metadata")).toObject().contains(QLatin1String("managedFields")))
             return resp.sendStatus(Status::badRequest(QStringLiteral("metadata.managedFields must be nil")));
-        patched = applyServerSide(live, docs->first(), type.custom);
+        const FieldManagerWrite w{wo->fieldManager, type.apiVersion(), info.subresource, rules::timestamp(m_store->clock())};
+        patched = serverSideApply(type, live, docs->first(), w, r.boolParam(QStringLiteral("force")));
+        wo->managedFieldsSet = true;
     } else {
         patched = applyPatch(kind, *live, r.body, type.custom);
     }

@@ -206,7 +206,7 @@ int Store::purge(const GroupVersionResource &gvr)
 
 void Store::addAdmissionHook(AdmissionHook hook) { m_hooks.append(std::move(hook)); }
 
-Expected<void> Store::runHooks(const ResourceType &type, QJsonObject &object, const Object &old, const QString &sub) const
+Expected<void> Store::runHooks(const ResourceType &type, QJsonObject &object, const QJsonObject &old, const QString &sub) const
 {
     for (const AdmissionHook &hook : m_hooks) {
         Expected<void> r = hook(type, object, old, sub);

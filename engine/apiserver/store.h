@@ -63,7 +63,10 @@ struct ObjectRef
 struct WriteOptions
 {
     bool dryRun = false;          // full processing, nothing stored, no RV change, no event
-    QString fieldManager;         // recorded for information only
+    QString fieldManager;         // non-empty: metadata.managedFields records the write (an Update
+                                  // entry; see fieldmanager.h). Empty (internal writers): kept as is
+    QString apiVersion;           // the version the write was served at (default: the type's)
+    bool managedFieldsSet = false; // the caller computed managedFields already (server-side apply)
 };
 
 struct DeleteOptions
@@ -101,9 +104,10 @@ struct ListResult
 
 /// Admission hook: called on every create and update of a type (after the store's metadata rules,
 /// before commit). It may mutate `object` (defaulting, pruning). A returned Status (422 via
-/// Status::invalid, ...) rejects the write; nothing is stored. `old` is null on create.
+/// Status::invalid, ...) rejects the write; nothing is stored. `old` (the stored document) is empty
+/// on create.
 /// `subresource` is "" for the main endpoint, "status" for /status writes.
-using AdmissionHook = std::function<Expected<void>(const ResourceType &type, QJsonObject &object, const Object &old,
+using AdmissionHook = std::function<Expected<void>(const ResourceType &type, QJsonObject &object, const QJsonObject &old,
                                                    const QString &subresource)>;
 
 class Store : public QObject
@@ -199,9 +203,9 @@ Q_SIGNALS:
 private:
     Expected<ResourceType> typeFor(const GroupVersionResource &gvr) const;
     Expected<void> checkNamespace(const ResourceType &type, const QString &ns) const;
-    Expected<void> runHooks(const ResourceType &type, QJsonObject &object, const Object &old, const QString &sub) const;
-    Expected<Object> finishUpdate(const ResourceType &type, const Object &old, QJsonObject object, const WriteOptions &options,
-                                  const QString &subresource);
+    Expected<void> runHooks(const ResourceType &type, QJsonObject &object, const QJsonObject &old, const QString &sub) const;
+    Expected<Object> finishUpdate(const ResourceType &type, const Object &old, const QJsonObject &oldJson, QJsonObject object,
+                                  const WriteOptions &options, const QString &subresource);
     Expected<DeleteResult> markTerminating(const ResourceType &type, const Object &old, QJsonObject object,
                                            qint64 graceSeconds, bool dryRun);
     Object commit(EventType type, const ResourceType &rt, QJsonObject object, const Object &previous);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Store: the write path (create, update, updateStatus, remove) and its rules.
 #include "engine/apiserver/defaults.h"
+#include "engine/apiserver/fieldmanager.h"
 #include "engine/apiserver/objectrules.h"
 #include "engine/apiserver/servicedefaults.h"
 #include "engine/apiserver/store.h"
@@ -8,6 +9,7 @@
 #include "engine/api/clock.h"
 #include "engine/api/validation.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QUuid>
 
@@ -42,6 +44,32 @@ void keepField(QJsonObject &to, const QJsonObject &from, const char *key)
         to.insert(k, from.value(k));
     else
         to.remove(k);
+}
+
+/// Update bookkeeping of metadata.managedFields for a write with a field manager.
+void recordManagedFields(const ResourceType &type, const QJsonObject &old, QJsonObject &next, const WriteOptions &options,
+                         const QString &subresource, const Clock *clock)
+{
+    if (options.managedFieldsSet)
+        return;
+    if (options.fieldManager.isEmpty()) {
+        // no manager (internal writers): a body without managedFields keeps the stored ones
+        const QJsonObject oldMeta = metaOf(old);
+        QJsonObject meta = metaOf(next);
+        if (meta.value(QLatin1String("managedFields")).toArray().isEmpty() && oldMeta.contains(QLatin1String("managedFields"))) {
+            meta.insert(QLatin1String("managedFields"), oldMeta.value(QLatin1String("managedFields")));
+            setMeta(next, meta);
+        }
+        return;
+    }
+    // managedFields times have a one-second resolution: format once per second, not per write
+    static thread_local std::pair<qint64, QString> lastTime{-1, QString()};
+    const qint64 secs = (clock ? clock->wallNow() : QDateTime::currentDateTimeUtc()).toSecsSinceEpoch();
+    if (secs != lastTime.first)
+        lastTime = {secs, QDateTime::fromSecsSinceEpoch(secs, Qt::UTC).toString(Qt::ISODate)};
+    recordUpdate(type, old, next,
+                 FieldManagerWrite{options.fieldManager, options.apiVersion.isEmpty() ? type.apiVersion() : options.apiVersion,
+                                   subresource, lastTime.second});
 }
 
 bool isService(const ResourceType &type) { return !type.custom && type.gvr().group.isEmpty() && type.gvr().resource == QLatin1String("services"); }
@@ -159,8 +187,9 @@ Expected<Object> Store::create(const GroupVersionResource &gvr, const QString &n
     if (isService(*type))
         allocateServiceAddresses(bucket, objectKey(objNs, name), object);
     rules::applyCreateDefaults(*type, object);
-    if (auto ok = runHooks(*type, object, Object(), QString()); !ok)
+    if (auto ok = runHooks(*type, object, QJsonObject(), QString()); !ok)
         return ok.error();
+    recordManagedFields(*type, QJsonObject(), object, options, QString(), m_clock);
     if (options.dryRun)
         return Object::fromJson(object);
     return commit(EventType::Added, *type, object, Object());
@@ -187,15 +216,15 @@ Expected<Object> Store::update(const GroupVersionResource &gvr, const QString &n
         meta.insert(QLatin1String("namespace"), ns);
     const QString uid = meta.value(QLatin1String("uid")).toString();
     if (!uid.isEmpty() && uid != old->uid()) {
-        return Status::invalid(gvr.group, type->kind(), name,
-                               {fielderror::invalid(QStringLiteral("metadata.uid"), uid, QStringLiteral("field is immutable"))});
+        // the body's uid is a precondition (kube-apiserver's defaultUpdatedObjectInfo): 409
+        return Status::conflict(gvr.group, gvr.resource, name,
+                                QStringLiteral("Precondition failed: UID in precondition: %1, UID in object meta: %2").arg(uid, old->uid()));
     }
     setMeta(object, meta);
-    if (type->statusSubresource) {
-        const QJsonObject oldJson = old->json();
+    const QJsonObject oldJson = old->json(); // decoded once for every check below
+    if (type->statusSubresource)
         keepField(object, oldJson, "status");
-    }
-    return finishUpdate(*type, *old, object, options, QString());
+    return finishUpdate(*type, *old, oldJson, object, options, QString());
 }
 
 Expected<Object> Store::updateStatus(const GroupVersionResource &gvr, const QString &ns, const QString &name, QJsonObject object,
@@ -212,18 +241,18 @@ Expected<Object> Store::updateStatus(const GroupVersionResource &gvr, const QStr
     const QString bodyName = metaString(object, "name");
     if (!bodyName.isEmpty() && bodyName != name)
         return Status::badRequest(QStringLiteral("the name of the object (%1) does not match the name on the URL (%2)").arg(bodyName, name));
-    QJsonObject next = old->json();
+    const QJsonObject oldJson = old->json();
+    QJsonObject next = oldJson; // shares the unchanged parts with oldJson: cheap comparisons
     QJsonObject meta = metaOf(next);
     keepField(meta, metaOf(object), "resourceVersion");
     setMeta(next, meta);
     keepField(next, object, "status");
-    return finishUpdate(*type, *old, next, options, QStringLiteral("status"));
+    return finishUpdate(*type, *old, oldJson, next, options, QStringLiteral("status"));
 }
 
-Expected<Object> Store::finishUpdate(const ResourceType &type, const Object &old, QJsonObject object, const WriteOptions &options,
-                                     const QString &subresource)
+Expected<Object> Store::finishUpdate(const ResourceType &type, const Object &old, const QJsonObject &oldJson, QJsonObject object,
+                                     const WriteOptions &options, const QString &subresource)
 {
-    const QJsonObject oldJson = old.json();
     const QJsonObject oldMeta = metaOf(oldJson);
     QJsonObject meta = metaOf(object);
     const QString gr = type.gvr().group;
@@ -253,13 +282,14 @@ Expected<Object> Store::finishUpdate(const ResourceType &type, const Object &old
     defaults::applyDefaults(type, object); // before the generation and no-op checks below
     if (isService(type))
         allocateServiceAddresses(m_objects.value(type.storage), old.key(), object);
-    if (auto ok = runHooks(type, object, old, subresource); !ok)
+    if (auto ok = runHooks(type, object, oldJson, subresource); !ok)
         return ok.error();
     if (type.tracksGeneration && rules::specChanged(type, oldJson, object)) {
         meta = metaOf(object);
         meta.insert(QLatin1String("generation"), oldMeta.value(QLatin1String("generation")).toInteger() + 1);
         setMeta(object, meta);
     }
+    recordManagedFields(type, oldJson, object, options, subresource, m_clock);
     if (object == oldJson)
         return old; // a no-op: no RV change, no event
     const bool removeNow = old.isBeingDeleted() && rules::readyToRemove(object);

@@ -125,22 +125,30 @@ private Q_SLOTS:
                                                 "application/strategic-merge-patch+json");
         QCOMPARE(strategic.code, 200);
         QCOMPARE(rvOf(strategic.json()), rv);
-        // Server-side apply of the original manifest: defaulted, and nothing changes (a real
-        // server would record the new field manager once; this one keeps no managedFields).
+        // Server-side apply of the original manifest: defaulted, and only the new field manager
+        // is recorded (one write, as kube-apiserver does); applying it again changes nothing.
         const QByteArray manifest = TestHttp::toBytes(original);
         const QString applyPath = kDeploys + u'/' + name + QStringLiteral("?fieldManager=tester&force=true");
+        const HttpReply firstApply = m_http.call("PATCH", applyPath, manifest, "application/apply-patch+yaml");
+        QCOMPARE(firstApply.code, 200);
+        QVERIFY(rvOf(firstApply.json()) != rv);
+        const QJsonObject meta = firstApply.json().value(QLatin1String("metadata")).toObject();
+        QCOMPARE(meta.value(QLatin1String("managedFields")).toArray().first().toObject().value(QLatin1String("manager")).toString(),
+                 QStringLiteral("tester"));
+        QVERIFY(w.waitForEvents(1));
+        QCOMPARE(rvOf(w.events().first().value(QLatin1String("object")).toObject()), rvOf(firstApply.json()));
         const HttpReply applied = m_http.call("PATCH", applyPath, manifest, "application/apply-patch+yaml");
         QCOMPARE(applied.code, 200);
-        QCOMPARE(rvOf(applied.json()), rv);
+        QCOMPARE(rvOf(applied.json()), rvOf(firstApply.json()));
         QCOMPARE(podSpecOf(applied.json()).value(QLatin1String("dnsPolicy")).toString(), QStringLiteral("ClusterFirst"));
-        // A real change afterwards is the first (and only) event the watch sees.
+        // A real change afterwards is the only other event the watch sees.
         const HttpReply marker = m_http.call("PATCH", kDeploys + u'/' + name, R"({"metadata":{"labels":{"marker":"yes"}}})",
                                              "application/merge-patch+json");
         QCOMPARE(marker.code, 200);
         QVERIFY(rvOf(marker.json()) != rv);
-        QVERIFY(w.waitForEvents(1));
-        const QJsonObject first = w.events().first().value(QLatin1String("object")).toObject();
-        QCOMPARE(rvOf(first), rvOf(marker.json()));
+        QVERIFY(w.waitForEvents(2));
+        const QJsonObject second = w.events().at(1).value(QLatin1String("object")).toObject();
+        QCOMPARE(rvOf(second), rvOf(marker.json()));
     }
 
     void shouldRefuseManagedFieldsInAnApplyBody()

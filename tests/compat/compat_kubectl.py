@@ -217,6 +217,34 @@ def check_apply(k, workdir):
              timeout=30, max_seconds=10)
 
 
+def check_server_side_apply(k, workdir):
+    """apply --server-side: a field another manager set is a conflict naming it; --force-conflicts
+    takes it over; a field dropped from the applied file goes; --show-managed-fields shows the
+    entries."""
+    created = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ssa-owned\ndata:\n  a: '1'\n"
+    k.expect("create a ConfigMap for the apply conflict", ["create", "-f", "-"], stdin=created, contains=("created",))
+    mine = os.path.join(workdir, f"ssa-owned-{k.namespace}.yaml")
+    with open(mine, "w") as f:
+        f.write("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ssa-owned\ndata:\n  a: '2'\n  b: '2'\n")
+    k.expect("apply --server-side reports the conflict with kubectl-create", ["apply", "--server-side", "-f", mine],
+             want_rc0=False, contains=("Apply failed with 1 conflict", 'conflict with "kubectl-create"', ".data.a"))
+    k.expect("apply --server-side --force-conflicts takes the field", ["apply", "--server-side", "--force-conflicts", "-f", mine],
+             contains=("ssa-owned", "serverside-applied"))
+    ok, out = k.expect("get -o yaml --show-managed-fields shows the entries",
+                       ["get", "configmap", "ssa-owned", "-o", "yaml", "--show-managed-fields"],
+                       contains=("managedFields:", "manager: kubectl", "operation: Apply", "f:data:", "f:b: {}"))
+    rc, plain, _, _ = k.run("get", "configmap", "ssa-owned", "-o", "yaml")
+    k.report.check(rc == 0 and "managedFields" not in plain, k.what("get -o yaml hides managedFields by default"),
+                   f"rc={rc}; stdout: {excerpt(plain)}")
+    with open(mine, "w") as f:
+        f.write("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ssa-owned\ndata:\n  b: '2'\n")
+    k.expect("apply --server-side without a field", ["apply", "--server-side", "-f", mine], contains=("serverside-applied",))
+    obj, err = k.get_json("configmap", "ssa-owned")
+    data = (obj or {}).get("data")
+    k.report.check(data == {"b": "2"}, k.what("a field dropped from the applied file is removed"), f"data={data}; {err}")
+    k.expect("delete the ConfigMap of the apply conflict", ["delete", "configmap", "ssa-owned"], contains=("deleted",))
+
+
 def check_configmaps(k):
     k.create_builtin("create configmap", ["create", "configmap", "cm1", "--from-literal=a=1"],
                      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm1\ndata:\n  a: "1"\n')
@@ -566,6 +594,7 @@ def run_client(label, path, server, report, slow, index):
         check_auth(k, server)
         check_create_and_get(k)
         check_apply(k, server.workdir)
+        check_server_side_apply(k, server.workdir)
         check_configmaps(k)
         check_watch(k)
         check_deployment(k)

@@ -131,6 +131,32 @@ def check_configmaps(report, core):
                  f"got {[cm.metadata.name for cm in items]}")
 
 
+def check_server_side_apply(report, core, api_client):
+    """managedFields come back typed; a server-side apply over another manager's field is a 409
+    naming that manager; force=true takes it."""
+    from kubernetes import client
+    core.create_namespaced_config_map(NAMESPACE, client.V1ConfigMap(metadata=client.V1ObjectMeta(name="py-ssa"), data={"a": "1"}))
+    entries = core.read_namespaced_config_map("py-ssa", NAMESPACE).metadata.managed_fields or []
+    first = entries[0] if entries else None
+    report.check(first is not None and first.operation == "Update" and first.manager == "OpenAPI-Generator"
+                 and first.fields_type == "FieldsV1" and "f:a" in (first.fields_v1 or {}).get("f:data", {}),
+                 "managedFields read back as V1ManagedFieldsEntry (manager from the User-Agent)", f"entries={entries}")
+
+    def apply(force):
+        query = [("fieldManager", "py-ssa")] + ([("force", "true")] if force else [])
+        body = json.dumps({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "py-ssa"}, "data": {"a": "2"}})
+        return api_client.call_api(f"/api/v1/namespaces/{NAMESPACE}/configmaps/py-ssa", "PATCH", {}, query,
+                                   {"Content-Type": "application/apply-patch+yaml", "Accept": "application/json"},
+                                   body=body, response_type="object", auth_settings=["BearerToken"],
+                                   _return_http_data_only=True)
+    error = api_error(lambda: apply(False))
+    report.check(error is not None and error.status == 409 and 'conflict with \\"OpenAPI-Generator\\" using v1: .data.a' in (error.body or ""),
+                 "server-side apply over another manager's field raises ApiException 409 FieldManagerConflict", describe(error))
+    forced = apply(True)
+    report.check(isinstance(forced, dict) and forced.get("data") == {"a": "2"},
+                 "server-side apply with force=true takes the field", excerpt(json.dumps(forced)))
+
+
 def check_deployment(report, apps):
     from kubernetes import client
     labels = {"app": "pyweb"}
@@ -312,6 +338,7 @@ def run(report):
         print(f"# server {server.url}", flush=True)
         core, apps, custom, api_client = clients(server.kubeconfig)
         for step in (lambda: check_custom_objects(report, core, custom), lambda: check_configmaps(report, core),
+                     lambda: check_server_side_apply(report, core, api_client),
                      lambda: check_deployment(report, apps), lambda: check_watch(report, custom),
                      lambda: check_access_reviews(report, api_client), lambda: check_metadata_only(report, api_client),
                      lambda: check_namespace_delete(report, core)):
