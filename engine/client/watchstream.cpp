@@ -18,14 +18,44 @@ constexpr qint64 kReadChunkBytes = 1024 * 1024;
 
 WatchStream::WatchStream(RestConfig config, QString path, QueryParams query, QObject *parent)
     : QObject(parent), m_config(std::move(config)), m_path(std::move(path)), m_query(std::move(query)),
-      m_nam(new QNetworkAccessManager(this)), m_timer(new QTimer(this))
+      m_nam(new QNetworkAccessManager(this)), m_timer(new QTimer(this)),
+      m_clock(m_config.clock ? m_config.clock : Clock::system())
 {
     detail::configureManager(m_nam, m_config);
     m_timer->setSingleShot(true);
     connect(m_timer, &QTimer::timeout, this, &WatchStream::onTimeout);
+    for (const auto &[k, v] : m_query)
+        if (k == QLatin1String("allowWatchBookmarks"))
+            m_expectsBookmarks = v == QLatin1String("true") || v == QLatin1String("1");
 }
 
-WatchStream::~WatchStream() { dropReply(); }
+WatchStream::~WatchStream()
+{
+    if (m_idleCheck)
+        m_clock->cancel(m_idleCheck);
+    dropReply();
+}
+
+void WatchStream::armIdleCheck(Clock::TimePoint at)
+{
+    if (m_idleCheck)
+        m_clock->cancel(m_idleCheck);
+    // One wake-up per idle period (not one per chunk): it re-arms itself while data keeps coming.
+    m_idleCheck = m_clock->callAt(at, this, [this] {
+        m_idleCheck = 0;
+        if (!m_running)
+            return;
+        const Clock::TimePoint deadline = m_lastData + m_idleTimeout;
+        if (m_clock->now() < deadline) {
+            armIdleCheck(deadline);
+            return;
+        }
+        finish(Status::transport(StatusReason::Timeout,
+                                 QStringLiteral("GET %1: nothing received for %2 s on a watch with bookmarks: the connection is presumed dead")
+                                     .arg(m_path)
+                                     .arg(double(m_idleTimeout.count()) / 1000.0)));
+    });
+}
 
 void WatchStream::start()
 {
@@ -81,11 +111,16 @@ void WatchStream::onHeaders()
     for (const auto &[k, v] : m_query)
         if (k == QLatin1String("timeoutSeconds"))
             timeoutSeconds = v.toInt();
-    // Headers are in: an idle watch is healthy. Only a requested timeout bounds it now.
+    // Headers are in: an idle watch is healthy. Only a requested timeout bounds it now, and,
+    // when bookmarks were asked for, a silence longer than the idle timeout.
     if (timeoutSeconds > 0)
         m_timer->start(std::chrono::seconds(timeoutSeconds) + m_config.timeout);
     else
         m_timer->stop();
+    if (m_expectsBookmarks && m_idleTimeout.count() > 0) {
+        m_lastData = m_clock->now();
+        armIdleCheck(m_lastData + m_idleTimeout);
+    }
 }
 
 void WatchStream::onReadyRead()
@@ -93,6 +128,7 @@ void WatchStream::onReadyRead()
     if (!m_reply)
         return;
     onHeaders();
+    m_lastData = m_clock->now(); // heard from the server (the idle check reads it)
     QPointer<WatchStream> self(this);
     // One chunk at a time, each decoded and delivered before the next is read.
     while (self && m_running && m_reply && m_reply->bytesAvailable() > 0) {
@@ -162,6 +198,9 @@ void WatchStream::finish(std::optional<Status> error)
     dropReply();
     m_running = false;
     m_timer->stop();
+    if (m_idleCheck)
+        m_clock->cancel(m_idleCheck);
+    m_idleCheck = 0;
     Q_EMIT finished(error);
 }
 
@@ -170,6 +209,9 @@ void WatchStream::cancel()
     ++m_generation;
     m_running = false;
     m_timer->stop();
+    if (m_idleCheck)
+        m_clock->cancel(m_idleCheck);
+    m_idleCheck = 0;
     dropReply();
 }
 
