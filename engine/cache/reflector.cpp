@@ -176,11 +176,7 @@ void Reflector::startWatch(bool initialEvents)
         opts.resourceVersionMatch = QStringLiteral("NotOlderThan");
         m_inInitialEvents = true;
         m_initialEvents.clear();
-        m_watchListTimer = m_clock->callAfter(WatchListDeadline, this, [this] {
-            m_watchListTimer = 0;
-            if (m_inInitialEvents)
-                abandonWatchList(); // the server ignored sendInitialEvents: list instead
-        });
+        armWatchListDeadline();
     }
     // A random 5–10 minute timeout spreads re-watches of many informers.
     opts.timeoutSeconds = 300 + int(QRandomGenerator::global()->bounded(300));
@@ -199,9 +195,23 @@ void Reflector::startWatch(bool initialEvents)
     m_watch->start();
 }
 
+void Reflector::armWatchListDeadline()
+{
+    // The deadline counts from the last initial event, not from the start of the stream: a large
+    // list that keeps streaming is not thrown away (client-go keeps waiting, warning every 10 s).
+    if (m_watchListTimer)
+        m_clock->cancel(m_watchListTimer);
+    m_watchListTimer = m_clock->callAfter(WatchListDeadline, this, [this] {
+        m_watchListTimer = 0;
+        if (m_inInitialEvents)
+            abandonWatchList();
+    });
+}
+
 void Reflector::finishInitialEvents(const QString &rv)
 {
     m_inInitialEvents = false;
+    m_watchListStalls = 0;
     if (m_watchListTimer) {
         m_clock->cancel(m_watchListTimer);
         m_watchListTimer = 0;
@@ -215,7 +225,11 @@ void Reflector::finishInitialEvents(const QString &rv)
 
 void Reflector::abandonWatchList()
 {
-    m_watchListUnsupported = true;
+    // Nothing streamed at all, or a second stall in a row (an old server that ignores
+    // sendInitialEvents sends the current objects and then never the end bookmark): LIST from
+    // now on. One stall after progress: LIST this time only (client-go's fallbackToList).
+    if (m_initialEvents.isEmpty() || ++m_watchListStalls >= 2)
+        m_watchListUnsupported = true;
     m_inInitialEvents = false;
     m_initialEvents.clear();
     if (m_watch) {
@@ -228,6 +242,8 @@ void Reflector::abandonWatchList()
 void Reflector::onEvent(const WatchEvent &event)
 {
     if (m_inInitialEvents) {
+        if (event.type != WatchEvent::Type::Error)
+            armWatchListDeadline(); // progress
         switch (event.type) {
         case WatchEvent::Type::Added:
         case WatchEvent::Type::Modified: m_initialEvents.append(event.object); break;

@@ -94,6 +94,7 @@ private:
     void startWatch(bool initialEvents = false);
     void finishInitialEvents(const QString &rv);
     void abandonWatchList();
+    void armWatchListDeadline();
     void onEvent(const WatchEvent &event);
     void onWatchFinished(const std::optional<Status> &error);
     void fail(const Status &error, Next next);
@@ -122,6 +123,7 @@ private:
     bool m_inInitialEvents = false;      // a streaming list is delivering its initial ADDED events
     QList<Object> m_initialEvents;       // collected until the end bookmark
     quint64 m_watchListTimer = 0;        // fallback if the end bookmark never comes
+    int m_watchListStalls = 0;           // streaming lists in a row that stalled after progress
 };
 
 } // namespace opbench

@@ -13,13 +13,43 @@ namespace opbench {
 
 WatchStream::WatchStream(RestConfig config, QString path, QueryParams query, QObject *parent)
     : QObject(parent), m_config(std::move(config)), m_path(std::move(path)), m_query(std::move(query)),
-      m_http(detail::makeHttpClient(m_config, this)), m_timer(new QTimer(this))
+      m_http(detail::makeHttpClient(m_config, this)), m_timer(new QTimer(this)),
+      m_clock(m_config.clock ? m_config.clock : Clock::system())
 {
     m_timer->setSingleShot(true);
     connect(m_timer, &QTimer::timeout, this, &WatchStream::onTimeout);
+    for (const auto &[k, v] : m_query)
+        if (k == QLatin1String("allowWatchBookmarks"))
+            m_expectsBookmarks = v == QLatin1String("true") || v == QLatin1String("1");
 }
 
-WatchStream::~WatchStream() { dropReply(); }
+WatchStream::~WatchStream()
+{
+    if (m_idleCheck)
+        m_clock->cancel(m_idleCheck);
+    dropReply();
+}
+
+void WatchStream::armIdleCheck(Clock::TimePoint at)
+{
+    if (m_idleCheck)
+        m_clock->cancel(m_idleCheck);
+    // One wake-up per idle period (not one per chunk): it re-arms itself while data keeps coming.
+    m_idleCheck = m_clock->callAt(at, this, [this] {
+        m_idleCheck = 0;
+        if (!m_running)
+            return;
+        const Clock::TimePoint deadline = m_lastData + m_idleTimeout;
+        if (m_clock->now() < deadline) {
+            armIdleCheck(deadline);
+            return;
+        }
+        finish(Status::transport(StatusReason::Timeout,
+                                 QStringLiteral("GET %1: nothing received for %2 s on a watch with bookmarks: the connection is presumed dead")
+                                     .arg(m_path)
+                                     .arg(double(m_idleTimeout.count()) / 1000.0)));
+    });
+}
 
 void WatchStream::start()
 {
@@ -74,11 +104,16 @@ void WatchStream::onHeaders()
     for (const auto &[k, v] : m_query)
         if (k == QLatin1String("timeoutSeconds"))
             timeoutSeconds = v.toInt();
-    // Headers are in: an idle watch is healthy. Only a requested timeout bounds it now.
+    // Headers are in: an idle watch is healthy. Only a requested timeout bounds it now, and,
+    // when bookmarks were asked for, a silence longer than the idle timeout.
     if (timeoutSeconds > 0)
         m_timer->start(std::chrono::seconds(timeoutSeconds) + m_config.timeout);
     else
         m_timer->stop();
+    if (m_expectsBookmarks && m_idleTimeout.count() > 0) {
+        m_lastData = m_clock->now();
+        armIdleCheck(m_lastData + m_idleTimeout);
+    }
 }
 
 void WatchStream::onReadyRead()
@@ -91,6 +126,7 @@ void WatchStream::onReadyRead()
     const QByteArray data = m_reply->readAll();
     if (data.isEmpty())
         return;
+    m_lastData = m_clock->now(); // heard from the server (the idle check reads it)
     if (m_httpCode != 200)
         m_errorBody += data;
     else
@@ -154,6 +190,9 @@ void WatchStream::finish(std::optional<Status> error)
     dropReply();
     m_running = false;
     m_timer->stop();
+    if (m_idleCheck)
+        m_clock->cancel(m_idleCheck);
+    m_idleCheck = 0;
     Q_EMIT finished(error);
 }
 
@@ -162,6 +201,9 @@ void WatchStream::cancel()
     ++m_generation;
     m_running = false;
     m_timer->stop();
+    if (m_idleCheck)
+        m_clock->cancel(m_idleCheck);
+    m_idleCheck = 0;
     dropReply();
 }
 

@@ -10,8 +10,17 @@
 //                         Status of an HTTP error, a transport failure, or the last ERROR event.
 // Headers must arrive within RestConfig::timeout; with timeoutSeconds set, the whole stream is
 // bounded by timeoutSeconds + RestConfig::timeout. cancel() stops it silently (no finished()).
+// Half-open connections: a watch that asked for bookmarks (allowWatchBookmarks=true) hears from
+// a live server at least about once a minute (kube-apiserver and opbench-apiserver send a
+// bookmark every 60 s), so when nothing at all arrives for idleTimeout() (default 150 s, on
+// RestConfig::clock) the connection is presumed dead (a crashed node, a NAT that dropped the
+// flow) and the stream finishes with reason Timeout; the reflector then watches again from its
+// last resourceVersion. (client-go relies on TCP keepalive or HTTP/2 pings for this;
+// opbench's HTTP/1.1 connections have neither.) A watch without bookmarks may be silent for
+// good and has no idle bound.
 // The object may be destroyed at any time, including from a slot connected to its signals.
 
+#include "engine/api/clock.h"
 #include "engine/client/requestoptions.h"
 #include "engine/client/restconfig.h"
 #include "engine/client/watchdecoder.h"
@@ -19,6 +28,7 @@
 #include <QObject>
 #include <QPointer>
 
+#include <chrono>
 #include <memory>
 #include <optional>
 
@@ -47,6 +57,10 @@ public:
     bool isRunning() const { return m_running; }
     /// Events delivered so far.
     qint64 eventCount() const { return m_events; }
+    /// How long a watch with bookmarks may receive nothing before it is presumed dead (see
+    /// above); 0 disables. Set before start().
+    void setIdleTimeout(std::chrono::milliseconds timeout) { m_idleTimeout = timeout; }
+    std::chrono::milliseconds idleTimeout() const { return m_idleTimeout; }
 
 Q_SIGNALS:
     void eventReceived(const opbench::WatchEvent &event);
@@ -59,6 +73,7 @@ private:
     void onReadyRead();
     void onFinished();
     void onTimeout();
+    void armIdleCheck(Clock::TimePoint at);
     void deliver(const QList<WatchEvent> &events);
     void finish(std::optional<Status> error);
     void dropReply();
@@ -69,6 +84,11 @@ private:
     detail::HttpClient *m_http; // child
     QPointer<detail::HttpReply> m_reply;
     QTimer *m_timer;              // child: header / overall deadline
+    Clock *m_clock;
+    std::chrono::milliseconds m_idleTimeout{150000};
+    bool m_expectsBookmarks = false;
+    quint64 m_idleCheck = 0;      // the pending idle check on m_clock (0: none)
+    Clock::TimePoint m_lastData{}; // when the server was last heard from
     WatchDecoder m_decoder;
     std::optional<Status> m_lastError;
     int m_httpCode = 0;

@@ -69,12 +69,19 @@ Manager::Manager(ManagerOptions options, QObject *parent)
 
 Manager::~Manager()
 {
+    *m_alive = false;
     if (m_electionThread) { // the elector and its client are deleted on their thread as it ends
         m_electionThread->quit();
         m_electionThread->wait();
         m_elector = nullptr;
         m_electionRest = nullptr;
     }
+    // Wake a shutdown() still waiting for one of these: it returns at once (*m_alive is false).
+    // A coroutine left suspended on a signal of a destroyed object never finishes (its frame
+    // leaks: LeakSanitizer in the workbench's tests, whose engine is destroyed mid-shutdown).
+    Q_EMIT leaseReleased();
+    Q_EMIT nonElectionRunnablesStopped();
+    Q_EMIT electionRunnablesStopped();
 }
 
 void Manager::onElectorThread(std::function<void(LeaderElector *)> fn)
@@ -365,6 +372,7 @@ std::chrono::milliseconds Manager::remainingGrace(const QDeadlineTimer &deadline
 QCoro::Task<void> Manager::shutdown(int exitCode, QString reason)
 {
     QPointer<Manager> self(this);
+    const std::shared_ptr<bool> alive = m_alive; // false from the start of ~Manager
     Logger log = Logger().withName(QStringLiteral("manager"));
     // One grace period (negative = forever) bounds the wait for all runnables, as in
     // controller-runtime; running out of it is an error.
@@ -378,23 +386,23 @@ QCoro::Task<void> Manager::shutdown(int exitCode, QString reason)
     if (leaseLost) {
         log.info(QStringLiteral("Leader election lost: stopping runnables without waiting for them"));
         stopNonElectedAndSignal();
-        if (!self)
+        if (!self || !*alive)
             co_return;
         stopElectedAndSignal();
-        if (!self)
+        if (!self || !*alive)
             co_return;
     } else {
         log.info(QStringLiteral("Stopping and waiting for non leader election runnables"));
         stopNonElectedAndSignal();
         if (!m_nonElectedStopped)
             co_await qCoro(this, &Manager::nonElectionRunnablesStopped, remainingGrace(deadline));
-        if (!self)
+        if (!self || !*alive)
             co_return;
         log.info(QStringLiteral("Stopping and waiting for leader election runnables"));
         stopElectedAndSignal();
         if ((m_electedRunning || hasElectionRunnables()) && !m_electedStopped && m_nonElectedStopped)
             co_await qCoro(this, &Manager::electionRunnablesStopped, remainingGrace(deadline));
-        if (!self)
+        if (!self || !*alive)
             co_return;
     }
     if (!leaseLost && (!m_nonElectedStopped || ((m_electedRunning || hasElectionRunnables()) && !m_electedStopped))) {
@@ -416,7 +424,7 @@ QCoro::Task<void> Manager::shutdown(int exitCode, QString reason)
         log.info(QStringLiteral("Releasing the leader lease"), {{QStringLiteral("lease"), m_options.leaderElectionId}});
         onElectorThread([](LeaderElector *e) { e->stop(); });
         co_await qCoro(this, &Manager::leaseReleased, m_options.renewDeadline);
-        if (!self)
+        if (!self || !*alive)
             co_return;
     } else if (m_elector) {
         onElectorThread([](LeaderElector *e) { e->stop(); });

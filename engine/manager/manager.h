@@ -161,6 +161,7 @@ private:
     bool m_stopping = false;
     bool m_electedStopped = false;
     bool m_nonElectedStopped = false;
+    std::shared_ptr<bool> m_alive = std::make_shared<bool>(true); // false once ~Manager begins
 };
 
 } // namespace opbench

@@ -90,9 +90,10 @@ private:
     std::unique_ptr<FakeClock> m_clock;
     std::unique_ptr<RestClient> m_client;
 
-    std::unique_ptr<Informer> informer()
+    std::unique_ptr<Informer> informer(bool watchList = false)
     {
         InformerOptions o;
+        o.useWatchList = watchList;
         o.resource = ConfigMaps;
         o.kind = QStringLiteral("ConfigMap");
         o.namespaceName = QStringLiteral("default");
@@ -144,6 +145,42 @@ private Q_SLOTS:
         m_client.reset();
         m_server.reset();
         m_clock.reset();
+    }
+
+    // Review #13: a streaming list that takes longer than the 10 s deadline in all, but keeps
+    // making progress, is not thrown away, and WatchList stays on (before: abandoned at 10 s and
+    // WatchList off for the rest of the process).
+    void shouldKeepASlowStreamingListThatMakesProgress()
+    {
+        const QList<QByteArray> all{"a", "b", "c", "d", "e", "f", "g", "h"};
+        m_server->setHandler([all](const FakeRequest &r) {
+            if (!isWatch(r))
+                return listOf("9", all);
+            if (!r.hasQuery(QStringLiteral("sendInitialEvents")))
+                return openWatch("9");
+            FakeResponse resp = FakeResponse::json(200, {});
+            for (const QByteArray &n : all)
+                resp.chunks.append(R"({"type":"ADDED","object":)" + item(n) + "}\n");
+            resp.chunks.append(R"({"type":"BOOKMARK","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"9",)"
+                               R"("annotations":{"k8s.io/initial-events-end":"true"}}}})"
+                               "\n");
+            resp.chunkIntervalMs = 1000; // one event a second, real time
+            resp.keepOpen = true;
+            return resp;
+        });
+        auto inf = informer(true);
+        inf->start();
+        // 3 s of the reflector's time per second: the stream takes ~24 s of it in all, and at
+        // most a few seconds pass between two events.
+        for (int i = 0; i < 30 && !inf->hasSynced(); ++i) {
+            QTest::qWait(1000);
+            m_clock->advance(3s);
+        }
+        QVERIFY(inf->hasSynced());
+        QCOMPARE(names(*inf), QStringList({"a", "b", "c", "d", "e", "f", "g", "h"}));
+        QCOMPARE(inf->reflector()->watchListCount(), 1);
+        QVERIFY(!inf->reflector()->watchListUnsupported());
+        QCOMPARE(lists().size(), 0);
     }
 
     // Finding 5: the server lost its history (restored from a backup, restarted without its state

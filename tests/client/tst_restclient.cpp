@@ -803,6 +803,55 @@ private Q_SLOTS:
         QCOMPARE(st->reason(), QString::fromLatin1(StatusReason::Timeout));
     }
 
+    // Review #14: a half-open watch (the server stops sending without closing the connection)
+    // ends once nothing arrived for the idle timeout, when it asked for bookmarks (a live server
+    // sends one a minute); data arriving keeps it alive; a watch without bookmarks may be silent.
+    void shouldEndASilentWatchThatAskedForBookmarks()
+    {
+        FakeServer server;
+        QVERIFY(server.listen());
+        server.setHandler([](const FakeRequest &) {
+            FakeResponse r = FakeResponse::json(200, {});
+            for (int i = 1; i <= 2; ++i)
+                r.chunks.append("{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"x\",\"resourceVersion\":\""
+                                + QByteArray::number(i) + "\"}}}\n");
+            r.chunkIntervalMs = 1000;
+            r.keepOpen = true; // then silence, the connection left open
+            return r;
+        });
+        FakeClock clock;
+        RestConfig cfg = plainConfig(server);
+        cfg.clock = &clock;
+        RestClient client(cfg);
+        ListOptions bookmarks;
+        bookmarks.allowWatchBookmarks = true;
+        std::unique_ptr<WatchStream> watch = client.watch(kConfigMaps, QStringLiteral("ns1"), bookmarks);
+        std::unique_ptr<WatchStream> quiet = client.watch(kConfigMaps, QStringLiteral("ns1"), {});
+        QCOMPARE(watch->idleTimeout(), std::chrono::milliseconds(150s));
+        QSignalSpy events(watch.get(), &WatchStream::eventReceived);
+        QSignalSpy finished(watch.get(), &WatchStream::finished);
+        QSignalSpy quietEvents(quiet.get(), &WatchStream::eventReceived);
+        QSignalSpy quietFinished(quiet.get(), &WatchStream::finished);
+        watch->start();
+        quiet->start();
+        QTRY_COMPARE(events.size(), 1);
+        clock.advance(100s);
+        QTRY_COMPARE(events.size(), 2); // heard from the server 100 s after the first event
+        clock.advance(100s);            // 200 s after the first event, 100 s after the last
+        QCOMPARE(finished.size(), 0);
+        QVERIFY(watch->isRunning());
+        clock.advance(51s);
+        QCOMPARE(finished.size(), 1);
+        const std::optional<Status> st = finished.first().first().value<std::optional<Status>>();
+        QVERIFY(st.has_value());
+        QCOMPARE(st->reason(), QString::fromLatin1(StatusReason::Timeout));
+        QVERIFY2(st->message().contains(QLatin1String("presumed dead")), qPrintable(st->message()));
+        QTRY_COMPARE(quietEvents.size(), 2);
+        clock.advance(std::chrono::hours(1));
+        QCOMPARE(quietFinished.size(), 0);
+        QVERIFY(quiet->isRunning());
+    }
+
     void shouldSurviveDestructionFromASlotAndCancel()
     {
         FakeServer server;
