@@ -5,10 +5,12 @@
 #include <QRegularExpression>
 #include <QSet>
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <charconv>
 #include <cmath>
+#include <sstream>
 
 namespace opbench {
 
@@ -180,6 +182,35 @@ struct Converter
     }
 };
 
+// yaml-cpp 0.7's LoadAll() never returns for some inputs (a document whose first token is ',':
+// ",", "--- ,", "# c\n,"): its parser reports the same empty document forever without consuming
+// anything, and the node list grows until memory runs out. A dry run through the event API,
+// bounded by the input size (every real document takes at least one byte), finds that first.
+class NoEvents final : public YAML::EventHandler
+{
+public:
+    void OnDocumentStart(const YAML::Mark &) override {}
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark &, YAML::anchor_t) override {}
+    void OnAlias(const YAML::Mark &, YAML::anchor_t) override {}
+    void OnScalar(const YAML::Mark &, const std::string &, YAML::anchor_t, const std::string &) override {}
+    void OnSequenceStart(const YAML::Mark &, const std::string &, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark &, const std::string &, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+    void OnMapEnd() override {}
+};
+
+bool loadAllEnds(const std::string &text)
+{
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    NoEvents events;
+    for (std::size_t documents = 0; parser.HandleNextDocument(events);)
+        if (++documents > text.size() + 1)
+            return false;
+    return true;
+}
+
 Status yamlError(const QString &detail)
 {
     return Status::badRequest(QStringLiteral("error converting YAML to JSON: ") + detail);
@@ -236,7 +267,10 @@ Expected<QList<QJsonObject>> yamlToJson(const QByteArray &yaml)
         Converter conv{firstLine, document, {}};
         std::vector<YAML::Node> nodes;
         try {
-            nodes = YAML::LoadAll(chunk.toStdString());
+            const std::string text = chunk.toStdString();
+            if (!loadAllEnds(text))
+                return yamlError(QStringLiteral("yaml: document %1: did not find expected node content").arg(document));
+            nodes = YAML::LoadAll(text);
         } catch (const YAML::ParserException &e) {
             return yamlError(QStringLiteral("yaml: %1: %2").arg(conv.where(e.mark), QString::fromStdString(e.msg)));
         } catch (const YAML::Exception &e) {
