@@ -202,11 +202,13 @@ private Q_SLOTS:
 
     void shouldReadFieldsWithoutOverrunning()
     {
-        ProtobufReader r(QByteArray("\x0a\x05" "ab", 4)); // claims 5 bytes, 2 present
+        const QByteArray truncated("\x0a\x05" "ab", 4); // claims 5 bytes, 2 present (the reader keeps a view)
+        ProtobufReader r(truncated);
         ProtobufReader::Field f;
         QVERIFY(!r.next(&f));
         QVERIFY(r.error().contains(QLatin1String("claims 5 bytes")));
-        ProtobufReader groups(QByteArray("\x0b", 1)); // wire type 3 (start group)
+        const QByteArray group("\x0b", 1); // wire type 3 (start group)
+        ProtobufReader groups(group);
         QVERIFY(!groups.next(&f));
         QVERIFY(groups.error().contains(QLatin1String("wire type 3")));
     }
