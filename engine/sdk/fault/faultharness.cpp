@@ -364,7 +364,9 @@ public:
         const auto mapping = mappingOf(step.object.gvk());
         if (!mapping)
             return fail(QStringLiteral("%1: kind not known").arg(step.describe()));
-        const QString ns = mapping->namespaced ? step.object.namespaceName() : QString();
+        const QString ns = !mapping->namespaced ? QString()
+                           : step.object.namespaceName().isEmpty() ? QStringLiteral("default")
+                                                                   : step.object.namespaceName();
         QElapsedTimer t;
         t.start();
         for (int attempt = 0;; ++attempt) {

@@ -20,7 +20,8 @@
 // the same workload; a difference fails with both states shown.
 //
 // All randomness (fault draws, mutation values) comes from one seed. Blocking calls: they spin
-// a nested event loop (fine in Qt Test functions).
+// a nested event loop (fine in Qt Test functions). Controller names are unique per process:
+// destroy any other Manager running the same operator before a harness run.
 
 #include "engine/api/object.h"
 #include "engine/manager/operatordefinition.h"
