@@ -102,7 +102,11 @@ void Responder::send(int code, const QByteArray &contentType, const QByteArray &
     if (QTcpSocket *s = m_state->socket.data()) {
         s->setSocketOption(QAbstractSocket::LowDelayOption, 1);
         const QByteArray h = head(code, contentType, extra, body.size());
-        if (body.size() < 64 * 1024) {
+        if (m_state->cutBody) { // injected reset: the client gets half the body, then EOF
+            s->write(h + body.left(body.size() / 2));
+            s->flush();
+            s->disconnectFromHost();
+        } else if (body.size() < 64 * 1024) {
             s->write(h + body); // one write: one segment for small replies
         } else {
             s->write(h); // large bodies (lists): no 2nd multi-megabyte copy just to prepend the head

@@ -77,6 +77,9 @@ public:
     void endChunked();
     /// Closes the connection (fault injection).
     void abort();
+    /// Fault injection (reset): the next complete response sends its head and half its body,
+    /// then the connection is closed.
+    void cutBodyOnSend() { m_state->cutBody = true; }
 
 private:
     /// Records the code (audit) and returns the status line and headers.
@@ -86,6 +89,7 @@ private:
         QPointer<QTcpSocket> socket;
         int code = 0;
         std::function<void(int)> onStatus;
+        bool cutBody = false;
     };
     std::shared_ptr<State> m_state;
 };

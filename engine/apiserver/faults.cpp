@@ -45,8 +45,12 @@ Expected<FaultSpec> FaultSpec::parse(const QString &text)
         f.kind = Kind::Throttle;
     else if (kind == QLatin1String("latency"))
         f.kind = Kind::Latency;
+    else if (kind == QLatin1String("reset"))
+        f.kind = Kind::Reset;
+    else if (kind == QLatin1String("expire-continue"))
+        f.kind = Kind::ExpireContinue;
     else
-        return bad(text, QStringLiteral("unknown kind \"%1\" (drop-watch, error, throttle, latency)").arg(kind));
+        return bad(text, QStringLiteral("unknown kind \"%1\" (drop-watch, error, throttle, latency, reset, expire-continue)").arg(kind));
     const QStringList params = colon < 0 ? QStringList() : text.mid(colon + 1).split(u',', Qt::SkipEmptyParts);
     for (const QString &p : params) {
         const QString key = p.section(u'=', 0, 0).trimmed();
@@ -66,6 +70,13 @@ Expected<FaultSpec> FaultSpec::parse(const QString &text)
             auto ms = parseDurationMs(value, 1);
             ok = ms.has_value();
             f.latencyMs = ms.value_or(0);
+        } else if (key == QLatin1String("verb")) {
+            f.verb = value;
+        } else if (key == QLatin1String("resource")) {
+            f.resource = value;
+        } else if (key == QLatin1String("count")) {
+            f.count = value.toInt(&ok);
+            ok = ok && f.count >= 0;
         } else if (key == QLatin1String("every")) {
             auto ms = parseDurationMs(value, 1000);
             ok = ms.has_value() && *ms > 0;
@@ -83,11 +94,20 @@ Expected<FaultSpec> FaultSpec::parse(const QString &text)
 
 QString FaultSpec::toString() const
 {
+    QString filters;
+    if (!verb.isEmpty())
+        filters += QStringLiteral(",verb=") + verb;
+    if (!resource.isEmpty())
+        filters += QStringLiteral(",resource=") + resource;
+    if (count > 0)
+        filters += QStringLiteral(",count=%1").arg(count);
     switch (kind) {
     case Kind::DropWatch: return QStringLiteral("drop-watch:every=%1ms").arg(everyMs);
-    case Kind::Error: return QStringLiteral("error:rate=%1,code=%2").arg(rate).arg(code);
-    case Kind::Throttle: return QStringLiteral("throttle:rate=%1,retry-after=%2").arg(rate).arg(retryAfter);
+    case Kind::Error: return QStringLiteral("error:rate=%1,code=%2").arg(rate).arg(code) + filters;
+    case Kind::Throttle: return QStringLiteral("throttle:rate=%1,retry-after=%2").arg(rate).arg(retryAfter) + filters;
     case Kind::Latency: return QStringLiteral("latency:ms=%1").arg(latencyMs);
+    case Kind::Reset: return QStringLiteral("reset:rate=%1").arg(rate) + filters;
+    case Kind::ExpireContinue: return QStringLiteral("expire-continue:rate=%1").arg(rate) + filters;
     }
     return {};
 }
@@ -100,6 +120,7 @@ FaultInjector::FaultInjector(QObject *parent) : QObject(parent), m_dropTimer(thi
 void FaultInjector::setFaults(const QList<FaultSpec> &faults)
 {
     m_faults = faults;
+    m_firedBySpec.clear();
     int every = 0;
     for (const FaultSpec &f : faults)
         if (f.kind == FaultSpec::Kind::DropWatch)
@@ -126,12 +147,27 @@ int FaultInjector::latencyMs() const
     return ms;
 }
 
-std::optional<Status> FaultInjector::drawFailure() const
+bool FaultInjector::fires(int i, const QString &verb, const QString &resource) const
 {
-    for (const FaultSpec &f : m_faults) {
+    const FaultSpec &f = m_faults.at(i);
+    if ((!f.verb.isEmpty() && f.verb != verb) || (!f.resource.isEmpty() && f.resource != resource))
+        return false;
+    if (f.count > 0 && m_firedBySpec.value(i) >= f.count)
+        return false;
+    if (m_random.generateDouble() >= f.rate)
+        return false;
+    ++m_firedBySpec[i];
+    ++m_fired[int(f.kind)];
+    return true;
+}
+
+std::optional<Status> FaultInjector::drawFailure(const QString &verb, const QString &resource) const
+{
+    for (int i = 0; i < m_faults.size(); ++i) {
+        const FaultSpec &f = m_faults.at(i);
         if (f.kind != FaultSpec::Kind::Error && f.kind != FaultSpec::Kind::Throttle)
             continue;
-        if (QRandomGenerator::global()->generateDouble() >= f.rate)
+        if (!fires(i, verb, resource))
             continue;
         if (f.kind == FaultSpec::Kind::Throttle)
             return Status::tooManyRequests(QStringLiteral("Too many requests, please try again later. (injected fault)"), f.retryAfter);
@@ -141,6 +177,14 @@ std::optional<Status> FaultInjector::drawFailure() const
         return Status(f.code, Status::reasonForCode(f.code), msg);
     }
     return std::nullopt;
+}
+
+bool FaultInjector::draw(FaultSpec::Kind kind, const QString &verb, const QString &resource) const
+{
+    for (int i = 0; i < m_faults.size(); ++i)
+        if (m_faults.at(i).kind == kind && fires(i, verb, resource))
+            return true;
+    return false;
 }
 
 } // namespace opbench::apiserver

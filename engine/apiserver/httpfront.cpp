@@ -2,6 +2,8 @@
 #include "engine/apiserver/httpfront.h"
 
 #include <QHttpServerRequest>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTimer>
 
 namespace opbench::apiserver {
@@ -17,11 +19,14 @@ bool HttpFront::handleRequest(const QHttpServerRequest &qtRequest, QTcpSocket *s
     ++m_requests;
     const Request request = Request::fromQt(qtRequest); // Qt reuses its request object: copy now
     const RequestInfo info = RequestInfo::parse(request);
+    RequestInfo audited = info;
+    if (m_audit->isOpen() && info.verb == QLatin1String("create") && info.name.isEmpty()) // the created object's name
+        audited.name = QJsonDocument::fromJson(request.body).object().value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString();
     Responder responder(socket);
     auto user = std::make_shared<QString>();
     AuditLog *audit = m_audit;
     const QByteArray method = request.method;
-    responder.setOnStatus([audit, user, info, method](int code) { audit->record(*user, info, method, code); });
+    responder.setOnStatus([audit, user, audited, method](int code) { audit->record(*user, audited, method, code); });
 
     if (request.body.size() > kMaxRequestBodyBytes) {
         responder.sendStatus(Status::tooLarge(QStringLiteral("the request body is %1 bytes, more than the limit of %2 bytes")
@@ -44,10 +49,17 @@ bool HttpFront::handleRequest(const QHttpServerRequest &qtRequest, QTcpSocket *s
         }
     }
     if (info.isResourceRequest) {
-        if (auto failure = m_faults->drawFailure()) {
+        if (auto failure = m_faults->drawFailure(info.verb, info.resource)) {
             responder.sendStatus(*failure);
             return true;
         }
+        if (request.hasParam(QStringLiteral("continue")) && m_faults->drawExpireContinue(info.resource)) {
+            responder.sendStatus(Status::expired(QStringLiteral("The provided continue parameter is too old to display a "
+                                                                "consistent list result (injected fault)")));
+            return true;
+        }
+        if (m_faults->drawReset(info.verb, info.resource))
+            responder.cutBodyOnSend();
         if (const int ms = m_faults->latencyMs(); ms > 0) {
             QTimer::singleShot(ms, this, [this, authed, info, responder]() {
                 if (responder.alive())

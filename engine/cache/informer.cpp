@@ -148,7 +148,39 @@ void Informer::apply(CacheChange::Type type, const Object &oldObj, const Object 
     Q_EMIT changed(change);
 }
 
-void Informer::replaceAll(const QList<Object> &items, const QString &rv) { replaceIn(nullptr, items, rv); }
+void Informer::replaceAll(const QList<Object> &items, const QString &rv)
+{
+    if (intercepted({Delta::Type::Replace, {}, items, rv}))
+        return;
+    replaceIn(nullptr, items, rv);
+}
+
+bool Informer::intercepted(Delta delta)
+{
+    if (m_replaying || (!m_deltaFilter && m_heldDeltas.empty()))
+        return false;
+    const DeltaAction action = m_heldDeltas.empty() ? (m_deltaFilter ? m_deltaFilter(delta) : DeltaAction::Apply) : DeltaAction::Hold;
+    if (action == DeltaAction::Hold)
+        m_heldDeltas.push_back(std::move(delta));
+    return action != DeltaAction::Apply;
+}
+
+void Informer::releaseHeldDeltas()
+{
+    std::vector<Delta> held;
+    held.swap(m_heldDeltas);
+    m_replaying = true;
+    for (const Delta &d : held) {
+        switch (d.type) {
+        case Delta::Type::Replace: replaceAll(d.items, d.resourceVersion); break;
+        case Delta::Type::Added: added(d.object); break;
+        case Delta::Type::Modified: modified(d.object); break;
+        case Delta::Type::Deleted: deleted(d.object); break;
+        case Delta::Type::Bookmark: bookmark(d.resourceVersion); break;
+        }
+    }
+    m_replaying = false;
+}
 
 void Informer::replaceIn(const QString *ns, const QList<Object> &items, const QString &rv)
 {
@@ -192,6 +224,8 @@ void Informer::added(const Object &raw)
 
 void Informer::modified(const Object &raw)
 {
+    if (intercepted({Delta::Type::Modified, raw, {}, raw.resourceVersion()}))
+        return;
     const Object obj = transformed(raw);
     const Object old = m_store.upsert(obj);
     if (old.isNull())
@@ -204,6 +238,8 @@ void Informer::modified(const Object &raw)
 
 void Informer::deleted(const Object &raw)
 {
+    if (intercepted({Delta::Type::Deleted, raw, {}, raw.resourceVersion()}))
+        return;
     const Object obj = transformed(raw);
     const Object old = m_store.remove(obj.key());
     setResourceVersion(obj.resourceVersion());
@@ -213,7 +249,12 @@ void Informer::deleted(const Object &raw)
     apply(CacheChange::Type::Deleted, obj, {}, obj.resourceVersion(), false, false);
 }
 
-void Informer::bookmark(const QString &rv) { setResourceVersion(rv); }
+void Informer::bookmark(const QString &rv)
+{
+    if (intercepted({Delta::Type::Bookmark, {}, {}, rv}))
+        return;
+    setResourceVersion(rv);
+}
 
 void Informer::scheduleResync()
 {

@@ -108,6 +108,24 @@ public:
     /// namespaces, the first namespace's.
     [[nodiscard]] Reflector *reflector() const { return m_reflector.get(); }
 
+    /// A fault-injection hook (engine/sdk/fault; stale and unobserved state): decides for each
+    /// delta from the reflector whether it is applied now, held back (it and every later delta,
+    /// in order, until releaseHeldDeltas()) or dropped. Unset (the default): all are applied.
+    enum class DeltaAction { Apply, Hold, Drop };
+    struct Delta
+    {
+        enum class Type { Replace, Added, Modified, Deleted, Bookmark };
+        Type type = Type::Modified;
+        Object object;      // added, modified, deleted
+        QList<Object> items; // replace
+        QString resourceVersion;
+    };
+    using DeltaFilter = std::function<DeltaAction(const Delta &)>;
+    void setDeltaFilter(DeltaFilter filter) { m_deltaFilter = std::move(filter); }
+    /// Applies the held deltas in order (the filter is not asked again for them).
+    void releaseHeldDeltas();
+    [[nodiscard]] int heldDeltaCount() const { return int(m_heldDeltas.size()); }
+
     // DeltaSink: called by the reflector (public so tests can script deltas without a server).
     void replaceAll(const QList<Object> &items, const QString &rv) override;
     void added(const Object &obj) override;
@@ -153,6 +171,11 @@ private:
     quint64 m_resyncTimer = 0;       // Clock callback id, 0 when none armed
     QString m_lastSyncRv;
     bool m_synced = false;
+    /// True when the delta is held or dropped by the delta filter (not to be applied now).
+    bool intercepted(Delta delta);
+    DeltaFilter m_deltaFilter;
+    std::vector<Delta> m_heldDeltas;
+    bool m_replaying = false;
 };
 
 } // namespace opbench

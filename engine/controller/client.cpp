@@ -213,6 +213,8 @@ QCoro::Task<Expected<DeleteResult>> Client::write(ReconcileContext ctx, Write w)
             call.diff = jsonDiff(before.json(), w.obj.json());
     }
     ctx.record(call);
+    if (m_writeObserver)
+        m_writeObserver(call, w.obj);
     co_return r;
 }
 

@@ -78,6 +78,12 @@ public:
     /// trace like any failed call). The Manager refuses writes once its lease may have run out for
     /// the other replicas, even when a busy event loop has not run the elector's timers yet.
     void setWriteFence(std::function<std::optional<Status>()> fence) { m_writeFence = std::move(fence); }
+    /// Called after every write with its trace record (verb, kind, key, code, resourceVersion)
+    /// and the object sent, whatever the outcome. A test-harness hook (engine/sdk/fault counts
+    /// the operator's writes with it and crashes the operator right after the i-th); one
+    /// observer, empty = none.
+    using WriteObserver = std::function<void(const TraceCall &call, const Object &sent)>;
+    void setWriteObserver(WriteObserver observer) { m_writeObserver = std::move(observer); }
 
     [[nodiscard]] const ApiReader &apiReader() const { return m_apiReader; }
     [[nodiscard]] InformerCache *cache() const { return m_cache; }
@@ -121,6 +127,7 @@ private:
     Clock *m_clock;
     ApiReader m_apiReader;
     std::function<std::optional<Status>()> m_writeFence;
+    WriteObserver m_writeObserver;
 };
 
 } // namespace opbench

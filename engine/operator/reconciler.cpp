@@ -120,6 +120,14 @@ QCoro::Task<ReconcileOutcome> MyApplicationReconciler::reconcile(Request request
     if (appObj.isBeingDeleted())
         co_return Result{};
 
+    Expected<bool> live = co_await ownerIsLive(request.ctx, appObj);
+    if (!live)
+        co_return live.error();
+    if (!*live) {
+        Result r;
+        r.requeue = true; // the cache lags: try again once it caught up (with backoff)
+        co_return r;
+    }
     Expected<OperationOutcome> applied = co_await ensureDeployment(request.ctx, appObj);
     if (!applied)
         co_return conflictOr(applied.error());
@@ -135,6 +143,23 @@ QCoro::Task<ReconcileOutcome> MyApplicationReconciler::reconcile(Request request
     if (!written)
         co_return conflictOr(written.error());
     co_return Result{};
+}
+
+QCoro::Task<Expected<bool>> MyApplicationReconciler::ownerIsLive(ReconcileContext ctx, Object appObj)
+{
+    GroupVersionKind deploymentGvk = kDeploymentGvk;
+    QString ns = appObj.namespaceName();
+    QString name = appObj.name();
+    Expected<Object> cached = co_await m_client->get(ctx, std::move(deploymentGvk), std::move(ns), std::move(name));
+    if (cached.ok() || !isNotFound(cached.error()))
+        co_return true; // nothing to create (or an error createOrUpdate reports)
+    GroupVersionKind appGvk = kMyApplicationGvk;
+    QString liveNs = appObj.namespaceName();
+    QString liveName = appObj.name();
+    Expected<Object> current = co_await m_client->apiReader().get(ctx, std::move(appGvk), std::move(liveNs), std::move(liveName));
+    if (!current)
+        co_return isNotFound(current.error()) ? Expected<bool>(false) : Expected<bool>(current.error());
+    co_return current->uid() == appObj.uid();
 }
 
 QCoro::Task<Expected<OperationOutcome>> MyApplicationReconciler::ensureDeployment(ReconcileContext ctx, Object appObj)

@@ -46,6 +46,10 @@ public:
 private:
     /// createOrUpdate of the app's Deployment (the mutate keeps fields others set).
     QCoro::Task<Expected<OperationOutcome>> ensureDeployment(ReconcileContext ctx, Object appObj);
+    /// False when the cache has no Deployment for `appObj` and the live app is gone or has
+    /// another uid: the cached app is stale, and a Deployment created for it would belong to a
+    /// deleted owner (the garbage collector deletes it, the stale reconcile creates it again).
+    QCoro::Task<Expected<bool>> ownerIsLive(ReconcileContext ctx, Object appObj);
     /// "Created"/"Updated" Events on the app when the Deployment was written.
     void recordEvent(const Object &appObj, OperationResult result) const;
 

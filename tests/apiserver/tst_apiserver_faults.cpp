@@ -6,6 +6,7 @@
 #include "engine/apiserver/faults.h"
 
 #include <QElapsedTimer>
+#include <QJsonDocument>
 #include <QtTest>
 
 using namespace opbench::testsupport;
@@ -45,6 +46,10 @@ private Q_SLOTS:
         QTest::newRow("error") << "error:rate=0.05,code=500" << true;
         QTest::newRow("throttle") << "throttle:rate=0.1,retry-after=1" << true;
         QTest::newRow("latency") << "latency:ms=50" << true;
+        QTest::newRow("reset") << "reset:rate=0.1" << true;
+        QTest::newRow("expire-continue") << "expire-continue:rate=1" << true;
+        QTest::newRow("filters") << "error:code=410,verb=list,resource=deployments,count=1" << true;
+        QTest::newRow("bad count") << "error:count=-1" << false;
         QTest::newRow("unknown kind") << "explode:now" << false;
         QTest::newRow("bad rate") << "error:rate=2" << false;
         QTest::newRow("drop without interval") << "drop-watch" << false;
@@ -90,6 +95,51 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitFor([&]() { return w.statusCode() == 200; }, 5000));
         setFaults({QStringLiteral("drop-watch:every=100ms")});
         QVERIFY(w.waitForEnd(5000));
+    }
+
+    void shouldCutResponsesMidBodyAfterServingThem()
+    {
+        setFaults({QStringLiteral("reset:rate=1")});
+        const QJsonObject cm{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
+                             {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
+                             {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("cut-reply")}}},
+                             {QStringLiteral("data"), QJsonObject{{QStringLiteral("k"), QStringLiteral("v")}}}};
+        const HttpReply r = m_http->post(QStringLiteral("/api/v1/namespaces/default/configmaps"), cm);
+        // Half the reply, then the connection closed: no complete object reaches the client.
+        QVERIFY2(r.code == 0 || QJsonDocument::fromJson(r.body).isNull(), qPrintable(QString::fromUtf8(r.body)));
+        int fired = 0;
+        m_api.runOnServerThread([&](ApiServer &s) { fired = s.faultInjector()->firedCount(FaultSpec::Kind::Reset); });
+        QCOMPARE(fired, 1);
+        m_api.runOnServerThread([](ApiServer &s) { s.clearFaults(); });
+        // The write was served before its reply was cut: the client cannot tell, the server has it.
+        QCOMPARE(m_http->get(QStringLiteral("/api/v1/namespaces/default/configmaps/cut-reply")).code, 200);
+    }
+
+    void shouldExpireContinueTokens()
+    {
+        for (int i = 0; i < 3; ++i) {
+            const QJsonObject cm{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
+                                 {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
+                                 {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("page-%1").arg(i)}}}};
+            QCOMPARE(m_http->post(QStringLiteral("/api/v1/namespaces/default/configmaps"), cm).code, 201);
+        }
+        setFaults({QStringLiteral("expire-continue:rate=1")});
+        const HttpReply first = m_http->get(QStringLiteral("/api/v1/namespaces/default/configmaps?limit=1"));
+        QCOMPARE(first.code, 200); // the first page has no token to expire
+        const QString token = first.json().value(QLatin1String("metadata")).toObject().value(QLatin1String("continue")).toString();
+        QVERIFY(!token.isEmpty());
+        const HttpReply next = m_http->get(QStringLiteral("/api/v1/namespaces/default/configmaps?limit=1&continue=") + QString::fromLatin1(QUrl::toPercentEncoding(token)));
+        QCOMPARE(next.code, 410);
+        QCOMPARE(next.json().value(QLatin1String("reason")).toString(), QStringLiteral("Expired"));
+    }
+
+    void shouldApplyFiltersAndCount()
+    {
+        setFaults({QStringLiteral("error:code=503,verb=list,resource=configmaps,count=1")});
+        QCOMPARE(m_http->get(QStringLiteral("/api/v1/namespaces")).code, 200);                    // another resource
+        QCOMPARE(m_http->get(QStringLiteral("/api/v1/namespaces/default/configmaps/nope")).code, 404); // another verb
+        QCOMPARE(m_http->get(QStringLiteral("/api/v1/namespaces/default/configmaps")).code, 503);
+        QCOMPARE(m_http->get(QStringLiteral("/api/v1/namespaces/default/configmaps")).code, 200); // count spent
     }
 
     void shouldRecoverWhenFaultsAreCleared()

@@ -80,6 +80,43 @@ private Q_SLOTS:
         QCOMPARE(inf.store().size(), 2);
     }
 
+    void deltaFilterShouldHoldThenReleaseInOrderAndDrop()
+    {
+        FakeClock clock;
+        Informer inf(options(&clock));
+        Recorder r;
+        inf.addEventHandler(&r);
+        inf.replaceAll({cm(QStringLiteral("a"), QStringLiteral("1"))}, QStringLiteral("1"));
+        r.calls.clear();
+        // Held: the cache stays at rv 1 while the server moves on.
+        inf.setDeltaFilter([](const Informer::Delta &) { return Informer::DeltaAction::Hold; });
+        inf.modified(cm(QStringLiteral("a"), QStringLiteral("2")));
+        inf.deleted(cm(QStringLiteral("a"), QStringLiteral("3")));
+        inf.added(cm(QStringLiteral("a"), QStringLiteral("4"))); // recreated under the same name
+        QCOMPARE(inf.heldDeltaCount(), 3);
+        QVERIFY(r.calls.isEmpty());
+        QCOMPARE(inf.store().get(QStringLiteral("d/a")).resourceVersion(), QStringLiteral("1"));
+        QCOMPARE(inf.lastSyncResourceVersion(), QStringLiteral("1"));
+        // Once something is held, later deltas queue behind it even when the filter says apply.
+        inf.setDeltaFilter({});
+        inf.modified(cm(QStringLiteral("a"), QStringLiteral("5")));
+        QCOMPARE(inf.heldDeltaCount(), 4);
+        inf.releaseHeldDeltas();
+        QCOMPARE(inf.heldDeltaCount(), 0);
+        QCOMPARE(r.calls, (QStringList{QStringLiteral("update d/a 1->2"), QStringLiteral("delete d/a"), QStringLiteral("add d/a 4"),
+                                       QStringLiteral("update d/a 4->5")}));
+        QCOMPARE(inf.lastSyncResourceVersion(), QStringLiteral("5"));
+        // Dropped deltas never reach the store or the handlers.
+        r.calls.clear();
+        inf.setDeltaFilter([](const Informer::Delta &d) {
+            return d.resourceVersion == QLatin1String("6") ? Informer::DeltaAction::Drop : Informer::DeltaAction::Apply;
+        });
+        inf.modified(cm(QStringLiteral("a"), QStringLiteral("6")));
+        inf.modified(cm(QStringLiteral("b"), QStringLiteral("7")));
+        QCOMPARE(r.calls, (QStringList{QStringLiteral("add d/b 7")}));
+        QCOMPARE(inf.store().get(QStringLiteral("d/a")).resourceVersion(), QStringLiteral("5"));
+    }
+
     void relistShouldTurnMissedDeletionsIntoTombstones()
     {
         FakeClock clock;
