@@ -76,11 +76,12 @@ void PriorityQueue::addWithOpts(const QueueKey &key, const AddOpts &opts, Cause 
     if (!e.pending) {
         e.pending = true;
         e.priority = opts.priority;
+        e.order = ++m_seq; // controller-runtime's AddedCounter: taken when the key is added
         if (delayed) {
             ++m_waiting;
             waitUntil(id, now + after);
         } else {
-            becomeReady(id, now);
+            becomeReady(id, now, false);
         }
     } else {
         mergeIntoPending(id, opts.priority, delayed ? now + after : now, delayed, now);
@@ -91,21 +92,19 @@ void PriorityQueue::addWithOpts(const QueueKey &key, const AddOpts &opts, Cause 
 void PriorityQueue::mergeIntoPending(quint32 id, int priority, Clock::TimePoint readyAt, bool delayed, Clock::TimePoint now)
 {
     Entry &e = m_keys[id];
-    if (priority > e.priority) { // the higher priority wins
+    if (priority > e.priority) { // the higher priority wins, last within its new level
         if (e.ready)
             m_metrics.priorityChanged(e.priority, priority);
         e.priority = priority;
-        if (e.ready) { // last within the new level
-            e.order = ++m_seq;
-            if (!e.locked)
-                pushLevel(id);
-        }
+        e.order = ++m_seq;
+        if (e.ready && !e.locked)
+            pushLevel(id);
     }
     if (e.ready)
         return;
-    if (!delayed) { // the earlier ready time wins
+    if (!delayed) { // the earlier ready time wins; the key keeps its turn from when it was added
         --m_waiting;
-        becomeReady(id, now);
+        becomeReady(id, now, false);
     } else if (readyAt < e.readyAt) {
         waitUntil(id, readyAt);
     }
@@ -120,13 +119,14 @@ void PriorityQueue::waitUntil(quint32 id, Clock::TimePoint at)
     m_delayWake.armAt(at);
 }
 
-void PriorityQueue::becomeReady(quint32 id, Clock::TimePoint now)
+void PriorityQueue::becomeReady(quint32 id, Clock::TimePoint now, bool newTurn)
 {
     Entry &e = m_keys[id];
     e.ready = true;
     e.waitSeq = 0;
     e.queuedAt = now;
-    e.order = ++m_seq;
+    if (newTurn) // moved by the wait loop: a new turn, as controller-runtime bumps AddedCounter
+        e.order = ++m_seq;
     ++m_ready;
     m_metrics.added(e.priority);
     if (!e.locked)
@@ -289,7 +289,7 @@ void PriorityQueue::fireDue()
         if (!e.live || !e.pending || e.ready || e.waitSeq != node.seq)
             continue;
         --m_waiting;
-        becomeReady(node.id, now);
+        becomeReady(node.id, now, true);
         if (hasListeners())
             notifyChanged(stateOf(e));
     }

@@ -91,7 +91,7 @@ private:
 
     static bool idle(const Entry &e) { return !e.locked && !e.pending && e.retries == 0; }
     bool nodeValid(const LevelNode &n) const;
-    void becomeReady(quint32 id, Clock::TimePoint now);
+    void becomeReady(quint32 id, Clock::TimePoint now, bool newTurn);
     void mergeIntoPending(quint32 id, int priority, Clock::TimePoint readyAt, bool delayed, Clock::TimePoint now);
     void pushLevel(quint32 id);
     void makeAvailable(quint32 id);

@@ -118,6 +118,31 @@ private Q_SLOTS:
         QVERIFY(!f.queue->tryGet());
     }
 
+    void shouldKeepTheTurnOfAWaitingKeyMadeReadyByAPlainAdd()
+    {
+        // controller-runtime: a waiting item made ready by an add without a priority raise
+        // keeps its AddedCounter, so it goes ahead of keys that became ready since.
+        Fixture f;
+        f.queue->addAfter(key("a"), 10s);
+        f.queue->add(key("b"));
+        f.queue->add(key("a"));
+        QCOMPARE(f.drainKeys(), (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
+    }
+
+    void shouldGiveAKeyMovedByTheWaitLoopANewTurn()
+    {
+        Fixture f;
+        f.queue->addAfter(key("a"), 10s);
+        f.queue->add(key("b"));
+        f.clock.advance(10s); // the wait loop moves a: behind b
+        QCOMPARE(f.drainKeys(), (QStringList{QStringLiteral("b"), QStringLiteral("a")}));
+        // A raised priority is a new turn too, also for a key still waiting.
+        f.queue->addAfter(key("c"), 10s);
+        f.queue->addWithOpts(key("d"), prio(1));
+        f.queue->addWithOpts(key("c"), prio(1));
+        QCOMPARE(f.drainKeys(), (QStringList{QStringLiteral("d"), QStringLiteral("c")}));
+    }
+
     void shouldOrderKeysThatBecameReadyByPriority()
     {
         Fixture f;
