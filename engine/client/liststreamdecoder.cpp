@@ -264,17 +264,15 @@ Expected<Object::List> ListStreamDecoder::finish()
         fail(QStringLiteral("the list ended early, after %1 bytes").arg(m_offset));
     if (m_error)
         return *m_error;
-    if (m_kind.isEmpty()) { // a kind that needed unescaping, or none: from the document
-        Expected<Object::List> outside = Object::parseList(m_outside, m_apiVersion, {}, m_strip);
-        if (outside)
-            m_kind = outside->kind;
-    }
-    flushBatch(true);
-    if (m_error)
-        return *m_error;
+    // Everything outside the items, decoded once: kind (when it needed unescaping) and metadata.
     Expected<Object::List> outside = Object::parseList(m_outside, m_apiVersion, {}, m_strip);
     if (!outside)
         return outside.error();
+    if (m_kind.isEmpty())
+        m_kind = outside->kind;
+    flushBatch(true);
+    if (m_error)
+        return *m_error;
     outside->items = std::move(m_list.items);
     return std::move(*outside);
 }
