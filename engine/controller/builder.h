@@ -12,6 +12,11 @@
 //   (matched by group and kind, version ignored).
 // - watches(K, handler | map function): anything else.
 // - withEventFilter(p): a predicate applied to every watch (on top of per-watch predicates).
+// - owns(C, OnlyMetadata) / watches(K, OnlyMetadata, …): the kind is watched through the
+//   cache's metadata-only informer (PartialObjectMetadata lists and watches; handlers and
+//   predicates see objects with the kind's apiVersion/kind and metadata only), as
+//   controller-runtime's builder.OnlyMetadata: owner references, labels and resourceVersions
+//   are all an owner-tracking watch needs, and the cache does not hold the owned objects whole.
 // The name defaults to the lower-cased For kind; it must be unique among live controllers.
 
 #include "engine/cache/informercache.h"
@@ -20,6 +25,9 @@
 #include <vector>
 
 namespace opbench {
+
+/// controller-runtime's builder.OnlyMetadata, for owns() and watches().
+inline constexpr ObjectProjection OnlyMetadata = ObjectProjection::Metadata;
 
 class ControllerBuilder
 {
@@ -37,6 +45,13 @@ public:
     ControllerBuilder &watches(const GroupVersionKind &gvk, std::unique_ptr<EventHandler> handler,
                                QList<Predicate> predicates = {});
     ControllerBuilder &watches(const GroupVersionKind &gvk, MapFunc map, QList<Predicate> predicates = {});
+    /// The same, watched as `projection` (OnlyMetadata: through the metadata-only informer).
+    ControllerBuilder &owns(const GroupVersionKind &gvk, ObjectProjection projection, QList<Predicate> predicates = {},
+                            bool onlyController = true);
+    ControllerBuilder &watches(const GroupVersionKind &gvk, ObjectProjection projection,
+                               std::unique_ptr<EventHandler> handler, QList<Predicate> predicates = {});
+    ControllerBuilder &watches(const GroupVersionKind &gvk, ObjectProjection projection, MapFunc map,
+                               QList<Predicate> predicates = {});
     ControllerBuilder &withEventFilter(Predicate predicate);
     /// Options (name, concurrency, rate limiter, timeouts, queue kind, clock, metrics, logger).
     /// forKind and a name set with named() override the options' fields.
@@ -53,6 +68,7 @@ private:
         std::unique_ptr<EventHandler> handler;
         QList<Predicate> predicates;
         std::optional<bool> ownsOnlyController; // set for owns()
+        ObjectProjection projection = ObjectProjection::Normal;
     };
 
     InformerCache *m_cache;
