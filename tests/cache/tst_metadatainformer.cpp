@@ -5,10 +5,15 @@
 // and lives next to the full informer of the same kind in the InformerCache (controller-runtime's
 // metadata informer map).
 #include "engine/cache/informercache.h"
+#include "engine/cache/reflector.h"
 #include "engine/client/restclient.h"
+#include "tests/client/fakeserver.h"
 #include "tests/support/testapiserver.h"
 
 #include <QJsonArray>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QSignalSpy>
 #include <QTest>
 
 #include <qcoro/qcorotask.h>
@@ -83,6 +88,21 @@ private:
         io.client = m_client.get();
         io.metadataOnly = metadataOnly;
         return io;
+    }
+
+    /// The body size of a LIST of the ConfigMaps in default with `accept`.
+    qint64 wireBytes(const QByteArray &accept)
+    {
+        QNetworkAccessManager nam;
+        QNetworkRequest req = m_api->request(QStringLiteral("/api/v1/namespaces/default/configmaps"));
+        req.setRawHeader("Accept", accept);
+        QNetworkReply *reply = nam.get(req);
+        QSignalSpy done(reply, &QNetworkReply::finished);
+        if (!done.wait(10000))
+            return -1;
+        const qint64 n = reply->readAll().size();
+        reply->deleteLater();
+        return n;
     }
 
 private Q_SLOTS:
@@ -172,6 +192,10 @@ private Q_SLOTS:
         QCOMPARE(full.store().size(), qsizetype(Count));
         QCOMPARE(meta.store().size(), qsizetype(Count));
 
+        const double wireFull = double(wireBytes("application/json")) / Count;
+        const double wireMeta = double(wireBytes("application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json")) / Count;
+        qInfo("on the wire (LIST): %.0f bytes per object full, %.0f as PartialObjectMetadataList", wireFull, wireMeta);
+        QVERIFY(wireMeta > 0 && wireMeta * 4 < wireFull);
         const double fullPerObject = double(full.store().bytesHeld()) / Count;
         const double metaPerObject = double(meta.store().bytesHeld()) / Count;
         qInfo("ConfigMaps with %d bytes of data: %.0f bytes held per object by the full informer, %.0f by the "
@@ -230,6 +254,35 @@ private Q_SLOTS:
             QVERIFY2(each.json().contains(QLatin1String("data")), each.toJsonBytes().constData());
         QVERIFY(cache.hasSynced());
         cache.stop();
+    }
+
+    void shouldReportARefusalAndKeepTrying()
+    {
+        // A server that serves neither PartialObjectMetadata nor JSON for it (406): the reflector
+        // says why, backs off and retries, and the informer never claims to be synced.
+        test::FakeServer server;
+        QVERIFY(server.listen());
+        server.setHandler([](const test::FakeRequest &) {
+            return test::FakeResponse::json(406, R"({"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotAcceptable",)"
+                                                 R"("message":"only application/yaml is served","code":406})");
+        });
+        RestConfig cfg;
+        cfg.server = QUrl(server.url());
+        cfg.timeout = std::chrono::seconds(5);
+        RestClient client(cfg);
+        InformerOptions io = informerOptions(true);
+        io.client = &client;
+        Informer informer(io);
+        informer.start();
+        QTRY_VERIFY(informer.reflector() && informer.reflector()->lastError().has_value());
+        const Status error = *informer.reflector()->lastError();
+        QCOMPARE(error.code(), 406);
+        QVERIFY2(error.message().contains(QLatin1String("PartialObjectMetadata")), qPrintable(error.message()));
+        QCOMPARE(informer.reflector()->state(), Reflector::State::BackingOff);
+        QVERIFY(!informer.hasSynced());
+        QVERIFY(!server.requests.isEmpty());
+        QVERIFY(server.requests.first().headers.value("accept").contains("as=PartialObjectMetadataList"));
+        informer.stop();
     }
 };
 
