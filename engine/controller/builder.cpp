@@ -42,28 +42,6 @@ ControllerBuilder &ControllerBuilder::watches(const GroupVersionKind &gvk, MapFu
     return watches(gvk, enqueueRequestsFromMapFunc(std::move(map)), std::move(predicates));
 }
 
-ControllerBuilder &ControllerBuilder::owns(const GroupVersionKind &gvk, ObjectProjection projection,
-                                           QList<Predicate> predicates, bool onlyController)
-{
-    owns(gvk, std::move(predicates), onlyController);
-    m_watches.back().projection = projection;
-    return *this;
-}
-
-ControllerBuilder &ControllerBuilder::watches(const GroupVersionKind &gvk, ObjectProjection projection,
-                                              std::unique_ptr<EventHandler> handler, QList<Predicate> predicates)
-{
-    watches(gvk, std::move(handler), std::move(predicates));
-    m_watches.back().projection = projection;
-    return *this;
-}
-
-ControllerBuilder &ControllerBuilder::watches(const GroupVersionKind &gvk, ObjectProjection projection, MapFunc map,
-                                              QList<Predicate> predicates)
-{
-    return watches(gvk, projection, enqueueRequestsFromMapFunc(std::move(map)), std::move(predicates));
-}
-
 ControllerBuilder &ControllerBuilder::withEventFilter(Predicate predicate)
 {
     m_globalPredicates.append(std::move(predicate));
@@ -115,6 +93,28 @@ Expected<Controller *> ControllerBuilder::build(std::shared_ptr<Reconciler> reco
     }
     m_watches.clear();
     return c;
+}
+
+ControllerBuilder &ControllerBuilder::owns(const GroupVersionKind &gvk, ObjectProjection projection,
+                                           QList<Predicate> predicates, bool onlyController)
+{
+    owns(gvk, std::move(predicates), onlyController);
+    m_watches.back().projection = projection;
+    return *this;
+}
+
+ControllerBuilder &ControllerBuilder::watches(const GroupVersionKind &gvk, ObjectProjection projection,
+                                              std::unique_ptr<EventHandler> handler, QList<Predicate> predicates)
+{
+    watches(gvk, std::move(handler), std::move(predicates));
+    m_watches.back().projection = projection;
+    return *this;
+}
+
+ControllerBuilder &ControllerBuilder::watches(const GroupVersionKind &gvk, ObjectProjection projection, MapFunc map,
+                                              QList<Predicate> predicates)
+{
+    return watches(gvk, projection, enqueueRequestsFromMapFunc(std::move(map)), std::move(predicates));
 }
 
 } // namespace opbench

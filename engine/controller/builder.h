@@ -12,11 +12,6 @@
 //   (matched by group and kind, version ignored).
 // - watches(K, handler | map function): anything else.
 // - withEventFilter(p): a predicate applied to every watch (on top of per-watch predicates).
-// - owns(C, OnlyMetadata) / watches(K, OnlyMetadata, …): the kind is watched through the
-//   cache's metadata-only informer (PartialObjectMetadata lists and watches; handlers and
-//   predicates see objects with the kind's apiVersion/kind and metadata only), as
-//   controller-runtime's builder.OnlyMetadata: owner references, labels and resourceVersions
-//   are all an owner-tracking watch needs, and the cache does not hold the owned objects whole.
 // The name defaults to the lower-cased For kind; it must be unique among live controllers.
 
 #include "engine/cache/informercache.h"
@@ -26,7 +21,7 @@
 
 namespace opbench {
 
-/// controller-runtime's builder.OnlyMetadata, for owns() and watches().
+/// controller-runtime's builder.OnlyMetadata, for owns() and watches() (see below).
 inline constexpr ObjectProjection OnlyMetadata = ObjectProjection::Metadata;
 
 class ControllerBuilder
@@ -40,18 +35,23 @@ public:
 
     ControllerBuilder &named(const QString &name);
     ControllerBuilder &forKind(const GroupVersionKind &gvk, QList<Predicate> predicates = {});
-    /// `onlyController` false: every owner reference of the For kind, not just the controller.
-    ControllerBuilder &owns(const GroupVersionKind &gvk, QList<Predicate> predicates = {}, bool onlyController = true);
-    ControllerBuilder &watches(const GroupVersionKind &gvk, std::unique_ptr<EventHandler> handler,
-                               QList<Predicate> predicates = {});
-    ControllerBuilder &watches(const GroupVersionKind &gvk, MapFunc map, QList<Predicate> predicates = {});
-    /// The same, watched as `projection` (OnlyMetadata: through the metadata-only informer).
+    /// owns(C, OnlyMetadata) / watches(K, OnlyMetadata, …): the kind is watched through the
+    /// cache's metadata-only informer (PartialObjectMetadata lists and watches; handlers and
+    /// predicates see objects with the kind's apiVersion/kind and metadata only), as
+    /// controller-runtime's builder.OnlyMetadata: owner references, labels and resourceVersions
+    /// are all an owner-tracking watch needs, and the cache does not hold the objects whole.
     ControllerBuilder &owns(const GroupVersionKind &gvk, ObjectProjection projection, QList<Predicate> predicates = {},
                             bool onlyController = true);
     ControllerBuilder &watches(const GroupVersionKind &gvk, ObjectProjection projection,
                                std::unique_ptr<EventHandler> handler, QList<Predicate> predicates = {});
     ControllerBuilder &watches(const GroupVersionKind &gvk, ObjectProjection projection, MapFunc map,
                                QList<Predicate> predicates = {});
+
+    /// `onlyController` false: every owner reference of the For kind, not just the controller.
+    ControllerBuilder &owns(const GroupVersionKind &gvk, QList<Predicate> predicates = {}, bool onlyController = true);
+    ControllerBuilder &watches(const GroupVersionKind &gvk, std::unique_ptr<EventHandler> handler,
+                               QList<Predicate> predicates = {});
+    ControllerBuilder &watches(const GroupVersionKind &gvk, MapFunc map, QList<Predicate> predicates = {});
     ControllerBuilder &withEventFilter(Predicate predicate);
     /// Options (name, concurrency, rate limiter, timeouts, queue kind, clock, metrics, logger).
     /// forKind and a name set with named() override the options' fields.
