@@ -72,7 +72,7 @@ Expected<Controller *> ControllerBuilder::build(std::shared_ptr<Reconciler> reco
     // Resolve every informer before creating the controller, so a bad kind leaves nothing behind.
     std::vector<Informer *> informers;
     for (const Watch &w : m_watches) {
-        auto inf = m_cache->informerFor(w.gvk);
+        auto inf = m_cache->informerFor(w.gvk, w.projection);
         if (!inf.ok())
             return inf.error();
         informers.push_back(*inf);
@@ -93,6 +93,28 @@ Expected<Controller *> ControllerBuilder::build(std::shared_ptr<Reconciler> reco
     }
     m_watches.clear();
     return c;
+}
+
+ControllerBuilder &ControllerBuilder::owns(const GroupVersionKind &gvk, ObjectProjection projection,
+                                           QList<Predicate> predicates, bool onlyController)
+{
+    owns(gvk, std::move(predicates), onlyController);
+    m_watches.back().projection = projection;
+    return *this;
+}
+
+ControllerBuilder &ControllerBuilder::watches(const GroupVersionKind &gvk, ObjectProjection projection,
+                                              std::unique_ptr<EventHandler> handler, QList<Predicate> predicates)
+{
+    watches(gvk, std::move(handler), std::move(predicates));
+    m_watches.back().projection = projection;
+    return *this;
+}
+
+ControllerBuilder &ControllerBuilder::watches(const GroupVersionKind &gvk, ObjectProjection projection, MapFunc map,
+                                              QList<Predicate> predicates)
+{
+    return watches(gvk, projection, enqueueRequestsFromMapFunc(std::move(map)), std::move(predicates));
 }
 
 } // namespace opbench
