@@ -3,6 +3,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSet>
 
 #include <algorithm>
 
@@ -612,6 +613,65 @@ void storeEntries(QJsonObject &object, QList<Entry> &entries)
     object.insert(kMetadata, meta);
 }
 
+/// kube-apiserver keeps at most 10 Update entries (DefaultMaxUpdateManagers). Past that, the
+/// oldest are folded, per apiVersion, into an "ancient-changes" Update entry, as its capping
+/// manager does: the Update entries sorted oldest first (time, then identity); the first entry
+/// of a version stays until a second one of that version comes; then the two (or the second and
+/// an existing bucket) merge into the bucket, which takes the newer time; until 10 are left.
+/// Apply entries are never folded.
+void capUpdateManagers(QList<Entry> &entries)
+{
+    constexpr qsizetype kMaxUpdateManagers = 10;
+    const QString update = QStringLiteral("Update");
+    const QString ancient = QStringLiteral("ancient-changes");
+    QList<qsizetype> updaters;
+    for (qsizetype i = 0; i < entries.size(); ++i)
+        if (entries[i].operation() == update && !(entries[i].decoded && entries[i].fields().isEmpty()))
+            updaters.append(i);
+    if (updaters.size() <= kMaxUpdateManagers)
+        return;
+    const auto key = [&entries](qsizetype i) {
+        const Entry &e = entries[i];
+        return e.json.value(QLatin1String("time")).toString() + u'\x01' + e.manager() + u'\x01' + e.apiVersion() + u'\x01' + e.subresource();
+    };
+    std::stable_sort(updaters.begin(), updaters.end(), [&key](qsizetype a, qsizetype b) { return key(a) < key(b); });
+    QHash<QString, qsizetype> firstOfVersion;
+    QSet<qsizetype> folded;
+    qsizetype length = updaters.size();
+    for (qsizetype k = 0; k < updaters.size() && length > kMaxUpdateManagers; ++k) {
+        const qsizetype i = updaters[k];
+        const QString version = entries[i].apiVersion();
+        if (!firstOfVersion.contains(version)) {
+            firstOfVersion.insert(version, i);
+            continue;
+        }
+        qsizetype bucket = -1;
+        for (qsizetype j = 0; j < entries.size() && bucket < 0; ++j)
+            if (!folded.contains(j) && entries[j].manager() == ancient && entries[j].operation() == update
+                && entries[j].apiVersion() == version && entries[j].subresource().isEmpty())
+                bucket = j;
+        if (bucket == i)
+            continue;
+        if (bucket < 0) { // the version's first entry becomes the bucket
+            bucket = firstOfVersion.value(version);
+            entries[bucket].fields();
+            entries[bucket].json.insert(QStringLiteral("manager"), ancient);
+            entries[bucket].json.remove(QStringLiteral("subresource"));
+        }
+        Entry &b = entries[bucket];
+        b.fields().unite(entries[i].fields());
+        b.touched = true;
+        b.json.insert(QStringLiteral("time"), entries[i].json.value(QLatin1String("time")));
+        folded.insert(i);
+        --length;
+    }
+    QList<Entry> kept;
+    for (qsizetype i = 0; i < entries.size(); ++i)
+        if (!folded.contains(i))
+            kept.append(std::move(entries[i]));
+    entries = std::move(kept);
+}
+
 Entry newEntry(const FieldManagerWrite &w, const QString &operation)
 {
     Entry e;
@@ -704,6 +764,7 @@ void recordUpdate(const ResourceType &type, const QJsonObject &old, QJsonObject 
     Diff diff = compareObjects(old, next, type, scopeFor(type, write.subresource));
     if (diff.isEmpty()) {
         // nothing changed: the entries stay exactly as they were
+        capUpdateManagers(entries);
         storeEntries(next, entries);
         return;
     }
@@ -726,6 +787,7 @@ void recordUpdate(const ResourceType &type, const QJsonObject &old, QJsonObject 
         if (fieldsV1ContainsAll(fields, diff.changed) && !fieldsV1Intersects(fields, diff.removed)) {
             // the common controller write: fields it already owns changed; only the time moves
             mine->json.insert(QStringLiteral("time"), write.time);
+            capUpdateManagers(entries);
             storeEntries(next, entries);
             return;
         }
@@ -742,6 +804,7 @@ void recordUpdate(const ResourceType &type, const QJsonObject &old, QJsonObject 
     s.dropEmptyNodes();
     mine->touched = true;
     mine->json.insert(QStringLiteral("time"), write.time);
+    capUpdateManagers(entries);
     storeEntries(next, entries);
 }
 

@@ -250,6 +250,44 @@ private Q_SLOTS:
                  json(kJson17));
     }
 
+    void shouldFoldTheOldestUpdateManagersIntoAncientChanges()
+    {
+        // kube-apiserver keeps 10 Update entries at most; 12 managers each writing one key of a
+        // ConfigMap leave m01..m03 folded into "ancient-changes" (with m03's time), m04..m12 kept
+        const ResourceType type = builtin("", "configmaps");
+        QJsonObject old;
+        QJsonObject live = json(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"default"},"data":{}})");
+        for (int i = 1; i <= 12; ++i) {
+            QJsonObject next = live;
+            QJsonObject data = next.value(QLatin1String("data")).toObject();
+            data.insert(QStringLiteral("k%1").arg(i), QStringLiteral("v"));
+            next.insert(QStringLiteral("data"), data);
+            const QString time = QStringLiteral("2026-01-01T00:00:%1Z").arg(i, 2, 10, QLatin1Char('0'));
+            recordUpdate(type, old, next, FieldManagerWrite{QStringLiteral("m%1").arg(i, 2, 10, QLatin1Char('0')), QStringLiteral("v1"), QString(), time});
+            old = live = next;
+            if (i == 10) { // 10 Update entries: nothing folded yet
+                QCOMPARE(managedFieldsOf(live).size(), 10);
+                QVERIFY(entryOf(live, QStringLiteral("ancient-changes"), QStringLiteral("Update")).isEmpty());
+            }
+        }
+        const QJsonArray entries = managedFieldsOf(live);
+        QStringList managers;
+        for (const QJsonValue &e : entries)
+            managers << e.toObject().value(QLatin1String("manager")).toString();
+        QCOMPARE(entries.size(), 10);
+        for (const char *gone : {"m01", "m02", "m03"})
+            QVERIFY2(!managers.contains(QLatin1String(gone)), gone);
+        for (int i = 4; i <= 12; ++i)
+            QVERIFY(managers.contains(QStringLiteral("m%1").arg(i, 2, 10, QLatin1Char('0'))));
+        const QJsonObject bucket = entryOf(live, QStringLiteral("ancient-changes"), QStringLiteral("Update"));
+        QCOMPARE(bucket.value(QLatin1String("time")).toString(), QStringLiteral("2026-01-01T00:00:03Z"));
+        QCOMPARE(bucket.value(QLatin1String("apiVersion")).toString(), QStringLiteral("v1"));
+        const QJsonObject data = bucket.value(QLatin1String("fieldsV1")).toObject().value(QLatin1String("f:data")).toObject();
+        for (const char *k : {"f:k1", "f:k2", "f:k3"})
+            QVERIFY2(data.contains(QLatin1String(k)), k);
+        QVERIFY(!data.contains(QLatin1String("f:k4")));
+    }
+
     void shouldNameTheManagerFromTheUserAgent()
     {
         QCOMPARE(fieldManagerFor(QString(), "kubectl/v1.32.4 (linux/amd64) kubernetes/faecb19"), QStringLiteral("kubectl"));
