@@ -730,6 +730,34 @@ Status conflictStatus(QList<std::pair<Entry *, QStringList>> conflicts)
     return Status(409, QString::fromLatin1(StatusReason::Conflict), message, details);
 }
 
+const QString kKubectlManager = QStringLiteral("kubectl");
+const QString kLastApplied = QStringLiteral("kubectl.kubernetes.io/last-applied-configuration");
+
+QString lastAppliedOf(const QJsonObject &object)
+{
+    return object.value(kMetadata).toObject().value(QLatin1String("annotations")).toObject().value(kLastApplied).toString();
+}
+
+/// The fields of `live`'s last-applied configuration whose live values are still the applied
+/// ones (nullopt without an annotation that parses as an object).
+std::optional<FieldSet> lastAppliedFields(const ResourceType &type, const QJsonObject &live, const Scope &scope)
+{
+    const QString text = lastAppliedOf(live);
+    if (text.isEmpty())
+        return std::nullopt;
+    const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8());
+    if (!doc.isObject())
+        return std::nullopt;
+    FieldSet set;
+    toFieldSet(doc.object(), rootCursor(type), set, scope, 0);
+    set.member = false;
+    const Diff changedSince = compareObjects(doc.object(), live, type, scope);
+    set.subtract(changedSince.changed);
+    set.subtract(changedSince.removed);
+    set.dropEmptyNodes();
+    return set;
+}
+
 } // namespace
 
 QString fieldManagerFor(const QString &fieldManager, const QByteArray &userAgent)
@@ -863,8 +891,29 @@ Expected<QJsonObject> serverSideApply(const ResourceType &type, const std::optio
         if (!c.isEmpty())
             conflicts.append({&entries[i], c.paths()});
     }
-    if (!conflicts.isEmpty() && !force)
-        return conflictStatus(conflicts);
+    if (!conflicts.isEmpty() && !force) {
+        // kubectl moving from client-side to server-side apply: conflicts on fields the
+        // last-applied annotation holds with their live values are expected (the Update entry
+        // of kubectl-client-side-apply owns them) and are taken, as kube-apiserver's
+        // last-applied manager does; only for the manager `kubectl --server-side` uses
+        if (const std::optional<FieldSet> allowed = write.manager == kKubectlManager ? lastAppliedFields(type, liveObj, scope) : std::nullopt) {
+            QList<std::pair<Entry *, QStringList>> remaining;
+            for (qsizetype i = 0; i < entries.size(); ++i) {
+                if (i == mineIndex)
+                    continue;
+                FieldSet c = entries[i].fields().intersected(diff.changed);
+                c.subtract(*allowed);
+                c.dropEmptyNodes();
+                if (!c.isEmpty())
+                    remaining.append({&entries[i], c.paths()});
+            }
+            if (!remaining.isEmpty())
+                return conflictStatus(remaining);
+            force = true;
+        } else {
+            return conflictStatus(conflicts);
+        }
+    }
 
     for (qsizetype i = 0; i < entries.size(); ++i) {
         if (i == mineIndex)
@@ -894,6 +943,21 @@ Expected<QJsonObject> serverSideApply(const ResourceType &type, const std::optio
     if (applied.isEmpty())
         mine.set = FieldSet(); // an empty apply drops the entry
     storeEntries(merged, entries);
+    if (write.manager == kKubectlManager && !lastAppliedOf(merged).isEmpty()) {
+        // keep the annotation in step with what kubectl applied, so a later client-side apply
+        // computes its patch from this configuration (kube-apiserver's last-applied updater)
+        QJsonObject lastApplied = config;
+        QJsonObject meta = lastApplied.value(kMetadata).toObject();
+        QJsonObject annotations = meta.value(QLatin1String("annotations")).toObject();
+        annotations.remove(kLastApplied);
+        meta.insert(QStringLiteral("annotations"), annotations);
+        lastApplied.insert(kMetadata, meta);
+        QJsonObject mergedMeta = merged.value(kMetadata).toObject();
+        QJsonObject mergedAnnotations = mergedMeta.value(QLatin1String("annotations")).toObject();
+        mergedAnnotations.insert(kLastApplied, QString::fromUtf8(QJsonDocument(lastApplied).toJson(QJsonDocument::Compact)));
+        mergedMeta.insert(QStringLiteral("annotations"), mergedAnnotations);
+        merged.insert(kMetadata, mergedMeta);
+    }
     return merged;
 }
 

@@ -288,6 +288,49 @@ private Q_SLOTS:
         QVERIFY(!data.contains(QLatin1String("f:k4")));
     }
 
+    void shouldUpgradeClientSideApplyToServerSideApply()
+    {
+        // `kubectl apply` (client-side) created the ConfigMap: its Update entry owns data.a and
+        // data.b, the annotation holds {a: 1, b: 1}; someone else changed b since
+        const ResourceType type = builtin("", "configmaps");
+        const QJsonObject lastApplied = json(R"({"apiVersion":"v1","data":{"a":"1","b":"1"},"kind":"ConfigMap","metadata":{"annotations":{},"name":"c","namespace":"default"}})");
+        QJsonObject live = json(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"default"},"data":{"a":"1","b":"1"}})");
+        QJsonObject liveMeta = live.value(QLatin1String("metadata")).toObject();
+        liveMeta.insert(QStringLiteral("annotations"), QJsonObject{{QStringLiteral("kubectl.kubernetes.io/last-applied-configuration"),
+                                                                    QString::fromUtf8(QJsonDocument(lastApplied).toJson(QJsonDocument::Compact))}});
+        live.insert(QStringLiteral("metadata"), liveMeta);
+        recordUpdate(type, QJsonObject(), live, writer("kubectl-client-side-apply", "2026-01-01T00:00:00Z"));
+        const QJsonObject config = json(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"a":"2","b":"1"}})");
+
+        // another manager conflicts as before
+        const Expected<QJsonObject> other = serverSideApply(type, live, config, writer("other"), false);
+        QVERIFY(!other);
+        QCOMPARE(other.error().code(), 409);
+
+        // kubectl --server-side takes data.a: it still had its last-applied value
+        const Expected<QJsonObject> upgraded = serverSideApply(type, live, config, writer("kubectl", "2026-01-01T00:00:05Z"), false);
+        QVERIFY2(upgraded, upgraded ? "" : qPrintable(upgraded.error().message()));
+        QCOMPARE(upgraded->value(QLatin1String("data")).toObject().value(QLatin1String("a")).toString(), QStringLiteral("2"));
+        QVERIFY(fieldsOf(*upgraded, QStringLiteral("kubectl"), QStringLiteral("Apply")).paths().contains(QStringLiteral(".data.a")));
+        QVERIFY(!fieldsOf(*upgraded, QStringLiteral("kubectl-client-side-apply"), QStringLiteral("Update")).paths().contains(QStringLiteral(".data.a")));
+        // the annotation now holds what kubectl applied
+        const QJsonObject annotation = QJsonDocument::fromJson(upgraded->value(QLatin1String("metadata")).toObject().value(QLatin1String("annotations")).toObject()
+                                                                   .value(QLatin1String("kubectl.kubernetes.io/last-applied-configuration")).toString().toUtf8()).object();
+        QCOMPARE(annotation.value(QLatin1String("data")).toObject(), json(R"({"a":"2","b":"1"})"));
+
+        // a field changed since the last client-side apply is a real conflict
+        QJsonObject edited = live;
+        QJsonObject data = edited.value(QLatin1String("data")).toObject();
+        data.insert(QStringLiteral("b"), QStringLiteral("9"));
+        edited.insert(QStringLiteral("data"), data);
+        recordUpdate(type, live, edited, writer("kubectl-client-side-apply", "2026-01-01T00:00:02Z"));
+        const Expected<QJsonObject> conflict = serverSideApply(type, edited, config, writer("kubectl"), false);
+        QVERIFY(!conflict);
+        QCOMPARE(conflict.error().code(), 409);
+        QVERIFY2(conflict.error().message().contains(QLatin1String(".data.b")) && !conflict.error().message().contains(QLatin1String(".data.a")),
+                 qPrintable(conflict.error().message()));
+    }
+
     void shouldNameTheManagerFromTheUserAgent()
     {
         QCOMPARE(fieldManagerFor(QString(), "kubectl/v1.32.4 (linux/amd64) kubernetes/faecb19"), QStringLiteral("kubectl"));

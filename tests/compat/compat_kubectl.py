@@ -271,6 +271,31 @@ def check_server_side_apply(k, workdir):
     k.expect("delete the ConfigMap of the apply conflict", ["delete", "configmap", "ssa-owned"], contains=("deleted",))
 
 
+def check_apply_upgrade(k, workdir):
+    """kubectl apply (client-side) then apply --server-side of a changed file: no conflict with
+    kubectl-client-side-apply on fields still as last applied, and the last-applied annotation
+    follows, so going back to client-side apply removes what the file no longer has."""
+    path = os.path.join(workdir, f"upgrade-{k.namespace}.yaml")
+    with open(path, "w") as f:
+        f.write("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: upgrade\ndata:\n  a: '1'\n")
+    k.expect("apply -f a ConfigMap (client-side)", ["apply", "-f", path], contains=("configmap/upgrade created",))
+    with open(path, "w") as f:
+        f.write("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: upgrade\ndata:\n  a: '2'\n  b: '2'\n")
+    k.expect("apply --server-side over a client-side apply takes its fields without a conflict",
+             ["apply", "--server-side", "-f", path], contains=("configmap/upgrade serverside-applied",))
+    obj, err = k.get_json("configmap", "upgrade")
+    annotation = ((obj or {}).get("metadata", {}).get("annotations") or {}).get("kubectl.kubernetes.io/last-applied-configuration", "{}")
+    k.report.check((obj or {}).get("data") == {"a": "2", "b": "2"} and json.loads(annotation).get("data") == {"a": "2", "b": "2"},
+                   k.what("the server-side apply took effect and rewrote the last-applied annotation"),
+                   f"data={(obj or {}).get('data')}; annotation={annotation}; {err}")
+    with open(path, "w") as f:
+        f.write("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: upgrade\ndata:\n  a: '1'\n")
+    k.expect("apply -f (client-side again)", ["apply", "-f", path], contains=("configmap/upgrade configured",))
+    obj, err = k.get_json("configmap", "upgrade")
+    k.report.check((obj or {}).get("data") == {"a": "1"}, k.what("back on client-side apply, b (dropped from the file) is removed"),
+                   f"data={(obj or {}).get('data')}; {err}")
+
+
 def check_configmaps(k):
     k.create_builtin("create configmap", ["create", "configmap", "cm1", "--from-literal=a=1"],
                      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm1\ndata:\n  a: "1"\n')
@@ -680,6 +705,7 @@ def run_client(label, path, server, report, slow, index):
         check_create_and_get(k)
         check_apply(k, server.workdir)
         check_server_side_apply(k, server.workdir)
+        check_apply_upgrade(k, server.workdir)
         check_configmaps(k)
         check_watch(k)
         check_deployment(k)
