@@ -460,6 +460,16 @@ def check_openapi_v2(k, workdir):
                    and list(containers) == ["main", "side"],
                    k.what("client-side apply merged containers by name (side keeps env B=3, main updated)"),
                    f"{problem}; containers: {excerpt(json.dumps(list(containers.values())))}")
+    # dropping a container from the file: kubectl sends a by-name delete only when the served
+    # schema says containers merge by name (a replacement list would be merged by the server)
+    with open(source, "w") as f:
+        f.write(CSA_DEPLOYMENT_YAML.split("      - name: side")[0])
+    k.expect("apply -f without the side container (client-side)", ["apply", "-f", source],
+             contains=("deployment.apps/csa configured",))
+    obj, problem = k.get_json("deployment", "csa")
+    names = [c.get("name") for c in ((obj or {}).get("spec", {}).get("template", {}).get("spec", {}).get("containers", []))]
+    k.report.check(names == ["main"], k.what("client-side apply removed the container dropped from the file"),
+                   f"{problem}; containers: {names}")
 
     bogus_cm = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: strict-cm\ndata:\n  a: b\nbogus: 1\n"
     k.expect("create --validate=strict refuses an unknown field of a ConfigMap",
