@@ -5,6 +5,8 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
+
 namespace opbench::apiserver {
 
 namespace {
@@ -42,7 +44,86 @@ QJsonObject subresourceEntry(const ResourceType &t, const QString &sub)
 
 } // namespace
 
-Discovery::Discovery(ResourceRegistry *registry) : m_registry(registry) {}
+Discovery::Discovery(ResourceRegistry *registry) : m_registry(registry)
+{
+    QObject::connect(registry, &ResourceRegistry::changed, registry, [cache = m_openApiV2] { cache->reset(); });
+}
+
+namespace {
+
+/// The media types of an Accept header, highest q first (stable for equal q), parameters
+/// other than q dropped; "*/*" when there is no header.
+QList<QByteArray> acceptedTypes(const QByteArray &accept)
+{
+    QList<QPair<double, QByteArray>> clauses;
+    for (const QByteArray &clause : (accept.trimmed().isEmpty() ? QByteArray("*/*") : accept).split(',')) {
+        const QList<QByteArray> parts = clause.split(';');
+        double q = 1;
+        for (qsizetype i = 1; i < parts.size(); ++i)
+            if (parts[i].trimmed().startsWith("q="))
+                q = parts[i].trimmed().mid(2).toDouble();
+        if (q > 0)
+            clauses.append({q, parts.first().trimmed().toLower()});
+    }
+    std::stable_sort(clauses.begin(), clauses.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+    QList<QByteArray> out;
+    for (const auto &c : clauses)
+        out.append(c.second);
+    return out;
+}
+
+bool mediaMatches(const QByteArray &clause, const QByteArray &offered)
+{
+    if (clause == "*/*" || clause == offered)
+        return true;
+    return clause.endsWith("/*") && offered.startsWith(clause.chopped(1));
+}
+
+} // namespace
+
+void Discovery::openApiV2(const Request &request, Responder responder, bool legacyPath) const
+{
+    if (!m_openApiV2->has_value())
+        *m_openApiV2 = OpenApiV2::encode(OpenApiV2(m_registry).document());
+    const OpenApiV2::Encoded &doc = **m_openApiV2;
+    // kube-openapi's handler: JSON first, then the two protobuf names; the protobuf answer's
+    // Content-Type spells the subtype with '.', not '@' (Go's mime parser refuses the '@'). The
+    // legacy /swagger-2.0.0.pb-v1 path is protobuf only.
+    static const QByteArray json = "application/json";
+    static const QByteArray pbDeprecated = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf";
+    static const QByteArray pb = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
+    const QByteArray *body = nullptr;
+    const QByteArray *etag = nullptr;
+    QByteArray contentType;
+    if (legacyPath) {
+        body = &doc.protobuf, etag = &doc.protobufEtag, contentType = pb;
+    } else {
+        for (const QByteArray &clause : acceptedTypes(request.header("accept"))) {
+            if (mediaMatches(clause, json)) {
+                body = &doc.json, etag = &doc.jsonEtag, contentType = json;
+            } else if (clause == pbDeprecated || clause == pb) {
+                body = &doc.protobuf, etag = &doc.protobufEtag, contentType = pb;
+            } else {
+                continue;
+            }
+            break;
+        }
+    }
+    if (!body) {
+        responder.sendStatus(Status(406, QString::fromLatin1(StatusReason::NotAcceptable),
+                                    QStringLiteral("only application/json and %1 are served here").arg(QLatin1String(pb))));
+        return;
+    }
+    const Responder::Headers headers{{QByteArrayLiteral("ETag"), *etag}, {QByteArrayLiteral("Vary"), QByteArrayLiteral("Accept")}};
+    bool notModified = false;
+    for (const QByteArray &tag : request.header("if-none-match").split(','))
+        notModified = notModified || tag.trimmed() == *etag || tag.trimmed() == "*";
+    if (notModified) {
+        responder.send(304, QByteArray(), QByteArray(), headers);
+        return;
+    }
+    responder.send(200, contentType, *body, headers);
+}
 
 bool Discovery::isPublicPath(const QString &path)
 {
@@ -164,10 +245,7 @@ bool Discovery::handle(const Request &request, Responder responder) const
     } else if (path == QLatin1String("/version")) {
         responder.sendJson(200, version());
     } else if (path == QLatin1String("/openapi/v2") || path == QLatin1String("/swagger-2.0.0.pb-v1")) {
-        // gnostic openapi_v2.Document{swagger:"2.0", info{title:"fake", version:"v1"}}; the dotted
-        // protobuf media type with '@' breaks Go's MIME parser, octet-stream works everywhere.
-        static const QByteArray doc = QByteArray::fromHex("0a03322e30120a0a0466616b6512027631");
-        responder.send(200, "application/octet-stream", doc);
+        openApiV2(request, responder, path != QLatin1String("/openapi/v2"));
     } else if (path == QLatin1String("/openapi/v3")) {
         responder.sendJson(200, OpenApiV3(m_registry).discovery());
     } else if (path.startsWith(QLatin1String("/openapi/v3/"))) {

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The non-resource endpoints: discovery (/api, /apis, /api/v1, /apis/{g}, /apis/{g}/{v}),
-// /version, /healthz /livez /readyz (with ?verbose), /openapi/v2 (a minimal protobuf document
-// that lets kubectl's client-side validation pass) and /openapi/v3 (discovery and one document
-// per group version, see openapi.h).
+// /version, /healthz /livez /readyz (with ?verbose), /openapi/v2 (the swagger 2.0 document,
+// see openapiv2.h: JSON, or gnostic protobuf for kubectl, with an ETag) and /openapi/v3
+// (discovery and one document per group version, see openapi.h).
 
 #include "engine/apiserver/exchange.h"
+#include "engine/apiserver/openapiv2.h"
 #include "engine/apiserver/registry.h"
+
+#include <memory>
+#include <optional>
 
 namespace opbench::apiserver {
 
@@ -32,7 +36,10 @@ public:
 
 private:
     void health(const Request &request, Responder responder, const QString &which) const;
+    void openApiV2(const Request &request, Responder responder, bool legacyPath) const;
     ResourceRegistry *m_registry;
+    // /openapi/v2 in both encodings, built on first use, dropped when the registry changes
+    std::shared_ptr<std::optional<OpenApiV2::Encoded>> m_openApiV2 = std::make_shared<std::optional<OpenApiV2::Encoded>>();
     QString m_serverAddress = QStringLiteral("127.0.0.1:6443");
 };
 

@@ -3,6 +3,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSet>
 
 #include <algorithm>
 
@@ -612,6 +613,65 @@ void storeEntries(QJsonObject &object, QList<Entry> &entries)
     object.insert(kMetadata, meta);
 }
 
+/// kube-apiserver keeps at most 10 Update entries (DefaultMaxUpdateManagers). Past that, the
+/// oldest are folded, per apiVersion, into an "ancient-changes" Update entry, as its capping
+/// manager does: the Update entries sorted oldest first (time, then identity); the first entry
+/// of a version stays until a second one of that version comes; then the two (or the second and
+/// an existing bucket) merge into the bucket, which takes the newer time; until 10 are left.
+/// Apply entries are never folded.
+void capUpdateManagers(QList<Entry> &entries)
+{
+    constexpr qsizetype kMaxUpdateManagers = 10;
+    const QString update = QStringLiteral("Update");
+    const QString ancient = QStringLiteral("ancient-changes");
+    QList<qsizetype> updaters;
+    for (qsizetype i = 0; i < entries.size(); ++i)
+        if (entries[i].operation() == update && !(entries[i].decoded && entries[i].fields().isEmpty()))
+            updaters.append(i);
+    if (updaters.size() <= kMaxUpdateManagers)
+        return;
+    const auto key = [&entries](qsizetype i) {
+        const Entry &e = entries[i];
+        return e.json.value(QLatin1String("time")).toString() + u'\x01' + e.manager() + u'\x01' + e.apiVersion() + u'\x01' + e.subresource();
+    };
+    std::stable_sort(updaters.begin(), updaters.end(), [&key](qsizetype a, qsizetype b) { return key(a) < key(b); });
+    QHash<QString, qsizetype> firstOfVersion;
+    QSet<qsizetype> folded;
+    qsizetype length = updaters.size();
+    for (qsizetype k = 0; k < updaters.size() && length > kMaxUpdateManagers; ++k) {
+        const qsizetype i = updaters[k];
+        const QString version = entries[i].apiVersion();
+        if (!firstOfVersion.contains(version)) {
+            firstOfVersion.insert(version, i);
+            continue;
+        }
+        qsizetype bucket = -1;
+        for (qsizetype j = 0; j < entries.size() && bucket < 0; ++j)
+            if (!folded.contains(j) && entries[j].manager() == ancient && entries[j].operation() == update
+                && entries[j].apiVersion() == version && entries[j].subresource().isEmpty())
+                bucket = j;
+        if (bucket == i)
+            continue;
+        if (bucket < 0) { // the version's first entry becomes the bucket
+            bucket = firstOfVersion.value(version);
+            entries[bucket].fields();
+            entries[bucket].json.insert(QStringLiteral("manager"), ancient);
+            entries[bucket].json.remove(QStringLiteral("subresource"));
+        }
+        Entry &b = entries[bucket];
+        b.fields().unite(entries[i].fields());
+        b.touched = true;
+        b.json.insert(QStringLiteral("time"), entries[i].json.value(QLatin1String("time")));
+        folded.insert(i);
+        --length;
+    }
+    QList<Entry> kept;
+    for (qsizetype i = 0; i < entries.size(); ++i)
+        if (!folded.contains(i))
+            kept.append(std::move(entries[i]));
+    entries = std::move(kept);
+}
+
 Entry newEntry(const FieldManagerWrite &w, const QString &operation)
 {
     Entry e;
@@ -670,6 +730,34 @@ Status conflictStatus(QList<std::pair<Entry *, QStringList>> conflicts)
     return Status(409, QString::fromLatin1(StatusReason::Conflict), message, details);
 }
 
+const QString kKubectlManager = QStringLiteral("kubectl");
+const QString kLastApplied = QStringLiteral("kubectl.kubernetes.io/last-applied-configuration");
+
+QString lastAppliedOf(const QJsonObject &object)
+{
+    return object.value(kMetadata).toObject().value(QLatin1String("annotations")).toObject().value(kLastApplied).toString();
+}
+
+/// The fields of `live`'s last-applied configuration whose live values are still the applied
+/// ones (nullopt without an annotation that parses as an object).
+std::optional<FieldSet> lastAppliedFields(const ResourceType &type, const QJsonObject &live, const Scope &scope)
+{
+    const QString text = lastAppliedOf(live);
+    if (text.isEmpty())
+        return std::nullopt;
+    const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8());
+    if (!doc.isObject())
+        return std::nullopt;
+    FieldSet set;
+    toFieldSet(doc.object(), rootCursor(type), set, scope, 0);
+    set.member = false;
+    const Diff changedSince = compareObjects(doc.object(), live, type, scope);
+    set.subtract(changedSince.changed);
+    set.subtract(changedSince.removed);
+    set.dropEmptyNodes();
+    return set;
+}
+
 } // namespace
 
 QString fieldManagerFor(const QString &fieldManager, const QByteArray &userAgent)
@@ -704,6 +792,7 @@ void recordUpdate(const ResourceType &type, const QJsonObject &old, QJsonObject 
     Diff diff = compareObjects(old, next, type, scopeFor(type, write.subresource));
     if (diff.isEmpty()) {
         // nothing changed: the entries stay exactly as they were
+        capUpdateManagers(entries);
         storeEntries(next, entries);
         return;
     }
@@ -726,6 +815,7 @@ void recordUpdate(const ResourceType &type, const QJsonObject &old, QJsonObject 
         if (fieldsV1ContainsAll(fields, diff.changed) && !fieldsV1Intersects(fields, diff.removed)) {
             // the common controller write: fields it already owns changed; only the time moves
             mine->json.insert(QStringLiteral("time"), write.time);
+            capUpdateManagers(entries);
             storeEntries(next, entries);
             return;
         }
@@ -742,6 +832,7 @@ void recordUpdate(const ResourceType &type, const QJsonObject &old, QJsonObject 
     s.dropEmptyNodes();
     mine->touched = true;
     mine->json.insert(QStringLiteral("time"), write.time);
+    capUpdateManagers(entries);
     storeEntries(next, entries);
 }
 
@@ -800,8 +891,29 @@ Expected<QJsonObject> serverSideApply(const ResourceType &type, const std::optio
         if (!c.isEmpty())
             conflicts.append({&entries[i], c.paths()});
     }
-    if (!conflicts.isEmpty() && !force)
-        return conflictStatus(conflicts);
+    if (!conflicts.isEmpty() && !force) {
+        // kubectl moving from client-side to server-side apply: conflicts on fields the
+        // last-applied annotation holds with their live values are expected (the Update entry
+        // of kubectl-client-side-apply owns them) and are taken, as kube-apiserver's
+        // last-applied manager does; only for the manager `kubectl --server-side` uses
+        if (const std::optional<FieldSet> allowed = write.manager == kKubectlManager ? lastAppliedFields(type, liveObj, scope) : std::nullopt) {
+            QList<std::pair<Entry *, QStringList>> remaining;
+            for (qsizetype i = 0; i < entries.size(); ++i) {
+                if (i == mineIndex)
+                    continue;
+                FieldSet c = entries[i].fields().intersected(diff.changed);
+                c.subtract(*allowed);
+                c.dropEmptyNodes();
+                if (!c.isEmpty())
+                    remaining.append({&entries[i], c.paths()});
+            }
+            if (!remaining.isEmpty())
+                return conflictStatus(remaining);
+            force = true;
+        } else {
+            return conflictStatus(conflicts);
+        }
+    }
 
     for (qsizetype i = 0; i < entries.size(); ++i) {
         if (i == mineIndex)
@@ -831,6 +943,21 @@ Expected<QJsonObject> serverSideApply(const ResourceType &type, const std::optio
     if (applied.isEmpty())
         mine.set = FieldSet(); // an empty apply drops the entry
     storeEntries(merged, entries);
+    if (write.manager == kKubectlManager && !lastAppliedOf(merged).isEmpty()) {
+        // keep the annotation in step with what kubectl applied, so a later client-side apply
+        // computes its patch from this configuration (kube-apiserver's last-applied updater)
+        QJsonObject lastApplied = config;
+        QJsonObject meta = lastApplied.value(kMetadata).toObject();
+        QJsonObject annotations = meta.value(QLatin1String("annotations")).toObject();
+        annotations.remove(kLastApplied);
+        meta.insert(QStringLiteral("annotations"), annotations);
+        lastApplied.insert(kMetadata, meta);
+        QJsonObject mergedMeta = merged.value(kMetadata).toObject();
+        QJsonObject mergedAnnotations = mergedMeta.value(QLatin1String("annotations")).toObject();
+        mergedAnnotations.insert(kLastApplied, QString::fromUtf8(QJsonDocument(lastApplied).toJson(QJsonDocument::Compact)));
+        mergedMeta.insert(QStringLiteral("annotations"), mergedAnnotations);
+        merged.insert(kMetadata, mergedMeta);
+    }
     return merged;
 }
 

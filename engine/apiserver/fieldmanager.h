@@ -12,6 +12,12 @@
 //   configuration's fields; fields it applied last time and no longer applies are removed
 //   unless another manager owns them; fields another manager owns that the apply would change
 //   are conflicts (409, causes of type FieldManagerConflict) unless `force`, which takes them.
+// - kubectl moving an object from client-side to server-side apply (manager "kubectl"): a
+//   conflict on a field the last-applied-configuration annotation holds with its live value is
+//   taken without force, and the annotation is rewritten to the applied configuration, as
+//   kube-apiserver's last-applied manager and updater do.
+// - At most 10 Update entries are kept: the oldest are folded per apiVersion into an
+//   "ancient-changes" entry.
 // Lists are maps or sets according to the CRD schema (x-kubernetes-list-type: map|set and
 // x-kubernetes-list-map-keys) or, for built-in kinds, the table in fieldmanager.cpp
 // (containers by name, ports by containerPort+protocol, env by name, conditions by type, ...);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/apiserver/fieldvalidation.h"
 
+#include "engine/apiserver/openapischema.h"
 #include "engine/apiserver/schemavalidator.h"
 
 #include <QSet>
@@ -29,6 +30,23 @@ QStringList unknownMetadataKeys(const QJsonObject &object)
     return out;
 }
 
+/// The top-level keys of a built-in object its kind does not have (the kind's own field list in
+/// the OpenAPI field table, which is complete at that level; deeper levels are not checked).
+QStringList unknownTopLevelKeys(const ResourceType &type, const QJsonObject &object)
+{
+    if (type.custom)
+        return {};
+    const QString definition = builtinDefinitionFor(type.mapping.gvk());
+    if (definition.isEmpty())
+        return {};
+    const QJsonObject known = builtinSchemas().value(definition).value(QLatin1String("properties")).toObject();
+    QStringList out;
+    for (auto it = object.begin(); it != object.end(); ++it)
+        if (!known.contains(it.key()))
+            out << it.key();
+    return out;
+}
+
 } // namespace
 
 Expected<FieldValidation> fieldValidationFrom(const Request &request, const QString &optionsKind)
@@ -51,6 +69,7 @@ QStringList unknownFields(const ResourceType &type, const QJsonObject &object)
     QStringList out;
     for (const QString &k : unknownMetadataKeys(object))
         out << QStringLiteral("metadata.") + k;
+    out += unknownTopLevelKeys(type, object);
     if (type.custom && !type.schema.isEmpty()) {
         QStringList pruned;
         SchemaValidator(type.schema).prune(object, &pruned);
@@ -61,7 +80,8 @@ QStringList unknownFields(const ResourceType &type, const QJsonObject &object)
 
 Expected<void> applyFieldValidation(FieldValidation mode, const ResourceType &type, QJsonObject &object, Responder::Headers *headers)
 {
-    if (mode == FieldValidation::Ignore && unknownMetadataKeys(object).isEmpty())
+    const QStringList topLevel = unknownTopLevelKeys(type, object);
+    if (mode == FieldValidation::Ignore && unknownMetadataKeys(object).isEmpty() && topLevel.isEmpty())
         return {}; // nothing to report and nothing to drop: skip the schema walk
     const QStringList unknown = unknownFields(type, object);
     if (unknown.isEmpty())
@@ -79,6 +99,8 @@ Expected<void> applyFieldValidation(FieldValidation mode, const ResourceType &ty
             meta.remove(k);
         object.insert(QLatin1String("metadata"), meta);
     }
+    for (const QString &k : topLevel) // as decoding into the built-in type drops them
+        object.remove(k);
     return {}; // schema-unknown fields are pruned by the admission hook
 }
 

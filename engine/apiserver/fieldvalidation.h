@@ -10,7 +10,9 @@
 //
 // Which fields are unknown: for custom resources with a schema, what structural pruning would
 // remove (x-kubernetes-preserve-unknown-fields respected); for every type, keys of `metadata`
-// that ObjectMeta does not have. Built-in types are not checked beyond metadata.
+// that ObjectMeta does not have; for built-in kinds with an OpenAPI table entry
+// (openapischema.h), top-level keys the kind does not have. Deeper levels of built-in types are
+// not checked (the table does not list every field there).
 #pragma once
 
 #include "engine/api/expected.h"

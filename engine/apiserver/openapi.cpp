@@ -27,8 +27,9 @@ QJsonObject gvkObject(const ResourceType &t)
     return QJsonObject{{QStringLiteral("group"), t.gvr().group}, {QStringLiteral("version"), t.gvr().version}, {QStringLiteral("kind"), t.kind()}};
 }
 
-/// A CRD version's schema as the served kind's schema.
-QJsonObject customSchema(const ResourceType &t)
+} // namespace
+
+QJsonObject OpenApiV3::customKindSchema(const ResourceType &t)
 {
     QJsonObject s = t.schema.isEmpty() ? QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
                                                      {QStringLiteral("x-kubernetes-preserve-unknown-fields"), true}}
@@ -45,6 +46,8 @@ QJsonObject customSchema(const ResourceType &t)
     s.insert(QStringLiteral("x-kubernetes-group-version-kind"), QJsonArray{gvkObject(t)});
     return s;
 }
+
+namespace {
 
 /// Every "$ref" target under `v`.
 void collectRefs(const QJsonValue &v, QStringList *out)
@@ -113,7 +116,7 @@ std::optional<QJsonObject> OpenApiV3::document(const QString &gvPath) const
         QString name;
         if (t.custom) {
             name = customDefinitionName(t);
-            schemas.insert(name, customSchema(t));
+            schemas.insert(name, customKindSchema(t));
         } else {
             name = builtinDefinitionFor(t.mapping.gvk());
             if (name.isEmpty())

@@ -11,8 +11,8 @@
 // Every kind's schema carries x-kubernetes-group-version-kind, and its paths carry operations
 // with the same extension (what `kubectl explain` searches), the PATCH operation listing the
 // fieldValidation parameter (so kubectl leaves field validation to the server). PATCH operations
-// declare no request body: kubectl then computes client-side apply patches from its compiled-in
-// types, as before, rather than from these schemas (which hold no patch strategies).
+// declare no request body: kubectl then computes client-side apply patches from the /openapi/v2
+// document (openapiv2.h, built from the same schemas, with their x-kubernetes-patch-* extensions).
 
 #include "engine/apiserver/registry.h"
 
@@ -35,6 +35,9 @@ public:
 
     /// The schema name of a CRD kind ("com.example.v1alpha1.MyApplication").
     static QString customDefinitionName(const ResourceType &type);
+    /// A CRD version's openAPIV3Schema as the served kind's schema: apiVersion, kind and metadata
+    /// (a reference to ObjectMeta) added, x-kubernetes-group-version-kind set.
+    static QJsonObject customKindSchema(const ResourceType &type);
 
 private:
     const ResourceRegistry *m_registry;

@@ -3,8 +3,12 @@
 // lists follow k8s.io/api; descriptions are short summaries written for opbench.
 #include "engine/apiserver/openapischema.h"
 
+#include "engine/apiserver/strategicmerge.h"
+
 #include <QJsonArray>
 #include <QList>
+
+#include <functional>
 
 namespace opbench::apiserver {
 
@@ -482,7 +486,47 @@ QJsonObject typeSchema(const QString &type)
     return QJsonObject{{QStringLiteral("type"), type}}; // string, number, boolean
 }
 
-QJsonObject definitionSchema(const Definition &d)
+QString fieldNameOf(const Field &f)
+{
+    const QString name = QLatin1String(f.name);
+    return name.startsWith(u'!') ? name.mid(1) : name;
+}
+
+/// "<definition>|<field>" → merge key ("" for a primitive list merged as a set) of every list
+/// field the strategic merge table (strategicmerge.h) merges, found by walking each kind's
+/// fields with their paths: the same table drives the server's strategic merge patch and the
+/// x-kubernetes-patch-* extensions kubectl computes its patches from.
+QHash<QString, QString> patchMergeKeys()
+{
+    QHash<QString, const Definition *> byName;
+    for (const Definition &d : definitions())
+        byName.insert(QLatin1String(d.name), &d);
+    QHash<QString, QString> out;
+    std::function<void(const Definition &, const QString &, int)> walk = [&](const Definition &d, const QString &path, int depth) {
+        if (depth > 16)
+            return;
+        for (const Field &f : d.fields) {
+            const QString name = fieldNameOf(f);
+            const QString fieldPath = path.isEmpty() ? name : path + u'.' + name;
+            QString type = QLatin1String(f.type);
+            if (type.startsWith(QLatin1String("[]"))) {
+                type = type.mid(2);
+                const QString key = QLatin1String(d.name) + u'|' + name;
+                if (const auto mergeKey = strategicMergeKey(fieldPath); mergeKey && !out.contains(key))
+                    out.insert(key, *mergeKey);
+            }
+            if (type.startsWith(u'@'))
+                if (const Definition *sub = byName.value(type.mid(1)))
+                    walk(*sub, fieldPath, depth + 1);
+        }
+    };
+    for (const Definition &d : definitions())
+        if (d.kind)
+            walk(d, QString(), 0);
+    return out;
+}
+
+QJsonObject definitionSchema(const Definition &d, const QHash<QString, QString> &mergeKeys)
 {
     QJsonObject schema{{QStringLiteral("description"), QLatin1String(d.description)}};
     const QString name = QLatin1String(d.name);
@@ -510,6 +554,11 @@ QJsonObject definitionSchema(const Definition &d)
         }
         QJsonObject p = typeSchema(QLatin1String(f.type));
         p.insert(QStringLiteral("description"), QLatin1String(f.description));
+        if (const auto key = mergeKeys.constFind(QLatin1String(d.name) + u'|' + fieldName); key != mergeKeys.cend()) {
+            p.insert(QStringLiteral("x-kubernetes-patch-strategy"), QStringLiteral("merge"));
+            if (!key->isEmpty())
+                p.insert(QStringLiteral("x-kubernetes-patch-merge-key"), *key);
+        }
         properties.insert(fieldName, p);
     }
     if (!properties.isEmpty())
@@ -531,8 +580,9 @@ const QHash<QString, QJsonObject> &builtinSchemas()
 {
     static const QHash<QString, QJsonObject> schemas = [] {
         QHash<QString, QJsonObject> out;
+        const QHash<QString, QString> mergeKeys = patchMergeKeys();
         for (const Definition &d : definitions())
-            out.insert(expandName(QLatin1String(d.name)), definitionSchema(d));
+            out.insert(expandName(QLatin1String(d.name)), definitionSchema(d, mergeKeys));
         return out;
     }();
     return schemas;

@@ -10,8 +10,12 @@
 //   enum:A|B|C   a string enum
 //   a leading '!' on the field name marks it required.
 //
+// List fields the strategic merge table (strategicmerge.h) merges carry
+// x-kubernetes-patch-strategy (and x-kubernetes-patch-merge-key), found by walking each kind's
+// field paths through that table.
+//
 // openapi.h turns these into /openapi/v3 documents (components.schemas, refs as allOf) and puts
-// CRD schemas beside them.
+// CRD schemas beside them; openapiv2.h turns them into the swagger 2.0 /openapi/v2 document.
 
 #include "engine/api/gvk.h"
 

@@ -190,6 +190,76 @@ private Q_SLOTS:
         QVERIFY(!doc.value(QLatin1String("paths")).toObject().value(QLatin1String("/apis/apps/v1/namespaces/{namespace}/deployments")).toObject().value(QLatin1String("get")).isUndefined());
     }
 
+    void shouldServeSwaggerV2AsJsonAndProtobuf()
+    {
+        const HttpReply j = m_http.call("GET", QStringLiteral("/openapi/v2"), {}, {}, {{"Accept", "application/json"}});
+        QCOMPARE(j.code, 200);
+        QCOMPARE(j.header("Content-Type"), QByteArray("application/json"));
+        const QJsonObject doc = j.json();
+        QCOMPARE(doc.value(QLatin1String("swagger")).toString(), QStringLiteral("2.0"));
+        const QJsonObject spec = doc.value(QLatin1String("definitions")).toObject().value(QLatin1String("io.k8s.api.apps.v1.DeploymentSpec")).toObject();
+        QCOMPARE(spec.value(QLatin1String("properties")).toObject().value(QLatin1String("replicas")).toObject().value(QLatin1String("type")).toString(),
+                 QStringLiteral("integer"));
+
+        // kubectl's request; the answer spells the subtype with '.', which Go's mime parser takes
+        const QByteArray pbAccept = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf";
+        const HttpReply pb = m_http.call("GET", QStringLiteral("/openapi/v2"), {}, {}, {{"Accept", pbAccept}});
+        QCOMPARE(pb.code, 200);
+        QCOMPARE(pb.header("Content-Type"), QByteArray("application/com.github.proto-openapi.spec.v2.v1.0+protobuf"));
+        QVERIFY(pb.body.startsWith(QByteArray("\x0a\x03" "2.0")));            // Document.swagger
+        QVERIFY(pb.body.contains("io.k8s.api.apps.v1.DeploymentSpec"));
+        QVERIFY(pb.body.size() > 20000 && pb.body.size() < j.body.size());
+        QCOMPARE(m_http.call("GET", QStringLiteral("/swagger-2.0.0.pb-v1")).body, pb.body); // the old path: protobuf
+        QCOMPARE(m_http.call("GET", QStringLiteral("/openapi/v2"), {}, {}, {{"Accept", "text/html"}}).code, 406);
+        QCOMPARE(m_http.call("GET", QStringLiteral("/openapi/v2"), {}, {}, {{"Accept", "*/*"}}).header("Content-Type"), QByteArray("application/json"));
+    }
+
+    void shouldAnswerNotModifiedToItsETag()
+    {
+        const HttpReply first = m_http.call("GET", QStringLiteral("/openapi/v2"), {}, {}, {{"Accept", "application/json"}});
+        const QByteArray etag = first.header("ETag");
+        QVERIFY(etag.startsWith('"') && etag.endsWith('"') && etag.size() > 10);
+        const HttpReply again = m_http.call("GET", QStringLiteral("/openapi/v2"), {}, {}, {{"Accept", "application/json"}, {"If-None-Match", etag}});
+        QCOMPARE(again.code, 304);
+        QVERIFY(again.body.isEmpty());
+        const HttpReply pb = m_http.call("GET", QStringLiteral("/openapi/v2"), {}, {},
+                                         {{"Accept", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf"}, {"If-None-Match", etag}});
+        QCOMPARE(pb.code, 200); // another representation, another tag
+        QVERIFY(pb.header("ETag") != etag);
+    }
+
+    void shouldFollowCrdChangesInSwaggerV2()
+    {
+        const auto definitions = [this] {
+            return m_http.call("GET", QStringLiteral("/openapi/v2"), {}, {}, {{"Accept", "application/json"}}).json().value(QLatin1String("definitions")).toObject();
+        };
+        const QByteArray etag = m_http.call("GET", QStringLiteral("/openapi/v2"), {}, {}, {{"Accept", "application/json"}}).header("ETag");
+        const QJsonObject v1 = crd({{QStringLiteral("size"), QJsonObject{{QStringLiteral("type"), QStringLiteral("integer")}}}});
+        QCOMPARE(m_http.post(kCrds, v1).code, 201);
+        const QString name = QStringLiteral("test.openapi.v1.Gadget");
+        for (int i = 0; i < 50 && !definitions().contains(name); ++i)
+            QTest::qWait(20);
+        QCOMPARE(definitions().value(name).toObject().value(QLatin1String("properties")).toObject().value(QLatin1String("spec")).toObject()
+                     .value(QLatin1String("properties")).toObject().value(QLatin1String("size")).toObject().value(QLatin1String("type")).toString(),
+                 QStringLiteral("integer"));
+        // the cached document was dropped: the old tag no longer matches
+        QCOMPARE(m_http.call("GET", QStringLiteral("/openapi/v2"), {}, {}, {{"Accept", "application/json"}, {"If-None-Match", etag}}).code, 200);
+
+        QJsonObject changed = crd({{QStringLiteral("color"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}}}});
+        changed.insert(QStringLiteral("metadata"), m_http.get(kCrds + QStringLiteral("/gadgets.openapi.test")).json().value(QLatin1String("metadata")));
+        QCOMPARE(m_http.put(kCrds + QStringLiteral("/gadgets.openapi.test"), changed).code, 200);
+        QStringList fieldsNow;
+        for (int i = 0; i < 50 && fieldsNow != QStringList{QStringLiteral("color")}; ++i, QTest::qWait(20))
+            fieldsNow = definitions().value(name).toObject().value(QLatin1String("properties")).toObject().value(QLatin1String("spec")).toObject()
+                            .value(QLatin1String("properties")).toObject().keys();
+        QCOMPARE(fieldsNow, QStringList{QStringLiteral("color")});
+
+        QCOMPARE(m_http.del(kCrds + QStringLiteral("/gadgets.openapi.test")).code, 200);
+        for (int i = 0; i < 50 && definitions().contains(name); ++i)
+            QTest::qWait(20);
+        QVERIFY(!definitions().contains(name));
+    }
+
     void shouldFollowCrdChanges()
     {
         const QJsonObject v1 = crd({{QStringLiteral("size"), QJsonObject{{QStringLiteral("type"), QStringLiteral("integer")}, {QStringLiteral("description"), QStringLiteral("How big.")}}}});

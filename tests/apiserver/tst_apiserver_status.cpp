@@ -4,6 +4,7 @@
 #include "tests/apiserver/apiserverfixture.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QtTest>
 
 using namespace opbench::testsupport;
@@ -158,6 +159,36 @@ private Q_SLOTS:
         QCOMPARE(warnCm.header("Warning"), QByteArray("299 - \"unknown field \\\"metadata.nmae\\\"\""));
         QVERIFY(!meta(warnCm.json()).contains(QLatin1String("nmae")));
         QVERIFY(!m_http.get(kApps + QStringLiteral("/fv-writes")).json().value(QLatin1String("spec")).toObject().contains(QLatin1String("foo")));
+    }
+
+    void shouldRefuseUnknownTopLevelFieldsOfBuiltins()
+    {
+        // kubectl create --validate=strict leaves validation to the server (fieldValidation=Strict)
+        const QString cms = QStringLiteral("/api/v1/namespaces/default/configmaps");
+        QJsonObject cm{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("fv-top")}}},
+                       {QStringLiteral("data"), QJsonObject{{QStringLiteral("a"), QStringLiteral("b")}}},
+                       {QStringLiteral("bogus"), 1}};
+        const HttpReply strict = m_http.post(cms + QStringLiteral("?fieldValidation=Strict"), cm);
+        QCOMPARE(strict.code, 400);
+        QVERIFY2(strict.json().value(QLatin1String("message")).toString().endsWith(QLatin1String("strict decoding error: unknown field \"bogus\"")),
+                 strict.body.constData());
+        QCOMPARE(m_http.get(cms + QStringLiteral("/fv-top")).code, 404);
+        const HttpReply warn = m_http.post(cms, cm);
+        QCOMPARE(warn.code, 201);
+        QCOMPARE(warn.header("Warning"), QByteArray("299 - \"unknown field \\\"bogus\\\"\""));
+        QVERIFY(!warn.json().contains(QLatin1String("bogus")));
+        QCOMPARE(warn.json().value(QLatin1String("data")).toObject().value(QLatin1String("a")).toString(), QStringLiteral("b"));
+        QVERIFY(!m_http.get(cms + QStringLiteral("/fv-top")).json().contains(QLatin1String("bogus")));
+
+        QJsonObject deployment = QJsonDocument::fromJson(R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"fv-top"},
+            "spce":{"replicas":1},"spec":{"selector":{"matchLabels":{"app":"fv"}},
+            "template":{"metadata":{"labels":{"app":"fv"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}}})").object();
+        const QString deployments = QStringLiteral("/apis/apps/v1/namespaces/default/deployments");
+        const HttpReply refused = m_http.post(deployments + QStringLiteral("?fieldValidation=Strict"), deployment);
+        QCOMPARE(refused.code, 400);
+        QVERIFY(refused.json().value(QLatin1String("message")).toString().endsWith(QLatin1String("unknown field \"spce\"")));
+        deployment.remove(QStringLiteral("spce"));
+        QCOMPARE(m_http.post(deployments + QStringLiteral("?fieldValidation=Strict"), deployment).code, 201); // every real top-level field passes
     }
 
     void shouldRefuseStrategicMergeOnCustomResources()

@@ -250,6 +250,87 @@ private Q_SLOTS:
                  json(kJson17));
     }
 
+    void shouldFoldTheOldestUpdateManagersIntoAncientChanges()
+    {
+        // kube-apiserver keeps 10 Update entries at most; 12 managers each writing one key of a
+        // ConfigMap leave m01..m03 folded into "ancient-changes" (with m03's time), m04..m12 kept
+        const ResourceType type = builtin("", "configmaps");
+        QJsonObject old;
+        QJsonObject live = json(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"default"},"data":{}})");
+        for (int i = 1; i <= 12; ++i) {
+            QJsonObject next = live;
+            QJsonObject data = next.value(QLatin1String("data")).toObject();
+            data.insert(QStringLiteral("k%1").arg(i), QStringLiteral("v"));
+            next.insert(QStringLiteral("data"), data);
+            const QString time = QStringLiteral("2026-01-01T00:00:%1Z").arg(i, 2, 10, QLatin1Char('0'));
+            recordUpdate(type, old, next, FieldManagerWrite{QStringLiteral("m%1").arg(i, 2, 10, QLatin1Char('0')), QStringLiteral("v1"), QString(), time});
+            old = live = next;
+            if (i == 10) { // 10 Update entries: nothing folded yet
+                QCOMPARE(managedFieldsOf(live).size(), 10);
+                QVERIFY(entryOf(live, QStringLiteral("ancient-changes"), QStringLiteral("Update")).isEmpty());
+            }
+        }
+        const QJsonArray entries = managedFieldsOf(live);
+        QStringList managers;
+        for (const QJsonValue &e : entries)
+            managers << e.toObject().value(QLatin1String("manager")).toString();
+        QCOMPARE(entries.size(), 10);
+        for (const char *gone : {"m01", "m02", "m03"})
+            QVERIFY2(!managers.contains(QLatin1String(gone)), gone);
+        for (int i = 4; i <= 12; ++i)
+            QVERIFY(managers.contains(QStringLiteral("m%1").arg(i, 2, 10, QLatin1Char('0'))));
+        const QJsonObject bucket = entryOf(live, QStringLiteral("ancient-changes"), QStringLiteral("Update"));
+        QCOMPARE(bucket.value(QLatin1String("time")).toString(), QStringLiteral("2026-01-01T00:00:03Z"));
+        QCOMPARE(bucket.value(QLatin1String("apiVersion")).toString(), QStringLiteral("v1"));
+        const QJsonObject data = bucket.value(QLatin1String("fieldsV1")).toObject().value(QLatin1String("f:data")).toObject();
+        for (const char *k : {"f:k1", "f:k2", "f:k3"})
+            QVERIFY2(data.contains(QLatin1String(k)), k);
+        QVERIFY(!data.contains(QLatin1String("f:k4")));
+    }
+
+    void shouldUpgradeClientSideApplyToServerSideApply()
+    {
+        // `kubectl apply` (client-side) created the ConfigMap: its Update entry owns data.a and
+        // data.b, the annotation holds {a: 1, b: 1}; someone else changed b since
+        const ResourceType type = builtin("", "configmaps");
+        const QJsonObject lastApplied = json(R"({"apiVersion":"v1","data":{"a":"1","b":"1"},"kind":"ConfigMap","metadata":{"annotations":{},"name":"c","namespace":"default"}})");
+        QJsonObject live = json(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"default"},"data":{"a":"1","b":"1"}})");
+        QJsonObject liveMeta = live.value(QLatin1String("metadata")).toObject();
+        liveMeta.insert(QStringLiteral("annotations"), QJsonObject{{QStringLiteral("kubectl.kubernetes.io/last-applied-configuration"),
+                                                                    QString::fromUtf8(QJsonDocument(lastApplied).toJson(QJsonDocument::Compact))}});
+        live.insert(QStringLiteral("metadata"), liveMeta);
+        recordUpdate(type, QJsonObject(), live, writer("kubectl-client-side-apply", "2026-01-01T00:00:00Z"));
+        const QJsonObject config = json(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"a":"2","b":"1"}})");
+
+        // another manager conflicts as before
+        const Expected<QJsonObject> other = serverSideApply(type, live, config, writer("other"), false);
+        QVERIFY(!other);
+        QCOMPARE(other.error().code(), 409);
+
+        // kubectl --server-side takes data.a: it still had its last-applied value
+        const Expected<QJsonObject> upgraded = serverSideApply(type, live, config, writer("kubectl", "2026-01-01T00:00:05Z"), false);
+        QVERIFY2(upgraded, upgraded ? "" : qPrintable(upgraded.error().message()));
+        QCOMPARE(upgraded->value(QLatin1String("data")).toObject().value(QLatin1String("a")).toString(), QStringLiteral("2"));
+        QVERIFY(fieldsOf(*upgraded, QStringLiteral("kubectl"), QStringLiteral("Apply")).paths().contains(QStringLiteral(".data.a")));
+        QVERIFY(!fieldsOf(*upgraded, QStringLiteral("kubectl-client-side-apply"), QStringLiteral("Update")).paths().contains(QStringLiteral(".data.a")));
+        // the annotation now holds what kubectl applied
+        const QJsonObject annotation = QJsonDocument::fromJson(upgraded->value(QLatin1String("metadata")).toObject().value(QLatin1String("annotations")).toObject()
+                                                                   .value(QLatin1String("kubectl.kubernetes.io/last-applied-configuration")).toString().toUtf8()).object();
+        QCOMPARE(annotation.value(QLatin1String("data")).toObject(), json(R"({"a":"2","b":"1"})"));
+
+        // a field changed since the last client-side apply is a real conflict
+        QJsonObject edited = live;
+        QJsonObject data = edited.value(QLatin1String("data")).toObject();
+        data.insert(QStringLiteral("b"), QStringLiteral("9"));
+        edited.insert(QStringLiteral("data"), data);
+        recordUpdate(type, live, edited, writer("kubectl-client-side-apply", "2026-01-01T00:00:02Z"));
+        const Expected<QJsonObject> conflict = serverSideApply(type, edited, config, writer("kubectl"), false);
+        QVERIFY(!conflict);
+        QCOMPARE(conflict.error().code(), 409);
+        QVERIFY2(conflict.error().message().contains(QLatin1String(".data.b")) && !conflict.error().message().contains(QLatin1String(".data.a")),
+                 qPrintable(conflict.error().message()));
+    }
+
     void shouldNameTheManagerFromTheUserAgent()
     {
         QCOMPARE(fieldManagerFor(QString(), "kubectl/v1.32.4 (linux/amd64) kubernetes/faecb19"), QStringLiteral("kubectl"));

@@ -44,6 +44,32 @@ spec:
         image: nginx:1.25
 """
 COMMAND_TIMEOUT = 60
+CSA_DEPLOYMENT_YAML = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: csa
+spec:
+  replicas: 1
+  selector:
+    matchLabels:
+      app: csa
+  template:
+    metadata:
+      labels:
+        app: csa
+    spec:
+      containers:
+      - name: main
+        image: nginx:1.25
+        securityContext:
+          seLinuxOptions:
+            level: "s0:c1"
+        env:
+        - name: A
+          value: "1"
+      - name: side
+        image: busybox:1.36
+"""
 
 
 def find_kubectls():
@@ -245,6 +271,31 @@ def check_server_side_apply(k, workdir):
     k.expect("delete the ConfigMap of the apply conflict", ["delete", "configmap", "ssa-owned"], contains=("deleted",))
 
 
+def check_apply_upgrade(k, workdir):
+    """kubectl apply (client-side) then apply --server-side of a changed file: no conflict with
+    kubectl-client-side-apply on fields still as last applied, and the last-applied annotation
+    follows, so going back to client-side apply removes what the file no longer has."""
+    path = os.path.join(workdir, f"upgrade-{k.namespace}.yaml")
+    with open(path, "w") as f:
+        f.write("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: upgrade\ndata:\n  a: '1'\n")
+    k.expect("apply -f a ConfigMap (client-side)", ["apply", "-f", path], contains=("configmap/upgrade created",))
+    with open(path, "w") as f:
+        f.write("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: upgrade\ndata:\n  a: '2'\n  b: '2'\n")
+    k.expect("apply --server-side over a client-side apply takes its fields without a conflict",
+             ["apply", "--server-side", "-f", path], contains=("configmap/upgrade serverside-applied",))
+    obj, err = k.get_json("configmap", "upgrade")
+    annotation = ((obj or {}).get("metadata", {}).get("annotations") or {}).get("kubectl.kubernetes.io/last-applied-configuration", "{}")
+    k.report.check((obj or {}).get("data") == {"a": "2", "b": "2"} and json.loads(annotation).get("data") == {"a": "2", "b": "2"},
+                   k.what("the server-side apply took effect and rewrote the last-applied annotation"),
+                   f"data={(obj or {}).get('data')}; annotation={annotation}; {err}")
+    with open(path, "w") as f:
+        f.write("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: upgrade\ndata:\n  a: '1'\n")
+    k.expect("apply -f (client-side again)", ["apply", "-f", path], contains=("configmap/upgrade configured",))
+    obj, err = k.get_json("configmap", "upgrade")
+    k.report.check((obj or {}).get("data") == {"a": "1"}, k.what("back on client-side apply, b (dropped from the file) is removed"),
+                   f"data={(obj or {}).get('data')}; {err}")
+
+
 def check_configmaps(k):
     k.create_builtin("create configmap", ["create", "configmap", "cm1", "--from-literal=a=1"],
                      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm1\ndata:\n  a: "1"\n')
@@ -364,6 +415,74 @@ def check_explain(k):
             missing = [p for p in patterns if not re.search(p, out)]
             k.report.check(not missing, k.what(f"{' '.join(args)} shows the schema"),
                            f"missing {missing}; stdout: {excerpt(out)}")
+
+
+def check_openapi_v2(k, workdir):
+    """The swagger 2.0 document (/openapi/v2, gnostic protobuf): explain with the v2 printer,
+    client-side apply computing its strategic merge patch from the served patch merge keys,
+    and create --validate=strict refusing unknown fields of a built-in kind and of a CRD."""
+    for args, patterns in [
+            (["explain", "deployment.spec.replicas", "--output=plaintext-openapiv2"],
+             [r"KIND:\s+Deployment", r"FIELD:\s+replicas <integer>", r"DESCRIPTION:\s+\S"]),
+            (["explain", "myapplication.spec", "--recursive"],
+             [r"KIND:\s+MyApplication", r"image\s+<string>", r"replicas\s+<integer>"]),
+            (["explain", "myapplication.spec", "--recursive", "--output=plaintext-openapiv2"],
+             [r"KIND:\s+MyApplication", r"RESOURCE:\s+spec <Object>", r"image\s+<string>", r"replicas\s+<integer>"]),
+            (["explain", "deployment.spec.template.spec.containers", "--recursive", "--output=plaintext-openapiv2"],
+             [r"RESOURCE:\s+containers <\[\]Object>", r"\n\s+env\s+<\[\]Object>\n\s+name\s+<string>", r"containerPort\s+<integer>"])]:
+        ok, out = k.expect(" ".join(args), args, namespaced=False)
+        if ok:
+            missing = [p for p in patterns if not re.search(p, out)]
+            k.report.check(not missing, k.what(f"{' '.join(args)} shows the schema"),
+                           f"missing {missing}; stdout: {excerpt(out)}")
+
+    # client-side apply: kubectl computes the strategic merge patch from /openapi/v2's merge
+    # keys; containers merge by name, so a field another manager set on one container survives
+    source = os.path.join(workdir, f"csa-{k.namespace}.yaml")
+    with open(source, "w") as f:
+        f.write(CSA_DEPLOYMENT_YAML)
+    k.expect("apply -f Deployment (client-side)", ["apply", "-f", source], contains=("deployment.apps/csa created",))
+    k.expect("set env on the side container (another field manager)", ["set", "env", "deployment/csa", "-c", "side", "B=3"],
+             contains=("env updated",))
+    with open(source, "w") as f:
+        f.write(CSA_DEPLOYMENT_YAML.replace("nginx:1.25", "nginx:1.26").replace("s0:c1", "s0:c2").replace('value: "1"', 'value: "2"'))
+    rc, out, err, _ = k.run("apply", "-f", source)
+    # a schema kubectl cannot walk shows as "warning: error calculating patch from openapi spec"
+    k.report.check(rc == 0 and "deployment.apps/csa configured" in out and "warning" not in err.lower(),
+                   k.what("apply -f changed containers (client-side strategic merge patch, no warning)"),
+                   f"rc={rc}; stdout: {excerpt(out)}; stderr: {excerpt(err)}")
+    obj, problem = k.get_json("deployment", "csa")
+    containers = {c.get("name"): c for c in ((obj or {}).get("spec", {}).get("template", {}).get("spec", {}).get("containers", []))}
+    k.report.check(obj is not None and containers.get("main", {}).get("image") == "nginx:1.26"
+                   and containers.get("main", {}).get("env") == [{"name": "A", "value": "2"}]
+                   and containers.get("main", {}).get("securityContext") == {"seLinuxOptions": {"level": "s0:c2"}}
+                   and containers.get("side", {}).get("env") == [{"name": "B", "value": "3"}]
+                   and list(containers) == ["main", "side"],
+                   k.what("client-side apply merged containers by name (side keeps env B=3, main updated)"),
+                   f"{problem}; containers: {excerpt(json.dumps(list(containers.values())))}")
+    # dropping a container from the file: kubectl sends a by-name delete only when the served
+    # schema says containers merge by name (a replacement list would be merged by the server)
+    with open(source, "w") as f:
+        f.write(CSA_DEPLOYMENT_YAML.split("      - name: side")[0])
+    k.expect("apply -f without the side container (client-side)", ["apply", "-f", source],
+             contains=("deployment.apps/csa configured",))
+    obj, problem = k.get_json("deployment", "csa")
+    names = [c.get("name") for c in ((obj or {}).get("spec", {}).get("template", {}).get("spec", {}).get("containers", []))]
+    k.report.check(names == ["main"], k.what("client-side apply removed the container dropped from the file"),
+                   f"{problem}; containers: {names}")
+
+    bogus_cm = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: strict-cm\ndata:\n  a: b\nbogus: 1\n"
+    k.expect("create --validate=strict refuses an unknown field of a ConfigMap",
+             ["create", "--validate=strict", "-f", "-"], stdin=bogus_cm, want_rc0=False,
+             contains=('unknown field "bogus"',))
+    bogus_app = ("apiVersion: example.com/v1alpha1\nkind: MyApplication\nmetadata:\n  name: strict-app\n"
+                 "spec:\n  image: nginx:1.25\n  replicas: 1\n  bogusField: 2\n")
+    k.expect("create --validate=strict refuses an unknown field of a MyApplication",
+             ["create", "--validate=strict", "-f", "-"], stdin=bogus_app, want_rc0=False,
+             contains=('unknown field "spec.bogusField"',))
+    rc, out, err, _ = k.run("get", "configmap", "strict-cm")
+    k.report.check(rc != 0 and "not found" in (out + err).lower(),
+                   k.what("the refused ConfigMap was not stored"), f"rc={rc}; {excerpt(out + err)}")
 
 
 def check_tables(k):
@@ -591,10 +710,12 @@ def run_client(label, path, server, report, slow, index):
                          f"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {namespace}-gen\n", namespaced=False)
         check_discovery(k)
         check_explain(k)
+        check_openapi_v2(k, server.workdir)
         check_auth(k, server)
         check_create_and_get(k)
         check_apply(k, server.workdir)
         check_server_side_apply(k, server.workdir)
+        check_apply_upgrade(k, server.workdir)
         check_configmaps(k)
         check_watch(k)
         check_deployment(k)
