@@ -74,6 +74,12 @@ void WorkbenchEngine::connectTo(const QString &kubeconfigPath, const QString &co
         return;
     }
     m_manager = std::move(manager.value());
+    m_managerFinished = false;
+    connect(m_manager.get(), &Manager::finished, this, [this] {
+        m_managerFinished = true;
+        if (m_stopRequested)
+            emitStopped();
+    });
     if (auto mapped = registerCrds(m_manager->cache()->mapper(), m_def.crds); !mapped) {
         Q_EMIT failed(tr("The operator's CRDs cannot be read: %1").arg(mapped.error().message()));
         m_manager.reset();
@@ -124,8 +130,19 @@ void WorkbenchEngine::shutdown()
     m_queue->observe(nullptr);
     m_controller->observe(nullptr);
     m_cacheFeed->stop();
-    if (m_manager)
-        m_manager->stop();
+    m_stopRequested = true;
+    if (m_manager && !m_managerFinished)
+        m_manager->stop(); // finished() follows: emitStopped()
+    else
+        emitStopped();
+}
+
+void WorkbenchEngine::emitStopped()
+{
+    if (m_stoppedSent)
+        return;
+    m_stoppedSent = true;
+    Q_EMIT stopped();
 }
 
 QCoro::Task<void> WorkbenchEngine::createSamples()

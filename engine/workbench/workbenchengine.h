@@ -61,7 +61,10 @@ public Q_SLOTS:
     /// connected() or failed() (the message says what was wrong).
     void connectTo(const QString &kubeconfigPath, const QString &context, bool embedded,
                    const opbench::workbench::HandOffOptions &handOff);
-    /// Stops the manager and the observers; called (blocking) before the engine thread quits.
+    /// Stops the manager and the observers; stopped() follows once the manager has finished
+    /// (its runnables, caches and lease release), at once when there is no running manager.
+    /// Called before the engine thread quits: ending the thread earlier would strand the
+    /// manager's shutdown mid-way (its coroutine frames are never freed).
     void shutdown();
     /// Deletes the object `key` ("ns/name") of the shown kind `kind` (actionFailed() on error).
     void deleteObject(const QString &kind, const QString &key);
@@ -77,8 +80,11 @@ Q_SIGNALS:
     void actionFailed(const QString &message);
     void createFailed(const QString &field, const QString &message);
     void created(const QString &key);
+    /// The manager finished stopping after shutdown() (emitted once).
+    void stopped();
 
 private:
+    void emitStopped();
     QCoro::Task<void> runManager(bool embedded);
     QCoro::Task<void> createSamples();
     QCoro::Task<void> runDelete(GroupVersionKind gvk, QString key);
@@ -86,6 +92,9 @@ private:
 
     OperatorDefinition m_def;
     std::unique_ptr<Manager> m_manager;
+    bool m_managerFinished = false;
+    bool m_stopRequested = false;
+    bool m_stoppedSent = false;
     CacheFeed *m_cacheFeed;            // child
     QueueObserver *m_queue;            // child
     ControllerObserver *m_controller;  // child
