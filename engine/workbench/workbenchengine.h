@@ -84,6 +84,21 @@ Q_SIGNALS:
     void stopped();
 
 private:
+    // Counts the intents (coroutines) still running: stopped() waits for them too, so none is
+    // left suspended when the engine thread ends.
+    class BusyScope
+    {
+    public:
+        explicit BusyScope(WorkbenchEngine *engine);
+        ~BusyScope();
+        BusyScope(const BusyScope &) = delete;
+        BusyScope &operator=(const BusyScope &) = delete;
+
+    private:
+        QPointer<WorkbenchEngine> m_engine;
+    };
+
+    bool managerDone() const;
     void emitStopped();
     QCoro::Task<void> runManager(bool embedded);
     QCoro::Task<void> createSamples();
@@ -95,6 +110,7 @@ private:
     bool m_managerFinished = false;
     bool m_stopRequested = false;
     bool m_stoppedSent = false;
+    int m_busy = 0; // running intents (BusyScope)
     CacheFeed *m_cacheFeed;            // child
     QueueObserver *m_queue;            // child
     ControllerObserver *m_controller;  // child
