@@ -330,6 +330,10 @@ PackResult pack(std::string &out, dom::object obj, const PackOptions &options)
             out.push_back(',');
         first = false;
         dom::object meta;
+        // With duplicate members the last one is the document's (as every reader here takes
+        // it): a later `metadata` discards what an earlier one recorded.
+        if (kv.key == "metadata")
+            result = PackResult{};
         if (kv.key == "metadata" && kv.value.get_object().get(meta) == simdjson::SUCCESS) {
             writeKey(out, kv.key);
             writeMetadata(out, base, meta, options, result);

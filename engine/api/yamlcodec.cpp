@@ -2,8 +2,10 @@
 #include "engine/api/yamlcodec.h"
 
 #include <QJsonArray>
+#include <QMetaType>
 #include <QRegularExpression>
 #include <QSet>
+#include <QVariant>
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
@@ -298,6 +300,8 @@ bool readsAsOtherType(const QString &s)
     return !resolvePlainYamlScalar(s).isString() || isSpecialFloat(s);
 }
 
+constexpr qsizetype kLongKey = 128;
+
 bool needsDoubleQuotes(const QString &s)
 {
     if (s.isEmpty() || readsAsOtherType(s))
@@ -344,6 +348,15 @@ void emitString(YAML::Emitter &e, const QString &s)
 void emitNumber(YAML::Emitter &e, const QJsonValue &v)
 {
     const double d = v.toDouble();
+    // Qt keeps an integer literal beyond 2^53 as a double: written as an integer it would read
+    // back as an int64 (another type), so such a double keeps its exponent form.
+    const bool wideDouble = std::fabs(d) > 9007199254740992.0 && v.toVariant().typeId() == QMetaType::Double;
+    if (wideDouble && std::trunc(d) == d) {
+        char buf[40];
+        auto r = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
+        e << std::string(buf, r.ptr);
+        return;
+    }
     if (std::trunc(d) == d && std::fabs(d) <= 9.3e18) {
         e << static_cast<long long>(v.toInteger(static_cast<qint64>(d)));
         return;
@@ -383,8 +396,11 @@ void emitObject(YAML::Emitter &e, const QJsonObject &o, int depth, bool inMetada
     }
     e << YAML::BeginMap;
     for (const QString &k : orderedKeys(o, depth, inMetadata)) {
-        e << YAML::Key;
-        if (needsDoubleQuotes(k))
+        // An implicit key is at most 1024 characters in YAML (an escaped one grows: "\v" is
+        // written "\x0b"), so a long key is written explicitly ("? key" then ": value").
+        e << (k.size() > kLongKey ? YAML::LongKey : YAML::Key);
+        // "<<" unquoted is a merge key when read back: quoted it is a plain key, as it was.
+        if (needsDoubleQuotes(k) || k == QLatin1String("<<"))
             e << YAML::DoubleQuoted;
         e << k.toStdString() << YAML::Value;
         emitValue(e, o.value(k), depth + 1, depth == 0 && k == QLatin1String("metadata"));

@@ -152,8 +152,8 @@ QCoro::Task<bool> InformerCache::waitForCacheSync(std::chrono::milliseconds time
 {
     QPointer<InformerCache> self(this);
     const auto deadline = std::chrono::steady_clock::now() + timeout;
-    // Polls every 100 ms, like client-go's WaitForCacheSync.
-    while (self && !hasSynced()) {
+    // Polls every 100 ms, like client-go's WaitForCacheSync; a stop() ends the wait (false).
+    while (self && m_started && !hasSynced()) {
         if (std::chrono::steady_clock::now() >= deadline)
             co_return false;
         QTimer timer;
@@ -161,7 +161,7 @@ QCoro::Task<bool> InformerCache::waitForCacheSync(std::chrono::milliseconds time
         timer.start(std::chrono::milliseconds(100));
         co_await timer;
     }
-    co_return self != nullptr;
+    co_return self && m_started && hasSynced();
 }
 
 QCoro::Task<Expected<Informer *>> InformerCache::syncedInformer(GroupVersionKind gvk, ObjectProjection projection,

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/controller/controller.h"
 
+#include "engine/client/awaitsignal.h"
+
 #include <QMutex>
 #include <QTimer>
 #include <QUuid>
@@ -129,6 +131,10 @@ Controller::Controller(ControllerOptions &options, std::shared_ptr<Reconciler> r
 
 Controller::~Controller()
 {
+    // Wake a shutdown() still waiting for the workers (a manager that lost its lease does not
+    // wait for it): it returns at once instead of staying suspended on a destroyed object.
+    *m_alive = false;
+    Q_EMIT workersIdle();
     m_sources.clear(); // unregisters the handlers
     if (m_registeredName) {
         QMutexLocker lock(&g_namesMutex);
@@ -202,6 +208,7 @@ QCoro::Task<Expected<void>> Controller::start()
 QCoro::Task<void> Controller::shutdown()
 {
     QPointer<Controller> self(this);
+    const std::shared_ptr<bool> alive = m_alive; // false from the start of ~Controller
     m_logger.info(QStringLiteral("Shutdown signal received, waiting for all workers to finish"));
     m_running = false;
     m_queue->shutDown();
@@ -212,9 +219,9 @@ QCoro::Task<void> Controller::shutdown()
     const QStringList halted = m_haltedOrder;
     for (const QString &id : halted)
         release(id, true);
-    while (self && m_active > 0)
-        co_await qCoro(this, &Controller::workersIdle);
-    if (self)
+    while (self && *alive && m_active > 0)
+        co_await detail::SignalWait(this, &Controller::workersIdle, std::chrono::milliseconds(-1));
+    if (self && *alive)
         m_logger.info(QStringLiteral("All workers finished"));
 }
 

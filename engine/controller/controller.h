@@ -190,6 +190,7 @@ private:
     int m_active = 0;
     bool m_started = false;
     bool m_running = false;
+    std::shared_ptr<bool> m_alive = std::make_shared<bool>(true); // false once ~Controller begins
     bool m_inPump = false;
 
     bool m_paused = false;

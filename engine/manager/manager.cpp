@@ -15,6 +15,8 @@
 #include <QFile>
 #include <QHostInfo>
 
+#include "engine/client/awaitsignal.h"
+
 #include <qcoro/qcorosignal.h>
 
 namespace opbench {
@@ -253,6 +255,8 @@ QCoro::Task<Expected<void>> Manager::start()
     const bool synced = co_await m_cache->waitForCacheSync(std::chrono::minutes(2));
     if (!self)
         co_return Status::transport(QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("manager destroyed"));
+    if (!synced && m_stopping)
+        co_return Status::transport(QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("the manager was stopped before its caches synced"));
     if (!synced)
         co_return configError(QStringLiteral("caches did not sync within 2 minutes (kinds: %1)")
                                   .arg([this] { QStringList k; for (const auto &g : m_cache->kinds()) k << g.toString(); return k.join(u','); }()));
@@ -332,9 +336,12 @@ void Manager::stop(int exitCode, const QString &reason)
 
 QCoro::Task<void> Manager::stopRunnables(bool elected)
 {
-    for (auto &r : m_runnables)
-        if (r->needLeaderElection() == elected)
-            co_await r->stop();
+    // By index, and not past ~Manager: a stop resumed while the runnables are being destroyed
+    // (a lost lease does not wait for them) must not touch the next one.
+    const std::shared_ptr<bool> alive = m_alive;
+    for (size_t i = 0; *alive && i < m_runnables.size(); ++i)
+        if (m_runnables[i]->needLeaderElection() == elected)
+            co_await m_runnables[i]->stop();
 }
 
 bool Manager::hasElectionRunnables() const
@@ -345,8 +352,9 @@ bool Manager::hasElectionRunnables() const
 QCoro::Task<void> Manager::stopElectedAndSignal()
 {
     QPointer<Manager> self(this);
+    const std::shared_ptr<bool> alive = m_alive;
     co_await stopRunnables(true);
-    if (!self)
+    if (!self || !*alive)
         co_return;
     m_electedStopped = true;
     Q_EMIT electionRunnablesStopped();
@@ -355,8 +363,9 @@ QCoro::Task<void> Manager::stopElectedAndSignal()
 QCoro::Task<void> Manager::stopNonElectedAndSignal()
 {
     QPointer<Manager> self(this);
+    const std::shared_ptr<bool> alive = m_alive;
     co_await stopRunnables(false);
-    if (!self)
+    if (!self || !*alive)
         co_return;
     m_nonElectedStopped = true;
     Q_EMIT nonElectionRunnablesStopped();
@@ -395,13 +404,13 @@ QCoro::Task<void> Manager::shutdown(int exitCode, QString reason)
         log.info(QStringLiteral("Stopping and waiting for non leader election runnables"));
         stopNonElectedAndSignal();
         if (!m_nonElectedStopped)
-            co_await qCoro(this, &Manager::nonElectionRunnablesStopped, remainingGrace(deadline));
+            co_await detail::SignalWait(this, &Manager::nonElectionRunnablesStopped, remainingGrace(deadline));
         if (!self || !*alive)
             co_return;
         log.info(QStringLiteral("Stopping and waiting for leader election runnables"));
         stopElectedAndSignal();
         if ((m_electedRunning || hasElectionRunnables()) && !m_electedStopped && m_nonElectedStopped)
-            co_await qCoro(this, &Manager::electionRunnablesStopped, remainingGrace(deadline));
+            co_await detail::SignalWait(this, &Manager::electionRunnablesStopped, remainingGrace(deadline));
         if (!self || !*alive)
             co_return;
     }
@@ -423,7 +432,7 @@ QCoro::Task<void> Manager::shutdown(int exitCode, QString reason)
     if (m_elector && m_elector->isLeader()) {
         log.info(QStringLiteral("Releasing the leader lease"), {{QStringLiteral("lease"), m_options.leaderElectionId}});
         onElectorThread([](LeaderElector *e) { e->stop(); });
-        co_await qCoro(this, &Manager::leaseReleased, m_options.renewDeadline);
+        co_await detail::SignalWait(this, &Manager::leaseReleased, m_options.renewDeadline);
         if (!self || !*alive)
             co_return;
     } else if (m_elector) {

@@ -74,6 +74,12 @@ void WorkbenchEngine::connectTo(const QString &kubeconfigPath, const QString &co
         return;
     }
     m_manager = std::move(manager.value());
+    m_managerFinished = false;
+    connect(m_manager.get(), &Manager::finished, this, [this] {
+        m_managerFinished = true;
+        if (m_stopRequested)
+            emitStopped();
+    });
     if (auto mapped = registerCrds(m_manager->cache()->mapper(), m_def.crds); !mapped) {
         Q_EMIT failed(tr("The operator's CRDs cannot be read: %1").arg(mapped.error().message()));
         m_manager.reset();
@@ -97,6 +103,7 @@ void WorkbenchEngine::connectTo(const QString &kubeconfigPath, const QString &co
 QCoro::Task<void> WorkbenchEngine::runManager(bool embedded)
 {
     QPointer<WorkbenchEngine> self(this);
+    const BusyScope busy(this);
     if (embedded) {
         // The embedded cluster starts empty: the operator's CRDs first, then the samples.
         Expected<void> installed = co_await opbench::installCrds(m_manager->restClient(), m_def.crds);
@@ -110,7 +117,7 @@ QCoro::Task<void> WorkbenchEngine::runManager(bool embedded)
     auto started = co_await m_manager->start();
     if (!self)
         co_return;
-    if (!started) {
+    if (!started && !m_stopRequested) {
         Q_EMIT failed(tr("The operator did not start: %1").arg(started.error().message()));
         co_return;
     }
@@ -124,13 +131,41 @@ void WorkbenchEngine::shutdown()
     m_queue->observe(nullptr);
     m_controller->observe(nullptr);
     m_cacheFeed->stop();
-    if (m_manager)
-        m_manager->stop();
+    m_stopRequested = true;
+    if (!managerDone())
+        m_manager->stop(); // finished() follows: emitStopped()
+    emitStopped();        // once the manager finished and no intent is still running
+}
+
+WorkbenchEngine::BusyScope::BusyScope(WorkbenchEngine *engine)
+    : m_engine(engine)
+{
+    ++engine->m_busy;
+}
+
+WorkbenchEngine::BusyScope::~BusyScope()
+{
+    if (m_engine && --m_engine->m_busy == 0 && m_engine->m_stopRequested && m_engine->managerDone())
+        m_engine->emitStopped();
+}
+
+bool WorkbenchEngine::managerDone() const
+{
+    return !m_manager || m_managerFinished;
+}
+
+void WorkbenchEngine::emitStopped()
+{
+    if (m_stoppedSent || m_busy > 0 || !managerDone())
+        return;
+    m_stoppedSent = true;
+    Q_EMIT stopped();
 }
 
 QCoro::Task<void> WorkbenchEngine::createSamples()
 {
     QPointer<WorkbenchEngine> self(this);
+    const BusyScope busy(this);
     int created = 0;
     QStringList errors;
     for (const Object &sample : std::as_const(m_def.samples)) {
@@ -168,6 +203,7 @@ void WorkbenchEngine::deleteObject(const QString &kind, const QString &key)
 QCoro::Task<void> WorkbenchEngine::runDelete(GroupVersionKind gvk, QString key)
 {
     QPointer<WorkbenchEngine> self(this);
+    const BusyScope busy(this);
     const auto mapping = m_manager ? m_manager->cache()->mapper().forKind(gvk) : std::nullopt;
     if (!mapping) {
         Q_EMIT actionFailed(tr("Cannot delete %1 %2: not connected, or the kind is unknown.").arg(gvk.kind, key));
@@ -187,6 +223,7 @@ void WorkbenchEngine::createObject(const Object &object)
 QCoro::Task<void> WorkbenchEngine::runCreate(Object object)
 {
     QPointer<WorkbenchEngine> self(this);
+    const BusyScope busy(this);
     const auto mapping = m_manager ? m_manager->cache()->mapper().forKind(object.gvk()) : std::nullopt;
     if (!mapping) {
         Q_EMIT createFailed(QString(), tr("Cannot create %1: not connected, or the kind is unknown.")

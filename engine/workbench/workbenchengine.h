@@ -61,7 +61,10 @@ public Q_SLOTS:
     /// connected() or failed() (the message says what was wrong).
     void connectTo(const QString &kubeconfigPath, const QString &context, bool embedded,
                    const opbench::workbench::HandOffOptions &handOff);
-    /// Stops the manager and the observers; called (blocking) before the engine thread quits.
+    /// Stops the manager and the observers; stopped() follows once the manager has finished
+    /// (its runnables, caches and lease release), at once when there is no running manager.
+    /// Called before the engine thread quits: ending the thread earlier would strand the
+    /// manager's shutdown mid-way (its coroutine frames are never freed).
     void shutdown();
     /// Deletes the object `key` ("ns/name") of the shown kind `kind` (actionFailed() on error).
     void deleteObject(const QString &kind, const QString &key);
@@ -77,8 +80,26 @@ Q_SIGNALS:
     void actionFailed(const QString &message);
     void createFailed(const QString &field, const QString &message);
     void created(const QString &key);
+    /// The manager finished stopping after shutdown() (emitted once).
+    void stopped();
 
 private:
+    // Counts the intents (coroutines) still running: stopped() waits for them too, so none is
+    // left suspended when the engine thread ends.
+    class BusyScope
+    {
+    public:
+        explicit BusyScope(WorkbenchEngine *engine);
+        ~BusyScope();
+        BusyScope(const BusyScope &) = delete;
+        BusyScope &operator=(const BusyScope &) = delete;
+
+    private:
+        QPointer<WorkbenchEngine> m_engine;
+    };
+
+    bool managerDone() const;
+    void emitStopped();
     QCoro::Task<void> runManager(bool embedded);
     QCoro::Task<void> createSamples();
     QCoro::Task<void> runDelete(GroupVersionKind gvk, QString key);
@@ -86,6 +107,10 @@ private:
 
     OperatorDefinition m_def;
     std::unique_ptr<Manager> m_manager;
+    bool m_managerFinished = false;
+    bool m_stopRequested = false;
+    bool m_stoppedSent = false;
+    int m_busy = 0; // running intents (BusyScope)
     CacheFeed *m_cacheFeed;            // child
     QueueObserver *m_queue;            // child
     ControllerObserver *m_controller;  // child

@@ -18,6 +18,11 @@ gen=()
 command -v ninja >/dev/null && gen=(-G Ninja)
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# An SDK built with sanitizers (packaging/sanitize.sh) needs its users built with the same ones.
+sanitize=$(sed -n 's/^OPBENCH_SANITIZE:STRING=//p' "$build/CMakeCache.txt")
+if [ -n "$sanitize" ]; then
+  launcher+=("-DCMAKE_CXX_FLAGS=-fsanitize=$sanitize -fno-omit-frame-pointer" "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=$sanitize")
+fi
 step() { printf '\n== %s\n' "$*"; }
 
 step "install the SDK into $prefix"

@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTcpServer>
+#include <QTcpSocket>
 #include <QTest>
 
 using namespace opbench;
@@ -40,6 +41,7 @@ private Q_SLOTS:
         bare.crds.clear();
         m_bare = std::make_unique<testsupport::TestApiServer>(bare);
         QVERIFY2(m_bare->start(), qPrintable(m_bare->errorString()));
+        QVERIFY(m_silent.listen(QHostAddress::LocalHost)); // accepts, never answers
         QTcpServer closed;
         QVERIFY(closed.listen(QHostAddress::LocalHost));
         const quint16 closedPort = closed.serverPort();
@@ -53,6 +55,7 @@ private Q_SLOTS:
                                "- name: misnamed\n  cluster:\n    server: %2\n    certificate-authority-data: %3\n"
                                "    tls-server-name: wrong.example.invalid\n"
                                "- name: bare\n  cluster:\n    server: %4\n"
+                               "- name: silent\n  cluster:\n    server: http://127.0.0.1:%5\n"
                                "users:\n- name: wrong\n  user:\n    token: not-the-token\n"
                                "- name: narrow\n  user:\n    token: narrow-token\n"
                                "- name: bare-admin\n  user:\n    token: test-token\n"
@@ -61,9 +64,11 @@ private Q_SLOTS:
                                "- name: tls\n  context: {cluster: misnamed, user: opbench-admin}\n"
                                "- name: wrong-token\n  context: {cluster: opbench, user: wrong}\n"
                                "- name: forbidden\n  context: {cluster: opbench, user: narrow, namespace: team-a}\n"
-                               "- name: no-crd\n  context: {cluster: bare, user: bare-admin}\n")
+                               "- name: no-crd\n  context: {cluster: bare, user: bare-admin}\n"
+                               "- name: silent\n  context: {cluster: silent, user: bare-admin}\n")
                     .arg(closedPort)
                     .arg(m_api->url().toString(), QString::fromLatin1(m_api->caPem().toBase64()), m_bare->url().toString())
+                    .arg(m_silent.serverPort())
                     .toUtf8());
         f.close();
         qputenv("KUBECONFIG", (m_api->kubeconfigPath() + u':' + extra).toUtf8());
@@ -74,7 +79,7 @@ private Q_SLOTS:
         ConnectDialog dialog;
         QCOMPARE(dialog.contextNames(), (QStringList{QString(), QStringLiteral("opbench"), QStringLiteral("unreachable"),
                                                      QStringLiteral("tls"), QStringLiteral("wrong-token"),
-                                                     QStringLiteral("forbidden"), QStringLiteral("no-crd")}));
+                                                     QStringLiteral("forbidden"), QStringLiteral("no-crd"), QStringLiteral("silent")}));
         QVERIFY(dialog.selectedOptions().context.isEmpty()); // embedded by default
         QVERIFY(dialog.selectContext(QStringLiteral("tls")));
         QCOMPARE(dialog.selectedOptions().context, QStringLiteral("tls"));
@@ -116,6 +121,23 @@ private Q_SLOTS:
             QVERIFY2(dialog.messageLabel()->text().contains(w), qPrintable(dialog.messageLabel()->text()));
         QCOMPARE(dialog.result(), int(QDialog::Rejected));
         QCOMPARE(dialog.installCrdButton()->isVisibleTo(&dialog), context == u"no-crd");
+    }
+
+    void shouldHangUpAPendingProbeWhenTheDialogCloses()
+    {
+        // Given a check waiting on a server that took the connection and never answers
+        auto dialog = std::make_unique<ConnectDialog>();
+        QVERIFY(dialog->selectContext(QStringLiteral("silent")));
+        dialog->testSelected();
+        QVERIFY(m_silent.waitForNewConnection(5000));
+        QTcpSocket *socket = m_silent.nextPendingConnection();
+        QVERIFY(socket);
+        QSignalSpy hungUp(socket, &QTcpSocket::disconnected);
+        // When the dialog closes before the check's own 5 s timeout
+        dialog.reset();
+        // Then the check is finished and its connection closed (it was left suspended in the
+        // stopped probe thread, its client and socket never freed)
+        QVERIFY(hungUp.wait(4000));
     }
 
     void shouldInstallAMissingCrdAndThenConnect()
@@ -180,6 +202,7 @@ private:
     QTemporaryDir m_dir;
     std::unique_ptr<testsupport::TestApiServer> m_api;
     std::unique_ptr<testsupport::TestApiServer> m_bare;
+    QTcpServer m_silent;
 };
 
 QTEST_MAIN(tst_ConnectDialog)

@@ -9,8 +9,6 @@
 #include "engine/manager/preflight.h"
 #include "ui/session/hostedoperator.h"
 
-#include <memory>
-
 namespace opbench::ui {
 
 namespace {
@@ -72,7 +70,12 @@ Expected<RestConfig> probeConfig(const QString &path, const QString &context)
     return config;
 }
 
-QCoro::Task<void> runProbe(ConnectionProbe *probe, QString path, QString context)
+// The probe's clients are children of the worker: a probe still waiting when the dialog goes
+// (an unanswered server, say) is finished by the client's deletion with the worker (its calls
+// return Cancelled), instead of staying suspended with its frame and client after the thread ends.
+// Each run hands its client back with deleteLater(), which is a no-op while the client is
+// being deleted.
+QCoro::Task<void> runProbe(ConnectionProbe *probe, QObject *worker, QString path, QString context)
 {
     ProbeResult r;
     r.context = context;
@@ -83,23 +86,25 @@ QCoro::Task<void> runProbe(ConnectionProbe *probe, QString path, QString context
     } else {
         r.server = config->server.toString();
         const QString ns = config->namespaceName;
-        auto client = std::make_unique<RestClient>(std::move(config.value()));
-        const ProbeResult checked = co_await runChecks(client.get(), r, ns);
+        auto *client = new RestClient(std::move(config.value()), worker);
+        const ProbeResult checked = co_await runChecks(client, r, ns);
+        client->deleteLater();
         QMetaObject::invokeMethod(probe, [probe, checked] { Q_EMIT probe->finished(checked); });
         co_return;
     }
     QMetaObject::invokeMethod(probe, [probe, r] { Q_EMIT probe->finished(r); });
 }
 
-QCoro::Task<void> runInstall(ConnectionProbe *probe, QString path, QString context)
+QCoro::Task<void> runInstall(ConnectionProbe *probe, QObject *worker, QString path, QString context)
 {
     auto config = probeConfig(path, context);
     QString error;
     if (!config) {
         error = config.error().message();
     } else {
-        auto client = std::make_unique<RestClient>(std::move(config.value()));
-        const Expected<void> installed = co_await installCrds(client.get(), hostedOperator().crds);
+        auto *client = new RestClient(std::move(config.value()), worker);
+        const Expected<void> installed = co_await installCrds(client, hostedOperator().crds);
+        client->deleteLater();
         if (!installed)
             error = installed.error().message();
     }
@@ -130,12 +135,12 @@ ConnectionProbe::~ConnectionProbe()
 
 void ConnectionProbe::probe(const QString &kubeconfigPath, const QString &context)
 {
-    QMetaObject::invokeMethod(m_worker, [this, kubeconfigPath, context] { runProbe(this, kubeconfigPath, context); });
+    QMetaObject::invokeMethod(m_worker, [this, kubeconfigPath, context] { runProbe(this, m_worker, kubeconfigPath, context); });
 }
 
 void ConnectionProbe::installCrd(const QString &kubeconfigPath, const QString &context)
 {
-    QMetaObject::invokeMethod(m_worker, [this, kubeconfigPath, context] { runInstall(this, kubeconfigPath, context); });
+    QMetaObject::invokeMethod(m_worker, [this, kubeconfigPath, context] { runInstall(this, m_worker, kubeconfigPath, context); });
 }
 
 } // namespace opbench::ui

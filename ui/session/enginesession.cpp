@@ -12,8 +12,15 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QSemaphore>
+
+#include <memory>
 
 namespace opbench::ui {
+
+namespace {
+constexpr int kEngineStopWaitMs = 10000;
+}
 
 EngineSession::EngineSession(SessionOptions options, QObject *parent)
     : QObject(parent)
@@ -37,7 +44,17 @@ EngineSession::EngineSession(SessionOptions options, QObject *parent)
 
 EngineSession::~EngineSession()
 {
-    QMetaObject::invokeMethod(m_engine, &WorkbenchEngine::shutdown, Qt::BlockingQueuedConnection);
+    // Let the manager finish stopping (runnables, caches, lease release) before the engine
+    // thread ends: a thread ended mid-shutdown strands the coroutines still waiting in it.
+    // Bounded, so a reconcile that never returns cannot hold the window open.
+    auto stopped = std::make_shared<QSemaphore>();
+    WorkbenchEngine *engine = m_engine;
+    QMetaObject::invokeMethod(engine, [engine, stopped] {
+        connect(engine, &WorkbenchEngine::stopped, engine, [stopped] { stopped->release(); });
+        engine->shutdown();
+    }, Qt::BlockingQueuedConnection);
+    if (!stopped->tryAcquire(1, kEngineStopWaitMs))
+        qWarning("opbench: the operator did not finish stopping within %d ms; closing anyway", kEngineStopWaitMs);
     m_engineThread.quit();
     m_engineThread.wait();
     if (m_server)
