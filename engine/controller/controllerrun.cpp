@@ -143,11 +143,8 @@ void Controller::requeue(const QueueKey &key, const AddOpts &opts, Cause cause)
 
 void Controller::logError(const detail::ReconcileScope &scope, const Status &error) const
 {
-    // A 409 is the normal outcome of a stale cache read: retried, not worth an error line.
-    if (isConflict(error)) {
-        scope.logger.v(1, QStringLiteral("Reconcile conflict, requeueing"), {{QStringLiteral("error"), error.message()}});
-        return;
-    }
+    // Every error, 409 Conflicts included, is logged as "Reconciler error" at error level, as
+    // controller-runtime does: the line users grep for and alert on.
     scope.logger.error(error.message().isEmpty() ? error.toString() : error.message(), QStringLiteral("Reconciler error"));
 }
 

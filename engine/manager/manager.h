@@ -4,8 +4,9 @@
 // Client, the leader elector, the metrics and probe servers and the event recorders, and runs
 // runnables (controllers) in controller-runtime's order:
 //
-//   start: HTTP servers → caches (synced) → non-election runnables → elector → election
-//          runnables (controllers), these only while leading;
+//   start: HTTP servers → caches (synced) → non-election runnables → warm-up → elector →
+//          election runnables (controllers), these only while leading. A controller's informers
+//          start with it (after the lease is won), or at warm-up with enableWarmup;
 //   stop:  non-election and election runnables → caches → HTTP servers → elector (release).
 //
 // With leader election the elector runs on its own thread (ManagerOptions::leaderElectionThread)
