@@ -108,6 +108,8 @@ QCoro::Task<> Reflector::runList(quint64 epoch)
         opts.limit = m_options.pageSize;
     } else {
         opts.resourceVersion = m_lastRv; // relist: not older than what we saw
+        if (m_paginatedResult)
+            opts.limit = m_options.pageSize; // served without a watch cache: page it (client-go's paginatedResult)
     }
     QList<Object> items;
     QString rv;
@@ -159,6 +161,8 @@ QCoro::Task<> Reflector::runList(quint64 epoch)
         opts.resourceVersion.clear(); // not allowed together with continue
     }
     m_consistentListNeeded = false;
+    if (paged && requestedRv == QLatin1String("0"))
+        m_paginatedResult = true; // a list at RV=0 came in pages: this server has no watch cache
     m_lastRv = rv;
     m_sink->replaceAll(items, rv);
     startWatch();

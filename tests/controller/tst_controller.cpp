@@ -377,6 +377,36 @@ private Q_SLOTS:
         delete *third;
     }
 
+    void errorWithAResultShouldRequeueAtTheResultsPriority()
+    {
+        // Runtime review #18: controller-runtime applies Result.Priority to error requeues too,
+        // and warns when requeue/requeueAfter come with an error (they are ignored).
+        Fixture f;
+        CapturingSink sink;
+        ControllerOptions o = testOptions(QStringLiteral("test"), &f.clock, &f.metrics, WorkQueue::Kind::Priority);
+        o.logger = Logger(&sink);
+        f.ctrl = startedController(std::move(o), f.rec, &f.parent);
+        QVERIFY(f.ctrl);
+        f.rec->script = [](const Request &) -> ReconcileOutcome {
+            Result r;
+            r.priority = 7;
+            r.requeueAfter = 1h;
+            return ReconcileOutcome(r, Status(500, QString::fromLatin1(StatusReason::InternalError), QStringLiteral("bad")));
+        };
+        const QueueKey key{QStringLiteral("ns"), QStringLiteral("web")};
+        f.ctrl->queue()->add(key, Cause::manual());
+        QTRY_COMPARE(f.m().errors->value(), 1.0);
+        f.clock.advance(1s); // past the first backoff (5 ms), well before the ignored requeueAfter
+        QTRY_COMPARE(f.rec->requests.size(), 2);
+        QCOMPARE(f.rec->requests.at(1).priority, 7);
+        QCOMPARE(sink.count(QStringLiteral("Reconciler error"), true), 2);
+        QVERIFY(sink.count(QStringLiteral("Warning: the reconciler returned both an error and a result with requeue or "
+                                          "requeueAfter set; with an error they are ignored (the request is retried "
+                                          "with backoff)"),
+                           false)
+                >= 1);
+    }
+
     void cacheSyncTimeoutShouldRunOnTheControllersClock()
     {
         // Runtime review #18: start() gives up on a source that never syncs after
