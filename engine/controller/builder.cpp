@@ -67,6 +67,11 @@ ControllerBuilder &ControllerBuilder::watches(const GroupVersionKind &gvk, MapFu
     return watches(gvk, enqueueRequestsFromMapFunc(std::move(map)), std::move(predicates));
 }
 
+ControllerBuilder &ControllerBuilder::watchesAsync(const GroupVersionKind &gvk, AsyncMapFunc map, QList<Predicate> predicates)
+{
+    return watches(gvk, enqueueRequestsFromAsyncMapFunc(std::move(map)), std::move(predicates));
+}
+
 ControllerBuilder &ControllerBuilder::withEventFilter(Predicate predicate)
 {
     m_globalPredicates.append(std::move(predicate));

@@ -40,6 +40,8 @@ public:
     ControllerBuilder &watches(const GroupVersionKind &gvk, std::unique_ptr<EventHandler> handler,
                                QList<Predicate> predicates = {});
     ControllerBuilder &watches(const GroupVersionKind &gvk, MapFunc map, QList<Predicate> predicates = {});
+    /// A map function that may await a cached read (see AsyncMapFunc).
+    ControllerBuilder &watchesAsync(const GroupVersionKind &gvk, AsyncMapFunc map, QList<Predicate> predicates = {});
     ControllerBuilder &withEventFilter(Predicate predicate);
     /// Options (name, concurrency, rate limiter, timeouts, queue kind, clock, metrics, logger).
     /// forKind and a name set with named() override the options' fields.

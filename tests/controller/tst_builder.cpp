@@ -317,6 +317,52 @@ private Q_SLOTS:
         QTRY_COMPARE(rec->requests.size(), 1);
     }
 
+    void asyncMapFuncShouldReadThroughTheCache()
+    {
+        // Runtime review #18: a map function can await a cached read, as controller-runtime's
+        // map functions call client.List: every Deployment in a Pod's namespace is queued.
+        FakeClock clock;
+        MetricsRegistry metrics;
+        QObject parent;
+        InformerCache cache(InformerCacheOptions{});
+        Informer *deployments = *cache.informerFor(deploymentGvk());
+        Informer *pods = *cache.informerFor(podGvk());
+        deployments->replaceAll({typed(configMap(QStringLiteral("ns"), QStringLiteral("web"), QStringLiteral("10"), 1), QStringLiteral("apps/v1"), QStringLiteral("Deployment")),
+                                 typed(configMap(QStringLiteral("ns"), QStringLiteral("api"), QStringLiteral("11"), 1), QStringLiteral("apps/v1"), QStringLiteral("Deployment")),
+                                 typed(configMap(QStringLiteral("other"), QStringLiteral("db"), QStringLiteral("12"), 1), QStringLiteral("apps/v1"), QStringLiteral("Deployment"))},
+                                QStringLiteral("12"));
+        pods->replaceAll({}, QStringLiteral("12"));
+        InformerCache *c = &cache;
+        auto rec = std::make_shared<ScriptedReconciler>();
+        auto built = ControllerBuilder(&cache)
+                         .forKind(deploymentGvk(), {[](const ObjectEvent &) { return false; }}) // only the pods queue
+                         .watchesAsync(podGvk(), [c](Object pod) -> QCoro::Task<QList<QueueKey>> {
+                             CacheListOptions lo;
+                             lo.namespaceName = pod.namespaceName();
+                             const Expected<QList<Object>> found = co_await c->list(deploymentGvk(), lo);
+                             QList<QueueKey> keys;
+                             if (found.ok())
+                                 for (const Object &d : *found)
+                                     keys.append({d.namespaceName(), d.name()});
+                             co_return keys;
+                         })
+                         .withOptions(testOptions(QString(), &clock, &metrics, WorkQueue::Kind::Plain))
+                         .build(rec, &parent);
+        QVERIFY2(built.ok(), built.ok() ? "" : qPrintable(built.error().message()));
+        Controller *ctrl = *built;
+        ctrl->pause();
+        QVERIFY(QCoro::waitFor(ctrl->start()).ok());
+        QCOMPARE(ctrl->queue()->len(), 0);
+        pods->added(configMap(QStringLiteral("ns"), QStringLiteral("pod-1"), QStringLiteral("13"), 1));
+        QTRY_COMPARE(ctrl->queue()->len(), 2);
+        const KeyState web = ctrl->queue()->state({QStringLiteral("ns"), QStringLiteral("web")});
+        QVERIFY(web.queued);
+        QCOMPARE(web.causes.at(0).kind, Cause::Kind::OwnerMapping);
+        QCOMPARE(web.causes.at(0).sourceKey, QStringLiteral("ns/pod-1"));
+        QVERIFY(ctrl->queue()->state({QStringLiteral("ns"), QStringLiteral("api")}).queued);
+        QVERIFY(!ctrl->queue()->state({QStringLiteral("other"), QStringLiteral("db")}).queued);
+    }
+
     void shouldBuildAControllerWithWatchesOnly()
     {
         // controller-runtime allows Named() + Watches() with no For().
