@@ -311,7 +311,7 @@ void Reflector::onWatchFinished(const std::optional<Status> &error)
         if (m_watchEvents == 0 && m_clock->now() - m_watchStarted < ShortWatch) {
             fail(Status::transport(QString::fromLatin1(StatusReason::ConnectionFailed),
                                    QStringLiteral("very short watch: the server closed it within 1 s with no events")),
-                 Next::Rewatch);
+                 Next::Relist); // as client-go: ListAndWatch ends, the next round lists again after the backoff
             return;
         }
         startWatch(); // a normal close: resume from the last version, no relist
