@@ -182,7 +182,7 @@ Expected<void> Controller::registerSources()
 
 Expected<void> Controller::warmup()
 {
-    if (!m_enableWarmup || m_started)
+    if (!warmupEnabled() || m_started)
         return {};
     m_logger.info(QStringLiteral("Warming up: starting event sources before leader election"));
     return registerSources();

@@ -61,8 +61,9 @@ struct ControllerOptions
     /// Start the sources (create, list and watch the informers, queue requests) before this
     /// replica leads, so a standby holds synced caches and takes over faster; nothing is
     /// reconciled until it leads (controller-runtime's EnableWarmup). Defaults to false: the
-    /// informers start with the controller, after the lease is won.
-    bool enableWarmup = false;
+    /// informers start with the controller, after the lease is won. Unset: the manager's
+    /// default (ManagerOptions::controllerWarmup), which is false unless set.
+    std::optional<bool> enableWarmup;
     /// Priority queue by default (controller-runtime ≥ v0.23); Plain = client-go's queue.
     WorkQueue::Kind queueKind = WorkQueue::Kind::Priority;
     /// Skip the unique-name check (tests that build the same controller twice).
@@ -106,7 +107,13 @@ public:
     /// registered, requests queued) without starting the workers; start() later finds them
     /// running. Without it: nothing. Errors: a source's informer cannot be created.
     Expected<void> warmup();
-    [[nodiscard]] bool warmupEnabled() const { return m_enableWarmup; }
+    [[nodiscard]] bool warmupEnabled() const { return m_enableWarmup.value_or(false); }
+    /// Sets enableWarmup unless the options set it (the manager's default for its controllers).
+    void setDefaultWarmup(bool on)
+    {
+        if (!m_enableWarmup)
+            m_enableWarmup = on;
+    }
     [[nodiscard]] bool isRunning() const { return m_running; }
     /// Stops taking items, shuts the queue down, cancels reconciles in flight (their client calls
     /// fail fast, halted calls are released) and waits until every reconcile returned.
@@ -196,7 +203,7 @@ private:
     bool m_recoverPanic;
     Clock::Duration m_reconcileTimeout;
     std::chrono::milliseconds m_cacheSyncTimeout;
-    bool m_enableWarmup;
+    std::optional<bool> m_enableWarmup;
     bool m_registeredName;
 
     std::vector<std::unique_ptr<Source>> m_sources;

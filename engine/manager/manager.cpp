@@ -216,6 +216,8 @@ EventRecorder *Manager::eventRecorder(const QString &name)
 
 void Manager::add(Controller *controller)
 {
+    if (controller)
+        controller->setDefaultWarmup(m_options.controllerWarmup);
     add(std::make_unique<ControllerRunnable>(controller));
 }
 

@@ -76,7 +76,7 @@ class TestControllerWarmup : public QObject
 
     /// A server with one ConfigMap and a lease held by "other", and a manager ("standby") whose
     /// controller reconciles ConfigMaps and maps Secrets to ConfigMaps of the same name; started.
-    static bool setUp(Fixture &f, bool warmup)
+    static bool setUp(Fixture &f, std::optional<bool> warmup, bool managerDefault = false)
     {
         apiserver::ApiServerOptions so = TestApiServer::plainOptions();
         so.auditLog = f.auditPath();
@@ -110,6 +110,7 @@ class TestControllerWarmup : public QObject
         mo.retryPeriod = 200ms;
         mo.leaderElectionThread = false;
         mo.gracefulShutdownTimeout = 5s;
+        mo.controllerWarmup = managerDefault;
         auto created = Manager::create(mo);
         if (!created.ok())
             return false;
@@ -177,6 +178,25 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(audited(f.auditPath(), QStringLiteral("watch"), kConfigMaps.resource) >= 1, 5000);
         QCOMPARE(f.mgr->cache()->informers().size(), 2);
         tearDown(f);
+    }
+
+    void managerDefaultShouldWarmUpControllersThatLeaveItUnset()
+    {
+        // ManagerOptions::controllerWarmup (--controller-warmup): the default for controllers
+        // whose options leave enableWarmup unset; an explicit false still wins.
+        Fixture f;
+        QVERIFY(setUp(f, std::nullopt, true));
+        QTRY_COMPARE_WITH_TIMEOUT(f.mgr->elector()->observedLeader(), QStringLiteral("other"), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(f.mgr->cache()->informers().size() == 2 && f.mgr->cache()->hasSynced(), 10000);
+        QVERIFY(!f.mgr->isLeader());
+        tearDown(f);
+        Fixture g;
+        QVERIFY(setUp(g, false, true));
+        QTRY_COMPARE_WITH_TIMEOUT(g.mgr->elector()->observedLeader(), QStringLiteral("other"), 10000);
+        QTest::qWait(300);
+        QVERIFY(g.mgr->cache()->informers().isEmpty());
+        QCOMPARE(g.reads(kConfigMaps), 0);
+        tearDown(g);
     }
 
     void warmupShouldSyncTheCachesBeforeLeading()
