@@ -83,6 +83,7 @@ void Informer::start()
     ro.clock = m_clock;
     ro.useWatchList = m_options.useWatchList;
     ro.pageSize = m_options.pageSize;
+    ro.metadataOnly = m_options.metadataOnly;
     if (m_options.namespaces.size() < 2) {
         if (m_options.namespaces.size() == 1)
             ro.namespaceName = m_options.namespaces.first();

@@ -73,6 +73,12 @@ struct InformerOptions
     qint64 pageSize = 500;
     /// The client the reflector lists and watches with (not owned; must outlive the informer).
     RestClient *client = nullptr;
+    /// A metadata-only informer (client-go's metadatainformer, controller-runtime's informers of
+    /// PartialObjectMetadata): lists and watches PartialObjectMetadata, and its store holds
+    /// objects with `resource`'s apiVersion, `kind` and the server's metadata, nothing else (no
+    /// spec, status or data). Handlers, owner references, labels and resourceVersions work as
+    /// with full objects.
+    bool metadataOnly = false;
 };
 
 class Informer : public QObject, public DeltaSink

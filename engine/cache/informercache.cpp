@@ -21,6 +21,11 @@ Status unknownNamespace(const QString &what)
 {
     return Status(0, QString::fromLatin1(UnknownNamespaceReason), what + QStringLiteral(" because of unknown namespace for the cache"));
 }
+/// How sync messages name a kind's cache.
+QString cacheName(const GroupVersionKind &gvk, ObjectProjection projection)
+{
+    return projection == ObjectProjection::Metadata ? gvk.toString() + QStringLiteral(" (metadata-only)") : gvk.toString();
+}
 } // namespace
 
 QStringList CacheScope::cachedNamespaces() const
@@ -44,21 +49,20 @@ InformerCache::~InformerCache() = default;
 void InformerCache::start()
 {
     m_started = true;
-    for (auto &[key, inf] : m_informers)
-        inf->start();
+    forEachInformer([](Informer *inf) { inf->start(); });
 }
 
 void InformerCache::stop()
 {
     m_started = false;
-    for (auto &[key, inf] : m_informers)
-        inf->stop();
+    forEachInformer([](Informer *inf) { inf->stop(); });
 }
 
-Expected<Informer *> InformerCache::informerFor(const GroupVersionKind &gvk)
+Expected<Informer *> InformerCache::informerFor(const GroupVersionKind &gvk, ObjectProjection projection)
 {
     const QString key = gvk.toString();
-    if (auto it = m_informers.find(key); it != m_informers.end())
+    std::map<QString, Informer *> &informers = informerMap(projection);
+    if (auto it = informers.find(key); it != informers.end())
         return it->second;
     const auto mapping = m_options.mapper.forKind(gvk);
     if (!mapping)
@@ -81,13 +85,14 @@ Expected<Informer *> InformerCache::informerFor(const GroupVersionKind &gvk)
     io.historyCapacity = m_options.historyCapacity;
     io.clock = m_clock;
     io.client = m_options.client;
+    io.metadataOnly = projection == ObjectProjection::Metadata;
     if (m_options.syncPeriod.count() > 0) {
         // ±10 % jitter so that informers do not resync together.
         const double factor = 0.9 + 0.2 * QRandomGenerator::global()->generateDouble();
         io.resyncPeriod = std::chrono::milliseconds(qint64(double(m_options.syncPeriod.count()) * factor));
     }
     auto *inf = new Informer(std::move(io), this);
-    m_informers.emplace(key, inf);
+    informers.emplace(key, inf);
     Q_EMIT informerCreated(inf, gvk);
     if (m_started)
         inf->start();
@@ -97,8 +102,15 @@ Expected<Informer *> InformerCache::informerFor(const GroupVersionKind &gvk)
 QList<Informer *> InformerCache::informers() const
 {
     QList<Informer *> out;
-    for (const auto &[key, inf] : m_informers)
-        out.append(inf);
+    forEachInformer([&out](Informer *inf) { out.append(inf); });
+    return out;
+}
+
+QList<GroupVersionKind> InformerCache::metadataKinds() const
+{
+    QList<GroupVersionKind> out;
+    for (const auto &[key, inf] : m_metadataInformers)
+        out.append({inf->options().resource.group, inf->options().resource.version, inf->options().kind});
     return out;
 }
 
@@ -111,9 +123,10 @@ QList<GroupVersionKind> InformerCache::kinds() const
 }
 
 Expected<void> InformerCache::indexField(const GroupVersionKind &gvk, const QString &field,
-                                         std::function<QStringList(const Object &)> extract)
+                                         std::function<QStringList(const Object &)> extract,
+                                         ObjectProjection projection)
 {
-    auto inf = informerFor(gvk);
+    auto inf = informerFor(gvk, projection);
     if (!inf.ok())
         return inf.error();
     IndexFunc fn = [extract = std::move(extract)](const Object &o) {
@@ -130,10 +143,9 @@ Expected<void> InformerCache::indexField(const GroupVersionKind &gvk, const QStr
 
 bool InformerCache::hasSynced() const
 {
-    for (const auto &[key, inf] : m_informers)
-        if (!inf->hasSynced())
-            return false;
-    return true;
+    bool synced = true;
+    forEachInformer([&synced](Informer *inf) { synced = synced && inf->hasSynced(); });
+    return synced;
 }
 
 QCoro::Task<bool> InformerCache::waitForCacheSync(std::chrono::milliseconds timeout)
@@ -153,10 +165,11 @@ QCoro::Task<bool> InformerCache::waitForCacheSync(std::chrono::milliseconds time
     co_return self != nullptr;
 }
 
-QCoro::Task<Expected<Informer *>> InformerCache::syncedInformer(GroupVersionKind gvk, std::function<bool()> cancelled)
+QCoro::Task<Expected<Informer *>> InformerCache::syncedInformer(GroupVersionKind gvk, ObjectProjection projection,
+                                                                std::function<bool()> cancelled)
 {
     QPointer<InformerCache> self(this);
-    auto inf = informerFor(gvk);
+    auto inf = informerFor(gvk, projection);
     if (!inf.ok())
         co_return inf.error();
     QPointer<Informer> informer = *inf;
@@ -175,11 +188,11 @@ QCoro::Task<Expected<Informer *>> InformerCache::syncedInformer(GroupVersionKind
             co_return Status::transport(QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("cache stopped"));
         if (!informer->hasSynced() && cancelled && cancelled())
             co_return Status::transport(QString::fromLatin1(StatusReason::Cancelled),
-                                        QStringLiteral("gave up waiting for the %1 cache to sync: cancelled").arg(gvk.toString()));
+                                        QStringLiteral("gave up waiting for the %1 cache to sync: cancelled").arg(cacheName(gvk, projection)));
     }
     if (!informer->hasSynced())
         co_return Status(504, QString::fromLatin1(StatusReason::Timeout),
-                         QStringLiteral("timed out waiting for the %1 cache to sync").arg(gvk.toString()));
+                         QStringLiteral("timed out waiting for the %1 cache to sync").arg(cacheName(gvk, projection)));
     co_return informer.data();
 }
 
@@ -201,11 +214,23 @@ bool InformerCache::outOfScope(const GroupVersionKind &gvk, const QString &ns) c
 
 QCoro::Task<Expected<Object>> InformerCache::get(GroupVersionKind gvk, QString ns, QString name, std::function<bool()> cancelled)
 {
+    co_return co_await read(std::move(gvk), std::move(ns), std::move(name), ObjectProjection::Normal, std::move(cancelled));
+}
+
+QCoro::Task<Expected<Object>> InformerCache::getMetadata(GroupVersionKind gvk, QString ns, QString name,
+                                                         std::function<bool()> cancelled)
+{
+    co_return co_await read(std::move(gvk), std::move(ns), std::move(name), ObjectProjection::Metadata, std::move(cancelled));
+}
+
+QCoro::Task<Expected<Object>> InformerCache::read(GroupVersionKind gvk, QString ns, QString name, ObjectProjection projection,
+                                                  std::function<bool()> cancelled)
+{
     if (const auto mapping = m_options.mapper.forKind(gvk); mapping && !mapping->namespaced)
         ns.clear(); // a cluster-scoped object has no namespace, whatever the caller passed
     if (outOfScope(gvk, ns))
         co_return unknownNamespace(QStringLiteral("unable to get: %1/%2").arg(ns, name));
-    auto inf = co_await syncedInformer(gvk, std::move(cancelled));
+    auto inf = co_await syncedInformer(gvk, projection, std::move(cancelled));
     if (!inf.ok())
         co_return inf.error();
     const Object obj = (*inf)->store().get(objectKey(ns, name));
@@ -273,11 +298,23 @@ QList<Object> InformerCache::select(const Informer &inf, const CacheListOptions 
 
 QCoro::Task<Expected<QList<Object>>> InformerCache::list(GroupVersionKind gvk, CacheListOptions opts, std::function<bool()> cancelled)
 {
+    co_return co_await readList(std::move(gvk), std::move(opts), ObjectProjection::Normal, std::move(cancelled));
+}
+
+QCoro::Task<Expected<QList<Object>>> InformerCache::listMetadata(GroupVersionKind gvk, CacheListOptions opts,
+                                                                 std::function<bool()> cancelled)
+{
+    co_return co_await readList(std::move(gvk), std::move(opts), ObjectProjection::Metadata, std::move(cancelled));
+}
+
+QCoro::Task<Expected<QList<Object>>> InformerCache::readList(GroupVersionKind gvk, CacheListOptions opts,
+                                                             ObjectProjection projection, std::function<bool()> cancelled)
+{
     if (const auto mapping = m_options.mapper.forKind(gvk); mapping && !mapping->namespaced)
         opts.namespaceName.clear();
     if (outOfScope(gvk, opts.namespaceName))
         co_return unknownNamespace(QStringLiteral("unable to list: %1").arg(opts.namespaceName));
-    auto inf = co_await syncedInformer(gvk, std::move(cancelled));
+    auto inf = co_await syncedInformer(gvk, projection, std::move(cancelled));
     if (!inf.ok())
         co_return inf.error();
     Status error;

@@ -14,6 +14,11 @@
 // an "unknown namespace for the cache" error (isUnknownNamespace), not NotFound or an empty
 // list, as controller-runtime's multi-namespace cache; a cluster-scoped kind ignores the
 // namespace it is asked for.
+// Metadata-only (ObjectProjection::Metadata): a kind may also have a metadata-only informer
+// (PartialObjectMetadata lists and watches; objects keep the kind's apiVersion/kind and their
+// metadata only), kept apart from its full informer as controller-runtime keeps its structured
+// and metadata informer maps apart: both may exist for one kind, each with its own list + watch,
+// same scope. getMetadata/listMetadata read the metadata-only one, get/list the full one.
 
 #include "engine/api/clock.h"
 #include "engine/api/expected.h"
@@ -21,6 +26,7 @@
 #include "engine/api/fieldselector.h"
 #include "engine/api/restmapper.h"
 #include "engine/cache/informer.h"
+#include "engine/cache/objectprojection.h"
 
 #include <QHash>
 #include <QObject>
@@ -87,15 +93,21 @@ public:
     void stop();
     [[nodiscard]] bool isStarted() const { return m_started; }
 
-    /// The kind's informer (created on first call). NotFound when the kind is not mapped.
-    Expected<Informer *> informerFor(const GroupVersionKind &gvk);
+    /// The kind's informer (created on first call): the full one, or with
+    /// ObjectProjection::Metadata the metadata-only one. NotFound when the kind is not mapped.
+    Expected<Informer *> informerFor(const GroupVersionKind &gvk, ObjectProjection projection = ObjectProjection::Normal);
+    /// Every informer, full and metadata-only.
     [[nodiscard]] QList<Informer *> informers() const;
+    /// The kinds with a full informer.
     [[nodiscard]] QList<GroupVersionKind> kinds() const;
+    /// The kinds with a metadata-only informer.
+    [[nodiscard]] QList<GroupVersionKind> metadataKinds() const;
 
     /// Adds a field index "field:<field>" on a kind (values stored as "ns/value" and
     /// "__all_namespaces/value", as controller-runtime does).
     Expected<void> indexField(const GroupVersionKind &gvk, const QString &field,
-                              std::function<QStringList(const Object &)> extract);
+                              std::function<QStringList(const Object &)> extract,
+                              ObjectProjection projection = ObjectProjection::Normal);
 
     /// True when every informer has synced.
     [[nodiscard]] bool hasSynced() const;
@@ -109,6 +121,13 @@ public:
                                       std::function<bool()> cancelled = {});
     QCoro::Task<Expected<QList<Object>>> list(GroupVersionKind gvk, CacheListOptions opts = {},
                                               std::function<bool()> cancelled = {});
+    /// get/list from the kind's metadata-only informer (created and started on first use, like
+    /// the full one): objects with the kind's apiVersion/kind and metadata only
+    /// (controller-runtime: reading into a PartialObjectMetadata).
+    QCoro::Task<Expected<Object>> getMetadata(GroupVersionKind gvk, QString ns, QString name,
+                                              std::function<bool()> cancelled = {});
+    QCoro::Task<Expected<QList<Object>>> listMetadata(GroupVersionKind gvk, CacheListOptions opts = {},
+                                                      std::function<bool()> cancelled = {});
 
     /// The resource mapping the cache uses.
     const RestMapper &mapper() const { return m_options.mapper; }
@@ -118,7 +137,25 @@ Q_SIGNALS:
     void informerCreated(opbench::Informer *informer, const opbench::GroupVersionKind &gvk);
 
 private:
-    QCoro::Task<Expected<Informer *>> syncedInformer(GroupVersionKind gvk, std::function<bool()> cancelled);
+    QCoro::Task<Expected<Informer *>> syncedInformer(GroupVersionKind gvk, ObjectProjection projection,
+                                                     std::function<bool()> cancelled);
+    QCoro::Task<Expected<Object>> read(GroupVersionKind gvk, QString ns, QString name, ObjectProjection projection,
+                                       std::function<bool()> cancelled);
+    QCoro::Task<Expected<QList<Object>>> readList(GroupVersionKind gvk, CacheListOptions opts,
+                                                  ObjectProjection projection, std::function<bool()> cancelled);
+    [[nodiscard]] std::map<QString, Informer *> &informerMap(ObjectProjection projection)
+    {
+        return projection == ObjectProjection::Metadata ? m_metadataInformers : m_informers;
+    }
+    /// Both maps, full first.
+    template<typename F>
+    void forEachInformer(F f) const
+    {
+        for (const auto &[key, inf] : m_informers)
+            f(inf);
+        for (const auto &[key, inf] : m_metadataInformers)
+            f(inf);
+    }
     QList<Object> select(const Informer &inf, const CacheListOptions &opts, Status *error) const;
     /// The kind's scope, and whether `ns` is outside it ("" = the whole scope, always inside).
     [[nodiscard]] CacheScope scopeOf(const GroupVersionKind &gvk) const;
@@ -126,7 +163,8 @@ private:
 
     InformerCacheOptions m_options;
     Clock *m_clock;
-    std::map<QString, Informer *> m_informers; // gvk string -> child informer
+    std::map<QString, Informer *> m_informers;         // gvk string -> child informer (full objects)
+    std::map<QString, Informer *> m_metadataInformers; // gvk string -> child informer (metadata only)
     bool m_started = false;
 };
 

@@ -2,6 +2,7 @@
 #include "engine/cache/reflector.h"
 
 #include "engine/cache/deltasink.h"
+#include "engine/client/partialobjectmetadata.h"
 #include "engine/client/restclient.h"
 #include "engine/client/watchstream.h"
 
@@ -120,7 +121,12 @@ QCoro::Task<> Reflector::runList(quint64 epoch)
     bool paged = false;    // following continue tokens
     bool fullList = false; // the unpaginated retry after an expired continue token
     for (;;) {
-        auto page = co_await client->list(gvr, ns, opts, true);
+        const bool metadataOnly = m_options.metadataOnly;
+        Expected<Object::List> page = Status();
+        if (metadataOnly)
+            page = co_await client->listMetadata(gvr, ns, opts);
+        else
+            page = co_await client->list(gvr, ns, opts, true);
         if (!self || epoch != m_epoch)
             co_return;
         if (!page.ok()) {
@@ -151,7 +157,7 @@ QCoro::Task<> Reflector::runList(quint64 epoch)
             co_return;
         }
         for (Object &o : page->items)
-            items.append(std::move(o));
+            items.append(metadataOnly ? typed(o) : std::move(o));
         if (rv.isEmpty())
             rv = page->resourceVersion; // every page carries the first page's version
         if (page->continueToken.isEmpty())
@@ -184,8 +190,13 @@ void Reflector::startWatch(bool initialEvents)
     }
     // A random 5–10 minute timeout spreads re-watches of many informers.
     opts.timeoutSeconds = 300 + int(QRandomGenerator::global()->bounded(300));
-    m_watch = m_options.client->watch(m_options.resource, m_options.namespaceName, opts);
-    connect(m_watch.get(), &WatchStream::eventReceived, this, &Reflector::onEvent);
+    if (m_options.metadataOnly) {
+        m_watch = m_options.client->watchMetadata(m_options.resource, m_options.namespaceName, opts);
+        connect(m_watch.get(), &WatchStream::eventReceived, this, &Reflector::onMetadataEvent);
+    } else {
+        m_watch = m_options.client->watch(m_options.resource, m_options.namespaceName, opts);
+        connect(m_watch.get(), &WatchStream::eventReceived, this, &Reflector::onEvent);
+    }
     connect(m_watch.get(), &WatchStream::decodeError, this, [this](const QString &message) {
         const Status s = Status::transport(QString::fromLatin1(StatusReason::DecodeError), message);
         m_lastError = s;
@@ -241,6 +252,21 @@ void Reflector::abandonWatchList()
         m_watch.release()->deleteLater();
     }
     list();
+}
+
+Object Reflector::typed(const Object &partial) const
+{
+    if (m_options.kind.isEmpty())
+        return partial; // nothing to record: it stays a PartialObjectMetadata
+    return metadataOnlyAs(partial, m_options.resource.groupVersion().toString(), m_options.kind);
+}
+
+void Reflector::onMetadataEvent(WatchEvent event)
+{
+    if (event.type == WatchEvent::Type::Added || event.type == WatchEvent::Type::Modified
+        || event.type == WatchEvent::Type::Deleted)
+        event.object = typed(event.object);
+    onEvent(event);
 }
 
 void Reflector::onEvent(const WatchEvent &event)

@@ -54,6 +54,10 @@ struct ReflectorOptions
     qint64 pageSize = 500;
     /// Stream the initial list through a watch (sendInitialEvents) when the server supports it.
     bool useWatchList = false;
+    /// List and watch PartialObjectMetadata (RestClient::listMetadata / watchMetadata): the sink
+    /// gets metadata-only objects carrying the resource's apiVersion and `kind`, as
+    /// controller-runtime's metadata informers (its GVK fix-up of list items and watch events).
+    bool metadataOnly = false;
 };
 
 class Reflector : public QObject
@@ -96,6 +100,9 @@ private:
     void abandonWatchList();
     void armWatchListDeadline();
     void onEvent(const WatchEvent &event);
+    void onMetadataEvent(WatchEvent event);
+    /// A metadata-only object with the resource's apiVersion and kind.
+    Object typed(const Object &partial) const;
     void onWatchFinished(const std::optional<Status> &error);
     void fail(const Status &error, Next next);
     void backoffThen(Next next);

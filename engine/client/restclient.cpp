@@ -5,6 +5,7 @@
 #include "engine/client/awaitsignal.h"
 #include "engine/client/httpclient.h"
 #include "engine/client/liststreamdecoder.h"
+#include "engine/client/partialobjectmetadata.h"
 #include "engine/client/ratelimiter.h"
 #include "engine/client/transport.h"
 #include "engine/client/watchstream.h"
@@ -134,13 +135,13 @@ constexpr std::chrono::milliseconds kCancelPoll{100};
 QCoro::Task<Expected<Attempt>> exchange(QPointer<detail::HttpClient> http, RestConfig cfg, QByteArray method,
                                               QString path, QByteArray query, QByteArray body, QByteArray contentType,
                                               Credentials creds, std::function<bool()> isCancelled,
-                                              ListStreamDecoder *listSink)
+                                              ListStreamDecoder *listSink, QByteArray accept)
 {
     if (!http)
         co_return cancelled(method, path);
     const QSslConfiguration ssl = detail::sslConfiguration(cfg, creds);
     QPointer<detail::HttpReply> reply = http->send(method, detail::requestUrl(cfg, path, query),
-                                                   detail::requestHeaders(cfg, creds, contentType), body, ssl);
+                                                   detail::requestHeaders(cfg, creds, contentType, accept), body, ssl);
     // A list is decoded as its body arrives (a 2xx body only: errors keep theirs for the Status).
     QMetaObject::Connection streaming;
     if (listSink) {
@@ -289,7 +290,8 @@ auto RestClient::pause(Clock::Duration d, std::function<bool()> isCancelled) -> 
 }
 
 QCoro::Task<Expected<RawResponse>> RestClient::send(QByteArray method, QString path, QueryParams query,
-                                                    QByteArray body, QByteArray contentType, ListStreamDecoder *listSink)
+                                                    QByteArray body, QByteArray contentType, ListStreamDecoder *listSink,
+                                                    QByteArray accept)
 {
     // Everything read from `this` is copied before the first suspension; after each one, *alive
     // says whether the client still exists (false from the start of its destructor).
@@ -322,7 +324,7 @@ QCoro::Task<Expected<RawResponse>> RestClient::send(QByteArray method, QString p
         }
         std::function<bool()> exchangeCheck = isCancelled;
         Expected<Attempt> a = co_await exchange(m_http, cfg, method, path, q, body, contentType, creds, std::move(exchangeCheck),
-                                                listSink);
+                                                listSink, accept);
         if (!*alive)
             co_return cancelled(method, path);
         if (!a)
@@ -453,6 +455,45 @@ QCoro::Task<Expected<Object>> RestClient::deleteCollection(GroupVersionResource 
     if (opts.dryRun)
         q.append({QStringLiteral("dryRun"), QStringLiteral("All")});
     co_return co_await sendForObject("DELETE", resourcePath(gvr, ns), q, opts.toJson(), "application/json");
+}
+
+QCoro::Task<Expected<Object>> RestClient::getMetadata(GroupVersionResource gvr, QString ns, QString name, GetOptions opts)
+{
+    QueryParams q;
+    opts.addTo(q);
+    const QString path = resourcePath(gvr, ns, name, opts.subresource);
+    Expected<RawResponse> r = co_await send("GET", path, q, {}, {}, nullptr, PartialObjectMetadataAccept);
+    if (!r)
+        co_return metadataNotAcceptable(r.error(), QStringLiteral("GET ") + path);
+    Expected<Object> obj = Object::parse(r->body);
+    if (!obj)
+        co_return obj.error();
+    co_return toPartialObjectMetadata(*obj);
+}
+
+QCoro::Task<Expected<Object::List>> RestClient::listMetadata(GroupVersionResource gvr, QString ns, ListOptions opts)
+{
+    QueryParams q;
+    opts.addTo(q);
+    const QString path = resourcePath(gvr, ns);
+    ListStreamDecoder decoder(gvr.groupVersion().toString(), true);
+    Expected<RawResponse> r = co_await send("GET", path, q, {}, {}, &decoder, PartialObjectMetadataListAccept);
+    if (!r)
+        co_return metadataNotAcceptable(r.error(), QStringLiteral("GET ") + path);
+    Expected<Object::List> list = decoder.finish();
+    if (!list)
+        co_return list.error();
+    for (Object &o : list->items)
+        o = toPartialObjectMetadata(o);
+    co_return list;
+}
+
+std::unique_ptr<WatchStream> RestClient::watchMetadata(const GroupVersionResource &gvr, const QString &ns,
+                                                       const ListOptions &opts) const
+{
+    std::unique_ptr<WatchStream> w = watch(gvr, ns, opts);
+    w->setMetadataOnly(true);
+    return w;
 }
 
 std::unique_ptr<WatchStream> RestClient::watch(const GroupVersionResource &gvr, const QString &ns, const ListOptions &opts) const

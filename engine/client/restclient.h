@@ -119,10 +119,19 @@ public:
     /// A watch on the collection (not started: connect its signals, then call start()).
     std::unique_ptr<WatchStream> watch(const GroupVersionResource &gvr, const QString &ns, const ListOptions &opts) const;
 
+    /// Metadata-only reads (client-go's metadata client; see partialobjectmetadata.h): the
+    /// objects are meta.k8s.io/v1 PartialObjectMetadata, a full object from a server that ignores
+    /// the request reduced to its metadata; a 406 reply says what was refused. Lists drop
+    /// metadata.managedFields while decoding.
+    QCoro::Task<Expected<Object>> getMetadata(GroupVersionResource gvr, QString ns, QString name, GetOptions opts = {});
+    QCoro::Task<Expected<Object::List>> listMetadata(GroupVersionResource gvr, QString ns, ListOptions opts = {});
+    std::unique_ptr<WatchStream> watchMetadata(const GroupVersionResource &gvr, const QString &ns,
+                                               const ListOptions &opts) const;
+
 private:
     QCoro::Task<Expected<RawResponse>> send(QByteArray method, QString path, QueryParams query, QByteArray body,
                                             QByteArray contentType,
-                                            ListStreamDecoder *listSink = nullptr);
+                                            ListStreamDecoder *listSink = nullptr, QByteArray accept = {});
     QCoro::Task<Expected<Object>> sendForObject(QByteArray method, QString path, QueryParams query, QByteArray body,
                                                 QByteArray contentType);
     /// Sleeps `d` on the clock (a rate-limit slot or a Retry-After pause); Cancelled when

@@ -61,11 +61,13 @@ QUrl requestUrl(const RestConfig &cfg, const QString &path, const QByteArray &qu
     return url;
 }
 
-QByteArray requestHeaders(const RestConfig &cfg, const Credentials &creds, const QByteArray &contentType)
+QByteArray requestHeaders(const RestConfig &cfg, const Credentials &creds, const QByteArray &contentType,
+                          const QByteArray &accept)
 {
     QByteArray h;
-    h.reserve(160 + creds.authorization.size());
-    h.append("User-Agent: ").append(cfg.userAgent.toUtf8()).append("\r\nAccept: application/json\r\n");
+    h.reserve(160 + creds.authorization.size() + accept.size());
+    h.append("User-Agent: ").append(cfg.userAgent.toUtf8()).append("\r\nAccept: ");
+    h.append(accept.isEmpty() ? QByteArrayView("application/json") : QByteArrayView(accept)).append("\r\n");
     if (!contentType.isEmpty())
         h.append("Content-Type: ").append(contentType).append("\r\n");
     if (!creds.authorization.isEmpty())

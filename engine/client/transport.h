@@ -22,8 +22,10 @@ HttpClient *makeHttpClient(const RestConfig &cfg, QObject *parent);
 
 /// The URL of `path` (+ encoded `query`) on the config's server (its path prefix kept).
 QUrl requestUrl(const RestConfig &cfg, const QString &path, const QByteArray &query);
-/// User-Agent, Accept, Content-Type and Authorization as "Name: value\r\n" lines.
-QByteArray requestHeaders(const RestConfig &cfg, const Credentials &creds, const QByteArray &contentType);
+/// User-Agent, Accept, Content-Type and Authorization as "Name: value\r\n" lines. Accept is
+/// `accept`, or application/json when it is empty.
+QByteArray requestHeaders(const RestConfig &cfg, const Credentials &creds, const QByteArray &contentType,
+                          const QByteArray &accept = {});
 /// The TLS settings of a request: the config's CAs, verification and client identity (the
 /// credentials' certificate, from an exec plugin, before the kubeconfig's). Empty for http.
 QSslConfiguration sslConfiguration(const RestConfig &cfg, const Credentials &creds);

@@ -3,6 +3,7 @@
 
 #include "engine/client/auth.h"
 #include "engine/client/httpclient.h"
+#include "engine/client/partialobjectmetadata.h"
 #include "engine/client/transport.h"
 
 #include <QTimer>
@@ -82,7 +83,8 @@ void WatchStream::start()
 void WatchStream::open(const Credentials &creds)
 {
     m_reply = m_http->send("GET", detail::requestUrl(m_config, m_path, encodeQuery(m_query)),
-                           detail::requestHeaders(m_config, creds, {}), {}, detail::sslConfiguration(m_config, creds));
+                           detail::requestHeaders(m_config, creds, {}, m_metadataOnly ? QByteArray(PartialObjectMetadataAccept) : QByteArray()),
+                           {}, detail::sslConfiguration(m_config, creds));
     // Read on this thread as the loop gets to it: a busy loop leaves the bytes in the socket
     // (TCP flow control) instead of buffering the stream whole.
     m_reply->setStreaming(true);
@@ -141,8 +143,10 @@ void WatchStream::deliver(const QList<WatchEvent> &events)
         if (!self || !m_running)
             return;
     }
-    for (const WatchEvent &ev : events) {
+    for (WatchEvent ev : events) {
         ++m_events;
+        if (m_metadataOnly && ev.type != WatchEvent::Type::Bookmark && ev.type != WatchEvent::Type::Error)
+            ev.object = toPartialObjectMetadata(ev.object);
         if (ev.type == WatchEvent::Type::Error)
             m_lastError = ev.error;
         Q_EMIT eventReceived(ev);
@@ -169,7 +173,8 @@ void WatchStream::onFinished()
     if (code != 200) {
         if (code == 401 && m_config.auth)
             m_config.auth->invalidate(); // the caller's rewatch gets fresh credentials
-        finish(Status::fromHttp(code, m_errorBody));
+        const Status error = Status::fromHttp(code, m_errorBody);
+        finish(m_metadataOnly ? metadataNotAcceptable(error, QStringLiteral("GET ") + m_path + QStringLiteral(" (watch)")) : error);
         return;
     }
     deliver(m_decoder.finish());

@@ -60,6 +60,11 @@ public:
     /// How long a watch with bookmarks may receive nothing before it is presumed dead (see
     /// above); 0 disables. Set before start().
     void setIdleTimeout(std::chrono::milliseconds timeout) { m_idleTimeout = timeout; }
+    /// Asks for PartialObjectMetadata events (RestClient::watchMetadata; see
+    /// partialobjectmetadata.h): every event's object is reduced to its metadata, and a 406 reply
+    /// says that the metadata-only watch was refused. Set before start().
+    void setMetadataOnly(bool on) { m_metadataOnly = on; }
+    bool isMetadataOnly() const { return m_metadataOnly; }
     std::chrono::milliseconds idleTimeout() const { return m_idleTimeout; }
 
 Q_SIGNALS:
@@ -87,6 +92,7 @@ private:
     Clock *m_clock;
     std::chrono::milliseconds m_idleTimeout{150000};
     bool m_expectsBookmarks = false;
+    bool m_metadataOnly = false;
     quint64 m_idleCheck = 0;      // the pending idle check on m_clock (0: none)
     Clock::TimePoint m_lastData{}; // when the server was last heard from
     WatchDecoder m_decoder;

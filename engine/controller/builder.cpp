@@ -11,12 +11,13 @@ namespace {
 
 /// The kind's informer, looked up in `cache` when the controller starts (not at build time: a
 /// standby replica lists and watches nothing for its controllers).
-Controller::InformerSource informerSource(InformerCache *cache, const GroupVersionKind &gvk)
+Controller::InformerSource informerSource(InformerCache *cache, const GroupVersionKind &gvk,
+                                          ObjectProjection projection = ObjectProjection::Normal)
 {
-    return [cache = QPointer<InformerCache>(cache), gvk]() -> Expected<Informer *> {
+    return [cache = QPointer<InformerCache>(cache), gvk, projection]() -> Expected<Informer *> {
         if (!cache)
             return Status::transport(QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("the cache was destroyed"));
-        return cache->informerFor(gvk);
+        return cache->informerFor(gvk, projection);
     };
 }
 
@@ -125,10 +126,32 @@ Expected<Controller *> ControllerBuilder::build(std::shared_ptr<Reconciler> reco
         std::unique_ptr<EventHandler> handler = w.ownsOnlyController
                                                     ? enqueueRequestForOwner(*m_for, ownerNamespaced, *w.ownsOnlyController)
                                                     : std::move(w.handler);
-        c->watch(informerSource(m_cache, w.gvk), w.gvk, std::move(handler), m_globalPredicates + w.predicates);
+        c->watch(informerSource(m_cache, w.gvk, w.projection), w.gvk, std::move(handler), m_globalPredicates + w.predicates);
     }
     m_watches.clear();
     return c;
+}
+
+ControllerBuilder &ControllerBuilder::owns(const GroupVersionKind &gvk, ObjectProjection projection,
+                                           QList<Predicate> predicates, bool onlyController)
+{
+    owns(gvk, std::move(predicates), onlyController);
+    m_watches.back().projection = projection;
+    return *this;
+}
+
+ControllerBuilder &ControllerBuilder::watches(const GroupVersionKind &gvk, ObjectProjection projection,
+                                              std::unique_ptr<EventHandler> handler, QList<Predicate> predicates)
+{
+    watches(gvk, std::move(handler), std::move(predicates));
+    m_watches.back().projection = projection;
+    return *this;
+}
+
+ControllerBuilder &ControllerBuilder::watches(const GroupVersionKind &gvk, ObjectProjection projection, MapFunc map,
+                                              QList<Predicate> predicates)
+{
+    return watches(gvk, projection, enqueueRequestsFromMapFunc(std::move(map)), std::move(predicates));
 }
 
 } // namespace opbench

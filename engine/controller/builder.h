@@ -24,6 +24,9 @@
 
 namespace opbench {
 
+/// controller-runtime's builder.OnlyMetadata, for owns() and watches() (see below).
+inline constexpr ObjectProjection OnlyMetadata = ObjectProjection::Metadata;
+
 class ControllerBuilder
 {
 public:
@@ -35,6 +38,18 @@ public:
 
     ControllerBuilder &named(const QString &name);
     ControllerBuilder &forKind(const GroupVersionKind &gvk, QList<Predicate> predicates = {});
+    /// owns(C, OnlyMetadata) / watches(K, OnlyMetadata, …): the kind is watched through the
+    /// cache's metadata-only informer (PartialObjectMetadata lists and watches; handlers and
+    /// predicates see objects with the kind's apiVersion/kind and metadata only), as
+    /// controller-runtime's builder.OnlyMetadata: owner references, labels and resourceVersions
+    /// are all an owner-tracking watch needs, and the cache does not hold the objects whole.
+    ControllerBuilder &owns(const GroupVersionKind &gvk, ObjectProjection projection, QList<Predicate> predicates = {},
+                            bool onlyController = true);
+    ControllerBuilder &watches(const GroupVersionKind &gvk, ObjectProjection projection,
+                               std::unique_ptr<EventHandler> handler, QList<Predicate> predicates = {});
+    ControllerBuilder &watches(const GroupVersionKind &gvk, ObjectProjection projection, MapFunc map,
+                               QList<Predicate> predicates = {});
+
     /// `onlyController` false: every owner reference of the For kind, not just the controller.
     ControllerBuilder &owns(const GroupVersionKind &gvk, QList<Predicate> predicates = {}, bool onlyController = true);
     ControllerBuilder &watches(const GroupVersionKind &gvk, std::unique_ptr<EventHandler> handler,
@@ -59,6 +74,7 @@ private:
         std::unique_ptr<EventHandler> handler;
         QList<Predicate> predicates;
         std::optional<bool> ownsOnlyController; // set for owns()
+        ObjectProjection projection = ObjectProjection::Normal;
     };
 
     InformerCache *m_cache;

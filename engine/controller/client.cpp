@@ -108,6 +108,40 @@ QCoro::Task<Expected<QList<Object>>> Client::list(ReconcileContext ctx, GroupVer
     co_return r;
 }
 
+QCoro::Task<Expected<Object>> Client::getMetadata(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name)
+{
+    QPointer<Client> self(this);
+    const PendingCall p{{}, {}, 0, QStringLiteral("get"), gvk, objectKey(ns, name), true, {}, {}};
+    TraceCall call = makeCall(p, m_clock);
+    if (std::optional<Status> err = co_await admit(ctx, p, &call))
+        co_return Status(*err);
+    const auto t0 = m_clock->now();
+    std::function<bool()> cancelled = cancelCheck(ctx); // ends a wait for the cache's sync
+    Expected<Object> r = co_await m_cache->getMetadata(gvk, ns, name, std::move(cancelled));
+    if (r.ok())
+        call.resourceVersion = r->resourceVersion();
+    if (self)
+        finishCall(ctx, call, t0, r.ok() ? nullptr : &r.error());
+    co_return r;
+}
+
+QCoro::Task<Expected<QList<Object>>> Client::listMetadata(ReconcileContext ctx, GroupVersionKind gvk, CacheListOptions opts)
+{
+    QPointer<Client> self(this);
+    const PendingCall p{{}, {}, 0, QStringLiteral("list"), gvk, opts.namespaceName, true, {}, {}};
+    TraceCall call = makeCall(p, m_clock);
+    if (std::optional<Status> err = co_await admit(ctx, p, &call))
+        co_return Status(*err);
+    const auto t0 = m_clock->now();
+    std::function<bool()> cancelled = cancelCheck(ctx);
+    Expected<QList<Object>> r = co_await m_cache->listMetadata(gvk, opts, std::move(cancelled));
+    if (r.ok())
+        call.items = int(r->size());
+    if (self)
+        finishCall(ctx, call, t0, r.ok() ? nullptr : &r.error());
+    co_return r;
+}
+
 Expected<Object> Client::objectOf(Expected<DeleteResult> r)
 {
     if (!r.ok())

@@ -59,6 +59,11 @@ public:
 
     QCoro::Task<Expected<Object>> get(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name);
     QCoro::Task<Expected<QList<Object>>> list(ReconcileContext ctx, GroupVersionKind gvk, CacheListOptions opts = {});
+    /// Metadata-only reads (controller-runtime: Get/List into a PartialObjectMetadata of the
+    /// kind): served by the kind's metadata-only informer (InformerCache::getMetadata), which
+    /// the first read creates; objects have the kind's apiVersion/kind and metadata only.
+    QCoro::Task<Expected<Object>> getMetadata(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name);
+    QCoro::Task<Expected<QList<Object>>> listMetadata(ReconcileContext ctx, GroupVersionKind gvk, CacheListOptions opts = {});
 
     /// POST; returns the created object (with its uid, resourceVersion, generated name).
     QCoro::Task<Expected<Object>> create(ReconcileContext ctx, Object obj, WriteOptions opts = {});
