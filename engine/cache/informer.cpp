@@ -47,16 +47,26 @@ Informer::HandlerId Informer::addEventHandler(ResourceEventHandler *handler, std
         resyncPeriod = MinimumResync;
     const HandlerId id = m_nextHandlerId++;
     m_handlers.push_back({id, handler, resyncPeriod, m_clock->now() + resyncPeriod});
-    // A late handler catches up with what the cache already holds.
-    for (const Object &obj : m_store.list())
+    // A late handler catches up with what the cache already holds (until it is removed).
+    const quint64 removals = m_removals;
+    for (const Object &obj : m_store.list()) {
+        if (m_removals != removals && !isRegistered(id))
+            break;
         handler->onAdd(obj, true);
+    }
     scheduleResync();
     return id;
 }
 
 void Informer::removeEventHandler(HandlerId id)
 {
-    std::erase_if(m_handlers, [id](const Handler &h) { return h.id == id; });
+    if (std::erase_if(m_handlers, [id](const Handler &h) { return h.id == id; }) > 0)
+        ++m_removals;
+}
+
+bool Informer::isRegistered(HandlerId id) const
+{
+    return std::any_of(m_handlers.begin(), m_handlers.end(), [id](const Handler &h) { return h.id == id; });
 }
 
 void Informer::start()
@@ -137,9 +147,13 @@ void Informer::apply(CacheChange::Type type, const Object &oldObj, const Object 
     const bool isDelete = type == CacheChange::Type::Deleted;
     CacheChange change{type, isDelete ? oldObj.key() : newObj.key(), rv, m_clock->wallNow(), oldObj, isDelete ? Object() : newObj};
     m_history.record(change);
-    // Copy: a handler may add or remove handlers while we deliver.
+    // Copy: a handler may add or remove handlers while we deliver. One removed meanwhile (its
+    // owner may be gone: a controller destroyed by another handler) is not called any more.
     const std::vector<Handler> handlers = m_handlers;
+    const quint64 removals = m_removals;
     for (const Handler &h : handlers) {
+        if (m_removals != removals && !isRegistered(h.id))
+            continue;
         switch (type) {
         case CacheChange::Type::Added: h.handler->onAdd(newObj, initial); break;
         case CacheChange::Type::Modified: h.handler->onUpdate(oldObj, newObj); break;
@@ -186,14 +200,23 @@ void Informer::releaseHeldDeltas()
 void Informer::replaceIn(const QString *ns, const QList<Object> &items, const QString &rv)
 {
     const bool initial = !m_synced;
-    const bool mayHaveMissedDeletes = m_store.size() > 0;
-    ObjectSet listed; // only needed when the store has something the list may lack
-    if (mayHaveMissedDeletes)
+    // Objects the list no longer has were deleted while we were not watching. Their tombstones
+    // go out first, then the adds and updates (client-go's RealFIFO, the default since 1.33), so
+    // handlers never see the old and the new set at once.
+    if (m_store.size() > 0) {
+        ObjectSet listed;
         listed.reserve(size_t(items.size()));
+        for (const Object &raw : items)
+            listed.insert(raw); // keyed by namespace/name, as client-go keys the raw list items
+        for (const Object &cached : ns ? m_store.listNamespace(*ns) : m_store.list()) {
+            if (listed.contains(cached))
+                continue;
+            const Object last = m_store.remove(cached.key());
+            apply(CacheChange::Type::Deleted, last, {}, rv, false, true);
+        }
+    }
     for (const Object &raw : items) {
         const Object obj = transformed(raw);
-        if (mayHaveMissedDeletes)
-            listed.insert(obj);
         const Object old = m_store.find(obj);
         if (!old.isNull() && old.resourceVersion() == obj.resourceVersion())
             continue; // unchanged: nothing to tell (resyncs are the timer's job)
@@ -202,15 +225,6 @@ void Informer::replaceIn(const QString *ns, const QList<Object> &items, const QS
             apply(CacheChange::Type::Added, {}, obj, obj.resourceVersion(), initial, false);
         else
             apply(CacheChange::Type::Modified, old, obj, obj.resourceVersion(), false, false);
-    }
-    // Objects the list no longer has were deleted while we were not watching.
-    if (mayHaveMissedDeletes) {
-        for (const Object &cached : ns ? m_store.listNamespace(*ns) : m_store.list()) {
-            if (listed.contains(cached))
-                continue;
-            const Object last = m_store.remove(cached.key());
-            apply(CacheChange::Type::Deleted, last, {}, rv, false, true);
-        }
     }
     setResourceVersion(rv);
     if (ns)
@@ -244,9 +258,9 @@ void Informer::deleted(const Object &raw)
     const Object obj = transformed(raw);
     const Object old = m_store.remove(obj.key());
     setResourceVersion(obj.resourceVersion());
-    if (old.isNull())
-        return; // never knew it: nothing to tell
-    // The DELETED event carries the last state with the deletion's resourceVersion.
+    // The DELETED event carries the last state with the deletion's resourceVersion. Handlers hear
+    // of it even when the cache never held the key (client-go's RealFIFO: an ADDED that was
+    // missed, or an object created and deleted between a list and its watch).
     apply(CacheChange::Type::Deleted, obj, {}, obj.resourceVersion(), false, false);
 }
 
@@ -279,11 +293,15 @@ void Informer::runResync()
     const auto now = m_clock->now();
     const QList<Object> objects = m_store.list();
     const std::vector<Handler> handlers = m_handlers;
+    const quint64 removals = m_removals;
     for (const Handler &h : handlers) {
         if (h.resyncPeriod.count() <= 0 || h.nextResync > now)
             continue;
-        for (const Object &obj : objects)
+        for (const Object &obj : objects) {
+            if (m_removals != removals && !isRegistered(h.id))
+                break;
             h.handler->onUpdate(obj, obj);
+        }
         for (Handler &live : m_handlers)
             if (live.id == h.id)
                 live.nextResync = now + h.resyncPeriod;

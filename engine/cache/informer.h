@@ -6,7 +6,9 @@
 //
 // Guarantees:
 // - handlers see events in the order the server produced them, one at a time;
-// - a relist that no longer contains an object delivers onDelete(last state, finalStateUnknown);
+// - a relist that no longer contains an object delivers onDelete(last state, finalStateUnknown),
+//   before the relist's adds and updates (client-go's RealFIFO);
+// - a DELETED watch event reaches the handlers even for a key the cache never held;
 // - a handler added after the informer synced first receives onAdd(obj, true) for every cached
 //   object;
 // - objects are transformed (metadata.managedFields stripped by default) before they enter the
@@ -89,6 +91,8 @@ public:
     ~Informer() override;
 
     /// Registers a handler (not owned: unregister it before destroying it). Returns its id.
+    /// A handler removed while an event is being delivered (by another handler) is not called
+    /// for that event or any later one.
     HandlerId addEventHandler(ResourceEventHandler *handler, std::chrono::milliseconds resyncPeriod = {});
     void removeEventHandler(HandlerId id);
 
@@ -163,6 +167,7 @@ private:
     void apply(CacheChange::Type type, const Object &oldObj, const Object &newObj, const QString &rv, bool initial, bool unknown);
     void scheduleResync();
     void runResync();
+    [[nodiscard]] bool isRegistered(HandlerId id) const;
 
     InformerOptions m_options;
     Clock *m_clock;
@@ -174,6 +179,7 @@ private:
     std::vector<std::unique_ptr<Reflector>> m_moreReflectors;     // the second namespace's onwards
     QSet<QString> m_unlistedNamespaces;                           // not listed yet: not synced
     HandlerId m_nextHandlerId = 1;
+    quint64 m_removals = 0;          // handlers removed so far (delivery skips removed ones)
     quint64 m_resyncTimer = 0;       // Clock callback id, 0 when none armed
     QString m_lastSyncRv;
     bool m_synced = false;

@@ -3,7 +3,7 @@
 
 #include "engine/client/restclient.h"
 
-#include <QDeadlineTimer>
+#include <algorithm>
 #include <QPointer>
 #include <QRandomGenerator>
 #include <QTimer>
@@ -151,10 +151,11 @@ bool InformerCache::hasSynced() const
 QCoro::Task<bool> InformerCache::waitForCacheSync(std::chrono::milliseconds timeout)
 {
     QPointer<InformerCache> self(this);
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    Clock *clock = m_clock;
+    const Clock::TimePoint deadline = clock->now() + timeout; // on the cache's clock (FakeClock in tests)
     // Polls every 100 ms, like client-go's WaitForCacheSync; a stop() ends the wait (false).
     while (self && m_started && !hasSynced()) {
-        if (std::chrono::steady_clock::now() >= deadline)
+        if (clock->now() >= deadline)
             co_return false;
         QTimer timer;
         timer.setSingleShot(true);
@@ -174,13 +175,14 @@ QCoro::Task<Expected<Informer *>> InformerCache::syncedInformer(GroupVersionKind
     QPointer<Informer> informer = *inf;
     if (!m_started)
         informer->start(); // a read before start() still works, as the cached client's does
-    const QDeadlineTimer deadline(m_options.syncTimeout);
-    while (!informer->hasSynced() && !deadline.hasExpired()) {
-        // Wait for the sync in slices when the caller may give up (controller-runtime passes the
-        // reconcile's context into the cache read).
-        auto wait = std::chrono::milliseconds(deadline.remainingTime());
-        if (cancelled)
-            wait = std::min(wait, std::chrono::milliseconds(100));
+    // The timeout runs on the cache's clock (a FakeClock in tests); the wait is sliced so that
+    // the clock and `cancelled` are looked at every 100 ms (controller-runtime passes the
+    // reconcile's context into the cache read).
+    Clock *clock = m_clock;
+    const Clock::TimePoint deadline = clock->now() + m_options.syncTimeout;
+    while (!informer->hasSynced() && clock->now() < deadline) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock->now());
+        const auto wait = std::clamp(left, std::chrono::milliseconds(1), std::chrono::milliseconds(100));
         co_await qCoro(informer.data(), &Informer::synced, wait);
         if (!self || !informer)
             co_return Status::transport(QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("cache stopped"));

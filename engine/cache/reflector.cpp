@@ -109,6 +109,8 @@ QCoro::Task<> Reflector::runList(quint64 epoch)
         opts.limit = m_options.pageSize;
     } else {
         opts.resourceVersion = m_lastRv; // relist: not older than what we saw
+        if (m_paginatedResult)
+            opts.limit = m_options.pageSize; // served without a watch cache: page it (client-go's paginatedResult)
     }
     QList<Object> items;
     QString rv;
@@ -165,6 +167,8 @@ QCoro::Task<> Reflector::runList(quint64 epoch)
         opts.resourceVersion.clear(); // not allowed together with continue
     }
     m_consistentListNeeded = false;
+    if (paged && requestedRv == QLatin1String("0"))
+        m_paginatedResult = true; // a list at RV=0 came in pages: this server has no watch cache
     m_lastRv = rv;
     m_sink->replaceAll(items, rv);
     startWatch();
@@ -333,7 +337,7 @@ void Reflector::onWatchFinished(const std::optional<Status> &error)
         if (m_watchEvents == 0 && m_clock->now() - m_watchStarted < ShortWatch) {
             fail(Status::transport(QString::fromLatin1(StatusReason::ConnectionFailed),
                                    QStringLiteral("very short watch: the server closed it within 1 s with no events")),
-                 Next::Rewatch);
+                 Next::Relist); // as client-go: ListAndWatch ends, the next round lists again after the backoff
             return;
         }
         startWatch(); // a normal close: resume from the last version, no relist

@@ -115,6 +115,7 @@ private:
     State m_state = State::Idle;
     QString m_lastRv;
     bool m_consistentListNeeded = false; // the last list answered 410: list with RV unset
+    bool m_paginatedResult = false;      // the RV=0 list came in pages (no watch cache): page relists too
     std::optional<Status> m_lastError;
     std::chrono::milliseconds m_backoff{0};
     std::chrono::milliseconds m_lastBackoff{0};

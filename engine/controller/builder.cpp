@@ -1,7 +1,33 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/controller/builder.h"
 
+#include <QPointer>
+
+#include <algorithm>
+
 namespace opbench {
+
+namespace {
+
+/// The kind's informer, looked up in `cache` when the controller starts (not at build time: a
+/// standby replica lists and watches nothing for its controllers).
+Controller::InformerSource informerSource(InformerCache *cache, const GroupVersionKind &gvk,
+                                          ObjectProjection projection = ObjectProjection::Normal)
+{
+    return [cache = QPointer<InformerCache>(cache), gvk, projection]() -> Expected<Informer *> {
+        if (!cache)
+            return Status::transport(QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("the cache was destroyed"));
+        return cache->informerFor(gvk, projection);
+    };
+}
+
+Status unmappedKind(const GroupVersionKind &gvk)
+{
+    return Status(404, QString::fromLatin1(StatusReason::NotFound),
+                  QStringLiteral("no matches for kind \"%1\" in version \"%2\"").arg(gvk.kind, gvk.groupVersion().toString()));
+}
+
+} // namespace
 
 ControllerBuilder::ControllerBuilder(InformerCache *cache) : m_cache(cache) {}
 
@@ -42,6 +68,11 @@ ControllerBuilder &ControllerBuilder::watches(const GroupVersionKind &gvk, MapFu
     return watches(gvk, enqueueRequestsFromMapFunc(std::move(map)), std::move(predicates));
 }
 
+ControllerBuilder &ControllerBuilder::watchesAsync(const GroupVersionKind &gvk, AsyncMapFunc map, QList<Predicate> predicates)
+{
+    return watches(gvk, enqueueRequestsFromAsyncMapFunc(std::move(map)), std::move(predicates));
+}
+
 ControllerBuilder &ControllerBuilder::withEventFilter(Predicate predicate)
 {
     m_globalPredicates.append(std::move(predicate));
@@ -58,38 +89,44 @@ Expected<Controller *> ControllerBuilder::build(std::shared_ptr<Reconciler> reco
 {
     if (!m_error.isEmpty())
         return Status::badRequest(m_error);
-    if (!m_for)
-        return Status::badRequest(QStringLiteral("must provide an object for reconciliation (forKind())"));
-    auto forInformer = m_cache->informerFor(*m_for);
-    if (!forInformer.ok())
-        return forInformer.error();
-    const auto ownerMapping = m_cache->mapper().forKind(*m_for);
-    m_options.forKind = *m_for;
+    bool ownerNamespaced = true;
+    if (m_for) {
+        const auto ownerMapping = m_cache->mapper().forKind(*m_for);
+        if (!ownerMapping)
+            return unmappedKind(*m_for);
+        ownerNamespaced = ownerMapping->namespaced;
+        m_options.forKind = *m_for;
+    } else {
+        // No For kind (controller-runtime's Named() + Watches()): requests come from watches().
+        if (std::any_of(m_watches.begin(), m_watches.end(), [](const Watch &w) { return w.ownsOnlyController.has_value(); }))
+            return Status::badRequest(QStringLiteral("owns() can only be used together with forKind()"));
+        if (m_watches.empty())
+            return Status::badRequest(QStringLiteral("there are no watches configured, controller will never get triggered. "
+                                                     "Use forKind(), owns() or watches() to set them up"));
+        if (m_name.isEmpty() && m_options.name.isEmpty())
+            return Status::badRequest(QStringLiteral("one of forKind() or named() must be called"));
+    }
     if (!m_name.isEmpty())
         m_options.name = m_name;
     if (m_options.name.isEmpty())
         m_options.name = m_for->kind.toLower();
-    // Resolve every informer before creating the controller, so a bad kind leaves nothing behind.
-    std::vector<Informer *> informers;
-    for (const Watch &w : m_watches) {
-        auto inf = m_cache->informerFor(w.gvk, w.projection);
-        if (!inf.ok())
-            return inf.error();
-        informers.push_back(*inf);
-    }
+    // Check every kind before creating the controller, so a bad kind leaves nothing behind. The
+    // informers themselves are created when the controller starts (or warms up).
+    for (const Watch &w : m_watches)
+        if (!m_cache->mapper().forKind(w.gvk))
+            return unmappedKind(w.gvk);
     auto created = Controller::create(std::move(m_options), std::move(reconciler), parent);
     if (!created.ok())
         return created.error();
     Controller *c = *created;
-    c->setForInformer(*forInformer);
-    c->watch(*forInformer, *m_for, enqueueRequestForObject(), m_globalPredicates + m_forPredicates);
+    if (m_for)
+        c->watch(informerSource(m_cache, *m_for), *m_for, enqueueRequestForObject(), m_globalPredicates + m_forPredicates);
     for (size_t i = 0; i < m_watches.size(); ++i) {
         Watch &w = m_watches[i];
         std::unique_ptr<EventHandler> handler = w.ownsOnlyController
-                                                    ? enqueueRequestForOwner(*m_for, !ownerMapping || ownerMapping->namespaced,
-                                                                             *w.ownsOnlyController)
+                                                    ? enqueueRequestForOwner(*m_for, ownerNamespaced, *w.ownsOnlyController)
                                                     : std::move(w.handler);
-        c->watch(informers[i], w.gvk, std::move(handler), m_globalPredicates + w.predicates);
+        c->watch(informerSource(m_cache, w.gvk, w.projection), w.gvk, std::move(handler), m_globalPredicates + w.predicates);
     }
     m_watches.clear();
     return c;

@@ -7,12 +7,15 @@
 //                     .owns(deploymentGvk)
 //                     .build(reconciler, manager);
 //
-// - forKind(T): requests for T's own events (EnqueueRequestForObject); exactly once.
+// - forKind(T): requests for T's own events (EnqueueRequestForObject); at most once.
 // - owns(C): requests for the controlling owner of C objects when the owner is of kind T
-//   (matched by group and kind, version ignored).
-// - watches(K, handler | map function): anything else.
+//   (matched by group and kind, version ignored); needs forKind.
+// - watches(K, handler | map function): anything else. A controller may have watches only
+//   (no forKind), with a name given by named().
 // - withEventFilter(p): a predicate applied to every watch (on top of per-watch predicates).
 // The name defaults to the lower-cased For kind; it must be unique among live controllers.
+// The kinds are checked at build(); their informers are created and started only when the
+// controller starts (after the lease is won), or before with ControllerOptions::enableWarmup.
 
 #include "engine/cache/informercache.h"
 #include "engine/controller/controller.h"
@@ -52,13 +55,16 @@ public:
     ControllerBuilder &watches(const GroupVersionKind &gvk, std::unique_ptr<EventHandler> handler,
                                QList<Predicate> predicates = {});
     ControllerBuilder &watches(const GroupVersionKind &gvk, MapFunc map, QList<Predicate> predicates = {});
+    /// A map function that may await a cached read (see AsyncMapFunc).
+    ControllerBuilder &watchesAsync(const GroupVersionKind &gvk, AsyncMapFunc map, QList<Predicate> predicates = {});
     ControllerBuilder &withEventFilter(Predicate predicate);
     /// Options (name, concurrency, rate limiter, timeouts, queue kind, clock, metrics, logger).
     /// forKind and a name set with named() override the options' fields.
     ControllerBuilder &withOptions(ControllerOptions options);
 
     /// Builds the controller (not started: Controller::start(), usually by the manager).
-    /// Errors: forKind missing or given twice; a kind the cache cannot map; a duplicate name.
+    /// Errors: forKind given twice; neither forKind nor named(); no watch at all; owns() without
+    /// forKind; a kind the cache cannot map; a duplicate name.
     Expected<Controller *> build(std::shared_ptr<Reconciler> reconciler, QObject *parent = nullptr);
 
 private:

@@ -31,6 +31,7 @@ constexpr int MaxLaunchesPerPump = 64;
 struct Controller::Source final : ResourceEventHandler
 {
     QPointer<Informer> informer;
+    InformerSource resolve; // set: the informer is looked up when the controller starts
     GroupVersionKind gvk;
     std::unique_ptr<EventHandler> handler;
     QList<Predicate> predicates;
@@ -112,6 +113,7 @@ Controller::Controller(ControllerOptions &options, std::shared_ptr<Reconciler> r
       m_recoverPanic(options.recoverPanic),
       m_reconcileTimeout(options.reconcileTimeout),
       m_cacheSyncTimeout(options.cacheSyncTimeout),
+      m_enableWarmup(options.enableWarmup),
       m_registeredName(!options.skipNameValidation)
 {
     qRegisterMetaType<opbench::ReconcileTrace>();
@@ -147,17 +149,49 @@ void Controller::watch(Informer *informer, const GroupVersionKind &gvk, std::uni
 {
     m_sources.push_back(std::make_unique<Source>(informer, gvk, std::move(handler), std::move(predicates), m_queue.get()));
     if (m_started)
-        registerSources();
+        if (Expected<void> ok = registerSources(); !ok)
+            m_logger.error(ok.error().message(), QStringLiteral("Could not start event source"));
 }
 
-void Controller::registerSources()
+void Controller::watch(InformerSource source, const GroupVersionKind &gvk, std::unique_ptr<EventHandler> handler,
+                       QList<Predicate> predicates)
+{
+    m_sources.push_back(std::make_unique<Source>(nullptr, gvk, std::move(handler), std::move(predicates), m_queue.get()));
+    m_sources.back()->resolve = std::move(source);
+    if (m_started)
+        if (Expected<void> ok = registerSources(); !ok)
+            m_logger.error(ok.error().message(), QStringLiteral("Could not start event source"));
+}
+
+Expected<void> Controller::registerSources()
 {
     for (auto &s : m_sources) {
-        if (s->id != 0 || !s->informer)
+        if (s->id != 0)
+            continue;
+        if (!s->informer && s->resolve) {
+            Expected<Informer *> inf = s->resolve();
+            if (!inf.ok())
+                return Status(inf.error().code(), inf.error().reason(),
+                              QStringLiteral("controller %1: kind source %2: %3").arg(m_name, s->gvk.toString(), inf.error().message()));
+            s->informer = *inf;
+            s->resolve = nullptr;
+            if (!m_forInformer && s->gvk == m_forKind)
+                m_forInformer = *inf;
+        }
+        if (!s->informer)
             continue;
         m_logger.info(QStringLiteral("Starting EventSource"), {{QStringLiteral("source"), QStringLiteral("kind source: ") + s->gvk.toString()}});
         s->id = s->informer->addEventHandler(s.get());
     }
+    return {};
+}
+
+Expected<void> Controller::warmup()
+{
+    if (!warmupEnabled() || m_started)
+        return {};
+    m_logger.info(QStringLiteral("Warming up: starting event sources before leader election"));
+    return registerSources();
 }
 
 bool Controller::sourcesSynced() const
@@ -177,12 +211,14 @@ QCoro::Task<Expected<void>> Controller::start()
     m_metrics = std::make_unique<ControllerMetrics>(m_registry, m_name);
     m_metrics->maxConcurrent->set(m_maxConcurrent);
     m_metrics->activeWorkers->set(0);
-    registerSources();
+    if (Expected<void> ok = registerSources(); !ok)
+        co_return ok.error();
     m_logger.info(QStringLiteral("Starting Controller"));
-    // Polls every 100 ms, as client-go's WaitForCacheSync does.
-    const auto deadline = std::chrono::steady_clock::now() + m_cacheSyncTimeout;
+    // Polls every 100 ms, as client-go's WaitForCacheSync does; the timeout runs on the
+    // controller's clock (a FakeClock in tests).
+    const Clock::TimePoint deadline = m_clock->now() + m_cacheSyncTimeout;
     while (!sourcesSynced()) {
-        if (std::chrono::steady_clock::now() >= deadline) {
+        if (m_clock->now() >= deadline) {
             QString kind;
             for (const auto &s : m_sources)
                 if (!s->informer || !s->informer->hasSynced() || !s->informer->handlerHasSynced(s->id))

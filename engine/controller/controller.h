@@ -56,8 +56,14 @@ struct ControllerOptions
     /// controller_runtime_reconcile_timeouts_total and treated as an error. Defaults to none.
     /// Reconciles being stepped into have no timeout.
     Clock::Duration reconcileTimeout{0};
-    /// How long start() waits for its sources to sync. Defaults to 2 minutes.
+    /// How long start() waits for its sources to sync, on `clock`. Defaults to 2 minutes.
     std::chrono::milliseconds cacheSyncTimeout{std::chrono::minutes(2)};
+    /// Start the sources (create, list and watch the informers, queue requests) before this
+    /// replica leads, so a standby holds synced caches and takes over faster; nothing is
+    /// reconciled until it leads (controller-runtime's EnableWarmup). Defaults to false: the
+    /// informers start with the controller, after the lease is won. Unset: the manager's
+    /// default (ManagerOptions::controllerWarmup), which is false unless set.
+    std::optional<bool> enableWarmup;
     /// Priority queue by default (controller-runtime ≥ v0.23); Plain = client-go's queue.
     WorkQueue::Kind queueKind = WorkQueue::Kind::Priority;
     /// Skip the unique-name check (tests that build the same controller twice).
@@ -86,12 +92,28 @@ public:
     /// The handler is registered on the informer when the controller starts (at once if started).
     void watch(Informer *informer, const GroupVersionKind &gvk, std::unique_ptr<EventHandler> handler,
                QList<Predicate> predicates = {});
+    /// The informer of a watch, looked up (created, started) only when the controller starts or
+    /// warms up, as controller-runtime's Kind source calls GetInformer in Start.
+    using InformerSource = std::function<Expected<Informer *>()>;
+    void watch(InformerSource source, const GroupVersionKind &gvk, std::unique_ptr<EventHandler> handler,
+               QList<Predicate> predicates = {});
     /// The informer of the reconciled kind: its lastSyncResourceVersion goes into each trace.
     void setForInformer(Informer *informer) { m_forInformer = informer; }
 
     /// Registers the handlers, waits for every source to sync (cacheSyncTimeout), then starts the
     /// workers. Errors: already started; a source did not sync in time (the message names the kind).
     QCoro::Task<Expected<void>> start();
+    /// With enableWarmup: starts the sources now (informers created and started, handlers
+    /// registered, requests queued) without starting the workers; start() later finds them
+    /// running. Without it: nothing. Errors: a source's informer cannot be created.
+    Expected<void> warmup();
+    [[nodiscard]] bool warmupEnabled() const { return m_enableWarmup.value_or(false); }
+    /// Sets enableWarmup unless the options set it (the manager's default for its controllers).
+    void setDefaultWarmup(bool on)
+    {
+        if (!m_enableWarmup)
+            m_enableWarmup = on;
+    }
     [[nodiscard]] bool isRunning() const { return m_running; }
     /// Stops taking items, shuts the queue down, cancels reconciles in flight (their client calls
     /// fail fast, halted calls are released) and waits until every reconcile returned.
@@ -156,7 +178,7 @@ private:
 
     Controller(ControllerOptions &options, std::shared_ptr<Reconciler> reconciler, QObject *parent);
 
-    void registerSources();
+    Expected<void> registerSources();
     [[nodiscard]] bool sourcesSynced() const;
     void pump();
     void launch(Item item, bool step, bool stepInto);
@@ -181,6 +203,7 @@ private:
     bool m_recoverPanic;
     Clock::Duration m_reconcileTimeout;
     std::chrono::milliseconds m_cacheSyncTimeout;
+    std::optional<bool> m_enableWarmup;
     bool m_registeredName;
 
     std::vector<std::unique_ptr<Source>> m_sources;

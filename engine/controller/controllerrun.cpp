@@ -64,6 +64,10 @@ void Controller::finish(const QueueKey &key, int priority, const std::shared_ptr
     if (t.timedOut)
         m_metrics->timeouts->inc();
     applyOutcome(key, priority, f.outcome, t);
+    if (f.outcome.isError() && !f.outcome.result().isZero())
+        scope->logger.info(QStringLiteral("Warning: the reconciler returned both an error and a result with requeue or "
+                                          "requeueAfter set; with an error they are ignored (the request is retried "
+                                          "with backoff)"));
     if (f.outcome.isError())
         logError(*scope, f.outcome.error());
     else
@@ -102,7 +106,7 @@ void Controller::applyOutcome(const QueueKey &key, int priority, const Reconcile
             t.result = ReconcileTrace::Result::Error;
             AddOpts opts;
             opts.rateLimited = true;
-            opts.priority = priority;
+            opts.priority = outcome.result().priority.value_or(priority); // as controller-runtime, errors too
             requeue(key, opts, Cause::rateLimitedRetry(m_queue->numRequeues(key) + 1, t.error));
         }
         return;
@@ -143,11 +147,8 @@ void Controller::requeue(const QueueKey &key, const AddOpts &opts, Cause cause)
 
 void Controller::logError(const detail::ReconcileScope &scope, const Status &error) const
 {
-    // A 409 is the normal outcome of a stale cache read: retried, not worth an error line.
-    if (isConflict(error)) {
-        scope.logger.v(1, QStringLiteral("Reconcile conflict, requeueing"), {{QStringLiteral("error"), error.message()}});
-        return;
-    }
+    // Every error, 409 Conflicts included, is logged as "Reconciler error" at error level, as
+    // controller-runtime does: the line users grep for and alert on.
     scope.logger.error(error.message().isEmpty() ? error.toString() : error.message(), QStringLiteral("Reconciler error"));
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/controller/handlers.h"
 
+#include <array>
+
 namespace opbench {
 
 namespace {
@@ -92,6 +94,43 @@ private:
     MapFunc m_fn;
 };
 
+class AsyncMapFuncHandler final : public EventHandler
+{
+public:
+    explicit AsyncMapFuncHandler(AsyncMapFunc fn) : m_fn(std::make_shared<AsyncMapFunc>(std::move(fn))) {}
+    ~AsyncMapFuncHandler() override { *m_alive = false; }
+
+    void handle(const ObjectEvent &e, RequestQueue &queue) override
+    {
+        const Object &src = e.object.isNull() ? e.oldObject : e.object;
+        run(m_fn, m_alive, {e.oldObject, e.object}, queue,
+            Cause::ownerMapping(causeEventType(e), e.gvk.toString(), src.key(), src.resourceVersion()), isLowPriority(e));
+    }
+
+private:
+    // Detached; everything it uses is held by value (the queue only while the handler lives).
+    static QCoro::Task<void> run(std::shared_ptr<AsyncMapFunc> fn, std::shared_ptr<bool> alive, std::array<Object, 2> objects,
+                                 RequestQueue queue, Cause cause, bool lowPriority)
+    {
+        QList<QueueKey> keys;
+        for (const Object &o : objects) {
+            if (o.isNull())
+                continue;
+            const QList<QueueKey> mapped = co_await (*fn)(o);
+            if (!*alive)
+                co_return;
+            for (const QueueKey &k : mapped)
+                if (!keys.contains(k))
+                    keys.append(k);
+        }
+        for (const QueueKey &k : std::as_const(keys))
+            queue.add(k, cause, lowPriority);
+    }
+
+    std::shared_ptr<AsyncMapFunc> m_fn;
+    std::shared_ptr<bool> m_alive = std::make_shared<bool>(true);
+};
+
 } // namespace
 
 void RequestQueue::add(const QueueKey &key, Cause cause, bool lowPriority)
@@ -127,6 +166,11 @@ std::unique_ptr<EventHandler> enqueueRequestForOwner(const GroupVersionKind &own
 std::unique_ptr<EventHandler> enqueueRequestsFromMapFunc(MapFunc fn)
 {
     return std::make_unique<MapFuncHandler>(std::move(fn));
+}
+
+std::unique_ptr<EventHandler> enqueueRequestsFromAsyncMapFunc(AsyncMapFunc fn)
+{
+    return std::make_unique<AsyncMapFuncHandler>(std::move(fn));
 }
 
 } // namespace opbench

@@ -16,6 +16,8 @@
 #include "engine/controller/predicates.h"
 #include "engine/queue/workqueue.h"
 
+#include <qcoro/qcorotask.h>
+
 #include <memory>
 
 namespace opbench {
@@ -55,6 +57,14 @@ std::unique_ptr<EventHandler> enqueueRequestForOwner(const GroupVersionKind &own
 
 using MapFunc = std::function<QList<QueueKey>(const Object &)>;
 std::unique_ptr<EventHandler> enqueueRequestsFromMapFunc(MapFunc fn);
+
+/// A map function that may await, e.g. a cached read (`co_await client->list(...)`, as
+/// controller-runtime's map functions call client.List). Its keys are queued when it returns;
+/// requests from different events may then arrive out of event order (reconciles are
+/// level-based). The function object is kept alive while calls are in flight; keys of a call
+/// that finishes after its controller was destroyed are dropped.
+using AsyncMapFunc = std::function<QCoro::Task<QList<QueueKey>>(Object)>;
+std::unique_ptr<EventHandler> enqueueRequestsFromAsyncMapFunc(AsyncMapFunc fn);
 
 /// The Cause::EventType of a watch event.
 Cause::EventType causeEventType(const ObjectEvent &event);

@@ -8,7 +8,9 @@
 // depends on them: several events are merged into one request, and a cause may be a resync.
 //
 // Return contract (Controller applies exactly controller-runtime's outcome table):
-// - an error (a Status)        → retried with the rate limiter's backoff (a Result is ignored);
+// - an error (a Status)        → retried with the rate limiter's backoff; given together with a
+//                                Result, only the Result's priority is used (for that requeue),
+//                                and a requeue/requeueAfter in it is ignored with a warning;
 // - a TerminalError            → not retried, and the failure count is kept (no Forget);
 // - Result{requeueAfter > 0}   → the failure count is forgotten and the request runs again after
 //                                the delay (takes precedence over `requeue`);
@@ -71,6 +73,9 @@ public:
     /// An ordinary error: retried with backoff.
     ReconcileOutcome(Status error) : m_error(std::move(error)), m_isError(true) {}
     ReconcileOutcome(TerminalError error) : m_error(std::move(error.status)), m_isError(true), m_terminal(true) {}
+    /// A Result together with an error (controller-runtime's `return result, err`): the error
+    /// decides (backoff); result.priority sets the requeue's priority.
+    ReconcileOutcome(Result result, Status error) : m_result(result), m_error(std::move(error)), m_isError(true) {}
 
     /// An ordinary error with only a message (reason InternalError, code 500).
     static ReconcileOutcome error(const QString &message)

@@ -50,6 +50,7 @@ public:
         if (m_controller)
             m_controller->pause();
     }
+    Expected<void> warmup() override { return m_controller ? m_controller->warmup() : Expected<void>(); }
 
 private:
     QPointer<Controller> m_controller;
@@ -217,6 +218,8 @@ EventRecorder *Manager::eventRecorder(const QString &name)
 
 void Manager::add(Controller *controller)
 {
+    if (controller)
+        controller->setDefaultWarmup(m_options.controllerWarmup);
     add(std::make_unique<ControllerRunnable>(controller));
 }
 
@@ -228,6 +231,8 @@ void Manager::add(std::unique_ptr<Runnable> runnable)
         return;
     if (!r->needLeaderElection() || m_electedRunning)
         r->start();
+    else if (Expected<void> ok = r->warmup(); !ok)
+        stop(1, ok.error().message());
 }
 
 void Manager::addHealthzCheck(const QString &name, HealthCheck check) { m_healthz.add(name, std::move(check)); }
@@ -267,6 +272,13 @@ QCoro::Task<Expected<void>> Manager::start()
             co_return ok.error();
         if (!self)
             co_return Expected<void>();
+    }
+    // Warm-up (controllers with enableWarmup): their informers start now, before the election.
+    for (auto &r : m_runnables) {
+        if (!r->needLeaderElection())
+            continue;
+        if (Expected<void> ok = r->warmup(); !ok)
+            co_return ok.error();
     }
     if (m_elector) {
         log.info(QStringLiteral("attempting to acquire leader lease..."), {{QStringLiteral("lease"), m_options.leaderElectionId}});

@@ -4,8 +4,9 @@
 // Client, the leader elector, the metrics and probe servers and the event recorders, and runs
 // runnables (controllers) in controller-runtime's order:
 //
-//   start: HTTP servers → caches (synced) → non-election runnables → elector → election
-//          runnables (controllers), these only while leading;
+//   start: HTTP servers → caches (synced) → non-election runnables → warm-up → elector →
+//          election runnables (controllers), these only while leading. A controller's informers
+//          start with it (after the lease is won), or at warm-up with enableWarmup;
 //   stop:  non-election and election runnables → caches → HTTP servers → elector (release).
 //
 // With leader election the elector runs on its own thread (ManagerOptions::leaderElectionThread)
@@ -72,6 +73,10 @@ struct ManagerOptions
     /// Reconciles in flight at once for controllers that take the manager's default (the
     /// --max-concurrent-reconciles flag; controller-runtime's Controller.MaxConcurrentReconciles).
     int maxConcurrentReconciles = 1;
+    /// Warm-up for controllers that leave ControllerOptions::enableWarmup unset (the
+    /// --controller-warmup flag; controller-runtime's Options.Controller.EnableWarmup): their
+    /// informers start before the election, so a standby holds synced caches. Defaults to false.
+    bool controllerWarmup = false;
     /// Lease renewal on its own thread (with its own RestClient), as client-go's elector runs in
     /// its own goroutine: a reconcile or handler that keeps the engine thread busy cannot starve
     /// renewals. Only with the real clock and an auth provider that can be shared across threads

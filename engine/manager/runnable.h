@@ -22,6 +22,10 @@ public:
     virtual QCoro::Task<void> stop() = 0;
     /// True (the default): run only while this replica leads.
     virtual bool needLeaderElection() const { return true; }
+    /// Called for election runnables before the election (controller-runtime's WarmupRunnable):
+    /// what may start on a standby replica (a controller's informers with enableWarmup). An
+    /// error stops the manager. Default: nothing.
+    virtual Expected<void> warmup() { return {}; }
     /// Leadership handed off (GUI): stop work but stay ready to resume(). Default: nothing.
     virtual void pause() {}
     virtual void resume() {}

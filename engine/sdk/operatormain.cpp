@@ -32,6 +32,7 @@ struct Flags
     QString metricsBindAddress, healthProbeBindAddress, traceFile;
     int maxConcurrent = 1;
     bool leaderElect = false;
+    bool controllerWarmup = false;
     bool embedded = false;
 };
 
@@ -100,6 +101,7 @@ QCoro::Task<void> run(Flags flags, OperatorDefinition def, RestConfig config, bo
         mo.leaderElectionNamespace = config.namespaceName; // out of cluster: the context's namespace
     mo.identity = flags.identity;
     mo.maxConcurrentReconciles = flags.maxConcurrent;
+    mo.controllerWarmup = flags.controllerWarmup;
     mo.metricsBindAddress = flags.metricsBindAddress;
     mo.healthProbeBindAddress = flags.healthProbeBindAddress;
     auto created = Manager::create(mo, QCoreApplication::instance());
@@ -147,6 +149,7 @@ void addOptions(QCommandLineParser &p, const OperatorDefinition &def)
         {QStringLiteral("namespace"), QStringLiteral("Only watch this namespace, or these (comma-separated; default: all)."), QStringLiteral("ns")},
         {QStringLiteral("max-concurrent-reconciles"), QStringLiteral("Reconciles in flight at once (controllers that take the manager's default)."), QStringLiteral("n"), QStringLiteral("1")},
         {QStringLiteral("leader-elect"), QStringLiteral("Enable leader election: only one replica reconciles.")},
+        {QStringLiteral("controller-warmup"), QStringLiteral("With --leader-elect: list and watch the controllers' kinds before leading (faster failover; every standby holds the caches).")},
         {QStringLiteral("leader-election-id"), QStringLiteral("Name of the leader-election Lease."), QStringLiteral("id"), lease},
         {QStringLiteral("leader-election-namespace"), QStringLiteral("Namespace of the Lease (default: the service-account or context namespace)."), QStringLiteral("ns")},
         {QStringLiteral("identity"), QStringLiteral("Leader-election identity (default: hostname_uuid)."), QStringLiteral("id")},
@@ -166,6 +169,7 @@ Flags readFlags(const QCommandLineParser &p)
     f.context = p.value(QStringLiteral("context"));
     f.namespaceName = p.value(QStringLiteral("namespace"));
     f.leaderElect = p.isSet(QStringLiteral("leader-elect"));
+    f.controllerWarmup = p.isSet(QStringLiteral("controller-warmup"));
     f.leaderElectionId = p.value(QStringLiteral("leader-election-id"));
     f.leaderElectionNamespace = p.value(QStringLiteral("leader-election-namespace"));
     f.identity = p.value(QStringLiteral("identity"));

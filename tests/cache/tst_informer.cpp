@@ -71,11 +71,11 @@ private Q_SLOTS:
         inf.modified(cm(QStringLiteral("a"), QStringLiteral("6")));
         inf.added(cm(QStringLiteral("c"), QStringLiteral("7")));
         inf.deleted(cm(QStringLiteral("b"), QStringLiteral("8")));
-        inf.deleted(cm(QStringLiteral("zzz"), QStringLiteral("9"))); // never known: nothing to tell
+        inf.deleted(cm(QStringLiteral("zzz"), QStringLiteral("9"))); // never known: still told (RealFIFO)
         inf.bookmark(QStringLiteral("12"));
         QCOMPARE(r.calls, (QStringList{QStringLiteral("add d/a 1 initial"), QStringLiteral("add d/b 2 initial"),
                                        QStringLiteral("update d/a 1->6"), QStringLiteral("add d/c 7"),
-                                       QStringLiteral("delete d/b")}));
+                                       QStringLiteral("delete d/b"), QStringLiteral("delete d/zzz")}));
         QCOMPARE(inf.lastSyncResourceVersion(), QStringLiteral("12"));
         QCOMPARE(inf.store().size(), 2);
     }
@@ -127,9 +127,107 @@ private Q_SLOTS:
         r.calls.clear();
         // While disconnected: b deleted, a unchanged, c created.
         inf.replaceAll({cm(QStringLiteral("a"), QStringLiteral("1")), cm(QStringLiteral("c"), QStringLiteral("9"))}, QStringLiteral("9"));
-        QCOMPARE(r.calls, (QStringList{QStringLiteral("add d/c 9"), QStringLiteral("delete d/b unknown")}));
+        // The tombstones first, then the adds and updates (client-go's RealFIFO): a handler never
+        // sees b and c at once.
+        QCOMPARE(r.calls, (QStringList{QStringLiteral("delete d/b unknown"), QStringLiteral("add d/c 9")}));
         QCOMPARE(inf.store().keys().size(), 2);
         QVERIFY(inf.store().contains(QStringLiteral("d/c")));
+    }
+
+    void relistShouldDeleteBeforeAddingEvenWhenSeveralChange()
+    {
+        // A handler counting the objects it was told about never counts more than the server
+        // held at any time (one-of-X rules, child counts).
+        FakeClock clock;
+        Informer inf(options(&clock));
+        int live = 0;
+        int most = 0;
+        ResourceEventHandlerFuncs counter;
+        counter.addFunc = [&](const Object &, bool) { most = std::max(most, ++live); };
+        counter.deleteFunc = [&](const Object &, bool) { --live; };
+        inf.addEventHandler(&counter);
+        inf.replaceAll({cm(QStringLiteral("a"), QStringLiteral("1")), cm(QStringLiteral("b"), QStringLiteral("2"))}, QStringLiteral("2"));
+        QCOMPARE(most, 2);
+        // While disconnected: a and b replaced by c and d.
+        inf.replaceAll({cm(QStringLiteral("c"), QStringLiteral("8")), cm(QStringLiteral("d"), QStringLiteral("9"))}, QStringLiteral("9"));
+        QCOMPARE(live, 2);
+        QCOMPARE(most, 2);
+    }
+
+    void deleteOfAKeyNeverCachedShouldReachTheHandlers()
+    {
+        // client-go's RealFIFO calls OnDelete for it (the legacy DeltaFIFO dropped it): the ADDED
+        // may have been filtered or missed, and a handler that counts or cleans up must hear of it.
+        FakeClock clock;
+        Informer inf(options(&clock, 10));
+        Recorder r;
+        inf.addEventHandler(&r);
+        inf.replaceAll({}, QStringLiteral("1"));
+        inf.deleted(cm(QStringLiteral("ghost"), QStringLiteral("5")));
+        QCOMPARE(r.calls, QStringList{QStringLiteral("delete d/ghost")});
+        QCOMPARE(inf.store().size(), 0);
+        QCOMPARE(inf.lastSyncResourceVersion(), QStringLiteral("5"));
+    }
+
+    void handlerRemovedDuringDeliveryShouldNotBeCalledAgain()
+    {
+        // The first handler removes the second while an event is being delivered (as a MapFunc
+        // or user handler that destroys a controller would): the second hears nothing more.
+        FakeClock clock;
+        Informer inf(options(&clock));
+        Recorder second;
+        Informer::HandlerId secondId = 0;
+        ResourceEventHandlerFuncs first;
+        first.addFunc = [&](const Object &o, bool) {
+            if (o.name() == QLatin1String("b"))
+                inf.removeEventHandler(secondId);
+        };
+        inf.addEventHandler(&first);
+        secondId = inf.addEventHandler(&second, 5s);
+        inf.replaceAll({cm(QStringLiteral("a"), QStringLiteral("1"))}, QStringLiteral("1"));
+        inf.added(cm(QStringLiteral("b"), QStringLiteral("2")));
+        inf.added(cm(QStringLiteral("c"), QStringLiteral("3")));
+        QCOMPARE(second.calls, QStringList{QStringLiteral("add d/a 1 initial")});
+        // The same during a resync: both are due, the first removes the second.
+        Informer::HandlerId thirdId = 0;
+        ResourceEventHandlerFuncs remover;
+        remover.updateFunc = [&](const Object &, const Object &) { inf.removeEventHandler(thirdId); };
+        inf.addEventHandler(&remover, 5s);
+        Recorder third;
+        thirdId = inf.addEventHandler(&third, 5s);
+        third.calls.clear();
+        clock.advance(6s);
+        QVERIFY2(third.calls.isEmpty(), qPrintable(third.calls.join(u',')));
+    }
+
+    void handlerWhoseOwnerIsDestroyedDuringDeliveryShouldNotBeCalled()
+    {
+        // The owner of the second handler (a Controller and its Source, in real use) is destroyed
+        // synchronously by the first handler; its destructor unregisters the handler. Under ASan
+        // a call through the stale pointer is a heap-use-after-free; without it the calls list
+        // below shows it.
+        struct Owned final : ResourceEventHandler
+        {
+            Informer *informer;
+            Informer::HandlerId id = 0;
+            QStringList *log;
+            Owned(Informer *inf, QStringList *l) : informer(inf), log(l) { id = inf->addEventHandler(this); }
+            ~Owned() override { informer->removeEventHandler(id); }
+            void onAdd(const Object &o, bool) override { log->append(o.name()); }
+            void onUpdate(const Object &, const Object &n) override { log->append(n.name()); }
+            void onDelete(const Object &o, bool) override { log->append(o.name()); }
+        };
+        FakeClock clock;
+        Informer inf(options(&clock));
+        QStringList log;
+        std::unique_ptr<Owned> owned;
+        ResourceEventHandlerFuncs destroyer;
+        destroyer.addFunc = [&](const Object &, bool) { owned.reset(); };
+        inf.addEventHandler(&destroyer);
+        owned = std::make_unique<Owned>(&inf, &log);
+        inf.added(cm(QStringLiteral("a"), QStringLiteral("1")));
+        QVERIFY(!owned);
+        QVERIFY2(log.isEmpty(), qPrintable(log.join(u',')));
     }
 
     void lateHandlerShouldCatchUpWithTheCache()

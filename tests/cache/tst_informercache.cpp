@@ -42,6 +42,19 @@ CacheListOptions opts(const QString &ns, const QString &labels, const QString &f
 }
 } // namespace
 
+namespace {
+QCoro::Task<void> readInto(InformerCache *cache, std::optional<Expected<Object>> *out)
+{
+    Expected<Object> r = co_await cache->get({QString(), QStringLiteral("v1"), QStringLiteral("ConfigMap")}, QStringLiteral("a"), QStringLiteral("x"));
+    out->emplace(std::move(r));
+}
+QCoro::Task<void> waitInto(InformerCache *cache, std::chrono::milliseconds timeout, std::optional<bool> *out)
+{
+    const bool r = co_await cache->waitForCacheSync(timeout);
+    *out = r;
+}
+} // namespace
+
 class tst_InformerCache : public QObject
 {
     Q_OBJECT
@@ -188,6 +201,33 @@ private Q_SLOTS:
         QVERIFY(!r.ok());
         QVERIFY(isBadRequest(r.error()));
         QVERIFY(r.error().message().contains(QLatin1String("status.phase")));
+    }
+
+    void syncTimeoutShouldRunOnTheCachesClock()
+    {
+        // Runtime review #18: a read of a kind that never syncs gives up after syncTimeout on the
+        // injected clock (it used real time: a FakeClock test could not reach the timeout).
+        FakeClock clock;
+        InformerCacheOptions o;
+        o.clock = &clock;
+        o.syncTimeout = std::chrono::minutes(2);
+        InformerCache cache(std::move(o));
+        std::optional<Expected<Object>> read;
+        readInto(&cache, &read);
+        QTest::qWait(250);
+        QVERIFY(!read.has_value());
+        clock.advance(std::chrono::minutes(2));
+        QTRY_VERIFY_WITH_TIMEOUT(read.has_value(), 3000);
+        QVERIFY(!read->ok());
+        QVERIFY(isTimeout(read->error()));
+        // waitForCacheSync likewise.
+        std::optional<bool> synced;
+        waitInto(&cache, std::chrono::minutes(1), &synced);
+        QTest::qWait(250);
+        QVERIFY(!synced.has_value());
+        clock.advance(std::chrono::minutes(1));
+        QTRY_VERIFY_WITH_TIMEOUT(synced.has_value(), 3000);
+        QVERIFY(!*synced);
     }
 
     void unknownKindsAndUnsyncedCachesFailClearly()

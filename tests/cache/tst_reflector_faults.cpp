@@ -237,6 +237,54 @@ private Q_SLOTS:
     // Finding 12: the continue token expired between two pages of the first list. client-go's
     // pager (FullListIfExpired) then makes one unpaginated list at the original resourceVersion;
     // paging again would expire again on a large, busy collection.
+    void aVeryShortWatchShouldRelistAfterTheBackoff()
+    {
+        // Runtime review #11 (second half): a watch the server closes within 1 s with no events
+        // ends client-go's ListAndWatch round; the next round, after the backoff, lists again.
+        int watchCount = 0;
+        m_server->setHandler([&watchCount](const FakeRequest &r) {
+            if (isWatch(r))
+                return ++watchCount == 1 ? FakeResponse::json(200, {}) : openWatch("100");
+            return listOf("100", {"a"});
+        });
+        auto inf = informer();
+        inf->start();
+        QVERIFY(stepUntil([&] { return watches() >= 2; }, 60s));
+        QStringList order;
+        for (const FakeRequest &r : m_server->requests)
+            order << (isWatch(r) ? QStringLiteral("watch") : QStringLiteral("list"));
+        QCOMPARE(order, (QStringList{QStringLiteral("list"), QStringLiteral("watch"), QStringLiteral("list"), QStringLiteral("watch")}));
+        QVERIFY(inf->reflector()->lastBackoff().count() > 0);
+    }
+
+    void relistsShouldPageWhenTheFirstListCameInPages()
+    {
+        // Runtime review #12 (second half): a list at resourceVersion=0 answered in pages means the
+        // server has no watch cache (it honours limit); client-go then keeps paging its relists
+        // (paginatedResult) instead of asking etcd for everything at once.
+        int watchCount = 0;
+        m_server->setHandler([&watchCount](const FakeRequest &r) {
+            if (isWatch(r))
+                return ++watchCount == 1 ? expiredWatch() : openWatch("200");
+            if (r.hasQuery(QStringLiteral("continue")))
+                return listOf("100", {"b"});
+            const QString limit = r.query(QStringLiteral("limit"));
+            if (!limit.isEmpty() && limit != QLatin1String("0"))
+                return listOf("100", {"a"}, "page-2");
+            return listOf("100", {"a", "b"});
+        });
+        auto inf = informer();
+        inf->start();
+        QVERIFY(stepUntil([&] { return watches() >= 2; }, 60s));
+        const QList<FakeRequest> ls = lists();
+        QCOMPARE(ls.size(), 4); // the first list's two pages, then the relist's two
+        QCOMPARE(ls.at(0).query(QStringLiteral("resourceVersion")), QStringLiteral("0"));
+        QCOMPARE(ls.at(2).query(QStringLiteral("resourceVersion")), QStringLiteral("100"));
+        QCOMPARE(ls.at(2).query(QStringLiteral("limit")), QStringLiteral("500"));
+        QVERIFY(ls.at(3).hasQuery(QStringLiteral("continue")));
+        QCOMPARE(names(*inf), (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
+    }
+
     void shouldFallBackToOneFullListWhenTheContinueTokenExpires()
     {
         m_server->setHandler([](const FakeRequest &r) {

@@ -268,6 +268,130 @@ private Q_SLOTS:
         QCOMPARE(rec->requests.at(0).causes.size(), 3);
     }
 
+    void shouldCreateNoInformerBeforeTheControllerStarts()
+    {
+        // Runtime review #10: build() checks the kinds but leaves the informers to start(), so a
+        // manager standing by for the lease lists and watches nothing for its controllers.
+        FakeClock clock;
+        MetricsRegistry metrics;
+        QObject parent;
+        InformerCache cache(InformerCacheOptions{});
+        auto rec = std::make_shared<ScriptedReconciler>();
+        auto built = ControllerBuilder(&cache)
+                         .forKind(deploymentGvk())
+                         .owns(podGvk())
+                         .withOptions(testOptions(QString(), &clock, &metrics, WorkQueue::Kind::Priority))
+                         .build(rec, &parent);
+        QVERIFY2(built.ok(), built.ok() ? "" : qPrintable(built.error().message()));
+        QVERIFY(cache.informers().isEmpty());
+        QVERIFY((*built)->warmup().ok()); // enableWarmup off: nothing starts
+        QVERIFY(cache.informers().isEmpty());
+        (*built)->start(); // waits for the sync (nobody feeds these informers)
+        QCOMPARE(cache.kinds().size(), 2);
+        QVERIFY(cache.kinds().contains(deploymentGvk()));
+        QVERIFY(cache.kinds().contains(podGvk()));
+    }
+
+    void warmupShouldCreateTheInformersAndQueueWithoutReconciling()
+    {
+        FakeClock clock;
+        MetricsRegistry metrics;
+        QObject parent;
+        InformerCache cache(InformerCacheOptions{});
+        auto rec = std::make_shared<ScriptedReconciler>();
+        ControllerOptions o = testOptions(QString(), &clock, &metrics, WorkQueue::Kind::Priority);
+        o.enableWarmup = true;
+        auto built = ControllerBuilder(&cache).forKind(deploymentGvk()).withOptions(std::move(o)).build(rec, &parent);
+        QVERIFY(built.ok());
+        Controller *c = *built;
+        QVERIFY(c->warmup().ok());
+        QCOMPARE(cache.kinds(), QList<GroupVersionKind>{deploymentGvk()});
+        Informer *deployments = *cache.informerFor(deploymentGvk());
+        deployments->replaceAll({typed(configMap(QStringLiteral("ns"), QStringLiteral("web"), QStringLiteral("10"), 1), QStringLiteral("apps/v1"),
+                                       QStringLiteral("Deployment"))},
+                                QStringLiteral("10"));
+        QCOMPARE(c->queue()->len(), 1);
+        QTest::qWait(50);
+        QVERIFY(rec->requests.isEmpty());
+        QVERIFY(QCoro::waitFor(c->start()).ok());
+        QTRY_COMPARE(rec->requests.size(), 1);
+    }
+
+    void asyncMapFuncShouldReadThroughTheCache()
+    {
+        // Runtime review #18: a map function can await a cached read, as controller-runtime's
+        // map functions call client.List: every Deployment in a Pod's namespace is queued.
+        FakeClock clock;
+        MetricsRegistry metrics;
+        QObject parent;
+        InformerCache cache(InformerCacheOptions{});
+        Informer *deployments = *cache.informerFor(deploymentGvk());
+        Informer *pods = *cache.informerFor(podGvk());
+        deployments->replaceAll({typed(configMap(QStringLiteral("ns"), QStringLiteral("web"), QStringLiteral("10"), 1), QStringLiteral("apps/v1"), QStringLiteral("Deployment")),
+                                 typed(configMap(QStringLiteral("ns"), QStringLiteral("api"), QStringLiteral("11"), 1), QStringLiteral("apps/v1"), QStringLiteral("Deployment")),
+                                 typed(configMap(QStringLiteral("other"), QStringLiteral("db"), QStringLiteral("12"), 1), QStringLiteral("apps/v1"), QStringLiteral("Deployment"))},
+                                QStringLiteral("12"));
+        pods->replaceAll({}, QStringLiteral("12"));
+        InformerCache *c = &cache;
+        auto rec = std::make_shared<ScriptedReconciler>();
+        auto built = ControllerBuilder(&cache)
+                         .forKind(deploymentGvk(), {[](const ObjectEvent &) { return false; }}) // only the pods queue
+                         .watchesAsync(podGvk(), [c](Object pod) -> QCoro::Task<QList<QueueKey>> {
+                             CacheListOptions lo;
+                             lo.namespaceName = pod.namespaceName();
+                             const Expected<QList<Object>> found = co_await c->list(deploymentGvk(), lo);
+                             QList<QueueKey> keys;
+                             if (found.ok())
+                                 for (const Object &d : *found)
+                                     keys.append({d.namespaceName(), d.name()});
+                             co_return keys;
+                         })
+                         .withOptions(testOptions(QString(), &clock, &metrics, WorkQueue::Kind::Plain))
+                         .build(rec, &parent);
+        QVERIFY2(built.ok(), built.ok() ? "" : qPrintable(built.error().message()));
+        Controller *ctrl = *built;
+        ctrl->pause();
+        QVERIFY(QCoro::waitFor(ctrl->start()).ok());
+        QCOMPARE(ctrl->queue()->len(), 0);
+        pods->added(configMap(QStringLiteral("ns"), QStringLiteral("pod-1"), QStringLiteral("13"), 1));
+        QTRY_COMPARE(ctrl->queue()->len(), 2);
+        const KeyState web = ctrl->queue()->state({QStringLiteral("ns"), QStringLiteral("web")});
+        QVERIFY(web.queued);
+        QCOMPARE(web.causes.at(0).kind, Cause::Kind::OwnerMapping);
+        QCOMPARE(web.causes.at(0).sourceKey, QStringLiteral("ns/pod-1"));
+        QVERIFY(ctrl->queue()->state({QStringLiteral("ns"), QStringLiteral("api")}).queued);
+        QVERIFY(!ctrl->queue()->state({QStringLiteral("other"), QStringLiteral("db")}).queued);
+    }
+
+    void shouldBuildAControllerWithWatchesOnly()
+    {
+        // controller-runtime allows Named() + Watches() with no For().
+        FakeClock clock;
+        MetricsRegistry metrics;
+        QObject parent;
+        InformerCache cache(InformerCacheOptions{});
+        auto rec = std::make_shared<ScriptedReconciler>();
+        auto built = ControllerBuilder(&cache)
+                         .named(QStringLiteral("pod-to-node"))
+                         .watches(podGvk(), [](const Object &o) { return QList<QueueKey>{{QString(), o.name() + QStringLiteral("-node")}}; })
+                         .withOptions(testOptions(QString(), &clock, &metrics, WorkQueue::Kind::Plain))
+                         .build(rec, &parent);
+        QVERIFY2(built.ok(), built.ok() ? "" : qPrintable(built.error().message()));
+        Controller *c = *built;
+        QCOMPARE(c->name(), QStringLiteral("pod-to-node"));
+        (*cache.informerFor(podGvk()))->replaceAll({configMap(QStringLiteral("ns"), QStringLiteral("p"), QStringLiteral("3"), 1)}, QStringLiteral("3"));
+        QVERIFY(QCoro::waitFor(c->start()).ok());
+        QTRY_COMPARE(rec->requests.size(), 1);
+        QCOMPARE(rec->requests.at(0).name, QStringLiteral("p-node"));
+        // Without For: a name is required, owns() is refused, and so is a controller with no watch.
+        auto unnamed = ControllerBuilder(&cache).watches(podGvk(), [](const Object &) { return QList<QueueKey>{}; }).build(rec, &parent);
+        QVERIFY(!unnamed.ok());
+        QVERIFY(unnamed.error().message().contains(QLatin1String("named()")));
+        auto nothing = ControllerBuilder(&cache).named(QStringLiteral("idle")).build(rec, &parent);
+        QVERIFY(!nothing.ok());
+        QVERIFY(nothing.error().message().contains(QLatin1String("no watches")));
+    }
+
     void shouldRejectMissingForAndDuplicateNames()
     {
         InformerCache cache(InformerCacheOptions{});

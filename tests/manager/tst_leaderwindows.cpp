@@ -45,6 +45,35 @@ Object myApp(const QString &name)
         {QStringLiteral("spec"), QJsonObject{{QStringLiteral("image"), QStringLiteral("nginx:1.25")}, {QStringLiteral("replicas"), 1}}}});
 }
 
+/// Watches opened by `user` on `resource`, from the audit log.
+int watchesBy(const QString &auditLog, const QString &user, const QString &resource)
+{
+    QFile f(auditLog);
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    int n = 0;
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        const QJsonObject o = QJsonDocument::fromJson(line).object();
+        n += o.value(QLatin1String("user")).toString() == user && o.value(QLatin1String("verb")).toString() == QLatin1String("watch")
+             && o.value(QLatin1String("resource")).toString() == resource;
+    }
+    return n;
+}
+
+/// Whether `user` has read the lease (its elector is campaigning: its manager started).
+bool readLease(const QString &auditLog, const QString &user)
+{
+    QFile f(auditLog);
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        const QJsonObject o = QJsonDocument::fromJson(line).object();
+        if (o.value(QLatin1String("user")).toString() == user && o.value(QLatin1String("resource")).toString() == QLatin1String("leases"))
+            return true;
+    }
+    return false;
+}
+
 struct Write
 {
     QDateTime time;
@@ -189,11 +218,18 @@ private Q_SLOTS:
         for (int i = 0; i < apps; ++i)
             QVERIFY(QCoro::waitFor(m_rest->create(kApps, QStringLiteral("default"), myApp(QStringLiteral("win-%1").arg(i)))).ok());
         QTRY_VERIFY_WITH_TIMEOUT(deployments() >= 5, 15000); // a is working through the burst
+        // Runtime review #10: the standby campaigns but has opened no watch on the controller's
+        // kinds: its informers start once it leads.
+        const QString audit = m_dir.filePath(QStringLiteral("audit.log"));
+        QTRY_VERIFY_WITH_TIMEOUT(readLease(audit, QStringLiteral("op-b")), 15000);
+        QCOMPARE(watchesBy(audit, QStringLiteral("op-b"), kApps.resource), 0);
+        QCOMPARE(watchesBy(audit, QStringLiteral("op-b"), kDeployments.resource), 0);
         ::kill(pid_t(a->processId()), SIGSTOP);
         const int frozenAt = deployments();
         qInfo("deployments when the leader was frozen: %d of %d", frozenAt, apps);
         QTRY_COMPARE_WITH_TIMEOUT(holder(), QStringLiteral("win-b"), 30000);
         QTRY_VERIFY_WITH_TIMEOUT(deployments() > frozenAt, 15000); // b works
+        QVERIFY(watchesBy(audit, QStringLiteral("op-b"), kApps.resource) >= 1);
         ::kill(pid_t(a->processId()), SIGCONT);
         // The thawed leader sees its lease gone: it stops, with "leader election lost".
         QVERIFY(a->waitForFinished(30000));
