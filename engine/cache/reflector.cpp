@@ -254,6 +254,19 @@ void Reflector::abandonWatchList()
     list();
 }
 
+namespace {
+
+// client-go's handleWatch with an expected GVK: an object of another group, version or kind on
+// this watch is reported and skipped (objects without apiVersion/kind pass).
+bool hasExpectedKind(const ReflectorOptions &options, const Object &o)
+{
+    if (options.kind.isEmpty() || o.kind().isEmpty() || o.apiVersion().isEmpty())
+        return true;
+    return o.kind() == options.kind && o.apiVersion() == options.resource.groupVersion().toString();
+}
+
+} // namespace
+
 Object Reflector::typed(const Object &partial) const
 {
     if (m_options.kind.isEmpty())
@@ -271,6 +284,15 @@ void Reflector::onMetadataEvent(WatchEvent event)
 
 void Reflector::onEvent(const WatchEvent &event)
 {
+    if ((event.type == WatchEvent::Type::Added || event.type == WatchEvent::Type::Modified
+         || event.type == WatchEvent::Type::Deleted)
+        && !hasExpectedKind(m_options, event.object)) {
+        const QString expected = m_options.resource.groupVersion().toString() + QStringLiteral(", Kind=") + m_options.kind;
+        const QString got = event.object.apiVersion() + QStringLiteral(", Kind=") + event.object.kind();
+        Q_EMIT errorOccurred(Status::badRequest(QStringLiteral("%1: expected gvk %2, but watch event object had gvk %3 (%4 skipped)")
+                                                    .arg(m_options.resource.resource, expected, got, event.object.key())));
+        return;
+    }
     if (m_inInitialEvents) {
         if (event.type != WatchEvent::Type::Error)
             armWatchListDeadline(); // progress

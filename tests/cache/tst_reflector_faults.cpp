@@ -257,6 +257,34 @@ private Q_SLOTS:
         QVERIFY(inf->reflector()->lastBackoff().count() > 0);
     }
 
+    void watchEventsOfAnotherKindShouldBeSkipped()
+    {
+        // Runtime review #18 (last item): client-go's reflector drops watch events whose object is
+        // not of the expected group/version/kind and reports them; they never reach the cache.
+        m_server->setHandler([](const FakeRequest &r) {
+            if (!isWatch(r))
+                return listOf("100", {"a"});
+            FakeResponse w = FakeResponse::json(200, {});
+            w.chunks = {R"({"type":"ADDED","object":{"kind":"Secret","apiVersion":"v1","metadata":{"name":"s","namespace":"default","uid":"u-s","resourceVersion":"101"}}})"
+                        "\n",
+                        R"({"type":"ADDED","object":{"kind":"ConfigMap","apiVersion":"apps/v1","metadata":{"name":"g","namespace":"default","uid":"u-g","resourceVersion":"102"}}})"
+                        "\n",
+                        R"({"type":"ADDED","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"b","namespace":"default","uid":"u-b","resourceVersion":"103"}}})"
+                        "\n"};
+            w.keepOpen = true;
+            return w;
+        });
+        auto inf = informer();
+        QStringList errors;
+        inf->start();
+        QVERIFY(inf->reflector());
+        connect(inf->reflector(), &Reflector::errorOccurred, this, [&errors](const Status &s) { errors << s.message(); });
+        QTRY_COMPARE(names(*inf), (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
+        QCOMPARE(errors.size(), 2);
+        QVERIFY2(errors[0].contains(u"expected gvk v1, Kind=ConfigMap, but watch event object had gvk v1, Kind=Secret"), qPrintable(errors[0]));
+        QVERIFY2(errors[1].contains(u"had gvk apps/v1, Kind=ConfigMap"), qPrintable(errors[1]));
+    }
+
     void relistsShouldPageWhenTheFirstListCameInPages()
     {
         // Runtime review #12 (second half): a list at resourceVersion=0 answered in pages means the
