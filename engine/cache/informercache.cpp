@@ -153,8 +153,11 @@ QCoro::Task<bool> InformerCache::waitForCacheSync(std::chrono::milliseconds time
     QPointer<InformerCache> self(this);
     Clock *clock = m_clock;
     const Clock::TimePoint deadline = clock->now() + timeout; // on the cache's clock (FakeClock in tests)
-    // Polls every 100 ms, like client-go's WaitForCacheSync; a stop() ends the wait (false).
-    while (self && m_started && !hasSynced()) {
+    // Polls every 100 ms, like client-go's WaitForCacheSync. A stop() of a cache that was
+    // running when the wait began ends the wait (false); an unstarted cache is waited for.
+    const bool wasStarted = m_started;
+    const auto stopped = [&] { return wasStarted && !m_started; };
+    while (self && !stopped() && !hasSynced()) {
         if (clock->now() >= deadline)
             co_return false;
         QTimer timer;
@@ -162,7 +165,7 @@ QCoro::Task<bool> InformerCache::waitForCacheSync(std::chrono::milliseconds time
         timer.start(std::chrono::milliseconds(100));
         co_await timer;
     }
-    co_return self && m_started && hasSynced();
+    co_return self && !stopped() && hasSynced();
 }
 
 QCoro::Task<Expected<Informer *>> InformerCache::syncedInformer(GroupVersionKind gvk, ObjectProjection projection,
