@@ -76,39 +76,26 @@ QCoro::Task<std::optional<Status>> Client::gate(ReconcileContext ctx, PendingCal
 
 QCoro::Task<Expected<Object>> Client::get(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name)
 {
-    QPointer<Client> self(this);
-    const PendingCall p{{}, {}, 0, QStringLiteral("get"), gvk, objectKey(ns, name), true, {}, {}};
-    TraceCall call = makeCall(p, m_clock);
-    if (std::optional<Status> err = co_await admit(ctx, p, &call))
-        co_return Status(*err);
-    const auto t0 = m_clock->now();
-    std::function<bool()> cancelled = cancelCheck(ctx); // ends a wait for the cache's sync
-    Expected<Object> r = co_await m_cache->get(gvk, ns, name, std::move(cancelled));
-    if (r.ok())
-        call.resourceVersion = r->resourceVersion();
-    if (self)
-        finishCall(ctx, call, t0, r.ok() ? nullptr : &r.error());
-    co_return r;
+    return cachedGet(std::move(ctx), std::move(gvk), std::move(ns), std::move(name), ObjectProjection::Normal);
 }
 
 QCoro::Task<Expected<QList<Object>>> Client::list(ReconcileContext ctx, GroupVersionKind gvk, CacheListOptions opts)
 {
-    QPointer<Client> self(this);
-    const PendingCall p{{}, {}, 0, QStringLiteral("list"), gvk, opts.namespaceName, true, {}, {}};
-    TraceCall call = makeCall(p, m_clock);
-    if (std::optional<Status> err = co_await admit(ctx, p, &call))
-        co_return Status(*err);
-    const auto t0 = m_clock->now();
-    std::function<bool()> cancelled = cancelCheck(ctx);
-    Expected<QList<Object>> r = co_await m_cache->list(gvk, opts, std::move(cancelled));
-    if (r.ok())
-        call.items = int(r->size());
-    if (self)
-        finishCall(ctx, call, t0, r.ok() ? nullptr : &r.error());
-    co_return r;
+    return cachedList(std::move(ctx), std::move(gvk), std::move(opts), ObjectProjection::Normal);
 }
 
 QCoro::Task<Expected<Object>> Client::getMetadata(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name)
+{
+    return cachedGet(std::move(ctx), std::move(gvk), std::move(ns), std::move(name), ObjectProjection::Metadata);
+}
+
+QCoro::Task<Expected<QList<Object>>> Client::listMetadata(ReconcileContext ctx, GroupVersionKind gvk, CacheListOptions opts)
+{
+    return cachedList(std::move(ctx), std::move(gvk), std::move(opts), ObjectProjection::Metadata);
+}
+
+QCoro::Task<Expected<Object>> Client::cachedGet(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name,
+                                                ObjectProjection projection)
 {
     QPointer<Client> self(this);
     const PendingCall p{{}, {}, 0, QStringLiteral("get"), gvk, objectKey(ns, name), true, {}, {}};
@@ -117,7 +104,11 @@ QCoro::Task<Expected<Object>> Client::getMetadata(ReconcileContext ctx, GroupVer
         co_return Status(*err);
     const auto t0 = m_clock->now();
     std::function<bool()> cancelled = cancelCheck(ctx); // ends a wait for the cache's sync
-    Expected<Object> r = co_await m_cache->getMetadata(gvk, ns, name, std::move(cancelled));
+    Expected<Object> r = Status();
+    if (projection == ObjectProjection::Metadata)
+        r = co_await m_cache->getMetadata(gvk, ns, name, std::move(cancelled));
+    else
+        r = co_await m_cache->get(gvk, ns, name, std::move(cancelled));
     if (r.ok())
         call.resourceVersion = r->resourceVersion();
     if (self)
@@ -125,7 +116,8 @@ QCoro::Task<Expected<Object>> Client::getMetadata(ReconcileContext ctx, GroupVer
     co_return r;
 }
 
-QCoro::Task<Expected<QList<Object>>> Client::listMetadata(ReconcileContext ctx, GroupVersionKind gvk, CacheListOptions opts)
+QCoro::Task<Expected<QList<Object>>> Client::cachedList(ReconcileContext ctx, GroupVersionKind gvk, CacheListOptions opts,
+                                                        ObjectProjection projection)
 {
     QPointer<Client> self(this);
     const PendingCall p{{}, {}, 0, QStringLiteral("list"), gvk, opts.namespaceName, true, {}, {}};
@@ -134,7 +126,11 @@ QCoro::Task<Expected<QList<Object>>> Client::listMetadata(ReconcileContext ctx, 
         co_return Status(*err);
     const auto t0 = m_clock->now();
     std::function<bool()> cancelled = cancelCheck(ctx);
-    Expected<QList<Object>> r = co_await m_cache->listMetadata(gvk, opts, std::move(cancelled));
+    Expected<QList<Object>> r = Status();
+    if (projection == ObjectProjection::Metadata)
+        r = co_await m_cache->listMetadata(gvk, opts, std::move(cancelled));
+    else
+        r = co_await m_cache->list(gvk, opts, std::move(cancelled));
     if (r.ok())
         call.items = int(r->size());
     if (self)

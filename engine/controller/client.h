@@ -117,6 +117,11 @@ private:
     QCoro::Task<Expected<QList<Object>>> liveList(ReconcileContext ctx, GroupVersionKind gvk, QString ns, ListOptions opts);
     /// Opens the call's gate; an error (cancelled, client gone) is recorded in `call` and returned.
     QCoro::Task<std::optional<Status>> admit(ReconcileContext ctx, PendingCall p, TraceCall *call);
+    /// get/list through the cache's full or metadata-only informer, traced as get/list.
+    QCoro::Task<Expected<Object>> cachedGet(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name,
+                                            ObjectProjection projection);
+    QCoro::Task<Expected<QList<Object>>> cachedList(ReconcileContext ctx, GroupVersionKind gvk, CacheListOptions opts,
+                                                    ObjectProjection projection);
     /// A live call's mapping once its gate opened; otherwise the error, already recorded in `call`.
     QCoro::Task<Expected<ResourceMapping>> admitLive(ReconcileContext ctx, PendingCall p, TraceCall *call);
     /// Records `call` with its latency since `t0` and code 200, or `error`.
