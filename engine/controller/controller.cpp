@@ -207,6 +207,7 @@ QCoro::Task<Expected<void>> Controller::start()
     if (m_started)
         co_return Status::badRequest(QStringLiteral("controller %1 was started more than once").arg(m_name));
     QPointer<Controller> self(this);
+    const std::shared_ptr<bool> alive = m_alive; // false from the start of ~Controller
     m_started = true;
     m_metrics = std::make_unique<ControllerMetrics>(m_registry, m_name);
     m_metrics->maxConcurrent->set(m_maxConcurrent);
@@ -228,12 +229,14 @@ QCoro::Task<Expected<void>> Controller::start()
                                             "cache to be synced for Kind %2")
                                  .arg(m_name, kind));
         }
-        QTimer timer;
-        timer.setSingleShot(true);
-        timer.start(std::chrono::milliseconds(100));
-        co_await timer;
-        if (!self)
+        // 100 ms, or at once when the controller is destroyed (~Controller emits workersIdle):
+        // a frame left waiting on a plain timer is stranded when the loop or the object ends.
+        co_await detail::SignalWait(this, &Controller::workersIdle, std::chrono::milliseconds(100));
+        if (!self || !*alive)
             co_return Status::transport(QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("controller destroyed"));
+        if (m_queue->isShutDown())
+            co_return Status::transport(QString::fromLatin1(StatusReason::Cancelled),
+                                        QStringLiteral("controller %1 was stopped before its caches synced").arg(m_name));
     }
     m_logger.info(QStringLiteral("Starting workers"), {{QStringLiteral("worker count"), m_maxConcurrent}});
     m_running = true;

@@ -333,7 +333,8 @@ private Q_SLOTS:
         QCOMPARE(extension(a.values(31), "x-k"), QByteArray("{\"b\":[1]}"));
         // doubles are fixed64 little-endian
         double maximum = 0;
-        ProtobufReader reader(fields(fields(fields(pb).value(9)).value(1)).value(2));
+        const QByteArray schemaBytes = fields(fields(fields(pb).value(9)).value(1)).value(2); // the reader keeps a view
+        ProtobufReader reader(schemaBytes);
         ProtobufReader::Field f;
         double minimum = 0;
         while (reader.next(&f)) {
