@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // opbench-apiserver: the embedded Kubernetes-compatible API server as its own process.
-#include "engine/api/allocator.h"
+#include "engine/base/allocator.h"
 #include "engine/api/version.h"
 #include "engine/apiserver/apiserver.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // opbench-bench: runs one benchmark sub-command and prints its figures as one JSON line.
-#include "engine/api/allocator.h"
+#include "engine/base/allocator.h"
 #include "bench/bench.h"
 
 #include <QCoreApplication>

@@ -6,7 +6,7 @@
 // cycles_per_second is wall-clock; cpu_cycles_per_second divides by this thread's CPU time, which
 // stays meaningful when other processes share the cores.
 #include "bench/bench.h"
-#include "engine/api/metrics.h"
+#include "engine/base/metrics.h"
 #include "engine/queue/workqueue.h"
 
 #include <QElapsedTimer>

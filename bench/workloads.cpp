@@ -11,10 +11,11 @@
 //   objects_at_peak                     Deployments + ReplicaSets + Pods stored when settled
 //   peak_rss_bytes
 #include "bench/bench.h"
-#include "engine/api/clock.h"
-#include "engine/apiserver/garbagecollector.h"
-#include "engine/apiserver/store.h"
-#include "engine/apiserver/workloadsimulator.h"
+#include "engine/testing/fakeclock.h"
+#include "engine/base/clock.h"
+#include "engine/apiserver/controllers/garbagecollector.h"
+#include "engine/apiserver/storage/store.h"
+#include "engine/apiserver/controllers/workloadsimulator.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -49,7 +50,7 @@ QJsonObject deployment(int i, int replicas)
 }
 
 // Processes queued work, stepping the fake clock between rounds, until `done`.
-bool runUntil(opbench::FakeClock &clock, const std::function<bool()> &done)
+bool runUntil(opbench::testing::FakeClock &clock, const std::function<bool()> &done)
 {
     for (int round = 0; round < 10000; ++round) {
         QCoreApplication::processEvents();
@@ -65,7 +66,7 @@ int run(const QStringList &args)
 {
     const int n = opbench::bench::option(args, QStringLiteral("--deployments"), QStringLiteral("200")).toInt();
     const int replicas = opbench::bench::option(args, QStringLiteral("--replicas"), QStringLiteral("3")).toInt();
-    opbench::FakeClock clock;
+    opbench::testing::FakeClock clock;
     Store store(&clock);
     opbench::apiserver::GarbageCollector gc(&store, &clock);
     opbench::apiserver::WorkloadSimulator sim(&store, &clock, 500ms);

@@ -7,7 +7,15 @@
 #      workbench (it must serve any client);
 #   3. the runtime (engine/api, client, queue, cache, controller, manager) never includes the
 #      operator, the workbench or the API server (it knows no operator);
-#   4. nothing under engine/ includes ui/ or a QtGui/QtWidgets header (the engine is headless).
+#   4. nothing under engine/ includes ui/ or a QtGui/QtWidgets header (the engine is headless);
+#   5. engine/base (clock, metrics, logging, allocator) includes no other engine folder;
+#   6. nothing outside engine/testing (and tests/, bench/, examples' tests) includes
+#      engine/testing: production code never links test support;
+#   7. inside engine/apiserver, an area includes only the areas below it in this order
+#      (engine/apiserver/CMakeLists.txt says what each holds), and no area includes the
+#      assembly at the top (apiserver.h, httpfront.h):
+#        http, registry < apply < schema, transform, auth < validation < storage
+#        < controllers < handlers < (top)
 if(NOT SOURCE_DIR)
   message(FATAL_ERROR "CheckBoundaries: pass -DSOURCE_DIR=<repository root>")
 endif()
@@ -37,6 +45,36 @@ foreach(_folder api client queue cache controller manager)
   _check_folder(engine/${_folder} "\"engine/(operator|workbench|apiserver)/"
                 "the runtime does not know the operator, the workbench or the API server")
 endforeach()
+foreach(_folder base)
+  _check_folder(engine/${_folder} "\"engine/(api|client|queue|cache|controller|manager|apiserver|sdk|operator|workbench|testing)/"
+                "engine/base depends on no other engine folder")
+endforeach()
+foreach(_folder api base client queue cache controller manager apiserver sdk operator workbench)
+  _check_folder(engine/${_folder} "\"engine/testing/" "production code does not include test support")
+endforeach()
+foreach(_folder ui app)
+  _check_folder(${_folder} "\"engine/testing/" "production code does not include test support")
+endforeach()
+
+# Rule 7: the API server's areas, lowest first; each may include its own rank and below.
+set(_areas http:0 registry:0 apply:1 schema:2 transform:2 auth:2 validation:3 storage:4 controllers:5 handlers:6)
+foreach(_pair IN LISTS _areas)
+  string(REPLACE ":" ";" _pair "${_pair}")
+  list(GET _pair 0 _area)
+  list(GET _pair 1 _rank)
+  set(_higher "apiserver\\.h|httpfront\\.h")
+  foreach(_other IN LISTS _areas)
+    string(REPLACE ":" ";" _other "${_other}")
+    list(GET _other 0 _oarea)
+    list(GET _other 1 _orank)
+    if(_orank GREATER _rank)
+      string(APPEND _higher "|${_oarea}/")
+    endif()
+  endforeach()
+  _check_folder(engine/apiserver/${_area} "\"engine/apiserver/(${_higher})"
+                "engine/apiserver/${_area} includes only lower areas (see engine/apiserver/CMakeLists.txt)")
+endforeach()
+
 _check_folder(engine "(\"ui/|<Qt(Gui|Widgets)|<Q(Widget|MainWindow|Painter|Pixmap|Image)>)"
               "the engine is headless")
 

@@ -3,7 +3,7 @@
 # A user project then does
 #   find_package(opbench 0.2 REQUIRED)
 #   target_link_libraries(my-operator PRIVATE opbench::runtime)          # + opbench::apiserver, opbench::workbench
-#   (tests: opbench::sdk for TestApiServer, opbench::faulttest for the fault harness)
+#   (tests: opbench::testing for TestApiServer and FakeClock, opbench::faulttest for the fault harness)
 # Public headers install under include/opbench with their source paths ("engine/api/object.h"),
 # the front door as <opbench/opbench.h>. Internal headers (*_p.h, the API server's machinery,
 # the queues' implementations) stay in the source tree.
@@ -11,10 +11,10 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(_opbench_exported
-  opbench_api:api opbench_client:client opbench_queue:queue opbench_cache:cache
+  opbench_base:base opbench_api:api opbench_client:client opbench_queue:queue opbench_cache:cache
   opbench_controller:controller opbench_manager:manager opbench_runtime:runtime
   opbench_apiserver:apiserver opbench_operator:myapplication opbench_workbench:workbench_engine
-  opbench_sdk:sdk opbench_faulttest:faulttest)
+  opbench_sdk:sdk opbench_testing:testing opbench_faulttest:faulttest)
 if(TARGET opbench_ui)
   list(APPEND _opbench_exported opbench_ui:workbench)
 endif()

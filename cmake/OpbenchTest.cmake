@@ -8,7 +8,7 @@ function(opbench_add_test name)
     set(ARG_TIMEOUT 180)
   endif()
   add_executable(${name} ${ARG_SOURCES})
-  target_link_libraries(${name} PRIVATE Qt6::Test ${ARG_LIBS})
+  target_link_libraries(${name} PRIVATE Qt6::Test opbench_testing ${ARG_LIBS})
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR})
   target_compile_definitions(${name} PRIVATE
     OPBENCH_SOURCE_DIR="${PROJECT_SOURCE_DIR}" OPBENCH_BINARY_DIR="${PROJECT_BINARY_DIR}")

@@ -20,13 +20,18 @@ function(opbench_add_library name)
   opbench_set_warnings(${name})
 endfunction()
 
-# opbench_engine_library(name PUBLIC_LIBS ... PRIVATE_LIBS ...)
-# Globs the .cpp/.h files of the calling folder into one static library (so adding a file
-# pair needs no CMake edit). A folder with no .cpp yet yields an INTERFACE library.
+# opbench_engine_library(name [RECURSE] PUBLIC_LIBS ... PRIVATE_LIBS ...)
+# Globs the .cpp/.h files of the calling folder (and, with RECURSE, of its subfolders) into one
+# static library (so adding a file pair needs no CMake edit). A folder with no .cpp yet yields an
+# INTERFACE library.
 function(opbench_engine_library name)
-  cmake_parse_arguments(ARG "" "" "PUBLIC_LIBS;PRIVATE_LIBS" ${ARGN})
-  file(GLOB _srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
-  file(GLOB _hdrs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.h)
+  cmake_parse_arguments(ARG "RECURSE" "" "PUBLIC_LIBS;PRIVATE_LIBS" ${ARGN})
+  set(_glob GLOB)
+  if(ARG_RECURSE)
+    set(_glob GLOB_RECURSE)
+  endif()
+  file(${_glob} _srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+  file(${_glob} _hdrs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.h)
   if(_srcs)
     opbench_add_library(${name} SOURCES ${_srcs} ${_hdrs}
       PUBLIC_LIBS ${ARG_PUBLIC_LIBS} PRIVATE_LIBS ${ARG_PRIVATE_LIBS})

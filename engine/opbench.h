@@ -33,9 +33,9 @@
 //                                event recorders; add(controller) (engine/manager/manager.h)
 //   EventRecorder                Kubernetes Events for your objects (engine/manager/eventrecorder.h)
 //   OperatorDefinition           CRDs + kinds + setup + samples + lease: everything runOperator()
-//                                and runWorkbench() need (engine/manager/operatordefinition.h)
+//                                and runWorkbench() need (engine/sdk/operatordefinition.h)
 //   runOperator()                the headless main with the kubebuilder flags (engine/sdk/operatormain.h)
-//   Logger                       logr-style structured logs (engine/controller/logger.h)
+//   Logger                       logr-style structured logs (engine/base/logger.h)
 
 #include "engine/api/crdmapping.h"
 #include "engine/api/expected.h"
@@ -46,10 +46,10 @@
 #include "engine/controller/builder.h"
 #include "engine/controller/client.h"
 #include "engine/controller/clientutil.h"
-#include "engine/controller/logger.h"
+#include "engine/base/logger.h"
 #include "engine/controller/predicates.h"
 #include "engine/controller/reconcilecontext.h"
 #include "engine/controller/reconciler.h"
 #include "engine/manager/eventrecorder.h"
 #include "engine/manager/manager.h"
-#include "engine/manager/operatordefinition.h"
+#include "engine/sdk/operatordefinition.h"

@@ -19,7 +19,7 @@ secs=${1:-60}
 only=${2:-.*}
 BUILD_DIR=${OPBENCH_FUZZ_BUILD_DIR:-build-fuzz}
 # clang 16: clang 14 (Debian's default clang) cannot capture structured bindings in lambdas
-# (C++20 P1091; engine/api/metrics.cpp does), so the engine does not compile with it.
+# (C++20 P1091; engine/base/metrics.cpp does), so the engine does not compile with it.
 CXX_BIN=${OPBENCH_FUZZ_CXX:-$(command -v clang++-16 || true)}
 [ -n "$CXX_BIN" ] || { echo "fuzz: clang++-16 not found (apt-get install clang-16 libclang-rt-16-dev)"; exit 2; }
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true

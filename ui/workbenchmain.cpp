@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/workbenchmain.h"
 
-#include "engine/api/allocator.h"
+#include "engine/base/allocator.h"
 #include "engine/api/version.h"
 #include "ui/mainwindow.h"
 #include "ui/session/hostedoperator.h"

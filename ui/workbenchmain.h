@@ -12,7 +12,7 @@
 // it exists), --screenshot PATH --exit-after SECONDS (render the window and quit),
 // --report-after SECONDS (print one JSON line saying what the panels hold, then quit: for CI).
 
-#include "engine/manager/operatordefinition.h"
+#include "engine/sdk/operatordefinition.h"
 
 namespace opbench {
 

@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/apiserver/apiserver.h"
 
-#include "engine/api/clock.h"
+#include "engine/base/clock.h"
 #include "engine/api/yamlcodec.h"
-#include "engine/apiserver/auditlog.h"
-#include "engine/apiserver/builtinvalidation.h"
-#include "engine/apiserver/auth.h"
-#include "engine/apiserver/crdcontroller.h"
-#include "engine/apiserver/garbagecollector.h"
+#include "engine/apiserver/auth/auditlog.h"
+#include "engine/apiserver/validation/builtinvalidation.h"
+#include "engine/apiserver/auth/auth.h"
+#include "engine/apiserver/controllers/crdcontroller.h"
+#include "engine/apiserver/controllers/garbagecollector.h"
 #include "engine/apiserver/httpfront.h"
-#include "engine/apiserver/namespacecontroller.h"
-#include "engine/apiserver/schemavalidator.h"
-#include "engine/apiserver/statefile.h"
-#include "engine/apiserver/store.h"
-#include "engine/apiserver/watchhub.h"
-#include "engine/apiserver/workloadsimulator.h"
+#include "engine/apiserver/controllers/namespacecontroller.h"
+#include "engine/apiserver/validation/schemavalidator.h"
+#include "engine/apiserver/storage/statefile.h"
+#include "engine/apiserver/storage/store.h"
+#include "engine/apiserver/storage/watchhub.h"
+#include "engine/apiserver/controllers/workloadsimulator.h"
 
 #include <QFile>
 #include <QRandomGenerator>

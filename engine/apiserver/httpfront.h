@@ -6,12 +6,12 @@
 // discovery / non-resource endpoints or the resource handlers; unknown paths get 404 "the server
 // could not find the requested resource". Every request is audited with its status code.
 
-#include "engine/apiserver/accessreview.h"
-#include "engine/apiserver/auditlog.h"
-#include "engine/apiserver/auth.h"
-#include "engine/apiserver/discovery.h"
+#include "engine/apiserver/handlers/accessreview.h"
+#include "engine/apiserver/auth/auditlog.h"
+#include "engine/apiserver/auth/auth.h"
+#include "engine/apiserver/handlers/discovery.h"
 #include "engine/apiserver/faults.h"
-#include "engine/apiserver/resourcehandler.h"
+#include "engine/apiserver/handlers/resourcehandler.h"
 
 #include <QAbstractHttpServer>
 

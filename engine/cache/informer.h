@@ -14,7 +14,7 @@
 // - objects are transformed (metadata.managedFields stripped by default) before they enter the
 //   store, so the cache and the handlers see the same value.
 
-#include "engine/api/clock.h"
+#include "engine/base/clock.h"
 #include "engine/api/gvk.h"
 #include "engine/cache/deltasink.h"
 #include "engine/cache/eventhandler.h"

@@ -20,7 +20,7 @@
 // and metadata informer maps apart: both may exist for one kind, each with its own list + watch,
 // same scope. getMetadata/listMetadata read the metadata-only one, get/list the full one.
 
-#include "engine/api/clock.h"
+#include "engine/base/clock.h"
 #include "engine/api/expected.h"
 #include "engine/api/labelselector.h"
 #include "engine/api/fieldselector.h"

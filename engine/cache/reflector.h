@@ -21,7 +21,7 @@
 //   reflector fall back to LIST + WATCH for good.
 // Destroying the reflector cancels its watch; an in-flight list finishes and is ignored.
 
-#include "engine/api/clock.h"
+#include "engine/base/clock.h"
 #include "engine/api/gvk.h"
 #include "engine/api/object.h"
 #include "engine/api/status.h"

@@ -6,7 +6,7 @@
 //
 // Secrets (tokens, passwords, keys) never appear in any error message or log line.
 
-#include "engine/api/clock.h"
+#include "engine/base/clock.h"
 #include "engine/api/expected.h"
 
 #include <QByteArray>

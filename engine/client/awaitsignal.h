@@ -3,7 +3,7 @@
 // Internal awaitables for the client: wait for a signal with a bound, and sleep through a Clock.
 // Both resume the coroutine exactly once and never touch a destroyed object.
 
-#include "engine/api/clock.h"
+#include "engine/base/clock.h"
 
 #include <QObject>
 #include <QPointer>

@@ -4,7 +4,7 @@
 // `qps` tokens per second refill a bucket of `burst`; each request takes one token and waits
 // for it when the bucket is empty.
 
-#include "engine/api/clock.h"
+#include "engine/base/clock.h"
 
 namespace opbench {
 

@@ -25,7 +25,7 @@
 // Live on one thread; call from that thread. Long-lived watches use WatchStream (a connection
 // of its own each).
 
-#include "engine/api/clock.h"
+#include "engine/base/clock.h"
 #include "engine/api/expected.h"
 #include "engine/api/gvk.h"
 #include "engine/api/object.h"

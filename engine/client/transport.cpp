@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/client/transport.h"
 
-#include "engine/api/metrics.h"
+#include "engine/base/metrics.h"
 #include "engine/client/httpclient.h"
 
 #include <QNetworkProxy>

@@ -20,7 +20,7 @@
 // good and has no idle bound.
 // The object may be destroyed at any time, including from a slot connected to its signals.
 
-#include "engine/api/clock.h"
+#include "engine/base/clock.h"
 #include "engine/client/requestoptions.h"
 #include "engine/client/restconfig.h"
 #include "engine/client/watchdecoder.h"

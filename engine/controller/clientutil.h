@@ -3,7 +3,7 @@
 // Client helpers (controller-runtime's controllerutil and client-go's retry package):
 // createOrUpdate / createOrPatch, owner references, finalizers, retryOnConflict.
 
-#include "engine/api/clock.h"
+#include "engine/base/clock.h"
 #include "engine/api/expected.h"
 #include "engine/api/object.h"
 #include "engine/controller/client.h"

@@ -23,7 +23,7 @@
 #include "engine/cache/informer.h"
 #include "engine/controller/controllermetrics.h"
 #include "engine/controller/handlers.h"
-#include "engine/controller/logger.h"
+#include "engine/base/logger.h"
 #include "engine/controller/reconciler.h"
 #include "engine/controller/reconciletrace.h"
 #include "engine/queue/workqueue.h"

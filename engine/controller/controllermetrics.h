@@ -3,7 +3,7 @@
 // The per-controller metrics of controller-runtime (names, labels and buckets as it defines
 // them), resolved once per controller.
 
-#include "engine/api/metrics.h"
+#include "engine/base/metrics.h"
 
 namespace opbench {
 

@@ -9,7 +9,7 @@
 // the wrong trace. A default-constructed context is the "background" context: nothing is
 // recorded, nothing halts, it is never cancelled (for calls made outside a reconcile).
 
-#include "engine/controller/logger.h"
+#include "engine/base/logger.h"
 #include "engine/controller/reconciletrace.h"
 
 #include <QPointer>

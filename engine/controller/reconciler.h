@@ -17,7 +17,7 @@
 // - Result{requeue = true}     → retried with backoff (deprecated: use requeueAfter);
 // - Result{}                   → success: the failure count is forgotten.
 
-#include "engine/api/clock.h"
+#include "engine/base/clock.h"
 #include "engine/api/status.h"
 #include "engine/controller/reconcilecontext.h"
 #include "engine/queue/cause.h"

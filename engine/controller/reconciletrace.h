@@ -5,7 +5,7 @@
 // controller emits one per reconcile (Controller::reconcileFinished); TraceWriter appends them
 // to a file as JSON lines (`--trace-file PATH`).
 
-#include "engine/api/clock.h"
+#include "engine/base/clock.h"
 #include "engine/api/gvk.h"
 #include "engine/controller/jsondiff.h"
 #include "engine/queue/cause.h"

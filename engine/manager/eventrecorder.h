@@ -13,7 +13,7 @@
 // - Writes are fire-and-forget from event(); record() is the awaitable form (tests).
 // Type is "Normal" or "Warning".
 
-#include "engine/api/clock.h"
+#include "engine/base/clock.h"
 #include "engine/api/expected.h"
 #include "engine/api/object.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/manager/leaderelector.h"
 
-#include "engine/api/metrics.h"
+#include "engine/base/metrics.h"
 
 #include <QHostInfo>
 #include <QRandomGenerator>

@@ -32,7 +32,7 @@
 // starve renewals) and is driven there; isLeader, lost, mayAct, handedOff, observedLeader and
 // observedRecord may be called from any thread.
 
-#include "engine/api/clock.h"
+#include "engine/base/clock.h"
 #include "engine/api/expected.h"
 #include "engine/manager/leaselock.h"
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/manager/manager.h"
 
-#include "engine/api/metrics.h"
+#include "engine/base/metrics.h"
 #include "engine/client/auth.h"
 #include "engine/client/inclusterconfig.h"
-#include "engine/controller/logger.h"
+#include "engine/base/logger.h"
 #include "engine/manager/eventrecorder.h"
 #include "engine/manager/httpendpoint.h"
 #include "engine/manager/leaderelector.h"

@@ -19,7 +19,7 @@
 // and finishes with exit code 1 and "failed waiting for all runnables to end within grace period
 // of Ns". finished(code, reason) is emitted once everything stopped.
 
-#include "engine/api/clock.h"
+#include "engine/base/clock.h"
 #include "engine/api/expected.h"
 #include "engine/cache/informercache.h"
 #include "engine/client/restclient.h"

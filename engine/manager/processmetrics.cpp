@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/manager/processmetrics.h"
 
-#include "engine/api/metrics.h"
+#include "engine/base/metrics.h"
 
 #include <QDir>
 #include <QFile>

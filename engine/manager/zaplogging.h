@@ -9,7 +9,7 @@
 // same encoder with the category as logger name once installQtHandler() is called.
 
 #include "engine/api/expected.h"
-#include "engine/controller/logger.h"
+#include "engine/base/logger.h"
 
 #include <QMutex>
 

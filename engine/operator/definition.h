@@ -5,7 +5,7 @@
 // ReplicaSet, Pod), its controller setup, the five sample apps and its lease. opbench-operator is
 // runOperator(definition()); the desktop workbench is runWorkbench(definition()).
 
-#include "engine/manager/operatordefinition.h"
+#include "engine/sdk/operatordefinition.h"
 
 namespace opbench::myapp {
 

@@ -4,7 +4,7 @@
 // trigger; ours keeps every cause of a key while it waits and hands the merged list out with the
 // item, so a reconcile can say why it ran (the "why did it reconcile?" question, CR #1186).
 
-#include "engine/api/clock.h"
+#include "engine/base/clock.h"
 
 #include <QList>
 #include <QString>

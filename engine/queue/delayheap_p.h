@@ -4,7 +4,7 @@
 // one (WakeUp). One timer per queue, whatever the number of waiting keys (Qt's timers do not scale
 // past ~20k). Internal to engine/queue.
 
-#include "engine/api/clock.h"
+#include "engine/base/clock.h"
 
 #include <functional>
 #include <vector>

@@ -16,8 +16,8 @@
 // A queue is the only writer of its children (queue names are unique, like controller names), so
 // updates use the single-writer forms: no locked read-modify-write on the hot path.
 
-#include "engine/api/clock.h"
-#include "engine/api/metrics.h"
+#include "engine/base/clock.h"
+#include "engine/base/metrics.h"
 
 #include <QString>
 

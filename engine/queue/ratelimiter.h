@@ -7,7 +7,7 @@
 // Limiters keep per-key history until forget(key); a queue calls when() from addRateLimited().
 // Everything runs on the engine thread; none of these is thread-safe.
 
-#include "engine/api/clock.h"
+#include "engine/base/clock.h"
 #include "engine/queue/queuekey.h"
 
 #include <QHash>

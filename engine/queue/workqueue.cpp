@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/queue/workqueue.h"
 
-#include "engine/api/metrics.h"
+#include "engine/base/metrics.h"
 #include "engine/queue/priorityqueue.h"
 #include "engine/queue/ratelimitingqueue.h"
 

@@ -19,7 +19,7 @@
 //   itemsAvailable() is only emitted when the number of ready items goes from zero to non-zero.
 // - Observable: snapshot() lists every key the queue knows; listeners get each change.
 
-#include "engine/api/clock.h"
+#include "engine/base/clock.h"
 #include "engine/queue/cause.h"
 #include "engine/queue/queuekey.h"
 #include "engine/queue/ratelimiter.h"

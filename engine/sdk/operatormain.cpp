@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/sdk/operatormain.h"
 
-#include "engine/api/allocator.h"
+#include "engine/base/allocator.h"
 #include "engine/api/version.h"
 #include "engine/api/restmapper.h"
 #include "engine/apiserver/apiserver.h"
 #include "engine/client/restclient.h"
 #include "engine/client/restconfig.h"
 #include "engine/controller/controller.h"
-#include "engine/controller/logger.h"
+#include "engine/base/logger.h"
 #include "engine/controller/reconciletrace.h"
 #include "engine/manager/manager.h"
 #include "engine/manager/signalhandler.h"

@@ -16,7 +16,7 @@
 // Before the manager starts: a preflight (reachable, authorized, CRD installed) whose failure
 // exits with its own code and a message saying what to do. SIGTERM/SIGINT stop gracefully.
 
-#include "engine/manager/operatordefinition.h"
+#include "engine/sdk/operatordefinition.h"
 
 namespace opbench {
 

@@ -10,7 +10,7 @@
 //   leadership()  the Manager's leader elector and the hand-off
 //
 // and carries the object intents (create, delete, samples) through the Manager's REST client.
-// The operator is any OperatorDefinition (engine/manager/operatordefinition.h).
+// The operator is any OperatorDefinition (engine/sdk/operatordefinition.h).
 // Every part lives on the engine thread. The UI connects to their signals once and posts to
 // their slots (queued); nothing else crosses the thread.
 
@@ -20,7 +20,7 @@
 #include "engine/api/expected.h"
 #include "engine/api/gvk.h"
 #include "engine/api/object.h"
-#include "engine/manager/operatordefinition.h"
+#include "engine/sdk/operatordefinition.h"
 
 #include <QObject>
 #include <QPointer>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "engine/api/clock.h"
+#include "engine/base/clock.h"
 
 #include <QTest>
 
@@ -12,7 +12,7 @@ class tst_Clock : public QObject
 private Q_SLOTS:
     void fakeClockRunsDueCallbacksInDeadlineOrder()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         QStringList fired;
         clock.callAfter(30ms, nullptr, [&] { fired << QStringLiteral("c"); });
         clock.callAfter(10ms, nullptr, [&] { fired << QStringLiteral("a"); });
@@ -31,7 +31,7 @@ private Q_SLOTS:
 
     void fakeClockSkipsCallbacksWhoseContextDied()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         bool fired = false;
         {
             QObject context;
@@ -43,7 +43,7 @@ private Q_SLOTS:
 
     void fakeWallClockMovesWithMonotonicTime()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         const QDateTime start = clock.wallNow();
         clock.advance(1500ms);
         QCOMPARE(start.msecsTo(clock.wallNow()), 1500);
@@ -62,4 +62,5 @@ private Q_SLOTS:
 };
 
 QTEST_GUILESS_MAIN(tst_Clock)
+#include "engine/testing/fakeclock.h"
 #include "tst_clock.moc"

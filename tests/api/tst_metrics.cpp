@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "engine/api/metrics.h"
+#include "engine/base/metrics.h"
 
 #include <QTest>
 

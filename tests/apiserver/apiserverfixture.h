@@ -13,7 +13,7 @@
 
 #include "tests/support/testhttp.h"
 
-namespace opbench::testsupport {
+namespace opbench::testing {
 
 struct ApiServerFixture
 {
@@ -21,4 +21,4 @@ struct ApiServerFixture
     TestHttp m_http{m_api}; // requests go to m_api once it has started
 };
 
-} // namespace opbench::testsupport
+} // namespace opbench::testing

@@ -13,7 +13,7 @@
 #include <qcoro/qcorotask.h>
 
 using namespace opbench;
-using namespace opbench::testsupport;
+using namespace opbench::testing;
 
 namespace {
 

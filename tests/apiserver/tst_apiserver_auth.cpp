@@ -8,7 +8,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-using namespace opbench::testsupport;
+using namespace opbench::testing;
 
 class TestApiServerAuth : public QObject
 {

@@ -6,7 +6,7 @@
 #include <QJsonArray>
 #include <QtTest>
 
-using namespace opbench::testsupport;
+using namespace opbench::testing;
 
 namespace {
 const QString kCrds = QStringLiteral("/apis/apiextensions.k8s.io/v1/customresourcedefinitions");

@@ -8,7 +8,7 @@
 #include <QJsonArray>
 #include <QtTest>
 
-using namespace opbench::testsupport;
+using namespace opbench::testing;
 
 namespace {
 const QString kDeploys = QStringLiteral("/apis/apps/v1/namespaces/default/deployments");

@@ -6,7 +6,7 @@
 #include <QJsonArray>
 #include <QtTest>
 
-using namespace opbench::testsupport;
+using namespace opbench::testing;
 
 namespace {
 const QString kCms = QStringLiteral("/api/v1/namespaces/default/configmaps");

@@ -5,7 +5,7 @@
 #include <QJsonArray>
 #include <QtTest>
 
-using namespace opbench::testsupport;
+using namespace opbench::testing;
 
 class TestApiServerDiscovery : public QObject
 {

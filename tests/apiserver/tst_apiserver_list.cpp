@@ -8,7 +8,7 @@
 #include <QNetworkReply>
 #include <QtTest>
 
-using namespace opbench::testsupport;
+using namespace opbench::testing;
 
 namespace {
 const QString kCms = QStringLiteral("/api/v1/namespaces/default/configmaps");

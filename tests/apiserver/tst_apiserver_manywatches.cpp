@@ -3,12 +3,12 @@
 // leave mid-stream do no harm.
 #include "tests/support/testhttp.h"
 
-#include "engine/apiserver/watchhub.h"
+#include "engine/apiserver/storage/watchhub.h"
 
 #include <QTcpSocket>
 #include <QtTest>
 
-using namespace opbench::testsupport;
+using namespace opbench::testing;
 
 class TestApiServerManyWatches : public QObject
 {

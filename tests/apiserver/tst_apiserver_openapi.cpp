@@ -9,7 +9,7 @@
 #include <QJsonDocument>
 #include <QtTest>
 
-using namespace opbench::testsupport;
+using namespace opbench::testing;
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <QJsonDocument>
 #include <QtTest>
 
-using namespace opbench::testsupport;
+using namespace opbench::testing;
 
 namespace {
 const QString kApps = QStringLiteral("/apis/example.com/v1alpha1/namespaces/default/myapplications");

@@ -11,7 +11,7 @@
 #include <QJsonArray>
 #include <QtTest>
 
-using namespace opbench::testsupport;
+using namespace opbench::testing;
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <QSslCertificate>
 #include <QtTest>
 
-using namespace opbench::testsupport;
+using namespace opbench::testing;
 
 class TestApiServerTls : public QObject
 {

@@ -3,12 +3,12 @@
 // transitions, 410 ERROR beyond the history window, Go-style booleans.
 #include "tests/support/testhttp.h"
 
-#include "engine/apiserver/watchhub.h"
+#include "engine/apiserver/storage/watchhub.h"
 
 #include <QJsonArray>
 #include <QtTest>
 
-using namespace opbench::testsupport;
+using namespace opbench::testing;
 
 namespace {
 const QString kCms = QStringLiteral("/api/v1/namespaces/default/configmaps");

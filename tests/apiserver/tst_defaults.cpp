@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// Built-in defaulting (engine/apiserver/defaults.h, servicedefaults.h): the rules kind by kind
+// Built-in defaulting (engine/apiserver/validation/defaults.h, servicedefaults.h): the rules kind by kind
 // (table-driven, including "a client value is kept"), imagePullPolicy, cluster IP / node port
 // allocation, and the Store applying them on create, update, dryRun and restore so that a write
 // omitting only defaulted fields is a no-op (same RV, no event).
-#include "engine/api/clock.h"
-#include "engine/apiserver/defaults.h"
-#include "engine/apiserver/servicedefaults.h"
-#include "engine/apiserver/store.h"
+#include "engine/testing/fakeclock.h"
+#include "engine/base/clock.h"
+#include "engine/apiserver/validation/defaults.h"
+#include "engine/apiserver/validation/servicedefaults.h"
+#include "engine/apiserver/storage/store.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -346,7 +347,7 @@ private Q_SLOTS:
     }
 
 private:
-    FakeClock m_clock;
+    testing::FakeClock m_clock;
 };
 
 QTEST_GUILESS_MAIN(TestDefaults)

@@ -2,8 +2,8 @@
 // Field ownership without HTTP: the fieldsV1 trie, the sets Apply and Update record, conflicts,
 // force, removal of fields an applier dropped, list-map keys from the built-in table and from a
 // CRD schema.
-#include "engine/apiserver/fieldmanager.h"
-#include "engine/apiserver/registry.h"
+#include "engine/apiserver/apply/fieldmanager.h"
+#include "engine/apiserver/registry/registry.h"
 #include "tests/apiserver/tst_fieldmanager_data.h"
 
 #include <QJsonArray>

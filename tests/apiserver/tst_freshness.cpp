@@ -2,10 +2,11 @@
 // Freshness waits for a resourceVersion newer than the store's (FakeClock: no sleeping): the wait
 // ends as soon as the RV is committed, or with "too large" once the wait has passed; and the 504
 // Status has the real server's shape.
-#include "engine/apiserver/freshness.h"
+#include "engine/apiserver/storage/freshness.h"
 
-#include "engine/api/clock.h"
-#include "engine/apiserver/store.h"
+#include "engine/testing/fakeclock.h"
+#include "engine/base/clock.h"
+#include "engine/apiserver/storage/store.h"
 
 #include <QJsonArray>
 #include <QtTest>
@@ -30,7 +31,7 @@ class TestFreshness : public QObject
 private Q_SLOTS:
     void shouldAnswerAtOnceWhenTheRvIsAlreadyThere()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         Store store(&clock);
         QObject context;
         std::optional<bool> result;
@@ -41,7 +42,7 @@ private Q_SLOTS:
 
     void shouldEndTheWaitWhenTheRvArrives()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         Store store(&clock);
         QObject context;
         const quint64 wanted = store.resourceVersion() + 2;
@@ -61,7 +62,7 @@ private Q_SLOTS:
 
     void shouldGiveUpAfterTheWait()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         Store store(&clock);
         QObject context;
         QList<bool> results;
@@ -76,7 +77,7 @@ private Q_SLOTS:
 
     void shouldNotCallBackIntoADestroyedContext()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         Store store(&clock);
         bool called = false;
         {

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The garbage collector on a Store (no HTTP): background, dangling references, foreground,
 // orphan (k8s-api-semantics §8).
-#include "engine/api/clock.h"
-#include "engine/apiserver/garbagecollector.h"
-#include "engine/apiserver/store.h"
+#include "engine/testing/fakeclock.h"
+#include "engine/base/clock.h"
+#include "engine/apiserver/controllers/garbagecollector.h"
+#include "engine/apiserver/storage/store.h"
 
 #include <QJsonArray>
 #include <QTest>
@@ -29,7 +30,7 @@ class tst_GarbageCollector : public QObject
 {
     Q_OBJECT
 private:
-    std::unique_ptr<FakeClock> m_clock;
+    std::unique_ptr<testing::FakeClock> m_clock;
     std::unique_ptr<Store> m_store;
     std::unique_ptr<GarbageCollector> m_gc;
 
@@ -64,7 +65,7 @@ private:
 private Q_SLOTS:
     void init()
     {
-        m_clock = std::make_unique<FakeClock>();
+        m_clock = std::make_unique<testing::FakeClock>();
         m_store = std::make_unique<Store>(m_clock.get());
         m_gc = std::make_unique<GarbageCollector>(m_store.get(), m_clock.get());
     }

@@ -3,11 +3,11 @@
 // table with real types and the strategic-merge extensions kubectl computes client-side apply
 // patches from, CRD definitions following the registry, the v3→v2 conversion rules, and the
 // gnostic protobuf encoding read back with ProtobufReader. A benchmark measures the cost.
-#include "engine/apiserver/gnosticv2.h"
-#include "engine/apiserver/openapischema.h"
-#include "engine/apiserver/openapiv2.h"
-#include "engine/apiserver/protobufreader.h"
-#include "engine/apiserver/registry.h"
+#include "engine/apiserver/handlers/gnosticv2.h"
+#include "engine/apiserver/schema/openapischema.h"
+#include "engine/apiserver/handlers/openapiv2.h"
+#include "engine/apiserver/schema/protobufreader.h"
+#include "engine/apiserver/registry/registry.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

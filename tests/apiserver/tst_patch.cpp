@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // PATCH semantics: JSON patch, merge patch, strategic merge, apply, media types (§4).
-#include "engine/apiserver/jsonpatch.h"
-#include "engine/apiserver/patch.h"
-#include "engine/apiserver/strategicmerge.h"
+#include "engine/apiserver/apply/jsonpatch.h"
+#include "engine/apiserver/apply/patch.h"
+#include "engine/apiserver/apply/strategicmerge.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

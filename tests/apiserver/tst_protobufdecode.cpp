@@ -2,8 +2,8 @@
 // Kubernetes protobuf request bodies (kubectl >= 1.33 generators): real captured bodies decode to
 // the expected JSON; hand-built bodies cover unknown fields, pointer zeros, IntOrString, Time,
 // maps, and the 400/415 refusals.
-#include "engine/apiserver/protobufdecode.h"
-#include "engine/apiserver/protobufreader.h"
+#include "engine/apiserver/schema/protobufdecode.h"
+#include "engine/apiserver/schema/protobufreader.h"
 
 #include <QFile>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The structural-schema validator: defaults, pruning, and the API server's 422 causes (§9).
-#include "engine/apiserver/schemavalidator.h"
+#include "engine/apiserver/validation/schemavalidator.h"
 
 #include <QFile>
 #include <QJsonArray>

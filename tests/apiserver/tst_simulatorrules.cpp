@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Pure rules of the workload simulator: image pullability, rollout limits, hashes, and the
 // Deployment status transitions (§12).
-#include "engine/apiserver/simulatorrules.h"
+#include "engine/apiserver/controllers/simulatorrules.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Table cells computed from objects: the pod STATUS/READY/RESTARTS rules kubectl shows, and the
 // JSONPath subset of CRD printer columns.
-#include "engine/apiserver/tables.h"
+#include "engine/apiserver/transform/tables.h"
 
 #include "engine/api/timeformat.h"
 

@@ -14,7 +14,7 @@
 
 using namespace opbench;
 using namespace opbench::apiserver;
-using opbench::testsupport::TestApiServer;
+using opbench::testing::TestApiServer;
 
 namespace {
 

@@ -2,11 +2,12 @@
 // The workload simulator on a Store with a FakeClock (no HTTP): Deployment → ReplicaSet → Pods,
 // readiness after the delay, status and conditions (§12), rollout, bad images, and the garbage
 // collector removing everything when the Deployment goes.
-#include "engine/api/clock.h"
-#include "engine/apiserver/garbagecollector.h"
-#include "engine/apiserver/simulatorrules.h"
-#include "engine/apiserver/store.h"
-#include "engine/apiserver/workloadsimulator.h"
+#include "engine/testing/fakeclock.h"
+#include "engine/base/clock.h"
+#include "engine/apiserver/controllers/garbagecollector.h"
+#include "engine/apiserver/controllers/simulatorrules.h"
+#include "engine/apiserver/storage/store.h"
+#include "engine/apiserver/controllers/workloadsimulator.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -62,7 +63,7 @@ class tst_WorkloadSimulator : public QObject
 {
     Q_OBJECT
 private:
-    std::unique_ptr<FakeClock> m_clock;
+    std::unique_ptr<testing::FakeClock> m_clock;
     std::unique_ptr<Store> m_store;
     std::unique_ptr<GarbageCollector> m_gc;
     std::unique_ptr<WorkloadSimulator> m_sim;
@@ -103,7 +104,7 @@ private:
 private Q_SLOTS:
     void init()
     {
-        m_clock = std::make_unique<FakeClock>();
+        m_clock = std::make_unique<testing::FakeClock>();
         m_store = std::make_unique<Store>(m_clock.get());
         m_gc = std::make_unique<GarbageCollector>(m_store.get(), m_clock.get());
         m_sim = std::make_unique<WorkloadSimulator>(m_store.get(), m_clock.get(), 2000ms);

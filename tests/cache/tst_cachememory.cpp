@@ -69,7 +69,7 @@ class tst_CacheMemory : public QObject
 private Q_SLOTS:
     void shouldHoldSyncedObjectsInFarLessThanTheirWireSize()
     {
-        testsupport::TestApiServer api;
+        testing::TestApiServer api;
         QVERIFY2(api.start(), qPrintable(api.errorString()));
         auto config = loadConfig(api.kubeconfigPath());
         QVERIFY(config.ok());

@@ -58,7 +58,7 @@ class tst_Informer : public QObject
 private Q_SLOTS:
     void shouldDeliverInitialListThenEventsInOrder()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         Informer inf(options(&clock));
         Recorder r;
         inf.addEventHandler(&r);
@@ -82,7 +82,7 @@ private Q_SLOTS:
 
     void deltaFilterShouldHoldThenReleaseInOrderAndDrop()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         Informer inf(options(&clock));
         Recorder r;
         inf.addEventHandler(&r);
@@ -119,7 +119,7 @@ private Q_SLOTS:
 
     void relistShouldTurnMissedDeletionsIntoTombstones()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         Informer inf(options(&clock));
         Recorder r;
         inf.addEventHandler(&r);
@@ -138,7 +138,7 @@ private Q_SLOTS:
     {
         // A handler counting the objects it was told about never counts more than the server
         // held at any time (one-of-X rules, child counts).
-        FakeClock clock;
+        testing::FakeClock clock;
         Informer inf(options(&clock));
         int live = 0;
         int most = 0;
@@ -158,7 +158,7 @@ private Q_SLOTS:
     {
         // client-go's RealFIFO calls OnDelete for it (the legacy DeltaFIFO dropped it): the ADDED
         // may have been filtered or missed, and a handler that counts or cleans up must hear of it.
-        FakeClock clock;
+        testing::FakeClock clock;
         Informer inf(options(&clock, 10));
         Recorder r;
         inf.addEventHandler(&r);
@@ -173,7 +173,7 @@ private Q_SLOTS:
     {
         // The first handler removes the second while an event is being delivered (as a MapFunc
         // or user handler that destroys a controller would): the second hears nothing more.
-        FakeClock clock;
+        testing::FakeClock clock;
         Informer inf(options(&clock));
         Recorder second;
         Informer::HandlerId secondId = 0;
@@ -217,7 +217,7 @@ private Q_SLOTS:
             void onUpdate(const Object &, const Object &n) override { log->append(n.name()); }
             void onDelete(const Object &o, bool) override { log->append(o.name()); }
         };
-        FakeClock clock;
+        testing::FakeClock clock;
         Informer inf(options(&clock));
         QStringList log;
         std::unique_ptr<Owned> owned;
@@ -232,7 +232,7 @@ private Q_SLOTS:
 
     void lateHandlerShouldCatchUpWithTheCache()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         Informer inf(options(&clock));
         inf.replaceAll({cm(QStringLiteral("a"), QStringLiteral("1"))}, QStringLiteral("1"));
         Recorder late;
@@ -246,7 +246,7 @@ private Q_SLOTS:
 
     void resyncShouldRedeliverEveryObjectOnItsPeriod()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         Informer inf(options(&clock));
         Recorder fast;
         Recorder none;
@@ -266,7 +266,7 @@ private Q_SLOTS:
 
     void shouldStripManagedFieldsBeforeStoringAndRecordHistory()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         Informer inf(options(&clock, 10));
         QSignalSpy changes(&inf, &Informer::changed);
         inf.replaceAll({cm(QStringLiteral("a"), QStringLiteral("1"), true)}, QStringLiteral("1"));
@@ -282,4 +282,5 @@ private Q_SLOTS:
 };
 
 QTEST_GUILESS_MAIN(tst_Informer)
+#include "engine/testing/fakeclock.h"
 #include "tst_informer.moc"

@@ -207,7 +207,7 @@ private Q_SLOTS:
     {
         // Runtime review #18: a read of a kind that never syncs gives up after syncTimeout on the
         // injected clock (it used real time: a FakeClock test could not reach the timeout).
-        FakeClock clock;
+        testing::FakeClock clock;
         InformerCacheOptions o;
         o.clock = &clock;
         o.syncTimeout = std::chrono::minutes(2);
@@ -244,4 +244,5 @@ private Q_SLOTS:
 };
 
 QTEST_GUILESS_MAIN(tst_InformerCache)
+#include "engine/testing/fakeclock.h"
 #include "tst_informercache.moc"

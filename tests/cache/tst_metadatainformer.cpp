@@ -19,7 +19,7 @@
 #include <qcoro/qcorotask.h>
 
 using namespace opbench;
-using testsupport::TestApiServer;
+using testing::TestApiServer;
 
 namespace {
 const GroupVersionResource ConfigMaps{QString(), QStringLiteral("v1"), QStringLiteral("configmaps")};

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reflector + informer against the embedded API server over real HTTP on loopback.
-#include "engine/apiserver/store.h"
+#include "engine/testing/fakeclock.h"
+#include "engine/apiserver/storage/store.h"
 #include "engine/cache/informer.h"
 #include "engine/cache/reflector.h"
 #include "engine/client/restclient.h"
@@ -12,7 +13,7 @@
 #include <qcoro/qcorotask.h>
 
 using namespace opbench;
-using testsupport::TestApiServer;
+using testing::TestApiServer;
 
 namespace {
 const GroupVersionResource ConfigMaps{QString(), QStringLiteral("v1"), QStringLiteral("configmaps")};
@@ -143,7 +144,7 @@ private Q_SLOTS:
 
     void droppedWatchShouldResumeWithoutRelisting()
     {
-        FakeClock clock; // the reflector's: how long its watch lasted
+        testing::FakeClock clock; // the reflector's: how long its watch lasted
         auto inf = informer(false, &clock);
         inf->start();
         QTRY_VERIFY(inf->hasSynced());

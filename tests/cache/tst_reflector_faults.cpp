@@ -2,7 +2,8 @@
 // Reflector recovery from API faults, against a scripted HTTP server over loopback and a
 // FakeClock for its backoff: a resourceVersion the server has not reached (504 "Too large
 // resource version"), a watch answered 410 again and again, and an expired continue token.
-#include "engine/api/clock.h"
+#include "engine/testing/fakeclock.h"
+#include "engine/base/clock.h"
 #include "engine/cache/informer.h"
 #include "engine/cache/reflector.h"
 #include "engine/client/restclient.h"
@@ -87,7 +88,7 @@ class tst_ReflectorFaults : public QObject
 
 private:
     std::unique_ptr<FakeServer> m_server;
-    std::unique_ptr<FakeClock> m_clock;
+    std::unique_ptr<testing::FakeClock> m_clock;
     std::unique_ptr<RestClient> m_client;
 
     std::unique_ptr<Informer> informer(bool watchList = false)
@@ -134,7 +135,7 @@ private Q_SLOTS:
     {
         m_server = std::make_unique<FakeServer>();
         QVERIFY(m_server->listen());
-        m_clock = std::make_unique<FakeClock>();
+        m_clock = std::make_unique<testing::FakeClock>();
         RestConfig rc;
         rc.server = QUrl(m_server->url());
         rc.clock = m_clock.get();

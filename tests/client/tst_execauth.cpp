@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Exec credential plugins: output parsing, caching until expiry, failures, interactive modes.
+#include "engine/testing/fakeclock.h"
 #include "tests/client/testutil.h"
-#include "engine/api/clock.h"
+#include "engine/base/clock.h"
 #include "engine/client/execauth.h"
 #include "engine/client/kubeconfig.h"
 
@@ -75,7 +76,7 @@ private Q_SLOTS:
     void shouldCacheUntilExpiry()
     {
         QTemporaryDir dir;
-        FakeClock clock; // wall clock starts at 2023-11-14T22:13:20Z
+        testing::FakeClock clock; // wall clock starts at 2023-11-14T22:13:20Z
         ExecAuth auth(plugin(QStringLiteral("client.authentication.k8s.io/v1beta1"),
                              {{QStringLiteral("PLUGIN_STATE"), dir.path() + QStringLiteral("/n")},
                               {QStringLiteral("PLUGIN_EXPIRY"), QStringLiteral("2023-11-14T22:23:20Z")}}),

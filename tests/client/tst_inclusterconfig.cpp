@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // In-cluster configuration: environment, service-account files, token rotation.
+#include "engine/testing/fakeclock.h"
 #include "tests/client/testutil.h"
-#include "engine/api/clock.h"
+#include "engine/base/clock.h"
 #include "engine/client/auth.h"
 #include "engine/client/inclusterconfig.h"
 
@@ -100,7 +101,7 @@ private Q_SLOTS:
 
     void shouldPickUpARotatedTokenAfterThePeriod()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         Expected<RestConfig> cfg = loadInClusterConfig(&clock);
         QVERIFY(cfg.ok());
         QCOMPARE(bearer(*cfg), QByteArray("Bearer token-one"));

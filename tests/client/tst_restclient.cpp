@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // RestClient and WatchStream against a local fake HTTP(S) server.
+#include "engine/testing/fakeclock.h"
 #include "tests/client/testutil.h"
-#include "engine/api/clock.h"
-#include "engine/api/metrics.h"
+#include "engine/base/clock.h"
+#include "engine/base/metrics.h"
 #include "engine/client/auth.h"
 #include "engine/client/execauth.h"
 #include "engine/client/restclient.h"
@@ -381,7 +382,7 @@ private Q_SLOTS:
             }
             return FakeResponse::json(200, kConfigMap);
         });
-        FakeClock clock;
+        testing::FakeClock clock;
         RestConfig cfg = plainConfig(server);
         cfg.clock = &clock;
         RestClient client(cfg);
@@ -433,7 +434,7 @@ private Q_SLOTS:
             }
             return FakeResponse::json(200, kConfigMap);
         });
-        FakeClock clock;
+        testing::FakeClock clock;
         RestConfig cfg = plainConfig(server);
         cfg.clock = &clock;
         cfg.timeout = -1ms; // only the destructor ends a hung request
@@ -650,7 +651,7 @@ private Q_SLOTS:
         FakeServer server;
         QVERIFY(server.listen());
         server.setHandler([](const FakeRequest &) { return FakeResponse::json(200, kConfigMap); });
-        FakeClock clock;
+        testing::FakeClock clock;
         RestConfig cfg = plainConfig(server);
         cfg.clock = &clock;
         cfg.qps = 1;
@@ -819,7 +820,7 @@ private Q_SLOTS:
             r.keepOpen = true; // then silence, the connection left open
             return r;
         });
-        FakeClock clock;
+        testing::FakeClock clock;
         RestConfig cfg = plainConfig(server);
         cfg.clock = &clock;
         RestClient client(cfg);

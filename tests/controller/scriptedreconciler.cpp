@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tests/controller/scriptedreconciler.h"
+#include "engine/testing/fakeclock.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -77,7 +78,7 @@ Object configMap(const QString &ns, const QString &name, const QString &rv, qint
                                         {QStringLiteral("metadata"), meta}});
 }
 
-ControllerOptions testOptions(const QString &name, FakeClock *clock, MetricsRegistry *metrics, WorkQueue::Kind kind)
+ControllerOptions testOptions(const QString &name, testing::FakeClock *clock, MetricsRegistry *metrics, WorkQueue::Kind kind)
 {
     ControllerOptions o;
     o.name = name;

@@ -4,8 +4,9 @@
 // reconciles until released, throw, or read through a Client; a capturing log sink; and helpers
 // to build objects and a started controller.
 
-#include "engine/api/clock.h"
-#include "engine/api/metrics.h"
+#include "engine/testing/fakeclock.h"
+#include "engine/base/clock.h"
+#include "engine/base/metrics.h"
 #include "engine/controller/client.h"
 #include "engine/controller/controller.h"
 
@@ -68,7 +69,7 @@ Object configMap(const QString &ns, const QString &name, const QString &rv = QSt
 GroupVersionKind configMapGvk();
 
 /// Options for a test controller: FakeClock, its own metrics registry, unique name skipped.
-ControllerOptions testOptions(const QString &name, FakeClock *clock, MetricsRegistry *metrics,
+ControllerOptions testOptions(const QString &name, testing::FakeClock *clock, MetricsRegistry *metrics,
                               WorkQueue::Kind kind = WorkQueue::Kind::Plain);
 
 /// Builds and starts a controller (no sources). Fails the test on error.

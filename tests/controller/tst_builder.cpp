@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Builder, event handlers and predicates: what gets queued, with which cause and priority.
 #include "tests/controller/scriptedreconciler.h"
+#include "engine/testing/fakeclock.h"
 
 #include "engine/cache/informercache.h"
 #include "engine/controller/builder.h"
@@ -211,7 +212,7 @@ private Q_SLOTS:
 
     void shouldWireForOwnsAndFilters()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         MetricsRegistry metrics;
         QObject parent;
         InformerCache cache(InformerCacheOptions{});
@@ -272,7 +273,7 @@ private Q_SLOTS:
     {
         // Runtime review #10: build() checks the kinds but leaves the informers to start(), so a
         // manager standing by for the lease lists and watches nothing for its controllers.
-        FakeClock clock;
+        testing::FakeClock clock;
         MetricsRegistry metrics;
         QObject parent;
         InformerCache cache(InformerCacheOptions{});
@@ -294,7 +295,7 @@ private Q_SLOTS:
 
     void warmupShouldCreateTheInformersAndQueueWithoutReconciling()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         MetricsRegistry metrics;
         QObject parent;
         InformerCache cache(InformerCacheOptions{});
@@ -321,7 +322,7 @@ private Q_SLOTS:
     {
         // Runtime review #18: a map function can await a cached read, as controller-runtime's
         // map functions call client.List: every Deployment in a Pod's namespace is queued.
-        FakeClock clock;
+        testing::FakeClock clock;
         MetricsRegistry metrics;
         QObject parent;
         InformerCache cache(InformerCacheOptions{});
@@ -366,7 +367,7 @@ private Q_SLOTS:
     void shouldBuildAControllerWithWatchesOnly()
     {
         // controller-runtime allows Named() + Watches() with no For().
-        FakeClock clock;
+        testing::FakeClock clock;
         MetricsRegistry metrics;
         QObject parent;
         InformerCache cache(InformerCacheOptions{});

@@ -4,6 +4,7 @@
 // the request is aborted and the reconcile ends, instead of waiting out RestConfig::timeout
 // (30 s) and up to 10 Retry-After pauses.
 #include "tests/controller/scriptedreconciler.h"
+#include "engine/testing/fakeclock.h"
 
 #include "engine/cache/informercache.h"
 #include "engine/client/restclient.h"
@@ -47,7 +48,7 @@ private:
     struct Fixture
     {
         FakeServer server;
-        FakeClock clock;
+        testing::FakeClock clock;
         MetricsRegistry metrics;
         QObject parent;
         std::unique_ptr<RestClient> rest;

@@ -2,6 +2,7 @@
 // Client helpers and the traced cached reads: owner references, finalizers, merge patches,
 // JSON diffs, retryOnConflict on a FakeClock, trace recording and cancellation.
 #include "tests/controller/scriptedreconciler.h"
+#include "engine/testing/fakeclock.h"
 
 #include "engine/controller/clientutil.h"
 
@@ -162,7 +163,7 @@ private Q_SLOTS:
         QFETCH(int, conflicts);
         QFETCH(int, expectedCalls);
         QFETCH(bool, ok);
-        FakeClock clock;
+        testing::FakeClock clock;
         int calls = 0;
         std::optional<Expected<Object>> result;
         auto task = retryOnConflict(Backoff::defaultRetry(), std::bind(conflictThenOk, &calls, conflicts), &clock)
@@ -181,7 +182,7 @@ private Q_SLOTS:
 
     void shouldNotRetryOtherErrors()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         int calls = 0;
         const Expected<Object> r = QCoro::waitFor(retryOnConflict(Backoff::defaultRetry(), std::bind(notFound, &calls), &clock));
         QCOMPARE(calls, 1);
@@ -194,7 +195,7 @@ private Q_SLOTS:
 
     void shouldTraceCachedReads()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         InformerCache cache(InformerCacheOptions{});
         (*cache.informerFor(configMapGvk()))->replaceAll({configMap(QStringLiteral("ns"), QStringLiteral("a"))}, QStringLiteral("3"));
         Client client(&cache, nullptr, &clock);
@@ -225,7 +226,7 @@ private Q_SLOTS:
 
     void shouldFailFastWhenCancelled()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         InformerCache cache(InformerCacheOptions{});
         (*cache.informerFor(configMapGvk()))->replaceAll({configMap(QStringLiteral("ns"), QStringLiteral("a"))}, QStringLiteral("3"));
         Client client(&cache, nullptr, &clock);

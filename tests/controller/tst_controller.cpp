@@ -2,6 +2,7 @@
 // The controller loop with a scripted reconciler: every row of controller-runtime's outcome
 // table, concurrency, causes, panics, timeouts, metrics, logs, traces.
 #include "tests/controller/scriptedreconciler.h"
+#include "engine/testing/fakeclock.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -30,7 +31,7 @@ class tst_Controller : public QObject
 private:
     struct Fixture
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         MetricsRegistry metrics;
         QObject parent;
         std::shared_ptr<ScriptedReconciler> rec = std::make_shared<ScriptedReconciler>();
@@ -357,7 +358,7 @@ private Q_SLOTS:
 
     void shouldRejectDuplicateNames()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         MetricsRegistry metrics;
         auto rec = std::make_shared<ScriptedReconciler>();
         ControllerOptions a = testOptions(QStringLiteral("unique-name"), &clock, &metrics);

@@ -14,7 +14,7 @@
 using namespace opbench;
 using namespace opbench::test;
 using namespace std::chrono_literals;
-using testsupport::TestApiServer;
+using testing::TestApiServer;
 
 namespace {
 

@@ -2,6 +2,7 @@
 // Stepping hooks: pause, step, step into (halting before each client call), breakpoints.
 #include "tests/controller/scriptedreconciler.h"
 
+#include "engine/testing/fakeclock.h"
 #include "engine/cache/informercache.h"
 
 #include <QSignalSpy>
@@ -18,7 +19,7 @@ class tst_Stepping : public QObject
 private:
     struct Fixture
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         MetricsRegistry metrics;
         QObject parent;
         std::shared_ptr<ScriptedReconciler> rec = std::make_shared<ScriptedReconciler>();

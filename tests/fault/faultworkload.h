@@ -4,7 +4,7 @@
 
 #include "engine/operator/definition.h"
 #include "engine/operator/myapplication.h"
-#include "engine/sdk/fault/faultharness.h"
+#include "engine/testing/fault/faultharness.h"
 
 #include <QJsonObject>
 
@@ -21,17 +21,17 @@ inline opbench::Object app(const QString &name, const QString &image, int replic
 }
 
 /// Two apps created, one of them scaled and given a new image: the suite's base workload.
-inline opbench::faulttest::Workload twoApps()
+inline opbench::testing::Workload twoApps()
 {
-    using opbench::faulttest::Step;
+    using opbench::testing::Step;
     return {Step::create(app(QStringLiteral("web"), QStringLiteral("nginx:1.25"), 2)),
             Step::create(app(QStringLiteral("api"), QStringLiteral("httpd:2.4"), 1), true),
             Step::mergePatch(app(QStringLiteral("web"), {}, 1), R"({"spec":{"replicas":3,"image":"nginx:1.26"}})", true)};
 }
 
-inline opbench::faulttest::HarnessOptions options(const char *test)
+inline opbench::testing::HarnessOptions options(const char *test)
 {
-    opbench::faulttest::HarnessOptions o;
+    opbench::testing::HarnessOptions o;
     o.reproduceCommand = QStringLiteral("ctest --test-dir build -R '^%1$' --output-on-failure").arg(QLatin1String(test));
     // The simulated Deployment controller numbers its rollouts; the revision counts rollouts, not state.
     o.mask = [](QJsonObject &obj) {

@@ -9,7 +9,7 @@
 #include <QTest>
 
 using namespace opbench;
-using namespace opbench::faulttest;
+using namespace opbench::testing;
 
 class TestFaultApi : public QObject
 {

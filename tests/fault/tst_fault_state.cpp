@@ -7,7 +7,7 @@
 #include <QTest>
 
 using namespace opbench;
-using namespace opbench::faulttest;
+using namespace opbench::testing;
 using faultsuite::app;
 
 namespace {

@@ -7,9 +7,9 @@
 // no directives gives the merge patch's result; no `$` directive survives a strategic merge;
 // a JSON patch of only `test` operations leaves the document as it was; JSON pointers survive
 // escaping.
-#include "engine/apiserver/jsonpatch.h"
-#include "engine/apiserver/patch.h"
-#include "engine/apiserver/strategicmerge.h"
+#include "engine/apiserver/apply/jsonpatch.h"
+#include "engine/apiserver/apply/patch.h"
+#include "engine/apiserver/apply/strategicmerge.h"
 #include "tests/fuzz/fuzzsupport.h"
 #include "tests/fuzz/fuzztarget.h"
 

@@ -4,8 +4,8 @@
 // top-level table. Invariants: the reader stays inside its buffer (every length-delimited view
 // lies within the input) and stops for good after an error; a decoded body carries the
 // envelope's apiVersion and kind; a decode error is a 400 or a 415 with a message.
-#include "engine/apiserver/protobufdecode.h"
-#include "engine/apiserver/protobufreader.h"
+#include "engine/apiserver/schema/protobufdecode.h"
+#include "engine/apiserver/schema/protobufreader.h"
 #include "tests/fuzz/fuzzsupport.h"
 #include "tests/fuzz/fuzztarget.h"
 

@@ -6,7 +6,7 @@
 // Invariants: process() is a fixed point on its own output (defaulting and pruning are
 // idempotent, and a valid result validates again with no causes and no pruned fields); every
 // cause has a type and a message; pruning never adds keys.
-#include "engine/apiserver/schemavalidator.h"
+#include "engine/apiserver/validation/schemavalidator.h"
 #include "tests/fuzz/fuzzsupport.h"
 #include "tests/fuzz/fuzztarget.h"
 

@@ -20,17 +20,18 @@
 // Invariants: every request is answered (after the fake clock moves past any freshness wait),
 // except watches; the response head is well-formed HTTP/1.1 with a Content-Length matching the
 // body, or a chunked stream whose framing is valid; JSON bodies parse; no 5xx other than 503/504.
-#include "engine/api/clock.h"
+#include "engine/testing/fakeclock.h"
+#include "engine/base/clock.h"
 #include "engine/api/yamlcodec.h"
-#include "engine/apiserver/accessreview.h"
+#include "engine/apiserver/handlers/accessreview.h"
 #include "engine/apiserver/apiserver.h"
-#include "engine/apiserver/auth.h"
-#include "engine/apiserver/discovery.h"
+#include "engine/apiserver/auth/auth.h"
+#include "engine/apiserver/handlers/discovery.h"
 #include "engine/apiserver/httpfront.h"
-#include "engine/apiserver/requestinfo.h"
-#include "engine/apiserver/resourcehandler.h"
-#include "engine/apiserver/store.h"
-#include "engine/apiserver/watchhub.h"
+#include "engine/apiserver/http/requestinfo.h"
+#include "engine/apiserver/handlers/resourcehandler.h"
+#include "engine/apiserver/storage/store.h"
+#include "engine/apiserver/storage/watchhub.h"
 #include "tests/fuzz/fuzzsupport.h"
 #include "tests/fuzz/fuzztarget.h"
 
@@ -197,7 +198,7 @@ void checkResponse(const QByteArray &out, int code, const QString &what)
 OPBENCH_FUZZ_TARGET(server)(const std::uint8_t *data, std::size_t size)
 {
     const QByteArray input = fuzz::bytes(data, size);
-    FakeClock clock;
+    testing::FakeClock clock;
     ApiServerOptions options;
     options.plainHttp = true;
     options.clock = &clock;

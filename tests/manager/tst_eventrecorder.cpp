@@ -2,6 +2,7 @@
 // EventRecorder against the embedded API server over HTTP: a new event is POSTed, an identical
 // repeat PATCHes count and lastTimestamp (client-go's de-duplication), a different reason is a
 // new Event, a deleted Event is POSTed again, and the spam filter drops beyond its burst.
+#include "engine/testing/fakeclock.h"
 #include "engine/api/event.h"
 #include "engine/client/restclient.h"
 #include "engine/manager/eventrecorder.h"
@@ -34,7 +35,7 @@ class TestEventRecorder : public QObject
     Q_OBJECT
 
 private:
-    testsupport::TestApiServer m_api;
+    testing::TestApiServer m_api;
     std::unique_ptr<RestClient> m_rest;
 
     /// The Events on the server whose involvedObject is `name`.
@@ -66,7 +67,7 @@ private Q_SLOTS:
 
     void shouldPostNewEventWithCountOne()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         EventRecorder r(m_rest.get(), QStringLiteral("myapplication-controller"), QStringLiteral("node-a"), &clock);
         Expected<Object> written = record(r, QStringLiteral("fresh"), QStringLiteral("Created"), QStringLiteral("Created Deployment fresh"));
         QVERIFY2(written.ok(), written.ok() ? "" : qPrintable(written.error().toString()));
@@ -88,7 +89,7 @@ private Q_SLOTS:
 
     void shouldPatchCountAndLastTimestampForIdenticalEvent()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         EventRecorder r(m_rest.get(), QStringLiteral("c"), {}, &clock);
         const QDateTime first = clock.wallNow();
         QVERIFY(record(r, QStringLiteral("same"), QStringLiteral("Updated"), QStringLiteral("Updated Deployment same")).ok());
@@ -107,7 +108,7 @@ private Q_SLOTS:
 
     void shouldCreateNewEventForDifferentReasonOrMessage()
     {
-        FakeClock clock; // the same instant: names must still differ
+        testing::FakeClock clock; // the same instant: names must still differ
         EventRecorder r(m_rest.get(), QStringLiteral("c"), {}, &clock);
         QVERIFY(record(r, QStringLiteral("diff"), QStringLiteral("Created"), QStringLiteral("m")).ok());
         QVERIFY(record(r, QStringLiteral("diff"), QStringLiteral("Updated"), QStringLiteral("m")).ok());
@@ -125,7 +126,7 @@ private Q_SLOTS:
 
     void shouldPostAgainWhenThePatchedEventIsGone()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         EventRecorder r(m_rest.get(), QStringLiteral("c"), {}, &clock);
         Expected<Object> first = record(r, QStringLiteral("gone"), QStringLiteral("Created"), QStringLiteral("m"));
         QVERIFY(first.ok());
@@ -141,7 +142,7 @@ private Q_SLOTS:
 
     void shouldDropEventsBeyondTheSpamBurst()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         EventRecorder r(m_rest.get(), QStringLiteral("spammer"), {}, &clock);
         for (int i = 0; i < 25; ++i)
             QVERIFY(record(r, QStringLiteral("spam"), QStringLiteral("Tick"), QStringLiteral("tick %1").arg(i)).ok());

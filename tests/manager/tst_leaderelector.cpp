@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Leader election algorithm against an in-memory lease store, with a FakeClock.
-#include "engine/api/clock.h"
-#include "engine/api/metrics.h"
+#include "engine/testing/fakeclock.h"
+#include "engine/base/clock.h"
+#include "engine/base/metrics.h"
 #include "engine/client/awaitsignal.h"
 #include "engine/client/restclient.h"
 #include "engine/manager/leaderelector.h"
@@ -141,13 +142,13 @@ private:
         return t;
     }
 
-    std::unique_ptr<FakeClock> m_clock;
+    std::unique_ptr<testing::FakeClock> m_clock;
     LeaseStore m_store;
 
 private Q_SLOTS:
     void init()
     {
-        m_clock = std::make_unique<FakeClock>();
+        m_clock = std::make_unique<testing::FakeClock>();
         m_store = LeaseStore();
     }
 

@@ -18,7 +18,7 @@
 
 using namespace opbench;
 using namespace std::chrono_literals;
-using testsupport::TestApiServer;
+using testing::TestApiServer;
 
 namespace {
 

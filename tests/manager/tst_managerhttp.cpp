@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The manager's /metrics and health-probe endpoints over HTTP.
-#include "engine/api/metrics.h"
+#include "engine/base/metrics.h"
 #include "engine/manager/httpendpoint.h"
 #include "engine/manager/manager.h"
 

@@ -2,7 +2,8 @@
 // Manager shutdown: runnables stop in controller-runtime's order (non-election, then election),
 // and one grace period bounds the wait for all of them — a non-election runnable that never
 // stops no longer blocks the shutdown; running out of it is exit code 1.
-#include "engine/api/clock.h"
+#include "engine/testing/fakeclock.h"
+#include "engine/base/clock.h"
 #include "engine/manager/leaderelector.h"
 #include "engine/manager/manager.h"
 #include "tests/manager/leaseserver.h"
@@ -125,7 +126,7 @@ private Q_SLOTS:
     {
         test::LeaseServer server;
         QVERIFY(server.listen());
-        FakeClock clock;
+        testing::FakeClock clock;
         ManagerOptions mo;
         mo.restConfig.server = QUrl(server.url());
         mo.restConfig.timeout = 5s;

@@ -2,6 +2,7 @@
 // ZapSink: the JSON and console encodings of the lines a real reconcile writes (the reconciler's
 // own line and the controller's "Reconciler error"), with controller-runtime's field set, the
 // level names, verbosity filtering and flag parsing.
+#include "engine/testing/fakeclock.h"
 #include "engine/manager/zaplogging.h"
 #include "tests/controller/scriptedreconciler.h"
 
@@ -103,7 +104,7 @@ private:
         CapturedFile file;
         options.out = file.get();
         ZapSink sink(options);
-        FakeClock clock;
+        testing::FakeClock clock;
         MetricsRegistry metrics;
         QObject parent;
         auto rec = std::make_shared<ScriptedReconciler>();

@@ -52,7 +52,7 @@ private:
     }
     QString phaseOf(const QString &name) { return MyApplication(get(kApps, name)).phase(); }
 
-    testsupport::TestApiServer m_api;
+    testing::TestApiServer m_api;
     std::unique_ptr<RestClient> m_rest;
     std::unique_ptr<Manager> m_mgr;
     QList<ReconcileTrace> m_traces;

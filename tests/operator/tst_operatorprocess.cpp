@@ -93,7 +93,7 @@ private:
         return out;
     }
 
-    testsupport::TestApiServer m_api;
+    testing::TestApiServer m_api;
     std::unique_ptr<RestClient> m_rest;
 
 private Q_SLOTS:

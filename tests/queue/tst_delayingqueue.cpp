@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The delaying and rate-limiting layers of the plain (client-go) queue.
-#include "engine/api/metrics.h"
+#include "engine/testing/fakeclock.h"
+#include "engine/base/metrics.h"
 #include "engine/queue/ratelimitingqueue.h"
 
 #include <QRandomGenerator>
@@ -15,7 +16,7 @@ QueueKey key(const char *name) { return {QStringLiteral("default"), QString::fro
 
 struct Fixture
 {
-    FakeClock clock;
+    testing::FakeClock clock;
     MetricsRegistry registry;
     std::unique_ptr<RateLimitingQueue> queue;
     explicit Fixture(std::unique_ptr<RateLimiter> limiter = nullptr)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The controller-runtime priority queue.
-#include "engine/api/metrics.h"
+#include "engine/testing/fakeclock.h"
+#include "engine/base/metrics.h"
 #include "engine/queue/priorityqueue.h"
 
 #include <QSignalSpy>
@@ -15,7 +16,7 @@ AddOpts prio(int p) { return AddOpts{.priority = p}; }
 
 struct Fixture
 {
-    FakeClock clock;
+    testing::FakeClock clock;
     MetricsRegistry registry;
     std::unique_ptr<WorkQueue> queue;
     Fixture()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // workqueue_* metrics after scripted sequences, read from the Prometheus exposition text.
-#include "engine/api/metrics.h"
+#include "engine/testing/fakeclock.h"
+#include "engine/base/metrics.h"
 #include "engine/queue/workqueue.h"
 
 #include <QTest>
@@ -11,7 +12,7 @@ using namespace std::chrono_literals;
 namespace {
 QueueKey key(const char *name) { return {QStringLiteral("default"), QString::fromLatin1(name)}; }
 
-std::unique_ptr<WorkQueue> makeQueue(WorkQueue::Kind kind, FakeClock &clock, MetricsRegistry &registry,
+std::unique_ptr<WorkQueue> makeQueue(WorkQueue::Kind kind, testing::FakeClock &clock, MetricsRegistry &registry,
                                      const QString &name = QStringLiteral("myapp"))
 {
     WorkQueueOptions o;
@@ -56,7 +57,7 @@ class tst_QueueMetrics : public QObject
 private Q_SLOTS:
     void shouldRecordAScriptedSequenceOnThePlainQueue()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         MetricsRegistry registry;
         auto q = makeQueue(WorkQueue::Kind::Plain, clock, registry);
         const QString depth = QStringLiteral("workqueue_depth{name=\"myapp\",controller=\"myapp\",priority=\"\"}");
@@ -113,7 +114,7 @@ private Q_SLOTS:
 
     void shouldCountOnlyPositiveDelaysAsRetriesInThePriorityQueue()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         MetricsRegistry registry;
         auto q = makeQueue(WorkQueue::Kind::Priority, clock, registry);
         q->addAfter(key("a"), 0ms);
@@ -134,7 +135,7 @@ private Q_SLOTS:
 
     void shouldUseTheReferenceBuckets()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         MetricsRegistry registry;
         auto q = makeQueue(WorkQueue::Kind::Plain, clock, registry);
         const QString text = QString::fromUtf8(registry.exposition());
@@ -153,7 +154,7 @@ private Q_SLOTS:
 
     void shouldRegisterNothingForAnUnnamedQueue()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         MetricsRegistry registry;
         auto q = makeQueue(WorkQueue::Kind::Plain, clock, registry, QString());
         q->add(key("a"));

@@ -59,7 +59,7 @@ private Q_SLOTS:
     void shouldSpendABucketTokenOnEveryWhen()
     {
         // Given a full bucket of 100 tokens refilled at 10 per second
-        FakeClock clock;
+        testing::FakeClock clock;
         BucketRateLimiter bucket(10.0, 100, &clock);
         // When 1000 items fail at the same instant
         QList<qint64> waits;
@@ -76,7 +76,7 @@ private Q_SLOTS:
 
     void shouldRefillTheBucketWithTime()
     {
-        FakeClock clock;
+        testing::FakeClock clock;
         BucketRateLimiter bucket(10.0, 2, &clock);
         QCOMPARE(ms(bucket.when(key("a"))), 0);
         QCOMPARE(ms(bucket.when(key("a"))), 0);
@@ -95,7 +95,7 @@ private Q_SLOTS:
     void shouldTakeTheMaximumOfAllLimiters()
     {
         // Given client-go's default controller limiter
-        FakeClock clock;
+        testing::FakeClock clock;
         auto limiter = defaultControllerRateLimiter(&clock);
         // When 101 different keys fail once at the same instant
         QList<qint64> waits;
@@ -145,4 +145,5 @@ private Q_SLOTS:
 };
 
 QTEST_GUILESS_MAIN(tst_RateLimiter)
+#include "engine/testing/fakeclock.h"
 #include "tst_ratelimiter.moc"

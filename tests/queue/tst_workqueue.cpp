@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The basic layer of the plain (client-go) queue: dedup, dirty/processing, shutdown, causes,
 // observable state.
-#include "engine/api/metrics.h"
+#include "engine/testing/fakeclock.h"
+#include "engine/base/metrics.h"
 #include "engine/queue/ratelimitingqueue.h"
 
 #include <QSignalSpy>
@@ -21,7 +22,7 @@ Cause watch(const char *rv, Cause::EventType type = Cause::EventType::Modified)
 
 struct Fixture
 {
-    FakeClock clock;
+    testing::FakeClock clock;
     MetricsRegistry registry;
     std::unique_ptr<RateLimitingQueue> queue;
     explicit Fixture(int maxCauses = 32)

@@ -8,7 +8,7 @@
 #include <QTimer>
 #include <QtTest/QTest>
 
-namespace opbench::testsupport {
+namespace opbench::testing {
 
 QJsonObject HttpReply::json() const { return QJsonDocument::fromJson(body).object(); }
 
@@ -151,4 +151,4 @@ QStringList WatchStream::types() const
 
 void WatchStream::close() { m_socket.abort(); }
 
-} // namespace opbench::testsupport
+} // namespace opbench::testing

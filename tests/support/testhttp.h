@@ -10,7 +10,7 @@
 #include <QNetworkAccessManager>
 #include <QSslSocket>
 
-namespace opbench::testsupport {
+namespace opbench::testing {
 
 struct HttpReply
 {
@@ -83,4 +83,4 @@ private:
     const TestApiServer &m_server;
 };
 
-} // namespace opbench::testsupport
+} // namespace opbench::testing

@@ -49,9 +49,9 @@ private Q_SLOTS:
         QVERIFY(r.open(QIODevice::WriteOnly));
         r.write("users:\n- name: narrow\n  token: narrow-token\n  namespaces: [team-a]\n");
         r.close();
-        apiserver::ApiServerOptions o = testsupport::TestApiServer::httpsOptions();
+        apiserver::ApiServerOptions o = testing::TestApiServer::httpsOptions();
         o.rulesFile = rules;
-        m_api = std::make_unique<testsupport::TestApiServer>(o);
+        m_api = std::make_unique<testing::TestApiServer>(o);
         QVERIFY2(m_api->start(), qPrintable(m_api->errorString()));
         SessionOptions so;
         so.kubeconfig = m_api->kubeconfigPath();
@@ -210,7 +210,7 @@ private:
     }
 
     QTemporaryDir m_dir;
-    std::unique_ptr<testsupport::TestApiServer> m_api;
+    std::unique_ptr<testing::TestApiServer> m_api;
     std::unique_ptr<EngineSession> m_session;
     std::unique_ptr<RestClient> m_rest;
     LeadershipState m_state;

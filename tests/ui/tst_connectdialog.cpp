@@ -33,13 +33,13 @@ private Q_SLOTS:
         QVERIFY(r.open(QIODevice::WriteOnly));
         r.write("users:\n- name: narrow\n  token: narrow-token\n  namespaces: [team-a]\n");
         r.close();
-        apiserver::ApiServerOptions o = testsupport::TestApiServer::httpsOptions();
+        apiserver::ApiServerOptions o = testing::TestApiServer::httpsOptions();
         o.rulesFile = rules;
-        m_api = std::make_unique<testsupport::TestApiServer>(o);
+        m_api = std::make_unique<testing::TestApiServer>(o);
         QVERIFY2(m_api->start(), qPrintable(m_api->errorString()));
-        apiserver::ApiServerOptions bare = testsupport::TestApiServer::plainOptions();
+        apiserver::ApiServerOptions bare = testing::TestApiServer::plainOptions();
         bare.crds.clear();
-        m_bare = std::make_unique<testsupport::TestApiServer>(bare);
+        m_bare = std::make_unique<testing::TestApiServer>(bare);
         QVERIFY2(m_bare->start(), qPrintable(m_bare->errorString()));
         QVERIFY(m_silent.listen(QHostAddress::LocalHost)); // accepts, never answers
         QTcpServer closed;
@@ -200,8 +200,8 @@ private Q_SLOTS:
 
 private:
     QTemporaryDir m_dir;
-    std::unique_ptr<testsupport::TestApiServer> m_api;
-    std::unique_ptr<testsupport::TestApiServer> m_bare;
+    std::unique_ptr<testing::TestApiServer> m_api;
+    std::unique_ptr<testing::TestApiServer> m_bare;
     QTcpServer m_silent;
 };
 

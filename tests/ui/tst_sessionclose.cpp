@@ -28,9 +28,9 @@ private Q_SLOTS:
     void shouldReleaseTheLeaseWhenTheWindowCloses()
     {
         // Every request takes 30 ms, so the lease release is still in flight when the window goes.
-        apiserver::ApiServerOptions o = testsupport::TestApiServer::plainOptions();
+        apiserver::ApiServerOptions o = testing::TestApiServer::plainOptions();
         o.faults << apiserver::FaultSpec::parse(QStringLiteral("latency:ms=30")).value();
-        testsupport::TestApiServer api(o);
+        testing::TestApiServer api(o);
         QVERIFY2(api.start(), qPrintable(api.errorString()));
         auto cfg = loadConfig(api.kubeconfigPath());
         QVERIFY(cfg.ok());

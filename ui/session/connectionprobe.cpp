@@ -6,7 +6,7 @@
 #include "engine/api/restmapper.h"
 #include "engine/client/restclient.h"
 #include "engine/client/restconfig.h"
-#include "engine/manager/preflight.h"
+#include "engine/sdk/preflight.h"
 #include "ui/session/hostedoperator.h"
 
 namespace opbench::ui {

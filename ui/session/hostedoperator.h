@@ -4,7 +4,7 @@
 // the first window opens (the sample MyApplication operator when nobody set one). Sessions, the
 // Connect dialog's check and its "install CRD" button, the Children panel's root kind all read it.
 
-#include "engine/manager/operatordefinition.h"
+#include "engine/sdk/operatordefinition.h"
 
 namespace opbench::ui {
 

@@ -8,7 +8,7 @@
 
 #include <engine/api/configmap.h>
 #include <engine/client/restconfig.h>
-#include <engine/sdk/testapiserver.h>
+#include <engine/testing/testapiserver.h>
 
 #include <QJsonArray>
 #include <QTest>
@@ -96,7 +96,7 @@ private:
     }
     QString phaseOf(const QString &name) { return guestbook::Guestbook(get(books(), name)).phase(); }
 
-    testsupport::TestApiServer m_api;
+    testing::TestApiServer m_api;
     std::unique_ptr<Manager> m_manager;
 };
 

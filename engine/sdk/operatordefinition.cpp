@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/sdk/operatordefinition.h"
+
+#include "engine/api/crdmapping.h"
+#include "engine/api/restmapper.h"
+#include "engine/api/status.h"
+#include "engine/api/yamlcodec.h"
+#include "engine/client/restclient.h"
+
+#include <QPointer>
+
+#include <QDir>
+#include <QFile>
+
+namespace opbench {
+
+Expected<void> registerCrds(RestMapper &mapper, const QByteArrayList &crds)
+{
+    for (qsizetype i = 0; i < crds.size(); ++i) {
+        auto mappings = crdMappings(crds.at(i), QStringLiteral("CRD %1 of the operator definition").arg(i + 1));
+        if (!mappings)
+            return mappings.error();
+        for (const ResourceMapping &m : *mappings)
+            mapper.add(m);
+    }
+    return {};
+}
+
+QCoro::Task<Expected<void>> installCrds(RestClient *client, QByteArrayList crds)
+{
+    QPointer<RestClient> guard(client);
+    const GroupVersionResource resource{QStringLiteral("apiextensions.k8s.io"), QStringLiteral("v1"),
+                                        QStringLiteral("customresourcedefinitions")};
+    for (const QByteArray &yaml : std::as_const(crds)) {
+        auto docs = yamlToJson(yaml);
+        if (!docs)
+            co_return Status::badRequest(QStringLiteral("the CRD does not parse: %1").arg(docs.error().message()));
+        for (const QJsonObject &doc : *docs) {
+            if (!guard)
+                co_return Status::badRequest(QStringLiteral("the client is gone"));
+            // Arguments of awaited calls are locals (g++ 12 mis-destroys temporaries there).
+            GroupVersionResource gvr = resource;
+            const QString clusterScope;
+            Object crd = Object::fromJson(doc);
+            auto created = co_await guard->create(std::move(gvr), clusterScope, std::move(crd));
+            if (!created && !isAlreadyExists(created.error()))
+                co_return created.error();
+        }
+    }
+    co_return Expected<void>{};
+}
+
+Expected<PreflightSpec> preflightSpecFor(const OperatorDefinition &def, const RestMapper &mapper,
+                                         const QString &namespaceName, const QString &leaseNamespace)
+{
+    if (def.kinds.isEmpty())
+        return Status::badRequest(QStringLiteral("operator %1: OperatorDefinition::kinds is empty").arg(def.name));
+    PreflightSpec spec;
+    for (const GroupVersionKind &gvk : def.kinds) {
+        const auto m = mapper.forKind(gvk);
+        if (!m)
+            return Status::badRequest(QStringLiteral("operator %1: kind %2 is not mapped (add its CRD to "
+                                                     "OperatorDefinition::crds)").arg(def.name, gvk.toString()));
+        spec.cached.append(m->gvr);
+    }
+    spec.primary = spec.cached.first();
+    const GroupVersionKind &primary = def.kinds.first();
+    RestMapper own;
+    const bool fromCrd = registerCrds(own, def.crds).ok() && own.forKind(primary).has_value();
+    spec.primaryDescription = QStringLiteral("The %1 %2 (%3.%4, version %5)")
+                                  .arg(primary.kind, fromCrd ? QStringLiteral("CRD") : QStringLiteral("resource"),
+                                       spec.primary.resource, spec.primary.group, spec.primary.version);
+    spec.installHint = fromCrd ? QStringLiteral("Install it with: kubectl apply -f <the operator's CRD file>") : QString();
+    spec.namespaceName = namespaceName;
+    if (!leaseNamespace.isEmpty() && !def.leaseName.isEmpty()) {
+        spec.leaseName = def.leaseName;
+        spec.leaseNamespace = leaseNamespace;
+    }
+    return spec;
+}
+
+Expected<QList<Object>> loadObjects(const QString &dir)
+{
+    QList<Object> out;
+    if (dir.isEmpty() || !QDir(dir).exists())
+        return out;
+    const QDir d(dir);
+    for (const QString &name : d.entryList({QStringLiteral("*.yaml"), QStringLiteral("*.yml"), QStringLiteral("*.json")},
+                                           QDir::Files, QDir::Name)) {
+        QFile f(d.filePath(name));
+        if (!f.open(QIODevice::ReadOnly))
+            return Status::badRequest(QStringLiteral("cannot read %1: %2").arg(f.fileName(), f.errorString()));
+        auto docs = yamlToJson(f.readAll());
+        if (!docs)
+            return Status::badRequest(QStringLiteral("%1: %2").arg(f.fileName(), docs.error().message()));
+        for (const QJsonObject &doc : *docs)
+            out.append(Object::fromJson(doc));
+    }
+    return out;
+}
+
+} // namespace opbench
