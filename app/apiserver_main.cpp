@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // opbench-apiserver: the embedded Kubernetes-compatible API server as its own process.
-#include "engine/base/allocator.h"
 #include "engine/api/version.h"
 #include "engine/apiserver/apiserver.h"
+#include "engine/base/allocator.h"
 
 #include <QCommandLineParser>
-#include <QFile>
 #include <QCoreApplication>
+#include <QFile>
 #include <QSocketNotifier>
 
 #include <csignal>
@@ -109,31 +109,41 @@ int main(int argc, char **argv)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addOptions({
-        {QStringLiteral("listen"), QStringLiteral("Address to listen on (port 0 picks a free one)."), QStringLiteral("HOST:PORT"),
-         QStringLiteral("127.0.0.1:0")},
-        {QStringLiteral("write-kubeconfig"), QStringLiteral("Write a kubeconfig (server URL, CA data, token) to PATH once listening."),
-         QStringLiteral("PATH")},
-        {QStringLiteral("plain-http"), QStringLiteral("Serve plain HTTP instead of HTTPS (kubectl then sends no token; "
-                                                      "requests without one are accepted, a wrong token is refused).")},
-        {QStringLiteral("token"), QStringLiteral("Admin bearer token (default: random, or the one kept in the state file)."),
-         QStringLiteral("TOKEN")},
-        {QStringLiteral("state-file"), QStringLiteral("Keep objects, the resourceVersion counter, certificates and token in PATH "
-                                                      "across restarts (a corrupt file is refused, never overwritten)."),
-         QStringLiteral("PATH")},
-        {QStringLiteral("watch-history"), QStringLiteral("Events kept for watch resume; older resourceVersions get 410 Expired."),
-         QStringLiteral("N"), QStringLiteral("10000")},
-        {QStringLiteral("watch-buffer-limit"), QStringLiteral("MiB of events a watch client may leave unread before its stream is closed."),
-         QStringLiteral("MIB"), QStringLiteral("32")},
-        {QStringLiteral("pod-ready-delay"), QStringLiteral("Simulated kubelet: milliseconds until a pod becomes Ready."),
-         QStringLiteral("MS"), QStringLiteral("500")},
-        {QStringLiteral("fault"), QStringLiteral("Inject a fault (repeatable): drop-watch:every=5s, error:rate=0.05,code=500, "
-                                                 "throttle:rate=0.1,retry-after=1, latency:ms=50."),
-         QStringLiteral("SPEC")},
-        {QStringLiteral("audit-log"), QStringLiteral("Append one JSON line per request (time, user, verb, resource, namespace, "
-                                                     "name, code) to PATH."),
-         QStringLiteral("PATH")},
-        {QStringLiteral("rules"), QStringLiteral("Extra users from a YAML/JSON file: users: [{name, token, readOnly, namespaces}]."),
-         QStringLiteral("PATH")},
+        {QStringLiteral("listen"), QStringLiteral("Address to listen on (port 0 picks a free one)."),
+            QStringLiteral("HOST:PORT"), QStringLiteral("127.0.0.1:0")},
+        {QStringLiteral("write-kubeconfig"),
+            QStringLiteral("Write a kubeconfig (server URL, CA data, token) to PATH once listening."),
+            QStringLiteral("PATH")},
+        {QStringLiteral("plain-http"),
+            QStringLiteral("Serve plain HTTP instead of HTTPS (kubectl then sends no token; "
+                           "requests without one are accepted, a wrong token is refused).")},
+        {QStringLiteral("token"),
+            QStringLiteral("Admin bearer token (default: random, or the one kept in the state file)."),
+            QStringLiteral("TOKEN")},
+        {QStringLiteral("state-file"),
+            QStringLiteral("Keep objects, the resourceVersion counter, certificates and token in PATH "
+                           "across restarts (a corrupt file is refused, never overwritten)."),
+            QStringLiteral("PATH")},
+        {QStringLiteral("watch-history"),
+            QStringLiteral("Events kept for watch resume; older resourceVersions get 410 Expired."),
+            QStringLiteral("N"), QStringLiteral("10000")},
+        {QStringLiteral("watch-buffer-limit"),
+            QStringLiteral("MiB of events a watch client may leave unread before its stream is closed."),
+            QStringLiteral("MIB"), QStringLiteral("32")},
+        {QStringLiteral("pod-ready-delay"),
+            QStringLiteral("Simulated kubelet: milliseconds until a pod becomes Ready."), QStringLiteral("MS"),
+            QStringLiteral("500")},
+        {QStringLiteral("fault"),
+            QStringLiteral("Inject a fault (repeatable): drop-watch:every=5s, error:rate=0.05,code=500, "
+                           "throttle:rate=0.1,retry-after=1, latency:ms=50."),
+            QStringLiteral("SPEC")},
+        {QStringLiteral("audit-log"),
+            QStringLiteral("Append one JSON line per request (time, user, verb, resource, namespace, "
+                           "name, code) to PATH."),
+            QStringLiteral("PATH")},
+        {QStringLiteral("rules"),
+            QStringLiteral("Extra users from a YAML/JSON file: users: [{name, token, readOnly, namespaces}]."),
+            QStringLiteral("PATH")},
         {QStringLiteral("no-crds"), QStringLiteral("Do not install the MyApplication CRD at start.")},
     });
     parser.process(app);
@@ -142,14 +152,14 @@ int main(int argc, char **argv)
     if (auto ok = server.start(); !ok)
         fail(ok.error().message());
     QObject::connect(&server, &opbench::apiserver::ApiServer::stateSaveFailed, &app,
-                     [](const QString &m) { std::fprintf(stderr, "opbench-apiserver: %s\n", qPrintable(m)); });
+        [](const QString &m) { std::fprintf(stderr, "opbench-apiserver: %s\n", qPrintable(m)); });
     if (parser.isSet(QStringLiteral("write-kubeconfig")))
         if (auto ok = server.writeKubeconfig(parser.value(QStringLiteral("write-kubeconfig"))); !ok)
             fail(ok.error().message());
     installSignalHandlers(&app);
     const QUrl url = server.url();
     std::printf("listening on %s://%s:%d\n", qPrintable(url.scheme()),
-                qPrintable(url.host().contains(u':') ? u'[' + url.host() + u']' : url.host()), server.port());
+        qPrintable(url.host().contains(u':') ? u'[' + url.host() + u']' : url.host()), server.port());
     std::fflush(stdout);
     const int rc = app.exec();
     server.stop();

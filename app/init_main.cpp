@@ -47,9 +47,15 @@ QString render(QByteArray text, const Names &n)
 {
     const QString minor = opbench::version().section(u'.', 0, 1);
     const std::pair<const char *, QString> vars[] = {
-        {"@PROJECT@", n.project}, {"@KIND@", n.kind},       {"@LOWER@", n.lower},
-        {"@PLURAL@", n.plural},   {"@GROUP@", n.group},     {"@VERSION@", n.version},
-        {"@NS@", n.ns},           {"@OPBENCH_VERSION@", opbench::version()}, {"@OPBENCH_MINOR@", minor},
+        {"@PROJECT@", n.project},
+        {"@KIND@", n.kind},
+        {"@LOWER@", n.lower},
+        {"@PLURAL@", n.plural},
+        {"@GROUP@", n.group},
+        {"@VERSION@", n.version},
+        {"@NS@", n.ns},
+        {"@OPBENCH_VERSION@", opbench::version()},
+        {"@OPBENCH_MINOR@", minor},
     };
     QString s = QString::fromUtf8(text);
     for (const auto &[key, value] : vars)
@@ -67,32 +73,41 @@ int main(int argc, char **argv)
     QCommandLineParser p;
     // --version is the API version (kubebuilder's flag), so there is no "print the version" option:
     // the description names it.
-    p.setApplicationDescription(QStringLiteral("opbench-init %1: scaffold a standalone operator project on the installed "
-                                               "opbench SDK.").arg(opbench::version()));
+    p.setApplicationDescription(
+        QStringLiteral("opbench-init %1: scaffold a standalone operator project on the installed "
+                       "opbench SDK.")
+            .arg(opbench::version()));
     p.addHelpOption();
     p.addOptions({
         {QStringLiteral("domain"), QStringLiteral("The API domain (example.org)."), QStringLiteral("domain")},
-        {QStringLiteral("group"), QStringLiteral("The API group's first label (webapp → webapp.<domain>)."), QStringLiteral("group")},
-        {QStringLiteral("version"), QStringLiteral("The API version (v1, v1alpha1, v2beta3)."), QStringLiteral("version")},
+        {QStringLiteral("group"), QStringLiteral("The API group's first label (webapp → webapp.<domain>)."),
+            QStringLiteral("group")},
+        {QStringLiteral("version"), QStringLiteral("The API version (v1, v1alpha1, v2beta3)."),
+            QStringLiteral("version")},
         {QStringLiteral("kind"), QStringLiteral("The kind, UpperCamelCase (Guestbook)."), QStringLiteral("kind")},
-        {QStringLiteral("plural"), QStringLiteral("The resource name (default: the kind in lower case + \"s\")."), QStringLiteral("plural")},
-        {QStringLiteral("project"), QStringLiteral("The project name (default: the folder's name)."), QStringLiteral("name")},
+        {QStringLiteral("plural"), QStringLiteral("The resource name (default: the kind in lower case + \"s\")."),
+            QStringLiteral("plural")},
+        {QStringLiteral("project"), QStringLiteral("The project name (default: the folder's name)."),
+            QStringLiteral("name")},
     });
-    p.addPositionalArgument(QStringLiteral("dir"), QStringLiteral("Where to write the project (default: the current folder)."));
+    p.addPositionalArgument(
+        QStringLiteral("dir"), QStringLiteral("Where to write the project (default: the current folder)."));
     p.process(app);
 
     const QRegularExpression dnsLabel(QStringLiteral("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"));
-    const QRegularExpression dnsName(QStringLiteral("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"));
+    const QRegularExpression dnsName(
+        QStringLiteral("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"));
     const QRegularExpression apiVersion(QStringLiteral("^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$"));
     const QRegularExpression kindName(QStringLiteral("^[A-Z][A-Za-z0-9]*$"));
     const QString domain = p.value(QStringLiteral("domain"));
     const QString group = p.value(QStringLiteral("group"));
     const QString version = p.value(QStringLiteral("version"));
     const QString kind = p.value(QStringLiteral("kind"));
-    for (const QString &error : {check(domain, QStringLiteral("domain"), dnsName, QStringLiteral("a DNS name such as example.org")),
-                                 check(group, QStringLiteral("group"), dnsLabel, QStringLiteral("a DNS label such as webapp")),
-                                 check(version, QStringLiteral("version"), apiVersion, QStringLiteral("v1, v1alpha1, v2beta3, …")),
-                                 check(kind, QStringLiteral("kind"), kindName, QStringLiteral("UpperCamelCase such as Guestbook"))})
+    for (const QString &error :
+        {check(domain, QStringLiteral("domain"), dnsName, QStringLiteral("a DNS name such as example.org")),
+            check(group, QStringLiteral("group"), dnsLabel, QStringLiteral("a DNS label such as webapp")),
+            check(version, QStringLiteral("version"), apiVersion, QStringLiteral("v1, v1alpha1, v2beta3, …")),
+            check(kind, QStringLiteral("kind"), kindName, QStringLiteral("UpperCamelCase such as Guestbook"))})
         if (!error.isEmpty())
             return fail(error);
 
@@ -101,11 +116,16 @@ int main(int argc, char **argv)
     if (QFileInfo(dir.absolutePath()).isFile())
         return fail(QStringLiteral("%1 is a file, not a folder").arg(dir.absolutePath()));
     if (dir.exists()) {
-        const QStringList entries = dir.entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
+        const QStringList entries
+            = dir.entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
         if (!entries.isEmpty())
-            return fail(QStringLiteral("refusing to scaffold into %1: it is not empty (%2 entries, e.g. %3); an existing "
-                                       "project is never overwritten. Pick an empty or new folder.")
-                            .arg(dir.absolutePath()).arg(entries.size()).arg(entries.first()), 1);
+            return fail(
+                QStringLiteral("refusing to scaffold into %1: it is not empty (%2 entries, e.g. %3); an existing "
+                               "project is never overwritten. Pick an empty or new folder.")
+                    .arg(dir.absolutePath())
+                    .arg(entries.size())
+                    .arg(entries.first()),
+                1);
     }
 
     Names n;
@@ -155,8 +175,7 @@ int main(int argc, char **argv)
     std::printf("\nScaffolded %s: kind %s, group %s, version %s, resource %s.\nNext:\n"
                 "  cd %s\n  cmake -S . -B build -G Ninja -DCMAKE_PREFIX_PATH=<opbench install prefix>\n"
                 "  cmake --build build && ctest --test-dir build\n  ./build/%s-workbench\n",
-                qPrintable(n.project), qPrintable(n.kind), qPrintable(n.group), qPrintable(n.version),
-                qPrintable(n.plural), qPrintable(QDir::current().relativeFilePath(dir.absolutePath())),
-                qPrintable(n.lower));
+        qPrintable(n.project), qPrintable(n.kind), qPrintable(n.group), qPrintable(n.version), qPrintable(n.plural),
+        qPrintable(QDir::current().relativeFilePath(dir.absolutePath())), qPrintable(n.lower));
     return 0;
 }

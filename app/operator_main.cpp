@@ -4,7 +4,4 @@
 #include "engine/operator/definition.h"
 #include "engine/sdk/operatormain.h"
 
-int main(int argc, char **argv)
-{
-    return opbench::runOperator(argc, argv, opbench::myapp::definition());
-}
+int main(int argc, char **argv) { return opbench::runOperator(argc, argv, opbench::myapp::definition()); }

@@ -58,10 +58,8 @@ struct Settings
 
 QJsonObject configMap(const QString &name, const QJsonObject &data)
 {
-    return {{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-            {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}},
-            {QStringLiteral("data"), data}};
+    return {{QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
+        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}}, {QStringLiteral("data"), data}};
 }
 
 /// A Deployment of about 1.2 KB (replicas 0: the simulator adds no pods).
@@ -80,7 +78,9 @@ QJsonObject deployment(int i)
       "resources":{"requests":{"cpu":"50m","memory":"64Mi"},"limits":{"memory":"128Mi"}},
       "readinessProbe":{"httpGet":{"path":"/ready","port":8080},"periodSeconds":10}}]}}}})";
     QByteArray text = shape;
-    text.replace("NAME", "list-" + QByteArray::number(i)).replace("team-T", "team-" + QByteArray::number(i % 13)).replace("2.T.1", "2." + QByteArray::number(i % 7) + ".1");
+    text.replace("NAME", "list-" + QByteArray::number(i))
+        .replace("team-T", "team-" + QByteArray::number(i % 13))
+        .replace("2.T.1", "2." + QByteArray::number(i % 7) + ".1");
     return QJsonDocument::fromJson(text).object();
 }
 
@@ -97,7 +97,10 @@ struct CreateJob
     QString firstError;
 };
 
-QJsonObject writeObject(const QString &runId, int i) { return configMap(QStringLiteral("w-%1-%2").arg(runId).arg(i), {{QStringLiteral("i"), QString::number(i)}}); }
+QJsonObject writeObject(const QString &runId, int i)
+{
+    return configMap(QStringLiteral("w-%1-%2").arg(runId).arg(i), {{QStringLiteral("i"), QString::number(i)}});
+}
 QJsonObject listObject(const QString &, int i) { return deployment(i); }
 
 QCoro::Task<> createWorker(CreateJob *job, RestClient *client)
@@ -131,7 +134,8 @@ QCoro::Task<double> runCreates(CreateJob *job, int concurrency)
 
 QCoro::Task<> ensureNamespace(RestClient *client, QString name)
 {
-    Object ns = Object::fromJson(QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}}});
+    Object ns
+        = Object::fromJson(QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}}});
     GroupVersionResource gvr = kNamespaces;
     auto r = co_await client->create(std::move(gvr), QString(), std::move(ns));
     Q_UNUSED(r); // AlreadyExists is fine; other errors show up in the next step
@@ -165,7 +169,8 @@ QCoro::Task<QList<double>> timeLists(Raw raw, QString ns, int expected, QString 
     QNetworkAccessManager nam;
     QList<double> ms;
     for (int i = 0; i < 5; ++i) {
-        QNetworkRequest req(QUrl(raw.server.toString() + QStringLiteral("/apis/apps/v1/namespaces/%1/deployments").arg(ns)));
+        QNetworkRequest req(
+            QUrl(raw.server.toString() + QStringLiteral("/apis/apps/v1/namespaces/%1/deployments").arg(ns)));
         req.setSslConfiguration(raw.ssl);
         req.setRawHeader("Accept", "application/json");
         if (!raw.authorization.isEmpty())
@@ -178,7 +183,10 @@ QCoro::Task<QList<double>> timeLists(Raw raw, QString ns, int expected, QString 
         ms << double(t.nsecsElapsed()) / 1e6;
         const qsizetype items = QJsonDocument::fromJson(body).object().value(QLatin1String("items")).toArray().size();
         if (items != expected && problem->isEmpty())
-            *problem = QStringLiteral("list returned %1 items, expected %2 (%3)").arg(items).arg(expected).arg(reply->errorString());
+            *problem = QStringLiteral("list returned %1 items, expected %2 (%3)")
+                           .arg(items)
+                           .arg(expected)
+                           .arg(reply->errorString());
     }
     std::sort(ms.begin(), ms.end());
     co_return QList<double>{ms.first(), ms.at(ms.size() / 2)};
@@ -195,7 +203,8 @@ QCoro::Task<> watchFanout(RestClient *client, Raw raw, Settings s, QJsonObject *
         co_await QCoro::sleepFor(20ms);
     const qint64 expected = qint64(fanout.established()) * s.events;
     for (int i = 0; i < s.events; ++i) {
-        Object obj = Object::fromJson(configMap(QStringLiteral("e-%1").arg(i), {{QStringLiteral("sentNs"), QString::number(bench::steadyNowNs())}}));
+        Object obj = Object::fromJson(configMap(
+            QStringLiteral("e-%1").arg(i), {{QStringLiteral("sentNs"), QString::number(bench::steadyNowNs())}}));
         GroupVersionResource gvr = kConfigMaps;
         QString n = ns;
         auto r = co_await client->create(std::move(gvr), std::move(n), std::move(obj));
@@ -228,7 +237,11 @@ QCoro::Task<> rawWrites(Raw raw, Settings s, QJsonObject *out)
     out->insert(QStringLiteral("raw_writes"), writer.created());
     out->insert(QStringLiteral("raw_writes_per_second"), double(writer.created()) / seconds);
     if (writer.lost() > 0 || writer.created() != s.writes)
-        out->insert(QStringLiteral("raw_problem"), QStringLiteral("%1 answered, %2 created, %3 lost").arg(writer.answered()).arg(writer.created()).arg(writer.lost()));
+        out->insert(QStringLiteral("raw_problem"),
+            QStringLiteral("%1 answered, %2 created, %3 lost")
+                .arg(writer.answered())
+                .arg(writer.created())
+                .arg(writer.lost()));
 }
 
 QCoro::Task<int> benchmark(RestConfig config, Settings s, QJsonObject *out)
@@ -304,9 +317,9 @@ int run(const QStringList &args)
         err << "apiserver: " << config.error().message() << '\n';
         return 2;
     }
-    QJsonObject out{{QStringLiteral("server"), embedded ? QStringLiteral("embedded (own thread)") : config->server.toString()},
-                    {QStringLiteral("clients"), s.clients},
-                    {QStringLiteral("concurrency_per_client"), s.concurrency}};
+    QJsonObject out{
+        {QStringLiteral("server"), embedded ? QStringLiteral("embedded (own thread)") : config->server.toString()},
+        {QStringLiteral("clients"), s.clients}, {QStringLiteral("concurrency_per_client"), s.concurrency}};
     const int rc = QCoro::waitFor(benchmark(*config, s, &out));
     out.insert(QStringLiteral("peak_rss_mb"), double(bench::peakRssBytes()) / 1e6);
     bench::printJson(out);
@@ -314,8 +327,8 @@ int run(const QStringList &args)
 }
 
 const bench::Registrar registrar("apiserver",
-                                 "API server goals: ConfigMap creates/s, 10k-Deployment list ms, watch fan-out delivery and p99 "
-                                 "(--kubeconfig or embedded; --writes --clients --concurrency --list-count --watchers --events)",
-                                 &run);
+    "API server goals: ConfigMap creates/s, 10k-Deployment list ms, watch fan-out delivery and p99 "
+    "(--kubeconfig or embedded; --writes --clients --concurrency --list-count --watchers --events)",
+    &run);
 
 } // namespace

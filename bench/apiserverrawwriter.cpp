@@ -12,9 +12,11 @@ struct RawWriter::Connection
 };
 
 RawWriter::RawWriter(QUrl server, QByteArray authorization, QSslConfiguration ssl, QObject *parent)
-    : QObject(parent), m_server(std::move(server)), m_authorization(std::move(authorization)), m_ssl(std::move(ssl))
-{
-}
+    : QObject(parent)
+    , m_server(std::move(server))
+    , m_authorization(std::move(authorization))
+    , m_ssl(std::move(ssl))
+{ }
 
 RawWriter::~RawWriter() = default;
 
@@ -50,10 +52,12 @@ void RawWriter::sendNext(Connection *c)
         return;
     }
     const int i = m_next++;
-    const QByteArray body = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + m_prefix.toUtf8() + '-' + QByteArray::number(i)
-                            + "\"},\"data\":{\"i\":\"" + QByteArray::number(i) + "\"}}";
-    QByteArray req = "POST /api/v1/namespaces/" + m_ns.toUtf8() + "/configmaps HTTP/1.1\r\nHost: " + m_server.host().toUtf8()
-                     + "\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n";
+    const QByteArray body = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\""
+        + m_prefix.toUtf8() + '-' + QByteArray::number(i) + "\"},\"data\":{\"i\":\"" + QByteArray::number(i) + "\"}}";
+    QByteArray req = "POST /api/v1/namespaces/" + m_ns.toUtf8()
+        + "/configmaps HTTP/1.1\r\nHost: " + m_server.host().toUtf8()
+        + "\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: "
+        + QByteArray::number(body.size()) + "\r\n";
     if (!m_authorization.isEmpty())
         req += "Authorization: " + m_authorization + "\r\n";
     c->busy = true;
@@ -70,7 +74,8 @@ void RawWriter::onReadyRead(Connection *c)
         const QByteArray head = c->buffer.left(headEnd).toLower();
         const qsizetype cl = head.indexOf("content-length:");
         const qsizetype lineEnd = cl < 0 ? -1 : head.indexOf("\r\n", cl);
-        const qsizetype length = cl < 0 ? 0 : head.mid(cl + 15, (lineEnd < 0 ? head.size() : lineEnd) - cl - 15).trimmed().toLongLong();
+        const qsizetype length
+            = cl < 0 ? 0 : head.mid(cl + 15, (lineEnd < 0 ? head.size() : lineEnd) - cl - 15).trimmed().toLongLong();
         if (c->buffer.size() < headEnd + 4 + length)
             return;
         if (c->buffer.startsWith("HTTP/1.1 201"))

@@ -12,28 +12,32 @@ namespace opbench::bench {
 
 qint64 steadyNowNs()
 {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
 struct WatchFanout::Stream
 {
     QSslSocket socket;
-    QByteArray raw;      // bytes not parsed yet
+    QByteArray raw; // bytes not parsed yet
     bool headersDone = false;
     bool counted = false; // established/failed recorded
 };
 
 WatchFanout::WatchFanout(QUrl server, QByteArray authorization, QSslConfiguration ssl, QObject *parent)
-    : QObject(parent), m_server(std::move(server)), m_authorization(std::move(authorization)), m_ssl(std::move(ssl))
-{
-}
+    : QObject(parent)
+    , m_server(std::move(server))
+    , m_authorization(std::move(authorization))
+    , m_ssl(std::move(ssl))
+{ }
 
 WatchFanout::~WatchFanout() = default;
 
 void WatchFanout::open(int count, const QString &pathAndQuery)
 {
     const bool tls = m_server.scheme() == QLatin1String("https");
-    QByteArray request = "GET " + pathAndQuery.toUtf8() + " HTTP/1.1\r\nHost: " + m_server.host().toUtf8() + "\r\nAccept: application/json\r\n";
+    QByteArray request = "GET " + pathAndQuery.toUtf8() + " HTTP/1.1\r\nHost: " + m_server.host().toUtf8()
+        + "\r\nAccept: application/json\r\n";
     if (!m_authorization.isEmpty())
         request += "Authorization: " + m_authorization + "\r\n";
     request += "\r\n";
@@ -96,7 +100,12 @@ void WatchFanout::parseBody(Stream *s)
             continue; // terminating chunk
         const qint64 now = steadyNowNs();
         const QJsonObject event = QJsonDocument::fromJson(data).object();
-        const QString sent = event.value(QLatin1String("object")).toObject().value(QLatin1String("data")).toObject().value(QLatin1String("sentNs")).toString();
+        const QString sent = event.value(QLatin1String("object"))
+                                 .toObject()
+                                 .value(QLatin1String("data"))
+                                 .toObject()
+                                 .value(QLatin1String("sentNs"))
+                                 .toString();
         if (!sent.isEmpty()) {
             m_latenciesNs << (now - sent.toLongLong());
             any = true;
@@ -112,7 +121,8 @@ double WatchFanout::percentileMs(double p) const
         return 0;
     QList<qint64> sorted = m_latenciesNs;
     std::sort(sorted.begin(), sorted.end());
-    const qsizetype idx = std::clamp<qsizetype>(qsizetype(std::ceil(p / 100.0 * double(sorted.size()))) - 1, 0, sorted.size() - 1);
+    const qsizetype idx
+        = std::clamp<qsizetype>(qsizetype(std::ceil(p / 100.0 * double(sorted.size()))) - 1, 0, sorted.size() - 1);
     return double(sorted.at(idx)) / 1e6;
 }
 

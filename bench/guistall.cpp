@@ -36,26 +36,25 @@ using namespace opbench;
 
 namespace {
 
-double ms2(double v)
-{
-    return std::round(v * 100.0) / 100.0;
-}
+double ms2(double v) { return std::round(v * 100.0) / 100.0; }
 
 QJsonObject deployment(int i)
 {
     const QString name = QStringLiteral("stall-%1").arg(i, 5, 10, QLatin1Char('0'));
-    const QJsonObject labels{{QStringLiteral("app"), name}, {QStringLiteral("team"), QStringLiteral("team-%1").arg(i % 17)}};
+    const QJsonObject labels{
+        {QStringLiteral("app"), name}, {QStringLiteral("team"), QStringLiteral("team-%1").arg(i % 17)}};
     const QJsonObject container{{QStringLiteral("name"), QStringLiteral("app")},
-                                {QStringLiteral("image"), QStringLiteral("registry.example.com/stall/%1:1.0").arg(name)}};
+        {QStringLiteral("image"), QStringLiteral("registry.example.com/stall/%1:1.0").arg(name)}};
     return {{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")},
-            {QStringLiteral("kind"), QStringLiteral("Deployment")},
-            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("labels"), labels}}},
-            {QStringLiteral("spec"),
-             QJsonObject{{QStringLiteral("replicas"), 0},
-                         {QStringLiteral("selector"), QJsonObject{{QStringLiteral("matchLabels"), labels}}},
-                         {QStringLiteral("template"),
-                          QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), labels}}},
-                                      {QStringLiteral("spec"), QJsonObject{{QStringLiteral("containers"), QJsonArray{container}}}}}}}}};
+        {QStringLiteral("kind"), QStringLiteral("Deployment")},
+        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("labels"), labels}}},
+        {QStringLiteral("spec"),
+            QJsonObject{{QStringLiteral("replicas"), 0},
+                {QStringLiteral("selector"), QJsonObject{{QStringLiteral("matchLabels"), labels}}},
+                {QStringLiteral("template"),
+                    QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), labels}}},
+                        {QStringLiteral("spec"),
+                            QJsonObject{{QStringLiteral("containers"), QJsonArray{container}}}}}}}}};
 }
 
 /// Creates Deployments from its own thread (its own RestClient), `concurrency` at a time.
@@ -64,7 +63,10 @@ class Populator : public QObject
     Q_OBJECT
 public:
     Populator(QString kubeconfig, int count, int concurrency)
-        : m_kubeconfig(std::move(kubeconfig)), m_count(count), m_concurrency(concurrency) {}
+        : m_kubeconfig(std::move(kubeconfig))
+        , m_count(count)
+        , m_concurrency(concurrency)
+    { }
 
     /// Runs on the populator thread; emits done() when every create has answered.
     void start()
@@ -230,17 +232,15 @@ void measure(Run &run, ui::MainWindow &window, const QString &kubeconfigPath)
     heartbeat.stop();
     thread.quit();
     thread.wait();
-    bench::printJson({{QStringLiteral("objects"), run.objects},
-                      {QStringLiteral("created"), run.created},
-                      {QStringLiteral("seconds_to_show_all"), run.shownMs < 0 ? -1.0 : double(run.shownMs) / 1000.0},
-                      {QStringLiteral("seconds_to_create"), run.populatedMs < 0 ? -1.0 : double(run.populatedMs) / 1000.0},
-                      {QStringLiteral("max_stall_ms"), ms2(heartbeat.stall(1.0))},
-                      {QStringLiteral("p99_stall_ms"), ms2(heartbeat.stall(0.99))},
-                      {QStringLiteral("max_stall_ui_cpu_ms"), ms2(heartbeat.worstGapCpuMs())},
-                      {QStringLiteral("max_ui_busy_ms"), ms2(heartbeat.maxBusyMs())},
-                      {QStringLiteral("heartbeat_ms"), run.intervalMs},
-                      {QStringLiteral("ticks"), double(heartbeat.ticks())},
-                      {QStringLiteral("objects_in_tree"), window.cacheModel()->objectCount()}});
+    bench::printJson({{QStringLiteral("objects"), run.objects}, {QStringLiteral("created"), run.created},
+        {QStringLiteral("seconds_to_show_all"), run.shownMs < 0 ? -1.0 : double(run.shownMs) / 1000.0},
+        {QStringLiteral("seconds_to_create"), run.populatedMs < 0 ? -1.0 : double(run.populatedMs) / 1000.0},
+        {QStringLiteral("max_stall_ms"), ms2(heartbeat.stall(1.0))},
+        {QStringLiteral("p99_stall_ms"), ms2(heartbeat.stall(0.99))},
+        {QStringLiteral("max_stall_ui_cpu_ms"), ms2(heartbeat.worstGapCpuMs())},
+        {QStringLiteral("max_ui_busy_ms"), ms2(heartbeat.maxBusyMs())},
+        {QStringLiteral("heartbeat_ms"), run.intervalMs}, {QStringLiteral("ticks"), double(heartbeat.ticks())},
+        {QStringLiteral("objects_in_tree"), window.cacheModel()->objectCount()}});
 }
 
 int run(const QStringList &args)
@@ -279,8 +279,7 @@ int run(const QStringList &args)
 }
 
 const bench::Registrar registrar("gui-stall",
-                                 "worst UI-thread stall of the workbench window while N Deployments sync (--objects, offscreen)",
-                                 &run, &makeGuiApp);
+    "worst UI-thread stall of the workbench window while N Deployments sync (--objects, offscreen)", &run, &makeGuiApp);
 
 } // namespace
 

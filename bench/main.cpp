@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // opbench-bench: runs one benchmark sub-command and prints its figures as one JSON line.
-#include "engine/base/allocator.h"
 #include "bench/bench.h"
+#include "engine/base/allocator.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -67,10 +67,12 @@ int main(int argc, char **argv)
     // The API server's own benchmarks run with its allocator profile, as opbench-apiserver does;
     // every other one with the controller profile of the engine's executables.
     const bool serverBench = argc > 1 && (qstrcmp(argv[1], "apiserver") == 0 || qstrcmp(argv[1], "workloads") == 0);
-    opbench::configureAllocator(serverBench ? opbench::AllocatorProfile::Server : opbench::AllocatorProfile::Controller);
+    opbench::configureAllocator(
+        serverBench ? opbench::AllocatorProfile::Server : opbench::AllocatorProfile::Controller);
     auto &reg = opbench::bench::registry();
     const auto factory = argc > 1 ? reg.value(QString::fromLocal8Bit(argv[1])).app : nullptr;
-    const std::unique_ptr<QCoreApplication> app = factory ? factory(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
+    const std::unique_ptr<QCoreApplication> app
+        = factory ? factory(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
     QStringList args = QCoreApplication::arguments().mid(1);
     if (args.isEmpty() || args.first() == QLatin1String("--help") || !reg.contains(args.first())) {
         QTextStream err(stderr);

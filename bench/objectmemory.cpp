@@ -24,12 +24,13 @@
 namespace {
 
 // One Deployment as the API server sends it; %-placeholders are filled per object.
-constexpr const char *kTemplate =
-    R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"@NAME@","namespace":"@NS@","uid":"@UID@","resourceVersion":"@RV@","generation":@GEN@,"creationTimestamp":"2026-10-01T09:12:44Z","labels":{"app.kubernetes.io/name":"@NAME@","app.kubernetes.io/instance":"@NAME@","app.kubernetes.io/managed-by":"opbench","team":"@TEAM@"},"annotations":{"deployment.kubernetes.io/revision":"@GEN@"},"ownerReferences":[{"apiVersion":"example.com/v1alpha1","kind":"MyApplication","name":"@NAME@","uid":"@OWNER@","controller":true,"blockOwnerDeletion":true}],"managedFields":[{"manager":"opbench-operator","operation":"Update","apiVersion":"apps/v1","time":"2026-10-01T09:12:44Z","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{".":{},"f:app.kubernetes.io/instance":{},"f:app.kubernetes.io/managed-by":{},"f:app.kubernetes.io/name":{},"f:team":{}},"f:ownerReferences":{".":{},"k:{\"uid\":\"@OWNER@\"}":{}}},"f:spec":{"f:progressDeadlineSeconds":{},"f:replicas":{},"f:revisionHistoryLimit":{},"f:selector":{},"f:strategy":{"f:rollingUpdate":{".":{},"f:maxSurge":{},"f:maxUnavailable":{}},"f:type":{}},"f:template":{"f:metadata":{"f:labels":{".":{},"f:app.kubernetes.io/name":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:image":{},"f:imagePullPolicy":{},"f:name":{},"f:ports":{},"f:resources":{},"f:terminationMessagePath":{},"f:terminationMessagePolicy":{}}},"f:dnsPolicy":{},"f:restartPolicy":{},"f:schedulerName":{},"f:securityContext":{},"f:terminationGracePeriodSeconds":{}}}}}},{"manager":"kube-controller-manager","operation":"Update","apiVersion":"apps/v1","time":"2026-10-01T09:13:02Z","fieldsType":"FieldsV1","subresource":"status","fieldsV1":{"f:metadata":{"f:annotations":{".":{},"f:deployment.kubernetes.io/revision":{}}},"f:status":{"f:availableReplicas":{},"f:conditions":{".":{},"k:{\"type\":\"Available\"}":{".":{},"f:lastTransitionTime":{},"f:lastUpdateTime":{},"f:message":{},"f:reason":{},"f:status":{},"f:type":{}},"k:{\"type\":\"Progressing\"}":{".":{},"f:lastTransitionTime":{},"f:lastUpdateTime":{},"f:message":{},"f:reason":{},"f:status":{},"f:type":{}}},"f:observedGeneration":{},"f:readyReplicas":{},"f:replicas":{},"f:updatedReplicas":{}}}}]},"spec":{"replicas":@REPLICAS@,"selector":{"matchLabels":{"app.kubernetes.io/name":"@NAME@"}},"template":{"metadata":{"creationTimestamp":null,"labels":{"app.kubernetes.io/name":"@NAME@"}},"spec":{"containers":[{"name":"app","image":"@IMAGE@","imagePullPolicy":"IfNotPresent","ports":[{"containerPort":8080,"protocol":"TCP","name":"http"}],"resources":{"requests":{"cpu":"100m","memory":"128Mi"},"limits":{"memory":"256Mi"}},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],"restartPolicy":"Always","terminationGracePeriodSeconds":30,"dnsPolicy":"ClusterFirst","securityContext":{},"schedulerName":"default-scheduler"}},"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":"25%","maxSurge":"25%"}},"revisionHistoryLimit":10,"progressDeadlineSeconds":600},"status":{"observedGeneration":@GEN@,"replicas":@REPLICAS@,"updatedReplicas":@REPLICAS@,"readyReplicas":@REPLICAS@,"availableReplicas":@REPLICAS@,"conditions":[{"type":"Available","status":"True","lastUpdateTime":"2026-10-01T09:13:02Z","lastTransitionTime":"2026-10-01T09:13:02Z","reason":"MinimumReplicasAvailable","message":"Deployment has minimum availability."},{"type":"Progressing","status":"True","lastUpdateTime":"2026-10-01T09:13:02Z","lastTransitionTime":"2026-10-01T09:12:44Z","reason":"NewReplicaSetAvailable","message":"ReplicaSet \"@NAME@-7d9c8b6f5d\" has successfully progressed."}]}})";
+constexpr const char *kTemplate
+    = R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"@NAME@","namespace":"@NS@","uid":"@UID@","resourceVersion":"@RV@","generation":@GEN@,"creationTimestamp":"2026-10-01T09:12:44Z","labels":{"app.kubernetes.io/name":"@NAME@","app.kubernetes.io/instance":"@NAME@","app.kubernetes.io/managed-by":"opbench","team":"@TEAM@"},"annotations":{"deployment.kubernetes.io/revision":"@GEN@"},"ownerReferences":[{"apiVersion":"example.com/v1alpha1","kind":"MyApplication","name":"@NAME@","uid":"@OWNER@","controller":true,"blockOwnerDeletion":true}],"managedFields":[{"manager":"opbench-operator","operation":"Update","apiVersion":"apps/v1","time":"2026-10-01T09:12:44Z","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{".":{},"f:app.kubernetes.io/instance":{},"f:app.kubernetes.io/managed-by":{},"f:app.kubernetes.io/name":{},"f:team":{}},"f:ownerReferences":{".":{},"k:{\"uid\":\"@OWNER@\"}":{}}},"f:spec":{"f:progressDeadlineSeconds":{},"f:replicas":{},"f:revisionHistoryLimit":{},"f:selector":{},"f:strategy":{"f:rollingUpdate":{".":{},"f:maxSurge":{},"f:maxUnavailable":{}},"f:type":{}},"f:template":{"f:metadata":{"f:labels":{".":{},"f:app.kubernetes.io/name":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:image":{},"f:imagePullPolicy":{},"f:name":{},"f:ports":{},"f:resources":{},"f:terminationMessagePath":{},"f:terminationMessagePolicy":{}}},"f:dnsPolicy":{},"f:restartPolicy":{},"f:schedulerName":{},"f:securityContext":{},"f:terminationGracePeriodSeconds":{}}}}}},{"manager":"kube-controller-manager","operation":"Update","apiVersion":"apps/v1","time":"2026-10-01T09:13:02Z","fieldsType":"FieldsV1","subresource":"status","fieldsV1":{"f:metadata":{"f:annotations":{".":{},"f:deployment.kubernetes.io/revision":{}}},"f:status":{"f:availableReplicas":{},"f:conditions":{".":{},"k:{\"type\":\"Available\"}":{".":{},"f:lastTransitionTime":{},"f:lastUpdateTime":{},"f:message":{},"f:reason":{},"f:status":{},"f:type":{}},"k:{\"type\":\"Progressing\"}":{".":{},"f:lastTransitionTime":{},"f:lastUpdateTime":{},"f:message":{},"f:reason":{},"f:status":{},"f:type":{}}},"f:observedGeneration":{},"f:readyReplicas":{},"f:replicas":{},"f:updatedReplicas":{}}}}]},"spec":{"replicas":@REPLICAS@,"selector":{"matchLabels":{"app.kubernetes.io/name":"@NAME@"}},"template":{"metadata":{"creationTimestamp":null,"labels":{"app.kubernetes.io/name":"@NAME@"}},"spec":{"containers":[{"name":"app","image":"@IMAGE@","imagePullPolicy":"IfNotPresent","ports":[{"containerPort":8080,"protocol":"TCP","name":"http"}],"resources":{"requests":{"cpu":"100m","memory":"128Mi"},"limits":{"memory":"256Mi"}},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],"restartPolicy":"Always","terminationGracePeriodSeconds":30,"dnsPolicy":"ClusterFirst","securityContext":{},"schedulerName":"default-scheduler"}},"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":"25%","maxSurge":"25%"}},"revisionHistoryLimit":10,"progressDeadlineSeconds":600},"status":{"observedGeneration":@GEN@,"replicas":@REPLICAS@,"updatedReplicas":@REPLICAS@,"readyReplicas":@REPLICAS@,"availableReplicas":@REPLICAS@,"conditions":[{"type":"Available","status":"True","lastUpdateTime":"2026-10-01T09:13:02Z","lastTransitionTime":"2026-10-01T09:13:02Z","reason":"MinimumReplicasAvailable","message":"Deployment has minimum availability."},{"type":"Progressing","status":"True","lastUpdateTime":"2026-10-01T09:13:02Z","lastTransitionTime":"2026-10-01T09:12:44Z","reason":"NewReplicaSetAvailable","message":"ReplicaSet \"@NAME@-7d9c8b6f5d\" has successfully progressed."}]}})";
 
 const char *const kWords[] = {"checkout", "cart", "payments", "search", "catalog", "orders", "shipping", "auth",
-                              "profile", "reviews", "inventory", "pricing", "gateway", "notify", "billing", "ledger"};
-const char *const kTeams[] = {"payments", "storefront", "platform", "search", "logistics", "identity", "growth", "data"};
+    "profile", "reviews", "inventory", "pricing", "gateway", "notify", "billing", "ledger"};
+const char *const kTeams[]
+    = {"payments", "storefront", "platform", "search", "logistics", "identity", "growth", "data"};
 
 std::string uuid(quint64 seed)
 {
@@ -37,8 +38,9 @@ std::string uuid(quint64 seed)
     quint64 a = seed * 0x9E3779B97F4A7C15ULL + 0x1234567ULL;
     quint64 b = (seed + 7) * 0xC2B2AE3D27D4EB4FULL;
     char buf[40];
-    std::snprintf(buf, sizeof buf, "%08llx-%04llx-4%03llx-a%03llx-%012llx", (unsigned long long)(a >> 32), (unsigned long long)(a & 0xffff),
-                  (unsigned long long)((a >> 16) & 0xfff), (unsigned long long)(b & 0xfff), (unsigned long long)(b >> 16 & 0xffffffffffffULL));
+    std::snprintf(buf, sizeof buf, "%08llx-%04llx-4%03llx-a%03llx-%012llx", (unsigned long long)(a >> 32),
+        (unsigned long long)(a & 0xffff), (unsigned long long)((a >> 16) & 0xfff), (unsigned long long)(b & 0xfff),
+        (unsigned long long)(b >> 16 & 0xffffffffffffULL));
     return buf;
 }
 
@@ -60,8 +62,9 @@ std::string deploymentJson(int i)
     replaceAll(s, "@GEN@", std::to_string(1 + i % 9));
     replaceAll(s, "@TEAM@", kTeams[i % 8]);
     replaceAll(s, "@REPLICAS@", std::to_string(1 + i % 5));
-    replaceAll(s, "@IMAGE@", "registry.example.com/" + std::string(kWords[i % 16]) + "/service:1." + std::to_string(i % 40) + "."
-                                 + std::to_string(i % 7));
+    replaceAll(s, "@IMAGE@",
+        "registry.example.com/" + std::string(kWords[i % 16]) + "/service:1." + std::to_string(i % 40) + "."
+            + std::to_string(i % 7));
     return s;
 }
 
@@ -155,6 +158,7 @@ int run(const QStringList &args)
     return 0;
 }
 
-const opbench::bench::Registrar registrar("object-memory", "memory per cached Deployment: wire vs Object vs QJsonObject", &run);
+const opbench::bench::Registrar registrar(
+    "object-memory", "memory per cached Deployment: wire vs Object vs QJsonObject", &run);
 
 } // namespace

@@ -23,35 +23,50 @@ QJsonObject deployment(const QString &ns, int i)
 {
     const QString name = QStringLiteral("bench-app-%1").arg(i, 5, 10, QLatin1Char('0'));
     const QJsonObject labels{{QStringLiteral("app.kubernetes.io/name"), name},
-                             {QStringLiteral("app.kubernetes.io/part-of"), QStringLiteral("opbench-bench")},
-                             {QStringLiteral("team"), QStringLiteral("team-%1").arg(i % 17)}};
+        {QStringLiteral("app.kubernetes.io/part-of"), QStringLiteral("opbench-bench")},
+        {QStringLiteral("team"), QStringLiteral("team-%1").arg(i % 17)}};
     QJsonObject container{{QStringLiteral("name"), QStringLiteral("app")},
-                          {QStringLiteral("image"), QStringLiteral("registry.example.com/bench/%1:1.%2.0").arg(name).arg(i % 9)},
-                          {QStringLiteral("imagePullPolicy"), QStringLiteral("IfNotPresent")},
-                          {QStringLiteral("ports"), QJsonArray{QJsonObject{{QStringLiteral("containerPort"), 8080},
-                                                                           {QStringLiteral("name"), QStringLiteral("http")},
-                                                                           {QStringLiteral("protocol"), QStringLiteral("TCP")}}}},
-                          {QStringLiteral("env"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("LOG_LEVEL")}, {QStringLiteral("value"), QStringLiteral("info")}},
-                                                             QJsonObject{{QStringLiteral("name"), QStringLiteral("INSTANCE")}, {QStringLiteral("value"), name}}}},
-                          {QStringLiteral("resources"), QJsonObject{{QStringLiteral("requests"), QJsonObject{{QStringLiteral("cpu"), QStringLiteral("100m")}, {QStringLiteral("memory"), QStringLiteral("128Mi")}}},
-                                                                    {QStringLiteral("limits"), QJsonObject{{QStringLiteral("memory"), QStringLiteral("256Mi")}}}}}};
+        {QStringLiteral("image"), QStringLiteral("registry.example.com/bench/%1:1.%2.0").arg(name).arg(i % 9)},
+        {QStringLiteral("imagePullPolicy"), QStringLiteral("IfNotPresent")},
+        {QStringLiteral("ports"),
+            QJsonArray{
+                QJsonObject{{QStringLiteral("containerPort"), 8080}, {QStringLiteral("name"), QStringLiteral("http")},
+                    {QStringLiteral("protocol"), QStringLiteral("TCP")}}}},
+        {QStringLiteral("env"),
+            QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("LOG_LEVEL")},
+                           {QStringLiteral("value"), QStringLiteral("info")}},
+                QJsonObject{{QStringLiteral("name"), QStringLiteral("INSTANCE")}, {QStringLiteral("value"), name}}}},
+        {QStringLiteral("resources"),
+            QJsonObject{{QStringLiteral("requests"),
+                            QJsonObject{{QStringLiteral("cpu"), QStringLiteral("100m")},
+                                {QStringLiteral("memory"), QStringLiteral("128Mi")}}},
+                {QStringLiteral("limits"), QJsonObject{{QStringLiteral("memory"), QStringLiteral("256Mi")}}}}}};
     return {{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")},
-            {QStringLiteral("kind"), QStringLiteral("Deployment")},
-            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), ns}, {QStringLiteral("labels"), labels},
-                                                     {QStringLiteral("annotations"), QJsonObject{{QStringLiteral("opbench.dev/description"), QStringLiteral("benchmark deployment number %1 of the sync benchmark").arg(i)}}}}},
-            {QStringLiteral("spec"), QJsonObject{{QStringLiteral("replicas"), 0},
-                                                 {QStringLiteral("selector"), QJsonObject{{QStringLiteral("matchLabels"), QJsonObject{{QStringLiteral("app.kubernetes.io/name"), name}}}}},
-                                                 {QStringLiteral("template"), QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), labels}}},
-                                                                                          {QStringLiteral("spec"), QJsonObject{{QStringLiteral("containers"), QJsonArray{container}}}}}}}}};
+        {QStringLiteral("kind"), QStringLiteral("Deployment")},
+        {QStringLiteral("metadata"),
+            QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), ns},
+                {QStringLiteral("labels"), labels},
+                {QStringLiteral("annotations"),
+                    QJsonObject{{QStringLiteral("opbench.dev/description"),
+                        QStringLiteral("benchmark deployment number %1 of the sync benchmark").arg(i)}}}}},
+        {QStringLiteral("spec"),
+            QJsonObject{{QStringLiteral("replicas"), 0},
+                {QStringLiteral("selector"),
+                    QJsonObject{{QStringLiteral("matchLabels"),
+                        QJsonObject{{QStringLiteral("app.kubernetes.io/name"), name}}}}},
+                {QStringLiteral("template"),
+                    QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), labels}}},
+                        {QStringLiteral("spec"),
+                            QJsonObject{{QStringLiteral("containers"), QJsonArray{container}}}}}}}}};
 }
 
 QJsonObject configMap(const QString &ns, int i)
 {
-    return {{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-            {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("bench-cm-%1").arg(i, 5, 10, QLatin1Char('0'))},
-                                                     {QStringLiteral("namespace"), ns}}},
-            {QStringLiteral("data"), QJsonObject{{QStringLiteral("index"), QString::number(i)}}}};
+    return {{QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
+        {QStringLiteral("metadata"),
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("bench-cm-%1").arg(i, 5, 10, QLatin1Char('0'))},
+                {QStringLiteral("namespace"), ns}}},
+        {QStringLiteral("data"), QJsonObject{{QStringLiteral("index"), QString::number(i)}}}};
 }
 
 struct State
@@ -90,14 +105,16 @@ QCoro::Task<> worker(State *s)
 int run(const QStringList &args)
 {
     QTextStream err(stderr);
-    auto config = loadConfig(bench::option(args, QStringLiteral("--kubeconfig")), bench::option(args, QStringLiteral("--context")));
+    auto config = loadConfig(
+        bench::option(args, QStringLiteral("--kubeconfig")), bench::option(args, QStringLiteral("--context")));
     if (!config.ok()) {
         err << "populate: " << config.error().message() << '\n';
         return 2;
     }
     RestClient client(std::move(*config));
     State s{&client, bench::option(args, QStringLiteral("--namespace"), QStringLiteral("default"))};
-    s.configMaps = bench::option(args, QStringLiteral("--kind"), QStringLiteral("deployment")) == QLatin1String("configmap");
+    s.configMaps
+        = bench::option(args, QStringLiteral("--kind"), QStringLiteral("deployment")) == QLatin1String("configmap");
     s.count = bench::option(args, QStringLiteral("--count"), QStringLiteral("10000")).toInt();
     const int concurrency = bench::option(args, QStringLiteral("--concurrency"), QStringLiteral("6")).toInt();
     QElapsedTimer timer;
@@ -110,15 +127,17 @@ int run(const QStringList &args)
     const double seconds = double(timer.nsecsElapsed()) / 1e9;
     if (!s.firstError.isEmpty())
         err << "populate: first error: " << s.firstError << '\n';
-    bench::printJson({{QStringLiteral("created"), s.created},
-                      {QStringLiteral("seconds"), seconds},
-                      {QStringLiteral("writes_per_second"), double(s.created) / seconds},
-                      {QStringLiteral("kind"), s.configMaps ? QStringLiteral("configmap") : QStringLiteral("deployment")},
-                      {QStringLiteral("wire_bytes_per_object"),
-                       QJsonDocument(s.configMaps ? configMap(s.ns, 1) : deployment(s.ns, 1)).toJson(QJsonDocument::Compact).size()}});
+    bench::printJson({{QStringLiteral("created"), s.created}, {QStringLiteral("seconds"), seconds},
+        {QStringLiteral("writes_per_second"), double(s.created) / seconds},
+        {QStringLiteral("kind"), s.configMaps ? QStringLiteral("configmap") : QStringLiteral("deployment")},
+        {QStringLiteral("wire_bytes_per_object"),
+            QJsonDocument(s.configMaps ? configMap(s.ns, 1) : deployment(s.ns, 1))
+                .toJson(QJsonDocument::Compact)
+                .size()}});
     return s.created == s.count ? 0 : 1;
 }
 
-const bench::Registrar registrar("populate", "create N Deployments for the sync benchmark (--kubeconfig, --count, --namespace)", &run);
+const bench::Registrar registrar(
+    "populate", "create N Deployments for the sync benchmark (--kubeconfig, --count, --namespace)", &run);
 
 } // namespace

@@ -70,7 +70,7 @@ int runQueue(const QStringList &args)
     for (int i = 0; i < items; ++i)
         keys.push_back({QStringLiteral("default"), QStringLiteral("myapp-%1").arg(i)});
     const Cause cause = Cause::watchEvent(Cause::EventType::Modified, QStringLiteral("MyApplication.v1.example.com"),
-                                          QStringLiteral("default/myapp"), QStringLiteral("12345"));
+        QStringLiteral("default/myapp"), QStringLiteral("12345"));
     // --kind plain|priority runs one queue only: under callgrind the instructions of run() divided
     // by the cycles printed give the instructions per add/get/done cycle.
     const QString kind = bench::option(args, QStringLiteral("--kind"), QStringLiteral("both"));

@@ -43,12 +43,10 @@
 
 #include <qcoro/qcorotask.h>
 
-
 using namespace opbench;
 using namespace opbench::myapp;
 
 namespace {
-
 
 struct Figures
 {
@@ -154,26 +152,19 @@ QJsonObject report(const Settings &s, const Figures &f, double seconds, bench::S
         writes.insert(it.key(), it.value());
         totalWrites += it.value();
     }
-    return {{QStringLiteral("apps"), s.apps},
-            {QStringLiteral("seconds"), seconds},
-            {QStringLiteral("apps_per_second"), double(s.apps) / seconds},
-            {QStringLiteral("running"), int(f.running.size())},
-            {QStringLiteral("create_seconds"), f.createSeconds},
-            {QStringLiteral("max_concurrent_reconciles"), s.maxConcurrent},
-            {QStringLiteral("replicas"), s.replicas},
-            {QStringLiteral("pod_ready_delay_ms"), s.podReadyDelayMs},
-            {QStringLiteral("reconciles"), f.reconciles},
-            {QStringLiteral("reconcile_errors"), f.errors},
-            {QStringLiteral("requeues"), f.requeues},
-            {QStringLiteral("api_writes"), totalWrites},
-            {QStringLiteral("writes_by_verb"), writes},
-            {QStringLiteral("api_reads_live"), f.liveReads},
-            {QStringLiteral("server_requests"), qint64(server.requests())},
-            {QStringLiteral("server_thread_cpu_seconds"), server.cpuSeconds()},
-            {QStringLiteral("operator_thread_cpu_seconds"), operatorCpu},
-            {QStringLiteral("reconcile_seconds_sum"), f.reconcileSeconds},
-            {QStringLiteral("reconcile_mean_ms"), f.reconciles ? 1000.0 * f.reconcileSeconds / double(f.reconciles) : 0.0},
-            {QStringLiteral("peak_rss_bytes"), bench::peakRssBytes()}};
+    return {{QStringLiteral("apps"), s.apps}, {QStringLiteral("seconds"), seconds},
+        {QStringLiteral("apps_per_second"), double(s.apps) / seconds},
+        {QStringLiteral("running"), int(f.running.size())}, {QStringLiteral("create_seconds"), f.createSeconds},
+        {QStringLiteral("max_concurrent_reconciles"), s.maxConcurrent}, {QStringLiteral("replicas"), s.replicas},
+        {QStringLiteral("pod_ready_delay_ms"), s.podReadyDelayMs}, {QStringLiteral("reconciles"), f.reconciles},
+        {QStringLiteral("reconcile_errors"), f.errors}, {QStringLiteral("requeues"), f.requeues},
+        {QStringLiteral("api_writes"), totalWrites}, {QStringLiteral("writes_by_verb"), writes},
+        {QStringLiteral("api_reads_live"), f.liveReads}, {QStringLiteral("server_requests"), qint64(server.requests())},
+        {QStringLiteral("server_thread_cpu_seconds"), server.cpuSeconds()},
+        {QStringLiteral("operator_thread_cpu_seconds"), operatorCpu},
+        {QStringLiteral("reconcile_seconds_sum"), f.reconcileSeconds},
+        {QStringLiteral("reconcile_mean_ms"), f.reconciles ? 1000.0 * f.reconcileSeconds / double(f.reconciles) : 0.0},
+        {QStringLiteral("peak_rss_bytes"), bench::peakRssBytes()}};
 }
 
 QCoro::Task<Expected<void>> startManager(Manager *mgr) { co_return co_await mgr->start(); }
@@ -241,7 +232,8 @@ int run(const QStringList &args)
     if (!f.firstError.isEmpty())
         err << "reconcile: first create error: " << f.firstError << '\n';
     if (rc != 0)
-        err << "reconcile: timed out after " << s.timeoutSeconds << " s with " << f.running.size() << " of " << s.apps << " Running\n";
+        err << "reconcile: timed out after " << s.timeoutSeconds << " s with " << f.running.size() << " of " << s.apps
+            << " Running\n";
     bench::printJson(report(s, f, seconds, server, operatorCpu));
     bool stopped = false;
     QObject::connect(mgr->get(), &Manager::finished, qApp, [&stopped] { stopped = true; });
@@ -253,8 +245,8 @@ int run(const QStringList &args)
 }
 
 const bench::Registrar registrar("reconcile",
-                                 "N MyApplications through the operator to Running against an in-process API server "
-                                 "(--apps, --max-concurrent-reconciles, --replicas, --pod-ready-delay)",
-                                 &run);
+    "N MyApplications through the operator to Running against an in-process API server "
+    "(--apps, --max-concurrent-reconciles, --replicas, --pod-ready-delay)",
+    &run);
 
 } // namespace

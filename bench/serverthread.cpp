@@ -12,7 +12,9 @@ double threadCpuSeconds()
     return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
 }
 
-ServerThread::ServerThread(apiserver::ApiServerOptions options) : m_options(std::move(options)) {}
+ServerThread::ServerThread(apiserver::ApiServerOptions options)
+    : m_options(std::move(options))
+{ }
 
 ServerThread::~ServerThread() { stop(); }
 

@@ -76,20 +76,20 @@ int run(const QStringList &args)
     malloc_trim(0);
     const qint64 trimmed = bench::rssBytes();
     QJsonObject out{{QStringLiteral("objects"), n},
-                    {QStringLiteral("watch_list"), informer.reflector()->watchListCount() > 0},
-                    {QStringLiteral("seconds"), seconds},
-                    {QStringLiteral("rss_bytes"), rss},
-                    {QStringLiteral("peak_rss_bytes"), peak},
-                    {QStringLiteral("start_rss_bytes"), rssBefore},
-                    {QStringLiteral("trimmed_rss_bytes"), trimmed},
-                    {QStringLiteral("page_size"), pageSize},
-                    {QStringLiteral("bytes_per_object"), n ? double(informer.store().bytesHeld()) / double(n) : 0.0},
-                    {QStringLiteral("rss_bytes_per_object"), n ? double(rss - rssBefore) / double(n) : 0.0},
-                    {QStringLiteral("bytes_per_object_source"), QStringLiteral("cache accounting (Object::memoryFootprint summed)")}};
+        {QStringLiteral("watch_list"), informer.reflector()->watchListCount() > 0},
+        {QStringLiteral("seconds"), seconds}, {QStringLiteral("rss_bytes"), rss},
+        {QStringLiteral("peak_rss_bytes"), peak}, {QStringLiteral("start_rss_bytes"), rssBefore},
+        {QStringLiteral("trimmed_rss_bytes"), trimmed}, {QStringLiteral("page_size"), pageSize},
+        {QStringLiteral("bytes_per_object"), n ? double(informer.store().bytesHeld()) / double(n) : 0.0},
+        {QStringLiteral("rss_bytes_per_object"), n ? double(rss - rssBefore) / double(n) : 0.0},
+        {QStringLiteral("bytes_per_object_source"),
+            QStringLiteral("cache accounting (Object::memoryFootprint summed)")}};
     bench::printJson(out);
     return 0;
 }
 
-const bench::Registrar registrar("sync", "one informer against a server until synced (--kubeconfig, --resource, --namespace, --watch-list, --page-size)", &run);
+const bench::Registrar registrar("sync",
+    "one informer against a server until synced (--kubeconfig, --resource, --namespace, --watch-list, --page-size)",
+    &run);
 
 } // namespace

@@ -11,11 +11,11 @@
 //   objects_at_peak                     Deployments + ReplicaSets + Pods stored when settled
 //   peak_rss_bytes
 #include "bench/bench.h"
-#include "engine/testing/fakeclock.h"
-#include "engine/base/clock.h"
 #include "engine/apiserver/controllers/garbagecollector.h"
-#include "engine/apiserver/storage/store.h"
 #include "engine/apiserver/controllers/workloadsimulator.h"
+#include "engine/apiserver/storage/store.h"
+#include "engine/base/clock.h"
+#include "engine/testing/fakeclock.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -29,24 +29,28 @@ namespace {
 
 using opbench::apiserver::Store;
 
-const opbench::GroupVersionResource kDeployments{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("deployments")};
-const opbench::GroupVersionResource kReplicaSets{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("replicasets")};
+const opbench::GroupVersionResource kDeployments{
+    QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("deployments")};
+const opbench::GroupVersionResource kReplicaSets{
+    QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("replicasets")};
 const opbench::GroupVersionResource kPods{QString(), QStringLiteral("v1"), QStringLiteral("pods")};
 
 QJsonObject deployment(int i, int replicas)
 {
     const QString name = QStringLiteral("app-%1").arg(i);
     const QJsonObject labels{{QStringLiteral("app"), name}};
-    return QJsonObject{
-        {QStringLiteral("apiVersion"), QStringLiteral("apps/v1")}, {QStringLiteral("kind"), QStringLiteral("Deployment")},
+    return QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")},
+        {QStringLiteral("kind"), QStringLiteral("Deployment")},
         {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}},
-        {QStringLiteral("spec"), QJsonObject{
-             {QStringLiteral("replicas"), replicas},
-             {QStringLiteral("selector"), QJsonObject{{QStringLiteral("matchLabels"), labels}}},
-             {QStringLiteral("template"), QJsonObject{
-                  {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), labels}}},
-                  {QStringLiteral("spec"), QJsonObject{{QStringLiteral("containers"), QJsonArray{QJsonObject{
-                       {QStringLiteral("name"), QStringLiteral("app")}, {QStringLiteral("image"), QStringLiteral("nginx:1.25")}}}}}}}}}}};
+        {QStringLiteral("spec"),
+            QJsonObject{{QStringLiteral("replicas"), replicas},
+                {QStringLiteral("selector"), QJsonObject{{QStringLiteral("matchLabels"), labels}}},
+                {QStringLiteral("template"),
+                    QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), labels}}},
+                        {QStringLiteral("spec"),
+                            QJsonObject{{QStringLiteral("containers"),
+                                QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("app")},
+                                    {QStringLiteral("image"), QStringLiteral("nginx:1.25")}}}}}}}}}}};
 }
 
 // Processes queued work, stepping the fake clock between rounds, until `done`.
@@ -79,7 +83,8 @@ int run(const QStringList &args)
     const auto allAvailable = [&] {
         const auto list = store.list(kDeployments);
         for (const opbench::Object &d : list->items) {
-            if (d.json().value(QLatin1String("status")).toObject().value(QLatin1String("availableReplicas")).toInt() != replicas)
+            if (d.json().value(QLatin1String("status")).toObject().value(QLatin1String("availableReplicas")).toInt()
+                != replicas)
                 return false;
         }
         return true;
@@ -109,6 +114,7 @@ int run(const QStringList &args)
     return settled && collected ? 0 : 1;
 }
 
-const opbench::bench::Registrar registrar("workloads", "simulator + garbage collector: N deployments to available and back", &run);
+const opbench::bench::Registrar registrar(
+    "workloads", "simulator + garbage collector: N deployments to available and back", &run);
 
 } // namespace

@@ -11,7 +11,8 @@ QString learnerText(Panel panel)
     switch (panel) {
     case Panel::Cache:
         return QCoreApplication::translate(ctx,
-            "This is the informer cache: for each kind, one LIST and then a WATCH keep a copy of the objects in memory, "
+            "This is the informer cache: for each kind, one LIST and then a WATCH keep a copy of the objects in "
+            "memory, "
             "so the controller reads locally instead of asking the API server. It is eventually consistent: an object "
             "you just wrote may not be here yet, and a reconcile may read it stale; the next watch event fixes that.");
     case Panel::Reconciles:

@@ -84,10 +84,7 @@ void MainWindow::offerTourOnFirstStart()
 
 MainWindow::~MainWindow() = default;
 
-QAction *MainWindow::action(const QString &name) const
-{
-    return m_actions.value(name);
-}
+QAction *MainWindow::action(const QString &name) const { return m_actions.value(name); }
 
 void MainWindow::createActions()
 {
@@ -126,36 +123,40 @@ void MainWindow::createActions()
     for (const Step &s : steps) {
         QAction *a = make(QString::fromLatin1(s.name), s.text, s.icon, s.key);
         a->setEnabled(false);
-        a->setToolTip(QStringLiteral("%1 (%2)\n%3").arg(s.text, s.key.toString(QKeySequence::NativeText), noController));
+        a->setToolTip(
+            QStringLiteral("%1 (%2)\n%3").arg(s.text, s.key.toString(QKeySequence::NativeText), noController));
         tb->addAction(a);
         controlMenu->addAction(a);
     }
-    m_actions.value(QStringLiteral("handOff"))->setToolTip(tr("Hand off (Ctrl+H)\nNot available yet: the operator is not running."));
+    m_actions.value(QStringLiteral("handOff"))
+        ->setToolTip(tr("Hand off (Ctrl+H)\nNot available yet: the operator is not running."));
     connect(m_actions.value(QStringLiteral("handOff")), &QAction::triggered, this, &MainWindow::onHandOffAction);
-    connect(m_actions.value(QStringLiteral("run")), &QAction::triggered, m_session->controller(), &ControllerObserver::resume);
-    connect(m_actions.value(QStringLiteral("pause")), &QAction::triggered, m_session->controller(), &ControllerObserver::pause);
+    connect(m_actions.value(QStringLiteral("run")), &QAction::triggered, m_session->controller(),
+        &ControllerObserver::resume);
+    connect(m_actions.value(QStringLiteral("pause")), &QAction::triggered, m_session->controller(),
+        &ControllerObserver::pause);
     connect(m_actions.value(QStringLiteral("step")), &QAction::triggered, this,
-            [this] { m_session->post(&ControllerObserver::step, QString()); });
+        [this] { m_session->post(&ControllerObserver::step, QString()); });
     connect(m_actions.value(QStringLiteral("stepInto")), &QAction::triggered, this,
-            [this] { m_session->post(&ControllerObserver::stepInto, QString()); });
+        [this] { m_session->post(&ControllerObserver::stepInto, QString()); });
     connect(m_actions.value(QStringLiteral("continue")), &QAction::triggered, m_session->controller(),
-            &ControllerObserver::continueRunning);
+        &ControllerObserver::continueRunning);
     connect(m_actions.value(QStringLiteral("breakpoints")), &QAction::triggered, this,
-            &MainWindow::toggleBreakpointOnSelection);
+        &MainWindow::toggleBreakpointOnSelection);
     QAction *onError = make(QStringLiteral("breakOnError"), tr("Break on errors"), QStyle::SP_MessageBoxCritical, {});
     onError->setCheckable(true);
     onError->setEnabled(false);
     connect(onError, &QAction::toggled, m_session->controller(), &ControllerObserver::setBreakOnError);
     controlMenu->addAction(onError);
     QAction *connectTo = make(QStringLiteral("connect"), tr("Connect to cluster…"), QStyle::SP_DriveNetIcon,
-                              QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     connectTo->setToolTip(tr("Choose the embedded cluster or a kubeconfig context; the workbench restarts against it"));
     connect(connectTo, &QAction::triggered, this, &MainWindow::showConnectDialog);
     fileMenu->addAction(connectTo);
     tb->insertAction(tb->actions().value(0), connectTo);
     tb->insertSeparator(tb->actions().value(1));
     QAction *kube = make(QStringLiteral("writeKubeconfig"), tr("Write kubeconfig…"), QStyle::SP_DialogSaveButton,
-                         QKeySequence(Qt::CTRL | Qt::Key_K));
+        QKeySequence(Qt::CTRL | Qt::Key_K));
     kube->setEnabled(false);
     connect(kube, &QAction::triggered, this, &MainWindow::writeKubeconfig);
     fileMenu->addAction(kube);
@@ -174,8 +175,8 @@ void MainWindow::createActions()
     helpMenu->addAction(about);
 }
 
-InfoDock *MainWindow::addDock(const QString &title, const QString &name, const QString &explanation, QWidget *content,
-                              Qt::DockWidgetArea area)
+InfoDock *MainWindow::addDock(
+    const QString &title, const QString &name, const QString &explanation, QWidget *content, Qt::DockWidgetArea area)
 {
     auto *dock = new InfoDock(title, name, explanation, this);
     dock->setContent(content);
@@ -191,32 +192,32 @@ void MainWindow::createDocks()
     m_objectPanel = new ObjectPanel;
     m_queuePanel = new QueuePanel(m_queueModel);
     m_faultsPanel = new FaultsPanel;
-    auto *cache = addDock(tr("Cache"), QStringLiteral("cacheDock"), learnerText(Panel::Cache), m_cachePanel,
-                          Qt::LeftDockWidgetArea);
+    auto *cache = addDock(
+        tr("Cache"), QStringLiteral("cacheDock"), learnerText(Panel::Cache), m_cachePanel, Qt::LeftDockWidgetArea);
     m_reconcilesPanel = new ReconcilesPanel(m_reconcileModel);
     auto *reconciles = addDock(tr("Reconciles"), QStringLiteral("reconcilesDock"), learnerText(Panel::Reconciles),
-                               m_reconcilesPanel, Qt::RightDockWidgetArea);
-    auto *queue = addDock(tr("Queue"), QStringLiteral("queueDock"), learnerText(Panel::Queue), m_queuePanel,
-                          Qt::RightDockWidgetArea);
+        m_reconcilesPanel, Qt::RightDockWidgetArea);
+    auto *queue = addDock(
+        tr("Queue"), QStringLiteral("queueDock"), learnerText(Panel::Queue), m_queuePanel, Qt::RightDockWidgetArea);
     auto *object = addDock(tr("Object (YAML)"), QStringLiteral("objectDock"), learnerText(Panel::Object), m_objectPanel,
-                           Qt::BottomDockWidgetArea);
+        Qt::BottomDockWidgetArea);
     m_childrenPanel = new ChildrenPanel(m_childrenModel);
     auto *children = addDock(tr("Children"), QStringLiteral("childrenDock"), learnerText(Panel::Children),
-                             m_childrenPanel, Qt::BottomDockWidgetArea);
+        m_childrenPanel, Qt::BottomDockWidgetArea);
     m_leadershipPanel = new LeadershipPanel;
     auto *leadership = addDock(tr("Leadership"), QStringLiteral("leadershipDock"), learnerText(Panel::Leadership),
-                               m_leadershipPanel, Qt::BottomDockWidgetArea);
+        m_leadershipPanel, Qt::BottomDockWidgetArea);
     auto *faults = addDock(tr("Faults"), QStringLiteral("faultsDock"), learnerText(Panel::Faults), m_faultsPanel,
-                           Qt::BottomDockWidgetArea);
+        Qt::BottomDockWidgetArea);
     m_tourPanel = new TourPanel;
     m_tourDock = addDock(tr("Tour"), QStringLiteral("tourDock"),
-                         tr("The guided tour of the controller pattern. Each lesson is something you do in this "
-                            "window, and it completes when the engine shows that it happened."),
-                         m_tourPanel, Qt::RightDockWidgetArea);
+        tr("The guided tour of the controller pattern. Each lesson is something you do in this "
+           "window, and it completes when the engine shows that it happened."),
+        m_tourPanel, Qt::RightDockWidgetArea);
     m_pipelineModel = new PipelineModel(this);
     m_pipelinePanel = new PipelinePanel(m_pipelineModel);
     addDock(tr("Pipeline"), QStringLiteral("pipelineDock"), learnerText(Panel::Pipeline), m_pipelinePanel,
-            Qt::TopDockWidgetArea);
+        Qt::TopDockWidgetArea);
     splitDockWidget(reconciles, queue, Qt::Horizontal);
     tabifyDockWidget(queue, m_tourDock);
     queue->raise();
@@ -255,9 +256,10 @@ void MainWindow::connectSession()
         else
             statusBar()->showMessage(tr("Created %1 sample objects in namespace default").arg(created), 5000);
     });
-    connect(engine, &WorkbenchEngine::actionFailed, this, [this](const QString &m) { statusBar()->showMessage(m, 8000); });
+    connect(
+        engine, &WorkbenchEngine::actionFailed, this, [this](const QString &m) { statusBar()->showMessage(m, 8000); });
     connect(engine, &WorkbenchEngine::created, this,
-            [this](const QString &key) { statusBar()->showMessage(tr("Created %1").arg(key), 5000); });
+        [this](const QString &key) { statusBar()->showMessage(tr("Created %1").arg(key), 5000); });
     connect(engine, &WorkbenchEngine::createFailed, m_childrenPanel, &ChildrenPanel::showCreateError);
     connect(m_childrenPanel, &ChildrenPanel::deleteRequested, engine, &WorkbenchEngine::deleteObject);
     connect(m_childrenPanel, &ChildrenPanel::createRequested, m_session, &EngineSession::createApplication);
@@ -299,7 +301,7 @@ void MainWindow::connectSession()
     auto *idle = new IdleTracker(20, this); // ten seconds of queue samples
     connect(queue, &QueueObserver::sample, idle, &IdleTracker::addSample);
     connect(controller, &ControllerObserver::reconcilesFinished, idle,
-            [idle](const QList<ReconcileTrace> &t) { idle->addReconciles(int(t.size())); });
+        [idle](const QList<ReconcileTrace> &t) { idle->addReconciles(int(t.size())); });
     connect(idle, &IdleTracker::idleChanged, m_reconcilesPanel, &ReconcilesPanel::setIdle);
 
     connect(m_faultsPanel, &FaultsPanel::faultsChanged, m_session, &EngineSession::setFaults);
@@ -344,15 +346,16 @@ void MainWindow::onStarted(const ClusterInfo &cluster)
     setWindowTitle(tr("opbench — %1 cluster %2").arg(cluster.name, where));
     if (cluster.embedded) {
         m_clusterLabel->setText(tr("embedded %1").arg(where));
-        m_clusterLabel->setToolTip(tr("Reach it with: kubectl --kubeconfig %1 get %2 -A")
-                                       .arg(cluster.kubeconfigPath, kubectlResources()));
+        m_clusterLabel->setToolTip(
+            tr("Reach it with: kubectl --kubeconfig %1 get %2 -A").arg(cluster.kubeconfigPath, kubectlResources()));
         m_actions.value(QStringLiteral("writeKubeconfig"))->setEnabled(true);
     } else {
         m_clusterLabel->setText(tr("%1 %2").arg(cluster.name, where));
         checkCluster();
     }
     QSettings settings;
-    settings.setValue(QStringLiteral("session/lastCluster"), cluster.embedded ? QStringLiteral("embedded") : cluster.name);
+    settings.setValue(
+        QStringLiteral("session/lastCluster"), cluster.embedded ? QStringLiteral("embedded") : cluster.name);
     settings.setValue(QStringLiteral("session/lastServer"), where);
     if (!cluster.embedded) { // the last real cluster, preselected in Connect to cluster…
         settings.setValue(QStringLiteral("session/lastKubeconfig"), m_session->options().kubeconfig);
@@ -391,18 +394,13 @@ QJsonObject MainWindow::panelReport() const
     for (const GroupVersionKind &gvk : hostedOperator().kinds)
         cache.insert(gvk.kind, m_cacheModel->objectCount(gvk.kind));
     return {{QStringLiteral("operator"), hostedOperator().name},
-            {QStringLiteral("informers"), m_cacheModel->informerCount()},
-            {QStringLiteral("synced"), m_cacheModel->syncedCount()},
-            {QStringLiteral("cache"), cache},
-            {QStringLiteral("queueSamples"), m_queueSamples},
-            {QStringLiteral("reconciles"), m_reconcileModel->rowCount()},
-            {QStringLiteral("ownerTrees"), m_childrenModel->rowCount()}};
+        {QStringLiteral("informers"), m_cacheModel->informerCount()},
+        {QStringLiteral("synced"), m_cacheModel->syncedCount()}, {QStringLiteral("cache"), cache},
+        {QStringLiteral("queueSamples"), m_queueSamples}, {QStringLiteral("reconciles"), m_reconcileModel->rowCount()},
+        {QStringLiteral("ownerTrees"), m_childrenModel->rowCount()}};
 }
 
-void MainWindow::selectObject(const QString &kind, const QString &key)
-{
-    m_cachePanel->select(kind, key);
-}
+void MainWindow::selectObject(const QString &kind, const QString &key) { m_cachePanel->select(kind, key); }
 
 void MainWindow::onObjectSelected(const QString &kind, const QString &key)
 {
@@ -427,7 +425,7 @@ void MainWindow::writeKubeconfig()
 {
     const QString suggested = QDir::home().filePath(QStringLiteral("opbench-kubeconfig.yaml"));
     const QString path = QFileDialog::getSaveFileName(this, tr("Write kubeconfig for the embedded cluster"), suggested,
-                                                      tr("Kubeconfig (*.yaml *.yml *.conf);;All files (*)"));
+        tr("Kubeconfig (*.yaml *.yml *.conf);;All files (*)"));
     if (path.isEmpty())
         return;
     if (auto ok = m_session->writeKubeconfig(path); !ok) {
@@ -435,7 +433,7 @@ void MainWindow::writeKubeconfig()
         return;
     }
     QMessageBox box(QMessageBox::Information, tr("Kubeconfig written"),
-                    tr("The kubeconfig for the embedded cluster is in %1.").arg(path), QMessageBox::Ok, this);
+        tr("The kubeconfig for the embedded cluster is in %1.").arg(path), QMessageBox::Ok, this);
     box.setInformativeText(tr("Try:\n  kubectl --kubeconfig %1 get %2 -A").arg(path, kubectlResources()));
     box.setTextInteractionFlags(Qt::TextSelectableByMouse);
     box.exec();
@@ -444,9 +442,9 @@ void MainWindow::writeKubeconfig()
 void MainWindow::showAbout()
 {
     QMessageBox::about(this, tr("About opbench"),
-                       tr("<h3>opbench %1</h3><p>The operator workbench: the Kubernetes controller pattern made "
-                          "visible and steppable.</p><p>Qt %2 · syntax highlighting: %3</p>")
-                           .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion()), highlighterName()));
+        tr("<h3>opbench %1</h3><p>The operator workbench: the Kubernetes controller pattern made "
+           "visible and steppable.</p><p>Qt %2 · syntax highlighting: %3</p>")
+            .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion()), highlighterName()));
 }
 
 void MainWindow::restoreSettings()
@@ -526,9 +524,8 @@ void MainWindow::toggleBreakpointOnSelection()
 void MainWindow::exportTraces()
 {
     const QByteArray json = m_reconcilesPanel->selectedTracesJson();
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export reconcile traces"),
-                                                      QDir::home().filePath(QStringLiteral("traces.json")),
-                                                      tr("JSON (*.json)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export reconcile traces"), QDir::home().filePath(QStringLiteral("traces.json")), tr("JSON (*.json)"));
     if (path.isEmpty())
         return;
     QFile f(path);
@@ -541,14 +538,16 @@ void MainWindow::onLeadership(const LeadershipState &state)
     m_leadership = state;
     m_leadershipPanel->apply(state);
     m_leaderLabel->setText(LeadershipPanel::statusText(state));
-    m_leaderLabel->setToolTip(tr("Lease %1/%2, holder %3").arg(state.leaseNamespace, state.leaseName,
-                                                             state.holder.isEmpty() ? tr("none") : state.holder));
+    m_leaderLabel->setToolTip(
+        tr("Lease %1/%2, holder %3")
+            .arg(state.leaseNamespace, state.leaseName, state.holder.isEmpty() ? tr("none") : state.holder));
     // The toolbar's Hand off toggles: Take back when that is offered, else Hand off.
     QAction *a = m_actions.value(QStringLiteral("handOff"));
     const bool back = state.canTakeBack();
     a->setText(back ? tr("Take back") : tr("Hand off"));
     a->setEnabled(back || state.canHandOff());
-    a->setToolTip(back ? m_leadershipPanel->takeBackButton()->toolTip() : m_leadershipPanel->handOffButton()->toolTip());
+    a->setToolTip(
+        back ? m_leadershipPanel->takeBackButton()->toolTip() : m_leadershipPanel->handOffButton()->toolTip());
 }
 
 void MainWindow::startTour()
@@ -569,7 +568,8 @@ void MainWindow::onTourState(const workbench::TourState &state)
     // The dock that shows the lesson is raised and framed.
     for (QDockWidget *dock : findChildren<QDockWidget *>()) {
         const bool target = state.index >= 0 && !state.finished && dock->objectName() == state.lesson.panel;
-        dock->setStyleSheet(target ? QStringLiteral("QDockWidget > QWidget { border: 2px solid #f9a825; }") : QString());
+        dock->setStyleSheet(
+            target ? QStringLiteral("QDockWidget > QWidget { border: 2px solid #f9a825; }") : QString());
         if (target) {
             dock->show();
             dock->raise();
@@ -589,10 +589,11 @@ void MainWindow::showConnectDialog()
 {
     QSettings settings;
     const SessionOptions &current = m_session->options();
-    const QString path = current.kubeconfig.isEmpty() ? settings.value(QStringLiteral("session/lastKubeconfig")).toString()
-                                                      : current.kubeconfig;
-    const QString preselect = m_session->isEmbedded() ? settings.value(QStringLiteral("session/lastContext")).toString()
-                                                      : current.context;
+    const QString path = current.kubeconfig.isEmpty()
+        ? settings.value(QStringLiteral("session/lastKubeconfig")).toString()
+        : current.kubeconfig;
+    const QString preselect
+        = m_session->isEmbedded() ? settings.value(QStringLiteral("session/lastContext")).toString() : current.context;
     ConnectDialog dialog(path, preselect, this);
     if (dialog.exec() != QDialog::Accepted)
         return;
@@ -617,7 +618,8 @@ void MainWindow::checkCluster()
             probe->deleteLater();
             return;
         }
-        if (QMessageBox::question(this, tr("%1 CRD missing").arg(hostedOperator().kinds.value(0).kind), r.message + u'\n' + tr("Install it now?"))
+        if (QMessageBox::question(this, tr("%1 CRD missing").arg(hostedOperator().kinds.value(0).kind),
+                r.message + u'\n' + tr("Install it now?"))
             == QMessageBox::Yes)
             probe->installCrd(m_session->options().kubeconfig, m_session->options().context);
         else

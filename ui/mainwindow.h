@@ -17,7 +17,7 @@ class QLabel;
 namespace opbench::workbench {
 class Tour;
 struct TourState;
-}
+} // namespace opbench::workbench
 
 namespace opbench::ui {
 
@@ -99,7 +99,7 @@ private:
     void showConnectDialog();
     void checkCluster();
     InfoDock *addDock(const QString &title, const QString &name, const QString &explanation, QWidget *content,
-                      Qt::DockWidgetArea area);
+        Qt::DockWidgetArea area);
 
     EngineSession *m_session;
     CacheTreeModel *m_cacheModel;

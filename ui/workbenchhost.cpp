@@ -9,8 +9,7 @@ namespace opbench::ui {
 
 WorkbenchHost::WorkbenchHost(QObject *parent)
     : QObject(parent)
-{
-}
+{ }
 
 WorkbenchHost::~WorkbenchHost()
 {
@@ -32,8 +31,10 @@ MainWindow *WorkbenchHost::open(const SessionOptions &options)
     auto *window = new MainWindow(options);
     window->setAttribute(Qt::WA_DeleteOnClose);
     // Queued: the old window is deleted after the signal that asked for the switch returned.
-    connect(window, &MainWindow::switchRequested, this,
-            [this](const SessionOptions &next) { QMetaObject::invokeMethod(this, [this, next] { open(next); }, Qt::QueuedConnection); });
+    connect(window, &MainWindow::switchRequested, this, [this](const SessionOptions &next) {
+        QMetaObject::invokeMethod(
+            this, [this, next] { open(next); }, Qt::QueuedConnection);
+    });
     m_windows.removeAll(nullptr);
     m_windows.append(window);
     m_current = window;

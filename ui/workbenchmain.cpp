@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/workbenchmain.h"
 
-#include "engine/base/allocator.h"
 #include "engine/api/version.h"
+#include "engine/base/allocator.h"
 #include "ui/mainwindow.h"
 #include "ui/session/hostedoperator.h"
 #include "ui/workbenchhost.h"
@@ -51,49 +51,49 @@ int runWorkbench(int argc, char **argv, OperatorDefinition def)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "The opbench workbench for the %1 operator: the informer cache, the work queue and every reconcile, live. "
-        "With no options it starts an embedded API server with the operator's CRDs and samples.").arg(def.name));
+        "With no options it starts an embedded API server with the operator's CRDs and samples.")
+                                         .arg(def.name));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption kubeconfig(QStringLiteral("kubeconfig"),
-                                        QStringLiteral("Use the cluster of this kubeconfig instead of the embedded one."),
-                                        QStringLiteral("path"));
+        QStringLiteral("Use the cluster of this kubeconfig instead of the embedded one."), QStringLiteral("path"));
     const QCommandLineOption context(QStringLiteral("context"),
-                                     QStringLiteral("The kubeconfig context to use (default: its current-context)."),
-                                     QStringLiteral("name"));
+        QStringLiteral("The kubeconfig context to use (default: its current-context)."), QStringLiteral("name"));
     const QCommandLineOption samples(QStringLiteral("samples"),
-                                     QStringLiteral("Create the objects of this folder's YAML/JSON files on the embedded "
-                                                    "cluster (default: the operator's samples, else ./config/samples)."),
-                                     QStringLiteral("dir"));
+        QStringLiteral("Create the objects of this folder's YAML/JSON files on the embedded "
+                       "cluster (default: the operator's samples, else ./config/samples)."),
+        QStringLiteral("dir"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Render the main window to this PNG file, then quit."),
-                                        QStringLiteral("path"));
+        QStringLiteral("Render the main window to this PNG file, then quit."), QStringLiteral("path"));
     const QCommandLineOption exitAfter(QStringLiteral("exit-after"),
-                                       QStringLiteral("Quit after this many seconds (the screenshot is taken then; "
-                                                      "default 5 with --screenshot)."),
-                                       QStringLiteral("seconds"));
+        QStringLiteral("Quit after this many seconds (the screenshot is taken then; "
+                       "default 5 with --screenshot)."),
+        QStringLiteral("seconds"));
     const QCommandLineOption reportAfter(QStringLiteral("report-after"),
-                                         QStringLiteral("After this many seconds print one JSON line with what the "
-                                                        "panels hold (objects per kind, reconciles, queue samples), "
-                                                        "then quit."),
-                                         QStringLiteral("seconds"));
+        QStringLiteral("After this many seconds print one JSON line with what the "
+                       "panels hold (objects per kind, reconciles, queue samples), "
+                       "then quit."),
+        QStringLiteral("seconds"));
     const QCommandLineOption tour(QStringLiteral("tour"),
-                                  QStringLiteral("Open the guided tour at this lesson (1-10) at start."),
-                                  QStringLiteral("lesson"));
+        QStringLiteral("Open the guided tour at this lesson (1-10) at start."), QStringLiteral("lesson"));
     parser.addOptions({kubeconfig, context, samples, screenshot, exitAfter, reportAfter, tour});
     parser.process(app);
 
     bool ok = true;
     double seconds = secondsOf(parser, exitAfter, &ok);
     if (!ok)
-        return usage(QStringLiteral("--exit-after needs a number of seconds >= 0, got \"%1\"").arg(parser.value(exitAfter)));
+        return usage(
+            QStringLiteral("--exit-after needs a number of seconds >= 0, got \"%1\"").arg(parser.value(exitAfter)));
     if (seconds < 0 && parser.isSet(screenshot))
         seconds = 5;
     const double report = secondsOf(parser, reportAfter, &ok);
     if (!ok)
-        return usage(QStringLiteral("--report-after needs a number of seconds >= 0, got \"%1\"").arg(parser.value(reportAfter)));
-    const QString samplesDir = parser.isSet(samples) ? parser.value(samples)
-                               : (def.samples.isEmpty() && QDir(QStringLiteral("config/samples")).exists()
-                                      ? QStringLiteral("config/samples") : QString());
+        return usage(
+            QStringLiteral("--report-after needs a number of seconds >= 0, got \"%1\"").arg(parser.value(reportAfter)));
+    const QString samplesDir = parser.isSet(samples)
+        ? parser.value(samples)
+        : (def.samples.isEmpty() && QDir(QStringLiteral("config/samples")).exists() ? QStringLiteral("config/samples")
+                                                                                    : QString());
     if (!samplesDir.isEmpty()) {
         if (!QDir(samplesDir).exists())
             return usage(QStringLiteral("--samples: no folder %1").arg(samplesDir));
@@ -104,8 +104,8 @@ int runWorkbench(int argc, char **argv, OperatorDefinition def)
     }
     // The screenshot shows the first sample in the Object panel.
     const Object first = def.samples.value(0);
-    const QString firstKey = first.namespaceName().isEmpty() && !first.isNull()
-                                 ? QStringLiteral("default/") + first.name() : first.key();
+    const QString firstKey
+        = first.namespaceName().isEmpty() && !first.isNull() ? QStringLiteral("default/") + first.name() : first.key();
     ui::setHostedOperator(std::move(def));
 
     ui::SessionOptions options;
@@ -149,7 +149,7 @@ int runWorkbench(int argc, char **argv, OperatorDefinition def)
         QTimer::singleShot(int(seconds * 1000), &app, [&host, &rc, path] {
             if (host.window() && !path.isEmpty() && !host.window()->grab().save(path, "PNG")) {
                 std::fprintf(stderr, "%s: cannot write the screenshot to %s\n",
-                             qPrintable(QCoreApplication::applicationName()), qPrintable(path));
+                    qPrintable(QCoreApplication::applicationName()), qPrintable(path));
                 rc = 1;
             }
             if (host.window())

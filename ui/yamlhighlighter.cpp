@@ -21,8 +21,8 @@ QTextCharFormat makeFormat(const QColor &colour, bool bold = false, bool italic 
 // A key: `  - "name":` or `name:` (YAML) / `"name":` (JSON), followed by a space or the end.
 const QRegularExpression &keyPattern()
 {
-    static const QRegularExpression re(QStringLiteral(
-        R"(^(\s*(?:-\s+)*)("(?:[^"\\]|\\.)*"|'[^']*'|[^\s#'"{}\[\],:][^#:]*?)\s*:(?=\s|$))"));
+    static const QRegularExpression re(
+        QStringLiteral(R"(^(\s*(?:-\s+)*)("(?:[^"\\]|\\.)*"|'[^']*'|[^\s#'"{}\[\],:][^#:]*?)\s*:(?=\s|$))"));
     return re;
 }
 
@@ -44,8 +44,7 @@ bool isFollowedByColon(const QString &text, qsizetype pos)
 
 YamlHighlighter::YamlHighlighter(QTextDocument *document)
     : QSyntaxHighlighter(document)
-{
-}
+{ }
 
 QTextCharFormat YamlHighlighter::tokenFormat(Token token)
 {

@@ -27,7 +27,7 @@ Condition Condition::fromJson(const QJsonObject &o)
 {
     auto s = [&o](const char *k) { return o.value(QLatin1String(k)).toString(); };
     return {s("type"), s("status"), s("reason"), s("message"), s("lastUpdateTime"), s("lastTransitionTime"),
-            o.value(QLatin1String("observedGeneration")).toInteger()};
+        o.value(QLatin1String("observedGeneration")).toInteger()};
 }
 
 std::optional<Condition> findCondition(const QJsonArray &conditions, const QString &type)
@@ -47,7 +47,8 @@ bool setCondition(QJsonArray &conditions, Condition c, const QDateTime &now)
         if (o.value(QLatin1String("type")).toString() != c.type)
             continue;
         const Condition old = Condition::fromJson(o);
-        c.lastTransitionTime = old.status == c.status && !old.lastTransitionTime.isEmpty() ? old.lastTransitionTime : formatTimestamp(now);
+        c.lastTransitionTime = old.status == c.status && !old.lastTransitionTime.isEmpty() ? old.lastTransitionTime
+                                                                                           : formatTimestamp(now);
         if (old == c)
             return false;
         for (const char *k : {"reason", "message", "lastUpdateTime", "observedGeneration"})

@@ -17,8 +17,8 @@ struct Condition
     QString status; // "True", "False", "Unknown"
     QString reason;
     QString message;
-    QString lastUpdateTime;     // RFC 3339 (Deployments)
-    QString lastTransitionTime; // RFC 3339
+    QString lastUpdateTime;        // RFC 3339 (Deployments)
+    QString lastTransitionTime;    // RFC 3339
     qint64 observedGeneration = 0; // 0 = absent
 
     bool isTrue() const { return status == QLatin1String("True"); }

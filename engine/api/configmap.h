@@ -10,8 +10,12 @@ class ConfigMap : public ObjectView
 {
 public:
     /// A new, empty v1 ConfigMap.
-    ConfigMap() : ObjectView(QStringLiteral("v1"), QStringLiteral("ConfigMap")) {}
-    explicit ConfigMap(const Object &object) : ObjectView(object) {}
+    ConfigMap()
+        : ObjectView(QStringLiteral("v1"), QStringLiteral("ConfigMap"))
+    { }
+    explicit ConfigMap(const Object &object)
+        : ObjectView(object)
+    { }
 
     QMap<QString, QString> data() const { return toStringMap(at({"data"}).toObject()); }
     /// Replaces all data; an empty map removes the field.

@@ -30,8 +30,8 @@ Expected<QList<ResourceMapping>> crdMappings(const QJsonObject &crd, const QStri
 {
     const QString kind = crd.value(QLatin1String("kind")).toString();
     if (kind != QLatin1String("CustomResourceDefinition"))
-        return fieldError(where, QStringLiteral("kind"),
-                          QStringLiteral("expected CustomResourceDefinition, got \"%1\"").arg(kind));
+        return fieldError(
+            where, QStringLiteral("kind"), QStringLiteral("expected CustomResourceDefinition, got \"%1\"").arg(kind));
     const QJsonObject spec = crd.value(QLatin1String("spec")).toObject();
     const QString group = spec.value(QLatin1String("group")).toString();
     if (group.isEmpty())
@@ -52,7 +52,7 @@ Expected<QList<ResourceMapping>> crdMappings(const QJsonObject &crd, const QStri
     const QString scope = spec.value(QLatin1String("scope")).toString();
     if (scope != QLatin1String("Namespaced") && scope != QLatin1String("Cluster"))
         return fieldError(where, QStringLiteral("spec.scope"),
-                          QStringLiteral("must be Namespaced or Cluster, got \"%1\"").arg(scope));
+            QStringLiteral("must be Namespaced or Cluster, got \"%1\"").arg(scope));
     base.namespaced = scope == QLatin1String("Namespaced");
 
     QList<ResourceMapping> out;

@@ -13,13 +13,25 @@ Expected<LabelSelector> Deployment::labelSelector() const
     return LabelSelector::fromJson(v.toObject());
 }
 
-Labels Deployment::selectorMatchLabels() const { return toStringMap(at({"spec", "selector", "matchLabels"}).toObject()); }
+Labels Deployment::selectorMatchLabels() const
+{
+    return toStringMap(at({"spec", "selector", "matchLabels"}).toObject());
+}
 
-void Deployment::setSelectorMatchLabels(const Labels &labels) { setAt({"spec", "selector", "matchLabels"}, fromStringMap(labels)); }
+void Deployment::setSelectorMatchLabels(const Labels &labels)
+{
+    setAt({"spec", "selector", "matchLabels"}, fromStringMap(labels));
+}
 
-Labels Deployment::templateLabels() const { return toStringMap(at({"spec", "template", "metadata", "labels"}).toObject()); }
+Labels Deployment::templateLabels() const
+{
+    return toStringMap(at({"spec", "template", "metadata", "labels"}).toObject());
+}
 
-void Deployment::setTemplateLabels(const Labels &labels) { setAt({"spec", "template", "metadata", "labels"}, fromStringMap(labels)); }
+void Deployment::setTemplateLabels(const Labels &labels)
+{
+    setAt({"spec", "template", "metadata", "labels"}, fromStringMap(labels));
+}
 
 QList<ContainerImage> Deployment::containers() const
 {

@@ -12,8 +12,12 @@ class Deployment : public ObjectView
 {
 public:
     /// A new, empty apps/v1 Deployment.
-    Deployment() : ObjectView(QStringLiteral("apps/v1"), QStringLiteral("Deployment")) {}
-    explicit Deployment(const Object &object) : ObjectView(object) {}
+    Deployment()
+        : ObjectView(QStringLiteral("apps/v1"), QStringLiteral("Deployment"))
+    { }
+    explicit Deployment(const Object &object)
+        : ObjectView(object)
+    { }
 
     /// spec.replicas; 1 when absent (the API server's default).
     int replicas() const { return int(intAt({"spec", "replicas"}, 1)); }

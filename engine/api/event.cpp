@@ -7,7 +7,8 @@ namespace opbench {
 
 ObjectReference ObjectReference::to(const Object &object)
 {
-    return {object.apiVersion(), object.kind(), object.namespaceName(), object.name(), object.uid(), object.resourceVersion(), {}};
+    return {object.apiVersion(), object.kind(), object.namespaceName(), object.name(), object.uid(),
+        object.resourceVersion(), {}};
 }
 
 QJsonObject ObjectReference::toJson() const
@@ -34,7 +35,10 @@ ObjectReference ObjectReference::fromJson(const QJsonObject &o)
 }
 
 namespace {
-QJsonValue timeValue(const QString &text) { return text.isEmpty() ? QJsonValue(QJsonValue::Undefined) : QJsonValue(text); }
+QJsonValue timeValue(const QString &text)
+{
+    return text.isEmpty() ? QJsonValue(QJsonValue::Undefined) : QJsonValue(text);
+}
 } // namespace
 
 QDateTime Event::firstTimestamp() const { return parseTimestamp(stringAt({"firstTimestamp"})); }

@@ -30,8 +30,12 @@ class Event : public ObjectView
 {
 public:
     /// A new, empty v1 Event.
-    Event() : ObjectView(QStringLiteral("v1"), QStringLiteral("Event")) {}
-    explicit Event(const Object &object) : ObjectView(object) {}
+    Event()
+        : ObjectView(QStringLiteral("v1"), QStringLiteral("Event"))
+    { }
+    explicit Event(const Object &object)
+        : ObjectView(object)
+    { }
 
     ObjectReference involvedObject() const { return ObjectReference::fromJson(at({"involvedObject"}).toObject()); }
     void setInvolvedObject(const ObjectReference &ref) { setAt({"involvedObject"}, ref.toJson()); }

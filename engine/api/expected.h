@@ -9,15 +9,20 @@
 
 namespace opbench {
 
-template<typename T>
-class [[nodiscard]] Expected
+template<typename T> class [[nodiscard]] Expected
 {
 public:
     /// An error with an empty Status; exists only because containers and QCoro::waitFor need a
     /// default-constructible type. Never return it.
-    Expected() : m_v(std::in_place_index<1>, Status()) {}
-    Expected(T value) : m_v(std::in_place_index<0>, std::move(value)) {}
-    Expected(Status error) : m_v(std::in_place_index<1>, std::move(error)) {}
+    Expected()
+        : m_v(std::in_place_index<1>, Status())
+    { }
+    Expected(T value)
+        : m_v(std::in_place_index<0>, std::move(value))
+    { }
+    Expected(Status error)
+        : m_v(std::in_place_index<1>, std::move(error))
+    { }
 
     bool ok() const { return m_v.index() == 0; }
     explicit operator bool() const { return ok(); }
@@ -37,12 +42,14 @@ private:
 };
 
 /// Expected<void>: success or a Status.
-template<>
-class [[nodiscard]] Expected<void>
+template<> class [[nodiscard]] Expected<void>
 {
 public:
     Expected() = default;
-    Expected(Status error) : m_error(std::move(error)), m_ok(false) {}
+    Expected(Status error)
+        : m_error(std::move(error))
+        , m_ok(false)
+    { }
     bool ok() const { return m_ok; }
     explicit operator bool() const { return m_ok; }
     const Status &error() const { return m_error; }

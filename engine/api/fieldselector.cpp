@@ -68,7 +68,8 @@ Expected<QString> unescape(const QString &s)
         if (c == u'\\')
             inSlash = true;
         else if (c == u',' || c == u'=')
-            return Status::badRequest(QStringLiteral("invalid field selector: unescaped character in value: '%1' in '%2'").arg(c).arg(s));
+            return Status::badRequest(
+                QStringLiteral("invalid field selector: unescaped character in value: '%1' in '%2'").arg(c).arg(s));
         else
             out += c;
     }
@@ -106,7 +107,8 @@ Expected<FieldSelector> FieldSelector::parse(const QString &selector)
             continue;
         auto split = splitTerm(term);
         if (!split)
-            return Status::badRequest(QStringLiteral("invalid selector: '%1'; can't understand '%2'").arg(selector, term));
+            return Status::badRequest(
+                QStringLiteral("invalid selector: '%1'; can't understand '%2'").arg(selector, term));
         auto value = unescape(split->rhs);
         if (!value.ok())
             return value.error();
@@ -114,7 +116,7 @@ Expected<FieldSelector> FieldSelector::parse(const QString &selector)
     }
     // Order by the canonical text, so parse(toString()) yields the same list.
     std::stable_sort(s.m_requirements.begin(), s.m_requirements.end(),
-                     [](const FieldRequirement &a, const FieldRequirement &b) { return a.toString() < b.toString(); });
+        [](const FieldRequirement &a, const FieldRequirement &b) { return a.toString() < b.toString(); });
     return s;
 }
 

@@ -9,7 +9,7 @@ namespace opbench {
 
 struct GroupVersion
 {
-    QString group;   // "" for the core group
+    QString group; // "" for the core group
     QString version;
     /// "v1" for core, "apps/v1" otherwise.
     QString toString() const { return group.isEmpty() ? version : group + u'/' + version; }
@@ -55,13 +55,15 @@ struct GroupVersionResource
     /// The collection path prefix: "/api/v1" or "/apis/apps/v1".
     QString basePath() const
     {
-        return group.isEmpty() ? QStringLiteral("/api/") + version
-                               : QStringLiteral("/apis/") + group + u'/' + version;
+        return group.isEmpty() ? QStringLiteral("/api/") + version : QStringLiteral("/apis/") + group + u'/' + version;
     }
     friend bool operator==(const GroupVersionResource &, const GroupVersionResource &) = default;
 };
 
 inline size_t qHash(const GroupVersionKind &k, size_t seed = 0) { return qHashMulti(seed, k.group, k.version, k.kind); }
-inline size_t qHash(const GroupVersionResource &r, size_t seed = 0) { return qHashMulti(seed, r.group, r.version, r.resource); }
+inline size_t qHash(const GroupVersionResource &r, size_t seed = 0)
+{
+    return qHashMulti(seed, r.group, r.version, r.resource);
+}
 
 } // namespace opbench

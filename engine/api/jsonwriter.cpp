@@ -21,13 +21,27 @@ void writeStringImpl(std::string &out, std::string_view s)
         out.append(s.data() + start, i - start);
         start = i + 1;
         switch (c) {
-        case '"': out.append("\\\""); break;
-        case '\\': out.append("\\\\"); break;
-        case '\n': out.append("\\n"); break;
-        case '\r': out.append("\\r"); break;
-        case '\t': out.append("\\t"); break;
-        case '\b': out.append("\\b"); break;
-        case '\f': out.append("\\f"); break;
+        case '"':
+            out.append("\\\"");
+            break;
+        case '\\':
+            out.append("\\\\");
+            break;
+        case '\n':
+            out.append("\\n");
+            break;
+        case '\r':
+            out.append("\\r");
+            break;
+        case '\t':
+            out.append("\\t");
+            break;
+        case '\b':
+            out.append("\\b");
+            break;
+        case '\f':
+            out.append("\\f");
+            break;
         default: {
             char buf[8];
             std::snprintf(buf, sizeof buf, "\\u%04x", c);
@@ -43,7 +57,9 @@ void writeStringImpl(std::string &out, std::string_view s)
 void writeScalarImpl(std::string &out, dom::element el)
 {
     switch (el.type()) {
-    case dom::element_type::STRING: writeStringImpl(out, std::string_view(el)); break;
+    case dom::element_type::STRING:
+        writeStringImpl(out, std::string_view(el));
+        break;
     case dom::element_type::INT64: {
         char buf[24];
         auto r = std::to_chars(buf, buf + sizeof buf, int64_t(el));
@@ -76,10 +92,15 @@ void writeScalarImpl(std::string &out, dom::element el)
         out.append(text);
         break;
     }
-    case dom::element_type::BOOL: out.append(bool(el) ? "true" : "false"); break;
-    case dom::element_type::NULL_VALUE: out.append("null"); break;
+    case dom::element_type::BOOL:
+        out.append(bool(el) ? "true" : "false");
+        break;
+    case dom::element_type::NULL_VALUE:
+        out.append("null");
+        break;
     case dom::element_type::OBJECT:
-    case dom::element_type::ARRAY: break; // not scalars
+    case dom::element_type::ARRAY:
+        break; // not scalars
     }
 }
 

@@ -18,7 +18,8 @@ using labelselectorparser::sortedSet;
 
 void sortByKey(QList<LabelRequirement> &reqs)
 {
-    std::stable_sort(reqs.begin(), reqs.end(), [](const LabelRequirement &a, const LabelRequirement &b) { return a.key < b.key; });
+    std::stable_sort(
+        reqs.begin(), reqs.end(), [](const LabelRequirement &a, const LabelRequirement &b) { return a.key < b.key; });
 }
 
 } // namespace
@@ -30,11 +31,15 @@ bool LabelRequirement::matches(const Labels &labels) const
     switch (op) {
     case Op::Equals:
     case Op::DoubleEquals:
-    case Op::In: return has && values.contains(*it);
+    case Op::In:
+        return has && values.contains(*it);
     case Op::NotEquals:
-    case Op::NotIn: return !has || !values.contains(*it);
-    case Op::Exists: return has;
-    case Op::DoesNotExist: return !has;
+    case Op::NotIn:
+        return !has || !values.contains(*it);
+    case Op::Exists:
+        return has;
+    case Op::DoesNotExist:
+        return !has;
     case Op::GreaterThan:
     case Op::LessThan: {
         if (!has || values.size() != 1)
@@ -53,15 +58,24 @@ bool LabelRequirement::matches(const Labels &labels) const
 QString LabelRequirement::toString() const
 {
     switch (op) {
-    case Op::Exists: return key;
-    case Op::DoesNotExist: return QLatin1Char('!') + key;
-    case Op::Equals: return key + QLatin1Char('=') + values.value(0);
-    case Op::DoubleEquals: return key + QStringLiteral("==") + values.value(0);
-    case Op::NotEquals: return key + QStringLiteral("!=") + values.value(0);
-    case Op::GreaterThan: return key + QLatin1Char('>') + values.value(0);
-    case Op::LessThan: return key + QLatin1Char('<') + values.value(0);
-    case Op::In: return key + QStringLiteral(" in (") + sortedSet(values).join(QLatin1Char(',')) + QLatin1Char(')');
-    case Op::NotIn: return key + QStringLiteral(" notin (") + sortedSet(values).join(QLatin1Char(',')) + QLatin1Char(')');
+    case Op::Exists:
+        return key;
+    case Op::DoesNotExist:
+        return QLatin1Char('!') + key;
+    case Op::Equals:
+        return key + QLatin1Char('=') + values.value(0);
+    case Op::DoubleEquals:
+        return key + QStringLiteral("==") + values.value(0);
+    case Op::NotEquals:
+        return key + QStringLiteral("!=") + values.value(0);
+    case Op::GreaterThan:
+        return key + QLatin1Char('>') + values.value(0);
+    case Op::LessThan:
+        return key + QLatin1Char('<') + values.value(0);
+    case Op::In:
+        return key + QStringLiteral(" in (") + sortedSet(values).join(QLatin1Char(',')) + QLatin1Char(')');
+    case Op::NotIn:
+        return key + QStringLiteral(" notin (") + sortedSet(values).join(QLatin1Char(',')) + QLatin1Char(')');
     }
     return key;
 }
@@ -97,12 +111,11 @@ Expected<LabelSelector> LabelSelector::fromJson(const QJsonObject &json)
     for (const QJsonValue &v : json.value(QLatin1String("matchExpressions")).toArray()) {
         const QJsonObject e = v.toObject();
         const QString opName = e.value(QLatin1String("operator")).toString();
-        static const QHash<QString, Op> ops{{QStringLiteral("In"), Op::In},
-                                            {QStringLiteral("NotIn"), Op::NotIn},
-                                            {QStringLiteral("Exists"), Op::Exists},
-                                            {QStringLiteral("DoesNotExist"), Op::DoesNotExist}};
+        static const QHash<QString, Op> ops{{QStringLiteral("In"), Op::In}, {QStringLiteral("NotIn"), Op::NotIn},
+            {QStringLiteral("Exists"), Op::Exists}, {QStringLiteral("DoesNotExist"), Op::DoesNotExist}};
         if (!ops.contains(opName))
-            return Status::badRequest(QStringLiteral("%1 is not a valid label selector operator").arg(fielderror::quote(opName)));
+            return Status::badRequest(
+                QStringLiteral("%1 is not a valid label selector operator").arg(fielderror::quote(opName)));
         LabelRequirement r{e.value(QLatin1String("key")).toString(), ops.value(opName), {}};
         for (const QJsonValue &x : e.value(QLatin1String("values")).toArray())
             r.values << x.toString();
@@ -112,7 +125,9 @@ Expected<LabelSelector> LabelSelector::fromJson(const QJsonObject &json)
         s.m_requirements.append(r);
     }
     if (!errors.isEmpty())
-        return Status::badRequest(errors.size() == 1 ? errors.first() : QLatin1Char('[') + errors.join(QStringLiteral(", ")) + QLatin1Char(']'));
+        return Status::badRequest(errors.size() == 1
+                ? errors.first()
+                : QLatin1Char('[') + errors.join(QStringLiteral(", ")) + QLatin1Char(']'));
     sortByKey(s.m_requirements);
     return s;
 }
@@ -136,7 +151,8 @@ bool LabelSelector::matches(const Labels &labels) const
 {
     if (m_nothing)
         return false;
-    return std::all_of(m_requirements.cbegin(), m_requirements.cend(), [&](const LabelRequirement &r) { return r.matches(labels); });
+    return std::all_of(
+        m_requirements.cbegin(), m_requirements.cend(), [&](const LabelRequirement &r) { return r.matches(labels); });
 }
 
 QString LabelSelector::toString() const

@@ -11,7 +11,22 @@ namespace {
 
 using Op = LabelRequirement::Op;
 
-enum class Tok { Error, End, ClosePar, Comma, Not, DoubleEquals, Equals, Greater, Identifier, In, Less, NotEquals, NotIn, OpenPar };
+enum class Tok {
+    Error,
+    End,
+    ClosePar,
+    Comma,
+    Not,
+    DoubleEquals,
+    Equals,
+    Greater,
+    Identifier,
+    In,
+    Less,
+    NotEquals,
+    NotIn,
+    OpenPar
+};
 
 struct Item
 {
@@ -27,12 +42,11 @@ bool isSpecial(QChar c)
 
 std::optional<Tok> symbolToken(const QString &s)
 {
-    static const QHash<QString, Tok> map{{QStringLiteral(")"), Tok::ClosePar},   {QStringLiteral(","), Tok::Comma},
-                                         {QStringLiteral("!"), Tok::Not},        {QStringLiteral("=="), Tok::DoubleEquals},
-                                         {QStringLiteral("="), Tok::Equals},     {QStringLiteral(">"), Tok::Greater},
-                                         {QStringLiteral("in"), Tok::In},        {QStringLiteral("<"), Tok::Less},
-                                         {QStringLiteral("!="), Tok::NotEquals}, {QStringLiteral("notin"), Tok::NotIn},
-                                         {QStringLiteral("("), Tok::OpenPar}};
+    static const QHash<QString, Tok> map{{QStringLiteral(")"), Tok::ClosePar}, {QStringLiteral(","), Tok::Comma},
+        {QStringLiteral("!"), Tok::Not}, {QStringLiteral("=="), Tok::DoubleEquals}, {QStringLiteral("="), Tok::Equals},
+        {QStringLiteral(">"), Tok::Greater}, {QStringLiteral("in"), Tok::In}, {QStringLiteral("<"), Tok::Less},
+        {QStringLiteral("!="), Tok::NotEquals}, {QStringLiteral("notin"), Tok::NotIn},
+        {QStringLiteral("("), Tok::OpenPar}};
     auto it = map.find(s);
     return it == map.end() ? std::nullopt : std::optional<Tok>(*it);
 }
@@ -74,10 +88,7 @@ QList<Item> lex(const QString &s)
     }
 }
 
-QString joinedOperators()
-{
-    return QStringLiteral("in, notin, =, ==, !=, gt, lt");
-}
+QString joinedOperators() { return QStringLiteral("in, notin, =, ==, !=, gt, lt"); }
 
 // Validates a requirement as NewRequirement does; returns the field-error text or empty.
 
@@ -85,7 +96,9 @@ QString joinedOperators()
 class Parser
 {
 public:
-    explicit Parser(QList<Item> items) : m_items(std::move(items)) {}
+    explicit Parser(QList<Item> items)
+        : m_items(std::move(items))
+    { }
 
     std::optional<QList<LabelRequirement>> parse();
     QString error;
@@ -162,7 +175,8 @@ std::optional<LabelRequirement> Parser::requirement()
     r.key = it.lit;
     const QStringList keyErrs = validateQualifiedName(r.key);
     if (!keyErrs.isEmpty()) {
-        fail(QStringLiteral("<nil>: Invalid value: %1: %2").arg(fielderror::quote(r.key), keyErrs.join(QStringLiteral("; "))));
+        fail(QStringLiteral("<nil>: Invalid value: %1: %2")
+                 .arg(fielderror::quote(r.key), keyErrs.join(QStringLiteral("; "))));
         return std::nullopt;
     }
     const Tok following = peek(true).tok;
@@ -186,14 +200,36 @@ bool Parser::operatorAndValues(LabelRequirement &r)
     const Item op = next(false);
     std::optional<QStringList> values;
     switch (op.tok) {
-    case Tok::In: r.op = Op::In; values = setValues(); break;
-    case Tok::NotIn: r.op = Op::NotIn; values = setValues(); break;
-    case Tok::Equals: r.op = Op::Equals; values = exactValue(); break;
-    case Tok::DoubleEquals: r.op = Op::DoubleEquals; values = exactValue(); break;
-    case Tok::NotEquals: r.op = Op::NotEquals; values = exactValue(); break;
-    case Tok::Greater: r.op = Op::GreaterThan; values = exactValue(); break;
-    case Tok::Less: r.op = Op::LessThan; values = exactValue(); break;
-    default: return fail(QStringLiteral("found '%1', expected: %2").arg(op.lit, joinedOperators()));
+    case Tok::In:
+        r.op = Op::In;
+        values = setValues();
+        break;
+    case Tok::NotIn:
+        r.op = Op::NotIn;
+        values = setValues();
+        break;
+    case Tok::Equals:
+        r.op = Op::Equals;
+        values = exactValue();
+        break;
+    case Tok::DoubleEquals:
+        r.op = Op::DoubleEquals;
+        values = exactValue();
+        break;
+    case Tok::NotEquals:
+        r.op = Op::NotEquals;
+        values = exactValue();
+        break;
+    case Tok::Greater:
+        r.op = Op::GreaterThan;
+        values = exactValue();
+        break;
+    case Tok::Less:
+        r.op = Op::LessThan;
+        values = exactValue();
+        break;
+    default:
+        return fail(QStringLiteral("found '%1', expected: %2").arg(op.lit, joinedOperators()));
     }
     if (!values)
         return false;
@@ -318,7 +354,8 @@ QStringList operatorErrors(const LabelRequirement &r)
             bool ok = false;
             r.values[i].toLongLong(&ok);
             if (!ok)
-                errs << QStringLiteral("values[%1]: Invalid value: %2: for 'Gt', 'Lt' operators, the value must be an integer")
+                errs << QStringLiteral(
+                    "values[%1]: Invalid value: %2: for 'Gt', 'Lt' operators, the value must be an integer")
                             .arg(i)
                             .arg(fielderror::quote(r.values[i]));
         }
@@ -334,7 +371,8 @@ QString requirementError(const LabelRequirement &r)
     QStringList errs;
     const QStringList keyErrs = validateQualifiedName(r.key);
     if (!keyErrs.isEmpty())
-        errs << QStringLiteral("key: Invalid value: %1: %2").arg(fielderror::quote(r.key), keyErrs.join(QStringLiteral("; ")));
+        errs << QStringLiteral("key: Invalid value: %1: %2")
+                    .arg(fielderror::quote(r.key), keyErrs.join(QStringLiteral("; ")));
     errs << operatorErrors(r);
     for (qsizetype i = 0; i < r.values.size(); ++i) {
         const QStringList ve = validateLabelValue(r.values[i]);

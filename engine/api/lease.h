@@ -12,8 +12,12 @@ class Lease : public ObjectView
 {
 public:
     /// A new, empty coordination.k8s.io/v1 Lease.
-    Lease() : ObjectView(QStringLiteral("coordination.k8s.io/v1"), QStringLiteral("Lease")) {}
-    explicit Lease(const Object &object) : ObjectView(object) {}
+    Lease()
+        : ObjectView(QStringLiteral("coordination.k8s.io/v1"), QStringLiteral("Lease"))
+    { }
+    explicit Lease(const Object &object)
+        : ObjectView(object)
+    { }
 
     QString holderIdentity() const { return stringAt({"spec", "holderIdentity"}); }
     void setHolderIdentity(const QString &id) { setAt({"spec", "holderIdentity"}, id); }

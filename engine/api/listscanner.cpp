@@ -8,7 +8,9 @@ namespace {
 class Cursor
 {
 public:
-    explicit Cursor(std::string_view s) : m_s(s) {}
+    explicit Cursor(std::string_view s)
+        : m_s(s)
+    { }
 
     std::size_t pos() const { return m_i; }
     bool atEnd() const { return m_i >= m_s.size(); }

@@ -25,11 +25,11 @@ struct Part
 
 struct Layout
 {
-    Part kind;               // the value of top-level "kind", if present
-    Part metadata;           // the value of top-level "metadata", if present
-    Part itemsValue;         // the value of "items" when it is not an array (null or wrong)
-    bool hasItems = false;   // "items" present as an array
-    std::vector<Part> items; // each element of "items"
+    Part kind;                // the value of top-level "kind", if present
+    Part metadata;            // the value of top-level "metadata", if present
+    Part itemsValue;          // the value of "items" when it is not an array (null or wrong)
+    bool hasItems = false;    // "items" present as an array
+    std::vector<Part> items;  // each element of "items"
     std::vector<Part> others; // the values of every other top-level member (to be validated)
 };
 

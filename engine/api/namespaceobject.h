@@ -10,12 +10,15 @@ class NamespaceView : public ObjectView
 {
 public:
     /// A new v1 Namespace named `name`.
-    explicit NamespaceView(const QString &name = {}) : ObjectView(QStringLiteral("v1"), QStringLiteral("Namespace"))
+    explicit NamespaceView(const QString &name = {})
+        : ObjectView(QStringLiteral("v1"), QStringLiteral("Namespace"))
     {
         if (!name.isEmpty())
             meta().setName(name);
     }
-    explicit NamespaceView(const Object &object) : ObjectView(object) {}
+    explicit NamespaceView(const Object &object)
+        : ObjectView(object)
+    { }
 
     /// status.phase: "Active" (also when absent) or "Terminating".
     QString phase() const

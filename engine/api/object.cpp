@@ -85,7 +85,9 @@ public:
     mutable std::atomic<QStringList *> finalizers{nullptr};
 
 private:
-    explicit ObjectData(quint32 size) : packedSize(size) {}
+    explicit ObjectData(quint32 size)
+        : packedSize(size)
+    { }
     char *packedBytes() { return reinterpret_cast<char *>(this + 1); }
 };
 
@@ -106,14 +108,11 @@ QJsonObject OwnerReference::toJson() const
 OwnerReference OwnerReference::fromJson(const QJsonObject &o)
 {
     return {o.value(QLatin1String("apiVersion")).toString(), o.value(QLatin1String("kind")).toString(),
-            o.value(QLatin1String("name")).toString(),       o.value(QLatin1String("uid")).toString(),
-            o.value(QLatin1String("controller")).toBool(),   o.value(QLatin1String("blockOwnerDeletion")).toBool()};
+        o.value(QLatin1String("name")).toString(), o.value(QLatin1String("uid")).toString(),
+        o.value(QLatin1String("controller")).toBool(), o.value(QLatin1String("blockOwnerDeletion")).toBool()};
 }
 
-QString objectKey(const QString &ns, const QString &name)
-{
-    return ns.isEmpty() ? name : ns + u'/' + name;
-}
+QString objectKey(const QString &ns, const QString &name) { return ns.isEmpty() ? name : ns + u'/' + name; }
 
 namespace {
 
@@ -123,8 +122,7 @@ using namespace objectdecode;
 
 // The value kept in `slot`, decoding it from `text` on the first call (the first decoder to
 // publish wins; a concurrent loser frees its copy).
-template<typename T, typename Decode>
-const T &lazily(std::atomic<T *> &slot, std::string_view text, Decode decode)
+template<typename T, typename Decode> const T &lazily(std::atomic<T *> &slot, std::string_view text, Decode decode)
 {
     static const T empty;
     if (text.empty())
@@ -141,10 +139,10 @@ const T &lazily(std::atomic<T *> &slot, std::string_view text, Decode decode)
 Status decodeError(simdjson::error_code code, const QByteArray &json)
 {
     return Status::transport(QString::fromLatin1(StatusReason::DecodeError),
-                             QStringLiteral("invalid JSON (%1) in %2 bytes starting %3")
-                                 .arg(QString::fromUtf8(simdjson::error_message(code)))
-                                 .arg(json.size())
-                                 .arg(QString::fromUtf8(json.left(60).toPercentEncoding(" {}[]\":,.-_/"))));
+        QStringLiteral("invalid JSON (%1) in %2 bytes starting %3")
+            .arg(QString::fromUtf8(simdjson::error_message(code)))
+            .arg(json.size())
+            .arg(QString::fromUtf8(json.left(60).toPercentEncoding(" {}[]\":,.-_/"))));
 }
 
 // The shared ObjectType of (apiVersion, kind). The table is bounded: past it, `owned` is set and
@@ -182,7 +180,8 @@ ObjectData *buildData(dom::object obj, const QString &apiVersion, const QString 
     d->hasManagedFields = packed.hasManagedFields;
     const QString ownApiVersion = stringField(obj, "apiVersion");
     const QString ownKind = stringField(obj, "kind");
-    d->type = typeOf(ownApiVersion.isEmpty() ? apiVersion : ownApiVersion, ownKind.isEmpty() ? kind : ownKind, d->ownsType);
+    d->type
+        = typeOf(ownApiVersion.isEmpty() ? apiVersion : ownApiVersion, ownKind.isEmpty() ? kind : ownKind, d->ownsType);
     dom::object meta;
     if (lastMember(obj, "metadata").get_object().get(meta) == simdjson::SUCCESS) { // the packer's metadata
         d->ns = internedField(meta, "namespace");
@@ -204,7 +203,9 @@ qsizetype ownedStringBytes(const QString &s)
 } // namespace
 
 Object::Object() = default;
-Object::Object(ObjectData *data) : d(data) {}
+Object::Object(ObjectData *data)
+    : d(data)
+{ }
 Object::Object(const Object &) = default;
 Object::Object(Object &&) noexcept = default;
 Object &Object::operator=(const Object &) = default;
@@ -224,8 +225,8 @@ Object Object::fromJson(const QJsonObject &json)
     d->hasManagedFields = packed.hasManagedFields;
     const QJsonValue apiVersion = json.value(QLatin1String("apiVersion"));
     const QJsonValue kind = json.value(QLatin1String("kind"));
-    d->type = typeOf(apiVersion.isString() ? apiVersion.toString() : QString(), kind.isString() ? kind.toString() : QString(),
-                     d->ownsType);
+    d->type = typeOf(apiVersion.isString() ? apiVersion.toString() : QString(),
+        kind.isString() ? kind.toString() : QString(), d->ownsType);
     const QJsonValue meta = json.value(QLatin1String("metadata"));
     if (meta.isObject()) {
         const QJsonObject m = meta.toObject();
@@ -237,7 +238,7 @@ Object Object::fromJson(const QJsonObject &json)
         if (const QCborValue c = QCborValue::fromJsonValue(gen); c.isInteger())
             d->generation = c.toInteger();
         else if (gen.isDouble() && std::isfinite(gen.toDouble()) && gen.toDouble() == std::floor(gen.toDouble())
-                 && !QByteArray::number(gen.toDouble(), 'g', QLocale::FloatingPointShortest).contains('e'))
+            && !QByteArray::number(gen.toDouble(), 'g', QLocale::FloatingPointShortest).contains('e'))
             d->generation = qint64(gen.toDouble());
     }
     if (scratch.capacity() > (size_t(1) << 20))
@@ -305,7 +306,8 @@ std::optional<QByteArray> repairedForSimdjson(const QByteArray &json)
             ++i;
         const std::string_view digits(json.constData() + digitsStart, std::size_t(i - digitsStart));
         if (i < json.size() && (json[i] == '.' || json[i] == 'e' || json[i] == 'E')) { // not an integer
-            while (i < json.size() && (digit(i) || json[i] == '.' || json[i] == 'e' || json[i] == 'E' || json[i] == '+' || json[i] == '-'))
+            while (i < json.size()
+                && (digit(i) || json[i] == '.' || json[i] == 'e' || json[i] == 'E' || json[i] == '+' || json[i] == '-'))
                 ++i;
             continue;
         }
@@ -332,7 +334,7 @@ Expected<Object> Object::parse(const QByteArray &json)
         return decodeError(err, json);
     if (!el.is_object())
         return Status::transport(QString::fromLatin1(StatusReason::DecodeError),
-                                 QStringLiteral("expected a JSON object, got %1").arg(QString::fromUtf8(json.left(40))));
+            QStringLiteral("expected a JSON object, got %1").arg(QString::fromUtf8(json.left(40))));
     return Object(buildData(dom::object(el), {}, {}, false));
 }
 
@@ -356,8 +358,8 @@ void readListMetadata(dom::object meta, Object::List &list)
 // nullopt when the body's shape needs the whole-document parser (and its exact errors).
 // `wrap` makes an Object of a built block (Object's constructor from one is private).
 template<typename Wrap>
-std::optional<Expected<Object::List>> parseListByItems(const QByteArray &json, const QString &itemApiVersion,
-                                                       const QString &itemKind, bool stripManagedFields, Wrap wrap)
+std::optional<Expected<Object::List>> parseListByItems(
+    const QByteArray &json, const QString &itemApiVersion, const QString &itemKind, bool stripManagedFields, Wrap wrap)
 {
     const std::string_view body(json.constData(), size_t(json.size()));
     const auto layout = listscanner::scan(body);
@@ -394,12 +396,13 @@ std::optional<Expected<Object::List>> parseListByItems(const QByteArray &json, c
     for (std::size_t i = 0; i < layout->items.size(); ++i) {
         const listscanner::Part p = layout->items[i];
         if (auto err = parser.parse(part(p)).get(el))
-            return Expected<Object::List>(listError(QStringLiteral("invalid JSON (%1) in list item %2 (bytes %3 to %4 of %5)")
-                                                        .arg(QString::fromUtf8(simdjson::error_message(err)))
-                                                        .arg(i)
-                                                        .arg(p.offset)
-                                                        .arg(p.offset + p.size)
-                                                        .arg(json.size())));
+            return Expected<Object::List>(
+                listError(QStringLiteral("invalid JSON (%1) in list item %2 (bytes %3 to %4 of %5)")
+                              .arg(QString::fromUtf8(simdjson::error_message(err)))
+                              .arg(i)
+                              .arg(p.offset)
+                              .arg(p.offset + p.size)
+                              .arg(json.size())));
         if (!el.is_object())
             return Expected<Object::List>(listError(QStringLiteral("a list item is not an object")));
         list.items.append(wrap(buildData(dom::object(el), itemApiVersion, itemKind, stripManagedFields)));
@@ -413,8 +416,8 @@ namespace {
 
 // parseList() on the text as it is; `wrap` makes an Object of a built block.
 template<typename Wrap>
-Expected<Object::List> parseListAsIs(const QByteArray &json, const QString &itemApiVersion, const QString &itemKind,
-                                     bool stripManagedFields, Wrap wrap)
+Expected<Object::List> parseListAsIs(
+    const QByteArray &json, const QString &itemApiVersion, const QString &itemKind, bool stripManagedFields, Wrap wrap)
 {
     if (auto byItems = parseListByItems(json, itemApiVersion, itemKind, stripManagedFields, wrap))
         return std::move(*byItems);
@@ -453,8 +456,8 @@ Expected<Object::List> parseListAsIs(const QByteArray &json, const QString &item
 
 } // namespace
 
-Expected<Object::List> Object::parseList(const QByteArray &json, const QString &itemApiVersion, const QString &itemKind,
-                                         bool stripManagedFields)
+Expected<Object::List> Object::parseList(
+    const QByteArray &json, const QString &itemApiVersion, const QString &itemKind, bool stripManagedFields)
 {
     const auto wrap = [](ObjectData *d) { return Object(d); };
     Expected<List> list = parseListAsIs(json, itemApiVersion, itemKind, stripManagedFields, wrap);
@@ -466,10 +469,7 @@ Expected<Object::List> Object::parseList(const QByteArray &json, const QString &
 
 bool Object::isNull() const { return !d; }
 
-QJsonObject Object::json() const
-{
-    return d ? QJsonDocument::fromJson(toJsonBytes()).object() : QJsonObject();
-}
+QJsonObject Object::json() const { return d ? QJsonDocument::fromJson(toJsonBytes()).object() : QJsonObject(); }
 
 QByteArray Object::toJsonBytes() const
 {
@@ -505,7 +505,7 @@ qsizetype Object::memoryFootprint() const
         n += qsizetype(sizeof(*refs)) + qsizetype(sizeof(QArrayData));
         for (const OwnerReference &r : *refs)
             n += qsizetype(sizeof(OwnerReference)) + ownedStringBytes(r.apiVersion) + ownedStringBytes(r.kind)
-                 + ownedStringBytes(r.name) + ownedStringBytes(r.uid);
+                + ownedStringBytes(r.name) + ownedStringBytes(r.uid);
     }
     if (const QStringList *fins = d->finalizers.load(std::memory_order_acquire)) {
         n += qsizetype(sizeof(*fins)) + qsizetype(sizeof(QArrayData));
@@ -536,7 +536,8 @@ bool plainAsciiName(std::string_view quoted, std::string_view &inner)
     if (quoted.size() < 2 || quoted.front() != '"')
         return false;
     inner = quoted.substr(1, quoted.size() - 2);
-    return std::all_of(inner.begin(), inner.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80 && c != '\\'; });
+    return std::all_of(
+        inner.begin(), inner.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80 && c != '\\'; });
 }
 
 } // namespace
@@ -619,10 +620,7 @@ const Labels &Object::labels() const
     return lazily(d->labels, d->text(enc::Labels), [](std::string_view t) { return decodeStringMap(t, true); });
 }
 
-Labels Object::annotations() const
-{
-    return d ? decodeStringMap(d->text(enc::Annotations), false) : Labels();
-}
+Labels Object::annotations() const { return d ? decodeStringMap(d->text(enc::Annotations), false) : Labels(); }
 
 const QList<OwnerReference> &Object::ownerReferences() const
 {

@@ -71,7 +71,7 @@ public:
     /// With `stripManagedFields`, metadata.managedFields is dropped while decoding (the cache's
     /// default transform, at no extra cost).
     static Expected<List> parseList(const QByteArray &json, const QString &itemApiVersion = {},
-                                    const QString &itemKind = {}, bool stripManagedFields = false);
+        const QString &itemKind = {}, bool stripManagedFields = false);
 
     bool isNull() const;
 

@@ -21,11 +21,11 @@ namespace dom = simdjson::dom;
 namespace {
 
 // Token lead bytes: all below 0x20, which compact JSON never contains raw.
-constexpr int kKeyLeadMin = 0x01;   // 0x01–0x17: a key, `"key":`
-constexpr int kValueLeadMin = 0x18; // 0x18–0x1E: a string value, `"value"`
-constexpr int kTimeLead = 0x1F;     // 0x1F + 5 bytes: `"YYYY-MM-DDTHH:MM:SSZ"`
-constexpr int kKeyCapacity = (kValueLeadMin - kKeyLeadMin) * 256;   // 5,888 keys
-constexpr int kValueCapacity = (kTimeLead - kValueLeadMin) * 256;   // 1,792 values
+constexpr int kKeyLeadMin = 0x01;                                 // 0x01–0x17: a key, `"key":`
+constexpr int kValueLeadMin = 0x18;                               // 0x18–0x1E: a string value, `"value"`
+constexpr int kTimeLead = 0x1F;                                   // 0x1F + 5 bytes: `"YYYY-MM-DDTHH:MM:SSZ"`
+constexpr int kKeyCapacity = (kValueLeadMin - kKeyLeadMin) * 256; // 5,888 keys
+constexpr int kValueCapacity = (kTimeLead - kValueLeadMin) * 256; // 1,792 values
 constexpr std::size_t kTimeTokenSize = 6;
 constexpr std::size_t kTimeTextSize = 22; // with its quotes
 constexpr std::size_t kMaxEntrySize = 64;
@@ -39,8 +39,7 @@ struct StringHash
 
 // A process-wide, append-only string table. Ids are never reused or changed, so readers need no
 // lock: an entry is published (release) before any packed buffer that refers to it can exist.
-template<int Capacity>
-class Dictionary
+template<int Capacity> class Dictionary
 {
 public:
     // The string's id, inserting it while there is room; -1 when it is not tokenized.
@@ -119,12 +118,11 @@ void writeToken(std::string &out, int lead, int id)
 // only fill it.
 bool enumLikeKey(std::string_view key)
 {
-    static const std::array<std::string_view, 30> keys{
-        "apiVersion", "kind", "type", "status", "reason", "phase", "imagePullPolicy", "protocol",
-        "restartPolicy", "dnsPolicy", "schedulerName", "terminationMessagePath", "terminationMessagePolicy",
-        "maxSurge", "maxUnavailable", "cpu", "memory", "ephemeral-storage", "storage", "operator", "effect",
-        "fieldPath", "podManagementPolicy", "sessionAffinity", "ipFamilyPolicy", "internalTrafficPolicy",
-        "externalTrafficPolicy", "concurrencyPolicy", "completionMode", "qosClass"};
+    static const std::array<std::string_view, 30> keys{"apiVersion", "kind", "type", "status", "reason", "phase",
+        "imagePullPolicy", "protocol", "restartPolicy", "dnsPolicy", "schedulerName", "terminationMessagePath",
+        "terminationMessagePolicy", "maxSurge", "maxUnavailable", "cpu", "memory", "ephemeral-storage", "storage",
+        "operator", "effect", "fieldPath", "podManagementPolicy", "sessionAffinity", "ipFamilyPolicy",
+        "internalTrafficPolicy", "externalTrafficPolicy", "concurrencyPolicy", "completionMode", "qosClass"};
     return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
 
@@ -178,7 +176,7 @@ bool timeFields(std::string_view s, std::uint64_t &bits)
     if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
         return false;
     bits = (std::uint64_t(year) << 26) | (std::uint64_t(month) << 22) | (std::uint64_t(day) << 17)
-           | (std::uint64_t(hour) << 12) | (std::uint64_t(minute) << 6) | std::uint64_t(second);
+        | (std::uint64_t(hour) << 12) | (std::uint64_t(minute) << 6) | std::uint64_t(second);
     return true;
 }
 
@@ -233,7 +231,6 @@ void writeMember(std::string &out, std::string_view key, dom::element value)
     writeValue(out, value, enumLike);
 }
 
-
 void writeObject(std::string &out, dom::object obj)
 {
     out.push_back('{');
@@ -250,7 +247,9 @@ void writeObject(std::string &out, dom::object obj)
 void writeValue(std::string &out, dom::element el, bool enumLike)
 {
     switch (el.type()) {
-    case dom::element_type::OBJECT: writeObject(out, dom::object(el)); break;
+    case dom::element_type::OBJECT:
+        writeObject(out, dom::object(el));
+        break;
     case dom::element_type::ARRAY: {
         out.push_back('[');
         bool first = true;
@@ -263,16 +262,20 @@ void writeValue(std::string &out, dom::element el, bool enumLike)
         out.push_back(']');
         break;
     }
-    case dom::element_type::STRING: writeString(out, std::string_view(el), enumLike); break;
-    default: jsonwriter::writeScalar(out, el); break;
+    case dom::element_type::STRING:
+        writeString(out, std::string_view(el), enumLike);
+        break;
+    default:
+        jsonwriter::writeScalar(out, el);
+        break;
     }
 }
 
 int metaField(std::string_view key)
 {
-    static constexpr std::array<std::string_view, MetaFieldCount> names{
-        "name", "generateName", "uid", "resourceVersion", "creationTimestamp", "deletionTimestamp",
-        "labels", "annotations", "ownerReferences", "finalizers"};
+    static constexpr std::array<std::string_view, MetaFieldCount> names{"name", "generateName", "uid",
+        "resourceVersion", "creationTimestamp", "deletionTimestamp", "labels", "annotations", "ownerReferences",
+        "finalizers"};
     for (std::size_t i = 0; i < names.size(); ++i)
         if (names[i] == key)
             return int(i);
@@ -408,7 +411,9 @@ void writeQObject(std::string &out, const QJsonObject &o)
 void writeQValue(std::string &out, const QJsonValue &v, bool enumLike)
 {
     switch (v.type()) {
-    case QJsonValue::Object: writeQObject(out, v.toObject()); break;
+    case QJsonValue::Object:
+        writeQObject(out, v.toObject());
+        break;
     case QJsonValue::Array: {
         out.push_back('[');
         bool first = true;
@@ -421,11 +426,19 @@ void writeQValue(std::string &out, const QJsonValue &v, bool enumLike)
         out.push_back(']');
         break;
     }
-    case QJsonValue::String: writeQString(out, v.toString(), enumLike); break;
-    case QJsonValue::Bool: out.append(v.toBool() ? "true" : "false"); break;
-    case QJsonValue::Double: writeQNumber(out, v); break;
+    case QJsonValue::String:
+        writeQString(out, v.toString(), enumLike);
+        break;
+    case QJsonValue::Bool:
+        out.append(v.toBool() ? "true" : "false");
+        break;
+    case QJsonValue::Double:
+        writeQNumber(out, v);
+        break;
     case QJsonValue::Null:
-    case QJsonValue::Undefined: out.append("null"); break;
+    case QJsonValue::Undefined:
+        out.append("null");
+        break;
     }
 }
 
@@ -521,9 +534,12 @@ Token tokenAt(std::string_view packed, std::size_t i)
 std::size_t expandedSize(const Token &t)
 {
     switch (t.kind) {
-    case Token::Key: return t.text.size() + 3;   // "key":
-    case Token::Value: return t.text.size() + 2; // "value"
-    case Token::Time: return kTimeTextSize;
+    case Token::Key:
+        return t.text.size() + 3; // "key":
+    case Token::Value:
+        return t.text.size() + 2; // "value"
+    case Token::Time:
+        return kTimeTextSize;
     }
     return 0;
 }
@@ -567,9 +583,6 @@ std::string unpack(std::string_view packed)
     return out;
 }
 
-bool isToken(std::string_view text)
-{
-    return !text.empty() && static_cast<unsigned char>(text.front()) < 0x20;
-}
+bool isToken(std::string_view text) { return !text.empty() && static_cast<unsigned char>(text.front()) < 0x20; }
 
 } // namespace opbench::objectencoding

@@ -14,7 +14,9 @@ class MetaEditor
 {
 public:
     /// Edits `document` (the whole object, not its metadata) for as long as the editor lives.
-    explicit MetaEditor(QJsonObject &document) : m_doc(document) {}
+    explicit MetaEditor(QJsonObject &document)
+        : m_doc(document)
+    { }
 
     QString name() const { return string("name"); }
     void setName(const QString &v) { setString("name", v); }

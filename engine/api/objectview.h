@@ -38,7 +38,9 @@ public:
     QList<OwnerReference> ownerReferences() const;
 
 protected:
-    explicit ObjectView(const Object &object) : m_json(object.json()) {}
+    explicit ObjectView(const Object &object)
+        : m_json(object.json())
+    { }
     ObjectView(const QString &apiVersion, const QString &kind);
 
     /// The value at `path`; undefined when any step is missing.

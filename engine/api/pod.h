@@ -11,8 +11,12 @@ class Pod : public ObjectView
 {
 public:
     /// A new, empty v1 Pod.
-    Pod() : ObjectView(QStringLiteral("v1"), QStringLiteral("Pod")) {}
-    explicit Pod(const Object &object) : ObjectView(object) {}
+    Pod()
+        : ObjectView(QStringLiteral("v1"), QStringLiteral("Pod"))
+    { }
+    explicit Pod(const Object &object)
+        : ObjectView(object)
+    { }
 
     /// status.phase: Pending, Running, Succeeded, Failed or Unknown ("" when absent).
     QString phase() const { return stringAt({"status", "phase"}); }

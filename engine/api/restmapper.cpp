@@ -5,26 +5,29 @@ namespace opbench {
 
 QStringList RestMapper::standardVerbs()
 {
-    return {QStringLiteral("create"), QStringLiteral("delete"), QStringLiteral("deletecollection"), QStringLiteral("get"),
-            QStringLiteral("list"),   QStringLiteral("patch"),  QStringLiteral("update"),           QStringLiteral("watch")};
+    return {QStringLiteral("create"), QStringLiteral("delete"), QStringLiteral("deletecollection"),
+        QStringLiteral("get"), QStringLiteral("list"), QStringLiteral("patch"), QStringLiteral("update"),
+        QStringLiteral("watch")};
 }
 
 RestMapper RestMapper::withBuiltins()
 {
     RestMapper m;
-    auto add = [&m](const char *group, const char *version, const char *resource, const char *kind, QStringList shortNames,
-                    bool namespaced, QStringList subresources = {}, QStringList categories = {}) {
-        ResourceMapping r;
-        r.gvr = {QString::fromLatin1(group), QString::fromLatin1(version), QString::fromLatin1(resource)};
-        r.kind = QString::fromLatin1(kind);
-        r.shortNames = std::move(shortNames);
-        r.namespaced = namespaced;
-        r.subresources = std::move(subresources);
-        r.categories = std::move(categories);
-        m.add(std::move(r));
-    };
+    auto add
+        = [&m](const char *group, const char *version, const char *resource, const char *kind, QStringList shortNames,
+              bool namespaced, QStringList subresources = {}, QStringList categories = {}) {
+              ResourceMapping r;
+              r.gvr = {QString::fromLatin1(group), QString::fromLatin1(version), QString::fromLatin1(resource)};
+              r.kind = QString::fromLatin1(kind);
+              r.shortNames = std::move(shortNames);
+              r.namespaced = namespaced;
+              r.subresources = std::move(subresources);
+              r.categories = std::move(categories);
+              m.add(std::move(r));
+          };
     const QStringList all{QStringLiteral("all")};
-    add("", "v1", "namespaces", "Namespace", {QStringLiteral("ns")}, false, {QStringLiteral("status"), QStringLiteral("finalize")});
+    add("", "v1", "namespaces", "Namespace", {QStringLiteral("ns")}, false,
+        {QStringLiteral("status"), QStringLiteral("finalize")});
     add("", "v1", "pods", "Pod", {QStringLiteral("po")}, true, {QStringLiteral("status")}, all);
     add("", "v1", "configmaps", "ConfigMap", {QStringLiteral("cm")}, true);
     add("", "v1", "secrets", "Secret", {}, true);
@@ -80,7 +83,8 @@ std::optional<ResourceMapping> RestMapper::forKind(const GroupVersionKind &gvk) 
 std::optional<ResourceMapping> RestMapper::forResource(const GroupVersionResource &gvr) const
 {
     for (const ResourceMapping &m : m_mappings)
-        if (m.gvr.resource == gvr.resource && m.gvr.group == gvr.group && (gvr.version.isEmpty() || m.gvr.version == gvr.version))
+        if (m.gvr.resource == gvr.resource && m.gvr.group == gvr.group
+            && (gvr.version.isEmpty() || m.gvr.version == gvr.version))
             return m;
     return std::nullopt;
 }
@@ -118,7 +122,7 @@ Expected<ResourceMapping> RestMapper::resolve(const QString &input) const
         }
     }
     return Status(404, QString::fromLatin1(StatusReason::NotFound),
-                  QStringLiteral("the server doesn't have a resource type \"%1\"").arg(input));
+        QStringLiteral("the server doesn't have a resource type \"%1\"").arg(input));
 }
 
 } // namespace opbench

@@ -17,11 +17,11 @@ struct ResourceMapping
 {
     GroupVersionResource gvr;
     QString kind;
-    QString listKind;     // defaults to kind + "List"
-    QString singular;     // defaults to lower-case kind
+    QString listKind; // defaults to kind + "List"
+    QString singular; // defaults to lower-case kind
     QStringList shortNames;
     QStringList categories;
-    QStringList verbs;    // defaults to the eight standard verbs
+    QStringList verbs;        // defaults to the eight standard verbs
     QStringList subresources; // "status", "scale"
     bool namespaced = true;
 

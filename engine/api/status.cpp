@@ -14,29 +14,47 @@ QString qualified(const QString &group, const QString &resource)
 } // namespace
 
 Status::Status(int code, QString reason, QString message, StatusDetails details)
-    : m_code(code), m_reason(std::move(reason)), m_message(std::move(message)), m_details(std::move(details))
-{
-}
+    : m_code(code)
+    , m_reason(std::move(reason))
+    , m_message(std::move(message))
+    , m_details(std::move(details))
+{ }
 
 QString Status::reasonForCode(int code)
 {
     switch (code) {
-    case 400: return QString::fromLatin1(StatusReason::BadRequest);
-    case 401: return QString::fromLatin1(StatusReason::Unauthorized);
-    case 403: return QString::fromLatin1(StatusReason::Forbidden);
-    case 404: return QString::fromLatin1(StatusReason::NotFound);
-    case 405: return QString::fromLatin1(StatusReason::MethodNotAllowed);
-    case 406: return QString::fromLatin1(StatusReason::NotAcceptable);
-    case 409: return QString::fromLatin1(StatusReason::Conflict);
-    case 410: return QString::fromLatin1(StatusReason::Gone);
-    case 413: return QString::fromLatin1(StatusReason::RequestEntityTooLarge);
-    case 415: return QString::fromLatin1(StatusReason::UnsupportedMediaType);
-    case 422: return QString::fromLatin1(StatusReason::Invalid);
-    case 429: return QString::fromLatin1(StatusReason::TooManyRequests);
-    case 500: return QString::fromLatin1(StatusReason::InternalError);
-    case 503: return QString::fromLatin1(StatusReason::ServiceUnavailable);
-    case 504: return QString::fromLatin1(StatusReason::Timeout);
-    default: return code >= 500 ? QString::fromLatin1(StatusReason::InternalError) : QString();
+    case 400:
+        return QString::fromLatin1(StatusReason::BadRequest);
+    case 401:
+        return QString::fromLatin1(StatusReason::Unauthorized);
+    case 403:
+        return QString::fromLatin1(StatusReason::Forbidden);
+    case 404:
+        return QString::fromLatin1(StatusReason::NotFound);
+    case 405:
+        return QString::fromLatin1(StatusReason::MethodNotAllowed);
+    case 406:
+        return QString::fromLatin1(StatusReason::NotAcceptable);
+    case 409:
+        return QString::fromLatin1(StatusReason::Conflict);
+    case 410:
+        return QString::fromLatin1(StatusReason::Gone);
+    case 413:
+        return QString::fromLatin1(StatusReason::RequestEntityTooLarge);
+    case 415:
+        return QString::fromLatin1(StatusReason::UnsupportedMediaType);
+    case 422:
+        return QString::fromLatin1(StatusReason::Invalid);
+    case 429:
+        return QString::fromLatin1(StatusReason::TooManyRequests);
+    case 500:
+        return QString::fromLatin1(StatusReason::InternalError);
+    case 503:
+        return QString::fromLatin1(StatusReason::ServiceUnavailable);
+    case 504:
+        return QString::fromLatin1(StatusReason::Timeout);
+    default:
+        return code >= 500 ? QString::fromLatin1(StatusReason::InternalError) : QString();
     }
 }
 
@@ -60,8 +78,7 @@ Status Status::fromJson(const QJsonObject &obj, int httpCode)
     for (const QJsonValue &c : d.value(QLatin1String("causes")).toArray()) {
         const QJsonObject co = c.toObject();
         s.m_details.causes.append({co.value(QLatin1String("reason")).toString(),
-                                   co.value(QLatin1String("message")).toString(),
-                                   co.value(QLatin1String("field")).toString()});
+            co.value(QLatin1String("message")).toString(), co.value(QLatin1String("field")).toString()});
     }
     return s;
 }
@@ -137,28 +154,28 @@ QString Status::toString() const
 Status Status::notFound(const QString &group, const QString &resource, const QString &name)
 {
     return Status(404, QString::fromLatin1(StatusReason::NotFound),
-                  QStringLiteral("%1 \"%2\" not found").arg(qualified(group, resource), name),
-                  StatusDetails{name, group, resource, {}, {}, 0});
+        QStringLiteral("%1 \"%2\" not found").arg(qualified(group, resource), name),
+        StatusDetails{name, group, resource, {}, {}, 0});
 }
 
 Status Status::alreadyExists(const QString &group, const QString &resource, const QString &name)
 {
     return Status(409, QString::fromLatin1(StatusReason::AlreadyExists),
-                  QStringLiteral("%1 \"%2\" already exists").arg(qualified(group, resource), name),
-                  StatusDetails{name, group, resource, {}, {}, 0});
+        QStringLiteral("%1 \"%2\" already exists").arg(qualified(group, resource), name),
+        StatusDetails{name, group, resource, {}, {}, 0});
 }
 
 Status Status::conflict(const QString &group, const QString &resource, const QString &name, const QString &why)
 {
     return Status(409, QString::fromLatin1(StatusReason::Conflict),
-                  QStringLiteral("Operation cannot be fulfilled on %1 \"%2\": %3").arg(qualified(group, resource), name, why),
-                  StatusDetails{name, group, resource, {}, {}, 0});
+        QStringLiteral("Operation cannot be fulfilled on %1 \"%2\": %3").arg(qualified(group, resource), name, why),
+        StatusDetails{name, group, resource, {}, {}, 0});
 }
 
 Status Status::modifiedConflict(const QString &group, const QString &resource, const QString &name)
 {
     return conflict(group, resource, name,
-                    QStringLiteral("the object has been modified; please apply your changes to the latest version and try again"));
+        QStringLiteral("the object has been modified; please apply your changes to the latest version and try again"));
 }
 
 Status Status::invalid(const QString &group, const QString &kind, const QString &name, const QList<StatusCause> &causes)
@@ -166,10 +183,11 @@ Status Status::invalid(const QString &group, const QString &kind, const QString 
     QStringList parts;
     for (const StatusCause &c : causes)
         parts << (c.field.isEmpty() ? c.message : c.field + QLatin1String(": ") + c.message);
-    QString errs = parts.size() == 1 ? parts.first() : QLatin1Char('[') + parts.join(QLatin1String(", ")) + QLatin1Char(']');
+    QString errs
+        = parts.size() == 1 ? parts.first() : QLatin1Char('[') + parts.join(QLatin1String(", ")) + QLatin1Char(']');
     return Status(422, QString::fromLatin1(StatusReason::Invalid),
-                  QStringLiteral("%1 \"%2\" is invalid: %3").arg(qualified(group, kind), name, errs),
-                  StatusDetails{name, group, kind, {}, causes, 0});
+        QStringLiteral("%1 \"%2\" is invalid: %3").arg(qualified(group, kind), name, errs),
+        StatusDetails{name, group, kind, {}, causes, 0});
 }
 
 Status Status::badRequest(const QString &message)
@@ -179,13 +197,17 @@ Status Status::badRequest(const QString &message)
 
 Status Status::gone(const QString &message) { return Status(410, QString::fromLatin1(StatusReason::Gone), message); }
 
-Status Status::expired(const QString &message) { return Status(410, QString::fromLatin1(StatusReason::Expired), message); }
+Status Status::expired(const QString &message)
+{
+    return Status(410, QString::fromLatin1(StatusReason::Expired), message);
+}
 
 Status Status::forbidden(const QString &group, const QString &resource, const QString &name, const QString &why)
 {
-    const QString subject = name.isEmpty() ? qualified(group, resource) : QStringLiteral("%1 \"%2\"").arg(qualified(group, resource), name);
-    return Status(403, QString::fromLatin1(StatusReason::Forbidden), QStringLiteral("%1 is forbidden: %2").arg(subject, why),
-                  StatusDetails{name, group, resource, {}, {}, 0});
+    const QString subject = name.isEmpty() ? qualified(group, resource)
+                                           : QStringLiteral("%1 \"%2\"").arg(qualified(group, resource), name);
+    return Status(403, QString::fromLatin1(StatusReason::Forbidden),
+        QStringLiteral("%1 is forbidden: %2").arg(subject, why), StatusDetails{name, group, resource, {}, {}, 0});
 }
 
 Status Status::unauthorized()
@@ -218,24 +240,39 @@ Status Status::tooManyRequests(const QString &message, int retryAfterSeconds)
 Status Status::internalError(const QString &message)
 {
     return Status(500, QString::fromLatin1(StatusReason::InternalError),
-                  QStringLiteral("Internal error occurred: %1").arg(message));
+        QStringLiteral("Internal error occurred: %1").arg(message));
 }
 
 Status Status::transport(const QString &reason, const QString &message) { return Status(0, reason, message); }
 
 static bool reasonIs(const Status &s, const char *r) { return s.reason() == QLatin1String(r); }
 
-bool isNotFound(const Status &s) { return reasonIs(s, StatusReason::NotFound) || (s.reason().isEmpty() && s.code() == 404); }
-bool isConflict(const Status &s) { return reasonIs(s, StatusReason::Conflict) || (s.code() == 409 && !reasonIs(s, StatusReason::AlreadyExists)); }
+bool isNotFound(const Status &s)
+{
+    return reasonIs(s, StatusReason::NotFound) || (s.reason().isEmpty() && s.code() == 404);
+}
+bool isConflict(const Status &s)
+{
+    return reasonIs(s, StatusReason::Conflict) || (s.code() == 409 && !reasonIs(s, StatusReason::AlreadyExists));
+}
 bool isAlreadyExists(const Status &s) { return reasonIs(s, StatusReason::AlreadyExists); }
-bool isInvalid(const Status &s) { return reasonIs(s, StatusReason::Invalid) || (s.reason().isEmpty() && s.code() == 422); }
-bool isGone(const Status &s) { return s.code() == 410 || reasonIs(s, StatusReason::Gone) || reasonIs(s, StatusReason::Expired); }
+bool isInvalid(const Status &s)
+{
+    return reasonIs(s, StatusReason::Invalid) || (s.reason().isEmpty() && s.code() == 422);
+}
+bool isGone(const Status &s)
+{
+    return s.code() == 410 || reasonIs(s, StatusReason::Gone) || reasonIs(s, StatusReason::Expired);
+}
 bool isExpired(const Status &s) { return reasonIs(s, StatusReason::Expired); }
 bool isTooManyRequests(const Status &s) { return s.code() == 429 || reasonIs(s, StatusReason::TooManyRequests); }
 bool isForbidden(const Status &s) { return s.code() == 403 || reasonIs(s, StatusReason::Forbidden); }
 bool isUnauthorized(const Status &s) { return s.code() == 401 || reasonIs(s, StatusReason::Unauthorized); }
 bool isBadRequest(const Status &s) { return s.code() == 400 || reasonIs(s, StatusReason::BadRequest); }
-bool isTimeout(const Status &s) { return s.code() == 504 || reasonIs(s, StatusReason::Timeout) || reasonIs(s, StatusReason::ServerTimeout); }
+bool isTimeout(const Status &s)
+{
+    return s.code() == 504 || reasonIs(s, StatusReason::Timeout) || reasonIs(s, StatusReason::ServerTimeout);
+}
 bool isInternalError(const Status &s) { return s.code() == 500 || reasonIs(s, StatusReason::InternalError); }
 bool isTransportError(const Status &s) { return s.code() == 0 && !s.reason().isEmpty(); }
 

@@ -11,9 +11,9 @@ namespace opbench {
 
 struct StatusCause
 {
-    QString reason;  // FieldValueInvalid, FieldValueRequired, ...
+    QString reason; // FieldValueInvalid, FieldValueRequired, ...
     QString message;
-    QString field;   // field path, e.g. spec.replicas
+    QString field; // field path, e.g. spec.replicas
     friend bool operator==(const StatusCause &, const StatusCause &) = default;
 };
 
@@ -91,10 +91,11 @@ public:
     static Status modifiedConflict(const QString &group, const QString &resource, const QString &name);
     /// 422 "<Kind>.<group> "<n>" is invalid: <causes>"; each cause's message is printed as
     /// "<field>: <message>" and several are bracketed.
-    static Status invalid(const QString &group, const QString &kind, const QString &name, const QList<StatusCause> &causes);
+    static Status invalid(
+        const QString &group, const QString &kind, const QString &name, const QList<StatusCause> &causes);
     static Status badRequest(const QString &message);
-    static Status gone(const QString &message);      // reason Gone
-    static Status expired(const QString &message);   // reason Expired
+    static Status gone(const QString &message);    // reason Gone
+    static Status expired(const QString &message); // reason Expired
     static Status forbidden(const QString &group, const QString &resource, const QString &name, const QString &why);
     static Status unauthorized();
     static Status methodNotAllowed(const QString &message);

@@ -22,8 +22,9 @@ QString formatMicroTime(const QDateTime &t)
 
 QDateTime parseTimestamp(const QString &text)
 {
-    static const QRegularExpression re(QStringLiteral(
-        "^(\\d{4})-(\\d{2})-(\\d{2})[Tt ](\\d{2}):(\\d{2}):(\\d{2})(?:\\.(\\d{1,9}))?(?:([Zz])|([+-])(\\d{2}):?(\\d{2}))$"));
+    static const QRegularExpression re(
+        QStringLiteral("^(\\d{4})-(\\d{2})-(\\d{2})[Tt "
+                       "](\\d{2}):(\\d{2}):(\\d{2})(?:\\.(\\d{1,9}))?(?:([Zz])|([+-])(\\d{2}):?(\\d{2}))$"));
     const QRegularExpressionMatch m = re.match(text.trimmed());
     if (!m.hasMatch())
         return {};
@@ -35,7 +36,8 @@ QDateTime parseTimestamp(const QString &text)
         return {};
     int offsetSeconds = 0;
     if (m.captured(8).isEmpty()) {
-        offsetSeconds = (m.captured(10).toInt() * 3600 + m.captured(11).toInt() * 60) * (m.captured(9) == QLatin1String("-") ? -1 : 1);
+        offsetSeconds = (m.captured(10).toInt() * 3600 + m.captured(11).toInt() * 60)
+            * (m.captured(9) == QLatin1String("-") ? -1 : 1);
     }
     QDateTime local(date, time, QTimeZone(offsetSeconds));
     return local.toUTC();

@@ -10,25 +10,26 @@ namespace opbench {
 namespace {
 
 const QString kDns1123LabelFmt = QStringLiteral("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-const QString kDns1123SubdomainFmt = kDns1123LabelFmt + QStringLiteral("(\\.") + kDns1123LabelFmt + QStringLiteral(")*");
+const QString kDns1123SubdomainFmt
+    = kDns1123LabelFmt + QStringLiteral("(\\.") + kDns1123LabelFmt + QStringLiteral(")*");
 const QString kDns1035LabelFmt = QStringLiteral("[a-z]([-a-z0-9]*[a-z0-9])?");
 const QString kQualifiedNameFmt = QStringLiteral("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
 const QString kLabelValueFmt = QStringLiteral("(") + kQualifiedNameFmt + QStringLiteral(")?");
 
-const QString kDns1123LabelMsg = QStringLiteral(
-    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an "
-    "alphanumeric character");
-const QString kDns1123SubdomainMsg = QStringLiteral(
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end "
-    "with an alphanumeric character");
-const QString kDns1035LabelMsg = QStringLiteral(
-    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and "
-    "end with an alphanumeric character");
+const QString kDns1123LabelMsg = QStringLiteral("a lowercase RFC 1123 label must consist of lower case alphanumeric "
+                                                "characters or '-', and must start and end with an "
+                                                "alphanumeric character");
+const QString kDns1123SubdomainMsg = QStringLiteral("a lowercase RFC 1123 subdomain must consist of lower case "
+                                                    "alphanumeric characters, '-' or '.', and must start and end "
+                                                    "with an alphanumeric character");
+const QString kDns1035LabelMsg = QStringLiteral("a DNS-1035 label must consist of lower case alphanumeric characters "
+                                                "or '-', start with an alphabetic character, and "
+                                                "end with an alphanumeric character");
 const QString kQualifiedNameMsg = QStringLiteral(
     "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
-const QString kLabelValueMsg = QStringLiteral(
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end "
-    "with an alphanumeric character");
+const QString kLabelValueMsg = QStringLiteral("a valid label must be an empty string or consist of alphanumeric "
+                                              "characters, '-', '_' or '.', and must start and end "
+                                              "with an alphanumeric character");
 
 bool fullMatch(const QString &fmt, const QString &value)
 {
@@ -55,7 +56,8 @@ QString regexError(const QString &msg, const QString &fmt, const QStringList &ex
     return out + QStringLiteral("regex used for validation is '") + fmt + QStringLiteral("')");
 }
 
-QStringList checkFormat(const QString &value, int maxLen, const QString &fmt, const QString &msg, const QStringList &examples)
+QStringList checkFormat(
+    const QString &value, int maxLen, const QString &fmt, const QString &msg, const QStringList &examples)
 {
     QStringList errs;
     if (byteLength(value) > maxLen)
@@ -79,12 +81,14 @@ QStringList isDns1123Subdomain(const QString &value)
 
 QStringList isDns1123Label(const QString &value)
 {
-    return checkFormat(value, 63, kDns1123LabelFmt, kDns1123LabelMsg, {QStringLiteral("my-name"), QStringLiteral("123-abc")});
+    return checkFormat(
+        value, 63, kDns1123LabelFmt, kDns1123LabelMsg, {QStringLiteral("my-name"), QStringLiteral("123-abc")});
 }
 
 QStringList isDns1035Label(const QString &value)
 {
-    return checkFormat(value, 63, kDns1035LabelFmt, kDns1035LabelMsg, {QStringLiteral("my-name"), QStringLiteral("abc-123")});
+    return checkFormat(
+        value, 63, kDns1035LabelFmt, kDns1035LabelMsg, {QStringLiteral("my-name"), QStringLiteral("abc-123")});
 }
 
 QStringList validateQualifiedName(const QString &value)
@@ -105,7 +109,7 @@ QStringList validateQualifiedName(const QString &value)
         }
     } else {
         return {QStringLiteral("a qualified name ") + regexError(kQualifiedNameMsg, kQualifiedNameFmt, examples)
-                + QStringLiteral(" with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')")};
+            + QStringLiteral(" with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')")};
     }
     if (name.isEmpty())
         errs << QStringLiteral("name part must be non-empty");
@@ -119,7 +123,7 @@ QStringList validateQualifiedName(const QString &value)
 QStringList validateLabelValue(const QString &value)
 {
     return checkFormat(value, 63, kLabelValueFmt, kLabelValueMsg,
-                       {QStringLiteral("MyValue"), QStringLiteral("my_value"), QStringLiteral("12345")});
+        {QStringLiteral("MyValue"), QStringLiteral("my_value"), QStringLiteral("12345")});
 }
 
 QList<StatusCause> validateLabels(const QJsonObject &labels, const QString &fieldPath)
@@ -129,7 +133,8 @@ QList<StatusCause> validateLabels(const QJsonObject &labels, const QString &fiel
         for (const QString &m : validateQualifiedName(it.key()))
             causes << fielderror::invalid(fieldPath, it.key(), m);
         if (!it.value().isString()) {
-            causes << fielderror::invalidRaw(fieldPath, it.value().toVariant().toString(), QStringLiteral("label values must be strings"));
+            causes << fielderror::invalidRaw(
+                fieldPath, it.value().toVariant().toString(), QStringLiteral("label values must be strings"));
             continue;
         }
         for (const QString &m : validateLabelValue(it.value().toString()))
@@ -178,22 +183,26 @@ QList<StatusCause> validateOwnerReferences(const QJsonArray &refs, const QString
         const QString apiVersion = r.value(QLatin1String("apiVersion")).toString();
         const QString version = apiVersion.section(QLatin1Char('/'), -1);
         if (version.isEmpty())
-            causes << fielderror::invalid(path + QStringLiteral(".apiVersion"), apiVersion, QStringLiteral("version must not be empty"));
+            causes << fielderror::invalid(
+                path + QStringLiteral(".apiVersion"), apiVersion, QStringLiteral("version must not be empty"));
         for (const char *key : {"kind", "name", "uid"}) {
             const QString k = QString::fromLatin1(key);
             if (r.value(k).toString().isEmpty())
-                causes << fielderror::invalid(path + QLatin1Char('.') + k, QString(), k + QStringLiteral(" must not be empty"));
+                causes << fielderror::invalid(
+                    path + QLatin1Char('.') + k, QString(), k + QStringLiteral(" must not be empty"));
         }
         if (r.value(QLatin1String("controller")).toBool()) {
-            const QString current = r.value(QLatin1String("kind")).toString() + QLatin1Char('/') + r.value(QLatin1String("name")).toString();
+            const QString current = r.value(QLatin1String("kind")).toString() + QLatin1Char('/')
+                + r.value(QLatin1String("name")).toString();
             if (firstController.isEmpty())
                 firstController = current;
             else
                 causes << StatusCause{QStringLiteral("FieldValueInvalid"),
-                                      QStringLiteral("Invalid value: []v1.OwnerReference{…}: Only one reference can have Controller set to "
-                                                     "true. Found \"true\" in references for %1 and %2")
-                                          .arg(firstController, current),
-                                      path};
+                    QStringLiteral(
+                        "Invalid value: []v1.OwnerReference{…}: Only one reference can have Controller set to "
+                        "true. Found \"true\" in references for %1 and %2")
+                        .arg(firstController, current),
+                    path};
         }
     }
     return causes;
@@ -211,7 +220,8 @@ QList<StatusCause> validateFinalizers(const QJsonArray &finalizers, const QStrin
     }
     if (seen.contains(QStringLiteral("orphan")) && seen.contains(QStringLiteral("foregroundDeletion")))
         causes << StatusCause{QStringLiteral("FieldValueInvalid"),
-                              QStringLiteral("Invalid value: []string{…}: finalizer orphan and foregroundDeletion cannot be both set"), path};
+            QStringLiteral("Invalid value: []string{…}: finalizer orphan and foregroundDeletion cannot be both set"),
+            path};
     return causes;
 }
 
@@ -229,7 +239,8 @@ QList<StatusCause> validateObjectMeta(const QJsonObject &metadata, bool namespac
         for (const QString &m : nameValidator(generateName, true))
             causes << fielderror::invalid(QStringLiteral("metadata.generateName"), generateName, m);
     if (name.isEmpty())
-        causes << fielderror::required(QStringLiteral("metadata.name"), QStringLiteral("name or generateName is required"));
+        causes << fielderror::required(
+            QStringLiteral("metadata.name"), QStringLiteral("name or generateName is required"));
     else
         for (const QString &m : nameValidator(name, false))
             causes << fielderror::invalid(QStringLiteral("metadata.name"), name, m);
@@ -239,15 +250,18 @@ QList<StatusCause> validateObjectMeta(const QJsonObject &metadata, bool namespac
         for (const QString &m : validateNamespaceName(ns))
             causes << fielderror::invalid(QStringLiteral("metadata.namespace"), ns, m);
     else if (!ns.isEmpty())
-        causes << fielderror::forbidden(QStringLiteral("metadata.namespace"), QStringLiteral("not allowed on this type"));
+        causes << fielderror::forbidden(
+            QStringLiteral("metadata.namespace"), QStringLiteral("not allowed on this type"));
     const qint64 generation = metadata.value(QLatin1String("generation")).toInteger();
     if (generation < 0)
         causes << fielderror::invalidRaw(QStringLiteral("metadata.generation"), QString::number(generation),
-                                         QStringLiteral("must be greater than or equal to 0"));
+            QStringLiteral("must be greater than or equal to 0"));
     causes << validateLabels(metadata.value(QLatin1String("labels")).toObject());
     causes << validateAnnotations(metadata.value(QLatin1String("annotations")).toObject());
-    causes << validateOwnerReferences(metadata.value(QLatin1String("ownerReferences")).toArray(), QStringLiteral("metadata.ownerReferences"));
-    causes << validateFinalizers(metadata.value(QLatin1String("finalizers")).toArray(), QStringLiteral("metadata.finalizers"));
+    causes << validateOwnerReferences(
+        metadata.value(QLatin1String("ownerReferences")).toArray(), QStringLiteral("metadata.ownerReferences"));
+    causes << validateFinalizers(
+        metadata.value(QLatin1String("finalizers")).toArray(), QStringLiteral("metadata.finalizers"));
     return causes;
 }
 
@@ -260,11 +274,21 @@ QString quote(const QString &s)
     out += QLatin1Char('"');
     for (QChar c : s) {
         switch (c.unicode()) {
-        case '"': out += QStringLiteral("\\\""); break;
-        case '\\': out += QStringLiteral("\\\\"); break;
-        case '\n': out += QStringLiteral("\\n"); break;
-        case '\r': out += QStringLiteral("\\r"); break;
-        case '\t': out += QStringLiteral("\\t"); break;
+        case '"':
+            out += QStringLiteral("\\\"");
+            break;
+        case '\\':
+            out += QStringLiteral("\\\\");
+            break;
+        case '\n':
+            out += QStringLiteral("\\n");
+            break;
+        case '\r':
+            out += QStringLiteral("\\r");
+            break;
+        case '\t':
+            out += QStringLiteral("\\t");
+            break;
         default:
             if (c.unicode() < 0x20 || c.unicode() == 0x7f)
                 out += QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'));
@@ -292,18 +316,19 @@ StatusCause invalidRaw(const QString &field, const QString &printedValue, const 
 StatusCause required(const QString &field, const QString &detail)
 {
     return {QStringLiteral("FieldValueRequired"),
-            detail.isEmpty() ? QStringLiteral("Required value") : QStringLiteral("Required value: ") + detail, field};
+        detail.isEmpty() ? QStringLiteral("Required value") : QStringLiteral("Required value: ") + detail, field};
 }
 
 StatusCause forbidden(const QString &field, const QString &detail)
 {
-    return {QStringLiteral("FieldValueForbidden"), detail.isEmpty() ? QStringLiteral("Forbidden") : QStringLiteral("Forbidden: ") + detail,
-            field};
+    return {QStringLiteral("FieldValueForbidden"),
+        detail.isEmpty() ? QStringLiteral("Forbidden") : QStringLiteral("Forbidden: ") + detail, field};
 }
 
 StatusCause tooLong(const QString &field, qsizetype maxBytes)
 {
-    return {QStringLiteral("FieldValueTooLong"), QStringLiteral("Too long: must have at most %1 bytes").arg(maxBytes), field};
+    return {QStringLiteral("FieldValueTooLong"), QStringLiteral("Too long: must have at most %1 bytes").arg(maxBytes),
+        field};
 }
 
 StatusCause notSupported(const QString &field, const QString &value, const QStringList &supported)

@@ -28,11 +28,12 @@ QStringList validateQualifiedName(const QString &value);
 QStringList validateLabelValue(const QString &value);
 
 /// Validates every label key and value; causes carry `fieldPath` (e.g. "metadata.labels").
-QList<StatusCause> validateLabels(const QJsonObject &labels, const QString &fieldPath = QStringLiteral("metadata.labels"));
+QList<StatusCause> validateLabels(
+    const QJsonObject &labels, const QString &fieldPath = QStringLiteral("metadata.labels"));
 /// Validates annotation keys (case-insensitively, as the server does) and the total size of
 /// keys plus values (at most kTotalAnnotationSizeLimit bytes, UTF-8).
-QList<StatusCause> validateAnnotations(const QJsonObject &annotations,
-                                       const QString &fieldPath = QStringLiteral("metadata.annotations"));
+QList<StatusCause> validateAnnotations(
+    const QJsonObject &annotations, const QString &fieldPath = QStringLiteral("metadata.annotations"));
 inline constexpr qsizetype kTotalAnnotationSizeLimit = 262144;
 
 /// A name validator: (name, isPrefix) → problems. With isPrefix (generateName), a trailing '-'

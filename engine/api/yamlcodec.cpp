@@ -75,7 +75,8 @@ std::optional<double> parseYamlFloat(QString s)
 
 bool isSpecialFloat(const QString &s)
 {
-    static const QSet<QString> specials{QStringLiteral(".inf"), QStringLiteral("+.inf"), QStringLiteral("-.inf"), QStringLiteral(".nan")};
+    static const QSet<QString> specials{
+        QStringLiteral(".inf"), QStringLiteral("+.inf"), QStringLiteral("-.inf"), QStringLiteral(".nan")};
     return specials.contains(s.toLower());
 }
 
@@ -88,7 +89,8 @@ QList<std::pair<int, QByteArray>> splitDocuments(const QByteArray &yaml)
     int start = 0;
     for (int i = 0; i < lines.size(); ++i) {
         const QByteArray &line = lines[i];
-        const bool marker = line.startsWith("---") && (line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r');
+        const bool marker
+            = line.startsWith("---") && (line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r');
         if (marker) {
             chunks.append({start, current});
             current.clear();
@@ -111,7 +113,10 @@ struct Converter
 
     QString where(const YAML::Mark &m) const
     {
-        return QStringLiteral("line %1, column %2 (document %3)").arg(m.line + 1 + lineOffset).arg(m.column + 1).arg(document);
+        return QStringLiteral("line %1, column %2 (document %3)")
+            .arg(m.line + 1 + lineOffset)
+            .arg(m.column + 1)
+            .arg(document);
     }
 
     QJsonValue scalar(const YAML::Node &n)
@@ -124,10 +129,12 @@ struct Converter
             return text;
         // An explicit core tag (!!int, !!float, !!bool, !!null): resolve, then check.
         const QJsonValue v = resolvePlainYamlScalar(text);
-        const bool fits = (tag == "tag:yaml.org,2002:int" && v.isDouble()) || (tag == "tag:yaml.org,2002:float" && v.isDouble())
-                          || (tag == "tag:yaml.org,2002:bool" && v.isBool()) || (tag == kNullTag && v.isNull());
+        const bool fits = (tag == "tag:yaml.org,2002:int" && v.isDouble())
+            || (tag == "tag:yaml.org,2002:float" && v.isDouble()) || (tag == "tag:yaml.org,2002:bool" && v.isBool())
+            || (tag == kNullTag && v.isNull());
         if (!fits && error.isEmpty())
-            error = QStringLiteral("yaml: %1: cannot decode %2 as %3").arg(where(n.Mark()), text, QString::fromStdString(tag.substr(18)));
+            error = QStringLiteral("yaml: %1: cannot decode %2 as %3")
+                        .arg(where(n.Mark()), text, QString::fromStdString(tag.substr(18)));
         return v;
     }
 
@@ -149,7 +156,8 @@ struct Converter
         for (auto it = n.begin(); it != n.end(); ++it) {
             if (!it->first.IsScalar()) {
                 if (error.isEmpty())
-                    error = QStringLiteral("yaml: %1: only scalar mapping keys are supported").arg(where(it->first.Mark()));
+                    error = QStringLiteral("yaml: %1: only scalar mapping keys are supported")
+                                .arg(where(it->first.Mark()));
                 continue;
             }
             const QString key = QString::fromStdString(it->first.Scalar());
@@ -158,7 +166,8 @@ struct Converter
                 continue;
             }
             if (out.contains(key) && error.isEmpty())
-                error = QStringLiteral("yaml: %1: key %2 already set in map").arg(where(it->first.Mark()), QLatin1Char('"') + key + QLatin1Char('"'));
+                error = QStringLiteral("yaml: %1: key %2 already set in map")
+                            .arg(where(it->first.Mark()), QLatin1Char('"') + key + QLatin1Char('"'));
             out.insert(key, convert(it->second));
         }
         if (!mergeSource.isUndefined())
@@ -169,16 +178,19 @@ struct Converter
     QJsonValue convert(const YAML::Node &n)
     {
         switch (n.Type()) {
-        case YAML::NodeType::Scalar: return scalar(n);
+        case YAML::NodeType::Scalar:
+            return scalar(n);
         case YAML::NodeType::Sequence: {
             QJsonArray arr;
             for (const YAML::Node &child : n)
                 arr.append(convert(child));
             return arr;
         }
-        case YAML::NodeType::Map: return map(n);
+        case YAML::NodeType::Map:
+            return map(n);
         case YAML::NodeType::Null:
-        case YAML::NodeType::Undefined: break;
+        case YAML::NodeType::Undefined:
+            break;
         }
         return QJsonValue(QJsonValue::Null);
     }
@@ -191,15 +203,16 @@ struct Converter
 class NoEvents final : public YAML::EventHandler
 {
 public:
-    void OnDocumentStart(const YAML::Mark &) override {}
-    void OnDocumentEnd() override {}
-    void OnNull(const YAML::Mark &, YAML::anchor_t) override {}
-    void OnAlias(const YAML::Mark &, YAML::anchor_t) override {}
-    void OnScalar(const YAML::Mark &, const std::string &, YAML::anchor_t, const std::string &) override {}
-    void OnSequenceStart(const YAML::Mark &, const std::string &, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-    void OnSequenceEnd() override {}
-    void OnMapStart(const YAML::Mark &, const std::string &, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-    void OnMapEnd() override {}
+    void OnDocumentStart(const YAML::Mark &) override { }
+    void OnDocumentEnd() override { }
+    void OnNull(const YAML::Mark &, YAML::anchor_t) override { }
+    void OnAlias(const YAML::Mark &, YAML::anchor_t) override { }
+    void OnScalar(const YAML::Mark &, const std::string &, YAML::anchor_t, const std::string &) override { }
+    void OnSequenceStart(const YAML::Mark &, const std::string &, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    }
+    void OnSequenceEnd() override { }
+    void OnMapStart(const YAML::Mark &, const std::string &, YAML::anchor_t, YAML::EmitterStyle::value) override { }
+    void OnMapEnd() override { }
 };
 
 bool loadAllEnds(const std::string &text)
@@ -232,13 +245,14 @@ bool isBlank(const QByteArray &chunk)
 
 QJsonValue resolvePlainYamlScalar(const QString &text)
 {
-    static const QSet<QString> nulls{QString(), QStringLiteral("~"), QStringLiteral("null"), QStringLiteral("Null"), QStringLiteral("NULL")};
-    static const QSet<QString> trues{QStringLiteral("y"),    QStringLiteral("Y"),    QStringLiteral("yes"), QStringLiteral("Yes"),
-                                     QStringLiteral("YES"),  QStringLiteral("true"), QStringLiteral("True"), QStringLiteral("TRUE"),
-                                     QStringLiteral("on"),   QStringLiteral("On"),   QStringLiteral("ON")};
-    static const QSet<QString> falses{QStringLiteral("n"),     QStringLiteral("N"),     QStringLiteral("no"),    QStringLiteral("No"),
-                                      QStringLiteral("NO"),    QStringLiteral("false"), QStringLiteral("False"), QStringLiteral("FALSE"),
-                                      QStringLiteral("off"),   QStringLiteral("Off"),   QStringLiteral("OFF")};
+    static const QSet<QString> nulls{
+        QString(), QStringLiteral("~"), QStringLiteral("null"), QStringLiteral("Null"), QStringLiteral("NULL")};
+    static const QSet<QString> trues{QStringLiteral("y"), QStringLiteral("Y"), QStringLiteral("yes"),
+        QStringLiteral("Yes"), QStringLiteral("YES"), QStringLiteral("true"), QStringLiteral("True"),
+        QStringLiteral("TRUE"), QStringLiteral("on"), QStringLiteral("On"), QStringLiteral("ON")};
+    static const QSet<QString> falses{QStringLiteral("n"), QStringLiteral("N"), QStringLiteral("no"),
+        QStringLiteral("No"), QStringLiteral("NO"), QStringLiteral("false"), QStringLiteral("False"),
+        QStringLiteral("FALSE"), QStringLiteral("off"), QStringLiteral("Off"), QStringLiteral("OFF")};
     if (nulls.contains(text))
         return QJsonValue(QJsonValue::Null);
     if (trues.contains(text))
@@ -283,7 +297,8 @@ Expected<QList<QJsonObject>> yamlToJson(const QByteArray &yaml)
                 continue;
             if (!node.IsMap())
                 return yamlError(QStringLiteral("yaml: %1: a document must be a mapping (an object), not a %2")
-                                     .arg(conv.where(node.Mark()), node.IsSequence() ? QStringLiteral("sequence") : QStringLiteral("scalar")));
+                                     .arg(conv.where(node.Mark()),
+                                         node.IsSequence() ? QStringLiteral("sequence") : QStringLiteral("scalar")));
             const QJsonValue v = conv.convert(node);
             if (!conv.error.isEmpty())
                 return yamlError(conv.error);
@@ -295,10 +310,7 @@ Expected<QList<QJsonObject>> yamlToJson(const QByteArray &yaml)
 
 namespace {
 
-bool readsAsOtherType(const QString &s)
-{
-    return !resolvePlainYamlScalar(s).isString() || isSpecialFloat(s);
-}
+bool readsAsOtherType(const QString &s) { return !resolvePlainYamlScalar(s).isString() || isSpecialFloat(s); }
 
 constexpr qsizetype kLongKey = 128;
 
@@ -374,7 +386,7 @@ void emitValue(YAML::Emitter &e, const QJsonValue &v, int depth, bool inMetadata
 QStringList orderedKeys(const QJsonObject &o, int depth, bool inMetadata)
 {
     static const QStringList top{QStringLiteral("apiVersion"), QStringLiteral("kind"), QStringLiteral("metadata"),
-                                 QStringLiteral("spec"), QStringLiteral("status")};
+        QStringLiteral("spec"), QStringLiteral("status")};
     static const QStringList meta{QStringLiteral("name"), QStringLiteral("generateName"), QStringLiteral("namespace")};
     const QStringList *first = depth == 0 ? &top : (inMetadata ? &meta : nullptr);
     QStringList keys;
@@ -411,7 +423,9 @@ void emitObject(YAML::Emitter &e, const QJsonObject &o, int depth, bool inMetada
 void emitValue(YAML::Emitter &e, const QJsonValue &v, int depth, bool inMetadata)
 {
     switch (v.type()) {
-    case QJsonValue::Object: emitObject(e, v.toObject(), depth, inMetadata); break;
+    case QJsonValue::Object:
+        emitObject(e, v.toObject(), depth, inMetadata);
+        break;
     case QJsonValue::Array: {
         const QJsonArray arr = v.toArray();
         if (arr.isEmpty()) {
@@ -424,11 +438,19 @@ void emitValue(YAML::Emitter &e, const QJsonValue &v, int depth, bool inMetadata
         e << YAML::EndSeq;
         break;
     }
-    case QJsonValue::String: emitString(e, v.toString()); break;
-    case QJsonValue::Double: emitNumber(e, v); break;
-    case QJsonValue::Bool: e << (v.toBool() ? "true" : "false"); break;
+    case QJsonValue::String:
+        emitString(e, v.toString());
+        break;
+    case QJsonValue::Double:
+        emitNumber(e, v);
+        break;
+    case QJsonValue::Bool:
+        e << (v.toBool() ? "true" : "false");
+        break;
     case QJsonValue::Null:
-    case QJsonValue::Undefined: e << YAML::Null; break;
+    case QJsonValue::Undefined:
+        e << YAML::Null;
+        break;
     }
 }
 

@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/apiserver/apiserver.h"
 
-#include "engine/base/clock.h"
 #include "engine/api/yamlcodec.h"
 #include "engine/apiserver/auth/auditlog.h"
-#include "engine/apiserver/validation/builtinvalidation.h"
 #include "engine/apiserver/auth/auth.h"
 #include "engine/apiserver/controllers/crdcontroller.h"
 #include "engine/apiserver/controllers/garbagecollector.h"
-#include "engine/apiserver/httpfront.h"
 #include "engine/apiserver/controllers/namespacecontroller.h"
-#include "engine/apiserver/validation/schemavalidator.h"
+#include "engine/apiserver/controllers/workloadsimulator.h"
+#include "engine/apiserver/httpfront.h"
 #include "engine/apiserver/storage/statefile.h"
 #include "engine/apiserver/storage/store.h"
 #include "engine/apiserver/storage/watchhub.h"
-#include "engine/apiserver/controllers/workloadsimulator.h"
+#include "engine/apiserver/validation/builtinvalidation.h"
+#include "engine/apiserver/validation/schemavalidator.h"
+#include "engine/base/clock.h"
 
 #include <QFile>
 #include <QRandomGenerator>
@@ -49,13 +49,15 @@ QString randomToken()
     return t;
 }
 
-const GroupVersionResource kCrds{QStringLiteral("apiextensions.k8s.io"), QStringLiteral("v1"),
-                                 QStringLiteral("customresourcedefinitions")};
+const GroupVersionResource kCrds{
+    QStringLiteral("apiextensions.k8s.io"), QStringLiteral("v1"), QStringLiteral("customresourcedefinitions")};
 
 } // namespace
 
 ApiServer::ApiServer(ApiServerOptions options, QObject *parent)
-    : QObject(parent), m_options(std::move(options)), d(std::make_unique<Parts>())
+    : QObject(parent)
+    , m_options(std::move(options))
+    , d(std::make_unique<Parts>())
 {
     Clock *clock = m_options.clock ? m_options.clock : Clock::system();
     d->store = std::make_unique<Store>(clock, this); // children of this: moveToThread() moves them
@@ -64,7 +66,8 @@ ApiServer::ApiServer(ApiServerOptions options, QObject *parent)
     d->crds = std::make_unique<CrdController>(d->store.get(), this);
     d->namespaces = std::make_unique<NamespaceController>(d->store.get(), this);
     d->gc = std::make_unique<GarbageCollector>(d->store.get(), clock, this);
-    d->simulator = std::make_unique<WorkloadSimulator>(d->store.get(), clock, std::chrono::milliseconds(m_options.podReadyDelayMs), this);
+    d->simulator = std::make_unique<WorkloadSimulator>(
+        d->store.get(), clock, std::chrono::milliseconds(m_options.podReadyDelayMs), this);
     m_faults = new FaultInjector(this);
     connect(m_faults, &FaultInjector::dropWatches, this, &ApiServer::dropWatches);
     addAdmission();
@@ -78,12 +81,14 @@ ApiServer::~ApiServer()
 
 void ApiServer::addAdmission()
 {
-    d->store->addAdmissionHook([](const ResourceType &type, QJsonObject &object, const QJsonObject &old, const QString &sub) -> Expected<void> {
+    d->store->addAdmissionHook([](const ResourceType &type, QJsonObject &object, const QJsonObject &old,
+                                   const QString &sub) -> Expected<void> {
         if (!type.custom && type.gvr() == kCrds && sub.isEmpty())
             return checkCrd(object);
         if (!type.custom && sub.isEmpty()) {
             if (const QList<StatusCause> causes = validateBuiltinObject(type, object, old); !causes.isEmpty()) {
-                const QString name = object.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString();
+                const QString name
+                    = object.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString();
                 return Status::invalid(type.gvr().group, type.kind(), name, causes);
             }
         }
@@ -91,7 +96,8 @@ void ApiServer::addAdmission()
             return {};
         const SchemaValidator::Result r = SchemaValidator(type.schema).process(object);
         if (!r.causes.isEmpty()) {
-            const QString name = object.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString();
+            const QString name
+                = object.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString();
             return Status::invalid(type.gvr().group, type.kind(), name, r.causes);
         }
         object = r.object;
@@ -110,8 +116,9 @@ Expected<void> ApiServer::loadState()
     if (loaded->has_value()) {
         const ServerState &s = **loaded;
         if (auto ok = d->store->restore(s.store); !ok) {
-            return Status::internalError(QStringLiteral("state file %1 is corrupt: %2; refusing to start (the file was left untouched)")
-                                             .arg(m_options.stateFile, ok.error().message()));
+            return Status::internalError(
+                QStringLiteral("state file %1 is corrupt: %2; refusing to start (the file was left untouched)")
+                    .arg(m_options.stateFile, ok.error().message()));
         }
         if (m_options.token.isEmpty())
             m_token = s.token;
@@ -160,7 +167,8 @@ Expected<void> ApiServer::startFront()
     } else {
         listener = std::make_unique<QTcpServer>();
     }
-    const QHostAddress address(m_options.host == QLatin1String("localhost") ? QStringLiteral("127.0.0.1") : m_options.host);
+    const QHostAddress address(
+        m_options.host == QLatin1String("localhost") ? QStringLiteral("127.0.0.1") : m_options.host);
     if (address.isNull())
         return Status::badRequest(QStringLiteral("cannot listen on \"%1\": not an IP address").arg(m_options.host));
     // Qt's defaults (kernel backlog 50, accepting paused at 30 pending connections) make a burst
@@ -172,7 +180,9 @@ Expected<void> ApiServer::startFront()
         d->front->bind(listener.release()); // the front takes it as a child
     if (m_port == 0) {
         d->front.reset();
-        return Status::internalError(QStringLiteral("cannot listen on %1:%2 (address in use or not available)").arg(m_options.host).arg(m_options.port));
+        return Status::internalError(QStringLiteral("cannot listen on %1:%2 (address in use or not available)")
+                                         .arg(m_options.host)
+                                         .arg(m_options.port));
     }
     return {};
 }
@@ -253,9 +263,10 @@ QByteArray ApiServer::kubeconfig() const
     if (!m_options.plainHttp)
         cluster += "    certificate-authority-data: " + m_tls.caCert.toBase64() + "\n";
     return "apiVersion: v1\nkind: Config\nclusters:\n- name: opbench\n  cluster:\n" + cluster
-           + "contexts:\n- name: opbench\n  context:\n    cluster: opbench\n    user: opbench-admin\n    namespace: default\n"
-             "current-context: opbench\npreferences: {}\nusers:\n- name: opbench-admin\n  user:\n    token: "
-           + m_token.toUtf8() + "\n";
+        + "contexts:\n- name: opbench\n  context:\n    cluster: opbench\n    user: opbench-admin\n    namespace: "
+          "default\n"
+          "current-context: opbench\npreferences: {}\nusers:\n- name: opbench-admin\n  user:\n    token: "
+        + m_token.toUtf8() + "\n";
 }
 
 Expected<void> ApiServer::writeKubeconfig(const QString &path) const

@@ -40,18 +40,18 @@ struct ApiServerOptions
     /// Over plain HTTP, accept requests carrying no token as an anonymous admin (kubectl sends
     /// no credentials over plain HTTP). A wrong token is always 401.
     bool anonymousOnPlainHttp = true;
-    QString token;                              ///< admin bearer token; empty: random (or the state file's)
-    QString stateFile;                          ///< empty: no persistence
-    int watchHistory = 10000;                   ///< events kept for watch resume
-    int podReadyDelayMs = 500;                  ///< simulated kubelet: pod Ready after this
+    QString token;             ///< admin bearer token; empty: random (or the state file's)
+    QString stateFile;         ///< empty: no persistence
+    int watchHistory = 10000;  ///< events kept for watch resume
+    int podReadyDelayMs = 500; ///< simulated kubelet: pod Ready after this
     QList<FaultSpec> faults;
-    QString auditLog;                           ///< empty: no audit log
+    QString auditLog; ///< empty: no audit log
     /// CustomResourceDefinitions (YAML, one or more documents each) installed at start, unless one
     /// of that name exists already (a state file). The server itself ships none.
     QByteArrayList crds;
-    QString rulesFile;                          ///< optional extra users (see auth.h)
-    std::optional<TlsMaterial> tls;             ///< reuse this CA/cert instead of generating one
-    Clock *clock = nullptr;                     ///< default Clock::system(); must outlive the server
+    QString rulesFile;              ///< optional extra users (see auth.h)
+    std::optional<TlsMaterial> tls; ///< reuse this CA/cert instead of generating one
+    Clock *clock = nullptr;         ///< default Clock::system(); must outlive the server
     /// A list or streaming-list watch naming a resourceVersion newer than the server's waits this
     /// long for it, then answers 504 "Too large resource version" (the real server: 3 s).
     int freshnessWaitMs = 3000;

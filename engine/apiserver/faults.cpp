@@ -50,7 +50,9 @@ Expected<FaultSpec> FaultSpec::parse(const QString &text)
     else if (kind == QLatin1String("expire-continue"))
         f.kind = Kind::ExpireContinue;
     else
-        return bad(text, QStringLiteral("unknown kind \"%1\" (drop-watch, error, throttle, latency, reset, expire-continue)").arg(kind));
+        return bad(text,
+            QStringLiteral("unknown kind \"%1\" (drop-watch, error, throttle, latency, reset, expire-continue)")
+                .arg(kind));
     const QStringList params = colon < 0 ? QStringList() : text.mid(colon + 1).split(u',', Qt::SkipEmptyParts);
     for (const QString &p : params) {
         const QString key = p.section(u'=', 0, 0).trimmed();
@@ -102,17 +104,25 @@ QString FaultSpec::toString() const
     if (count > 0)
         filters += QStringLiteral(",count=%1").arg(count);
     switch (kind) {
-    case Kind::DropWatch: return QStringLiteral("drop-watch:every=%1ms").arg(everyMs);
-    case Kind::Error: return QStringLiteral("error:rate=%1,code=%2").arg(rate).arg(code) + filters;
-    case Kind::Throttle: return QStringLiteral("throttle:rate=%1,retry-after=%2").arg(rate).arg(retryAfter) + filters;
-    case Kind::Latency: return QStringLiteral("latency:ms=%1").arg(latencyMs);
-    case Kind::Reset: return QStringLiteral("reset:rate=%1").arg(rate) + filters;
-    case Kind::ExpireContinue: return QStringLiteral("expire-continue:rate=%1").arg(rate) + filters;
+    case Kind::DropWatch:
+        return QStringLiteral("drop-watch:every=%1ms").arg(everyMs);
+    case Kind::Error:
+        return QStringLiteral("error:rate=%1,code=%2").arg(rate).arg(code) + filters;
+    case Kind::Throttle:
+        return QStringLiteral("throttle:rate=%1,retry-after=%2").arg(rate).arg(retryAfter) + filters;
+    case Kind::Latency:
+        return QStringLiteral("latency:ms=%1").arg(latencyMs);
+    case Kind::Reset:
+        return QStringLiteral("reset:rate=%1").arg(rate) + filters;
+    case Kind::ExpireContinue:
+        return QStringLiteral("expire-continue:rate=%1").arg(rate) + filters;
     }
     return {};
 }
 
-FaultInjector::FaultInjector(QObject *parent) : QObject(parent), m_dropTimer(this)
+FaultInjector::FaultInjector(QObject *parent)
+    : QObject(parent)
+    , m_dropTimer(this)
 {
     connect(&m_dropTimer, &QTimer::timeout, this, &FaultInjector::dropWatches);
 }
@@ -170,7 +180,8 @@ std::optional<Status> FaultInjector::drawFailure(const QString &verb, const QStr
         if (!fires(i, verb, resource))
             continue;
         if (f.kind == FaultSpec::Kind::Throttle)
-            return Status::tooManyRequests(QStringLiteral("Too many requests, please try again later. (injected fault)"), f.retryAfter);
+            return Status::tooManyRequests(
+                QStringLiteral("Too many requests, please try again later. (injected fault)"), f.retryAfter);
         const QString msg = QStringLiteral("injected fault");
         if (f.code == 500)
             return Status::internalError(msg);

@@ -32,14 +32,14 @@ struct FaultSpec
 {
     enum class Kind { DropWatch, Error, Throttle, Latency, Reset, ExpireContinue };
     Kind kind = Kind::Latency;
-    double rate = 1.0;     // error, throttle, reset, expire-continue
-    int code = 500;        // error
-    int retryAfter = 1;    // throttle, seconds
-    int latencyMs = 0;     // latency
-    int everyMs = 0;       // drop-watch
-    QString verb;          // only requests with this verb ("" = all)
-    QString resource;      // only requests on this resource ("" = all)
-    int count = 0;         // fire at most this many times (0 = no limit)
+    double rate = 1.0;  // error, throttle, reset, expire-continue
+    int code = 500;     // error
+    int retryAfter = 1; // throttle, seconds
+    int latencyMs = 0;  // latency
+    int everyMs = 0;    // drop-watch
+    QString verb;       // only requests with this verb ("" = all)
+    QString resource;   // only requests on this resource ("" = all)
+    int count = 0;      // fire at most this many times (0 = no limit)
 
     /// Parses "kind:key=value,…"; errors name the bad part.
     static Expected<FaultSpec> parse(const QString &text);
@@ -63,7 +63,10 @@ public:
     /// A failure to answer instead of serving the request, drawn per the rates.
     std::optional<Status> drawFailure(const QString &verb = {}, const QString &resource = {}) const;
     /// Whether to cut this request's response mid-body (reset faults).
-    bool drawReset(const QString &verb = {}, const QString &resource = {}) const { return draw(FaultSpec::Kind::Reset, verb, resource); }
+    bool drawReset(const QString &verb = {}, const QString &resource = {}) const
+    {
+        return draw(FaultSpec::Kind::Reset, verb, resource);
+    }
     /// Whether a list with a continue token gets 410 (expire-continue faults).
     bool drawExpireContinue(const QString &resource = {}) const
     {

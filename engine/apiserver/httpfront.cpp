@@ -8,11 +8,18 @@
 
 namespace opbench::apiserver {
 
-HttpFront::HttpFront(Store *store, WatchHub *watches, Authorizer *auth, FaultInjector *faults, AuditLog *audit, QObject *parent)
-    : QAbstractHttpServer(parent), m_store(store), m_watches(watches), m_auth(auth), m_faults(faults), m_audit(audit),
-      m_discovery(store->registry()), m_reviews(auth), m_resources(store, watches, this)
-{
-}
+HttpFront::HttpFront(
+    Store *store, WatchHub *watches, Authorizer *auth, FaultInjector *faults, AuditLog *audit, QObject *parent)
+    : QAbstractHttpServer(parent)
+    , m_store(store)
+    , m_watches(watches)
+    , m_auth(auth)
+    , m_faults(faults)
+    , m_audit(audit)
+    , m_discovery(store->registry())
+    , m_reviews(auth)
+    , m_resources(store, watches, this)
+{ }
 
 bool HttpFront::handleRequest(const QHttpServerRequest &qtRequest, QTcpSocket *socket)
 {
@@ -21,7 +28,12 @@ bool HttpFront::handleRequest(const QHttpServerRequest &qtRequest, QTcpSocket *s
     const RequestInfo info = RequestInfo::parse(request);
     RequestInfo audited = info;
     if (m_audit->isOpen() && info.verb == QLatin1String("create") && info.name.isEmpty()) // the created object's name
-        audited.name = QJsonDocument::fromJson(request.body).object().value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString();
+        audited.name = QJsonDocument::fromJson(request.body)
+                           .object()
+                           .value(QLatin1String("metadata"))
+                           .toObject()
+                           .value(QLatin1String("name"))
+                           .toString();
     Responder responder(socket);
     auto user = std::make_shared<QString>();
     AuditLog *audit = m_audit;
@@ -29,9 +41,10 @@ bool HttpFront::handleRequest(const QHttpServerRequest &qtRequest, QTcpSocket *s
     responder.setOnStatus([audit, user, audited, method](int code) { audit->record(*user, audited, method, code); });
 
     if (request.body.size() > kMaxRequestBodyBytes) {
-        responder.sendStatus(Status::tooLarge(QStringLiteral("the request body is %1 bytes, more than the limit of %2 bytes")
-                                                  .arg(request.body.size())
-                                                  .arg(kMaxRequestBodyBytes)));
+        responder.sendStatus(
+            Status::tooLarge(QStringLiteral("the request body is %1 bytes, more than the limit of %2 bytes")
+                                 .arg(request.body.size())
+                                 .arg(kMaxRequestBodyBytes)));
         return true;
     }
     Request authed = request;
@@ -54,8 +67,9 @@ bool HttpFront::handleRequest(const QHttpServerRequest &qtRequest, QTcpSocket *s
             return true;
         }
         if (request.hasParam(QStringLiteral("continue")) && m_faults->drawExpireContinue(info.resource)) {
-            responder.sendStatus(Status::expired(QStringLiteral("The provided continue parameter is too old to display a "
-                                                                "consistent list result (injected fault)")));
+            responder.sendStatus(
+                Status::expired(QStringLiteral("The provided continue parameter is too old to display a "
+                                               "consistent list result (injected fault)")));
             return true;
         }
         if (m_faults->drawReset(info.verb, info.resource))
@@ -81,13 +95,13 @@ void HttpFront::dispatch(const Request &request, const RequestInfo &info, Respon
     if (m_discovery.handle(request, responder))
         return;
     responder.sendStatus(Status(404, QString::fromLatin1(StatusReason::NotFound),
-                                QStringLiteral("the server could not find the requested resource")));
+        QStringLiteral("the server could not find the requested resource")));
 }
 
 void HttpFront::missingHandler(const QHttpServerRequest &request, QTcpSocket *socket)
 {
     Responder(socket).sendStatus(Status(404, QString::fromLatin1(StatusReason::NotFound),
-                                        QStringLiteral("the server could not find the requested resource")));
+        QStringLiteral("the server could not find the requested resource")));
     Q_UNUSED(request);
 }
 

@@ -6,11 +6,11 @@
 // discovery / non-resource endpoints or the resource handlers; unknown paths get 404 "the server
 // could not find the requested resource". Every request is audited with its status code.
 
-#include "engine/apiserver/handlers/accessreview.h"
 #include "engine/apiserver/auth/auditlog.h"
 #include "engine/apiserver/auth/auth.h"
-#include "engine/apiserver/handlers/discovery.h"
 #include "engine/apiserver/faults.h"
+#include "engine/apiserver/handlers/accessreview.h"
+#include "engine/apiserver/handlers/discovery.h"
 #include "engine/apiserver/handlers/resourcehandler.h"
 
 #include <QAbstractHttpServer>
@@ -24,7 +24,8 @@ class HttpFront : public QAbstractHttpServer
 {
     Q_OBJECT
 public:
-    HttpFront(Store *store, WatchHub *watches, Authorizer *auth, FaultInjector *faults, AuditLog *audit, QObject *parent = nullptr);
+    HttpFront(Store *store, WatchHub *watches, Authorizer *auth, FaultInjector *faults, AuditLog *audit,
+        QObject *parent = nullptr);
 
     Discovery &discovery() { return m_discovery; }
     ResourceHandler &resources() { return m_resources; }

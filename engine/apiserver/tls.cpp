@@ -18,7 +18,8 @@ Expected<void> runOpenssl(const QStringList &args, const QString &step)
     p.setProcessChannelMode(QProcess::SeparateChannels);
     p.start(QStringLiteral("openssl"), args);
     if (!p.waitForStarted(10000))
-        return Status::internalError(QStringLiteral("cannot run openssl (%1): %2; install the openssl package").arg(step, p.errorString()));
+        return Status::internalError(
+            QStringLiteral("cannot run openssl (%1): %2; install the openssl package").arg(step, p.errorString()));
     p.waitForFinished(30000);
     if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
         return Status::internalError(QStringLiteral("openssl failed while %1: %2")
@@ -42,19 +43,20 @@ Expected<TlsMaterial> TlsMaterial::generate()
         return Status::internalError(QStringLiteral("cannot create a temporary directory for the TLS keys"));
     const QString d = dir.path() + u'/';
     const QStringList ec{QStringLiteral("-newkey"), QStringLiteral("ec"), QStringLiteral("-pkeyopt"),
-                         QStringLiteral("ec_paramgen_curve:prime256v1"), QStringLiteral("-nodes")};
+        QStringLiteral("ec_paramgen_curve:prime256v1"), QStringLiteral("-nodes")};
     auto ok = runOpenssl(QStringList{QStringLiteral("req"), QStringLiteral("-x509")} + ec
-                             + QStringList{QStringLiteral("-days"), QStringLiteral("3650"), QStringLiteral("-subj"), QStringLiteral("/CN=opbench-ca"),
-                                           QStringLiteral("-addext"), QStringLiteral("basicConstraints=critical,CA:TRUE"),
-                                           QStringLiteral("-addext"), QStringLiteral("keyUsage=critical,keyCertSign,cRLSign,digitalSignature"),
-                                           QStringLiteral("-keyout"), d + QStringLiteral("ca.key"), QStringLiteral("-out"), d + QStringLiteral("ca.crt")},
-                         QStringLiteral("creating the CA"));
+            + QStringList{QStringLiteral("-days"), QStringLiteral("3650"), QStringLiteral("-subj"),
+                QStringLiteral("/CN=opbench-ca"), QStringLiteral("-addext"),
+                QStringLiteral("basicConstraints=critical,CA:TRUE"), QStringLiteral("-addext"),
+                QStringLiteral("keyUsage=critical,keyCertSign,cRLSign,digitalSignature"), QStringLiteral("-keyout"),
+                d + QStringLiteral("ca.key"), QStringLiteral("-out"), d + QStringLiteral("ca.crt")},
+        QStringLiteral("creating the CA"));
     if (!ok)
         return ok.error();
     ok = runOpenssl(QStringList{QStringLiteral("req")} + ec
-                        + QStringList{QStringLiteral("-subj"), QStringLiteral("/CN=localhost"), QStringLiteral("-keyout"),
-                                      d + QStringLiteral("server.key"), QStringLiteral("-out"), d + QStringLiteral("server.csr")},
-                    QStringLiteral("creating the serving key"));
+            + QStringList{QStringLiteral("-subj"), QStringLiteral("/CN=localhost"), QStringLiteral("-keyout"),
+                d + QStringLiteral("server.key"), QStringLiteral("-out"), d + QStringLiteral("server.csr")},
+        QStringLiteral("creating the serving key"));
     if (!ok)
         return ok.error();
     QFile ext(d + QStringLiteral("ext.cnf"));
@@ -63,15 +65,16 @@ Expected<TlsMaterial> TlsMaterial::generate()
     ext.write("subjectAltName=IP:127.0.0.1,IP:::1,DNS:localhost\nbasicConstraints=CA:FALSE\n"
               "keyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n");
     ext.close();
-    ok = runOpenssl({QStringLiteral("x509"), QStringLiteral("-req"), QStringLiteral("-in"), d + QStringLiteral("server.csr"),
-                     QStringLiteral("-CA"), d + QStringLiteral("ca.crt"), QStringLiteral("-CAkey"), d + QStringLiteral("ca.key"),
-                     QStringLiteral("-CAcreateserial"), QStringLiteral("-days"), QStringLiteral("3650"), QStringLiteral("-extfile"),
-                     ext.fileName(), QStringLiteral("-out"), d + QStringLiteral("server.crt")},
-                    QStringLiteral("signing the serving certificate"));
+    ok = runOpenssl(
+        {QStringLiteral("x509"), QStringLiteral("-req"), QStringLiteral("-in"), d + QStringLiteral("server.csr"),
+            QStringLiteral("-CA"), d + QStringLiteral("ca.crt"), QStringLiteral("-CAkey"), d + QStringLiteral("ca.key"),
+            QStringLiteral("-CAcreateserial"), QStringLiteral("-days"), QStringLiteral("3650"),
+            QStringLiteral("-extfile"), ext.fileName(), QStringLiteral("-out"), d + QStringLiteral("server.crt")},
+        QStringLiteral("signing the serving certificate"));
     if (!ok)
         return ok.error();
     TlsMaterial m{readAll(d + QStringLiteral("ca.crt")), readAll(d + QStringLiteral("ca.key")),
-                  readAll(d + QStringLiteral("server.crt")), readAll(d + QStringLiteral("server.key"))};
+        readAll(d + QStringLiteral("server.crt")), readAll(d + QStringLiteral("server.key"))};
     if (m.isEmpty() || m.caCert.isEmpty())
         return Status::internalError(QStringLiteral("openssl produced no certificate files"));
     return m;
@@ -96,15 +99,17 @@ Expected<QSslConfiguration> TlsMaterial::serverConfiguration() const
 QJsonObject TlsMaterial::toJson() const
 {
     return QJsonObject{{QStringLiteral("caCert"), QString::fromLatin1(caCert)},
-                       {QStringLiteral("caKey"), QString::fromLatin1(caKey)},
-                       {QStringLiteral("serverCert"), QString::fromLatin1(serverCert)},
-                       {QStringLiteral("serverKey"), QString::fromLatin1(serverKey)}};
+        {QStringLiteral("caKey"), QString::fromLatin1(caKey)},
+        {QStringLiteral("serverCert"), QString::fromLatin1(serverCert)},
+        {QStringLiteral("serverKey"), QString::fromLatin1(serverKey)}};
 }
 
 TlsMaterial TlsMaterial::fromJson(const QJsonObject &o)
 {
-    return {o.value(QLatin1String("caCert")).toString().toLatin1(), o.value(QLatin1String("caKey")).toString().toLatin1(),
-            o.value(QLatin1String("serverCert")).toString().toLatin1(), o.value(QLatin1String("serverKey")).toString().toLatin1()};
+    return {o.value(QLatin1String("caCert")).toString().toLatin1(),
+        o.value(QLatin1String("caKey")).toString().toLatin1(),
+        o.value(QLatin1String("serverCert")).toString().toLatin1(),
+        o.value(QLatin1String("serverKey")).toString().toLatin1()};
 }
 
 } // namespace opbench::apiserver

@@ -19,7 +19,9 @@ struct SystemClock::Private
     QHash<quint64, QPointer<QTimer>> timers;
 };
 
-SystemClock::SystemClock() : d(std::make_unique<Private>()) {}
+SystemClock::SystemClock()
+    : d(std::make_unique<Private>())
+{ }
 SystemClock::~SystemClock() = default;
 
 Clock::TimePoint SystemClock::now() const { return std::chrono::steady_clock::now(); }

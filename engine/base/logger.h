@@ -24,12 +24,12 @@ using LogFields = QList<LogField>;
 /// One log line as a sink receives it.
 struct LogRecord
 {
-    int verbosity = 0;  ///< 0 = info; n > 0 = V(n) debug; ignored for errors
+    int verbosity = 0; ///< 0 = info; n > 0 = V(n) debug; ignored for errors
     bool isError = false;
-    QString name;       ///< the logger's name (dot-joined), may be empty
+    QString name; ///< the logger's name (dot-joined), may be empty
     QString message;
-    QString error;      ///< errors only: the error text ("error" field)
-    LogFields fields;   ///< the logger's fields, then the call's
+    QString error;    ///< errors only: the error text ("error" field)
+    LogFields fields; ///< the logger's fields, then the call's
 };
 
 class LogSink
@@ -52,7 +52,9 @@ public:
     /// A logger writing to defaultSink() (looked up at each line, so a sink installed later applies).
     Logger() = default;
     /// A logger writing to `sink` (not owned; must outlive the logger).
-    explicit Logger(LogSink *sink) : m_sink(sink) {}
+    explicit Logger(LogSink *sink)
+        : m_sink(sink)
+    { }
 
     /// A copy with `fields` appended to every line.
     [[nodiscard]] Logger withValues(const LogFields &fields) const;

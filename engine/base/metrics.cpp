@@ -11,7 +11,8 @@
 namespace opbench {
 
 Histogram::Histogram(const std::vector<double> *bounds)
-    : m_bounds(bounds), m_buckets(new std::atomic<quint64>[bounds->size() + 1])
+    : m_bounds(bounds)
+    , m_buckets(new std::atomic<quint64>[bounds->size() + 1])
 {
     for (size_t i = 0; i <= bounds->size(); ++i)
         m_buckets[i].store(0, std::memory_order_relaxed);
@@ -28,8 +29,7 @@ void Histogram::observe(double v)
     m_sum.fetch_add(v, std::memory_order_relaxed);
 }
 
-template<typename T>
-T *MetricFamily<T>::labels(const QStringList &values)
+template<typename T> T *MetricFamily<T>::labels(const QStringList &values)
 {
     QMutexLocker lock(&m_mutex);
     auto it = m_children.find(values);
@@ -45,8 +45,7 @@ T *MetricFamily<T>::labels(const QStringList &values)
     return raw;
 }
 
-template<typename T>
-std::vector<std::pair<QStringList, const T *>> MetricFamily<T>::children() const
+template<typename T> std::vector<std::pair<QStringList, const T *>> MetricFamily<T>::children() const
 {
     QMutexLocker lock(&m_mutex);
     std::vector<std::pair<QStringList, const T *>> out;
@@ -56,8 +55,7 @@ std::vector<std::pair<QStringList, const T *>> MetricFamily<T>::children() const
     return out;
 }
 
-template<typename T>
-const T *MetricFamily<T>::find(const QStringList &values) const
+template<typename T> const T *MetricFamily<T>::find(const QStringList &values) const
 {
     QMutexLocker lock(&m_mutex);
     auto it = m_children.find(values);
@@ -118,8 +116,8 @@ QString escapeLabel(const QString &v)
     return out;
 }
 
-QString labelText(const QStringList &names, const QStringList &values, const QString &extraName = {},
-                  const QString &extraValue = {})
+QString labelText(
+    const QStringList &names, const QStringList &values, const QString &extraName = {}, const QString &extraValue = {})
 {
     QStringList parts;
     for (qsizetype i = 0; i < names.size() && i < values.size(); ++i)
@@ -154,8 +152,8 @@ GaugeFamily *MetricsRegistry::gauge(const QString &name, const QString &help, co
     return getOrCreate<GaugeFamily>(m_mutex, m_families, name, help, labelNames);
 }
 
-HistogramFamily *MetricsRegistry::histogram(const QString &name, const QString &help, const QStringList &labelNames,
-                                            std::vector<double> buckets)
+HistogramFamily *MetricsRegistry::histogram(
+    const QString &name, const QString &help, const QStringList &labelNames, std::vector<double> buckets)
 {
     return getOrCreate<HistogramFamily>(m_mutex, m_families, name, help, labelNames, std::move(buckets));
 }
@@ -198,10 +196,12 @@ QByteArray MetricsRegistry::exposition() const
                         for (size_t i = 0; i <= bounds.size(); ++i) {
                             cumulative += h->bucket(i);
                             const QString le = i < bounds.size() ? number(bounds[i]) : QStringLiteral("+Inf");
-                            out += name + QLatin1String("_bucket") + labelText(fam->labelNames(), values, QStringLiteral("le"), le)
-                                + u' ' + QString::number(cumulative) + u'\n';
+                            out += name + QLatin1String("_bucket")
+                                + labelText(fam->labelNames(), values, QStringLiteral("le"), le) + u' '
+                                + QString::number(cumulative) + u'\n';
                         }
-                        out += name + QLatin1String("_sum") + labelText(fam->labelNames(), values) + u' ' + number(h->sum()) + u'\n';
+                        out += name + QLatin1String("_sum") + labelText(fam->labelNames(), values) + u' '
+                            + number(h->sum()) + u'\n';
                         out += name + QLatin1String("_count") + labelText(fam->labelNames(), values) + u' '
                             + QString::number(h->count()) + u'\n';
                     }

@@ -84,14 +84,15 @@ private:
 enum class MetricType { Counter, Gauge, Histogram };
 
 /// A metric family: one name, one help text, fixed label names, one child per label-value tuple.
-template<typename T>
-class MetricFamily
+template<typename T> class MetricFamily
 {
 public:
     MetricFamily(QString name, QString help, QStringList labelNames, std::vector<double> buckets = {})
-        : m_name(std::move(name)), m_help(std::move(help)), m_labelNames(std::move(labelNames)), m_buckets(std::move(buckets))
-    {
-    }
+        : m_name(std::move(name))
+        , m_help(std::move(help))
+        , m_labelNames(std::move(labelNames))
+        , m_buckets(std::move(buckets))
+    { }
     /// The child for these label values (created at zero on first use). `values` must have as
     /// many entries as the family has label names.
     T *labels(const QStringList &values);
@@ -131,8 +132,8 @@ public:
     /// Registers a family, or returns the existing one of the same name and type.
     CounterFamily *counter(const QString &name, const QString &help, const QStringList &labelNames = {});
     GaugeFamily *gauge(const QString &name, const QString &help, const QStringList &labelNames = {});
-    HistogramFamily *histogram(const QString &name, const QString &help, const QStringList &labelNames,
-                               std::vector<double> buckets);
+    HistogramFamily *histogram(
+        const QString &name, const QString &help, const QStringList &labelNames, std::vector<double> buckets);
 
     /// A callback run before each exposition (for gauges computed on demand, e.g. process RSS).
     void addCollector(std::function<void()> collect);

@@ -58,9 +58,13 @@ std::optional<QHash<QString, Object>> CacheHistory::contentAt(const QString &rv,
         if (compareResourceVersions(it->resourceVersion, rv) <= 0)
             break;
         switch (it->type) {
-        case CacheChange::Type::Added: current.remove(it->key); break;
+        case CacheChange::Type::Added:
+            current.remove(it->key);
+            break;
         case CacheChange::Type::Modified:
-        case CacheChange::Type::Deleted: current.insert(it->key, it->oldObject); break;
+        case CacheChange::Type::Deleted:
+            current.insert(it->key, it->oldObject);
+            break;
         }
     }
     return current;

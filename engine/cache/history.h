@@ -28,7 +28,9 @@ class CacheHistory
 {
 public:
     /// Keeps at most `capacity` changes (oldest dropped first). 0 disables recording.
-    explicit CacheHistory(int capacity = 0) : m_capacity(capacity) {}
+    explicit CacheHistory(int capacity = 0)
+        : m_capacity(capacity)
+    { }
 
     void setCapacity(int capacity);
     int capacity() const { return m_capacity; }

@@ -13,7 +13,10 @@ constexpr std::chrono::milliseconds MinimumResync{1000};
 class Informer::NamespaceSink final : public DeltaSink
 {
 public:
-    NamespaceSink(Informer *informer, QString ns) : m_informer(informer), m_ns(std::move(ns)) {}
+    NamespaceSink(Informer *informer, QString ns)
+        : m_informer(informer)
+        , m_ns(std::move(ns))
+    { }
     void replaceAll(const QList<Object> &items, const QString &rv) override { m_informer->replaceIn(&m_ns, items, rv); }
     void added(const Object &obj) override { m_informer->added(obj); }
     void modified(const Object &obj) override { m_informer->modified(obj); }
@@ -26,8 +29,10 @@ private:
 };
 
 Informer::Informer(InformerOptions options, QObject *parent)
-    : QObject(parent), m_options(std::move(options)), m_clock(m_options.clock ? m_options.clock : Clock::system()),
-      m_history(m_options.historyCapacity)
+    : QObject(parent)
+    , m_options(std::move(options))
+    , m_clock(m_options.clock ? m_options.clock : Clock::system())
+    , m_history(m_options.historyCapacity)
 {
     if (!m_options.transform)
         m_options.transform = [](const Object &o) { return o.withoutManagedFields(); };
@@ -141,11 +146,12 @@ void Informer::markSynced()
     Q_EMIT synced();
 }
 
-void Informer::apply(CacheChange::Type type, const Object &oldObj, const Object &newObj, const QString &rv, bool initial,
-                     bool unknown)
+void Informer::apply(
+    CacheChange::Type type, const Object &oldObj, const Object &newObj, const QString &rv, bool initial, bool unknown)
 {
     const bool isDelete = type == CacheChange::Type::Deleted;
-    CacheChange change{type, isDelete ? oldObj.key() : newObj.key(), rv, m_clock->wallNow(), oldObj, isDelete ? Object() : newObj};
+    CacheChange change{
+        type, isDelete ? oldObj.key() : newObj.key(), rv, m_clock->wallNow(), oldObj, isDelete ? Object() : newObj};
     m_history.record(change);
     // Copy: a handler may add or remove handlers while we deliver. One removed meanwhile (its
     // owner may be gone: a controller destroyed by another handler) is not called any more.
@@ -155,9 +161,15 @@ void Informer::apply(CacheChange::Type type, const Object &oldObj, const Object 
         if (m_removals != removals && !isRegistered(h.id))
             continue;
         switch (type) {
-        case CacheChange::Type::Added: h.handler->onAdd(newObj, initial); break;
-        case CacheChange::Type::Modified: h.handler->onUpdate(oldObj, newObj); break;
-        case CacheChange::Type::Deleted: h.handler->onDelete(oldObj, unknown); break;
+        case CacheChange::Type::Added:
+            h.handler->onAdd(newObj, initial);
+            break;
+        case CacheChange::Type::Modified:
+            h.handler->onUpdate(oldObj, newObj);
+            break;
+        case CacheChange::Type::Deleted:
+            h.handler->onDelete(oldObj, unknown);
+            break;
         }
     }
     Q_EMIT changed(change);
@@ -174,7 +186,8 @@ bool Informer::intercepted(Delta delta)
 {
     if (m_replaying || (!m_deltaFilter && m_heldDeltas.empty()))
         return false;
-    const DeltaAction action = m_heldDeltas.empty() ? (m_deltaFilter ? m_deltaFilter(delta) : DeltaAction::Apply) : DeltaAction::Hold;
+    const DeltaAction action
+        = m_heldDeltas.empty() ? (m_deltaFilter ? m_deltaFilter(delta) : DeltaAction::Apply) : DeltaAction::Hold;
     if (action == DeltaAction::Hold)
         m_heldDeltas.push_back(std::move(delta));
     return action != DeltaAction::Apply;
@@ -187,11 +200,21 @@ void Informer::releaseHeldDeltas()
     m_replaying = true;
     for (const Delta &d : held) {
         switch (d.type) {
-        case Delta::Type::Replace: replaceAll(d.items, d.resourceVersion); break;
-        case Delta::Type::Added: added(d.object); break;
-        case Delta::Type::Modified: modified(d.object); break;
-        case Delta::Type::Deleted: deleted(d.object); break;
-        case Delta::Type::Bookmark: bookmark(d.resourceVersion); break;
+        case Delta::Type::Replace:
+            replaceAll(d.items, d.resourceVersion);
+            break;
+        case Delta::Type::Added:
+            added(d.object);
+            break;
+        case Delta::Type::Modified:
+            modified(d.object);
+            break;
+        case Delta::Type::Deleted:
+            deleted(d.object);
+            break;
+        case Delta::Type::Bookmark:
+            bookmark(d.resourceVersion);
+            break;
         }
     }
     m_replaying = false;

@@ -14,8 +14,8 @@
 // - objects are transformed (metadata.managedFields stripped by default) before they enter the
 //   store, so the cache and the handlers see the same value.
 
-#include "engine/base/clock.h"
 #include "engine/api/gvk.h"
+#include "engine/base/clock.h"
 #include "engine/cache/deltasink.h"
 #include "engine/cache/eventhandler.h"
 #include "engine/cache/history.h"
@@ -126,7 +126,7 @@ public:
     {
         enum class Type { Replace, Added, Modified, Deleted, Bookmark };
         Type type = Type::Modified;
-        Object object;      // added, modified, deleted
+        Object object;       // added, modified, deleted
         QList<Object> items; // replace
         QString resourceVersion;
     };
@@ -164,7 +164,8 @@ private:
     Object transformed(const Object &obj) const;
     void setResourceVersion(const QString &rv);
     void markSynced();
-    void apply(CacheChange::Type type, const Object &oldObj, const Object &newObj, const QString &rv, bool initial, bool unknown);
+    void apply(CacheChange::Type type, const Object &oldObj, const Object &newObj, const QString &rv, bool initial,
+        bool unknown);
     void scheduleResync();
     void runResync();
     [[nodiscard]] bool isRegistered(HandlerId id) const;
@@ -174,13 +175,14 @@ private:
     Store m_store;
     CacheHistory m_history;
     std::vector<Handler> m_handlers; // registration order = delivery order
-    std::vector<std::unique_ptr<DeltaSink>> m_namespaceSinks;     // several namespaces: one per namespace (outlive the reflectors)
+    std::vector<std::unique_ptr<DeltaSink>>
+        m_namespaceSinks; // several namespaces: one per namespace (outlive the reflectors)
     std::unique_ptr<Reflector> m_reflector;
-    std::vector<std::unique_ptr<Reflector>> m_moreReflectors;     // the second namespace's onwards
-    QSet<QString> m_unlistedNamespaces;                           // not listed yet: not synced
+    std::vector<std::unique_ptr<Reflector>> m_moreReflectors; // the second namespace's onwards
+    QSet<QString> m_unlistedNamespaces;                       // not listed yet: not synced
     HandlerId m_nextHandlerId = 1;
-    quint64 m_removals = 0;          // handlers removed so far (delivery skips removed ones)
-    quint64 m_resyncTimer = 0;       // Clock callback id, 0 when none armed
+    quint64 m_removals = 0;    // handlers removed so far (delivery skips removed ones)
+    quint64 m_resyncTimer = 0; // Clock callback id, 0 when none armed
     QString m_lastSyncRv;
     bool m_synced = false;
     /// True when the delta is held or dropped by the delta filter (not to be applied now).

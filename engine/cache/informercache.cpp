@@ -3,10 +3,10 @@
 
 #include "engine/client/restclient.h"
 
-#include <algorithm>
 #include <QPointer>
 #include <QRandomGenerator>
 #include <QTimer>
+#include <algorithm>
 
 #include <qcoro/qcorosignal.h>
 #include <qcoro/qcorotimer.h>
@@ -19,12 +19,14 @@ constexpr auto UnknownNamespaceReason = "UnknownNamespace";
 
 Status unknownNamespace(const QString &what)
 {
-    return Status(0, QString::fromLatin1(UnknownNamespaceReason), what + QStringLiteral(" because of unknown namespace for the cache"));
+    return Status(0, QString::fromLatin1(UnknownNamespaceReason),
+        what + QStringLiteral(" because of unknown namespace for the cache"));
 }
 /// How sync messages name a kind's cache.
 QString cacheName(const GroupVersionKind &gvk, ObjectProjection projection)
 {
-    return projection == ObjectProjection::Metadata ? gvk.toString() + QStringLiteral(" (metadata-only)") : gvk.toString();
+    return projection == ObjectProjection::Metadata ? gvk.toString() + QStringLiteral(" (metadata-only)")
+                                                    : gvk.toString();
 }
 } // namespace
 
@@ -35,14 +37,18 @@ QStringList CacheScope::cachedNamespaces() const
     return namespaceName.isEmpty() ? QStringList() : QStringList{namespaceName};
 }
 
-bool isUnknownNamespace(const Status &s) { return s.code() == 0 && s.reason() == QLatin1String(UnknownNamespaceReason); }
+bool isUnknownNamespace(const Status &s)
+{
+    return s.code() == 0 && s.reason() == QLatin1String(UnknownNamespaceReason);
+}
 
 QString fieldIndexName(const QString &field) { return QStringLiteral("field:") + field; }
 
 InformerCache::InformerCache(InformerCacheOptions options, QObject *parent)
-    : QObject(parent), m_options(std::move(options)), m_clock(m_options.clock ? m_options.clock : Clock::system())
-{
-}
+    : QObject(parent)
+    , m_options(std::move(options))
+    , m_clock(m_options.clock ? m_options.clock : Clock::system())
+{ }
 
 InformerCache::~InformerCache() = default;
 
@@ -67,7 +73,8 @@ Expected<Informer *> InformerCache::informerFor(const GroupVersionKind &gvk, Obj
     const auto mapping = m_options.mapper.forKind(gvk);
     if (!mapping)
         return Status(404, QString::fromLatin1(StatusReason::NotFound),
-                      QStringLiteral("no matches for kind \"%1\" in version \"%2\"").arg(gvk.kind, gvk.groupVersion().toString()));
+            QStringLiteral("no matches for kind \"%1\" in version \"%2\"")
+                .arg(gvk.kind, gvk.groupVersion().toString()));
     const CacheScope scope = scopeOf(gvk);
     InformerOptions io;
     io.resource = mapping->gvr;
@@ -123,8 +130,7 @@ QList<GroupVersionKind> InformerCache::kinds() const
 }
 
 Expected<void> InformerCache::indexField(const GroupVersionKind &gvk, const QString &field,
-                                         std::function<QStringList(const Object &)> extract,
-                                         ObjectProjection projection)
+    std::function<QStringList(const Object &)> extract, ObjectProjection projection)
 {
     auto inf = informerFor(gvk, projection);
     if (!inf.ok())
@@ -168,8 +174,8 @@ QCoro::Task<bool> InformerCache::waitForCacheSync(std::chrono::milliseconds time
     co_return self && !stopped() && hasSynced();
 }
 
-QCoro::Task<Expected<Informer *>> InformerCache::syncedInformer(GroupVersionKind gvk, ObjectProjection projection,
-                                                                std::function<bool()> cancelled)
+QCoro::Task<Expected<Informer *>> InformerCache::syncedInformer(
+    GroupVersionKind gvk, ObjectProjection projection, std::function<bool()> cancelled)
 {
     QPointer<InformerCache> self(this);
     auto inf = informerFor(gvk, projection);
@@ -191,11 +197,11 @@ QCoro::Task<Expected<Informer *>> InformerCache::syncedInformer(GroupVersionKind
             co_return Status::transport(QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("cache stopped"));
         if (!informer->hasSynced() && cancelled && cancelled())
             co_return Status::transport(QString::fromLatin1(StatusReason::Cancelled),
-                                        QStringLiteral("gave up waiting for the %1 cache to sync: cancelled").arg(cacheName(gvk, projection)));
+                QStringLiteral("gave up waiting for the %1 cache to sync: cancelled").arg(cacheName(gvk, projection)));
     }
     if (!informer->hasSynced())
         co_return Status(504, QString::fromLatin1(StatusReason::Timeout),
-                         QStringLiteral("timed out waiting for the %1 cache to sync").arg(cacheName(gvk, projection)));
+            QStringLiteral("timed out waiting for the %1 cache to sync").arg(cacheName(gvk, projection)));
     co_return informer.data();
 }
 
@@ -215,19 +221,22 @@ bool InformerCache::outOfScope(const GroupVersionKind &gvk, const QString &ns) c
     return !namespaces.isEmpty() && !namespaces.contains(ns);
 }
 
-QCoro::Task<Expected<Object>> InformerCache::get(GroupVersionKind gvk, QString ns, QString name, std::function<bool()> cancelled)
+QCoro::Task<Expected<Object>> InformerCache::get(
+    GroupVersionKind gvk, QString ns, QString name, std::function<bool()> cancelled)
 {
-    co_return co_await read(std::move(gvk), std::move(ns), std::move(name), ObjectProjection::Normal, std::move(cancelled));
+    co_return co_await read(
+        std::move(gvk), std::move(ns), std::move(name), ObjectProjection::Normal, std::move(cancelled));
 }
 
-QCoro::Task<Expected<Object>> InformerCache::getMetadata(GroupVersionKind gvk, QString ns, QString name,
-                                                         std::function<bool()> cancelled)
+QCoro::Task<Expected<Object>> InformerCache::getMetadata(
+    GroupVersionKind gvk, QString ns, QString name, std::function<bool()> cancelled)
 {
-    co_return co_await read(std::move(gvk), std::move(ns), std::move(name), ObjectProjection::Metadata, std::move(cancelled));
+    co_return co_await read(
+        std::move(gvk), std::move(ns), std::move(name), ObjectProjection::Metadata, std::move(cancelled));
 }
 
-QCoro::Task<Expected<Object>> InformerCache::read(GroupVersionKind gvk, QString ns, QString name, ObjectProjection projection,
-                                                  std::function<bool()> cancelled)
+QCoro::Task<Expected<Object>> InformerCache::read(
+    GroupVersionKind gvk, QString ns, QString name, ObjectProjection projection, std::function<bool()> cancelled)
 {
     if (const auto mapping = m_options.mapper.forKind(gvk); mapping && !mapping->namespaced)
         ns.clear(); // a cluster-scoped object has no namespace, whatever the caller passed
@@ -261,9 +270,10 @@ QList<Object> InformerCache::select(const Informer &inf, const CacheListOptions 
             continue;
         const QString index = fieldIndexName(r.field);
         if (!store.hasIndex(index)) {
-            *error = Status::badRequest(QStringLiteral("field selector \"%1\": field \"%2\" is not indexed in the cache; "
-                                                       "add it with indexField()")
-                                            .arg(opts.fieldSelector.toString(), r.field));
+            *error
+                = Status::badRequest(QStringLiteral("field selector \"%1\": field \"%2\" is not indexed in the cache; "
+                                                    "add it with indexField()")
+                                         .arg(opts.fieldSelector.toString(), r.field));
             return {};
         }
         const QStringList keys = store.indexKeys(index, scope + u'/' + r.value);
@@ -299,19 +309,20 @@ QList<Object> InformerCache::select(const Informer &inf, const CacheListOptions 
     return out;
 }
 
-QCoro::Task<Expected<QList<Object>>> InformerCache::list(GroupVersionKind gvk, CacheListOptions opts, std::function<bool()> cancelled)
+QCoro::Task<Expected<QList<Object>>> InformerCache::list(
+    GroupVersionKind gvk, CacheListOptions opts, std::function<bool()> cancelled)
 {
     co_return co_await readList(std::move(gvk), std::move(opts), ObjectProjection::Normal, std::move(cancelled));
 }
 
-QCoro::Task<Expected<QList<Object>>> InformerCache::listMetadata(GroupVersionKind gvk, CacheListOptions opts,
-                                                                 std::function<bool()> cancelled)
+QCoro::Task<Expected<QList<Object>>> InformerCache::listMetadata(
+    GroupVersionKind gvk, CacheListOptions opts, std::function<bool()> cancelled)
 {
     co_return co_await readList(std::move(gvk), std::move(opts), ObjectProjection::Metadata, std::move(cancelled));
 }
 
-QCoro::Task<Expected<QList<Object>>> InformerCache::readList(GroupVersionKind gvk, CacheListOptions opts,
-                                                             ObjectProjection projection, std::function<bool()> cancelled)
+QCoro::Task<Expected<QList<Object>>> InformerCache::readList(
+    GroupVersionKind gvk, CacheListOptions opts, ObjectProjection projection, std::function<bool()> cancelled)
 {
     if (const auto mapping = m_options.mapper.forKind(gvk); mapping && !mapping->namespaced)
         opts.namespaceName.clear();

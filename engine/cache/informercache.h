@@ -20,11 +20,11 @@
 // and metadata informer maps apart: both may exist for one kind, each with its own list + watch,
 // same scope. getMetadata/listMetadata read the metadata-only one, get/list the full one.
 
-#include "engine/base/clock.h"
 #include "engine/api/expected.h"
-#include "engine/api/labelselector.h"
 #include "engine/api/fieldselector.h"
+#include "engine/api/labelselector.h"
 #include "engine/api/restmapper.h"
+#include "engine/base/clock.h"
 #include "engine/cache/informer.h"
 #include "engine/cache/objectprojection.h"
 
@@ -75,10 +75,10 @@ struct InformerCacheOptions
 
 struct CacheListOptions
 {
-    QString namespaceName;   // "" = all
+    QString namespaceName; // "" = all
     LabelSelector labelSelector;
     FieldSelector fieldSelector;
-    qint64 limit = 0;        // truncates; 0 = all
+    qint64 limit = 0; // truncates; 0 = all
 };
 
 class InformerCache : public QObject
@@ -95,7 +95,8 @@ public:
 
     /// The kind's informer (created on first call): the full one, or with
     /// ObjectProjection::Metadata the metadata-only one. NotFound when the kind is not mapped.
-    Expected<Informer *> informerFor(const GroupVersionKind &gvk, ObjectProjection projection = ObjectProjection::Normal);
+    Expected<Informer *> informerFor(
+        const GroupVersionKind &gvk, ObjectProjection projection = ObjectProjection::Normal);
     /// Every informer, full and metadata-only.
     [[nodiscard]] QList<Informer *> informers() const;
     /// The kinds with a full informer.
@@ -106,8 +107,7 @@ public:
     /// Adds a field index "field:<field>" on a kind (values stored as "ns/value" and
     /// "__all_namespaces/value", as controller-runtime does).
     Expected<void> indexField(const GroupVersionKind &gvk, const QString &field,
-                              std::function<QStringList(const Object &)> extract,
-                              ObjectProjection projection = ObjectProjection::Normal);
+        std::function<QStringList(const Object &)> extract, ObjectProjection projection = ObjectProjection::Normal);
 
     /// True when every informer has synced.
     [[nodiscard]] bool hasSynced() const;
@@ -117,17 +117,17 @@ public:
     /// Reads of a kind not synced yet wait for it, up to the sync timeout; `cancelled`, when
     /// given, is checked while they wait (every 100 ms), and the read then fails with reason
     /// Cancelled: how a reconcile's timeout or a controller's shutdown ends such a wait.
-    QCoro::Task<Expected<Object>> get(GroupVersionKind gvk, QString ns, QString name,
-                                      std::function<bool()> cancelled = {});
-    QCoro::Task<Expected<QList<Object>>> list(GroupVersionKind gvk, CacheListOptions opts = {},
-                                              std::function<bool()> cancelled = {});
+    QCoro::Task<Expected<Object>> get(
+        GroupVersionKind gvk, QString ns, QString name, std::function<bool()> cancelled = {});
+    QCoro::Task<Expected<QList<Object>>> list(
+        GroupVersionKind gvk, CacheListOptions opts = {}, std::function<bool()> cancelled = {});
     /// get/list from the kind's metadata-only informer (created and started on first use, like
     /// the full one): objects with the kind's apiVersion/kind and metadata only
     /// (controller-runtime: reading into a PartialObjectMetadata).
-    QCoro::Task<Expected<Object>> getMetadata(GroupVersionKind gvk, QString ns, QString name,
-                                              std::function<bool()> cancelled = {});
-    QCoro::Task<Expected<QList<Object>>> listMetadata(GroupVersionKind gvk, CacheListOptions opts = {},
-                                                      std::function<bool()> cancelled = {});
+    QCoro::Task<Expected<Object>> getMetadata(
+        GroupVersionKind gvk, QString ns, QString name, std::function<bool()> cancelled = {});
+    QCoro::Task<Expected<QList<Object>>> listMetadata(
+        GroupVersionKind gvk, CacheListOptions opts = {}, std::function<bool()> cancelled = {});
 
     /// The resource mapping the cache uses.
     const RestMapper &mapper() const { return m_options.mapper; }
@@ -137,19 +137,18 @@ Q_SIGNALS:
     void informerCreated(opbench::Informer *informer, const opbench::GroupVersionKind &gvk);
 
 private:
-    QCoro::Task<Expected<Informer *>> syncedInformer(GroupVersionKind gvk, ObjectProjection projection,
-                                                     std::function<bool()> cancelled);
-    QCoro::Task<Expected<Object>> read(GroupVersionKind gvk, QString ns, QString name, ObjectProjection projection,
-                                       std::function<bool()> cancelled);
-    QCoro::Task<Expected<QList<Object>>> readList(GroupVersionKind gvk, CacheListOptions opts,
-                                                  ObjectProjection projection, std::function<bool()> cancelled);
+    QCoro::Task<Expected<Informer *>> syncedInformer(
+        GroupVersionKind gvk, ObjectProjection projection, std::function<bool()> cancelled);
+    QCoro::Task<Expected<Object>> read(
+        GroupVersionKind gvk, QString ns, QString name, ObjectProjection projection, std::function<bool()> cancelled);
+    QCoro::Task<Expected<QList<Object>>> readList(
+        GroupVersionKind gvk, CacheListOptions opts, ObjectProjection projection, std::function<bool()> cancelled);
     [[nodiscard]] std::map<QString, Informer *> &informerMap(ObjectProjection projection)
     {
         return projection == ObjectProjection::Metadata ? m_metadataInformers : m_informers;
     }
     /// Both maps, full first.
-    template<typename F>
-    void forEachInformer(F f) const
+    template<typename F> void forEachInformer(F f) const
     {
         for (const auto &[key, inf] : m_informers)
             f(inf);

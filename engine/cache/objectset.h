@@ -48,7 +48,8 @@ inline qint64 structureBytes(const ObjectSet &set)
     if (set.empty())
         return 0;
     constexpr qint64 nodeBytes = 32; // next pointer, Object, cached hash: one 32-byte heap chunk
-    return qint64(sizeof(ObjectSet)) + qint64(set.size()) * nodeBytes + qint64(set.bucket_count()) * qint64(sizeof(void *));
+    return qint64(sizeof(ObjectSet)) + qint64(set.size()) * nodeBytes
+        + qint64(set.bucket_count()) * qint64(sizeof(void *));
 }
 
 } // namespace opbench

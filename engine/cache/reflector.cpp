@@ -36,10 +36,11 @@ bool isResourceVersionUnavailable(const Status &s) { return isGone(s) || isTooLa
 } // namespace
 
 Reflector::Reflector(ReflectorOptions options, DeltaSink *sink, QObject *parent)
-    : QObject(parent), m_options(std::move(options)), m_sink(sink),
-      m_clock(m_options.clock ? m_options.clock : Clock::system())
-{
-}
+    : QObject(parent)
+    , m_options(std::move(options))
+    , m_sink(sink)
+    , m_clock(m_options.clock ? m_options.clock : Clock::system())
+{ }
 
 Reflector::~Reflector()
 {
@@ -285,12 +286,14 @@ void Reflector::onMetadataEvent(WatchEvent event)
 void Reflector::onEvent(const WatchEvent &event)
 {
     if ((event.type == WatchEvent::Type::Added || event.type == WatchEvent::Type::Modified
-         || event.type == WatchEvent::Type::Deleted)
+            || event.type == WatchEvent::Type::Deleted)
         && !hasExpectedKind(m_options, event.object)) {
-        const QString expected = m_options.resource.groupVersion().toString() + QStringLiteral(", Kind=") + m_options.kind;
+        const QString expected
+            = m_options.resource.groupVersion().toString() + QStringLiteral(", Kind=") + m_options.kind;
         const QString got = event.object.apiVersion() + QStringLiteral(", Kind=") + event.object.kind();
-        Q_EMIT errorOccurred(Status::badRequest(QStringLiteral("%1: expected gvk %2, but watch event object had gvk %3 (%4 skipped)")
-                                                    .arg(m_options.resource.resource, expected, got, event.object.key())));
+        Q_EMIT errorOccurred(
+            Status::badRequest(QStringLiteral("%1: expected gvk %2, but watch event object had gvk %3 (%4 skipped)")
+                                   .arg(m_options.resource.resource, expected, got, event.object.key())));
         return;
     }
     if (m_inInitialEvents) {
@@ -298,7 +301,9 @@ void Reflector::onEvent(const WatchEvent &event)
             armWatchListDeadline(); // progress
         switch (event.type) {
         case WatchEvent::Type::Added:
-        case WatchEvent::Type::Modified: m_initialEvents.append(event.object); break;
+        case WatchEvent::Type::Modified:
+            m_initialEvents.append(event.object);
+            break;
         case WatchEvent::Type::Deleted:
             m_initialEvents.removeIf([&](const Object &o) { return o.key() == event.object.key(); });
             break;
@@ -306,16 +311,26 @@ void Reflector::onEvent(const WatchEvent &event)
             if (event.object.annotations().value(QStringLiteral("k8s.io/initial-events-end")) == QLatin1String("true"))
                 finishInitialEvents(event.resourceVersion);
             return;
-        case WatchEvent::Type::Error: return;
+        case WatchEvent::Type::Error:
+            return;
         }
         return;
     }
     switch (event.type) {
-    case WatchEvent::Type::Added: m_sink->added(event.object); break;
-    case WatchEvent::Type::Modified: m_sink->modified(event.object); break;
-    case WatchEvent::Type::Deleted: m_sink->deleted(event.object); break;
-    case WatchEvent::Type::Bookmark: m_sink->bookmark(event.resourceVersion); break;
-    case WatchEvent::Type::Error: return; // finished() reports it
+    case WatchEvent::Type::Added:
+        m_sink->added(event.object);
+        break;
+    case WatchEvent::Type::Modified:
+        m_sink->modified(event.object);
+        break;
+    case WatchEvent::Type::Deleted:
+        m_sink->deleted(event.object);
+        break;
+    case WatchEvent::Type::Bookmark:
+        m_sink->bookmark(event.resourceVersion);
+        break;
+    case WatchEvent::Type::Error:
+        return; // finished() reports it
     }
     ++m_watchEvents;
     if (!event.resourceVersion.isEmpty())
@@ -351,15 +366,15 @@ void Reflector::onWatchFinished(const std::optional<Status> &error)
         }
         fail(error ? *error
                    : Status::transport(QString::fromLatin1(StatusReason::ConnectionFailed),
-                                       QStringLiteral("streaming list ended before its initial-events-end bookmark")),
-             Next::Relist);
+                       QStringLiteral("streaming list ended before its initial-events-end bookmark")),
+            Next::Relist);
         return;
     }
     if (!error) {
         if (m_watchEvents == 0 && m_clock->now() - m_watchStarted < ShortWatch) {
             fail(Status::transport(QString::fromLatin1(StatusReason::ConnectionFailed),
-                                   QStringLiteral("very short watch: the server closed it within 1 s with no events")),
-                 Next::Relist); // as client-go: ListAndWatch ends, the next round lists again after the backoff
+                     QStringLiteral("very short watch: the server closed it within 1 s with no events")),
+                Next::Relist); // as client-go: ListAndWatch ends, the next round lists again after the backoff
             return;
         }
         startWatch(); // a normal close: resume from the last version, no relist
@@ -371,7 +386,8 @@ void Reflector::onWatchFinished(const std::optional<Status> &error)
         fail(*error, Next::Relist);
         return;
     }
-    const bool transient = isTooManyRequests(*error) || error->reason() == QLatin1String(StatusReason::ConnectionFailed);
+    const bool transient
+        = isTooManyRequests(*error) || error->reason() == QLatin1String(StatusReason::ConnectionFailed);
     fail(*error, transient ? Next::Rewatch : Next::Relist);
 }
 
@@ -391,7 +407,8 @@ void Reflector::backoffThen(Next next)
         m_backoff = std::min<std::chrono::milliseconds>(m_backoff * 2, MaxBackoff);
     m_lastFailure = now;
     // Jitter 1.0: wait between d and 2d.
-    const auto wait = m_backoff + std::chrono::milliseconds(QRandomGenerator::global()->bounded(qint64(m_backoff.count()) + 1));
+    const auto wait
+        = m_backoff + std::chrono::milliseconds(QRandomGenerator::global()->bounded(qint64(m_backoff.count()) + 1));
     m_lastBackoff = wait;
     setState(State::BackingOff);
     m_timer = m_clock->callAfter(wait, this, [this, next] {

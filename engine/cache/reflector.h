@@ -21,10 +21,10 @@
 //   reflector fall back to LIST + WATCH for good.
 // Destroying the reflector cancels its watch; an in-flight list finishes and is ignored.
 
-#include "engine/base/clock.h"
 #include "engine/api/gvk.h"
 #include "engine/api/object.h"
 #include "engine/api/status.h"
+#include "engine/base/clock.h"
 
 #include <QObject>
 
@@ -122,16 +122,16 @@ private:
     Clock::TimePoint m_lastFailure{};
     Clock::TimePoint m_watchStarted{};
     qint64 m_watchEvents = 0;
-    quint64 m_timer = 0;  // pending Clock callback
-    quint64 m_epoch = 0;  // bumped by stop(): stale list results are dropped
+    quint64 m_timer = 0; // pending Clock callback
+    quint64 m_epoch = 0; // bumped by stop(): stale list results are dropped
     int m_lists = 0;
     int m_watches = 0;
     int m_watchLists = 0;
     bool m_watchListUnsupported = false;
-    bool m_inInitialEvents = false;      // a streaming list is delivering its initial ADDED events
-    QList<Object> m_initialEvents;       // collected until the end bookmark
-    quint64 m_watchListTimer = 0;        // fallback if the end bookmark never comes
-    int m_watchListStalls = 0;           // streaming lists in a row that stalled after progress
+    bool m_inInitialEvents = false; // a streaming list is delivering its initial ADDED events
+    QList<Object> m_initialEvents;  // collected until the end bookmark
+    quint64 m_watchListTimer = 0;   // fallback if the end bookmark never comes
+    int m_watchListStalls = 0;      // streaming lists in a row that stalled after progress
 };
 
 } // namespace opbench

@@ -5,9 +5,8 @@ namespace opbench {
 
 Store::Store()
 {
-    m_indexers.insert(QString::fromLatin1(NamespaceIndex), [](const Object &o) {
-        return o.namespaceName().isEmpty() ? QStringList() : QStringList{o.namespaceName()};
-    });
+    m_indexers.insert(QString::fromLatin1(NamespaceIndex),
+        [](const Object &o) { return o.namespaceName().isEmpty() ? QStringList() : QStringList{o.namespaceName()}; });
     // ownerReferenceUids() keeps nothing decoded in the object (unlike ownerReferences()).
     m_indexers.insert(QString::fromLatin1(OwnerUidIndex), [](const Object &o) { return o.ownerReferenceUids(); });
 }
@@ -131,7 +130,8 @@ Expected<void> Store::addIndexers(const QHash<QString, IndexFunc> &indexers)
 {
     for (auto it = indexers.cbegin(); it != indexers.cend(); ++it)
         if (m_indexers.contains(it.key()))
-            return Status::badRequest(QStringLiteral("indexer conflict: an index named \"%1\" already exists").arg(it.key()));
+            return Status::badRequest(
+                QStringLiteral("indexer conflict: an index named \"%1\" already exists").arg(it.key()));
     for (auto it = indexers.cbegin(); it != indexers.cend(); ++it) {
         m_indexers.insert(it.key(), it.value());
         for (const Object &o : m_items)
@@ -157,9 +157,6 @@ QList<Object> Store::byIndex(const QString &index, const QString &value) const
     return set == idx->cend() ? QList<Object>() : QList<Object>(set->cbegin(), set->cend());
 }
 
-QStringList Store::listIndexFuncValues(const QString &index) const
-{
-    return m_indices.value(index).keys();
-}
+QStringList Store::listIndexFuncValues(const QString &index) const { return m_indices.value(index).keys(); }
 
 } // namespace opbench

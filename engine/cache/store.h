@@ -69,8 +69,8 @@ private:
 
     void indexInto(const QString &name, const IndexFunc &fn, const Object &obj);
 
-    ObjectSet m_items;                              // the objects, by key; the source of truth
-    QHash<QString, IndexFunc> m_indexers;           // index name -> function
+    ObjectSet m_items;                                   // the objects, by key; the source of truth
+    QHash<QString, IndexFunc> m_indexers;                // index name -> function
     QHash<QString, QHash<QString, ObjectSet>> m_indices; // index name -> value -> objects (only non-empty sets)
 };
 

@@ -28,9 +28,10 @@ QCoro::Task<Expected<Credentials>> BasicAuth::credentials()
 }
 
 TokenFileAuth::TokenFileAuth(QString path, Clock *clock, std::chrono::seconds period)
-    : m_path(std::move(path)), m_clock(clock ? clock : Clock::system()), m_period(period)
-{
-}
+    : m_path(std::move(path))
+    , m_clock(clock ? clock : Clock::system())
+    , m_period(period)
+{ }
 
 Expected<QByteArray> TokenFileAuth::token()
 {
@@ -43,8 +44,8 @@ Expected<QByteArray> TokenFileAuth::token()
         // Keep serving the last good token if a rotation is in progress.
         if (!m_token.isEmpty())
             return m_token;
-        return Status::transport(StatusReason::ConfigError,
-                                 QStringLiteral("cannot read token file %1: %2").arg(m_path, f.errorString()));
+        return Status::transport(
+            StatusReason::ConfigError, QStringLiteral("cannot read token file %1: %2").arg(m_path, f.errorString()));
     }
     const QByteArray t = f.readAll().trimmed();
     if (t.isEmpty())

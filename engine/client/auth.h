@@ -6,8 +6,8 @@
 //
 // Secrets (tokens, passwords, keys) never appear in any error message or log line.
 
-#include "engine/base/clock.h"
 #include "engine/api/expected.h"
+#include "engine/base/clock.h"
 
 #include <QByteArray>
 #include <QMutex>
@@ -52,7 +52,9 @@ public:
 class StaticTokenAuth final : public AuthProvider
 {
 public:
-    explicit StaticTokenAuth(QByteArray token) : m_token(std::move(token)) {}
+    explicit StaticTokenAuth(QByteArray token)
+        : m_token(std::move(token))
+    { }
     QCoro::Task<Expected<Credentials>> credentials() override;
     QString describe() const override { return QStringLiteral("bearer token"); }
     bool threadSafe() const override { return true; }
@@ -81,7 +83,8 @@ private:
 class TokenFileAuth final : public AuthProvider
 {
 public:
-    explicit TokenFileAuth(QString path, Clock *clock = nullptr, std::chrono::seconds period = std::chrono::seconds(60));
+    explicit TokenFileAuth(
+        QString path, Clock *clock = nullptr, std::chrono::seconds period = std::chrono::seconds(60));
     QCoro::Task<Expected<Credentials>> credentials() override;
     /// The current token, read synchronously (re-read when stale).
     Expected<QByteArray> token();

@@ -19,13 +19,20 @@ enum class WaitOutcome { Signalled, TimedOut, Destroyed };
 
 /// `co_await SignalWait(obj, &Cls::signal, 30s)`: resumes when the signal fires, when `timeout`
 /// passes (a negative timeout waits forever), or when `obj` is destroyed.
-template<typename T, typename Signal>
-class SignalWait
+template<typename T, typename Signal> class SignalWait
 {
 public:
-    SignalWait(T *obj, Signal sig, std::chrono::milliseconds timeout) : m_obj(obj), m_sig(sig), m_timeout(timeout) {}
+    SignalWait(T *obj, Signal sig, std::chrono::milliseconds timeout)
+        : m_obj(obj)
+        , m_sig(sig)
+        , m_timeout(timeout)
+    { }
     // Movable only before it is awaited (the compiler may move the temporary into place).
-    SignalWait(SignalWait &&o) noexcept : m_obj(o.m_obj), m_sig(o.m_sig), m_timeout(o.m_timeout) {}
+    SignalWait(SignalWait &&o) noexcept
+        : m_obj(o.m_obj)
+        , m_sig(o.m_sig)
+        , m_timeout(o.m_timeout)
+    { }
     SignalWait(const SignalWait &) = delete;
     SignalWait &operator=(const SignalWait &) = delete;
     SignalWait &operator=(SignalWait &&) = delete;
@@ -35,12 +42,15 @@ public:
     void await_suspend(std::coroutine_handle<> h)
     {
         m_handle = h;
-        m_signalConn = QObject::connect(m_obj.data(), m_sig, m_obj.data(), [this]() { resume(WaitOutcome::Signalled); });
-        m_destroyConn = QObject::connect(m_obj.data(), &QObject::destroyed, [this]() { resume(WaitOutcome::Destroyed); });
+        m_signalConn
+            = QObject::connect(m_obj.data(), m_sig, m_obj.data(), [this]() { resume(WaitOutcome::Signalled); });
+        m_destroyConn
+            = QObject::connect(m_obj.data(), &QObject::destroyed, [this]() { resume(WaitOutcome::Destroyed); });
         if (m_timeout.count() >= 0) {
             m_timer = std::make_unique<QTimer>();
             m_timer->setSingleShot(true);
-            QObject::connect(m_timer.get(), &QTimer::timeout, m_timer.get(), [this]() { resume(WaitOutcome::TimedOut); });
+            QObject::connect(
+                m_timer.get(), &QTimer::timeout, m_timer.get(), [this]() { resume(WaitOutcome::TimedOut); });
             m_timer->start(m_timeout);
         }
     }
@@ -81,13 +91,17 @@ private:
 class ClockSleep
 {
 public:
-    ClockSleep(Clock *clock, Clock::Duration d, QObject *context) : m_clock(clock), m_d(d), m_context(context) {}
+    ClockSleep(Clock *clock, Clock::Duration d, QObject *context)
+        : m_clock(clock)
+        , m_d(d)
+        , m_context(context)
+    { }
     bool await_ready() const noexcept { return m_d.count() <= 0; }
     void await_suspend(std::coroutine_handle<> h)
     {
         m_clock->callAfter(m_d, m_context, [h]() { h.resume(); });
     }
-    void await_resume() const noexcept {}
+    void await_resume() const noexcept { }
 
 private:
     Clock *m_clock;

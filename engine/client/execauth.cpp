@@ -14,9 +14,10 @@
 namespace opbench {
 
 ExecAuth::ExecAuth(ExecConfig config, Clock *clock, std::chrono::milliseconds timeout)
-    : m_config(std::move(config)), m_clock(clock ? clock : Clock::system()), m_timeout(timeout)
-{
-}
+    : m_config(std::move(config))
+    , m_clock(clock ? clock : Clock::system())
+    , m_timeout(timeout)
+{ }
 
 QString ExecAuth::describe() const { return QStringLiteral("exec plugin \"%1\"").arg(m_config.command); }
 
@@ -69,7 +70,8 @@ QCoro::Task<Expected<Credentials>> ExecAuth::run()
     if (apiVersion != QLatin1String("client.authentication.k8s.io/v1")
         && apiVersion != QLatin1String("client.authentication.k8s.io/v1beta1"))
         co_return failure(QStringLiteral("unsupported apiVersion \"%1\" (supported: client.authentication.k8s.io/v1, "
-                                         "client.authentication.k8s.io/v1beta1)").arg(apiVersion));
+                                         "client.authentication.k8s.io/v1beta1)")
+                              .arg(apiVersion));
     if (apiVersion.endsWith(QLatin1String("/v1")) && m_config.interactiveMode.isEmpty())
         co_return failure(QStringLiteral("interactiveMode must be set for client.authentication.k8s.io/v1"));
     if (m_config.interactiveMode == QLatin1String("Always"))
@@ -83,9 +85,9 @@ QCoro::Task<Expected<Credentials>> ExecAuth::run()
     if (m_config.provideClusterInfo)
         spec.insert(QStringLiteral("cluster"), m_config.clusterInfo);
     const QJsonObject info{{QStringLiteral("apiVersion"), apiVersion},
-                           {QStringLiteral("kind"), QStringLiteral("ExecCredential")},
-                           {QStringLiteral("spec"), spec}};
-    env.insert(QStringLiteral("KUBERNETES_EXEC_INFO"), QString::fromUtf8(QJsonDocument(info).toJson(QJsonDocument::Compact)));
+        {QStringLiteral("kind"), QStringLiteral("ExecCredential")}, {QStringLiteral("spec"), spec}};
+    env.insert(
+        QStringLiteral("KUBERNETES_EXEC_INFO"), QString::fromUtf8(QJsonDocument(info).toJson(QJsonDocument::Compact)));
 
     auto proc = std::make_unique<QProcess>();
     proc->setProcessEnvironment(env);
@@ -101,7 +103,8 @@ QCoro::Task<Expected<Credentials>> ExecAuth::run()
         co_return failure(QStringLiteral("did not finish within %1 ms").arg(m_timeout.count()));
     }
     if (proc->exitStatus() != QProcess::NormalExit)
-        co_return failure(QStringLiteral("crashed; stderr: %1").arg(firstLines(proc->readAllStandardError(), 5).join(u'\n')));
+        co_return failure(
+            QStringLiteral("crashed; stderr: %1").arg(firstLines(proc->readAllStandardError(), 5).join(u'\n')));
     if (proc->exitCode() != 0)
         co_return failure(QStringLiteral("exited with code %1; stderr: %2")
                               .arg(proc->exitCode())
@@ -116,10 +119,12 @@ Expected<Credentials> ExecAuth::parseOutput(const QByteArray &out)
     // Never echo the output: it carries the credential.
     if (err.error != QJsonParseError::NoError || !doc.isObject())
         return failure(QStringLiteral("printed output that is not a JSON object (%1 at offset %2)")
-                           .arg(err.errorString()).arg(err.offset));
+                           .arg(err.errorString())
+                           .arg(err.offset));
     const QJsonObject o = doc.object();
     if (o.value(QLatin1String("kind")).toString() != QLatin1String("ExecCredential"))
-        return failure(QStringLiteral("output kind is \"%1\", expected ExecCredential").arg(o.value(QLatin1String("kind")).toString()));
+        return failure(QStringLiteral("output kind is \"%1\", expected ExecCredential")
+                           .arg(o.value(QLatin1String("kind")).toString()));
     if (o.value(QLatin1String("apiVersion")).toString() != m_config.apiVersion)
         return failure(QStringLiteral("output apiVersion \"%1\" does not match the configured \"%2\"")
                            .arg(o.value(QLatin1String("apiVersion")).toString(), m_config.apiVersion));

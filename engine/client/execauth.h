@@ -20,8 +20,8 @@ namespace opbench {
 
 struct ExecConfig
 {
-    QString apiVersion;     // client.authentication.k8s.io/v1 or /v1beta1
-    QString command;        // resolved against the kubeconfig folder when it contains a '/'
+    QString apiVersion; // client.authentication.k8s.io/v1 or /v1beta1
+    QString command;    // resolved against the kubeconfig folder when it contains a '/'
     QStringList args;
     QList<QPair<QString, QString>> env;
     QString installHint;
@@ -37,7 +37,7 @@ class ExecAuth final : public AuthProvider
 public:
     /// `timeout` bounds one plugin run (default 60 s).
     explicit ExecAuth(ExecConfig config, Clock *clock = nullptr,
-                      std::chrono::milliseconds timeout = std::chrono::milliseconds(60000));
+        std::chrono::milliseconds timeout = std::chrono::milliseconds(60000));
     QCoro::Task<Expected<Credentials>> credentials() override;
     bool invalidate() override;
     QString describe() const override;

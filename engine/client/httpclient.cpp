@@ -34,13 +34,18 @@ QString describe(const QSslError &e)
 HttpReply::Error errorOf(QAbstractSocket::SocketError e)
 {
     switch (e) {
-    case QAbstractSocket::ConnectionRefusedError: return HttpReply::Error::ConnectionRefused;
-    case QAbstractSocket::HostNotFoundError: return HttpReply::Error::HostNotFound;
-    case QAbstractSocket::RemoteHostClosedError: return HttpReply::Error::RemoteClosed;
+    case QAbstractSocket::ConnectionRefusedError:
+        return HttpReply::Error::ConnectionRefused;
+    case QAbstractSocket::HostNotFoundError:
+        return HttpReply::Error::HostNotFound;
+    case QAbstractSocket::RemoteHostClosedError:
+        return HttpReply::Error::RemoteClosed;
     case QAbstractSocket::SslHandshakeFailedError:
     case QAbstractSocket::SslInternalError:
-    case QAbstractSocket::SslInvalidUserDataError: return HttpReply::Error::Tls;
-    default: return HttpReply::Error::Network;
+    case QAbstractSocket::SslInvalidUserDataError:
+        return HttpReply::Error::Tls;
+    default:
+        return HttpReply::Error::Network;
     }
 }
 
@@ -51,17 +56,20 @@ class HttpConnection : public QObject
 {
 public:
     HttpConnection(HttpClient *client, const QUrl &server, const QString &peerName, const QNetworkProxy &proxy,
-                   const HttpReply *first)
-        : QObject(client), m_client(client), m_socket(new QSslSocket(this)), m_identity(first->m_sslKey)
+        const HttpReply *first)
+        : QObject(client)
+        , m_client(client)
+        , m_socket(new QSslSocket(this))
+        , m_identity(first->m_sslKey)
     {
         m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
         m_socket->setReadBufferSize(kStreamBufferBytes);
         m_socket->setProxy(proxy);
         connect(m_socket, &QAbstractSocket::readyRead, this, [this]() { onReadyRead(); });
         connect(m_socket, &QAbstractSocket::errorOccurred, this,
-                [this](QAbstractSocket::SocketError e) { fail(errorOf(e), m_socket->errorString()); });
+            [this](QAbstractSocket::SocketError e) { fail(errorOf(e), m_socket->errorString()); });
         connect(m_socket, &QAbstractSocket::disconnected, this,
-                [this]() { fail(HttpReply::Error::RemoteClosed, QStringLiteral("the server closed the connection")); });
+            [this]() { fail(HttpReply::Error::RemoteClosed, QStringLiteral("the server closed the connection")); });
         const quint16 port = quint16(server.port(server.scheme() == QLatin1String("https") ? 443 : 80));
         if (server.scheme() == QLatin1String("https")) {
             m_socket->setSslConfiguration(first->m_ssl);
@@ -99,7 +107,8 @@ public:
         if (!m_paused)
             return;
         m_paused = false;
-        QMetaObject::invokeMethod(this, [this]() { onReadyRead(); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this]() { onReadyRead(); }, Qt::QueuedConnection);
     }
 
     /// Closes the connection without a word to the exchange (it was aborted or deleted).
@@ -467,7 +476,10 @@ void HttpReply::finish(Error error, const QString &text)
 // ---------------------------------------------------------------------------------------------
 
 HttpClient::HttpClient(QUrl server, QString peerVerifyName, QNetworkProxy proxy, QObject *parent)
-    : QObject(parent), m_server(std::move(server)), m_peerVerifyName(std::move(peerVerifyName)), m_proxy(std::move(proxy))
+    : QObject(parent)
+    , m_server(std::move(server))
+    , m_peerVerifyName(std::move(peerVerifyName))
+    , m_proxy(std::move(proxy))
 {
     const bool https = m_server.scheme() == QLatin1String("https");
     const int port = m_server.port(-1);
@@ -488,7 +500,7 @@ HttpClient::~HttpClient()
 }
 
 HttpReply *HttpClient::send(const QByteArray &method, const QUrl &url, const QByteArray &headers,
-                            const QByteArray &body, const QSslConfiguration &ssl)
+    const QByteArray &body, const QSslConfiguration &ssl)
 {
     auto *reply = new HttpReply(this);
     reply->m_url = url;

@@ -60,14 +60,16 @@ Q_SIGNALS:
 private:
     friend class HttpClient;
     friend class HttpConnection;
-    explicit HttpReply(QObject *parent) : QObject(parent) {}
+    explicit HttpReply(QObject *parent)
+        : QObject(parent)
+    { }
     void finish(Error error = Error::None, const QString &text = {});
     void headersDone();
     void bodyAppended();
 
     QUrl m_url;
-    QByteArray m_request;  // the bytes to write (request line, headers, body)
-    QByteArray m_sslKey;   // which TLS identity the request needs
+    QByteArray m_request; // the bytes to write (request line, headers, body)
+    QByteArray m_sslKey;  // which TLS identity the request needs
     QSslConfiguration m_ssl;
     int m_code = 0;
     QList<QPair<QByteArray, QByteArray>> m_headers; // lower-case names
@@ -90,15 +92,15 @@ public:
     /// `server`: scheme, host, port (and path prefix, kept by the caller). `peerVerifyName`:
     /// the TLS server name to verify instead of the host, when set.
     HttpClient(QUrl server, QString peerVerifyName, QNetworkProxy proxy = QNetworkProxy(QNetworkProxy::NoProxy),
-               QObject *parent = nullptr);
+        QObject *parent = nullptr);
     ~HttpClient() override;
 
     /// Starts `method url` (`url` on this client's server: its path and query are sent).
     /// `headers` are complete "Name: value\r\n" lines (Host and Content-Length are added).
     /// `ssl` is used for https servers; connections are reused only by requests with the same
     /// client identity.
-    HttpReply *send(const QByteArray &method, const QUrl &url, const QByteArray &headers,
-                    const QByteArray &body, const QSslConfiguration &ssl = {});
+    HttpReply *send(const QByteArray &method, const QUrl &url, const QByteArray &headers, const QByteArray &body,
+        const QSslConfiguration &ssl = {});
 
     /// Connections open now (idle or busy), for tests.
     int connectionCount() const { return int(m_connections.size()); }
@@ -106,9 +108,9 @@ public:
 private:
     friend class HttpConnection;
     void dispatch(HttpReply *reply);
-    void released(HttpConnection *c);  // finished its exchange and may be reused
-    void closed(HttpConnection *c);    // gone; its exchange (if any) already finished or requeued
-    void requeue(HttpReply *reply);    // a reused connection closed before answering: once more
+    void released(HttpConnection *c); // finished its exchange and may be reused
+    void closed(HttpConnection *c);   // gone; its exchange (if any) already finished or requeued
+    void requeue(HttpReply *reply);   // a reused connection closed before answering: once more
 
     QUrl m_server;
     QString m_peerVerifyName;

@@ -27,7 +27,7 @@ Expected<RestConfig> loadInClusterConfig(Clock *clock, std::chrono::seconds toke
         missing << QStringLiteral("KUBERNETES_SERVICE_PORT");
     if (!missing.isEmpty())
         return Status::transport(StatusReason::ConfigError,
-                                 QStringLiteral("not running in a cluster: %1 must be set").arg(missing.join(QStringLiteral(" and "))));
+            QStringLiteral("not running in a cluster: %1 must be set").arg(missing.join(QStringLiteral(" and "))));
     RestConfig cfg;
     cfg.clock = clock;
     // An IPv6 host needs brackets; QUrl::setHost adds them.
@@ -36,7 +36,8 @@ Expected<RestConfig> loadInClusterConfig(Clock *clock, std::chrono::seconds toke
     bool ok = false;
     cfg.server.setPort(port.toInt(&ok));
     if (!ok)
-        return Status::transport(StatusReason::ConfigError, QStringLiteral("KUBERNETES_SERVICE_PORT \"%1\" is not a port number").arg(port));
+        return Status::transport(
+            StatusReason::ConfigError, QStringLiteral("KUBERNETES_SERVICE_PORT \"%1\" is not a port number").arg(port));
 
     const QDir dir(serviceAccountDir());
     const QString tokenPath = dir.filePath(QStringLiteral("token"));

@@ -18,7 +18,7 @@ namespace opbench {
 QString serviceAccountDir();
 
 /// Errors (code 0, reason ConfigError) name the missing variable or unreadable file.
-Expected<RestConfig> loadInClusterConfig(Clock *clock = nullptr,
-                                         std::chrono::seconds tokenPeriod = std::chrono::seconds(60));
+Expected<RestConfig> loadInClusterConfig(
+    Clock *clock = nullptr, std::chrono::seconds tokenPeriod = std::chrono::seconds(60));
 
 } // namespace opbench

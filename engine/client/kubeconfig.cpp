@@ -21,7 +21,10 @@ struct ParseError
 class Parser
 {
 public:
-    Parser(QString file, QString baseDir) : m_file(std::move(file)), m_baseDir(std::move(baseDir)) {}
+    Parser(QString file, QString baseDir)
+        : m_file(std::move(file))
+        , m_baseDir(std::move(baseDir))
+    { }
 
     void document(const YAML::Node &root, Kubeconfig &out) const
     {
@@ -81,7 +84,8 @@ private:
             throw ParseError{line(entry), QStringLiteral("a %1 entry has no name").arg(QLatin1String(key))};
         const YAML::Node b = entry[key];
         if (b && !b.IsNull() && !b.IsMap())
-            throw ParseError{line(b), QStringLiteral("%1 \"%2\": \"%1\" must be a mapping").arg(QLatin1String(key), name)};
+            throw ParseError{
+                line(b), QStringLiteral("%1 \"%2\": \"%1\" must be a mapping").arg(QLatin1String(key), name)};
         return b ? b : YAML::Node(YAML::NodeType::Map);
     }
 
@@ -99,7 +103,8 @@ private:
             return {};
         auto r = QByteArray::fromBase64Encoding(v.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
         if (!r)
-            throw ParseError{line(map[key]), QStringLiteral("%1: \"%2\" is not valid base64").arg(what, QLatin1String(key))};
+            throw ParseError{
+                line(map[key]), QStringLiteral("%1: \"%2\" is not valid base64").arg(what, QLatin1String(key))};
         return *r;
     }
 
@@ -110,7 +115,8 @@ private:
         c.file = m_file;
         c.server = str(b, "server");
         c.certificateAuthority = path(str(b, "certificate-authority"));
-        c.certificateAuthorityData = data(b, "certificate-authority-data", QStringLiteral("cluster \"%1\"").arg(c.name));
+        c.certificateAuthorityData
+            = data(b, "certificate-authority-data", QStringLiteral("cluster \"%1\"").arg(c.name));
         c.insecureSkipTlsVerify = boolean(b, "insecure-skip-tls-verify");
         c.tlsServerName = str(b, "tls-server-name");
         c.proxyUrl = str(b, "proxy-url");
@@ -179,8 +185,7 @@ private:
 
 Status configError(const QString &msg) { return Status::transport(StatusReason::ConfigError, msg); }
 
-template<typename T>
-const T *findNamed(const QList<T> &list, const QString &name)
+template<typename T> const T *findNamed(const QList<T> &list, const QString &name)
 {
     for (const T &e : list)
         if (e.name == name)
@@ -188,8 +193,7 @@ const T *findNamed(const QList<T> &list, const QString &name)
     return nullptr;
 }
 
-template<typename T>
-void mergeNamed(QList<T> &into, const QList<T> &from)
+template<typename T> void mergeNamed(QList<T> &into, const QList<T> &from)
 {
     for (const T &e : from)
         if (!findNamed(into, e.name))
@@ -208,7 +212,9 @@ Expected<Kubeconfig> Kubeconfig::parse(const QByteArray &yaml, const QString &fi
     } catch (const YAML::Exception &e) {
         // e.msg is yaml-cpp's text without the position; the mark is 0-based.
         return configError(QStringLiteral("kubeconfig %1 line %2: %3")
-                               .arg(file).arg(e.mark.line + 1).arg(QString::fromStdString(e.msg)));
+                               .arg(file)
+                               .arg(e.mark.line + 1)
+                               .arg(QString::fromStdString(e.msg)));
     } catch (const ParseError &e) {
         return configError(QStringLiteral("kubeconfig %1 line %2: %3").arg(file).arg(e.line).arg(e.message));
     }
@@ -249,7 +255,8 @@ Expected<Kubeconfig> Kubeconfig::load(const QString &explicitPath)
     const QString home = QDir::home().filePath(QStringLiteral(".kube/config"));
     if (!QFileInfo::exists(home))
         return configError(QStringLiteral("no configuration: --kubeconfig not given, KUBECONFIG is empty, not running "
-                                          "in a cluster (KUBERNETES_SERVICE_HOST unset), and %1 does not exist").arg(home));
+                                          "in a cluster (KUBERNETES_SERVICE_HOST unset), and %1 does not exist")
+                               .arg(home));
     return loadFile(home);
 }
 

@@ -28,7 +28,7 @@ struct KubeconfigCluster
 {
     QString name;
     QString server;
-    QString certificateAuthority; // absolute path
+    QString certificateAuthority;        // absolute path
     QByteArray certificateAuthorityData; // PEM (already base64-decoded)
     bool insecureSkipTlsVerify = false;
     QString tlsServerName;
@@ -40,15 +40,15 @@ struct KubeconfigUser
 {
     QString name;
     QString token;
-    QString tokenFile;          // absolute path
-    QString clientCertificate;  // absolute path
+    QString tokenFile;                // absolute path
+    QString clientCertificate;        // absolute path
     QByteArray clientCertificateData; // PEM
-    QString clientKey;          // absolute path
-    QByteArray clientKeyData;   // PEM
+    QString clientKey;                // absolute path
+    QByteArray clientKeyData;         // PEM
     QString username;
     QString password;
     std::optional<ExecConfig> exec;
-    QString authProvider;       // name of an auth-provider (unsupported: an error at resolve time)
+    QString authProvider; // name of an auth-provider (unsupported: an error at resolve time)
     QString file;
 };
 

@@ -19,7 +19,8 @@ Expected<TlsConfig> clusterTls(const KubeconfigCluster &c)
     const bool hasCa = !c.certificateAuthority.isEmpty() || !c.certificateAuthorityData.isEmpty();
     if (tls.insecure && hasCa)
         return configError(QStringLiteral("cluster \"%1\" (%2): specifying a root certificate authority with "
-                                          "insecure-skip-tls-verify is not allowed; remove one of them").arg(c.name, c.file));
+                                          "insecure-skip-tls-verify is not allowed; remove one of them")
+                               .arg(c.name, c.file));
     if (!c.certificateAuthorityData.isEmpty()) {
         tls.caSource = QStringLiteral("certificate-authority-data of cluster \"%1\"").arg(c.name);
         Expected<QList<QSslCertificate>> certs = parseCertificates(c.certificateAuthorityData, tls.caSource);
@@ -45,14 +46,16 @@ Expected<void> userCertificate(const KubeconfigUser &u, TlsConfig &tls)
         return {};
     if (hasCert != hasKey)
         return configError(QStringLiteral("%1 (%2): a client certificate needs both client-certificate(-data) and "
-                                          "client-key(-data)").arg(what, u.file));
+                                          "client-key(-data)")
+                               .arg(what, u.file));
     Expected<QList<QSslCertificate>> certs = u.clientCertificateData.isEmpty()
         ? readCertificates(u.clientCertificate)
         : parseCertificates(u.clientCertificateData, what + QStringLiteral(" client-certificate-data"));
     if (!certs)
         return certs.error();
-    Expected<QSslKey> key = u.clientKeyData.isEmpty() ? readPrivateKey(u.clientKey)
-                                                      : parsePrivateKey(u.clientKeyData, what + QStringLiteral(" client-key-data"));
+    Expected<QSslKey> key = u.clientKeyData.isEmpty()
+        ? readPrivateKey(u.clientKey)
+        : parsePrivateKey(u.clientKeyData, what + QStringLiteral(" client-key-data"));
     if (!key)
         return key.error();
     tls.clientCertificate = certs->first();
@@ -84,13 +87,16 @@ Expected<std::shared_ptr<AuthProvider>> userAuth(const KubeconfigUser &u, const 
     const QString what = QStringLiteral("user \"%1\" (%2)").arg(u.name, u.file);
     if (!u.authProvider.isEmpty())
         return configError(QStringLiteral("%1: auth-provider \"%2\" is not supported; use an exec credential plugin "
-                                          "(users[].user.exec) instead").arg(what, u.authProvider));
+                                          "(users[].user.exec) instead")
+                               .arg(what, u.authProvider));
     const bool bearer = !u.token.isEmpty() || !u.tokenFile.isEmpty();
     const bool basic = !u.username.isEmpty() || !u.password.isEmpty();
     if (bearer && basic)
-        return configError(QStringLiteral("%1: username/password or a bearer token may be set, but not both").arg(what));
+        return configError(
+            QStringLiteral("%1: username/password or a bearer token may be set, but not both").arg(what));
     if (u.exec && (bearer || basic))
-        return configError(QStringLiteral("%1: an exec plugin cannot be combined with a token or username/password").arg(what));
+        return configError(
+            QStringLiteral("%1: an exec plugin cannot be combined with a token or username/password").arg(what));
     if (!u.token.isEmpty())
         return std::shared_ptr<AuthProvider>(std::make_shared<StaticTokenAuth>(u.token.toUtf8()));
     if (!u.tokenFile.isEmpty())
@@ -111,8 +117,10 @@ Expected<RestConfig> clusterConfig(const KubeconfigCluster &cl)
         return configError(QStringLiteral("cluster \"%1\" (%2) has no server").arg(cl.name, cl.file));
     RestConfig cfg;
     cfg.server = QUrl(cl.server);
-    if (!cfg.server.isValid() || (cfg.server.scheme() != QLatin1String("https") && cfg.server.scheme() != QLatin1String("http")))
-        return configError(QStringLiteral("cluster \"%1\" (%2): server \"%3\" is not an http(s) URL").arg(cl.name, cl.file, cl.server));
+    if (!cfg.server.isValid()
+        || (cfg.server.scheme() != QLatin1String("https") && cfg.server.scheme() != QLatin1String("http")))
+        return configError(QStringLiteral("cluster \"%1\" (%2): server \"%3\" is not an http(s) URL")
+                               .arg(cl.name, cl.file, cl.server));
     if (!cl.proxyUrl.isEmpty())
         cfg.proxyUrl = QUrl(cl.proxyUrl);
     Expected<TlsConfig> tls = clusterTls(cl);
@@ -126,7 +134,8 @@ Expected<RestConfig> clusterConfig(const KubeconfigCluster &cl)
 
 Expected<RestConfig> Kubeconfig::restConfig(const QString &contextName, Clock *clock) const
 {
-    const QString where = QStringLiteral("kubeconfig %1").arg(files.isEmpty() ? QStringLiteral("(none)") : files.join(u':'));
+    const QString where
+        = QStringLiteral("kubeconfig %1").arg(files.isEmpty() ? QStringLiteral("(none)") : files.join(u':'));
     const QString available = contexts.isEmpty() ? QStringLiteral("(none)") : contextNames().join(QStringLiteral(", "));
     const QString name = contextName.isEmpty() ? currentContext : contextName;
     if (name.isEmpty())
@@ -134,7 +143,8 @@ Expected<RestConfig> Kubeconfig::restConfig(const QString &contextName, Clock *c
                                .arg(where, available));
     const KubeconfigContext *ctx = context(name);
     if (!ctx)
-        return configError(QStringLiteral("context \"%1\" not found in %2; available contexts: %3").arg(name, where, available));
+        return configError(
+            QStringLiteral("context \"%1\" not found in %2; available contexts: %3").arg(name, where, available));
     const KubeconfigCluster *cl = cluster(ctx->cluster);
     if (!cl)
         return configError(QStringLiteral("context \"%1\" (%2) refers to cluster \"%3\", which is not defined")

@@ -68,7 +68,8 @@ bool ListStreamDecoder::feed(QByteArrayView bytes)
                     break;
                 }
                 if (c != '"')
-                    return fail(QStringLiteral("invalid JSON in the list at byte %1: expected a member name").arg(at()));
+                    return fail(
+                        QStringLiteral("invalid JSON in the list at byte %1: expected a member name").arg(at()));
                 m_inString = true;
                 m_key = QByteArray("");
                 m_outside += c;
@@ -145,7 +146,9 @@ bool ListStreamDecoder::feed(QByteArrayView bytes)
                 ++m_depth;
             } else if (c == '}' || c == ']') {
                 if (--m_depth < 0)
-                    return fail(QStringLiteral("invalid JSON in the list at byte %1: unbalanced '%2'").arg(at() - 1).arg(QChar::fromLatin1(c)));
+                    return fail(QStringLiteral("invalid JSON in the list at byte %1: unbalanced '%2'")
+                                    .arg(at() - 1)
+                                    .arg(QChar::fromLatin1(c)));
             }
             break;
         case Where::ItemsNext:
@@ -230,7 +233,8 @@ bool ListStreamDecoder::feed(QByteArrayView bytes)
         case Where::Done:
             ++i;
             if (!isSpace(c))
-                return fail(QStringLiteral("invalid JSON in the list at byte %1: bytes after the document").arg(at() - 1));
+                return fail(
+                    QStringLiteral("invalid JSON in the list at byte %1: bytes after the document").arg(at() - 1));
             break;
         }
     }

@@ -22,9 +22,9 @@ class ListStreamDecoder
 {
 public:
     ListStreamDecoder(QString itemApiVersion, bool stripManagedFields)
-        : m_apiVersion(std::move(itemApiVersion)), m_strip(stripManagedFields)
-    {
-    }
+        : m_apiVersion(std::move(itemApiVersion))
+        , m_strip(stripManagedFields)
+    { }
 
     /// The next bytes of the body. Returns false once the body is known to be malformed.
     bool feed(QByteArrayView bytes);
@@ -44,17 +44,17 @@ private:
     QString m_apiVersion;
     bool m_strip;
     Where m_where = Where::Start;
-    qint64 m_offset = 0;       // bytes fed so far
-    int m_depth = 0;           // nesting inside the current top-level value or item
+    qint64 m_offset = 0; // bytes fed so far
+    int m_depth = 0;     // nesting inside the current top-level value or item
     bool m_inString = false;
     bool m_escape = false;
-    QByteArray m_key;          // the current top-level member's name
+    QByteArray m_key; // the current top-level member's name
     bool m_keyDone = false;
-    QByteArray m_outside;      // the document without its items' contents
-    QByteArray m_value;        // the current top-level value (for "kind")
-    QByteArray m_batch;        // {"items":[ + the items scanned so far (the last maybe partial)
+    QByteArray m_outside; // the document without its items' contents
+    QByteArray m_value;   // the current top-level value (for "kind")
+    QByteArray m_batch;   // {"items":[ + the items scanned so far (the last maybe partial)
     int m_batchItems = 0;
-    QString m_kind;            // the list's kind, once seen
+    QString m_kind; // the list's kind, once seen
     bool m_sawItems = false;
     Object::List m_list;
     std::optional<Status> m_error;

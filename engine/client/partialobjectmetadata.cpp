@@ -12,9 +12,8 @@ const QString PartialKind = QStringLiteral("PartialObjectMetadata");
 Object withTypeAndMetadata(const Object &o, const QString &apiVersion, const QString &kind)
 {
     const QJsonObject json = o.json();
-    return Object::fromJson(QJsonObject{{QStringLiteral("apiVersion"), apiVersion},
-                                        {QStringLiteral("kind"), kind},
-                                        {QStringLiteral("metadata"), json.value(QLatin1String("metadata")).toObject()}});
+    return Object::fromJson(QJsonObject{{QStringLiteral("apiVersion"), apiVersion}, {QStringLiteral("kind"), kind},
+        {QStringLiteral("metadata"), json.value(QLatin1String("metadata")).toObject()}});
 }
 } // namespace
 
@@ -39,10 +38,10 @@ Status metadataNotAcceptable(const Status &error, const QString &what)
     if (error.code() != 406)
         return error;
     return Status(error.code(), error.reason(),
-                  QStringLiteral("%1: the server does not serve PartialObjectMetadata (metadata-only) nor JSON for it (406 "
-                                 "Not Acceptable): %2")
-                      .arg(what, error.message()),
-                  error.details());
+        QStringLiteral("%1: the server does not serve PartialObjectMetadata (metadata-only) nor JSON for it (406 "
+                       "Not Acceptable): %2")
+            .arg(what, error.message()),
+        error.details());
 }
 
 } // namespace opbench

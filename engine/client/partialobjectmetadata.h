@@ -22,11 +22,11 @@
 namespace opbench {
 
 /// The Accept header of a metadata-only get or watch.
-inline constexpr char PartialObjectMetadataAccept[] =
-    "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
+inline constexpr char PartialObjectMetadataAccept[]
+    = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
 /// The Accept header of a metadata-only list.
-inline constexpr char PartialObjectMetadataListAccept[] =
-    "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+inline constexpr char PartialObjectMetadataListAccept[]
+    = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
 
 /// True when `o` is a meta.k8s.io/v1 PartialObjectMetadata.
 bool isPartialObjectMetadata(const Object &o);

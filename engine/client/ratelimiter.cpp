@@ -6,9 +6,12 @@
 namespace opbench {
 
 TokenBucket::TokenBucket(double qps, int burst, Clock *clock)
-    : m_qps(qps), m_burst(std::max(1, burst)), m_tokens(m_burst), m_clock(clock), m_last(clock->now())
-{
-}
+    : m_qps(qps)
+    , m_burst(std::max(1, burst))
+    , m_tokens(m_burst)
+    , m_clock(clock)
+    , m_last(clock->now())
+{ }
 
 Clock::Duration TokenBucket::reserve()
 {

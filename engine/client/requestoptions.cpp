@@ -19,7 +19,8 @@ QByteArray encodeQuery(const QueryParams &params)
     return out;
 }
 
-QString resourcePath(const GroupVersionResource &gvr, const QString &ns, const QString &name, const QString &subresource)
+QString resourcePath(
+    const GroupVersionResource &gvr, const QString &ns, const QString &name, const QString &subresource)
 {
     QString p = gvr.basePath();
     if (!ns.isEmpty())
@@ -55,7 +56,8 @@ void ListOptions::addTo(QueryParams &q) const
     if (allowWatchBookmarks)
         q.append({QStringLiteral("allowWatchBookmarks"), QStringLiteral("true")});
     if (sendInitialEvents)
-        q.append({QStringLiteral("sendInitialEvents"), *sendInitialEvents ? QStringLiteral("true") : QStringLiteral("false")});
+        q.append({QStringLiteral("sendInitialEvents"),
+            *sendInitialEvents ? QStringLiteral("true") : QStringLiteral("false")});
 }
 
 void WriteOptions::addTo(QueryParams &q) const
@@ -76,17 +78,22 @@ void PatchOptions::addTo(QueryParams &q) const
 QByteArray patchContentType(PatchType t)
 {
     switch (t) {
-    case PatchType::Merge: return "application/merge-patch+json";
-    case PatchType::JSONPatch: return "application/json-patch+json";
-    case PatchType::StrategicMerge: return "application/strategic-merge-patch+json";
-    case PatchType::Apply: return "application/apply-patch+yaml";
+    case PatchType::Merge:
+        return "application/merge-patch+json";
+    case PatchType::JSONPatch:
+        return "application/json-patch+json";
+    case PatchType::StrategicMerge:
+        return "application/strategic-merge-patch+json";
+    case PatchType::Apply:
+        return "application/apply-patch+yaml";
     }
     return "application/merge-patch+json";
 }
 
 QByteArray DeleteOptions::toJson() const
 {
-    QJsonObject o{{QStringLiteral("kind"), QStringLiteral("DeleteOptions")}, {QStringLiteral("apiVersion"), QStringLiteral("v1")}};
+    QJsonObject o{{QStringLiteral("kind"), QStringLiteral("DeleteOptions")},
+        {QStringLiteral("apiVersion"), QStringLiteral("v1")}};
     if (!propagationPolicy.isEmpty())
         o.insert(QStringLiteral("propagationPolicy"), propagationPolicy);
     if (gracePeriodSeconds)

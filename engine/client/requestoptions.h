@@ -22,8 +22,8 @@ QByteArray encodeQuery(const QueryParams &params);
 
 /// `/api/v1/namespaces/ns/pods/name/sub` or `/apis/g/v/...`; cluster-scoped (or all
 /// namespaces) when `ns` is empty; the collection when `name` is empty.
-QString resourcePath(const GroupVersionResource &gvr, const QString &ns, const QString &name = {},
-                     const QString &subresource = {});
+QString resourcePath(
+    const GroupVersionResource &gvr, const QString &ns, const QString &name = {}, const QString &subresource = {});
 
 struct GetOptions
 {
@@ -36,11 +36,11 @@ struct ListOptions
 {
     QString labelSelector;
     QString fieldSelector;
-    qint64 limit = 0;            // 0 = no limit
+    qint64 limit = 0; // 0 = no limit
     QString continueToken;
     QString resourceVersion;
     QString resourceVersionMatch; // NotOlderThan, Exact
-    int timeoutSeconds = 0;      // 0 = unset
+    int timeoutSeconds = 0;       // 0 = unset
     bool allowWatchBookmarks = false;
     std::optional<bool> sendInitialEvents;
     void addTo(QueryParams &q) const;
@@ -48,7 +48,7 @@ struct ListOptions
 
 struct WriteOptions
 {
-    bool dryRun = false;     // dryRun=All
+    bool dryRun = false; // dryRun=All
     QString fieldManager;
     QString fieldValidation; // Strict, Warn, Ignore
     void addTo(QueryParams &q) const;

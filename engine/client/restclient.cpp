@@ -10,14 +10,14 @@
 #include "engine/client/transport.h"
 #include "engine/client/watchstream.h"
 
+#include <QDeadlineTimer>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QLoggingCategory>
 #include <QMutex>
-#include <QSet>
-#include <QJsonObject>
-#include <QDeadlineTimer>
 #include <QPointer>
 #include <QScopeGuard>
+#include <QSet>
 
 #include <algorithm>
 #include <coroutine>
@@ -50,11 +50,18 @@ class InterruptibleSleep
 {
 public:
     InterruptibleSleep(Clock *clock, Clock::Duration d, QObject *context, std::shared_ptr<PendingSleeps> sleeps)
-        : m_clock(clock), m_d(d), m_context(context), m_sleeps(std::move(sleeps))
-    {
-    }
+        : m_clock(clock)
+        , m_d(d)
+        , m_context(context)
+        , m_sleeps(std::move(sleeps))
+    { }
     // Movable only before it is awaited (the compiler may move the temporary into place).
-    InterruptibleSleep(InterruptibleSleep &&o) noexcept : m_clock(o.m_clock), m_d(o.m_d), m_context(o.m_context), m_sleeps(o.m_sleeps) {}
+    InterruptibleSleep(InterruptibleSleep &&o) noexcept
+        : m_clock(o.m_clock)
+        , m_d(o.m_d)
+        , m_context(o.m_context)
+        , m_sleeps(o.m_sleeps)
+    { }
     InterruptibleSleep(const InterruptibleSleep &) = delete;
     InterruptibleSleep &operator=(const InterruptibleSleep &) = delete;
     InterruptibleSleep &operator=(InterruptibleSleep &&) = delete;
@@ -118,12 +125,13 @@ struct Attempt
 Status cancelled(const QByteArray &method, const QString &path)
 {
     return Status::transport(StatusReason::Cancelled,
-                             QStringLiteral("%1 %2 was cancelled: the client was destroyed").arg(QString::fromLatin1(method), path));
+        QStringLiteral("%1 %2 was cancelled: the client was destroyed").arg(QString::fromLatin1(method), path));
 }
 
 Status callCancelled(const QByteArray &method, const QString &path)
 {
-    return Status::transport(StatusReason::Cancelled, QStringLiteral("%1 %2 was cancelled").arg(QString::fromLatin1(method), path));
+    return Status::transport(
+        StatusReason::Cancelled, QStringLiteral("%1 %2 was cancelled").arg(QString::fromLatin1(method), path));
 }
 
 /// How often a cancellable call checks its predicate while it waits.
@@ -133,30 +141,31 @@ constexpr std::chrono::milliseconds kCancelPoll{100};
 /// any code are values; transport failures are Status. With `isCancelled`, the wait is sliced and
 /// the request aborted once it returns true.
 QCoro::Task<Expected<Attempt>> exchange(QPointer<detail::HttpClient> http, RestConfig cfg, QByteArray method,
-                                              QString path, QByteArray query, QByteArray body, QByteArray contentType,
-                                              Credentials creds, std::function<bool()> isCancelled,
-                                              ListStreamDecoder *listSink, QByteArray accept)
+    QString path, QByteArray query, QByteArray body, QByteArray contentType, Credentials creds,
+    std::function<bool()> isCancelled, ListStreamDecoder *listSink, QByteArray accept)
 {
     if (!http)
         co_return cancelled(method, path);
     const QSslConfiguration ssl = detail::sslConfiguration(cfg, creds);
     QPointer<detail::HttpReply> reply = http->send(method, detail::requestUrl(cfg, path, query),
-                                                   detail::requestHeaders(cfg, creds, contentType, accept), body, ssl);
+        detail::requestHeaders(cfg, creds, contentType, accept), body, ssl);
     // A list is decoded as its body arrives (a 2xx body only: errors keep theirs for the Status).
     QMetaObject::Connection streaming;
     if (listSink) {
         reply->setStreaming(true);
-        streaming = QObject::connect(reply.data(), &detail::HttpReply::readyRead, reply.data(), [r = reply.data(), listSink]() {
-            if (r->statusCode() >= 200 && r->statusCode() < 300)
-                listSink->feed(r->readAll());
-        });
+        streaming = QObject::connect(
+            reply.data(), &detail::HttpReply::readyRead, reply.data(), [r = reply.data(), listSink]() {
+                if (r->statusCode() >= 200 && r->statusCode() < 300)
+                    listSink->feed(r->readAll());
+            });
     }
     const auto release = qScopeGuard([reply, streaming]() {
         QObject::disconnect(streaming);
         if (reply)
             reply->deleteLater();
     });
-    const QDeadlineTimer deadline = cfg.timeout.count() < 0 ? QDeadlineTimer(QDeadlineTimer::Forever) : QDeadlineTimer(cfg.timeout);
+    const QDeadlineTimer deadline
+        = cfg.timeout.count() < 0 ? QDeadlineTimer(QDeadlineTimer::Forever) : QDeadlineTimer(cfg.timeout);
     detail::WaitOutcome outcome = detail::WaitOutcome::TimedOut;
     for (;;) {
         if (reply && reply->isFinished()) {
@@ -168,7 +177,8 @@ QCoro::Task<Expected<Attempt>> exchange(QPointer<detail::HttpClient> http, RestC
         if (isCancelled && (remaining.count() < 0 || remaining > kCancelPoll))
             slice = kCancelPoll;
         outcome = co_await detail::SignalWait(reply.data(), &detail::HttpReply::finished, slice);
-        if (outcome != detail::WaitOutcome::TimedOut || !reply || reply->isFinished() || !isCancelled || deadline.hasExpired())
+        if (outcome != detail::WaitOutcome::TimedOut || !reply || reply->isFinished() || !isCancelled
+            || deadline.hasExpired())
             break;
         if (isCancelled()) {
             reply->abort();
@@ -219,14 +229,16 @@ void warnIfUnverified(const RestConfig &cfg)
             return;
         warned.insert(server);
     }
-    qCWarning(lcClient).noquote() << QStringLiteral("TLS verification is off for %1 (insecure-skip-tls-verify): the server's "
-                                                   "certificate is not checked, so the connection and its credentials can be intercepted")
+    qCWarning(lcClient).noquote() << QStringLiteral(
+        "TLS verification is off for %1 (insecure-skip-tls-verify): the server's "
+        "certificate is not checked, so the connection and its credentials can be intercepted")
                                          .arg(server);
 }
 
 } // namespace
 
-RestClient::CancelScope::CancelScope(RestClient *client, std::function<bool()> cancelled) : m_client(client)
+RestClient::CancelScope::CancelScope(RestClient *client, std::function<bool()> cancelled)
+    : m_client(client)
 {
     if (m_client)
         m_previous = std::exchange(m_client->m_cancelled, std::move(cancelled));
@@ -239,8 +251,11 @@ RestClient::CancelScope::~CancelScope()
 }
 
 RestClient::RestClient(RestConfig config, QObject *parent)
-    : QObject(parent), m_config(std::move(config)), m_clock(m_config.clock ? m_config.clock : Clock::system()),
-      m_http(detail::makeHttpClient(m_config, this)), m_sleeps(std::make_shared<detail::PendingSleeps>())
+    : QObject(parent)
+    , m_config(std::move(config))
+    , m_clock(m_config.clock ? m_config.clock : Clock::system())
+    , m_http(detail::makeHttpClient(m_config, this))
+    , m_sleeps(std::make_shared<detail::PendingSleeps>())
 {
     warnIfUnverified(m_config);
     if (m_config.qps > 0)
@@ -289,9 +304,8 @@ auto RestClient::pause(Clock::Duration d, std::function<bool()> isCancelled) -> 
     }
 }
 
-QCoro::Task<Expected<RawResponse>> RestClient::send(QByteArray method, QString path, QueryParams query,
-                                                    QByteArray body, QByteArray contentType, ListStreamDecoder *listSink,
-                                                    QByteArray accept)
+QCoro::Task<Expected<RawResponse>> RestClient::send(QByteArray method, QString path, QueryParams query, QByteArray body,
+    QByteArray contentType, ListStreamDecoder *listSink, QByteArray accept)
 {
     // Everything read from `this` is copied before the first suspension; after each one, *alive
     // says whether the client still exists (false from the start of its destructor).
@@ -323,8 +337,8 @@ QCoro::Task<Expected<RawResponse>> RestClient::send(QByteArray method, QString p
             creds = *c;
         }
         std::function<bool()> exchangeCheck = isCancelled;
-        Expected<Attempt> a = co_await exchange(m_http, cfg, method, path, q, body, contentType, creds, std::move(exchangeCheck),
-                                                listSink, accept);
+        Expected<Attempt> a = co_await exchange(
+            m_http, cfg, method, path, q, body, contentType, creds, std::move(exchangeCheck), listSink, accept);
         if (!*alive)
             co_return cancelled(method, path);
         if (!a)
@@ -349,17 +363,18 @@ QCoro::Task<Expected<RawResponse>> RestClient::send(QByteArray method, QString p
     }
 }
 
-QCoro::Task<Expected<RawResponse>> RestClient::raw(QByteArray method, QString path, QueryParams query, QByteArray body,
-                                                   QByteArray contentType)
+QCoro::Task<Expected<RawResponse>> RestClient::raw(
+    QByteArray method, QString path, QueryParams query, QByteArray body, QByteArray contentType)
 {
-    co_return co_await send(std::move(method), std::move(path), std::move(query), std::move(body), std::move(contentType));
+    co_return co_await send(
+        std::move(method), std::move(path), std::move(query), std::move(body), std::move(contentType));
 }
 
-QCoro::Task<Expected<Object>> RestClient::sendForObject(QByteArray method, QString path, QueryParams query,
-                                                        QByteArray body, QByteArray contentType)
+QCoro::Task<Expected<Object>> RestClient::sendForObject(
+    QByteArray method, QString path, QueryParams query, QByteArray body, QByteArray contentType)
 {
-    Expected<RawResponse> r = co_await send(std::move(method), std::move(path), std::move(query), std::move(body),
-                                            std::move(contentType));
+    Expected<RawResponse> r
+        = co_await send(std::move(method), std::move(path), std::move(query), std::move(body), std::move(contentType));
     if (!r)
         co_return r.error();
     co_return Object::parse(r->body);
@@ -372,8 +387,8 @@ QCoro::Task<Expected<Object>> RestClient::get(GroupVersionResource gvr, QString 
     co_return co_await sendForObject("GET", resourcePath(gvr, ns, name, opts.subresource), q, {}, {});
 }
 
-QCoro::Task<Expected<Object::List>> RestClient::list(GroupVersionResource gvr, QString ns, ListOptions opts,
-                                                     bool stripManagedFields)
+QCoro::Task<Expected<Object::List>> RestClient::list(
+    GroupVersionResource gvr, QString ns, ListOptions opts, bool stripManagedFields)
 {
     QueryParams q;
     opts.addTo(q);
@@ -399,46 +414,49 @@ QCoro::Task<Expected<Object>> RestClient::update(GroupVersionResource gvr, QStri
     co_return co_await updateSubresource(std::move(gvr), std::move(ns), std::move(obj), QString(), std::move(opts));
 }
 
-QCoro::Task<Expected<Object>> RestClient::updateSubresource(GroupVersionResource gvr, QString ns, Object obj,
-                                                            QString subresource, WriteOptions opts)
+QCoro::Task<Expected<Object>> RestClient::updateSubresource(
+    GroupVersionResource gvr, QString ns, Object obj, QString subresource, WriteOptions opts)
 {
     QueryParams q;
     opts.addTo(q);
     const QString target = ns.isEmpty() ? obj.namespaceName() : ns;
-    co_return co_await sendForObject("PUT", resourcePath(gvr, target, obj.name(), subresource), q, obj.toJsonBytes(),
-                                     "application/json");
+    co_return co_await sendForObject(
+        "PUT", resourcePath(gvr, target, obj.name(), subresource), q, obj.toJsonBytes(), "application/json");
 }
 
-QCoro::Task<Expected<Object>> RestClient::updateStatus(GroupVersionResource gvr, QString ns, Object obj, WriteOptions opts)
+QCoro::Task<Expected<Object>> RestClient::updateStatus(
+    GroupVersionResource gvr, QString ns, Object obj, WriteOptions opts)
 {
-    co_return co_await updateSubresource(std::move(gvr), std::move(ns), std::move(obj), QStringLiteral("status"),
-                                         std::move(opts));
+    co_return co_await updateSubresource(
+        std::move(gvr), std::move(ns), std::move(obj), QStringLiteral("status"), std::move(opts));
 }
 
-QCoro::Task<Expected<Object>> RestClient::patch(GroupVersionResource gvr, QString ns, QString name, PatchType type,
-                                                QByteArray body, PatchOptions opts)
+QCoro::Task<Expected<Object>> RestClient::patch(
+    GroupVersionResource gvr, QString ns, QString name, PatchType type, QByteArray body, PatchOptions opts)
 {
     if (type == PatchType::Apply && opts.fieldManager.isEmpty())
         co_return Status::badRequest(QStringLiteral("PatchOptions.fieldManager is required for apply patch"));
     QueryParams q;
     opts.addTo(q);
-    co_return co_await sendForObject("PATCH", resourcePath(gvr, ns, name, opts.subresource), q, body,
-                                     patchContentType(type));
+    co_return co_await sendForObject(
+        "PATCH", resourcePath(gvr, ns, name, opts.subresource), q, body, patchContentType(type));
 }
 
-QCoro::Task<Expected<DeleteResult>> RestClient::remove(GroupVersionResource gvr, QString ns, QString name, DeleteOptions opts)
+QCoro::Task<Expected<DeleteResult>> RestClient::remove(
+    GroupVersionResource gvr, QString ns, QString name, DeleteOptions opts)
 {
     QueryParams q;
     if (opts.dryRun)
         q.append({QStringLiteral("dryRun"), QStringLiteral("All")});
-    Expected<RawResponse> r = co_await send("DELETE", resourcePath(gvr, ns, name), q, opts.toJson(), "application/json");
+    Expected<RawResponse> r
+        = co_await send("DELETE", resourcePath(gvr, ns, name), q, opts.toJson(), "application/json");
     if (!r)
         co_return r.error();
     QJsonParseError err{};
     const QJsonDocument doc = QJsonDocument::fromJson(r->body, &err);
     if (err.error != QJsonParseError::NoError || !doc.isObject())
         co_return Status::transport(StatusReason::DecodeError,
-                                    QStringLiteral("DELETE %1: the response is not a JSON object").arg(resourcePath(gvr, ns, name)));
+            QStringLiteral("DELETE %1: the response is not a JSON object").arg(resourcePath(gvr, ns, name)));
     DeleteResult result;
     if (doc.object().value(QLatin1String("kind")).toString() == QLatin1String("Status"))
         result.status = Status::fromJson(doc.object(), r->code);
@@ -447,8 +465,8 @@ QCoro::Task<Expected<DeleteResult>> RestClient::remove(GroupVersionResource gvr,
     co_return result;
 }
 
-QCoro::Task<Expected<Object>> RestClient::deleteCollection(GroupVersionResource gvr, QString ns, ListOptions list,
-                                                           DeleteOptions opts)
+QCoro::Task<Expected<Object>> RestClient::deleteCollection(
+    GroupVersionResource gvr, QString ns, ListOptions list, DeleteOptions opts)
 {
     QueryParams q;
     list.addTo(q);
@@ -457,7 +475,8 @@ QCoro::Task<Expected<Object>> RestClient::deleteCollection(GroupVersionResource 
     co_return co_await sendForObject("DELETE", resourcePath(gvr, ns), q, opts.toJson(), "application/json");
 }
 
-QCoro::Task<Expected<Object>> RestClient::getMetadata(GroupVersionResource gvr, QString ns, QString name, GetOptions opts)
+QCoro::Task<Expected<Object>> RestClient::getMetadata(
+    GroupVersionResource gvr, QString ns, QString name, GetOptions opts)
 {
     QueryParams q;
     opts.addTo(q);
@@ -488,15 +507,16 @@ QCoro::Task<Expected<Object::List>> RestClient::listMetadata(GroupVersionResourc
     co_return list;
 }
 
-std::unique_ptr<WatchStream> RestClient::watchMetadata(const GroupVersionResource &gvr, const QString &ns,
-                                                       const ListOptions &opts) const
+std::unique_ptr<WatchStream> RestClient::watchMetadata(
+    const GroupVersionResource &gvr, const QString &ns, const ListOptions &opts) const
 {
     std::unique_ptr<WatchStream> w = watch(gvr, ns, opts);
     w->setMetadataOnly(true);
     return w;
 }
 
-std::unique_ptr<WatchStream> RestClient::watch(const GroupVersionResource &gvr, const QString &ns, const ListOptions &opts) const
+std::unique_ptr<WatchStream> RestClient::watch(
+    const GroupVersionResource &gvr, const QString &ns, const ListOptions &opts) const
 {
     QueryParams q;
     opts.addTo(q);

@@ -25,10 +25,10 @@
 // Live on one thread; call from that thread. Long-lived watches use WatchStream (a connection
 // of its own each).
 
-#include "engine/base/clock.h"
 #include "engine/api/expected.h"
 #include "engine/api/gvk.h"
 #include "engine/api/object.h"
+#include "engine/base/clock.h"
 #include "engine/client/requestoptions.h"
 #include "engine/client/restconfig.h"
 
@@ -38,7 +38,6 @@
 
 #include <functional>
 #include <memory>
-
 
 namespace opbench {
 
@@ -96,28 +95,31 @@ public:
     QCoro::Task<Expected<Object>> get(GroupVersionResource gvr, QString ns, QString name, GetOptions opts = {});
     /// One page (opts.limit / continueToken). Items lacking apiVersion/kind get them from the
     /// list. With `stripManagedFields`, metadata.managedFields is dropped while decoding.
-    QCoro::Task<Expected<Object::List>> list(GroupVersionResource gvr, QString ns, ListOptions opts = {},
-                                             bool stripManagedFields = false);
+    QCoro::Task<Expected<Object::List>> list(
+        GroupVersionResource gvr, QString ns, ListOptions opts = {}, bool stripManagedFields = false);
     /// POST to the collection of `ns` (the object's own namespace when `ns` is empty).
     QCoro::Task<Expected<Object>> create(GroupVersionResource gvr, QString ns, Object obj, WriteOptions opts = {});
     /// PUT; the object's resourceVersion is the precondition (409 on mismatch).
     QCoro::Task<Expected<Object>> update(GroupVersionResource gvr, QString ns, Object obj, WriteOptions opts = {});
-    QCoro::Task<Expected<Object>> updateSubresource(GroupVersionResource gvr, QString ns, Object obj,
-                                                    QString subresource, WriteOptions opts = {});
-    QCoro::Task<Expected<Object>> updateStatus(GroupVersionResource gvr, QString ns, Object obj, WriteOptions opts = {});
+    QCoro::Task<Expected<Object>> updateSubresource(
+        GroupVersionResource gvr, QString ns, Object obj, QString subresource, WriteOptions opts = {});
+    QCoro::Task<Expected<Object>> updateStatus(
+        GroupVersionResource gvr, QString ns, Object obj, WriteOptions opts = {});
     /// PATCH with the type's Content-Type. Apply needs opts.fieldManager.
-    QCoro::Task<Expected<Object>> patch(GroupVersionResource gvr, QString ns, QString name, PatchType type,
-                                        QByteArray body, PatchOptions opts = {});
-    QCoro::Task<Expected<DeleteResult>> remove(GroupVersionResource gvr, QString ns, QString name, DeleteOptions opts = {});
+    QCoro::Task<Expected<Object>> patch(
+        GroupVersionResource gvr, QString ns, QString name, PatchType type, QByteArray body, PatchOptions opts = {});
+    QCoro::Task<Expected<DeleteResult>> remove(
+        GroupVersionResource gvr, QString ns, QString name, DeleteOptions opts = {});
     /// DELETE on the collection (selectors from `list`); returns the server's response document.
-    QCoro::Task<Expected<Object>> deleteCollection(GroupVersionResource gvr, QString ns, ListOptions list = {},
-                                                   DeleteOptions opts = {});
+    QCoro::Task<Expected<Object>> deleteCollection(
+        GroupVersionResource gvr, QString ns, ListOptions list = {}, DeleteOptions opts = {});
     /// Any request (discovery, /version, tests). Non-2xx replies are Status errors.
-    QCoro::Task<Expected<RawResponse>> raw(QByteArray method, QString path, QueryParams query = {},
-                                           QByteArray body = {}, QByteArray contentType = {});
+    QCoro::Task<Expected<RawResponse>> raw(
+        QByteArray method, QString path, QueryParams query = {}, QByteArray body = {}, QByteArray contentType = {});
 
     /// A watch on the collection (not started: connect its signals, then call start()).
-    std::unique_ptr<WatchStream> watch(const GroupVersionResource &gvr, const QString &ns, const ListOptions &opts) const;
+    std::unique_ptr<WatchStream> watch(
+        const GroupVersionResource &gvr, const QString &ns, const ListOptions &opts) const;
 
     /// Metadata-only reads (client-go's metadata client; see partialobjectmetadata.h): the
     /// objects are meta.k8s.io/v1 PartialObjectMetadata, a full object from a server that ignores
@@ -125,15 +127,14 @@ public:
     /// metadata.managedFields while decoding.
     QCoro::Task<Expected<Object>> getMetadata(GroupVersionResource gvr, QString ns, QString name, GetOptions opts = {});
     QCoro::Task<Expected<Object::List>> listMetadata(GroupVersionResource gvr, QString ns, ListOptions opts = {});
-    std::unique_ptr<WatchStream> watchMetadata(const GroupVersionResource &gvr, const QString &ns,
-                                               const ListOptions &opts) const;
+    std::unique_ptr<WatchStream> watchMetadata(
+        const GroupVersionResource &gvr, const QString &ns, const ListOptions &opts) const;
 
 private:
     QCoro::Task<Expected<RawResponse>> send(QByteArray method, QString path, QueryParams query, QByteArray body,
-                                            QByteArray contentType,
-                                            ListStreamDecoder *listSink = nullptr, QByteArray accept = {});
-    QCoro::Task<Expected<Object>> sendForObject(QByteArray method, QString path, QueryParams query, QByteArray body,
-                                                QByteArray contentType);
+        QByteArray contentType, ListStreamDecoder *listSink = nullptr, QByteArray accept = {});
+    QCoro::Task<Expected<Object>> sendForObject(
+        QByteArray method, QString path, QueryParams query, QByteArray body, QByteArray contentType);
     /// Sleeps `d` on the clock (a rate-limit slot or a Retry-After pause); Cancelled when
     /// `isCancelled` turns true, Destroyed when the client is destroyed meanwhile (then the caller
     /// must not touch the client any more).

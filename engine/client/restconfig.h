@@ -5,11 +5,11 @@
 
 #include "engine/api/expected.h"
 
+#include "engine/api/version.h"
 #include <QList>
 #include <QSslCertificate>
 #include <QSslKey>
 #include <QString>
-#include "engine/api/version.h"
 
 #include <QUrl>
 
@@ -38,7 +38,7 @@ struct TlsConfig
 
 struct RestConfig
 {
-    QUrl server;          // https://host:port (a path prefix is kept)
+    QUrl server; // https://host:port (a path prefix is kept)
     TlsConfig tls;
     /// How requests authenticate; nullptr = anonymous. Shared by all clients of this config.
     std::shared_ptr<AuthProvider> auth;
@@ -65,6 +65,7 @@ struct RestConfig
 /// unusable and that file exists, as controller-runtime does), else ~/.kube/config.
 /// `context` overrides current-context (and, when given, skips in-cluster).
 /// Errors (code 0, reason ConfigError) name the file, line or missing setting.
-Expected<RestConfig> loadConfig(const QString &kubeconfigPath = {}, const QString &context = {}, Clock *clock = nullptr);
+Expected<RestConfig> loadConfig(
+    const QString &kubeconfigPath = {}, const QString &context = {}, Clock *clock = nullptr);
 
 } // namespace opbench

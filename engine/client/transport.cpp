@@ -18,8 +18,8 @@ QNetworkProxy proxyFor(const RestConfig &cfg)
     // An HTTP proxy is asked to CONNECT to the server (for https and http servers alike).
     const QUrl &p = cfg.proxyUrl;
     const auto type = p.scheme() == QLatin1String("socks5") ? QNetworkProxy::Socks5Proxy : QNetworkProxy::HttpProxy;
-    return QNetworkProxy(type, p.host(), quint16(p.port(type == QNetworkProxy::Socks5Proxy ? 1080 : 80)), p.userName(),
-                         p.password());
+    return QNetworkProxy(
+        type, p.host(), quint16(p.port(type == QNetworkProxy::Socks5Proxy ? 1080 : 80)), p.userName(), p.password());
 }
 
 } // namespace
@@ -61,8 +61,8 @@ QUrl requestUrl(const RestConfig &cfg, const QString &path, const QByteArray &qu
     return url;
 }
 
-QByteArray requestHeaders(const RestConfig &cfg, const Credentials &creds, const QByteArray &contentType,
-                          const QByteArray &accept)
+QByteArray requestHeaders(
+    const RestConfig &cfg, const Credentials &creds, const QByteArray &contentType, const QByteArray &accept)
 {
     QByteArray h;
     h.reserve(160 + creds.authorization.size() + accept.size());
@@ -81,30 +81,36 @@ Status transportError(const HttpReply &reply, const QByteArray &method, const Re
     if (reply.error() == HttpReply::Error::Tls || !reply.tlsErrors().isEmpty()) {
         const QString name = cfg.tls.serverName.isEmpty() ? reply.url().host() : cfg.tls.serverName;
         const QString trust = cfg.tls.caSource.isEmpty() ? QStringLiteral("the system trust store") : cfg.tls.caSource;
-        const QString why = reply.tlsErrors().isEmpty() ? reply.errorString() : reply.tlsErrors().join(QStringLiteral("; "));
+        const QString why
+            = reply.tlsErrors().isEmpty() ? reply.errorString() : reply.tlsErrors().join(QStringLiteral("; "));
         return Status::transport(StatusReason::TlsError,
-                                 QStringLiteral("TLS verification failed for %1 (expected server name \"%2\", trusted CAs "
-                                                "from %3): %4").arg(target, name, trust, why));
+            QStringLiteral("TLS verification failed for %1 (expected server name \"%2\", trusted CAs "
+                           "from %3): %4")
+                .arg(target, name, trust, why));
     }
     if (reply.error() == HttpReply::Error::Aborted)
         return Status::transport(StatusReason::Cancelled, QStringLiteral("%1 was cancelled").arg(target));
-    return Status::transport(StatusReason::ConnectionFailed, QStringLiteral("%1 failed: %2").arg(target, reply.errorString()));
+    return Status::transport(
+        StatusReason::ConnectionFailed, QStringLiteral("%1 failed: %2").arg(target, reply.errorString()));
 }
 
 Status timeoutError(const QByteArray &method, const QString &path, std::chrono::milliseconds timeout)
 {
-    return Status::transport(StatusReason::Timeout, QStringLiteral("%1 %2 did not complete within %3 ms")
-                                                        .arg(QString::fromLatin1(method), path).arg(timeout.count()));
+    return Status::transport(StatusReason::Timeout,
+        QStringLiteral("%1 %2 did not complete within %3 ms")
+            .arg(QString::fromLatin1(method), path)
+            .arg(timeout.count()));
 }
 
 void countRequest(int code, const QByteArray &method, const QUrl &server)
 {
-    static CounterFamily *family = MetricsRegistry::global().counter(
-        QStringLiteral("rest_client_requests_total"),
+    static CounterFamily *family = MetricsRegistry::global().counter(QStringLiteral("rest_client_requests_total"),
         QStringLiteral("Number of HTTP requests, partitioned by status code, method, and host."),
         {QStringLiteral("code"), QStringLiteral("method"), QStringLiteral("host")});
-    const QString host = server.port() > 0 ? QStringLiteral("%1:%2").arg(server.host()).arg(server.port()) : server.host();
-    family->labels({code > 0 ? QString::number(code) : QStringLiteral("<error>"), QString::fromLatin1(method), host})->inc();
+    const QString host
+        = server.port() > 0 ? QStringLiteral("%1:%2").arg(server.host()).arg(server.port()) : server.host();
+    family->labels({code > 0 ? QString::number(code) : QStringLiteral("<error>"), QString::fromLatin1(method), host})
+        ->inc();
 }
 
 int retryAfterSeconds(const HttpReply &reply)

@@ -24,8 +24,8 @@ HttpClient *makeHttpClient(const RestConfig &cfg, QObject *parent);
 QUrl requestUrl(const RestConfig &cfg, const QString &path, const QByteArray &query);
 /// User-Agent, Accept, Content-Type and Authorization as "Name: value\r\n" lines. Accept is
 /// `accept`, or application/json when it is empty.
-QByteArray requestHeaders(const RestConfig &cfg, const Credentials &creds, const QByteArray &contentType,
-                          const QByteArray &accept = {});
+QByteArray requestHeaders(
+    const RestConfig &cfg, const Credentials &creds, const QByteArray &contentType, const QByteArray &accept = {});
 /// The TLS settings of a request: the config's CAs, verification and client identity (the
 /// credentials' certificate, from an exec plugin, before the kubeconfig's). Empty for http.
 QSslConfiguration sslConfiguration(const RestConfig &cfg, const Credentials &creds);

@@ -9,11 +9,16 @@ namespace opbench {
 QString WatchEvent::typeName(Type t)
 {
     switch (t) {
-    case Type::Added: return QStringLiteral("ADDED");
-    case Type::Modified: return QStringLiteral("MODIFIED");
-    case Type::Deleted: return QStringLiteral("DELETED");
-    case Type::Bookmark: return QStringLiteral("BOOKMARK");
-    case Type::Error: return QStringLiteral("ERROR");
+    case Type::Added:
+        return QStringLiteral("ADDED");
+    case Type::Modified:
+        return QStringLiteral("MODIFIED");
+    case Type::Deleted:
+        return QStringLiteral("DELETED");
+    case Type::Bookmark:
+        return QStringLiteral("BOOKMARK");
+    case Type::Error:
+        return QStringLiteral("ERROR");
     }
     return {};
 }
@@ -50,9 +55,11 @@ static std::optional<WatchEvent> decodeFast(const QByteArray &line)
     if (!line.startsWith(head))
         return std::nullopt;
     const qsizetype typeEnd = line.indexOf('"', head.size());
-    if (typeEnd < 0 || QByteArrayView(line).sliced(typeEnd).first(qMin(mid.size(), line.size() - typeEnd)) != QByteArrayView(mid))
+    if (typeEnd < 0
+        || QByteArrayView(line).sliced(typeEnd).first(qMin(mid.size(), line.size() - typeEnd)) != QByteArrayView(mid))
         return std::nullopt;
-    const std::optional<WatchEvent::Type> type = parseType(QByteArrayView(line).sliced(head.size(), typeEnd - head.size()));
+    const std::optional<WatchEvent::Type> type
+        = parseType(QByteArrayView(line).sliced(head.size(), typeEnd - head.size()));
     const qsizetype objStart = typeEnd + mid.size();
     qsizetype end = line.size();
     while (end > objStart && (line[end - 1] == ' ' || line[end - 1] == '\t'))

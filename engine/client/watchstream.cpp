@@ -13,9 +13,13 @@
 namespace opbench {
 
 WatchStream::WatchStream(RestConfig config, QString path, QueryParams query, QObject *parent)
-    : QObject(parent), m_config(std::move(config)), m_path(std::move(path)), m_query(std::move(query)),
-      m_http(detail::makeHttpClient(m_config, this)), m_timer(new QTimer(this)),
-      m_clock(m_config.clock ? m_config.clock : Clock::system())
+    : QObject(parent)
+    , m_config(std::move(config))
+    , m_path(std::move(path))
+    , m_query(std::move(query))
+    , m_http(detail::makeHttpClient(m_config, this))
+    , m_timer(new QTimer(this))
+    , m_clock(m_config.clock ? m_config.clock : Clock::system())
 {
     m_timer->setSingleShot(true);
     connect(m_timer, &QTimer::timeout, this, &WatchStream::onTimeout);
@@ -46,9 +50,10 @@ void WatchStream::armIdleCheck(Clock::TimePoint at)
             return;
         }
         finish(Status::transport(StatusReason::Timeout,
-                                 QStringLiteral("GET %1: nothing received for %2 s on a watch with bookmarks: the connection is presumed dead")
-                                     .arg(m_path)
-                                     .arg(double(m_idleTimeout.count()) / 1000.0)));
+            QStringLiteral(
+                "GET %1: nothing received for %2 s on a watch with bookmarks: the connection is presumed dead")
+                .arg(m_path)
+                .arg(double(m_idleTimeout.count()) / 1000.0)));
     });
 }
 
@@ -83,8 +88,9 @@ void WatchStream::start()
 void WatchStream::open(const Credentials &creds)
 {
     m_reply = m_http->send("GET", detail::requestUrl(m_config, m_path, encodeQuery(m_query)),
-                           detail::requestHeaders(m_config, creds, {}, m_metadataOnly ? QByteArray(PartialObjectMetadataAccept) : QByteArray()),
-                           {}, detail::sslConfiguration(m_config, creds));
+        detail::requestHeaders(
+            m_config, creds, {}, m_metadataOnly ? QByteArray(PartialObjectMetadataAccept) : QByteArray()),
+        {}, detail::sslConfiguration(m_config, creds));
     // Read on this thread as the loop gets to it: a busy loop leaves the bytes in the socket
     // (TCP flow control) instead of buffering the stream whole.
     m_reply->setStreaming(true);
@@ -174,7 +180,9 @@ void WatchStream::onFinished()
         if (code == 401 && m_config.auth)
             m_config.auth->invalidate(); // the caller's rewatch gets fresh credentials
         const Status error = Status::fromHttp(code, m_errorBody);
-        finish(m_metadataOnly ? metadataNotAcceptable(error, QStringLiteral("GET ") + m_path + QStringLiteral(" (watch)")) : error);
+        finish(m_metadataOnly
+                ? metadataNotAcceptable(error, QStringLiteral("GET ") + m_path + QStringLiteral(" (watch)"))
+                : error);
         return;
     }
     deliver(m_decoder.finish());

@@ -39,7 +39,7 @@ namespace opbench {
 namespace detail {
 class HttpClient;
 class HttpReply;
-}
+} // namespace detail
 
 struct Credentials;
 
@@ -88,12 +88,12 @@ private:
     QueryParams m_query;
     detail::HttpClient *m_http; // child
     QPointer<detail::HttpReply> m_reply;
-    QTimer *m_timer;              // child: header / overall deadline
+    QTimer *m_timer; // child: header / overall deadline
     Clock *m_clock;
     std::chrono::milliseconds m_idleTimeout{150000};
     bool m_expectsBookmarks = false;
     bool m_metadataOnly = false;
-    quint64 m_idleCheck = 0;      // the pending idle check on m_clock (0: none)
+    quint64 m_idleCheck = 0;       // the pending idle check on m_clock (0: none)
     Clock::TimePoint m_lastData{}; // when the server was last heard from
     WatchDecoder m_decoder;
     std::optional<Status> m_lastError;

@@ -11,12 +11,13 @@ namespace {
 
 /// The kind's informer, looked up in `cache` when the controller starts (not at build time: a
 /// standby replica lists and watches nothing for its controllers).
-Controller::InformerSource informerSource(InformerCache *cache, const GroupVersionKind &gvk,
-                                          ObjectProjection projection = ObjectProjection::Normal)
+Controller::InformerSource informerSource(
+    InformerCache *cache, const GroupVersionKind &gvk, ObjectProjection projection = ObjectProjection::Normal)
 {
     return [cache = QPointer<InformerCache>(cache), gvk, projection]() -> Expected<Informer *> {
         if (!cache)
-            return Status::transport(QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("the cache was destroyed"));
+            return Status::transport(
+                QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("the cache was destroyed"));
         return cache->informerFor(gvk, projection);
     };
 }
@@ -24,12 +25,14 @@ Controller::InformerSource informerSource(InformerCache *cache, const GroupVersi
 Status unmappedKind(const GroupVersionKind &gvk)
 {
     return Status(404, QString::fromLatin1(StatusReason::NotFound),
-                  QStringLiteral("no matches for kind \"%1\" in version \"%2\"").arg(gvk.kind, gvk.groupVersion().toString()));
+        QStringLiteral("no matches for kind \"%1\" in version \"%2\"").arg(gvk.kind, gvk.groupVersion().toString()));
 }
 
 } // namespace
 
-ControllerBuilder::ControllerBuilder(InformerCache *cache) : m_cache(cache) {}
+ControllerBuilder::ControllerBuilder(InformerCache *cache)
+    : m_cache(cache)
+{ }
 
 ControllerBuilder::~ControllerBuilder() = default;
 ControllerBuilder::ControllerBuilder(ControllerBuilder &&) noexcept = default;
@@ -44,20 +47,22 @@ ControllerBuilder &ControllerBuilder::named(const QString &name)
 ControllerBuilder &ControllerBuilder::forKind(const GroupVersionKind &gvk, QList<Predicate> predicates)
 {
     if (m_for && m_error.isEmpty())
-        m_error = QStringLiteral("forKind() can only be called once (already %1, now %2)").arg(m_for->toString(), gvk.toString());
+        m_error = QStringLiteral("forKind() can only be called once (already %1, now %2)")
+                      .arg(m_for->toString(), gvk.toString());
     m_for = gvk;
     m_forPredicates = std::move(predicates);
     return *this;
 }
 
-ControllerBuilder &ControllerBuilder::owns(const GroupVersionKind &gvk, QList<Predicate> predicates, bool onlyController)
+ControllerBuilder &ControllerBuilder::owns(
+    const GroupVersionKind &gvk, QList<Predicate> predicates, bool onlyController)
 {
     m_watches.push_back(Watch{gvk, nullptr, std::move(predicates), onlyController});
     return *this;
 }
 
-ControllerBuilder &ControllerBuilder::watches(const GroupVersionKind &gvk, std::unique_ptr<EventHandler> handler,
-                                              QList<Predicate> predicates)
+ControllerBuilder &ControllerBuilder::watches(
+    const GroupVersionKind &gvk, std::unique_ptr<EventHandler> handler, QList<Predicate> predicates)
 {
     m_watches.push_back(Watch{gvk, std::move(handler), std::move(predicates), std::nullopt});
     return *this;
@@ -68,7 +73,8 @@ ControllerBuilder &ControllerBuilder::watches(const GroupVersionKind &gvk, MapFu
     return watches(gvk, enqueueRequestsFromMapFunc(std::move(map)), std::move(predicates));
 }
 
-ControllerBuilder &ControllerBuilder::watchesAsync(const GroupVersionKind &gvk, AsyncMapFunc map, QList<Predicate> predicates)
+ControllerBuilder &ControllerBuilder::watchesAsync(
+    const GroupVersionKind &gvk, AsyncMapFunc map, QList<Predicate> predicates)
 {
     return watches(gvk, enqueueRequestsFromAsyncMapFunc(std::move(map)), std::move(predicates));
 }
@@ -98,11 +104,13 @@ Expected<Controller *> ControllerBuilder::build(std::shared_ptr<Reconciler> reco
         m_options.forKind = *m_for;
     } else {
         // No For kind (controller-runtime's Named() + Watches()): requests come from watches().
-        if (std::any_of(m_watches.begin(), m_watches.end(), [](const Watch &w) { return w.ownsOnlyController.has_value(); }))
+        if (std::any_of(
+                m_watches.begin(), m_watches.end(), [](const Watch &w) { return w.ownsOnlyController.has_value(); }))
             return Status::badRequest(QStringLiteral("owns() can only be used together with forKind()"));
         if (m_watches.empty())
-            return Status::badRequest(QStringLiteral("there are no watches configured, controller will never get triggered. "
-                                                     "Use forKind(), owns() or watches() to set them up"));
+            return Status::badRequest(
+                QStringLiteral("there are no watches configured, controller will never get triggered. "
+                               "Use forKind(), owns() or watches() to set them up"));
         if (m_name.isEmpty() && m_options.name.isEmpty())
             return Status::badRequest(QStringLiteral("one of forKind() or named() must be called"));
     }
@@ -120,20 +128,22 @@ Expected<Controller *> ControllerBuilder::build(std::shared_ptr<Reconciler> reco
         return created.error();
     Controller *c = *created;
     if (m_for)
-        c->watch(informerSource(m_cache, *m_for), *m_for, enqueueRequestForObject(), m_globalPredicates + m_forPredicates);
+        c->watch(
+            informerSource(m_cache, *m_for), *m_for, enqueueRequestForObject(), m_globalPredicates + m_forPredicates);
     for (size_t i = 0; i < m_watches.size(); ++i) {
         Watch &w = m_watches[i];
         std::unique_ptr<EventHandler> handler = w.ownsOnlyController
-                                                    ? enqueueRequestForOwner(*m_for, ownerNamespaced, *w.ownsOnlyController)
-                                                    : std::move(w.handler);
-        c->watch(informerSource(m_cache, w.gvk, w.projection), w.gvk, std::move(handler), m_globalPredicates + w.predicates);
+            ? enqueueRequestForOwner(*m_for, ownerNamespaced, *w.ownsOnlyController)
+            : std::move(w.handler);
+        c->watch(
+            informerSource(m_cache, w.gvk, w.projection), w.gvk, std::move(handler), m_globalPredicates + w.predicates);
     }
     m_watches.clear();
     return c;
 }
 
-ControllerBuilder &ControllerBuilder::owns(const GroupVersionKind &gvk, ObjectProjection projection,
-                                           QList<Predicate> predicates, bool onlyController)
+ControllerBuilder &ControllerBuilder::owns(
+    const GroupVersionKind &gvk, ObjectProjection projection, QList<Predicate> predicates, bool onlyController)
 {
     owns(gvk, std::move(predicates), onlyController);
     m_watches.back().projection = projection;
@@ -141,15 +151,15 @@ ControllerBuilder &ControllerBuilder::owns(const GroupVersionKind &gvk, ObjectPr
 }
 
 ControllerBuilder &ControllerBuilder::watches(const GroupVersionKind &gvk, ObjectProjection projection,
-                                              std::unique_ptr<EventHandler> handler, QList<Predicate> predicates)
+    std::unique_ptr<EventHandler> handler, QList<Predicate> predicates)
 {
     watches(gvk, std::move(handler), std::move(predicates));
     m_watches.back().projection = projection;
     return *this;
 }
 
-ControllerBuilder &ControllerBuilder::watches(const GroupVersionKind &gvk, ObjectProjection projection, MapFunc map,
-                                              QList<Predicate> predicates)
+ControllerBuilder &ControllerBuilder::watches(
+    const GroupVersionKind &gvk, ObjectProjection projection, MapFunc map, QList<Predicate> predicates)
 {
     return watches(gvk, projection, enqueueRequestsFromMapFunc(std::move(map)), std::move(predicates));
 }

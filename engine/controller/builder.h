@@ -44,16 +44,16 @@ public:
     /// controller-runtime's builder.OnlyMetadata: owner references, labels and resourceVersions
     /// are all an owner-tracking watch needs, and the cache does not hold the objects whole.
     ControllerBuilder &owns(const GroupVersionKind &gvk, ObjectProjection projection, QList<Predicate> predicates = {},
-                            bool onlyController = true);
+        bool onlyController = true);
     ControllerBuilder &watches(const GroupVersionKind &gvk, ObjectProjection projection,
-                               std::unique_ptr<EventHandler> handler, QList<Predicate> predicates = {});
-    ControllerBuilder &watches(const GroupVersionKind &gvk, ObjectProjection projection, MapFunc map,
-                               QList<Predicate> predicates = {});
+        std::unique_ptr<EventHandler> handler, QList<Predicate> predicates = {});
+    ControllerBuilder &watches(
+        const GroupVersionKind &gvk, ObjectProjection projection, MapFunc map, QList<Predicate> predicates = {});
 
     /// `onlyController` false: every owner reference of the For kind, not just the controller.
     ControllerBuilder &owns(const GroupVersionKind &gvk, QList<Predicate> predicates = {}, bool onlyController = true);
-    ControllerBuilder &watches(const GroupVersionKind &gvk, std::unique_ptr<EventHandler> handler,
-                               QList<Predicate> predicates = {});
+    ControllerBuilder &watches(
+        const GroupVersionKind &gvk, std::unique_ptr<EventHandler> handler, QList<Predicate> predicates = {});
     ControllerBuilder &watches(const GroupVersionKind &gvk, MapFunc map, QList<Predicate> predicates = {});
     /// A map function that may await a cached read (see AsyncMapFunc).
     ControllerBuilder &watchesAsync(const GroupVersionKind &gvk, AsyncMapFunc map, QList<Predicate> predicates = {});

@@ -41,9 +41,12 @@ void setError(TraceCall &c, const Status &s)
 } // namespace
 
 Client::Client(InformerCache *cache, RestClient *rest, Clock *clock, QObject *parent)
-    : QObject(parent), m_cache(cache), m_rest(rest), m_clock(clock ? clock : Clock::system()), m_apiReader(this)
-{
-}
+    : QObject(parent)
+    , m_cache(cache)
+    , m_rest(rest)
+    , m_clock(clock ? clock : Clock::system())
+    , m_apiReader(this)
+{ }
 
 Client::~Client() = default;
 
@@ -52,7 +55,7 @@ Expected<ResourceMapping> Client::mappingFor(const GroupVersionKind &gvk) const
     if (auto m = m_cache->mapper().forKind(gvk))
         return *m;
     return Status(404, QString::fromLatin1(StatusReason::NotFound),
-                  QStringLiteral("no matches for kind \"%1\" in version \"%2\"").arg(gvk.kind, gvk.apiVersion()));
+        QStringLiteral("no matches for kind \"%1\" in version \"%2\"").arg(gvk.kind, gvk.apiVersion()));
 }
 
 Object Client::cached(const GroupVersionKind &gvk, const QString &key) const
@@ -89,13 +92,14 @@ QCoro::Task<Expected<Object>> Client::getMetadata(ReconcileContext ctx, GroupVer
     return cachedGet(std::move(ctx), std::move(gvk), std::move(ns), std::move(name), ObjectProjection::Metadata);
 }
 
-QCoro::Task<Expected<QList<Object>>> Client::listMetadata(ReconcileContext ctx, GroupVersionKind gvk, CacheListOptions opts)
+QCoro::Task<Expected<QList<Object>>> Client::listMetadata(
+    ReconcileContext ctx, GroupVersionKind gvk, CacheListOptions opts)
 {
     return cachedList(std::move(ctx), std::move(gvk), std::move(opts), ObjectProjection::Metadata);
 }
 
-QCoro::Task<Expected<Object>> Client::cachedGet(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name,
-                                                ObjectProjection projection)
+QCoro::Task<Expected<Object>> Client::cachedGet(
+    ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name, ObjectProjection projection)
 {
     QPointer<Client> self(this);
     const PendingCall p{{}, {}, 0, QStringLiteral("get"), gvk, objectKey(ns, name), true, {}, {}};
@@ -116,8 +120,8 @@ QCoro::Task<Expected<Object>> Client::cachedGet(ReconcileContext ctx, GroupVersi
     co_return r;
 }
 
-QCoro::Task<Expected<QList<Object>>> Client::cachedList(ReconcileContext ctx, GroupVersionKind gvk, CacheListOptions opts,
-                                                        ObjectProjection projection)
+QCoro::Task<Expected<QList<Object>>> Client::cachedList(
+    ReconcileContext ctx, GroupVersionKind gvk, CacheListOptions opts, ObjectProjection projection)
 {
     QPointer<Client> self(this);
     const PendingCall p{{}, {}, 0, QStringLiteral("list"), gvk, opts.namespaceName, true, {}, {}};
@@ -236,7 +240,8 @@ QCoro::Task<Expected<DeleteResult>> Client::write(ReconcileContext ctx, Write w)
         call.code = w.verb == QLatin1String("create") ? 201 : 200;
         if (!r->object.isNull())
             call.resourceVersion = r->object.resourceVersion();
-        call.diff = jsonDiff(before.isNull() ? QJsonObject() : before.json(), r->object.isNull() ? QJsonObject() : r->object.json());
+        call.diff = jsonDiff(
+            before.isNull() ? QJsonObject() : before.json(), r->object.isNull() ? QJsonObject() : r->object.json());
     } else {
         setError(call, r.error());
         if (!before.isNull() && sendsObject)
@@ -281,7 +286,8 @@ QCoro::Task<Expected<Object>> Client::sendObject(GroupVersionResource gvr, QStri
     QString name = w.obj.name();
     const PatchType type = w.patch->type();
     QByteArray data = w.patch->data();
-    Expected<Object> r = co_await m_rest->patch(gvr, ns, std::move(name), type, std::move(data), std::move(w.patchOptions));
+    Expected<Object> r
+        = co_await m_rest->patch(gvr, ns, std::move(name), type, std::move(data), std::move(w.patchOptions));
     co_return r;
 }
 
@@ -344,7 +350,8 @@ QCoro::Task<Expected<Object>> Client::liveGet(ReconcileContext ctx, GroupVersion
     co_return r;
 }
 
-QCoro::Task<Expected<QList<Object>>> Client::liveList(ReconcileContext ctx, GroupVersionKind gvk, QString ns, ListOptions opts)
+QCoro::Task<Expected<QList<Object>>> Client::liveList(
+    ReconcileContext ctx, GroupVersionKind gvk, QString ns, ListOptions opts)
 {
     QPointer<Client> self(this);
     const PendingCall p{{}, {}, 0, QStringLiteral("list"), gvk, ns, false, {}, {}};
@@ -376,8 +383,8 @@ QCoro::Task<Expected<Object>> ApiReader::get(ReconcileContext ctx, GroupVersionK
     return m_client->liveGet(std::move(ctx), std::move(gvk), std::move(ns), std::move(name));
 }
 
-QCoro::Task<Expected<QList<Object>>> ApiReader::list(ReconcileContext ctx, GroupVersionKind gvk, QString ns,
-                                                     ListOptions opts) const
+QCoro::Task<Expected<QList<Object>>> ApiReader::list(
+    ReconcileContext ctx, GroupVersionKind gvk, QString ns, ListOptions opts) const
 {
     return m_client->liveList(std::move(ctx), std::move(gvk), std::move(ns), std::move(opts));
 }

@@ -39,12 +39,14 @@ class ApiReader
 public:
     QCoro::Task<Expected<Object>> get(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name) const;
     /// All items (one request; opts.limit applies as given).
-    QCoro::Task<Expected<QList<Object>>> list(ReconcileContext ctx, GroupVersionKind gvk, QString ns,
-                                              ListOptions opts = {}) const;
+    QCoro::Task<Expected<QList<Object>>> list(
+        ReconcileContext ctx, GroupVersionKind gvk, QString ns, ListOptions opts = {}) const;
 
 private:
     friend class Client;
-    explicit ApiReader(Client *client) : m_client(client) {}
+    explicit ApiReader(Client *client)
+        : m_client(client)
+    { }
     Client *m_client;
 };
 
@@ -63,7 +65,8 @@ public:
     /// kind): served by the kind's metadata-only informer (InformerCache::getMetadata), which
     /// the first read creates; objects have the kind's apiVersion/kind and metadata only.
     QCoro::Task<Expected<Object>> getMetadata(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name);
-    QCoro::Task<Expected<QList<Object>>> listMetadata(ReconcileContext ctx, GroupVersionKind gvk, CacheListOptions opts = {});
+    QCoro::Task<Expected<QList<Object>>> listMetadata(
+        ReconcileContext ctx, GroupVersionKind gvk, CacheListOptions opts = {});
 
     /// POST; returns the created object (with its uid, resourceVersion, generated name).
     QCoro::Task<Expected<Object>> create(ReconcileContext ctx, Object obj, WriteOptions opts = {});
@@ -114,14 +117,15 @@ private:
     QCoro::Task<Expected<Object>> sendObject(GroupVersionResource gvr, QString ns, Write w);
     static Expected<Object> objectOf(Expected<DeleteResult> r);
     QCoro::Task<Expected<Object>> liveGet(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name);
-    QCoro::Task<Expected<QList<Object>>> liveList(ReconcileContext ctx, GroupVersionKind gvk, QString ns, ListOptions opts);
+    QCoro::Task<Expected<QList<Object>>> liveList(
+        ReconcileContext ctx, GroupVersionKind gvk, QString ns, ListOptions opts);
     /// Opens the call's gate; an error (cancelled, client gone) is recorded in `call` and returned.
     QCoro::Task<std::optional<Status>> admit(ReconcileContext ctx, PendingCall p, TraceCall *call);
     /// get/list through the cache's full or metadata-only informer, traced as get/list.
-    QCoro::Task<Expected<Object>> cachedGet(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name,
-                                            ObjectProjection projection);
-    QCoro::Task<Expected<QList<Object>>> cachedList(ReconcileContext ctx, GroupVersionKind gvk, CacheListOptions opts,
-                                                    ObjectProjection projection);
+    QCoro::Task<Expected<Object>> cachedGet(
+        ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name, ObjectProjection projection);
+    QCoro::Task<Expected<QList<Object>>> cachedList(
+        ReconcileContext ctx, GroupVersionKind gvk, CacheListOptions opts, ObjectProjection projection);
     /// A live call's mapping once its gate opened; otherwise the error, already recorded in `call`.
     QCoro::Task<Expected<ResourceMapping>> admitLive(ReconcileContext ctx, PendingCall p, TraceCall *call);
     /// Records `call` with its latency since `t0` and code 200, or `error`.

@@ -19,7 +19,8 @@ Expected<Object> mutated(const MutateFn &mutate, const Object &obj)
     if (!out.ok())
         return out;
     if (out->name() != obj.name() || out->namespaceName() != obj.namespaceName())
-        return Status::badRequest(QStringLiteral("MutateFn cannot mutate object name and/or object namespace (%1)").arg(obj.key()));
+        return Status::badRequest(
+            QStringLiteral("MutateFn cannot mutate object name and/or object namespace (%1)").arg(obj.key()));
     return out;
 }
 
@@ -30,12 +31,15 @@ QJsonObject withoutStatus(const Object &o)
     return j;
 }
 
-QJsonObject statusOnly(const Object &o) { return QJsonObject{{QStringLiteral("status"), o.json().value(QLatin1String("status"))}}; }
+QJsonObject statusOnly(const Object &o)
+{
+    return QJsonObject{{QStringLiteral("status"), o.json().value(QLatin1String("status"))}};
+}
 
 bool sameGroupKindName(const OwnerReference &a, const OwnerReference &b)
 {
-    return GroupVersion::parse(a.apiVersion).group == GroupVersion::parse(b.apiVersion).group && a.kind == b.kind &&
-           a.name == b.name;
+    return GroupVersion::parse(a.apiVersion).group == GroupVersion::parse(b.apiVersion).group && a.kind == b.kind
+        && a.name == b.name;
 }
 
 Object withOwnerReference(const Object &object, const OwnerReference &ref)
@@ -70,18 +74,26 @@ Object withFinalizers(const Object &obj, const QStringList &finalizers)
     return Object::fromJson(j);
 }
 
-Status clientGone() { return Status::transport(QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("client destroyed")); }
+Status clientGone()
+{
+    return Status::transport(QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("client destroyed"));
+}
 
 } // namespace
 
 QString operationResultName(OperationResult r)
 {
     switch (r) {
-    case OperationResult::Unchanged: return QStringLiteral("unchanged");
-    case OperationResult::Created: return QStringLiteral("created");
-    case OperationResult::Updated: return QStringLiteral("updated");
-    case OperationResult::UpdatedStatus: return QStringLiteral("updatedStatus");
-    case OperationResult::UpdatedStatusOnly: return QStringLiteral("updatedStatusOnly");
+    case OperationResult::Unchanged:
+        return QStringLiteral("unchanged");
+    case OperationResult::Created:
+        return QStringLiteral("created");
+    case OperationResult::Updated:
+        return QStringLiteral("updated");
+    case OperationResult::UpdatedStatus:
+        return QStringLiteral("updatedStatus");
+    case OperationResult::UpdatedStatusOnly:
+        return QStringLiteral("updatedStatusOnly");
     }
     return {};
 }
@@ -134,7 +146,8 @@ QCoro::Task<Expected<Prepared>> prepare(Client *client, ReconcileContext ctx, Ob
 
 } // namespace
 
-QCoro::Task<Expected<OperationOutcome>> createOrUpdate(Client *client, ReconcileContext ctx, Object obj, MutateFn mutate)
+QCoro::Task<Expected<OperationOutcome>> createOrUpdate(
+    Client *client, ReconcileContext ctx, Object obj, MutateFn mutate)
 {
     Expected<Prepared> prep = co_await prepare(client, ctx, std::move(obj), std::move(mutate));
     if (!prep.ok())
@@ -191,21 +204,23 @@ QCoro::Task<Expected<OperationOutcome>> createOrPatch(Client *client, ReconcileC
 }
 
 Expected<Object> setControllerReference(const Object &owner, const Object &object, std::optional<bool> ownerNamespaced,
-                                        std::optional<bool> objectNamespaced)
+    std::optional<bool> objectNamespaced)
 {
     const bool ownerNs = ownerNamespaced.value_or(!owner.namespaceName().isEmpty());
     const bool objectNs = objectNamespaced.value_or(!object.namespaceName().isEmpty());
     if (ownerNs && !objectNs)
-        return Status::badRequest(QStringLiteral("cluster-scoped resource must not have a namespace-scoped owner, owner's namespace %1")
-                                      .arg(owner.namespaceName()));
+        return Status::badRequest(
+            QStringLiteral("cluster-scoped resource must not have a namespace-scoped owner, owner's namespace %1")
+                .arg(owner.namespaceName()));
     if (ownerNs && owner.namespaceName() != object.namespaceName())
-        return Status::badRequest(QStringLiteral("cross-namespace owner references are disallowed, owner's namespace %1, obj's namespace %2")
-                                      .arg(owner.namespaceName(), object.namespaceName()));
+        return Status::badRequest(
+            QStringLiteral("cross-namespace owner references are disallowed, owner's namespace %1, obj's namespace %2")
+                .arg(owner.namespaceName(), object.namespaceName()));
     const OwnerReference ref{owner.apiVersion(), owner.kind(), owner.name(), owner.uid(), true, true};
     if (const auto existing = object.controllerReference(); existing && !sameGroupKindName(*existing, ref))
         return Status(0, AlreadyOwnedReason,
-                      QStringLiteral("Object %1 is already owned by another %2 controller %3")
-                          .arg(object.key(), existing->kind, existing->name));
+            QStringLiteral("Object %1 is already owned by another %2 controller %3")
+                .arg(object.key(), existing->kind, existing->name));
     return withOwnerReference(object, ref);
 }
 
@@ -248,7 +263,8 @@ Clock::Duration Backoff::waitAfter(int attempt) const
     return Clock::Duration(qint64(d));
 }
 
-QCoro::Task<Expected<Object>> retryOnConflict(Backoff backoff, std::function<QCoro::Task<Expected<Object>>()> fn, Clock *clock)
+QCoro::Task<Expected<Object>> retryOnConflict(
+    Backoff backoff, std::function<QCoro::Task<Expected<Object>>()> fn, Clock *clock)
 {
     Clock *clk = clock ? clock : Clock::system();
     QObject wakeContext; // lives in this frame: the sleep's callback cannot outlive it

@@ -3,9 +3,9 @@
 // Client helpers (controller-runtime's controllerutil and client-go's retry package):
 // createOrUpdate / createOrPatch, owner references, finalizers, retryOnConflict.
 
-#include "engine/base/clock.h"
 #include "engine/api/expected.h"
 #include "engine/api/object.h"
+#include "engine/base/clock.h"
 #include "engine/controller/client.h"
 
 #include <QObject>
@@ -39,10 +39,12 @@ using MutateFn = std::function<Expected<Object>(const Object &obj)>;
 
 /// Gets `obj` (kind, namespace, name) from the cache; creates mutate(obj) when it is missing,
 /// otherwise updates it when mutate changed it (semantic JSON comparison).
-QCoro::Task<Expected<OperationOutcome>> createOrUpdate(Client *client, ReconcileContext ctx, Object obj, MutateFn mutate);
+QCoro::Task<Expected<OperationOutcome>> createOrUpdate(
+    Client *client, ReconcileContext ctx, Object obj, MutateFn mutate);
 /// Like createOrUpdate, but writes with merge patches: one for everything but status, one for
 /// status through the status subresource. Status is not written on create.
-QCoro::Task<Expected<OperationOutcome>> createOrPatch(Client *client, ReconcileContext ctx, Object obj, MutateFn mutate);
+QCoro::Task<Expected<OperationOutcome>> createOrPatch(
+    Client *client, ReconcileContext ctx, Object obj, MutateFn mutate);
 
 /// Sets `owner` as the controller of `object` (controller=true, blockOwnerDeletion=true).
 /// Rules: a namespaced owner must be in the object's namespace; a cluster-scoped object cannot
@@ -50,8 +52,7 @@ QCoro::Task<Expected<OperationOutcome>> createOrPatch(Client *client, ReconcileC
 /// group, kind and name) is an AlreadyOwned error (isAlreadyOwned()); a reference to the same
 /// owner is replaced in place. `ownerNamespaced`/`objectNamespaced` default to "has a namespace".
 Expected<Object> setControllerReference(const Object &owner, const Object &object,
-                                        std::optional<bool> ownerNamespaced = std::nullopt,
-                                        std::optional<bool> objectNamespaced = std::nullopt);
+    std::optional<bool> ownerNamespaced = std::nullopt, std::optional<bool> objectNamespaced = std::nullopt);
 /// Adds (or replaces, matched by group, kind and name) a non-controller owner reference.
 Expected<Object> setOwnerReference(const Object &owner, const Object &object);
 /// True for the error setControllerReference returns when another controller owns the object.
@@ -87,7 +88,7 @@ struct Backoff
 /// Runs `fn` until it returns something other than a 409 Conflict, at most backoff.steps times,
 /// waiting on `clock` between tries. Returns the last result. `fn` is kept alive (by this frame)
 /// while each of its tasks runs, so a lambda's captures stay valid.
-QCoro::Task<Expected<Object>> retryOnConflict(Backoff backoff, std::function<QCoro::Task<Expected<Object>>()> fn,
-                                              Clock *clock = nullptr);
+QCoro::Task<Expected<Object>> retryOnConflict(
+    Backoff backoff, std::function<QCoro::Task<Expected<Object>>()> fn, Clock *clock = nullptr);
 
 } // namespace opbench

@@ -39,9 +39,12 @@ struct Controller::Source final : ResourceEventHandler
     Informer::HandlerId id = 0;
 
     Source(Informer *inf, GroupVersionKind k, std::unique_ptr<EventHandler> h, QList<Predicate> ps, WorkQueue *q)
-        : informer(inf), gvk(std::move(k)), handler(std::move(h)), predicates(std::move(ps)), queue(q)
-    {
-    }
+        : informer(inf)
+        , gvk(std::move(k))
+        , handler(std::move(h))
+        , predicates(std::move(ps))
+        , queue(q)
+    { }
     ~Source() override
     {
         if (informer && id != 0)
@@ -83,8 +86,8 @@ struct Controller::Source final : ResourceEventHandler
     }
 };
 
-Expected<Controller *> Controller::create(ControllerOptions options, std::shared_ptr<Reconciler> reconciler,
-                                          QObject *parent)
+Expected<Controller *> Controller::create(
+    ControllerOptions options, std::shared_ptr<Reconciler> reconciler, QObject *parent)
 {
     if (options.name.isEmpty())
         return Status::badRequest(QStringLiteral("controller: a name is required (ControllerOptions::name)"));
@@ -103,18 +106,18 @@ Expected<Controller *> Controller::create(ControllerOptions options, std::shared
 }
 
 Controller::Controller(ControllerOptions &options, std::shared_ptr<Reconciler> reconciler, QObject *parent)
-    : QObject(parent),
-      m_name(options.name),
-      m_forKind(options.forKind),
-      m_reconciler(std::move(reconciler)),
-      m_clock(options.clock ? options.clock : Clock::system()),
-      m_registry(options.metrics ? options.metrics : &MetricsRegistry::global()),
-      m_maxConcurrent(std::max(1, options.maxConcurrentReconciles)),
-      m_recoverPanic(options.recoverPanic),
-      m_reconcileTimeout(options.reconcileTimeout),
-      m_cacheSyncTimeout(options.cacheSyncTimeout),
-      m_enableWarmup(options.enableWarmup),
-      m_registeredName(!options.skipNameValidation)
+    : QObject(parent)
+    , m_name(options.name)
+    , m_forKind(options.forKind)
+    , m_reconciler(std::move(reconciler))
+    , m_clock(options.clock ? options.clock : Clock::system())
+    , m_registry(options.metrics ? options.metrics : &MetricsRegistry::global())
+    , m_maxConcurrent(std::max(1, options.maxConcurrentReconciles))
+    , m_recoverPanic(options.recoverPanic)
+    , m_reconcileTimeout(options.reconcileTimeout)
+    , m_cacheSyncTimeout(options.cacheSyncTimeout)
+    , m_enableWarmup(options.enableWarmup)
+    , m_registeredName(!options.skipNameValidation)
 {
     qRegisterMetaType<opbench::ReconcileTrace>();
     qRegisterMetaType<opbench::PendingCall>();
@@ -127,8 +130,7 @@ Controller::Controller(ControllerOptions &options, std::shared_ptr<Reconciler> r
     // Queued: reconciles start from the event loop, never inside the handler that added the key.
     connect(m_queue.get(), &WorkQueue::itemsAvailable, this, &Controller::pump, Qt::QueuedConnection);
     m_logger = options.logger.withValues({{QStringLiteral("controller"), m_name},
-                                          {QStringLiteral("controllerGroup"), m_forKind.group},
-                                          {QStringLiteral("controllerKind"), m_forKind.kind}});
+        {QStringLiteral("controllerGroup"), m_forKind.group}, {QStringLiteral("controllerKind"), m_forKind.kind}});
 }
 
 Controller::~Controller()
@@ -144,19 +146,21 @@ Controller::~Controller()
     }
 }
 
-void Controller::watch(Informer *informer, const GroupVersionKind &gvk, std::unique_ptr<EventHandler> handler,
-                       QList<Predicate> predicates)
+void Controller::watch(
+    Informer *informer, const GroupVersionKind &gvk, std::unique_ptr<EventHandler> handler, QList<Predicate> predicates)
 {
-    m_sources.push_back(std::make_unique<Source>(informer, gvk, std::move(handler), std::move(predicates), m_queue.get()));
+    m_sources.push_back(
+        std::make_unique<Source>(informer, gvk, std::move(handler), std::move(predicates), m_queue.get()));
     if (m_started)
         if (Expected<void> ok = registerSources(); !ok)
             m_logger.error(ok.error().message(), QStringLiteral("Could not start event source"));
 }
 
 void Controller::watch(InformerSource source, const GroupVersionKind &gvk, std::unique_ptr<EventHandler> handler,
-                       QList<Predicate> predicates)
+    QList<Predicate> predicates)
 {
-    m_sources.push_back(std::make_unique<Source>(nullptr, gvk, std::move(handler), std::move(predicates), m_queue.get()));
+    m_sources.push_back(
+        std::make_unique<Source>(nullptr, gvk, std::move(handler), std::move(predicates), m_queue.get()));
     m_sources.back()->resolve = std::move(source);
     if (m_started)
         if (Expected<void> ok = registerSources(); !ok)
@@ -172,7 +176,8 @@ Expected<void> Controller::registerSources()
             Expected<Informer *> inf = s->resolve();
             if (!inf.ok())
                 return Status(inf.error().code(), inf.error().reason(),
-                              QStringLiteral("controller %1: kind source %2: %3").arg(m_name, s->gvk.toString(), inf.error().message()));
+                    QStringLiteral("controller %1: kind source %2: %3")
+                        .arg(m_name, s->gvk.toString(), inf.error().message()));
             s->informer = *inf;
             s->resolve = nullptr;
             if (!m_forInformer && s->gvk == m_forKind)
@@ -180,7 +185,8 @@ Expected<void> Controller::registerSources()
         }
         if (!s->informer)
             continue;
-        m_logger.info(QStringLiteral("Starting EventSource"), {{QStringLiteral("source"), QStringLiteral("kind source: ") + s->gvk.toString()}});
+        m_logger.info(QStringLiteral("Starting EventSource"),
+            {{QStringLiteral("source"), QStringLiteral("kind source: ") + s->gvk.toString()}});
         s->id = s->informer->addEventHandler(s.get());
     }
     return {};
@@ -225,18 +231,19 @@ QCoro::Task<Expected<void>> Controller::start()
                 if (!s->informer || !s->informer->hasSynced() || !s->informer->handlerHasSynced(s->id))
                     kind = s->gvk.toString();
             co_return Status(504, QString::fromLatin1(StatusReason::Timeout),
-                             QStringLiteral("controller %1: failed to wait for caches to sync: timed out waiting for "
-                                            "cache to be synced for Kind %2")
-                                 .arg(m_name, kind));
+                QStringLiteral("controller %1: failed to wait for caches to sync: timed out waiting for "
+                               "cache to be synced for Kind %2")
+                    .arg(m_name, kind));
         }
         // 100 ms, or at once when the controller is destroyed (~Controller emits workersIdle):
         // a frame left waiting on a plain timer is stranded when the loop or the object ends.
         co_await detail::SignalWait(this, &Controller::workersIdle, std::chrono::milliseconds(100));
         if (!self || !*alive)
-            co_return Status::transport(QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("controller destroyed"));
+            co_return Status::transport(
+                QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("controller destroyed"));
         if (m_queue->isShutDown())
             co_return Status::transport(QString::fromLatin1(StatusReason::Cancelled),
-                                        QStringLiteral("controller %1 was stopped before its caches synced").arg(m_name));
+                QStringLiteral("controller %1 was stopped before its caches synced").arg(m_name));
     }
     m_logger.info(QStringLiteral("Starting workers"), {{QStringLiteral("worker count"), m_maxConcurrent}});
     m_running = true;
@@ -309,9 +316,8 @@ void Controller::launch(Item item, bool step, bool stepInto)
     scope->haltBeforeCalls = stepInto;
     const QJsonObject objRef{{QStringLiteral("name"), item.key.name}, {QStringLiteral("namespace"), item.key.ns}};
     scope->logger = m_logger.withValues({{m_forKind.kind.isEmpty() ? QStringLiteral("object") : m_forKind.kind, objRef},
-                                         {QStringLiteral("namespace"), item.key.ns},
-                                         {QStringLiteral("name"), item.key.name},
-                                         {QStringLiteral("reconcileID"), t.id}});
+        {QStringLiteral("namespace"), item.key.ns}, {QStringLiteral("name"), item.key.name},
+        {QStringLiteral("reconcileID"), t.id}});
     InFlight f{scope, step, 0};
     if (m_reconcileTimeout.count() > 0 && !stepInto) {
         std::weak_ptr<detail::ReconcileScope> weak = scope;
@@ -320,7 +326,8 @@ void Controller::launch(Item item, bool step, bool stepInto)
             if (auto s = weak.lock(); s && !s->trace.finished) {
                 s->cancelled = true;
                 s->trace.timedOut = true;
-                s->cancelReason = QStringLiteral("context deadline exceeded: reconcile timeout of %1 ms passed").arg(ms);
+                s->cancelReason
+                    = QStringLiteral("context deadline exceeded: reconcile timeout of %1 ms passed").arg(ms);
             }
         });
     }

@@ -20,10 +20,10 @@
 
 #include "engine/api/expected.h"
 #include "engine/api/gvk.h"
+#include "engine/base/logger.h"
 #include "engine/cache/informer.h"
 #include "engine/controller/controllermetrics.h"
 #include "engine/controller/handlers.h"
-#include "engine/base/logger.h"
 #include "engine/controller/reconciler.h"
 #include "engine/controller/reconciletrace.h"
 #include "engine/queue/workqueue.h"
@@ -79,8 +79,8 @@ class Controller : public QObject
     Q_OBJECT
 public:
     /// Builds a controller. Errors: empty name, or a name already used by a live controller.
-    static Expected<Controller *> create(ControllerOptions options, std::shared_ptr<Reconciler> reconciler,
-                                         QObject *parent = nullptr);
+    static Expected<Controller *> create(
+        ControllerOptions options, std::shared_ptr<Reconciler> reconciler, QObject *parent = nullptr);
     ~Controller() override;
 
     [[nodiscard]] const QString &name() const { return m_name; }
@@ -91,12 +91,12 @@ public:
     /// Watches `informer` (of kind `gvk`): events passing every predicate go to `handler`.
     /// The handler is registered on the informer when the controller starts (at once if started).
     void watch(Informer *informer, const GroupVersionKind &gvk, std::unique_ptr<EventHandler> handler,
-               QList<Predicate> predicates = {});
+        QList<Predicate> predicates = {});
     /// The informer of a watch, looked up (created, started) only when the controller starts or
     /// warms up, as controller-runtime's Kind source calls GetInformer in Start.
     using InformerSource = std::function<Expected<Informer *>()>;
     void watch(InformerSource source, const GroupVersionKind &gvk, std::unique_ptr<EventHandler> handler,
-               QList<Predicate> predicates = {});
+        QList<Predicate> predicates = {});
     /// The informer of the reconciled kind: its lastSyncResourceVersion goes into each trace.
     void setForInformer(Informer *informer) { m_forInformer = informer; }
 

@@ -42,7 +42,8 @@ QCoro::Task<void> Controller::runReconcile(QueueKey key, int priority, std::shar
     finish(key, priority, scope, std::move(f));
 }
 
-void Controller::finish(const QueueKey &key, int priority, const std::shared_ptr<detail::ReconcileScope> &scope, Finish f)
+void Controller::finish(
+    const QueueKey &key, int priority, const std::shared_ptr<detail::ReconcileScope> &scope, Finish f)
 {
     ReconcileTrace &t = scope->trace;
     const InFlight flight = m_inflight.take(t.id);
@@ -52,7 +53,7 @@ void Controller::finish(const QueueKey &key, int priority, const std::shared_ptr
     if (!f.panic.isEmpty()) {
         if (!m_recoverPanic)
             qFatal("controller %s: reconcile of %s threw: %s", qPrintable(m_name), qPrintable(key.toString()),
-                   qPrintable(f.panic));
+                qPrintable(f.panic));
         m_metrics->panics->inc();
         t.panicked = true;
         scope->logger.error(f.panic, QStringLiteral("Observed a panic"));
@@ -149,7 +150,8 @@ void Controller::logError(const detail::ReconcileScope &scope, const Status &err
 {
     // Every error, 409 Conflicts included, is logged as "Reconciler error" at error level, as
     // controller-runtime does: the line users grep for and alert on.
-    scope.logger.error(error.message().isEmpty() ? error.toString() : error.message(), QStringLiteral("Reconciler error"));
+    scope.logger.error(
+        error.message().isEmpty() ? error.toString() : error.message(), QStringLiteral("Reconciler error"));
 }
 
 } // namespace opbench

@@ -45,7 +45,7 @@ void Controller::callHalted(const std::shared_ptr<detail::ReconcileScope> &scope
 {
     m_haltedOrder.append(scope->trace.id);
     scope->logger.v(1, QStringLiteral("Halted before client call"),
-                    {{QStringLiteral("verb"), scope->pending.verb}, {QStringLiteral("target"), scope->pending.key}});
+        {{QStringLiteral("verb"), scope->pending.verb}, {QStringLiteral("target"), scope->pending.key}});
     Q_EMIT callPending(scope->pending);
 }
 
@@ -66,7 +66,8 @@ bool Controller::release(const QString &reconcileId, bool toEnd)
     Q_EMIT callResumed(id, scope->pending.index);
     // Resumed from the event loop, never from inside the caller (who may be a slot connected to
     // callPending, i.e. still inside the reconcile's suspension).
-    QMetaObject::invokeMethod(this, [h]() { h.resume(); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [h]() { h.resume(); }, Qt::QueuedConnection);
     return true;
 }
 

@@ -22,8 +22,8 @@ public:
             return;
         const QString gvk = e.gvk.toString();
         Cause cause = e.type == ObjectEvent::Type::Create && e.isInInitialList
-                          ? Cause::initialList(gvk, obj.key(), obj.resourceVersion())
-                          : Cause::watchEvent(causeEventType(e), gvk, obj.key(), obj.resourceVersion());
+            ? Cause::initialList(gvk, obj.key(), obj.resourceVersion())
+            : Cause::watchEvent(causeEventType(e), gvk, obj.key(), obj.resourceVersion());
         queue.add({obj.namespaceName(), obj.name()}, std::move(cause), isLowPriority(e));
     }
 };
@@ -32,9 +32,11 @@ class ForOwnerHandler final : public EventHandler
 {
 public:
     ForOwnerHandler(const GroupVersionKind &owner, bool namespaced, bool onlyController)
-        : m_group(owner.group), m_kind(owner.kind), m_namespaced(namespaced), m_onlyController(onlyController)
-    {
-    }
+        : m_group(owner.group)
+        , m_kind(owner.kind)
+        , m_namespaced(namespaced)
+        , m_onlyController(onlyController)
+    { }
 
     void handle(const ObjectEvent &e, RequestQueue &queue) override
     {
@@ -44,7 +46,7 @@ public:
         const Object &child = e.object.isNull() ? e.oldObject : e.object;
         for (const QueueKey &k : std::as_const(keys))
             queue.add(k, Cause::ownerMapping(causeEventType(e), e.gvk.toString(), child.key(), child.resourceVersion()),
-                      isLowPriority(e));
+                isLowPriority(e));
     }
 
 private:
@@ -72,7 +74,9 @@ private:
 class MapFuncHandler final : public EventHandler
 {
 public:
-    explicit MapFuncHandler(MapFunc fn) : m_fn(std::move(fn)) {}
+    explicit MapFuncHandler(MapFunc fn)
+        : m_fn(std::move(fn))
+    { }
 
     void handle(const ObjectEvent &e, RequestQueue &queue) override
     {
@@ -87,7 +91,7 @@ public:
         const Object &src = e.object.isNull() ? e.oldObject : e.object;
         for (const QueueKey &k : std::as_const(keys))
             queue.add(k, Cause::ownerMapping(causeEventType(e), e.gvk.toString(), src.key(), src.resourceVersion()),
-                      isLowPriority(e));
+                isLowPriority(e));
     }
 
 private:
@@ -97,20 +101,23 @@ private:
 class AsyncMapFuncHandler final : public EventHandler
 {
 public:
-    explicit AsyncMapFuncHandler(AsyncMapFunc fn) : m_fn(std::make_shared<AsyncMapFunc>(std::move(fn))) {}
+    explicit AsyncMapFuncHandler(AsyncMapFunc fn)
+        : m_fn(std::make_shared<AsyncMapFunc>(std::move(fn)))
+    { }
     ~AsyncMapFuncHandler() override { *m_alive = false; }
 
     void handle(const ObjectEvent &e, RequestQueue &queue) override
     {
         const Object &src = e.object.isNull() ? e.oldObject : e.object;
         run(m_fn, m_alive, {e.oldObject, e.object}, queue,
-            Cause::ownerMapping(causeEventType(e), e.gvk.toString(), src.key(), src.resourceVersion()), isLowPriority(e));
+            Cause::ownerMapping(causeEventType(e), e.gvk.toString(), src.key(), src.resourceVersion()),
+            isLowPriority(e));
     }
 
 private:
     // Detached; everything it uses is held by value (the queue only while the handler lives).
-    static QCoro::Task<void> run(std::shared_ptr<AsyncMapFunc> fn, std::shared_ptr<bool> alive, std::array<Object, 2> objects,
-                                 RequestQueue queue, Cause cause, bool lowPriority)
+    static QCoro::Task<void> run(std::shared_ptr<AsyncMapFunc> fn, std::shared_ptr<bool> alive,
+        std::array<Object, 2> objects, RequestQueue queue, Cause cause, bool lowPriority)
     {
         QList<QueueKey> keys;
         for (const Object &o : objects) {
@@ -147,18 +154,22 @@ void RequestQueue::add(const QueueKey &key, Cause cause, bool lowPriority)
 Cause::EventType causeEventType(const ObjectEvent &event)
 {
     switch (event.type) {
-    case ObjectEvent::Type::Create: return Cause::EventType::Added;
-    case ObjectEvent::Type::Update: return event.isResync() ? Cause::EventType::Sync : Cause::EventType::Modified;
-    case ObjectEvent::Type::Delete: return Cause::EventType::Deleted;
-    case ObjectEvent::Type::Generic: return Cause::EventType::None;
+    case ObjectEvent::Type::Create:
+        return Cause::EventType::Added;
+    case ObjectEvent::Type::Update:
+        return event.isResync() ? Cause::EventType::Sync : Cause::EventType::Modified;
+    case ObjectEvent::Type::Delete:
+        return Cause::EventType::Deleted;
+    case ObjectEvent::Type::Generic:
+        return Cause::EventType::None;
     }
     return Cause::EventType::None;
 }
 
 std::unique_ptr<EventHandler> enqueueRequestForObject() { return std::make_unique<ForObjectHandler>(); }
 
-std::unique_ptr<EventHandler> enqueueRequestForOwner(const GroupVersionKind &ownerKind, bool ownerNamespaced,
-                                                     bool onlyController)
+std::unique_ptr<EventHandler> enqueueRequestForOwner(
+    const GroupVersionKind &ownerKind, bool ownerNamespaced, bool onlyController)
 {
     return std::make_unique<ForOwnerHandler>(ownerKind, ownerNamespaced, onlyController);
 }

@@ -26,7 +26,9 @@ namespace opbench {
 class RequestQueue
 {
 public:
-    explicit RequestQueue(WorkQueue *queue) : m_queue(queue) {}
+    explicit RequestQueue(WorkQueue *queue)
+        : m_queue(queue)
+    { }
     /// Adds `key`; with `lowPriority`, at LowPriority in a priority queue.
     void add(const QueueKey &key, Cause cause, bool lowPriority = false);
     [[nodiscard]] WorkQueue *queue() const { return m_queue; }
@@ -52,8 +54,8 @@ std::unique_ptr<EventHandler> enqueueRequestForObject();
 /// `ownerKind`'s group and kind are matched (not its version). `ownerNamespaced`: false when the
 /// owner kind is cluster-scoped (the request then has no namespace). `onlyController`: only the
 /// ownerReference with controller=true (the Owns() default); false matches every owner.
-std::unique_ptr<EventHandler> enqueueRequestForOwner(const GroupVersionKind &ownerKind, bool ownerNamespaced = true,
-                                                     bool onlyController = true);
+std::unique_ptr<EventHandler> enqueueRequestForOwner(
+    const GroupVersionKind &ownerKind, bool ownerNamespaced = true, bool onlyController = true);
 
 using MapFunc = std::function<QList<QueueKey>(const Object &)>;
 std::unique_ptr<EventHandler> enqueueRequestsFromMapFunc(MapFunc fn);

@@ -8,10 +8,7 @@ namespace opbench {
 
 namespace {
 
-QString join(const QString &prefix, const QString &key)
-{
-    return prefix.isEmpty() ? key : prefix + u'.' + key;
-}
+QString join(const QString &prefix, const QString &key) { return prefix.isEmpty() ? key : prefix + u'.' + key; }
 
 void diffValue(const QString &path, const QJsonValue &a, const QJsonValue &b, QList<DiffEntry> &out);
 

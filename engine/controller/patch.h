@@ -29,7 +29,10 @@ public:
     [[nodiscard]] bool isEmpty() const;
 
 private:
-    Patch(PatchType type, QByteArray data) : m_type(type), m_data(std::move(data)) {}
+    Patch(PatchType type, QByteArray data)
+        : m_type(type)
+        , m_data(std::move(data))
+    { }
     PatchType m_type;
     QByteArray m_data;
 };

@@ -23,9 +23,9 @@ struct ObjectEvent
 {
     enum class Type : quint8 { Create, Update, Delete, Generic };
     Type type = Type::Generic;
-    Object object;            ///< the object (the new one for updates)
-    Object oldObject;         ///< updates: the previous state
-    GroupVersionKind gvk;     ///< the watched kind
+    Object object;                   ///< the object (the new one for updates)
+    Object oldObject;                ///< updates: the previous state
+    GroupVersionKind gvk;            ///< the watched kind
     bool isInInitialList = false;    ///< creates from the informer's first list
     bool deleteStateUnknown = false; ///< deletes noticed by a relist (last known state)
 

@@ -29,8 +29,8 @@ struct ReconcileScope
     ReconcileTrace trace;
     QPointer<Controller> controller;
     Logger logger;
-    bool haltBeforeCalls = false;   ///< step-into: halt before each client call
-    bool cancelled = false;         ///< the reconcile timed out or the controller shut down
+    bool haltBeforeCalls = false; ///< step-into: halt before each client call
+    bool cancelled = false;       ///< the reconcile timed out or the controller shut down
     QString cancelReason;
     std::coroutine_handle<> halted; ///< the reconcile waiting in beforeCall(), if any
     PendingCall pending;            ///< the call it waits to send
@@ -41,10 +41,13 @@ struct ReconcileScope
 class CallGate
 {
 public:
-    CallGate(std::shared_ptr<ReconcileScope> scope, PendingCall call) : m_scope(std::move(scope)), m_call(std::move(call)) {}
+    CallGate(std::shared_ptr<ReconcileScope> scope, PendingCall call)
+        : m_scope(std::move(scope))
+        , m_call(std::move(call))
+    { }
     [[nodiscard]] bool await_ready() const noexcept;
     void await_suspend(std::coroutine_handle<> h);
-    void await_resume() const noexcept {}
+    void await_resume() const noexcept { }
 
 private:
     std::shared_ptr<ReconcileScope> m_scope;
@@ -58,7 +61,9 @@ class ReconcileContext
 public:
     /// The background context.
     ReconcileContext() = default;
-    explicit ReconcileContext(std::shared_ptr<detail::ReconcileScope> scope) : d(std::move(scope)) {}
+    explicit ReconcileContext(std::shared_ptr<detail::ReconcileScope> scope)
+        : d(std::move(scope))
+    { }
 
     [[nodiscard]] bool isBackground() const { return !d; }
     /// The reconcileID ("" for the background context).

@@ -17,8 +17,8 @@
 // - Result{requeue = true}     → retried with backoff (deprecated: use requeueAfter);
 // - Result{}                   → success: the failure count is forgotten.
 
-#include "engine/base/clock.h"
 #include "engine/api/status.h"
+#include "engine/base/clock.h"
 #include "engine/controller/reconcilecontext.h"
 #include "engine/queue/cause.h"
 #include "engine/queue/queuekey.h"
@@ -36,10 +36,10 @@ struct Request
 {
     QString namespaceName;
     QString name;
-    CauseList causes;     ///< every cause merged into this hand-out, in arrival order
-    QString reconcileId;  ///< a new UUID per reconcile
-    int priority = 0;     ///< the queue entry's priority (priority queue)
-    int retries = 0;      ///< the queue's failure count for this key
+    CauseList causes;    ///< every cause merged into this hand-out, in arrival order
+    QString reconcileId; ///< a new UUID per reconcile
+    int priority = 0;    ///< the queue entry's priority (priority queue)
+    int retries = 0;     ///< the queue's failure count for this key
     /// Pass to every Client call (tracing, step-into, cancellation on timeout).
     ReconcileContext ctx;
 
@@ -69,13 +69,26 @@ class ReconcileOutcome
 {
 public:
     ReconcileOutcome() = default;
-    ReconcileOutcome(Result result) : m_result(result) {}
+    ReconcileOutcome(Result result)
+        : m_result(result)
+    { }
     /// An ordinary error: retried with backoff.
-    ReconcileOutcome(Status error) : m_error(std::move(error)), m_isError(true) {}
-    ReconcileOutcome(TerminalError error) : m_error(std::move(error.status)), m_isError(true), m_terminal(true) {}
+    ReconcileOutcome(Status error)
+        : m_error(std::move(error))
+        , m_isError(true)
+    { }
+    ReconcileOutcome(TerminalError error)
+        : m_error(std::move(error.status))
+        , m_isError(true)
+        , m_terminal(true)
+    { }
     /// A Result together with an error (controller-runtime's `return result, err`): the error
     /// decides (backoff); result.priority sets the requeue's priority.
-    ReconcileOutcome(Result result, Status error) : m_result(result), m_error(std::move(error)), m_isError(true) {}
+    ReconcileOutcome(Result result, Status error)
+        : m_result(result)
+        , m_error(std::move(error))
+        , m_isError(true)
+    { }
 
     /// An ordinary error with only a message (reason InternalError, code 500).
     static ReconcileOutcome error(const QString &message)
@@ -117,7 +130,9 @@ class ReconcilerFunc final : public Reconciler
 {
 public:
     using Fn = std::function<QCoro::Task<ReconcileOutcome>(Request)>;
-    explicit ReconcilerFunc(Fn fn) : m_fn(std::move(fn)) {}
+    explicit ReconcilerFunc(Fn fn)
+        : m_fn(std::move(fn))
+    { }
     QCoro::Task<ReconcileOutcome> reconcile(Request request) override { return m_fn(std::move(request)); }
 
 private:

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/controller/reconciletrace.h"
 
-
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -44,26 +43,18 @@ QJsonObject causeJson(const Cause &c)
 
 QJsonObject PendingCall::toJson() const
 {
-    return QJsonObject{{QStringLiteral("reconcileID"), reconcileId},
-                       {QStringLiteral("controller"), controller},
-                       {QStringLiteral("index"), index},
-                       {QStringLiteral("verb"), verb},
-                       {QStringLiteral("kind"), gvk.toString()},
-                       {QStringLiteral("key"), key},
-                       {QStringLiteral("fromCache"), fromCache},
-                       {QStringLiteral("body"), body},
-                       {QStringLiteral("diff"), diffJson(diff)}};
+    return QJsonObject{{QStringLiteral("reconcileID"), reconcileId}, {QStringLiteral("controller"), controller},
+        {QStringLiteral("index"), index}, {QStringLiteral("verb"), verb}, {QStringLiteral("kind"), gvk.toString()},
+        {QStringLiteral("key"), key}, {QStringLiteral("fromCache"), fromCache}, {QStringLiteral("body"), body},
+        {QStringLiteral("diff"), diffJson(diff)}};
 }
 
 QJsonObject TraceCall::toJson() const
 {
-    QJsonObject o{{QStringLiteral("verb"), verb},
-                  {QStringLiteral("kind"), gvk.toString()},
-                  {QStringLiteral("key"), key},
-                  {QStringLiteral("fromCache"), fromCache},
-                  {QStringLiteral("code"), code},
-                  {QStringLiteral("latencyMs"), millis(latency)},
-                  {QStringLiteral("startedAt"), startedAt.toString(Qt::ISODateWithMs)}};
+    QJsonObject o{{QStringLiteral("verb"), verb}, {QStringLiteral("kind"), gvk.toString()},
+        {QStringLiteral("key"), key}, {QStringLiteral("fromCache"), fromCache}, {QStringLiteral("code"), code},
+        {QStringLiteral("latencyMs"), millis(latency)},
+        {QStringLiteral("startedAt"), startedAt.toString(Qt::ISODateWithMs)}};
     if (!reason.isEmpty())
         o.insert(QStringLiteral("reason"), reason);
     if (!message.isEmpty())
@@ -82,11 +73,16 @@ QJsonObject TraceCall::toJson() const
 QString ReconcileTrace::resultName(Result r)
 {
     switch (r) {
-    case Result::Success: return QStringLiteral("success");
-    case Result::Requeue: return QStringLiteral("requeue");
-    case Result::RequeueAfter: return QStringLiteral("requeue_after");
-    case Result::Error: return QStringLiteral("error");
-    case Result::TerminalError: return QStringLiteral("terminal_error");
+    case Result::Success:
+        return QStringLiteral("success");
+    case Result::Requeue:
+        return QStringLiteral("requeue");
+    case Result::RequeueAfter:
+        return QStringLiteral("requeue_after");
+    case Result::Error:
+        return QStringLiteral("error");
+    case Result::TerminalError:
+        return QStringLiteral("terminal_error");
     }
     return {};
 }
@@ -99,19 +95,14 @@ QJsonObject ReconcileTrace::toJson() const
     QJsonArray callArray;
     for (const TraceCall &c : calls)
         callArray.append(c.toJson());
-    QJsonObject o{{QStringLiteral("reconcileID"), id},
-                  {QStringLiteral("controller"), controller},
-                  {QStringLiteral("namespace"), request.ns},
-                  {QStringLiteral("name"), request.name},
-                  {QStringLiteral("causes"), causeArray},
-                  {QStringLiteral("causesDropped"), causes.dropped()},
-                  {QStringLiteral("priority"), priority},
-                  {QStringLiteral("retries"), retries},
-                  {QStringLiteral("cacheResourceVersion"), cacheResourceVersion},
-                  {QStringLiteral("calls"), callArray},
-                  {QStringLiteral("result"), resultName(result)},
-                  {QStringLiteral("startedAt"), startedAt.toString(Qt::ISODateWithMs)},
-                  {QStringLiteral("durationMs"), millis(duration)}};
+    QJsonObject o{{QStringLiteral("reconcileID"), id}, {QStringLiteral("controller"), controller},
+        {QStringLiteral("namespace"), request.ns}, {QStringLiteral("name"), request.name},
+        {QStringLiteral("causes"), causeArray}, {QStringLiteral("causesDropped"), causes.dropped()},
+        {QStringLiteral("priority"), priority}, {QStringLiteral("retries"), retries},
+        {QStringLiteral("cacheResourceVersion"), cacheResourceVersion}, {QStringLiteral("calls"), callArray},
+        {QStringLiteral("result"), resultName(result)},
+        {QStringLiteral("startedAt"), startedAt.toString(Qt::ISODateWithMs)},
+        {QStringLiteral("durationMs"), millis(duration)}};
     if (result == Result::RequeueAfter)
         o.insert(QStringLiteral("requeueAfterMs"), millis(requeueAfter));
     if (!error.isEmpty()) {
@@ -125,12 +116,12 @@ QJsonObject ReconcileTrace::toJson() const
     return o;
 }
 
-QByteArray ReconcileTrace::toJsonLine() const
-{
-    return QJsonDocument(toJson()).toJson(QJsonDocument::Compact);
-}
+QByteArray ReconcileTrace::toJsonLine() const { return QJsonDocument(toJson()).toJson(QJsonDocument::Compact); }
 
-TraceWriter::TraceWriter(QString path, QObject *parent) : QObject(parent), m_file(std::move(path)) {}
+TraceWriter::TraceWriter(QString path, QObject *parent)
+    : QObject(parent)
+    , m_file(std::move(path))
+{ }
 
 TraceWriter::~TraceWriter() = default;
 
@@ -139,7 +130,8 @@ bool TraceWriter::open(QString *error)
     if (m_file.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Text))
         return true;
     if (error)
-        *error = QStringLiteral("cannot open trace file %1 for writing: %2").arg(m_file.fileName(), m_file.errorString());
+        *error
+            = QStringLiteral("cannot open trace file %1 for writing: %2").arg(m_file.fileName(), m_file.errorString());
     return false;
 }
 

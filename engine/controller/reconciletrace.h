@@ -5,8 +5,8 @@
 // controller emits one per reconcile (Controller::reconcileFinished); TraceWriter appends them
 // to a file as JSON lines (`--trace-file PATH`).
 
-#include "engine/base/clock.h"
 #include "engine/api/gvk.h"
+#include "engine/base/clock.h"
 #include "engine/controller/jsondiff.h"
 #include "engine/queue/cause.h"
 #include "engine/queue/queuekey.h"
@@ -21,14 +21,13 @@
 
 namespace opbench {
 
-
 /// A client call about to be sent (what "step into" shows before it goes out).
 struct PendingCall
 {
     QString reconcileId;
     QString controller;
-    int index = 0;          ///< 0-based position among the reconcile's calls
-    QString verb;           ///< get, list, create, update, updateStatus, patch, patchStatus, delete
+    int index = 0; ///< 0-based position among the reconcile's calls
+    QString verb;  ///< get, list, create, update, updateStatus, patch, patchStatus, delete
     GroupVersionKind gvk;
     QString key;            ///< "ns/name" (list: the namespace or "" for all)
     bool fromCache = false; ///< reads served by the informer cache
@@ -45,17 +44,17 @@ struct TraceCall
     GroupVersionKind gvk;
     QString key;
     bool fromCache = false;
-    int code = 0;             ///< HTTP status (200 for cache hits; 404 for cache misses; 0 transport)
-    QString reason;           ///< errors: the Status reason
-    QString message;          ///< errors: the Status message
+    int code = 0;    ///< HTTP status (200 for cache hits; 404 for cache misses; 0 transport)
+    QString reason;  ///< errors: the Status reason
+    QString message; ///< errors: the Status message
     Clock::Duration latency{0};
-    QDateTime startedAt;      ///< wall clock
-    int items = -1;           ///< lists: number of items returned
+    QDateTime startedAt; ///< wall clock
+    int items = -1;      ///< lists: number of items returned
     /// Gets: the resourceVersion of the object read (from the cache, or live); writes: the one
     /// the server's reply carries. Empty for lists, deletes without a body, and errors.
     QString resourceVersion;
-    QByteArray patch;         ///< patches: the patch body
-    QList<DiffEntry> diff;    ///< writes: object before (cache) → after (server reply, or sent on failure)
+    QByteArray patch;      ///< patches: the patch body
+    QList<DiffEntry> diff; ///< writes: object before (cache) → after (server reply, or sent on failure)
 
     [[nodiscard]] bool ok() const { return code >= 200 && code < 300; }
     [[nodiscard]] QJsonObject toJson() const;
@@ -65,7 +64,7 @@ struct ReconcileTrace
 {
     enum class Result : quint8 { Success, Requeue, RequeueAfter, Error, TerminalError };
 
-    QString id;                   ///< reconcileID (UUID)
+    QString id; ///< reconcileID (UUID)
     QString controller;
     QueueKey request;
     CauseList causes;
@@ -75,11 +74,11 @@ struct ReconcileTrace
     QList<TraceCall> calls;
     Result result = Result::Success;
     Clock::Duration requeueAfter{0};
-    QString error;                ///< errors: the message
-    int errorCode = 0;            ///< errors: the Status code (409 for conflicts)
+    QString error;     ///< errors: the message
+    int errorCode = 0; ///< errors: the Status code (409 for conflicts)
     bool panicked = false;
     bool timedOut = false;
-    QDateTime startedAt;          ///< wall clock
+    QDateTime startedAt; ///< wall clock
     Clock::Duration duration{0};
     bool finished = false;
 

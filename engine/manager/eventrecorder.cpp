@@ -24,10 +24,12 @@ QString objectIdentity(const Object &o)
 } // namespace
 
 EventRecorder::EventRecorder(RestClient *client, QString component, QString host, Clock *clock, QObject *parent)
-    : QObject(parent), m_client(client), m_component(std::move(component)), m_host(std::move(host)),
-      m_clock(clock ? clock : Clock::system())
-{
-}
+    : QObject(parent)
+    , m_client(client)
+    , m_component(std::move(component))
+    , m_host(std::move(host))
+    , m_clock(clock ? clock : Clock::system())
+{ }
 
 void EventRecorder::event(const Object &object, const QString &type, const QString &reason, const QString &message)
 {
@@ -64,12 +66,13 @@ QCoro::Task<Expected<Object>> EventRecorder::record(Object object, QString type,
 
     const Seen prior = *seen;
     QJsonObject patch{{QStringLiteral("count"), prior.count + 1},
-                      {QStringLiteral("lastTimestamp"), formatTimestamp(m_clock->wallNow())}};
+        {QStringLiteral("lastTimestamp"), formatTimestamp(m_clock->wallNow())}};
     QPointer<EventRecorder> self(this);
-    Expected<Object> patched = co_await m_client->patch(kEvents, prior.namespaceName, prior.eventName, PatchType::StrategicMerge,
-                                                        QJsonDocument(patch).toJson(QJsonDocument::Compact));
+    Expected<Object> patched = co_await m_client->patch(kEvents, prior.namespaceName, prior.eventName,
+        PatchType::StrategicMerge, QJsonDocument(patch).toJson(QJsonDocument::Compact));
     if (!self)
-        co_return Status::transport(QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("event recorder destroyed"));
+        co_return Status::transport(
+            QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("event recorder destroyed"));
     if (patched) {
         m_seen[key].count = prior.count + 1;
         co_return patched;
@@ -80,7 +83,8 @@ QCoro::Task<Expected<Object>> EventRecorder::record(Object object, QString type,
     co_return co_await post(object, type, reason, message, key);
 }
 
-QCoro::Task<Expected<Object>> EventRecorder::post(Object object, QString type, QString reason, QString message, QString key)
+QCoro::Task<Expected<Object>> EventRecorder::post(
+    Object object, QString type, QString reason, QString message, QString key)
 {
     const QDateTime now = m_clock->wallNow();
     // client-go names Events <object>.<UnixNano>; the wall clock has milliseconds here, so two
@@ -106,7 +110,8 @@ QCoro::Task<Expected<Object>> EventRecorder::post(Object object, QString type, Q
     QPointer<EventRecorder> self(this);
     Expected<Object> created = co_await m_client->create(kEvents, ns, ev.toObject());
     if (!self)
-        co_return Status::transport(QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("event recorder destroyed"));
+        co_return Status::transport(
+            QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("event recorder destroyed"));
     if (created) {
         if (m_seen.size() >= kCacheSize)
             m_seen.clear();

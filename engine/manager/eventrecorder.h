@@ -13,9 +13,9 @@
 // - Writes are fire-and-forget from event(); record() is the awaitable form (tests).
 // Type is "Normal" or "Warning".
 
-#include "engine/base/clock.h"
 #include "engine/api/expected.h"
 #include "engine/api/object.h"
+#include "engine/base/clock.h"
 
 #include <QHash>
 #include <QObject>
@@ -31,8 +31,8 @@ class EventRecorder : public QObject
     Q_OBJECT
 public:
     /// `client` is not owned. `component` is source.component (e.g. "myapplication-controller").
-    EventRecorder(RestClient *client, QString component, QString host = {}, Clock *clock = nullptr,
-                  QObject *parent = nullptr);
+    EventRecorder(
+        RestClient *client, QString component, QString host = {}, Clock *clock = nullptr, QObject *parent = nullptr);
 
     void event(const Object &object, const QString &type, const QString &reason, const QString &message);
     /// The written Event, or the error; a spam-filtered event gives a TooManyRequests Status.

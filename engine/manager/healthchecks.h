@@ -32,7 +32,9 @@ class HealthChecks
 {
 public:
     /// `kind` is "healthz" or "readyz" (used in the summary line).
-    explicit HealthChecks(QString kind) : m_kind(std::move(kind)) {}
+    explicit HealthChecks(QString kind)
+        : m_kind(std::move(kind))
+    { }
     /// Adds or replaces the check called `name`.
     void add(const QString &name, HealthCheck check) { m_checks[name] = std::move(check); }
     bool isEmpty() const { return m_checks.empty(); }

@@ -19,8 +19,8 @@ Expected<BindAddress> BindAddress::parse(const QString &text)
     const qsizetype colon = t.lastIndexOf(u':');
     auto bad = [&](const QString &why) {
         return Status(0, QString::fromLatin1(StatusReason::ConfigError),
-                      QStringLiteral("invalid bind address \"%1\": %2 (use \"0\" to disable, \":8080\" or \"127.0.0.1:8080\")")
-                          .arg(text, why));
+            QStringLiteral("invalid bind address \"%1\": %2 (use \"0\" to disable, \":8080\" or \"127.0.0.1:8080\")")
+                .arg(text, why));
     };
     if (colon < 0)
         return bad(QStringLiteral("missing port"));
@@ -45,15 +45,18 @@ Expected<BindAddress> BindAddress::parse(const QString &text)
 class HttpEndpoint::Server final : public QAbstractHttpServer
 {
 public:
-    explicit Server(Handler handler) : m_handler(std::move(handler)) {}
+    explicit Server(Handler handler)
+        : m_handler(std::move(handler))
+    { }
 
 protected:
     bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override
     {
         QHttpServerResponder responder = makeResponder(request, socket);
-        if (request.method() != QHttpServerRequest::Method::Get && request.method() != QHttpServerRequest::Method::Head) {
+        if (request.method() != QHttpServerRequest::Method::Get
+            && request.method() != QHttpServerRequest::Method::Head) {
             responder.write(QByteArrayLiteral("method not allowed\n"), "text/plain; charset=utf-8",
-                            QHttpServerResponder::StatusCode::MethodNotAllowed);
+                QHttpServerResponder::StatusCode::MethodNotAllowed);
             return true;
         }
         const HttpReply reply = m_handler(request.url().path(), request.query());
@@ -70,9 +73,10 @@ private:
 };
 
 HttpEndpoint::HttpEndpoint(QString name, Handler handler, QObject *parent)
-    : QObject(parent), m_name(std::move(name)), m_server(std::make_unique<Server>(std::move(handler)))
-{
-}
+    : QObject(parent)
+    , m_name(std::move(name))
+    , m_server(std::make_unique<Server>(std::move(handler)))
+{ }
 
 HttpEndpoint::~HttpEndpoint() = default;
 
@@ -85,9 +89,9 @@ Expected<void> HttpEndpoint::listen(const BindAddress &address)
     m_port = m_server->listen(address.host, address.port);
     if (m_port == 0)
         return Status(0, QString::fromLatin1(StatusReason::ConfigError),
-                      QStringLiteral("%1 server: cannot listen on %2:%3 (address in use or not local)")
-                          .arg(m_name, address.host.toString())
-                          .arg(address.port));
+            QStringLiteral("%1 server: cannot listen on %2:%3 (address in use or not local)")
+                .arg(m_name, address.host.toString())
+                .arg(address.port));
     return {};
 }
 

@@ -24,10 +24,12 @@ Expected<void> LeaderElectionConfig::validate() const
         return invalid(QStringLiteral("retryPeriod must be greater than zero"));
     if (leaseDuration <= renewDeadline)
         return invalid(QStringLiteral("leaseDuration (%1 ms) must be greater than renewDeadline (%2 ms)")
-                           .arg(leaseDuration.count()).arg(renewDeadline.count()));
+                           .arg(leaseDuration.count())
+                           .arg(renewDeadline.count()));
     if (double(renewDeadline.count()) <= 1.2 * double(retryPeriod.count()))
         return invalid(QStringLiteral("renewDeadline (%1 ms) must be greater than 1.2 x retryPeriod (%2 ms)")
-                           .arg(renewDeadline.count()).arg(retryPeriod.count()));
+                           .arg(renewDeadline.count())
+                           .arg(retryPeriod.count()));
     return {};
 }
 
@@ -40,15 +42,16 @@ QString defaultLeaderIdentity()
 }
 
 LeaderElector::LeaderElector(std::unique_ptr<LeaseLock> lock, LeaderElectionConfig config, QObject *parent)
-    : QObject(parent), m_lock(std::move(lock)), m_config(std::move(config)),
-      m_clock(m_config.clock ? m_config.clock : Clock::system())
+    : QObject(parent)
+    , m_lock(std::move(lock))
+    , m_config(std::move(config))
+    , m_clock(m_config.clock ? m_config.clock : Clock::system())
 {
     if (m_config.identity.isEmpty())
         m_config.identity = defaultLeaderIdentity();
     if (m_config.retryPeriod.count() <= 0)
         m_config.retryPeriod = milliseconds(2000);
-    auto *family = MetricsRegistry::global().gauge(
-        QStringLiteral("leader_election_master_status"),
+    auto *family = MetricsRegistry::global().gauge(QStringLiteral("leader_election_master_status"),
         QStringLiteral("Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, "
                        "1 indicates master. 'name' is the string used to identify the lease. Please make sure to "
                        "group by name."),
@@ -125,7 +128,8 @@ void LeaderElector::schedule(milliseconds delay)
         if (gen != m_generation)
             return;
         const auto now = m_clock->now();
-        if (m_phase == Phase::Renewing && ((m_inRound && now >= deadlineFor(now)) || now >= m_lastWriteStart.load() + safeHold())) {
+        if (m_phase == Phase::Renewing
+            && ((m_inRound && now >= deadlineFor(now)) || now >= m_lastWriteStart.load() + safeHold())) {
             loseLeadership(); // also when a busy event loop ran this timer late
             return;
         }
@@ -165,10 +169,7 @@ Clock::Duration LeaderElector::safeHold() const
     return std::min<Clock::Duration>(m_config.retryPeriod + m_config.renewDeadline, m_config.leaseDuration);
 }
 
-bool LeaderElector::mayAct() const
-{
-    return m_leading.load() && m_clock->now() < m_lastWriteStart.load() + safeHold();
-}
+bool LeaderElector::mayAct() const { return m_leading.load() && m_clock->now() < m_lastWriteStart.load() + safeHold(); }
 
 LeaderElectionRecord LeaderElector::observedRecord() const
 {
@@ -303,8 +304,8 @@ QCoro::Task<bool> LeaderElector::tryAcquireOrRenew()
     QPointer<LeaderElector> self(this);
     const auto now = m_clock->now();
     const QDateTime wallNow = m_clock->wallNow();
-    LeaderElectionRecord record{m_config.identity, int(std::chrono::duration_cast<std::chrono::seconds>(m_config.leaseDuration).count()),
-                                wallNow, wallNow, 0};
+    LeaderElectionRecord record{m_config.identity,
+        int(std::chrono::duration_cast<std::chrono::seconds>(m_config.leaseDuration).count()), wallNow, wallNow, 0};
     const bool weHold = m_observed.holderIdentity == m_config.identity;
     if (weHold && m_leading && leaseValid(now)) { // fast path: renew
         record.acquireTime = m_observed.acquireTime;

@@ -32,8 +32,8 @@
 // starve renewals) and is driven there; isLeader, lost, mayAct, handedOff, observedLeader and
 // observedRecord may be called from any thread.
 
-#include "engine/base/clock.h"
 #include "engine/api/expected.h"
+#include "engine/base/clock.h"
 #include "engine/manager/leaselock.h"
 
 #include <QMutex>
@@ -136,13 +136,13 @@ private:
     std::atomic<bool> m_lost{false};
     std::atomic<bool> m_handedOff{false};
     bool m_inFlight = false;
-    bool m_inRound = false;        // a renewal round is running (its deadline counts)
+    bool m_inRound = false;         // a renewal round is running (its deadline counts)
     bool m_releaseWhenIdle = false; // stop() came while a try was in flight
-    quint64 m_generation = 0; // bumps on stop/handOff so stale tries are ignored
+    quint64 m_generation = 0;       // bumps on stop/handOff so stale tries are ignored
     quint64 m_timer = 0;
     quint64 m_deadlineTimer = 0;
-    quint64 m_tryId = 0;       // bumps per try and when a try is abandoned at its deadline
-    bool m_tryWhenIdle = false; // a try was due while an abandoned one was still in flight
+    quint64 m_tryId = 0;             // bumps per try and when a try is abandoned at its deadline
+    bool m_tryWhenIdle = false;      // a try was due while an abandoned one was still in flight
     LeaderElectionRecord m_observed; // written on the elector's thread, under m_observedMutex
     mutable QMutex m_observedMutex;
     Clock::TimePoint m_observedTime{};

@@ -8,7 +8,8 @@
 namespace opbench {
 
 namespace {
-const GroupVersionResource kLeases{QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};
+const GroupVersionResource kLeases{
+    QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};
 } // namespace
 
 bool LeaderElectionRecord::sameAs(const LeaderElectionRecord &o) const
@@ -36,9 +37,10 @@ Object LeaderElectionRecord::applyTo(const Object &lease, const LeaderElectionRe
 }
 
 RestLeaseLock::RestLeaseLock(RestClient *client, QString namespaceName, QString name)
-    : m_client(client), m_namespace(std::move(namespaceName)), m_name(std::move(name))
-{
-}
+    : m_client(client)
+    , m_namespace(std::move(namespaceName))
+    , m_name(std::move(name))
+{ }
 
 QCoro::Task<Expected<LeaderElectionRecord>> RestLeaseLock::get()
 {
@@ -66,7 +68,7 @@ QCoro::Task<Expected<void>> RestLeaseLock::update(LeaderElectionRecord record)
 {
     if (m_lease.isNull())
         co_return Status::transport(QString::fromLatin1(StatusReason::ConfigError),
-                                    QStringLiteral("lease %1 not initialized: get or create it first").arg(describe()));
+            QStringLiteral("lease %1 not initialized: get or create it first").arg(describe()));
     const Object obj = LeaderElectionRecord::applyTo(m_lease, record);
     Expected<Object> updated = co_await m_client->update(kLeases, m_namespace, obj);
     if (!updated)

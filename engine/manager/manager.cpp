@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/manager/manager.h"
 
+#include "engine/base/logger.h"
 #include "engine/base/metrics.h"
 #include "engine/client/auth.h"
 #include "engine/client/inclusterconfig.h"
-#include "engine/base/logger.h"
 #include "engine/manager/eventrecorder.h"
 #include "engine/manager/httpendpoint.h"
 #include "engine/manager/leaderelector.h"
 #include "engine/manager/processmetrics.h"
 
 #include <QDir>
-#include <QThread>
 #include <QFile>
 #include <QHostInfo>
+#include <QThread>
 
 #include "engine/client/awaitsignal.h"
 
@@ -28,7 +28,9 @@ Status configError(const QString &msg) { return Status(0, QString::fromLatin1(St
 class ControllerRunnable final : public Runnable
 {
 public:
-    explicit ControllerRunnable(Controller *c) : m_controller(c) {}
+    explicit ControllerRunnable(Controller *c)
+        : m_controller(c)
+    { }
     QString name() const override { return m_controller ? m_controller->name() : QString(); }
     QCoro::Task<Expected<void>> start() override
     {
@@ -66,9 +68,10 @@ HttpReply metricsReply(const QString &path)
 } // namespace
 
 Manager::Manager(ManagerOptions options, QObject *parent)
-    : QObject(parent), m_options(std::move(options)), m_clock(m_options.clock ? m_options.clock : Clock::system())
-{
-}
+    : QObject(parent)
+    , m_options(std::move(options))
+    , m_clock(m_options.clock ? m_options.clock : Clock::system())
+{ }
 
 Manager::~Manager()
 {
@@ -96,7 +99,8 @@ void Manager::onElectorThread(std::function<void(LeaderElector *)> fn)
         return;
     }
     LeaderElector *elector = m_elector;
-    QMetaObject::invokeMethod(elector, [elector, fn = std::move(fn)] { fn(elector); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        elector, [elector, fn = std::move(fn)] { fn(elector); }, Qt::QueuedConnection);
 }
 
 Expected<std::unique_ptr<Manager>> Manager::create(ManagerOptions options, QObject *parent)
@@ -133,17 +137,21 @@ Expected<void> Manager::init()
     auto probeAddr = BindAddress::parse(m_options.healthProbeBindAddress);
     if (!probeAddr)
         return probeAddr.error();
-    m_metrics = new HttpEndpoint(QStringLiteral("metrics"), [](const QString &p, const QUrlQuery &) { return metricsReply(p); }, this);
-    m_probes = new HttpEndpoint(QStringLiteral("health probe"), [this](const QString &p, const QUrlQuery &q) {
-        for (auto *checks : {&m_healthz, &m_readyz}) {
-            const QString base = checks == &m_healthz ? QStringLiteral("/healthz") : QStringLiteral("/readyz");
-            if (p == base || p == base + u'/' || p.startsWith(base + u'/')) {
-                const HealthResponse r = checks->serve(p.mid(base.size() + 1), q);
-                return HttpReply{r.code, r.body};
+    m_metrics = new HttpEndpoint(
+        QStringLiteral("metrics"), [](const QString &p, const QUrlQuery &) { return metricsReply(p); }, this);
+    m_probes = new HttpEndpoint(
+        QStringLiteral("health probe"),
+        [this](const QString &p, const QUrlQuery &q) {
+            for (auto *checks : {&m_healthz, &m_readyz}) {
+                const QString base = checks == &m_healthz ? QStringLiteral("/healthz") : QStringLiteral("/readyz");
+                if (p == base || p == base + u'/' || p.startsWith(base + u'/')) {
+                    const HealthResponse r = checks->serve(p.mid(base.size() + 1), q);
+                    return HttpReply{r.code, r.body};
+                }
             }
-        }
-        return HttpReply{404, QByteArrayLiteral("404 page not found\n")};
-    }, this);
+            return HttpReply{404, QByteArrayLiteral("404 page not found\n")};
+        },
+        this);
     registerProcessMetrics(MetricsRegistry::global());
 
     if (!m_options.leaderElection)
@@ -177,7 +185,8 @@ Expected<void> Manager::init()
         le.clock = m_electionClock.get();
     }
     m_electionRest = new RestClient(ecfg, ownThread ? nullptr : this);
-    m_elector = new LeaderElector(std::make_unique<RestLeaseLock>(m_electionRest, ns, le.name), le, ownThread ? nullptr : this);
+    m_elector = new LeaderElector(
+        std::make_unique<RestLeaseLock>(m_electionRest, ns, le.name), le, ownThread ? nullptr : this);
     if (ownThread) {
         m_electionThread = new QThread(this);
         m_electionThread->setObjectName(QStringLiteral("leader-election"));
@@ -191,8 +200,11 @@ Expected<void> Manager::init()
     }
     connect(m_elector, &LeaderElector::released, this, &Manager::leaseReleased);
     connect(m_elector, &LeaderElector::startedLeading, this, [this] {
-        Logger().withName(QStringLiteral("leaderelection")).info(QStringLiteral("successfully acquired lease"),
-            {{QStringLiteral("lease"), m_options.leaderElectionId}, {QStringLiteral("identity"), m_elector->identity()}});
+        Logger()
+            .withName(QStringLiteral("leaderelection"))
+            .info(QStringLiteral("successfully acquired lease"),
+                {{QStringLiteral("lease"), m_options.leaderElectionId},
+                    {QStringLiteral("identity"), m_elector->identity()}});
         Q_EMIT leadershipChanged(true);
         startElected();
     });
@@ -203,7 +215,7 @@ Expected<void> Manager::init()
         if (!elector || !(elector->lost() || (elector->isLeader() && !elector->mayAct())))
             return std::nullopt;
         return Status::transport(QString::fromLatin1(StatusReason::Cancelled),
-                                 QStringLiteral("write refused: the leader lease may have expired (leader election lost)"));
+            QStringLiteral("write refused: the leader lease may have expired (leader election lost)"));
     });
     return {};
 }
@@ -248,23 +260,30 @@ QCoro::Task<Expected<void>> Manager::start()
     if (Expected<void> ok = m_metrics->listen(*BindAddress::parse(m_options.metricsBindAddress)); !ok)
         co_return ok.error();
     if (m_metrics->isListening())
-        log.info(QStringLiteral("Starting metrics server"), {{QStringLiteral("bindAddress"), m_options.metricsBindAddress},
-                                                             {QStringLiteral("port"), int(m_metrics->port())}});
+        log.info(QStringLiteral("Starting metrics server"),
+            {{QStringLiteral("bindAddress"), m_options.metricsBindAddress},
+                {QStringLiteral("port"), int(m_metrics->port())}});
     if (Expected<void> ok = m_probes->listen(*BindAddress::parse(m_options.healthProbeBindAddress)); !ok)
         co_return ok.error();
     if (m_probes->isListening())
-        log.info(QStringLiteral("starting server"), {{QStringLiteral("name"), QStringLiteral("health probe")},
-                                                     {QStringLiteral("addr"), m_options.healthProbeBindAddress}});
+        log.info(QStringLiteral("starting server"),
+            {{QStringLiteral("name"), QStringLiteral("health probe")},
+                {QStringLiteral("addr"), m_options.healthProbeBindAddress}});
     m_started = true;
     m_cache->start();
     const bool synced = co_await m_cache->waitForCacheSync(std::chrono::minutes(2));
     if (!self)
         co_return Status::transport(QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("manager destroyed"));
     if (!synced && m_stopping)
-        co_return Status::transport(QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("the manager was stopped before its caches synced"));
+        co_return Status::transport(QString::fromLatin1(StatusReason::Cancelled),
+            QStringLiteral("the manager was stopped before its caches synced"));
     if (!synced)
-        co_return configError(QStringLiteral("caches did not sync within 2 minutes (kinds: %1)")
-                                  .arg([this] { QStringList k; for (const auto &g : m_cache->kinds()) k << g.toString(); return k.join(u','); }()));
+        co_return configError(QStringLiteral("caches did not sync within 2 minutes (kinds: %1)").arg([this] {
+            QStringList k;
+            for (const auto &g : m_cache->kinds())
+                k << g.toString();
+            return k.join(u',');
+        }()));
     for (auto &r : m_runnables) {
         if (r->needLeaderElection())
             continue;
@@ -281,7 +300,8 @@ QCoro::Task<Expected<void>> Manager::start()
             co_return ok.error();
     }
     if (m_elector) {
-        log.info(QStringLiteral("attempting to acquire leader lease..."), {{QStringLiteral("lease"), m_options.leaderElectionId}});
+        log.info(QStringLiteral("attempting to acquire leader lease..."),
+            {{QStringLiteral("lease"), m_options.leaderElectionId}});
         onElectorThread([](LeaderElector *e) { e->start(); });
     } else {
         startElected();
@@ -304,8 +324,10 @@ QCoro::Task<void> Manager::startElected()
         if (!self || m_stopping)
             co_return;
         if (!ok) {
-            Logger().withName(QStringLiteral("manager")).error(ok.error().message(), QStringLiteral("failed to start runnable"),
-                                                              {{QStringLiteral("runnable"), r->name()}});
+            Logger()
+                .withName(QStringLiteral("manager"))
+                .error(ok.error().message(), QStringLiteral("failed to start runnable"),
+                    {{QStringLiteral("runnable"), r->name()}});
             stop(1, ok.error().message());
             co_return;
         }
@@ -324,7 +346,9 @@ void Manager::onStoppedLeading()
         m_electedRunning = false;
         return;
     }
-    Logger().withName(QStringLiteral("manager")).error(QStringLiteral("leader election lost"), QStringLiteral("problem running manager"));
+    Logger()
+        .withName(QStringLiteral("manager"))
+        .error(QStringLiteral("leader election lost"), QStringLiteral("problem running manager"));
     stop(1, QStringLiteral("leader election lost"));
 }
 
@@ -427,7 +451,8 @@ QCoro::Task<void> Manager::shutdown(int exitCode, QString reason)
             co_return;
     }
     if (!leaseLost && (!m_nonElectedStopped || ((m_electedRunning || hasElectionRunnables()) && !m_electedStopped))) {
-        const QString msg = QStringLiteral("failed waiting for all runnables to end within grace period of %1s: context deadline exceeded")
+        const QString msg = QStringLiteral(
+            "failed waiting for all runnables to end within grace period of %1s: context deadline exceeded")
                                 .arg(double(m_options.gracefulShutdownTimeout.count()) / 1000.0);
         log.error(msg, QStringLiteral("error received after stop sequence was engaged"));
         if (exitCode == 0) {

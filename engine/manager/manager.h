@@ -19,8 +19,8 @@
 // and finishes with exit code 1 and "failed waiting for all runnables to end within grace period
 // of Ns". finished(code, reason) is emitted once everything stopped.
 
-#include "engine/base/clock.h"
 #include "engine/api/expected.h"
+#include "engine/base/clock.h"
 #include "engine/cache/informercache.h"
 #include "engine/client/restclient.h"
 #include "engine/controller/client.h"
@@ -148,15 +148,15 @@ private:
 
     ManagerOptions m_options;
     Clock *m_clock;
-    RestClient *m_rest = nullptr;      // child
-    RestClient *m_electionRest = nullptr; // child or on m_electionThread (timeout max(renewDeadline/2, 1 s))
-    InformerCache *m_cache = nullptr;  // child
-    Client *m_client = nullptr;        // child
-    LeaderElector *m_elector = nullptr; // child or on m_electionThread
-    QThread *m_electionThread = nullptr; // child; runs the elector and m_electionRest
+    RestClient *m_rest = nullptr;           // child
+    RestClient *m_electionRest = nullptr;   // child or on m_electionThread (timeout max(renewDeadline/2, 1 s))
+    InformerCache *m_cache = nullptr;       // child
+    Client *m_client = nullptr;             // child
+    LeaderElector *m_elector = nullptr;     // child or on m_electionThread
+    QThread *m_electionThread = nullptr;    // child; runs the elector and m_electionRest
     std::unique_ptr<Clock> m_electionClock; // the elector thread's own real clock
-    HttpEndpoint *m_metrics = nullptr; // child
-    HttpEndpoint *m_probes = nullptr;  // child
+    HttpEndpoint *m_metrics = nullptr;      // child
+    HttpEndpoint *m_probes = nullptr;       // child
     HealthChecks m_healthz{QStringLiteral("healthz")};
     HealthChecks m_readyz{QStringLiteral("readyz")};
     QHash<QString, EventRecorder *> m_recorders; // children

@@ -55,12 +55,14 @@ void collect(const ProcessGauges &g)
     const double ticks = double(sysconf(_SC_CLK_TCK));
     const double page = double(sysconf(_SC_PAGESIZE));
     if (f.size() > 21 && ticks > 0) {
-        g.cpu->set((f[11].toDouble() + f[12].toDouble()) / ticks); // utime (14) + stime (15)
+        g.cpu->set((f[11].toDouble() + f[12].toDouble()) / ticks);  // utime (14) + stime (15)
         g.start->set(bootTimeSeconds() + f[19].toDouble() / ticks); // starttime (22)
         g.vms->set(f[20].toDouble());                               // vsize (23)
         g.rss->set(f[21].toDouble() * page);                        // rss pages (24)
     }
-    g.fds->set(double(QDir(QStringLiteral("/proc/self/fd")).entryList(QDir::NoDotAndDotDot | QDir::AllEntries | QDir::System).size()));
+    g.fds->set(double(QDir(QStringLiteral("/proc/self/fd"))
+                          .entryList(QDir::NoDotAndDotDot | QDir::AllEntries | QDir::System)
+                          .size()));
     rlimit lim{};
     if (getrlimit(RLIMIT_NOFILE, &lim) == 0)
         g.maxFds->set(double(lim.rlim_cur));
@@ -80,14 +82,15 @@ void registerProcessMetrics(MetricsRegistry &registry)
     };
     // process_cpu_seconds_total is a counter in the Go client; we set it from /proc, so it is
     // exported through a counter family whose single child is adjusted to the absolute value.
-    Counter *cpuCounter = registry.counter(QStringLiteral("process_cpu_seconds_total"),
-                                           QStringLiteral("Total user and system CPU time spent in seconds."))->labels({});
-    ProcessGauges g{nullptr,
-                    gauge("process_resident_memory_bytes", "Resident memory size in bytes."),
-                    gauge("process_virtual_memory_bytes", "Virtual memory size in bytes."),
-                    gauge("process_open_fds", "Number of open file descriptors."),
-                    gauge("process_max_fds", "Maximum number of open file descriptors."),
-                    gauge("process_start_time_seconds", "Start time of the process since unix epoch in seconds.")};
+    Counter *cpuCounter = registry
+                              .counter(QStringLiteral("process_cpu_seconds_total"),
+                                  QStringLiteral("Total user and system CPU time spent in seconds."))
+                              ->labels({});
+    ProcessGauges g{nullptr, gauge("process_resident_memory_bytes", "Resident memory size in bytes."),
+        gauge("process_virtual_memory_bytes", "Virtual memory size in bytes."),
+        gauge("process_open_fds", "Number of open file descriptors."),
+        gauge("process_max_fds", "Maximum number of open file descriptors."),
+        gauge("process_start_time_seconds", "Start time of the process since unix epoch in seconds.")};
     registry.addCollector([g, cpuCounter]() mutable {
         Gauge cpu;
         g.cpu = &cpu;

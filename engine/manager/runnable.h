@@ -27,8 +27,8 @@ public:
     /// error stops the manager. Default: nothing.
     virtual Expected<void> warmup() { return {}; }
     /// Leadership handed off (GUI): stop work but stay ready to resume(). Default: nothing.
-    virtual void pause() {}
-    virtual void resume() {}
+    virtual void pause() { }
+    virtual void resume() { }
 
 protected:
     Runnable() = default;

@@ -24,7 +24,8 @@ extern "C" void onSignal(int sig)
 }
 } // namespace
 
-SignalHandler::SignalHandler(QObject *parent) : QObject(parent)
+SignalHandler::SignalHandler(QObject *parent)
+    : QObject(parent)
 {
     if (::pipe2(g_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
         return;

@@ -39,8 +39,12 @@ void qtHandler(QtMsgType type, const QMessageLogContext &context, const QString 
         r.name = QStringLiteral("qt");
     r.message = msg;
     switch (type) {
-    case QtDebugMsg: r.verbosity = 1; break;
-    case QtInfoMsg: r.verbosity = 0; break;
+    case QtDebugMsg:
+        r.verbosity = 1;
+        break;
+    case QtInfoMsg:
+        r.verbosity = 0;
+        break;
     default:
         r.isError = true;
         r.error = type == QtWarningMsg ? QStringLiteral("warning") : QStringLiteral("critical");
@@ -65,7 +69,9 @@ Expected<void> ZapOptions::parseLevel(const QString &level)
         bool ok = false;
         const int n = l.toInt(&ok);
         if (!ok || n <= 0)
-            return configError(QStringLiteral("invalid --zap-log-level \"%1\": use debug, info, error, panic or an integer > 0").arg(level));
+            return configError(
+                QStringLiteral("invalid --zap-log-level \"%1\": use debug, info, error, panic or an integer > 0")
+                    .arg(level));
         verbosity = n;
     }
     return {};

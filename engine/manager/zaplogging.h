@@ -20,8 +20,8 @@ namespace opbench {
 struct ZapOptions
 {
     bool json = true;
-    int verbosity = 0;        // V(n) enabled up to this; -1 = errors only
-    std::FILE *out = stderr;  // zap writes to stderr
+    int verbosity = 0;       // V(n) enabled up to this; -1 = errors only
+    std::FILE *out = stderr; // zap writes to stderr
 
     /// Parses --zap-log-level: debug, info, error, panic, or an integer N > 0.
     Expected<void> parseLevel(const QString &level);
@@ -32,7 +32,9 @@ struct ZapOptions
 class ZapSink final : public LogSink
 {
 public:
-    explicit ZapSink(ZapOptions options) : m_options(options) {}
+    explicit ZapSink(ZapOptions options)
+        : m_options(options)
+    { }
     bool enabled(int verbosity) const override { return verbosity <= m_options.verbosity; }
     void write(const LogRecord &record) override;
     /// The encoded line (no newline), for tests.

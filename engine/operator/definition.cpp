@@ -22,8 +22,8 @@ OperatorDefinition definition()
     def.leaseName = leaseName();
     def.crds = {crdYaml()};
     def.kinds = {kMyApplicationGvk, kDeploymentGvk,
-                 {QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("ReplicaSet")},
-                 {QString(), QStringLiteral("v1"), QStringLiteral("Pod")}};
+        {QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("ReplicaSet")},
+        {QString(), QStringLiteral("v1"), QStringLiteral("Pod")}};
     def.setup = [](Manager *manager) { return setupWithManager(manager); };
     def.samples = sampleApplications();
     def.headlessProgram = QStringLiteral("opbench-operator");

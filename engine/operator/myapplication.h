@@ -13,9 +13,10 @@
 
 namespace opbench::myapp {
 
-inline const GroupVersionKind kMyApplicationGvk{QStringLiteral("example.com"), QStringLiteral("v1alpha1"),
-                                                QStringLiteral("MyApplication")};
-inline const GroupVersionKind kDeploymentGvk{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("Deployment")};
+inline const GroupVersionKind kMyApplicationGvk{
+    QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("MyApplication")};
+inline const GroupVersionKind kDeploymentGvk{
+    QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("Deployment")};
 
 /// MyApplication's one identity: GVR example.com/v1alpha1/myapplications, kind, list kind,
 /// singular, short name "myapp", namespaced, the status subresource (as its CRD says).
@@ -44,8 +45,12 @@ struct MyApplicationStatus
 class MyApplication : public ObjectView
 {
 public:
-    MyApplication() : ObjectView(kMyApplicationGvk.apiVersion(), kMyApplicationGvk.kind) {}
-    explicit MyApplication(const Object &object) : ObjectView(object) {}
+    MyApplication()
+        : ObjectView(kMyApplicationGvk.apiVersion(), kMyApplicationGvk.kind)
+    { }
+    explicit MyApplication(const Object &object)
+        : ObjectView(object)
+    { }
 
     QString image() const { return stringAt({"spec", "image"}); }
     void setImage(const QString &image) { setAt({"spec", "image"}, image); }

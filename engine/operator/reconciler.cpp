@@ -22,15 +22,15 @@ ReconcileOutcome conflictOr(const Status &error)
 } // namespace
 
 MyApplicationReconciler::MyApplicationReconciler(Client *client, EventRecorder *recorder)
-    : m_client(client), m_recorder(recorder)
-{
-}
+    : m_client(client)
+    , m_recorder(recorder)
+{ }
 
 Labels MyApplicationReconciler::labelsFor(const QString &appName)
 {
     return {{QStringLiteral("app.kubernetes.io/name"), QStringLiteral("myapplication")},
-            {QStringLiteral("app.kubernetes.io/instance"), appName},
-            {QStringLiteral("app.kubernetes.io/managed-by"), QStringLiteral("opbench")}};
+        {QStringLiteral("app.kubernetes.io/instance"), appName},
+        {QStringLiteral("app.kubernetes.io/managed-by"), QStringLiteral("opbench")}};
 }
 
 bool MyApplicationReconciler::deploymentInSync(const Object &appObj, const Object &deployment)
@@ -67,7 +67,7 @@ Expected<Object> MyApplicationReconciler::mutateDeployment(const Object &appObj,
     d.setReplicas(app.replicas());
     if (d.selector().isEmpty()) // immutable once set
         d.setSelectorMatchLabels({{QStringLiteral("app.kubernetes.io/name"), QStringLiteral("myapplication")},
-                                  {QStringLiteral("app.kubernetes.io/instance"), app.name()}});
+            {QStringLiteral("app.kubernetes.io/instance"), app.name()}});
     Labels templ = d.templateLabels();
     for (auto it = ours.begin(); it != ours.end(); ++it)
         templ.insert(it.key(), it.value());
@@ -156,7 +156,8 @@ QCoro::Task<Expected<bool>> MyApplicationReconciler::ownerIsLive(ReconcileContex
     GroupVersionKind appGvk = kMyApplicationGvk;
     QString liveNs = appObj.namespaceName();
     QString liveName = appObj.name();
-    Expected<Object> current = co_await m_client->apiReader().get(ctx, std::move(appGvk), std::move(liveNs), std::move(liveName));
+    Expected<Object> current
+        = co_await m_client->apiReader().get(ctx, std::move(appGvk), std::move(liveNs), std::move(liveName));
     if (!current)
         co_return isNotFound(current.error()) ? Expected<bool>(false) : Expected<bool>(current.error());
     co_return current->uid() == appObj.uid();
@@ -179,10 +180,10 @@ void MyApplicationReconciler::recordEvent(const Object &appObj, OperationResult 
         return;
     if (result == OperationResult::Created)
         m_recorder->event(appObj, QStringLiteral("Normal"), QStringLiteral("Created"),
-                          QStringLiteral("Created Deployment %1").arg(appObj.name()));
+            QStringLiteral("Created Deployment %1").arg(appObj.name()));
     else if (result == OperationResult::Updated)
         m_recorder->event(appObj, QStringLiteral("Normal"), QStringLiteral("Updated"),
-                          QStringLiteral("Updated Deployment %1").arg(appObj.name()));
+            QStringLiteral("Updated Deployment %1").arg(appObj.name()));
 }
 
 } // namespace opbench::myapp

@@ -18,7 +18,7 @@ Expected<Controller *> setupWithManager(Manager *manager, SetupOptions options)
         manager->client(), manager->eventRecorder(QStringLiteral("myapplication-controller")));
     ControllerOptions co;
     co.maxConcurrentReconciles = options.maxConcurrentReconciles > 0 ? options.maxConcurrentReconciles
-                                                                    : manager->options().maxConcurrentReconciles;
+                                                                     : manager->options().maxConcurrentReconciles;
     Expected<Controller *> built = ControllerBuilder(manager->cache())
                                        .named(QStringLiteral("myapplication"))
                                        .withOptions(std::move(co))

@@ -9,7 +9,7 @@
 namespace opbench {
 class Controller;
 class Manager;
-}
+} // namespace opbench
 
 namespace opbench::myapp {
 

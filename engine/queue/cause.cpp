@@ -56,13 +56,20 @@ Cause Cause::initialList(QString gvk, QString key, QString rv)
 QString Cause::kindName(Kind k)
 {
     switch (k) {
-    case Kind::Unspecified: return QStringLiteral("unspecified");
-    case Kind::WatchEvent: return QStringLiteral("watch");
-    case Kind::OwnerMapping: return QStringLiteral("owner");
-    case Kind::RequeueAfter: return QStringLiteral("requeue-after");
-    case Kind::RateLimitedRetry: return QStringLiteral("retry");
-    case Kind::Manual: return QStringLiteral("manual");
-    case Kind::InitialList: return QStringLiteral("initial-list");
+    case Kind::Unspecified:
+        return QStringLiteral("unspecified");
+    case Kind::WatchEvent:
+        return QStringLiteral("watch");
+    case Kind::OwnerMapping:
+        return QStringLiteral("owner");
+    case Kind::RequeueAfter:
+        return QStringLiteral("requeue-after");
+    case Kind::RateLimitedRetry:
+        return QStringLiteral("retry");
+    case Kind::Manual:
+        return QStringLiteral("manual");
+    case Kind::InitialList:
+        return QStringLiteral("initial-list");
     }
     return QString();
 }
@@ -70,11 +77,16 @@ QString Cause::kindName(Kind k)
 QString Cause::eventName(EventType e)
 {
     switch (e) {
-    case EventType::None: return QString();
-    case EventType::Added: return QStringLiteral("ADDED");
-    case EventType::Modified: return QStringLiteral("MODIFIED");
-    case EventType::Deleted: return QStringLiteral("DELETED");
-    case EventType::Sync: return QStringLiteral("SYNC");
+    case EventType::None:
+        return QString();
+    case EventType::Added:
+        return QStringLiteral("ADDED");
+    case EventType::Modified:
+        return QStringLiteral("MODIFIED");
+    case EventType::Deleted:
+        return QStringLiteral("DELETED");
+    case EventType::Sync:
+        return QStringLiteral("SYNC");
     }
     return QString();
 }
@@ -83,7 +95,8 @@ namespace {
 QString millis(Clock::Duration d)
 {
     const double ms = std::chrono::duration<double, std::milli>(d).count();
-    return ms >= 1000.0 ? QString::number(ms / 1000.0, 'g', 4) + u's' : QString::number(ms, 'g', 4) + QLatin1String("ms");
+    return ms >= 1000.0 ? QString::number(ms / 1000.0, 'g', 4) + u's'
+                        : QString::number(ms, 'g', 4) + QLatin1String("ms");
 }
 
 QString source(const Cause &c)
@@ -98,15 +111,21 @@ QString source(const Cause &c)
 QString Cause::describe() const
 {
     switch (kind) {
-    case Kind::WatchEvent: return QLatin1String("watch ") + eventName(event) + u' ' + source(*this);
-    case Kind::OwnerMapping: return QStringLiteral("owner \u2190 ") + eventName(event) + u' ' + source(*this);
-    case Kind::InitialList: return QLatin1String("initial list ") + source(*this);
-    case Kind::RequeueAfter: return QLatin1String("requeue after ") + millis(delay);
+    case Kind::WatchEvent:
+        return QLatin1String("watch ") + eventName(event) + u' ' + source(*this);
+    case Kind::OwnerMapping:
+        return QStringLiteral("owner \u2190 ") + eventName(event) + u' ' + source(*this);
+    case Kind::InitialList:
+        return QLatin1String("initial list ") + source(*this);
+    case Kind::RequeueAfter:
+        return QLatin1String("requeue after ") + millis(delay);
     case Kind::RateLimitedRetry:
         return QLatin1String("retry #") + QString::number(attempt) + QLatin1String(" after ") + millis(delay)
             + (text.isEmpty() ? QString() : QLatin1String(": ") + text);
-    case Kind::Manual: return text.isEmpty() ? QStringLiteral("manual") : QLatin1String("manual: ") + text;
-    case Kind::Unspecified: break;
+    case Kind::Manual:
+        return text.isEmpty() ? QStringLiteral("manual") : QLatin1String("manual: ") + text;
+    case Kind::Unspecified:
+        break;
     }
     return QStringLiteral("unspecified");
 }

@@ -66,10 +66,11 @@ public:
     CauseList &operator=(const CauseList &) = default;
     /// Moving leaves `other` empty.
     CauseList(CauseList &&other) noexcept
-        : m_first(std::move(other.m_first)), m_rest(std::move(other.m_rest)), m_size(std::exchange(other.m_size, 0)),
-          m_dropped(std::exchange(other.m_dropped, 0))
-    {
-    }
+        : m_first(std::move(other.m_first))
+        , m_rest(std::move(other.m_rest))
+        , m_size(std::exchange(other.m_size, 0))
+        , m_dropped(std::exchange(other.m_dropped, 0))
+    { }
     CauseList &operator=(CauseList &&other) noexcept
     {
         m_first = std::move(other.m_first);
@@ -119,7 +120,10 @@ public:
         using difference_type = std::ptrdiff_t;
         using pointer = const Cause *;
         using reference = const Cause &;
-        const_iterator(const CauseList *l, int i) : m_list(l), m_i(i) {}
+        const_iterator(const CauseList *l, int i)
+            : m_list(l)
+            , m_i(i)
+        { }
         reference operator*() const { return m_list->at(m_i); }
         pointer operator->() const { return &m_list->at(m_i); }
         const_iterator &operator++()

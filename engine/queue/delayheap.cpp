@@ -7,10 +7,7 @@ namespace opbench::detail {
 
 namespace {
 // std::*_heap build a max-heap: "less" here means "later".
-bool later(const DelayHeap::Node &a, const DelayHeap::Node &b)
-{
-    return a.at != b.at ? a.at > b.at : a.seq > b.seq;
-}
+bool later(const DelayHeap::Node &a, const DelayHeap::Node &b) { return a.at != b.at ? a.at > b.at : a.seq > b.seq; }
 } // namespace
 
 void DelayHeap::push(Node n)
@@ -26,9 +23,10 @@ void DelayHeap::pop()
 }
 
 WakeUp::WakeUp(Clock *clock, QObject *context, std::function<void()> fn)
-    : m_clock(clock), m_context(context), m_fn(std::move(fn))
-{
-}
+    : m_clock(clock)
+    , m_context(context)
+    , m_fn(std::move(fn))
+{ }
 
 WakeUp::~WakeUp() { cancel(); }
 

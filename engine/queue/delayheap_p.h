@@ -52,8 +52,8 @@ private:
     Clock *m_clock;
     QObject *m_context;
     std::function<void()> m_fn;
-    quint64 m_id = 0;          // pending callAt id, 0 when none
-    Clock::TimePoint m_at{};   // its deadline
+    quint64 m_id = 0;        // pending callAt id, 0 when none
+    Clock::TimePoint m_at{}; // its deadline
 };
 
 } // namespace opbench::detail

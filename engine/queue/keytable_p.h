@@ -17,8 +17,7 @@ namespace opbench::detail {
 /// members. A queue parks an entry that became idle (nothing pending, no retry history) instead
 /// of releasing it at once: re-adding a parked key costs one lookup instead of an erase and an
 /// insert. Parked entries are released in batches by sweep().
-template<typename Entry>
-class KeyTable
+template<typename Entry> class KeyTable
 {
 public:
     static constexpr quint32 NoId = 0xffffffffu;
@@ -159,12 +158,12 @@ private:
         m_slots[hole] = Slot{};
     }
 
-    std::vector<Slot> m_slots;     // open addressing; size a power of two, at most half full
-    size_t m_mask = 0;             // m_slots.size() - 1
-    std::vector<Entry> m_entries;  // by id; entries not live are default-constructed and in m_free
-    std::vector<quint32> m_free;   // ids to reuse
-    size_t m_live = 0;             // live entries (= occupied slots)
-    qsizetype m_parked = 0;        // live entries with `parked`
+    std::vector<Slot> m_slots;    // open addressing; size a power of two, at most half full
+    size_t m_mask = 0;            // m_slots.size() - 1
+    std::vector<Entry> m_entries; // by id; entries not live are default-constructed and in m_free
+    std::vector<quint32> m_free;  // ids to reuse
+    size_t m_live = 0;            // live entries (= occupied slots)
+    qsizetype m_parked = 0;       // live entries with `parked`
     static constexpr qsizetype SweepThreshold = 1024;
 };
 

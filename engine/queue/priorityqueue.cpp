@@ -13,21 +13,16 @@ constexpr quint32 NoId = 0xffffffffu;
 // std::*_heap build a max-heap: "less" means "goes out later".
 struct LaterOrder
 {
-    template<typename N>
-    bool operator()(const N &a, const N &b) const
-    {
-        return a.order > b.order;
-    }
+    template<typename N> bool operator()(const N &a, const N &b) const { return a.order > b.order; }
 };
 } // namespace
 
 PriorityQueue::PriorityQueue(WorkQueueOptions options, QObject *parent)
-    : WorkQueue(options, defaultPriorityQueueRateLimiter(), parent),
-      m_delayWake(m_clock, this, [this] { fireDue(); }),
-      m_metricsWake(m_clock, this, [this] { refreshUnfinishedWork(); }),
-      m_metrics(m_registry, m_name, true)
-{
-}
+    : WorkQueue(options, defaultPriorityQueueRateLimiter(), parent)
+    , m_delayWake(m_clock, this, [this] { fireDue(); })
+    , m_metricsWake(m_clock, this, [this] { refreshUnfinishedWork(); })
+    , m_metrics(m_registry, m_name, true)
+{ }
 
 PriorityQueue::~PriorityQueue() = default;
 
@@ -89,7 +84,8 @@ void PriorityQueue::addWithOpts(const QueueKey &key, const AddOpts &opts, Cause 
     finishOperation(id);
 }
 
-void PriorityQueue::mergeIntoPending(quint32 id, int priority, Clock::TimePoint readyAt, bool delayed, Clock::TimePoint now)
+void PriorityQueue::mergeIntoPending(
+    quint32 id, int priority, Clock::TimePoint readyAt, bool delayed, Clock::TimePoint now)
 {
     Entry &e = m_keys[id];
     if (priority > e.priority) { // the higher priority wins, last within its new level
@@ -359,10 +355,10 @@ KeyState PriorityQueue::stateOf(const Entry &e) const
     s.startedAt = e.locked ? e.startedAt : Clock::TimePoint{};
     s.causes = e.causes;
     s.state = (e.locked && e.pending && e.ready) ? KeyState::State::Held
-        : e.locked                                ? KeyState::State::Processing
-        : s.queued                                ? KeyState::State::Queued
-        : s.waiting                               ? KeyState::State::Waiting
-                                                  : KeyState::State::Idle;
+        : e.locked                               ? KeyState::State::Processing
+        : s.queued                               ? KeyState::State::Queued
+        : s.waiting                              ? KeyState::State::Waiting
+                                                 : KeyState::State::Idle;
     return s;
 }
 

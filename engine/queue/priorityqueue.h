@@ -53,9 +53,9 @@ private:
     struct Entry
     {
         QueueKey key;
-        bool live = false;    // owned by m_keys
-        bool parked = false;  // idle(): released by a later m_keys.sweep()
-        bool locked = false;  // handed out, done() not yet called; startedAt valid
+        bool live = false;   // owned by m_keys
+        bool parked = false; // idle(): released by a later m_keys.sweep()
+        bool locked = false; // handed out, done() not yet called; startedAt valid
         // pending: an item for the next round exists (priority, causes). It is either ready
         // (counted in len() and depth; `order` valid) or waiting (readyAt, waitSeq valid).
         // Invariant: a valid level node {order, id} exists ⇔ pending ∧ ready ∧ ¬locked.
@@ -66,7 +66,7 @@ private:
         quint64 order = 0;   // FIFO position within the priority level (unique, increasing)
         quint64 waitSeq = 0; // identifies the live delay-heap node
         Clock::TimePoint readyAt{};
-        Clock::TimePoint queuedAt{};  // valid when ready: when it became ready (queue duration start)
+        Clock::TimePoint queuedAt{}; // valid when ready: when it became ready (queue duration start)
         Clock::TimePoint startedAt{};
         CauseList causes;
     };

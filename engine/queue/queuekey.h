@@ -31,10 +31,7 @@ struct QueueKey
     {
         return sameString(a.name, b.name) && sameString(a.ns, b.ns);
     }
-    friend bool operator<(const QueueKey &a, const QueueKey &b)
-    {
-        return a.ns != b.ns ? a.ns < b.ns : a.name < b.name;
-    }
+    friend bool operator<(const QueueKey &a, const QueueKey &b) { return a.ns != b.ns ? a.ns < b.ns : a.name < b.name; }
 
 private:
     static bool sameString(const QString &x, const QString &y) noexcept

@@ -4,7 +4,8 @@
 namespace opbench {
 
 QueueMetrics::QueueMetrics(MetricsRegistry *registry, const QString &name, bool withPriority)
-    : m_name(name), m_withPriority(withPriority)
+    : m_name(name)
+    , m_withPriority(withPriority)
 {
     if (name.isEmpty() || !registry)
         return;
@@ -12,32 +13,37 @@ QueueMetrics::QueueMetrics(MetricsRegistry *registry, const QString &name, bool 
     const QStringList values{name, name};
     const auto buckets = MetricsRegistry::exponentialBuckets(10e-9, 10, 12);
     m_depthFamily = registry->gauge(QStringLiteral("workqueue_depth"),
-                                    QStringLiteral("Current depth of workqueue by workqueue and priority"),
-                                    names + QStringList{QStringLiteral("priority")});
+        QStringLiteral("Current depth of workqueue by workqueue and priority"),
+        names + QStringList{QStringLiteral("priority")});
     if (!withPriority)
         m_depthPlain = m_depthFamily->labels(values + QStringList{QString()});
-    m_adds = registry->counter(QStringLiteral("workqueue_adds_total"),
-                               QStringLiteral("Total number of adds handled by workqueue"), names)
+    m_adds = registry
+                 ->counter(QStringLiteral("workqueue_adds_total"),
+                     QStringLiteral("Total number of adds handled by workqueue"), names)
                  ->labels(values);
-    m_latency = registry->histogram(QStringLiteral("workqueue_queue_duration_seconds"),
-                                    QStringLiteral("How long in seconds an item stays in workqueue before being requested"),
-                                    names, buckets)
+    m_latency = registry
+                    ->histogram(QStringLiteral("workqueue_queue_duration_seconds"),
+                        QStringLiteral("How long in seconds an item stays in workqueue before being requested"), names,
+                        buckets)
                     ->labels(values);
-    m_work = registry->histogram(QStringLiteral("workqueue_work_duration_seconds"),
-                                 QStringLiteral("How long in seconds processing an item from workqueue takes"), names,
-                                 buckets)
+    m_work = registry
+                 ->histogram(QStringLiteral("workqueue_work_duration_seconds"),
+                     QStringLiteral("How long in seconds processing an item from workqueue takes"), names, buckets)
                  ->labels(values);
-    m_unfinished = registry->gauge(QStringLiteral("workqueue_unfinished_work_seconds"),
-                                   QStringLiteral("How many seconds of work has been done that is in progress and hasn't "
-                                                  "been observed by work_duration. Large values indicate stuck threads."),
-                                   names)
+    m_unfinished = registry
+                       ->gauge(QStringLiteral("workqueue_unfinished_work_seconds"),
+                           QStringLiteral("How many seconds of work has been done that is in progress and hasn't "
+                                          "been observed by work_duration. Large values indicate stuck threads."),
+                           names)
                        ->labels(values);
-    m_longest = registry->gauge(QStringLiteral("workqueue_longest_running_processor_seconds"),
-                                QStringLiteral("How many seconds has the longest running processor for workqueue been running"),
-                                names)
+    m_longest = registry
+                    ->gauge(QStringLiteral("workqueue_longest_running_processor_seconds"),
+                        QStringLiteral("How many seconds has the longest running processor for workqueue been running"),
+                        names)
                     ->labels(values);
-    m_retries = registry->counter(QStringLiteral("workqueue_retries_total"),
-                                  QStringLiteral("Total number of retries handled by workqueue"), names)
+    m_retries = registry
+                    ->counter(QStringLiteral("workqueue_retries_total"),
+                        QStringLiteral("Total number of retries handled by workqueue"), names)
                     ->labels(values);
 }
 

@@ -99,10 +99,10 @@ private:
     GaugeFamily *m_depthFamily = nullptr;
     QString m_name;
     bool m_withPriority;
-    Gauge *m_depthPlain = nullptr;                       // plain queue: priority=""
+    Gauge *m_depthPlain = nullptr;                          // plain queue: priority=""
     std::vector<std::pair<int, Gauge *>> m_depthByPriority; // priority queue: resolved children
-    Gauge *m_depthOverflow = nullptr;                    // "exceeded_cardinality_limit"
-    Counter *m_adds = nullptr;                           // null ⇔ metrics disabled
+    Gauge *m_depthOverflow = nullptr;                       // "exceeded_cardinality_limit"
+    Counter *m_adds = nullptr;                              // null ⇔ metrics disabled
     Histogram *m_latency = nullptr;
     Histogram *m_work = nullptr;
     Gauge *m_unfinished = nullptr;

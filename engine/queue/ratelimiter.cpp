@@ -10,9 +10,9 @@ namespace opbench {
 using namespace std::chrono_literals;
 
 ItemExponentialFailureRateLimiter::ItemExponentialFailureRateLimiter(Clock::Duration base, Clock::Duration max)
-    : m_base(base), m_max(max)
-{
-}
+    : m_base(base)
+    , m_max(max)
+{ }
 
 Clock::Duration ItemExponentialFailureRateLimiter::when(const QueueKey &key)
 {
@@ -31,9 +31,12 @@ void ItemExponentialFailureRateLimiter::forget(const QueueKey &key) { m_failures
 int ItemExponentialFailureRateLimiter::numRequeues(const QueueKey &key) const { return m_failures.value(key, 0); }
 
 BucketRateLimiter::BucketRateLimiter(double qps, int burst, Clock *clock)
-    : m_qps(qps), m_burst(burst), m_clock(clock ? clock : Clock::system()), m_tokens(burst), m_last(m_clock->now())
-{
-}
+    : m_qps(qps)
+    , m_burst(burst)
+    , m_clock(clock ? clock : Clock::system())
+    , m_tokens(burst)
+    , m_last(m_clock->now())
+{ }
 
 Clock::Duration BucketRateLimiter::when(const QueueKey &)
 {
@@ -52,9 +55,10 @@ Clock::Duration BucketRateLimiter::when(const QueueKey &)
 }
 
 ItemFastSlowRateLimiter::ItemFastSlowRateLimiter(Clock::Duration fast, Clock::Duration slow, int maxFastAttempts)
-    : m_fast(fast), m_slow(slow), m_maxFast(maxFastAttempts)
-{
-}
+    : m_fast(fast)
+    , m_slow(slow)
+    , m_maxFast(maxFastAttempts)
+{ }
 
 Clock::Duration ItemFastSlowRateLimiter::when(const QueueKey &key)
 {
@@ -66,7 +70,9 @@ void ItemFastSlowRateLimiter::forget(const QueueKey &key) { m_attempts.remove(ke
 
 int ItemFastSlowRateLimiter::numRequeues(const QueueKey &key) const { return m_attempts.value(key, 0); }
 
-MaxOfRateLimiter::MaxOfRateLimiter(std::vector<std::unique_ptr<RateLimiter>> limiters) : m_limiters(std::move(limiters)) {}
+MaxOfRateLimiter::MaxOfRateLimiter(std::vector<std::unique_ptr<RateLimiter>> limiters)
+    : m_limiters(std::move(limiters))
+{ }
 
 Clock::Duration MaxOfRateLimiter::when(const QueueKey &key)
 {
@@ -91,9 +97,9 @@ int MaxOfRateLimiter::numRequeues(const QueueKey &key) const
 }
 
 WithMaxWaitRateLimiter::WithMaxWaitRateLimiter(std::unique_ptr<RateLimiter> inner, Clock::Duration maxWait)
-    : m_inner(std::move(inner)), m_maxWait(maxWait)
-{
-}
+    : m_inner(std::move(inner))
+    , m_maxWait(maxWait)
+{ }
 
 Clock::Duration WithMaxWaitRateLimiter::when(const QueueKey &key) { return std::min(m_inner->when(key), m_maxWait); }
 

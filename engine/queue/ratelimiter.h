@@ -59,15 +59,15 @@ public:
     /// `clock` defaults to Clock::system(). qps <= 0 means "no limit" (when() returns 0).
     BucketRateLimiter(double qps, int burst, Clock *clock = nullptr);
     Clock::Duration when(const QueueKey &key) override;
-    void forget(const QueueKey &) override {}
+    void forget(const QueueKey &) override { }
     int numRequeues(const QueueKey &) const override { return 0; }
 
 private:
     double m_qps;
     int m_burst;
     Clock *m_clock;
-    double m_tokens;          // may go negative: reservations not yet covered
-    Clock::TimePoint m_last;  // time m_tokens was computed for
+    double m_tokens;         // may go negative: reservations not yet covered
+    Clock::TimePoint m_last; // time m_tokens was computed for
 };
 
 /// `fast` for the first `maxFastAttempts` when() calls of a key, `slow` afterwards.

@@ -8,12 +8,11 @@
 namespace opbench {
 
 RateLimitingQueue::RateLimitingQueue(WorkQueueOptions options, QObject *parent)
-    : WorkQueue(options, defaultControllerRateLimiter(options.clock), parent),
-      m_delayWake(m_clock, this, [this] { fireDue(); }),
-      m_metricsWake(m_clock, this, [this] { refreshUnfinishedWork(); }),
-      m_metrics(m_registry, m_name, false)
-{
-}
+    : WorkQueue(options, defaultControllerRateLimiter(options.clock), parent)
+    , m_delayWake(m_clock, this, [this] { fireDue(); })
+    , m_metricsWake(m_clock, this, [this] { refreshUnfinishedWork(); })
+    , m_metrics(m_registry, m_name, false)
+{ }
 
 RateLimitingQueue::~RateLimitingQueue() = default;
 

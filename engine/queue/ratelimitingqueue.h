@@ -50,7 +50,7 @@ private:
     struct Entry
     {
         QueueKey key;
-        bool live = false;       // owned by m_keys: false for free slots
+        bool live = false; // owned by m_keys: false for free slots
         // dirty: the key must be handed out again. Invariant: queued ⇔ dirty ∧ ¬processing, and
         // then fifoSeq identifies its node in m_fifo. dirty ∧ processing: re-added while being
         // processed; done() queues it.
@@ -87,16 +87,16 @@ private:
     KeyState stateOf(const Entry &e) const;
 
     detail::KeyTable<Entry> m_keys;
-    std::deque<FifoNode> m_fifo;   // queued keys in order, plus stale nodes
-    detail::DelayHeap m_delays;    // one live node per waiting key, plus stale ones
-    detail::WakeUp m_delayWake;    // for m_delays.top()
-    detail::WakeUp m_metricsWake;  // unfinished-work refresh while something is processing
+    std::deque<FifoNode> m_fifo;  // queued keys in order, plus stale nodes
+    detail::DelayHeap m_delays;   // one live node per waiting key, plus stale ones
+    detail::WakeUp m_delayWake;   // for m_delays.top()
+    detail::WakeUp m_metricsWake; // unfinished-work refresh while something is processing
     QueueMetrics m_metrics;
-    quint64 m_seq = 0;             // source of fifoSeq / waitSeq values
-    int m_queued = 0;              // entries with fifoSeq != 0
-    int m_processing = 0;          // entries with processing
-    int m_waiting = 0;             // entries with waiting
-    bool m_draining = false;       // shutDownWithDrain() waits for m_processing == 0
+    quint64 m_seq = 0;              // source of fifoSeq / waitSeq values
+    int m_queued = 0;               // entries with fifoSeq != 0
+    int m_processing = 0;           // entries with processing
+    int m_waiting = 0;              // entries with waiting
+    bool m_draining = false;        // shutDownWithDrain() waits for m_processing == 0
     bool m_becameAvailable = false; // emit itemsAvailable() at the end of the operation
 };
 

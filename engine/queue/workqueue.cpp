@@ -12,24 +12,28 @@ namespace opbench {
 QString KeyState::stateName(State s)
 {
     switch (s) {
-    case State::Held: return QStringLiteral("Held");
-    case State::Processing: return QStringLiteral("Processing");
-    case State::Queued: return QStringLiteral("Queued");
-    case State::Waiting: return QStringLiteral("Waiting");
-    case State::Idle: return QStringLiteral("Idle");
+    case State::Held:
+        return QStringLiteral("Held");
+    case State::Processing:
+        return QStringLiteral("Processing");
+    case State::Queued:
+        return QStringLiteral("Queued");
+    case State::Waiting:
+        return QStringLiteral("Waiting");
+    case State::Idle:
+        return QStringLiteral("Idle");
     }
     return QString();
 }
 
 WorkQueue::WorkQueue(WorkQueueOptions &options, std::unique_ptr<RateLimiter> defaultLimiter, QObject *parent)
-    : QObject(parent),
-      m_name(options.name),
-      m_clock(options.clock ? options.clock : Clock::system()),
-      m_registry(options.metrics ? options.metrics : &MetricsRegistry::global()),
-      m_limiter(options.rateLimiter ? std::move(options.rateLimiter) : std::move(defaultLimiter)),
-      m_maxCauses(std::max(0, options.maxCausesPerKey))
-{
-}
+    : QObject(parent)
+    , m_name(options.name)
+    , m_clock(options.clock ? options.clock : Clock::system())
+    , m_registry(options.metrics ? options.metrics : &MetricsRegistry::global())
+    , m_limiter(options.rateLimiter ? std::move(options.rateLimiter) : std::move(defaultLimiter))
+    , m_maxCauses(std::max(0, options.maxCausesPerKey))
+{ }
 
 WorkQueue::~WorkQueue() = default;
 

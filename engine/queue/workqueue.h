@@ -74,15 +74,15 @@ struct KeyState
     State state = State::Idle; ///< the most telling of the flags below (see State)
     bool queued = false;       ///< in the ready FIFO / ready set
     bool processing = false;
-    bool requeued = false;     ///< processing and added again: goes back to the queue on done()
-    bool waiting = false;      ///< has a pending delayed add
+    bool requeued = false;      ///< processing and added again: goes back to the queue on done()
+    bool waiting = false;       ///< has a pending delayed add
     Clock::TimePoint readyAt{}; ///< when waiting: when it becomes ready
     int priority = 0;
     int retries = 0;
     Clock::TimePoint queuedAt{};  ///< when queued/requeued: the first add of this round
     Clock::TimePoint startedAt{}; ///< when processing: the hand-out time
-    CauseList causes;              ///< causes for the next hand-out
-    CauseList delayedCauses;       ///< plain queue: causes of the pending delayed add (join `causes` when it fires)
+    CauseList causes;             ///< causes for the next hand-out
+    CauseList delayedCauses;      ///< plain queue: causes of the pending delayed add (join `causes` when it fires)
 
     [[nodiscard]] static QString stateName(State s);
 };
@@ -210,7 +210,7 @@ private:
 };
 
 /// Creates a plain (client-go) or priority (controller-runtime) queue.
-[[nodiscard]] std::unique_ptr<WorkQueue> makeWorkQueue(WorkQueue::Kind kind, WorkQueueOptions options = {},
-                                                       QObject *parent = nullptr);
+[[nodiscard]] std::unique_ptr<WorkQueue> makeWorkQueue(
+    WorkQueue::Kind kind, WorkQueueOptions options = {}, QObject *parent = nullptr);
 
 } // namespace opbench

@@ -29,8 +29,8 @@ Expected<void> registerCrds(RestMapper &mapper, const QByteArrayList &crds)
 QCoro::Task<Expected<void>> installCrds(RestClient *client, QByteArrayList crds)
 {
     QPointer<RestClient> guard(client);
-    const GroupVersionResource resource{QStringLiteral("apiextensions.k8s.io"), QStringLiteral("v1"),
-                                        QStringLiteral("customresourcedefinitions")};
+    const GroupVersionResource resource{
+        QStringLiteral("apiextensions.k8s.io"), QStringLiteral("v1"), QStringLiteral("customresourcedefinitions")};
     for (const QByteArray &yaml : std::as_const(crds)) {
         auto docs = yamlToJson(yaml);
         if (!docs)
@@ -51,7 +51,7 @@ QCoro::Task<Expected<void>> installCrds(RestClient *client, QByteArrayList crds)
 }
 
 Expected<PreflightSpec> preflightSpecFor(const OperatorDefinition &def, const RestMapper &mapper,
-                                         const QString &namespaceName, const QString &leaseNamespace)
+    const QString &namespaceName, const QString &leaseNamespace)
 {
     if (def.kinds.isEmpty())
         return Status::badRequest(QStringLiteral("operator %1: OperatorDefinition::kinds is empty").arg(def.name));
@@ -60,7 +60,8 @@ Expected<PreflightSpec> preflightSpecFor(const OperatorDefinition &def, const Re
         const auto m = mapper.forKind(gvk);
         if (!m)
             return Status::badRequest(QStringLiteral("operator %1: kind %2 is not mapped (add its CRD to "
-                                                     "OperatorDefinition::crds)").arg(def.name, gvk.toString()));
+                                                     "OperatorDefinition::crds)")
+                                          .arg(def.name, gvk.toString()));
         spec.cached.append(m->gvr);
     }
     spec.primary = spec.cached.first();
@@ -69,8 +70,9 @@ Expected<PreflightSpec> preflightSpecFor(const OperatorDefinition &def, const Re
     const bool fromCrd = registerCrds(own, def.crds).ok() && own.forKind(primary).has_value();
     spec.primaryDescription = QStringLiteral("The %1 %2 (%3.%4, version %5)")
                                   .arg(primary.kind, fromCrd ? QStringLiteral("CRD") : QStringLiteral("resource"),
-                                       spec.primary.resource, spec.primary.group, spec.primary.version);
-    spec.installHint = fromCrd ? QStringLiteral("Install it with: kubectl apply -f <the operator's CRD file>") : QString();
+                                      spec.primary.resource, spec.primary.group, spec.primary.version);
+    spec.installHint
+        = fromCrd ? QStringLiteral("Install it with: kubectl apply -f <the operator's CRD file>") : QString();
     spec.namespaceName = namespaceName;
     if (!leaseNamespace.isEmpty() && !def.leaseName.isEmpty()) {
         spec.leaseName = def.leaseName;
@@ -85,8 +87,8 @@ Expected<QList<Object>> loadObjects(const QString &dir)
     if (dir.isEmpty() || !QDir(dir).exists())
         return out;
     const QDir d(dir);
-    for (const QString &name : d.entryList({QStringLiteral("*.yaml"), QStringLiteral("*.yml"), QStringLiteral("*.json")},
-                                           QDir::Files, QDir::Name)) {
+    for (const QString &name : d.entryList(
+             {QStringLiteral("*.yaml"), QStringLiteral("*.yml"), QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
         QFile f(d.filePath(name));
         if (!f.open(QIODevice::ReadOnly))
             return Status::badRequest(QStringLiteral("cannot read %1: %2").arg(f.fileName(), f.errorString()));

@@ -61,7 +61,7 @@ QCoro::Task<Expected<void>> installCrds(RestClient *client, QByteArrayList crds)
 /// The preflight of `def` for a cache scope ("" = all namespaces) and a Lease namespace ("" = no
 /// lease check): its For kind served, list on every kind, get on the Lease. `mapper` knows the kinds.
 Expected<PreflightSpec> preflightSpecFor(const OperatorDefinition &def, const RestMapper &mapper,
-                                         const QString &namespaceName, const QString &leaseNamespace);
+    const QString &namespaceName, const QString &leaseNamespace);
 /// Every object in the YAML/JSON files of `dir` (sorted by name; "" or a missing folder: none).
 /// Errors name the file.
 Expected<QList<Object>> loadObjects(const QString &dir);

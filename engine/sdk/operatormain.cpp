@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/sdk/operatormain.h"
 
-#include "engine/base/allocator.h"
-#include "engine/api/version.h"
 #include "engine/api/restmapper.h"
+#include "engine/api/version.h"
 #include "engine/apiserver/apiserver.h"
+#include "engine/base/allocator.h"
+#include "engine/base/logger.h"
 #include "engine/client/restclient.h"
 #include "engine/client/restconfig.h"
 #include "engine/controller/controller.h"
-#include "engine/base/logger.h"
 #include "engine/controller/reconciletrace.h"
 #include "engine/manager/manager.h"
 #include "engine/manager/signalhandler.h"
@@ -36,10 +36,7 @@ struct Flags
     bool embedded = false;
 };
 
-QString program()
-{
-    return QCoreApplication::applicationName();
-}
+QString program() { return QCoreApplication::applicationName(); }
 
 void fail(int code, const QString &message)
 {
@@ -76,19 +73,21 @@ QCoro::Task<void> run(Flags flags, OperatorDefinition def, RestConfig config, bo
             if (!m)
                 continue;
             GroupVersionResource gvr = m->gvr;
-            const QString ns = m->namespaced ? (sample.namespaceName().isEmpty() ? QStringLiteral("default")
-                                                                                : sample.namespaceName())
-                                             : QString();
+            const QString ns = m->namespaced
+                ? (sample.namespaceName().isEmpty() ? QStringLiteral("default") : sample.namespaceName())
+                : QString();
             (void)co_await probe->create(std::move(gvr), ns, sample);
         }
     }
     const PreflightResult pre = co_await check(probe.get(), def, mapper, flags.namespaceName);
     if (!pre.ok()) {
         const int code = exitCodeOf(pre.outcome);
-        fail(code, code == ExitCodes::Unreachable
-                       ? QStringLiteral("no cluster reachable: %1 Start one, or pass --kubeconfig/--context, or use "
-                                        "--embedded for a demo without a cluster.").arg(pre.message)
-                       : pre.message);
+        fail(code,
+            code == ExitCodes::Unreachable
+                ? QStringLiteral("no cluster reachable: %1 Start one, or pass --kubeconfig/--context, or use "
+                                 "--embedded for a demo without a cluster.")
+                      .arg(pre.message)
+                : pre.message);
         co_return;
     }
     ManagerOptions mo;
@@ -114,7 +113,8 @@ QCoro::Task<void> run(Flags flags, OperatorDefinition def, RestConfig config, bo
         fail(ExitCodes::Usage, ok.error().message());
         co_return;
     }
-    auto ctrl = def.setup ? def.setup(mgr) : Expected<Controller *>(Status::badRequest(QStringLiteral("no setup function")));
+    auto ctrl
+        = def.setup ? def.setup(mgr) : Expected<Controller *>(Status::badRequest(QStringLiteral("no setup function")));
     if (!ctrl) {
         fail(ExitCodes::Failure, QStringLiteral("unable to create controller: ") + ctrl.error().message());
         co_return;
@@ -125,7 +125,9 @@ QCoro::Task<void> run(Flags flags, OperatorDefinition def, RestConfig config, bo
     mgr->addReadyzCheck(QStringLiteral("readyz"), pingCheck);
     auto *sigs = new SignalHandler(mgr);
     QObject::connect(sigs, &SignalHandler::terminationRequested, mgr, [mgr](int) {
-        Logger().withName(QStringLiteral("setup")).info(QStringLiteral("Shutdown signal received, waiting for all workers to finish"));
+        Logger()
+            .withName(QStringLiteral("setup"))
+            .info(QStringLiteral("Shutdown signal received, waiting for all workers to finish"));
         mgr->stop(0);
     });
     QObject::connect(mgr, &Manager::finished, QCoreApplication::instance(), [](int code, const QString &reason) {
@@ -133,8 +135,10 @@ QCoro::Task<void> run(Flags flags, OperatorDefinition def, RestConfig config, bo
             std::fprintf(stderr, "%s: %s\n", qPrintable(program()), qPrintable(reason));
         QCoreApplication::exit(code);
     });
-    Logger().withName(QStringLiteral("setup")).info(QStringLiteral("starting manager"),
-        {{QStringLiteral("server"), config.server.toString()}, {QStringLiteral("config"), config.source}});
+    Logger()
+        .withName(QStringLiteral("setup"))
+        .info(QStringLiteral("starting manager"),
+            {{QStringLiteral("server"), config.server.toString()}, {QStringLiteral("config"), config.source}});
     const Expected<void> started = co_await mgr->start();
     if (!started)
         fail(ExitCodes::Failure, QStringLiteral("problem running manager: ") + started.error().message());
@@ -144,21 +148,39 @@ void addOptions(QCommandLineParser &p, const OperatorDefinition &def)
 {
     const QString lease = def.leaseName.isEmpty() ? def.name + QStringLiteral("-operator") : def.leaseName;
     p.addOptions({
-        {QStringLiteral("kubeconfig"), QStringLiteral("Path to a kubeconfig (else KUBECONFIG, in-cluster, ~/.kube/config)."), QStringLiteral("path")},
+        {QStringLiteral("kubeconfig"),
+            QStringLiteral("Path to a kubeconfig (else KUBECONFIG, in-cluster, ~/.kube/config)."),
+            QStringLiteral("path")},
         {QStringLiteral("context"), QStringLiteral("The kubeconfig context to use."), QStringLiteral("name")},
-        {QStringLiteral("namespace"), QStringLiteral("Only watch this namespace, or these (comma-separated; default: all)."), QStringLiteral("ns")},
-        {QStringLiteral("max-concurrent-reconciles"), QStringLiteral("Reconciles in flight at once (controllers that take the manager's default)."), QStringLiteral("n"), QStringLiteral("1")},
+        {QStringLiteral("namespace"),
+            QStringLiteral("Only watch this namespace, or these (comma-separated; default: all)."),
+            QStringLiteral("ns")},
+        {QStringLiteral("max-concurrent-reconciles"),
+            QStringLiteral("Reconciles in flight at once (controllers that take the manager's default)."),
+            QStringLiteral("n"), QStringLiteral("1")},
         {QStringLiteral("leader-elect"), QStringLiteral("Enable leader election: only one replica reconciles.")},
-        {QStringLiteral("controller-warmup"), QStringLiteral("With --leader-elect: list and watch the controllers' kinds before leading (faster failover; every standby holds the caches).")},
-        {QStringLiteral("leader-election-id"), QStringLiteral("Name of the leader-election Lease."), QStringLiteral("id"), lease},
-        {QStringLiteral("leader-election-namespace"), QStringLiteral("Namespace of the Lease (default: the service-account or context namespace)."), QStringLiteral("ns")},
-        {QStringLiteral("identity"), QStringLiteral("Leader-election identity (default: hostname_uuid)."), QStringLiteral("id")},
-        {QStringLiteral("metrics-bind-address"), QStringLiteral("Address of /metrics; 0 disables."), QStringLiteral("addr"), QStringLiteral("0")},
-        {QStringLiteral("health-probe-bind-address"), QStringLiteral("Address of /healthz and /readyz."), QStringLiteral("addr"), QStringLiteral(":8081")},
-        {QStringLiteral("zap-log-level"), QStringLiteral("debug, info, error, or an integer verbosity."), QStringLiteral("level"), QStringLiteral("info")},
-        {QStringLiteral("zap-encoder"), QStringLiteral("json or console."), QStringLiteral("encoder"), QStringLiteral("json")},
-        {QStringLiteral("embedded"), QStringLiteral("Start an embedded API server with the CRDs and samples (demo without a cluster).")},
-        {QStringLiteral("trace-file"), QStringLiteral("Write every reconcile trace as a JSON line to this file."), QStringLiteral("path")},
+        {QStringLiteral("controller-warmup"),
+            QStringLiteral("With --leader-elect: list and watch the controllers' kinds before leading (faster "
+                           "failover; every standby holds the caches).")},
+        {QStringLiteral("leader-election-id"), QStringLiteral("Name of the leader-election Lease."),
+            QStringLiteral("id"), lease},
+        {QStringLiteral("leader-election-namespace"),
+            QStringLiteral("Namespace of the Lease (default: the service-account or context namespace)."),
+            QStringLiteral("ns")},
+        {QStringLiteral("identity"), QStringLiteral("Leader-election identity (default: hostname_uuid)."),
+            QStringLiteral("id")},
+        {QStringLiteral("metrics-bind-address"), QStringLiteral("Address of /metrics; 0 disables."),
+            QStringLiteral("addr"), QStringLiteral("0")},
+        {QStringLiteral("health-probe-bind-address"), QStringLiteral("Address of /healthz and /readyz."),
+            QStringLiteral("addr"), QStringLiteral(":8081")},
+        {QStringLiteral("zap-log-level"), QStringLiteral("debug, info, error, or an integer verbosity."),
+            QStringLiteral("level"), QStringLiteral("info")},
+        {QStringLiteral("zap-encoder"), QStringLiteral("json or console."), QStringLiteral("encoder"),
+            QStringLiteral("json")},
+        {QStringLiteral("embedded"),
+            QStringLiteral("Start an embedded API server with the CRDs and samples (demo without a cluster).")},
+        {QStringLiteral("trace-file"), QStringLiteral("Write every reconcile trace as a JSON line to this file."),
+            QStringLiteral("path")},
     });
 }
 
@@ -215,7 +237,8 @@ int runOperator(int argc, char **argv, OperatorDefinition def)
     if (QCoreApplication::applicationVersion().isEmpty())
         QCoreApplication::setApplicationVersion(opbench::version());
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("The %1 operator, headless (in-cluster or with a kubeconfig).").arg(def.name));
+    parser.setApplicationDescription(
+        QStringLiteral("The %1 operator, headless (in-cluster or with a kubeconfig).").arg(def.name));
     parser.addHelpOption();
     parser.addVersionOption();
     addOptions(parser, def);
@@ -241,15 +264,18 @@ int runOperator(int argc, char **argv, OperatorDefinition def)
         embedded = std::make_unique<apiserver::ApiServer>();
         if (auto started = embedded->start(); !started)
             return std::fprintf(stderr, "%s: embedded API server: %s\n", qPrintable(program()),
-                                qPrintable(started.error().message())), ExitCodes::Failure;
+                       qPrintable(started.error().message())),
+                   ExitCodes::Failure;
         for (const QByteArray &crd : std::as_const(def.crds))
             if (auto ok = embedded->installCrd(crd); !ok)
                 return usage(QStringLiteral("the operator's CRD cannot be installed: ") + ok.error().message());
         kubeconfig = tmp.filePath(QStringLiteral("kubeconfig"));
         if (auto w = embedded->writeKubeconfig(kubeconfig); !w)
-            return std::fprintf(stderr, "%s: %s\n", qPrintable(program()), qPrintable(w.error().message())), ExitCodes::Failure;
-        Logger().withName(QStringLiteral("setup")).info(QStringLiteral("embedded API server started"),
-                                                        {{QStringLiteral("url"), embedded->url().toString()}});
+            return std::fprintf(stderr, "%s: %s\n", qPrintable(program()), qPrintable(w.error().message())),
+                   ExitCodes::Failure;
+        Logger()
+            .withName(QStringLiteral("setup"))
+            .info(QStringLiteral("embedded API server started"), {{QStringLiteral("url"), embedded->url().toString()}});
     }
     Expected<RestConfig> config = loadConfig(kubeconfig, f.context);
     if (!config)

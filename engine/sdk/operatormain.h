@@ -7,7 +7,8 @@
 //
 // Flags: --kubeconfig, --context (else KUBECONFIG, in-cluster, ~/.kube/config), --namespace (cache
 // scope; default all), --max-concurrent-reconciles (ManagerOptions::maxConcurrentReconciles, the
-// default of controllers that take the manager's), --leader-elect, --leader-election-id (default: the definition's leaseName),
+// default of controllers that take the manager's), --leader-elect, --leader-election-id (default: the definition's
+// leaseName),
 // --leader-election-namespace, --identity, --metrics-bind-address (default "0": off),
 // --health-probe-bind-address (default ":8081"), --zap-log-level, --zap-encoder (json|console),
 // --trace-file PATH (every reconcile trace as a JSON line), --embedded (an in-process API server

@@ -14,10 +14,7 @@ namespace {
 
 using Outcome = PreflightResult::Outcome;
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("Preflight", text);
-}
+QString tr(const char *text) { return QCoreApplication::translate("Preflight", text); }
 
 QString resourceName(const GroupVersionResource &gvr)
 {
@@ -33,32 +30,38 @@ PreflightResult failure(Outcome outcome, const QString &message)
 }
 
 /// Words for an error of `verb` on `what` (a resource, or a path).
-PreflightResult classify(const PreflightSpec &spec, const QString &server, const Status &e, const QString &verb,
-                         const QString &what)
+PreflightResult classify(
+    const PreflightSpec &spec, const QString &server, const Status &e, const QString &verb, const QString &what)
 {
     const QString who = spec.who.isEmpty() ? tr("the current context") : spec.who;
     if (e.reason() == QLatin1String(StatusReason::TlsError))
-        return failure(Outcome::Tls, tr("TLS verification failed: the API server at %1 did not present a certificate "
-                                        "that %2 trusts. Check certificate-authority(-data) and tls-server-name in the "
-                                        "kubeconfig.\n%3").arg(server, who, e.message()));
+        return failure(Outcome::Tls,
+            tr("TLS verification failed: the API server at %1 did not present a certificate "
+               "that %2 trusts. Check certificate-authority(-data) and tls-server-name in the "
+               "kubeconfig.\n%3")
+                .arg(server, who, e.message()));
     if (isTransportError(e))
-        return failure(Outcome::Unreachable, tr("Cannot reach the API server at %1 (%2): is the cluster running and the "
-                                                "address right?\n%3").arg(server, who, e.message()));
+        return failure(Outcome::Unreachable,
+            tr("Cannot reach the API server at %1 (%2): is the cluster running and the "
+               "address right?\n%3")
+                .arg(server, who, e.message()));
     if (isUnauthorized(e))
-        return failure(Outcome::Unauthorized, tr("401 Unauthorized: the API server at %1 rejected the credentials of %2 "
-                                                 "while trying to %3 %4. The token or client certificate is wrong or "
-                                                 "expired.").arg(server, who, verb, what));
+        return failure(Outcome::Unauthorized,
+            tr("401 Unauthorized: the API server at %1 rejected the credentials of %2 "
+               "while trying to %3 %4. The token or client certificate is wrong or "
+               "expired.")
+                .arg(server, who, verb, what));
     if (isForbidden(e)) {
-        const QString hint = spec.rbacHint.isEmpty()
-                                 ? tr("Grant it the ClusterRole in packaging/manifests/rbac.yaml.")
-                                 : spec.rbacHint;
-        PreflightResult r = failure(Outcome::Forbidden, tr("403 Forbidden: %1 may not %2 %3. %4\nThe server said: %5")
-                                                            .arg(who, verb, what, hint, e.message()));
+        const QString hint = spec.rbacHint.isEmpty() ? tr("Grant it the ClusterRole in packaging/manifests/rbac.yaml.")
+                                                     : spec.rbacHint;
+        PreflightResult r = failure(Outcome::Forbidden,
+            tr("403 Forbidden: %1 may not %2 %3. %4\nThe server said: %5").arg(who, verb, what, hint, e.message()));
         r.verb = verb;
         r.resource = what.section(u' ', 0, 0);
         return r;
     }
-    return failure(Outcome::Failed, tr("Unexpected answer while trying to %1 %2 at %3: %4").arg(verb, what, server, e.toString()));
+    return failure(
+        Outcome::Failed, tr("Unexpected answer while trying to %1 %2 at %3: %4").arg(verb, what, server, e.toString()));
 }
 
 } // namespace
@@ -76,8 +79,10 @@ QCoro::Task<PreflightResult> preflight(RestClient *client, PreflightSpec spec)
     Expected<RawResponse> disco = co_await client->raw(get, discoveryPath);
     const QByteArray quoted = '"' + spec.primary.resource.toUtf8() + '"';
     if ((!disco && isNotFound(disco.error())) || (disco && !disco->body.contains(quoted)))
-        co_return failure(Outcome::ResourceMissing, tr("%1 is not installed in the cluster at %2. %3")
-                                                        .arg(spec.primaryDescription, server, spec.installHint).trimmed());
+        co_return failure(Outcome::ResourceMissing,
+            tr("%1 is not installed in the cluster at %2. %3")
+                .arg(spec.primaryDescription, server, spec.installHint)
+                .trimmed());
     if (!disco)
         co_return classify(spec, server, disco.error(), tr("get"), discoveryPath);
 
@@ -102,17 +107,20 @@ QCoro::Task<PreflightResult> preflight(RestClient *client, PreflightSpec spec)
         }
     }
     if (!spec.leaseName.isEmpty()) {
-        GroupVersionResource leases{QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};
+        GroupVersionResource leases{
+            QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};
         const QString ns = spec.leaseNamespace;
         const QString name = spec.leaseName;
         auto got = co_await client->get(std::move(leases), ns, name);
         if (!got && !isNotFound(got.error()))
             co_return classify(spec, server, got.error(), tr("get"),
-                               QStringLiteral("leases.coordination.k8s.io ") + tr("in namespace %1").arg(ns));
+                QStringLiteral("leases.coordination.k8s.io ") + tr("in namespace %1").arg(ns));
     }
     PreflightResult ok;
     ok.serverVersion = QJsonDocument::fromJson(version ? version->body : QByteArray())
-                           .object().value(QStringLiteral("gitVersion")).toString();
+                           .object()
+                           .value(QStringLiteral("gitVersion"))
+                           .toString();
     ok.message = tr("Connected to %1 (Kubernetes %2): every permission the operator needs is there.")
                      .arg(server, ok.serverVersion.isEmpty() ? tr("version unknown") : ok.serverVersion);
     co_return ok;

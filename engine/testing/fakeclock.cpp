@@ -13,7 +13,9 @@ struct FakeClock::Pending
     std::function<void()> fn;
 };
 
-FakeClock::FakeClock(QDateTime wallStart) : m_wallStart(std::move(wallStart)) {}
+FakeClock::FakeClock(QDateTime wallStart)
+    : m_wallStart(std::move(wallStart))
+{ }
 FakeClock::~FakeClock() = default;
 
 QDateTime FakeClock::wallNow() const

@@ -45,7 +45,8 @@ apiserver::ApiServerOptions TestApiServer::httpsOptions()
     return o;
 }
 
-TestApiServer::TestApiServer(apiserver::ApiServerOptions options) : m_options(std::move(options))
+TestApiServer::TestApiServer(apiserver::ApiServerOptions options)
+    : m_options(std::move(options))
 {
     m_thread.setObjectName(QStringLiteral("test-apiserver"));
 }
@@ -107,7 +108,8 @@ void TestApiServer::runOnServerThread(const std::function<void(apiserver::ApiSer
 {
     if (!m_server)
         return;
-    QMetaObject::invokeMethod(m_context, [this, &fn]() { fn(*m_server); }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        m_context, [this, &fn]() { fn(*m_server); }, Qt::BlockingQueuedConnection);
 }
 
 QSslConfiguration TestApiServer::sslConfiguration() const

@@ -49,8 +49,8 @@ QString shippedImage();
 /// RoleBinding move to `leaseNamespace`, and the documents are sorted so that each exists
 /// before what needs it (CRD, Namespace, ServiceAccount, ClusterRole, ClusterRoleBinding, Role,
 /// RoleBinding, Service, Deployment; unknown kinds last). Errors: empty image, no Deployment.
-Expected<QList<QJsonObject>> prepare(QList<QJsonObject> docs, const QString &image, const QString &leaseNamespace,
-                                     const QString &leaseName);
+Expected<QList<QJsonObject>> prepare(
+    QList<QJsonObject> docs, const QString &image, const QString &leaseNamespace, const QString &leaseName);
 
 /// Server-side applies each document in order (field manager "opbench-workbench", force), like
 /// `kubectl apply --server-side`: creates what is missing, updates what exists. Stops at the
@@ -65,7 +65,7 @@ QCoro::Task<Expected<QString>> scaleToZero(RestClient *client);
 /// `leaseNamespace/leaseName` has no holder, or its holder's lease expired. Returns which of
 /// these happened; an error after `timeout` (the caller may campaign anyway: the elector waits
 /// for expiry) or when the client is gone.
-QCoro::Task<Expected<QString>> waitForRelease(RestClient *client, QString leaseNamespace, QString leaseName,
-                                              std::chrono::milliseconds timeout);
+QCoro::Task<Expected<QString>> waitForRelease(
+    RestClient *client, QString leaseNamespace, QString leaseName, std::chrono::milliseconds timeout);
 
 } // namespace opbench::workbench::clusterhandoff

@@ -33,17 +33,17 @@ void ControllerObserver::observe(Controller *controller)
         disconnect(m_controller, nullptr, this, nullptr);
     m_controller = controller;
     if (controller) {
-        connect(controller, &Controller::reconcileFinished, this,
-                [this](const ReconcileTrace &t) { m_pending.append(t); });
+        connect(
+            controller, &Controller::reconcileFinished, this, [this](const ReconcileTrace &t) { m_pending.append(t); });
         connect(controller, &Controller::pausedChanged, this, &ControllerObserver::emitControlState);
         connect(controller, &Controller::callPending, this, &ControllerObserver::emitControlState);
         connect(controller, &Controller::callResumed, this, &ControllerObserver::emitControlState);
         connect(controller, &Controller::workersIdle, this, &ControllerObserver::emitControlState);
         connect(controller, &Controller::breakpointHit, this,
-                [this](const QString &reason, const QString &key, const QString &) {
-                    m_lastBreak = reason + u' ' + key;
-                    emitControlState();
-                });
+            [this](const QString &reason, const QString &key, const QString &) {
+                m_lastBreak = reason + u' ' + key;
+                emitControlState();
+            });
         m_flushTimer->start(FlushIntervalMs);
     } else {
         flush();

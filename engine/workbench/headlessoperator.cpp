@@ -33,8 +33,7 @@ Expected<void> writeFile(const QString &path, const QByteArray &data)
 
 HeadlessOperator::HeadlessOperator(QObject *parent)
     : QObject(parent)
-{
-}
+{ }
 
 HeadlessOperator::~HeadlessOperator()
 {
@@ -52,10 +51,11 @@ Expected<void> HeadlessOperator::prepareServiceAccount(const HeadlessLaunch &lau
 {
     m_dir = std::make_unique<QTemporaryDir>();
     if (!m_dir->isValid())
-        return Status::badRequest(tr("Cannot create a temporary folder for the service account: %1").arg(m_dir->errorString()));
-    for (const auto &[name, data] : {std::pair{QStringLiteral("token"), launch.token},
-                                     std::pair{QStringLiteral("ca.crt"), launch.caPem},
-                                     std::pair{QStringLiteral("namespace"), launch.namespaceName.toUtf8()}}) {
+        return Status::badRequest(
+            tr("Cannot create a temporary folder for the service account: %1").arg(m_dir->errorString()));
+    for (const auto &[name, data] :
+        {std::pair{QStringLiteral("token"), launch.token}, std::pair{QStringLiteral("ca.crt"), launch.caPem},
+            std::pair{QStringLiteral("namespace"), launch.namespaceName.toUtf8()}}) {
         if (auto ok = writeFile(m_dir->filePath(name), data); !ok)
             return ok;
     }
@@ -67,7 +67,8 @@ Expected<void> HeadlessOperator::start(const HeadlessLaunch &launch)
     if (isRunning())
         return Status::badRequest(tr("The headless operator is already running."));
     if (!QFileInfo(launch.program).isExecutable())
-        return Status::badRequest(tr("opbench-operator was not found at %1 (it is built next to opbench).").arg(launch.program));
+        return Status::badRequest(
+            tr("opbench-operator was not found at %1 (it is built next to opbench).").arg(launch.program));
     if (auto ok = prepareServiceAccount(launch); !ok)
         return ok;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -81,9 +82,9 @@ Expected<void> HeadlessOperator::start(const HeadlessLaunch &launch)
     m_process->setProcessEnvironment(env);
     m_process->setProgram(launch.program);
     m_process->setArguments({QStringLiteral("--leader-elect"), QStringLiteral("--leader-election-id"), launch.leaseName,
-                             QStringLiteral("--identity"), launch.identity, QStringLiteral("--health-probe-bind-address"),
-                             QStringLiteral("0"), QStringLiteral("--metrics-bind-address"), QStringLiteral("0"),
-                             QStringLiteral("--zap-encoder"), QStringLiteral("console")});
+        QStringLiteral("--identity"), launch.identity, QStringLiteral("--health-probe-bind-address"),
+        QStringLiteral("0"), QStringLiteral("--metrics-bind-address"), QStringLiteral("0"),
+        QStringLiteral("--zap-encoder"), QStringLiteral("console")});
     connect(m_process, &QProcess::readyReadStandardOutput, this, [this] { readChannel(QProcess::StandardOutput); });
     connect(m_process, &QProcess::readyReadStandardError, this, [this] { readChannel(QProcess::StandardError); });
     connect(m_process, &QProcess::started, this, &HeadlessOperator::started);
@@ -110,20 +111,11 @@ void HeadlessOperator::stop()
     });
 }
 
-bool HeadlessOperator::isRunning() const
-{
-    return m_process && m_process->state() != QProcess::NotRunning;
-}
+bool HeadlessOperator::isRunning() const { return m_process && m_process->state() != QProcess::NotRunning; }
 
-qint64 HeadlessOperator::pid() const
-{
-    return m_process ? m_process->processId() : 0;
-}
+qint64 HeadlessOperator::pid() const { return m_process ? m_process->processId() : 0; }
 
-QStringList HeadlessOperator::takeLogLines()
-{
-    return std::exchange(m_lines, {});
-}
+QStringList HeadlessOperator::takeLogLines() { return std::exchange(m_lines, {}); }
 
 void HeadlessOperator::readChannel(QProcess::ProcessChannel channel)
 {

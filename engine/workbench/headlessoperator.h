@@ -23,10 +23,10 @@ namespace opbench::workbench {
 
 struct HeadlessLaunch
 {
-    QString program;      ///< path of opbench-operator
-    QUrl server;          ///< https://host:port of the API server
-    QByteArray token;     ///< service-account token (written to a 0600 file, never logged)
-    QByteArray caPem;     ///< the CA that signed the server certificate
+    QString program;                                   ///< path of opbench-operator
+    QUrl server;                                       ///< https://host:port of the API server
+    QByteArray token;                                  ///< service-account token (written to a 0600 file, never logged)
+    QByteArray caPem;                                  ///< the CA that signed the server certificate
     QString namespaceName = QStringLiteral("default"); ///< the pod's namespace (the lease's)
     QString leaseName;
     QString identity;

@@ -19,8 +19,8 @@ constexpr std::chrono::seconds ReleaseTimeout{60};
 
 const GroupVersionResource &leasesGvr()
 {
-    static const GroupVersionResource gvr{QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"),
-                                          QStringLiteral("leases")};
+    static const GroupVersionResource gvr{
+        QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};
     return gvr;
 }
 
@@ -64,8 +64,8 @@ void Leadership::attach(Manager *manager, const QString &leaseName, HandOffOptio
     m_state.identity = manager->options().identity;
     m_state.handOffPossible = manager->elector() != nullptr && (m_options.embedded || !m_options.clusterCrds.isEmpty());
     m_state.handOffUnavailable = manager->elector() == nullptr ? tr("leader election is off")
-                                 : m_state.handOffPossible ? QString()
-                                                           : tr("this operator ships no in-cluster manifests to hand off to");
+        : m_state.handOffPossible                              ? QString()
+                                  : tr("this operator ships no in-cluster manifests to hand off to");
     m_state.clusterHandOff = !m_options.embedded;
     m_state.defaultImage = m_options.embedded ? QString() : clusterhandoff::shippedImage();
     connect(manager, &Manager::leadershipChanged, this, &Leadership::refresh);
@@ -134,8 +134,8 @@ void Leadership::handOff()
 {
     if (!m_manager || !m_manager->elector() || !m_state.handOffPossible) {
         Q_EMIT actionFailed(m_state.handOffUnavailable.isEmpty()
-                                ? tr("Hand off is not possible: the workbench's operator is not running.")
-                                : m_state.handOffUnavailable);
+                ? tr("Hand off is not possible: the workbench's operator is not running.")
+                : m_state.handOffUnavailable);
         return;
     }
     if (!m_options.embedded) {
@@ -251,17 +251,18 @@ QCoro::Task<void> Leadership::runClusterHandOff(QString image)
         co_return;
     }
     m_manager->handOff(); // release: the Deployment's pod takes the lease once it runs
-    setDeploymentStep(D::Applied, tr("%1; Deployment %2/%3 runs 1 replica of %4; lease released to it")
-                                      .arg(*applied, clusterhandoff::deploymentNamespace(),
-                                           clusterhandoff::deploymentName(), image));
+    setDeploymentStep(D::Applied,
+        tr("%1; Deployment %2/%3 runs 1 replica of %4; lease released to it")
+            .arg(*applied, clusterhandoff::deploymentNamespace(), clusterhandoff::deploymentName(), image));
 }
 
 QCoro::Task<void> Leadership::runClusterTakeBack()
 {
     using D = LeadershipState::Deployment;
     QPointer<Leadership> self(this);
-    setDeploymentStep(D::ScalingDown, tr("scaling Deployment %1/%2 to 0…")
-                                          .arg(clusterhandoff::deploymentNamespace(), clusterhandoff::deploymentName()));
+    setDeploymentStep(D::ScalingDown,
+        tr("scaling Deployment %1/%2 to 0…")
+            .arg(clusterhandoff::deploymentNamespace(), clusterhandoff::deploymentName()));
     auto scaled = co_await clusterhandoff::scaleToZero(m_manager->restClient());
     if (!self || !m_manager)
         co_return;
@@ -270,8 +271,8 @@ QCoro::Task<void> Leadership::runClusterTakeBack()
         co_return;
     }
     setDeploymentStep(D::ScalingDown, tr("%1; waiting until its pods are gone or the Lease is free…").arg(*scaled));
-    auto released = co_await clusterhandoff::waitForRelease(m_manager->restClient(), m_state.leaseNamespace,
-                                                            m_state.leaseName, ReleaseTimeout);
+    auto released = co_await clusterhandoff::waitForRelease(
+        m_manager->restClient(), m_state.leaseNamespace, m_state.leaseName, ReleaseTimeout);
     if (!self || !m_manager)
         co_return;
     const QString why = released ? *released : released.error().message();

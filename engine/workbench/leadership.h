@@ -29,8 +29,8 @@ namespace opbench::workbench {
 
 struct HandOffOptions
 {
-    bool embedded = true;       ///< hand off to a local process (else: to the cluster)
-    HeadlessLaunch launch;      ///< embedded: program, server, credentials, identity
+    bool embedded = true;  ///< hand off to a local process (else: to the cluster)
+    HeadlessLaunch launch; ///< embedded: program, server, credentials, identity
     /// Real cluster: the hosted operator's CRDs, applied with packaging/manifests (the in-cluster
     /// opbench-operator). Empty: the cluster hand-off is not offered (another operator's
     /// in-cluster manifests are not supported yet).

@@ -37,14 +37,14 @@ struct LeadershipState
     QString leaseError; ///< why the last read failed, in words ("" when it worked)
 
     // Hand-off.
-    bool handOffPossible = false;  ///< an operator running (embedded: a process; real: manifests)
-    QString handOffUnavailable;    ///< why not, when !handOffPossible
+    bool handOffPossible = false; ///< an operator running (embedded: a process; real: manifests)
+    QString handOffUnavailable;   ///< why not, when !handOffPossible
     Headless headless = Headless::None;
     QString headlessIdentity;
     qint64 headlessPid = 0;
-    int headlessExitCode = 0;      ///< valid when headless == Exited
-    QString headlessMessage;       ///< "exited with code 0", "crashed (signal)", start errors
-    QStringList newLogLines;       ///< the process's stdout/stderr lines since the previous state
+    int headlessExitCode = 0; ///< valid when headless == Exited
+    QString headlessMessage;  ///< "exited with code 0", "crashed (signal)", start errors
+    QStringList newLogLines;  ///< the process's stdout/stderr lines since the previous state
 
     /// Hand-off on a real cluster: the packaging/ manifests applied, an in-cluster Deployment.
     enum class Deployment {
@@ -55,10 +55,10 @@ struct LeadershipState
         ScaledDown,  ///< scaled to 0; campaigning again
         Failed,      ///< a step failed (deploymentMessage says which and why)
     };
-    bool clusterHandOff = false;   ///< real cluster: Hand off applies the manifests (no process)
-    QString defaultImage;          ///< the image the shipped Deployment names (the prompt's default)
+    bool clusterHandOff = false; ///< real cluster: Hand off applies the manifests (no process)
+    QString defaultImage;        ///< the image the shipped Deployment names (the prompt's default)
     Deployment deployment = Deployment::None;
-    QString deploymentMessage;     ///< the last step's outcome in words ("applied 9 objects (…)")
+    QString deploymentMessage; ///< the last step's outcome in words ("applied 9 objects (…)")
 
     bool leadsHere() const { return role == Role::Leader; }
     /// Whether Hand off is offered now (an operator runs here, nothing handed off or under way).

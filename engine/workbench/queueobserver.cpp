@@ -105,10 +105,7 @@ void QueueObserver::countOrigins(const KeyState &state, int fresh)
     }
 }
 
-void QueueObserver::keyRemoved(const QueueKey &key)
-{
-    m_causeTotals.remove(key.toString());
-}
+void QueueObserver::keyRemoved(const QueueKey &key) { m_causeTotals.remove(key.toString()); }
 
 void QueueObserver::takeSample()
 {

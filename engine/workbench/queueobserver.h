@@ -40,7 +40,7 @@ private:
     void countOrigins(const KeyState &state, int fresh);
 
     QPointer<WorkQueue> m_queue;
-    QTimer *m_timer; // child
+    QTimer *m_timer;                   // child
     QHash<QString, int> m_causeTotals; // key -> causes seen this round (rate counting)
     int m_adds = 0;
     int m_retries = 0;

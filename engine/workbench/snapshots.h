@@ -58,7 +58,7 @@ struct CachePast
 struct QueueRow
 {
     QString key;
-    QString state;       ///< "queued", "processing", "waiting", "held", "idle"
+    QString state; ///< "queued", "processing", "waiting", "held", "idle"
     int priority = 0;
     int retries = 0;
     qint64 readyInMs = -1; ///< waiting: milliseconds until ready
@@ -97,19 +97,19 @@ struct ObjectVersions
 /// The controller's stepping state (Control toolbar, status bar).
 struct ControlState
 {
-    bool available = false;   ///< a controller runs
+    bool available = false; ///< a controller runs
     bool paused = false;
     int activeWorkers = 0;
     QStringList pendingCalls; ///< step into: the calls halted before going out, described
     QStringList breakpoints;  ///< keys
     bool breakOnError = false;
-    QString lastBreak;        ///< "key default/web" or "error default/api" when a breakpoint hit
+    QString lastBreak; ///< "key default/web" or "error default/api" when a breakpoint hit
 };
 
 /// Which cluster the session talks to.
 struct ClusterInfo
 {
-    QString name;       ///< "embedded" or the kubeconfig context
+    QString name; ///< "embedded" or the kubeconfig context
     QUrl server;
     bool embedded = false;
     QString kubeconfigPath; ///< embedded: where its kubeconfig was written

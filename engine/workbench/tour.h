@@ -33,9 +33,9 @@ struct TourLesson
 
 struct TourState
 {
-    int index = -1;     ///< the current lesson; -1: not started
+    int index = -1; ///< the current lesson; -1: not started
     int count = 0;
-    bool done = false;  ///< the current lesson's action was observed
+    bool done = false; ///< the current lesson's action was observed
     bool finished = false;
     TourLesson lesson;
     QStringList completed; ///< ids of the lessons completed so far

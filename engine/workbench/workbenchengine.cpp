@@ -47,13 +47,10 @@ WorkbenchEngine::WorkbenchEngine(OperatorDefinition def, QObject *parent)
     connect(m_leadership, &Leadership::actionFailed, this, &WorkbenchEngine::actionFailed);
 }
 
-WorkbenchEngine::~WorkbenchEngine()
-{
-    shutdown();
-}
+WorkbenchEngine::~WorkbenchEngine() { shutdown(); }
 
-void WorkbenchEngine::connectTo(const QString &kubeconfigPath, const QString &context, bool embedded,
-                                const HandOffOptions &handOff)
+void WorkbenchEngine::connectTo(
+    const QString &kubeconfigPath, const QString &context, bool embedded, const HandOffOptions &handOff)
 {
     auto config = loadConfig(kubeconfigPath, context);
     if (!config) {
@@ -134,7 +131,7 @@ void WorkbenchEngine::shutdown()
     m_stopRequested = true;
     if (!managerDone())
         m_manager->stop(); // finished() follows: emitStopped()
-    emitStopped();        // once the manager finished and no intent is still running
+    emitStopped();         // once the manager finished and no intent is still running
 }
 
 WorkbenchEngine::BusyScope::BusyScope(WorkbenchEngine *engine)
@@ -149,10 +146,7 @@ WorkbenchEngine::BusyScope::~BusyScope()
         m_engine->emitStopped();
 }
 
-bool WorkbenchEngine::managerDone() const
-{
-    return !m_manager || m_managerFinished;
-}
+bool WorkbenchEngine::managerDone() const { return !m_manager || m_managerFinished; }
 
 void WorkbenchEngine::emitStopped()
 {
@@ -177,7 +171,8 @@ QCoro::Task<void> WorkbenchEngine::createSamples()
             continue;
         }
         const QString ns = !mapping->namespaced ? QString()
-                           : sample.namespaceName().isEmpty() ? QStringLiteral("default") : sample.namespaceName();
+            : sample.namespaceName().isEmpty()  ? QStringLiteral("default")
+                                                : sample.namespaceName();
         auto result = co_await m_manager->restClient()->create(mapping->gvr, ns, sample);
         if (!self)
             co_return;
@@ -215,10 +210,7 @@ QCoro::Task<void> WorkbenchEngine::runDelete(GroupVersionKind gvk, QString key)
         Q_EMIT actionFailed(tr("Deleting %1 %2 failed: %3").arg(gvk.kind, key, result.error().message()));
 }
 
-void WorkbenchEngine::createObject(const Object &object)
-{
-    runCreate(object);
-}
+void WorkbenchEngine::createObject(const Object &object) { runCreate(object); }
 
 QCoro::Task<void> WorkbenchEngine::runCreate(Object object)
 {
@@ -226,12 +218,13 @@ QCoro::Task<void> WorkbenchEngine::runCreate(Object object)
     const BusyScope busy(this);
     const auto mapping = m_manager ? m_manager->cache()->mapper().forKind(object.gvk()) : std::nullopt;
     if (!mapping) {
-        Q_EMIT createFailed(QString(), tr("Cannot create %1: not connected, or the kind is unknown.")
-                                           .arg(object.gvk().toString()));
+        Q_EMIT createFailed(
+            QString(), tr("Cannot create %1: not connected, or the kind is unknown.").arg(object.gvk().toString()));
         co_return;
     }
     const QString ns = !mapping->namespaced ? QString()
-                       : object.namespaceName().isEmpty() ? QStringLiteral("default") : object.namespaceName();
+        : object.namespaceName().isEmpty()  ? QStringLiteral("default")
+                                            : object.namespaceName();
     auto result = co_await m_manager->restClient()->create(mapping->gvr, ns, object);
     if (!self)
         co_return;

@@ -32,7 +32,7 @@
 namespace opbench {
 class Controller;
 class Manager;
-}
+} // namespace opbench
 
 namespace opbench::workbench {
 
@@ -60,7 +60,7 @@ public Q_SLOTS:
     /// lease). With `embedded` the CRDs are installed first and the samples created. Emits
     /// connected() or failed() (the message says what was wrong).
     void connectTo(const QString &kubeconfigPath, const QString &context, bool embedded,
-                   const opbench::workbench::HandOffOptions &handOff);
+        const opbench::workbench::HandOffOptions &handOff);
     /// Stops the manager and the observers; stopped() follows once the manager has finished
     /// (its runnables, caches and lease release), at once when there is no running manager.
     /// Called before the engine thread quits: ending the thread earlier would strand the
@@ -110,11 +110,11 @@ private:
     bool m_managerFinished = false;
     bool m_stopRequested = false;
     bool m_stoppedSent = false;
-    int m_busy = 0; // running intents (BusyScope)
-    CacheFeed *m_cacheFeed;            // child
-    QueueObserver *m_queue;            // child
-    ControllerObserver *m_controller;  // child
-    Leadership *m_leadership;          // child
+    int m_busy = 0;                   // running intents (BusyScope)
+    CacheFeed *m_cacheFeed;           // child
+    QueueObserver *m_queue;           // child
+    ControllerObserver *m_controller; // child
+    Leadership *m_leadership;         // child
 };
 
 /// Registers the workbench's value types for queued signals (idempotent).

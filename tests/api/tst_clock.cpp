@@ -25,7 +25,8 @@ private Q_SLOTS:
         clock.advance(9ms);
         QVERIFY(fired.isEmpty());
         clock.advance(21ms);
-        QCOMPARE(fired, (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("b+5"), QStringLiteral("c")}));
+        QCOMPARE(
+            fired, (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("b+5"), QStringLiteral("c")}));
         QCOMPARE(clock.pending(), 0);
     }
 

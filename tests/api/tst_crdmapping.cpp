@@ -86,9 +86,11 @@ private Q_SLOTS:
         QTest::newRow("no kind") << QByteArray("kind: Guestbook\n") << QByteArray("\n")
                                  << QStringLiteral("g.yaml: spec.names.kind: required");
         QTest::newRow("bad scope") << QByteArray("scope: Namespaced") << QByteArray("scope: Namespace")
-                                   << QStringLiteral("g.yaml: spec.scope: must be Namespaced or Cluster, got \"Namespace\"");
+                                   << QStringLiteral(
+                                          "g.yaml: spec.scope: must be Namespaced or Cluster, got \"Namespace\"");
         QTest::newRow("not a CRD") << QByteArray("kind: CustomResourceDefinition") << QByteArray("kind: ConfigMap")
-                                   << QStringLiteral("g.yaml: kind: expected CustomResourceDefinition, got \"ConfigMap\"");
+                                   << QStringLiteral(
+                                          "g.yaml: kind: expected CustomResourceDefinition, got \"ConfigMap\"");
     }
 
     void shouldRefuseAnUnusableCrdNamingTheField()
@@ -113,7 +115,8 @@ private Q_SLOTS:
         f.close();
         auto mappings = crdMappingsFromFile(path);
         QVERIFY(!mappings.ok());
-        QVERIFY2(mappings.error().message().startsWith(path + QStringLiteral(": ")), qPrintable(mappings.error().message()));
+        QVERIFY2(
+            mappings.error().message().startsWith(path + QStringLiteral(": ")), qPrintable(mappings.error().message()));
         QVERIFY2(mappings.error().message().contains(QStringLiteral("line")), qPrintable(mappings.error().message()));
         auto missing = crdMappingsFromFile(dir.filePath(QStringLiteral("nope.yaml")));
         QVERIFY(!missing.ok());

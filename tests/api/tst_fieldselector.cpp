@@ -42,18 +42,24 @@ private Q_SLOTS:
         QCOMPARE(s->matches(fields), matches);
         QCOMPARE(s->matches([&fields](const QString &f) -> std::optional<QString> {
             return fields.contains(f) ? std::optional<QString>(fields.value(f)) : std::nullopt;
-        }), matches);
+        }),
+            matches);
     }
 
     void shouldRejectBadSelectors_data()
     {
         QTest::addColumn<QString>("selector");
         QTest::addColumn<QString>("message");
-        QTest::newRow("no operator") << "metadata.name" << "invalid selector: 'metadata.name'; can't understand 'metadata.name'";
-        QTest::newRow("no operator second term") << "a=b,c" << "invalid selector: 'a=b,c'; can't understand 'c'";
-        QTest::newRow("bad escape") << "a=x\\y" << "invalid field selector: invalid escape sequence: \\y";
-        QTest::newRow("trailing backslash") << "a=x\\" << "invalid field selector: invalid escape sequence: \\";
-        QTest::newRow("unescaped equals") << "a=b=c" << "invalid field selector: unescaped character in value: '=' in 'b=c'";
+        QTest::newRow("no operator") << "metadata.name"
+                                     << "invalid selector: 'metadata.name'; can't understand 'metadata.name'";
+        QTest::newRow("no operator second term") << "a=b,c"
+                                                 << "invalid selector: 'a=b,c'; can't understand 'c'";
+        QTest::newRow("bad escape") << "a=x\\y"
+                                    << "invalid field selector: invalid escape sequence: \\y";
+        QTest::newRow("trailing backslash") << "a=x\\"
+                                            << "invalid field selector: invalid escape sequence: \\";
+        QTest::newRow("unescaped equals") << "a=b=c"
+                                          << "invalid field selector: unescaped character in value: '=' in 'b=c'";
     }
     void shouldRejectBadSelectors()
     {
@@ -69,10 +75,14 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("selector");
         QTest::addColumn<QString>("canonical");
-        QTest::newRow("sorted") << "b=2,a=1" << "a=1,b=2";
-        QTest::newRow("double equals normalised") << "a==1" << "a=1";
-        QTest::newRow("escapes kept") << "a=x\\,y\\=z\\\\" << "a=x\\,y\\=z\\\\";
-        QTest::newRow("not equals") << "status.phase!=Running" << "status.phase!=Running";
+        QTest::newRow("sorted") << "b=2,a=1"
+                                << "a=1,b=2";
+        QTest::newRow("double equals normalised") << "a==1"
+                                                  << "a=1";
+        QTest::newRow("escapes kept") << "a=x\\,y\\=z\\\\"
+                                      << "a=x\\,y\\=z\\\\";
+        QTest::newRow("not equals") << "status.phase!=Running"
+                                    << "status.phase!=Running";
     }
     void shouldRoundTrip()
     {
@@ -90,16 +100,20 @@ private Q_SLOTS:
         QCOMPARE(s.requirements().size(), 2);
         QCOMPARE(s.requiresExactMatch(QStringLiteral("metadata.name")), std::optional<QString>(QStringLiteral("web")));
         QCOMPARE(s.requiresExactMatch(QStringLiteral("status.phase")), std::nullopt);
-        QCOMPARE(FieldSelector::equals(QStringLiteral("a"), QStringLiteral("x,y")).toString(), QStringLiteral("a=x\\,y"));
+        QCOMPARE(
+            FieldSelector::equals(QStringLiteral("a"), QStringLiteral("x,y")).toString(), QStringLiteral("a=x\\,y"));
     }
 
     void shouldGiveMetadataFieldsOfAnyObject()
     {
-        const Object ns = Object::parse(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"shop"}})").value();
+        const Object ns
+            = Object::parse(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"shop"}})")
+                  .value();
         const Fields f = fieldsOf(ns);
         QCOMPARE(f.value(QStringLiteral("metadata.name")), QStringLiteral("c"));
         QCOMPARE(f.value(QStringLiteral("metadata.namespace")), QStringLiteral("shop"));
-        const Object cluster = Object::parse(R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"shop"}})").value();
+        const Object cluster
+            = Object::parse(R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"shop"}})").value();
         QVERIFY(!fieldsOf(cluster).contains(QStringLiteral("metadata.namespace")));
         QVERIFY(FieldSelector::parse(QStringLiteral("metadata.name=c,metadata.namespace=shop")).value().matches(f));
     }

@@ -70,12 +70,16 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("selector");
         QTest::addColumn<QString>("canonical");
-        QTest::newRow("sorted by key") << "b=1,a=2" << "a=2,b=1";
-        QTest::newRow("set sorted and deduplicated") << "x in (c,a,b,a)" << "x in (a,b,c)";
+        QTest::newRow("sorted by key") << "b=1,a=2"
+                                       << "a=2,b=1";
+        QTest::newRow("set sorted and deduplicated") << "x in (c,a,b,a)"
+                                                     << "x in (a,b,c)";
         QTest::newRow("all operators") << "a=1,b==2,c!=3,d in (x),e notin (y),f,!g,h>1,i<5"
                                        << "a=1,b==2,c!=3,d in (x),e notin (y),f,!g,h>1,i<5";
-        QTest::newRow("spaces dropped") << " a = 1 " << "a=1";
-        QTest::newRow("empty values") << "a in (,x)" << "a in (,x)";
+        QTest::newRow("spaces dropped") << " a = 1 "
+                                        << "a=1";
+        QTest::newRow("empty values") << "a in (,x)"
+                                      << "a in (,x)";
     }
     void shouldRoundTripCanonically()
     {
@@ -93,16 +97,25 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("selector");
         QTest::addColumn<QString>("message");
-        QTest::newRow("dangling comma") << "a=b," << "found '', expected: identifier after ','";
-        QTest::newRow("leading operator") << "=b" << "found '=', expected: !, identifier, or 'end of string'";
-        QTest::newRow("missing paren") << "a in b" << "unable to parse requirement: found 'b' expected: '('";
-        QTest::newRow("unclosed set") << "a in (b" << "unable to parse requirement: found '', expected: ',' or ')'";
-        QTest::newRow("two words") << "a b" << "unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt";
-        QTest::newRow("not then equals") << "!a=b" << "found '=', expected: ',' or 'end of string'";
-        QTest::newRow("bad operator") << "a (b)" << "unable to parse requirement: found '(', expected: in, notin, =, ==, !=, gt, lt";
-        QTest::newRow("gt needs integer") << "a>b"
-                                          << "unable to parse requirement: values[0]: Invalid value: \"b\": for 'Gt', 'Lt' operators, "
-                                             "the value must be an integer";
+        QTest::newRow("dangling comma") << "a=b,"
+                                        << "found '', expected: identifier after ','";
+        QTest::newRow("leading operator") << "=b"
+                                          << "found '=', expected: !, identifier, or 'end of string'";
+        QTest::newRow("missing paren") << "a in b"
+                                       << "unable to parse requirement: found 'b' expected: '('";
+        QTest::newRow("unclosed set") << "a in (b"
+                                      << "unable to parse requirement: found '', expected: ',' or ')'";
+        QTest::newRow("two words") << "a b"
+                                   << "unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt";
+        QTest::newRow("not then equals") << "!a=b"
+                                         << "found '=', expected: ',' or 'end of string'";
+        QTest::newRow("bad operator")
+            << "a (b)"
+            << "unable to parse requirement: found '(', expected: in, notin, =, ==, !=, gt, lt";
+        QTest::newRow("gt needs integer")
+            << "a>b"
+            << "unable to parse requirement: values[0]: Invalid value: \"b\": for 'Gt', 'Lt' operators, "
+               "the value must be an integer";
     }
     void shouldRejectBadSyntax()
     {
@@ -119,20 +132,22 @@ private Q_SLOTS:
     {
         auto badKey = LabelSelector::parse(QStringLiteral("a/b/c=x"));
         QVERIFY(!badKey.ok());
-        QVERIFY2(badKey.error().message().startsWith(QLatin1String("unable to parse requirement: <nil>: Invalid value: \"a/b/c\": a qualified name")),
-                 qPrintable(badKey.error().message()));
+        QVERIFY2(badKey.error().message().startsWith(
+                     QLatin1String("unable to parse requirement: <nil>: Invalid value: \"a/b/c\": a qualified name")),
+            qPrintable(badKey.error().message()));
         auto badValue = LabelSelector::parse(QStringLiteral("app=-x-"));
         QVERIFY(!badValue.ok());
-        QVERIFY2(badValue.error().message().startsWith(
-                     QLatin1String("unable to parse requirement: values[0][app]: Invalid value: \"-x-\": a valid label must be")),
-                 qPrintable(badValue.error().message()));
+        QVERIFY2(badValue.error().message().startsWith(QLatin1String(
+                     "unable to parse requirement: values[0][app]: Invalid value: \"-x-\": a valid label must be")),
+            qPrintable(badValue.error().message()));
     }
 
     void shouldConvertJsonForm()
     {
         const QJsonObject json{{"matchLabels", QJsonObject{{"app", "web"}}},
-                               {"matchExpressions", QJsonArray{QJsonObject{{"key", "tier"}, {"operator", "In"}, {"values", QJsonArray{"front", "edge"}}},
-                                                               QJsonObject{{"key", "legacy"}, {"operator", "DoesNotExist"}}}}};
+            {"matchExpressions",
+                QJsonArray{QJsonObject{{"key", "tier"}, {"operator", "In"}, {"values", QJsonArray{"front", "edge"}}},
+                    QJsonObject{{"key", "legacy"}, {"operator", "DoesNotExist"}}}}};
         auto s = LabelSelector::fromJson(json);
         QVERIFY(s.ok());
         QCOMPARE(s->toString(), QStringLiteral("app=web,!legacy,tier in (edge,front)"));
@@ -147,12 +162,15 @@ private Q_SLOTS:
     {
         QTest::addColumn<QJsonObject>("json");
         QTest::addColumn<QString>("message");
-        QTest::newRow("unknown operator") << QJsonObject{{"matchExpressions", QJsonArray{QJsonObject{{"key", "a"}, {"operator", "Equals"}}}}}
-                                          << "\"Equals\" is not a valid label selector operator";
-        QTest::newRow("in without values") << QJsonObject{{"matchExpressions", QJsonArray{QJsonObject{{"key", "a"}, {"operator", "In"}}}}}
-                                           << "values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty";
+        QTest::newRow("unknown operator")
+            << QJsonObject{{"matchExpressions", QJsonArray{QJsonObject{{"key", "a"}, {"operator", "Equals"}}}}}
+            << "\"Equals\" is not a valid label selector operator";
+        QTest::newRow("in without values")
+            << QJsonObject{{"matchExpressions", QJsonArray{QJsonObject{{"key", "a"}, {"operator", "In"}}}}}
+            << "values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty";
         QTest::newRow("exists with values")
-            << QJsonObject{{"matchExpressions", QJsonArray{QJsonObject{{"key", "a"}, {"operator", "Exists"}, {"values", QJsonArray{"x"}}}}}}
+            << QJsonObject{{"matchExpressions",
+                   QJsonArray{QJsonObject{{"key", "a"}, {"operator", "Exists"}, {"values", QJsonArray{"x"}}}}}}
             << "values: Invalid value: []string{\"x\"}: values set must be empty for exists and does not exist";
     }
     void shouldRejectBadJsonForm()

@@ -13,18 +13,21 @@ private Q_SLOTS:
     {
         MetricsRegistry r;
         auto *reqs = r.counter(QStringLiteral("rest_client_requests_total"), QStringLiteral("Number of HTTP requests."),
-                               {QStringLiteral("code"), QStringLiteral("method"), QStringLiteral("host")});
+            {QStringLiteral("code"), QStringLiteral("method"), QStringLiteral("host")});
         reqs->labels({QStringLiteral("200"), QStringLiteral("GET"), QStringLiteral("127.0.0.1:6443")})->inc();
         reqs->labels({QStringLiteral("200"), QStringLiteral("GET"), QStringLiteral("127.0.0.1:6443")})->inc(2);
         r.gauge(QStringLiteral("workqueue_depth"), QStringLiteral("Current depth."), {QStringLiteral("name")})
-            ->labels({QStringLiteral("q\"1")})->set(4);
+            ->labels({QStringLiteral("q\"1")})
+            ->set(4);
         auto *h = r.histogram(QStringLiteral("x_seconds"), QStringLiteral("Latency."), {}, {0.1, 1});
         h->labels({})->observe(0.05);
         h->labels({})->observe(0.5);
         h->labels({})->observe(5);
         const QString text = QString::fromUtf8(r.exposition());
-        QVERIFY(text.contains(QLatin1String("# HELP rest_client_requests_total Number of HTTP requests.\n# TYPE rest_client_requests_total counter\n")));
-        QVERIFY(text.contains(QLatin1String("rest_client_requests_total{code=\"200\",method=\"GET\",host=\"127.0.0.1:6443\"} 3\n")));
+        QVERIFY(text.contains(QLatin1String("# HELP rest_client_requests_total Number of HTTP requests.\n# TYPE "
+                                            "rest_client_requests_total counter\n")));
+        QVERIFY(text.contains(
+            QLatin1String("rest_client_requests_total{code=\"200\",method=\"GET\",host=\"127.0.0.1:6443\"} 3\n")));
         QVERIFY(text.contains(QLatin1String("workqueue_depth{name=\"q\\\"1\"} 4\n")));
         QVERIFY(text.contains(QLatin1String("x_seconds_bucket{le=\"0.1\"} 1\n")));
         QVERIFY(text.contains(QLatin1String("x_seconds_bucket{le=\"1\"} 2\n")));

@@ -13,7 +13,8 @@ class tst_Object : public QObject
 private Q_SLOTS:
     void shouldDecodeMetadata()
     {
-        const QByteArray json = R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"default",
+        const QByteArray json
+            = R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"default",
             "uid":"u-1","resourceVersion":"42","generation":3,"creationTimestamp":"2024-05-01T10:00:00Z",
             "labels":{"app":"web","tier":"front"},"annotations":{"a":"b"},"finalizers":["example.com/f"],
             "ownerReferences":[{"apiVersion":"example.com/v1alpha1","kind":"MyApplication","name":"web","uid":"o-1","controller":true,"blockOwnerDeletion":true}]},
@@ -54,8 +55,10 @@ private Q_SLOTS:
         const Object edited = Object::fromJson(doc);
         QCOMPARE(edited.value({QLatin1String("spec"), QLatin1String("replicas")}).toInt(), 3);
         QCOMPARE(edited.value({QLatin1String("x-extra")}).toString(), QStringLiteral("kept"));
-        const QJsonArray nested = edited.value({QLatin1String("spec"), QLatin1String("futureField")}).toObject()
-                                      .value(QLatin1String("nested")).toArray();
+        const QJsonArray nested = edited.value({QLatin1String("spec"), QLatin1String("futureField")})
+                                      .toObject()
+                                      .value(QLatin1String("nested"))
+                                      .toArray();
         QCOMPARE(nested.size(), 5);
         QCOMPARE(nested.at(1).toDouble(), 2.5);
         QVERIFY(nested.at(3).isNull());
@@ -64,9 +67,11 @@ private Q_SLOTS:
 
     void shouldEscapeStringsWhenReserializing()
     {
-        const QByteArray json = "{\"metadata\":{\"name\":\"q\",\"annotations\":{\"k\":\"line1\\nline2 \\\"quoted\\\" \\\\ \\u0001 \xc3\xa9\"}}}";
+        const QByteArray json = "{\"metadata\":{\"name\":\"q\",\"annotations\":{\"k\":\"line1\\nline2 \\\"quoted\\\" "
+                                "\\\\ \\u0001 \xc3\xa9\"}}}";
         const Object o = Object::parse(json).value();
-        QCOMPARE(o.annotations().value(QStringLiteral("k")), QString::fromUtf8("line1\nline2 \"quoted\" \\ \x01 \xc3\xa9"));
+        QCOMPARE(
+            o.annotations().value(QStringLiteral("k")), QString::fromUtf8("line1\nline2 \"quoted\" \\ \x01 \xc3\xa9"));
         const Object again = Object::parse(o.toJsonBytes()).value();
         QCOMPARE(again, o);
     }
@@ -75,14 +80,16 @@ private Q_SLOTS:
     {
         auto parsed = Object::parse("{\"metadata\": {\"name\": ");
         QVERIFY(!parsed.ok());
-        QVERIFY2(parsed.error().message().contains(QLatin1String("invalid JSON")), qPrintable(parsed.error().message()));
+        QVERIFY2(
+            parsed.error().message().contains(QLatin1String("invalid JSON")), qPrintable(parsed.error().message()));
         QVERIFY(parsed.error().message().contains(QLatin1String("metadata")));
         QVERIFY(!Object::parse("[1,2]").ok());
     }
 
     void shouldParseListsAndFillItemKinds()
     {
-        const QByteArray json = R"({"kind":"DeploymentList","apiVersion":"apps/v1","metadata":{"resourceVersion":"77","continue":"abc","remainingItemCount":5},
+        const QByteArray json
+            = R"({"kind":"DeploymentList","apiVersion":"apps/v1","metadata":{"resourceVersion":"77","continue":"abc","remainingItemCount":5},
             "items":[{"metadata":{"name":"a","namespace":"n","managedFields":[{"manager":"kubectl"}]}},{"metadata":{"name":"b","namespace":"n"}}]})";
         auto list = Object::parseList(json, QStringLiteral("apps/v1"), QStringLiteral("Deployment"), true);
         QVERIFY(list.ok());
@@ -101,10 +108,12 @@ private Q_SLOTS:
 
     void shouldStripManagedFieldsOnlyFromMetadata()
     {
-        const QByteArray json = R"({"metadata":{"name":"a","managedFields":[{"manager":"m"}]},"spec":{"managedFields":"user data"}})";
+        const QByteArray json
+            = R"({"metadata":{"name":"a","managedFields":[{"manager":"m"}]},"spec":{"managedFields":"user data"}})";
         const Object o = Object::parse(json).value().withoutManagedFields();
         QVERIFY(!o.json().value(QLatin1String("metadata")).toObject().contains(QLatin1String("managedFields")));
-        QCOMPARE(o.value({QLatin1String("spec"), QLatin1String("managedFields")}).toString(), QStringLiteral("user data"));
+        QCOMPARE(
+            o.value({QLatin1String("spec"), QLatin1String("managedFields")}).toString(), QStringLiteral("user data"));
     }
 
     void shouldCostLessThanItsWireBytes()
@@ -115,7 +124,7 @@ private Q_SLOTS:
         const QByteArray wire = f.readAll();
         const Object o = Object::parse(wire).value().withoutManagedFields();
         QVERIFY2(o.memoryFootprint() < wire.size(),
-                 qPrintable(QStringLiteral("%1 held vs %2 on the wire").arg(o.memoryFootprint()).arg(wire.size())));
+            qPrintable(QStringLiteral("%1 held vs %2 on the wire").arg(o.memoryFootprint()).arg(wire.size())));
     }
 
     void nullObjectIsEmpty()

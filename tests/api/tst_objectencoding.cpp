@@ -38,7 +38,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("json");
         QTest::newRow("plain") << QByteArray(
-            "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\",\"namespace\":\"ns\",\"uid\":\"u\","
+            "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\",\"namespace\":\"ns\",\"uid\":"
+            "\"u\","
             "\"resourceVersion\":\"7\",\"generation\":2,\"labels\":{\"x\":\"y\"},\"finalizers\":[\"f\"]}}");
         QTest::newRow("escapes in name, labels, annotations") << QByteArray(
             "{\"metadata\":{\"name\":\"we\\\"ird\\\\na\\/me\\n\",\"namespace\":\"n\\u0041s\",\"uid\":\"\\u0001\","
@@ -57,15 +58,17 @@ private Q_SLOTS:
             "\"neg\":-9223372036854775808,\"f\":1.5e300,\"tiny\":-2.5e-300}}");
         QTest::newRow("empty strings and maps") << QByteArray(
             "{\"metadata\":{\"name\":\"\",\"namespace\":\"\",\"labels\":{},\"finalizers\":[],\"ownerReferences\":[]}}");
-        QTest::newRow("metadata keys nested elsewhere") << QByteArray(
-            "{\"spec\":{\"metadata\":{\"name\":\"inner\"}},\"metadata\":{\"name\":\"outer\",\"spec\":{\"name\":\"x\"}}}");
+        QTest::newRow("metadata keys nested elsewhere")
+            << QByteArray("{\"spec\":{\"metadata\":{\"name\":\"inner\"}},\"metadata\":{\"name\":\"outer\",\"spec\":{"
+                          "\"name\":\"x\"}}}");
         QTest::newRow("owner references") << QByteArray(
             "{\"metadata\":{\"name\":\"rs\",\"ownerReferences\":[{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\","
-            "\"name\":\"d\\\"1\",\"uid\":\"o1\",\"controller\":true},{\"apiVersion\":\"v1\",\"kind\":\"X\",\"name\":\"e\","
+            "\"name\":\"d\\\"1\",\"uid\":\"o1\",\"controller\":true},{\"apiVersion\":\"v1\",\"kind\":\"X\",\"name\":"
+            "\"e\","
             "\"uid\":\"o2\",\"blockOwnerDeletion\":true,\"extra\":{\"a\":[1]}}]}}");
-        QTest::newRow("keys that need escaping") << QByteArray(
-            "{\"we\\\"ird\":1,\"metadata\":{\"name\":\"n\",\"labels\":{\"a\\\\b\":\"c\",\"\\n\":\"nl\"}},"
-            "\"\\u0000zero\":\"z\",\"\":\"empty key\"}");
+        QTest::newRow("keys that need escaping")
+            << QByteArray("{\"we\\\"ird\":1,\"metadata\":{\"name\":\"n\",\"labels\":{\"a\\\\b\":\"c\",\"\\n\":\"nl\"}},"
+                          "\"\\u0000zero\":\"z\",\"\":\"empty key\"}");
     }
     void shouldReadMetadataAsTheJsonSays()
     {
@@ -107,11 +110,13 @@ private Q_SLOTS:
     void shouldKeepTheCompactTextByteForByte()
     {
         // Key order is kept (QJsonDocument would sort), numbers and escapes are as written compactly.
-        const QByteArray json = "{\"kind\":\"K\",\"apiVersion\":\"v\",\"metadata\":{\"name\":\"a\\\"b\",\"labels\":{\"z\":\"1\",\"a\":\"2\"}},"
+        const QByteArray json = "{\"kind\":\"K\",\"apiVersion\":\"v\",\"metadata\":{\"name\":\"a\\\"b\",\"labels\":{"
+                                "\"z\":\"1\",\"a\":\"2\"}},"
                                 "\"spec\":{\"n\":[1,-2,3.5,true,false,null,\"s\\n\"],\"e\":{},\"l\":[]}}";
         const Object o = Object::parse(json).value();
         QCOMPARE(o.toJsonBytes(), json);
-        QCOMPARE(Object::parse(" { \"a\" : [ 1 , { \"b\" : \"c\" } ] } ").value().toJsonBytes(), QByteArray("{\"a\":[1,{\"b\":\"c\"}]}"));
+        QCOMPARE(Object::parse(" { \"a\" : [ 1 , { \"b\" : \"c\" } ] } ").value().toJsonBytes(),
+            QByteArray("{\"a\":[1,{\"b\":\"c\"}]}"));
         QByteArray body = "[";
         o.appendJsonTo(body);
         body += ',';
@@ -126,15 +131,17 @@ private Q_SLOTS:
         const Object first = Object::parse(a).value();
         const Object second = Object::parse(a).value(); // the key is in the dictionary by now
         QVERIFY(first == second);
-        QVERIFY(!(first == Object::parse("{\"metadata\":{\"name\":\"a\",\"labels\":{\"fresh-key-for-equality\":\"2\"}}}").value()));
+        QVERIFY(!(first
+            == Object::parse("{\"metadata\":{\"name\":\"a\",\"labels\":{\"fresh-key-for-equality\":\"2\"}}}").value()));
         QVERIFY(!(first == Object()));
         QVERIFY(Object() == Object());
     }
 
     void shouldFillMissingApiVersionAndKindOfListItems()
     {
-        const QByteArray list = "{\"kind\":\"DeploymentList\",\"items\":[{\"metadata\":{\"name\":\"a\",\"labels\":{\"l\":\"1\"}}},"
-                                "{\"kind\":\"Other\",\"metadata\":{\"name\":\"b\"}}]}";
+        const QByteArray list
+            = "{\"kind\":\"DeploymentList\",\"items\":[{\"metadata\":{\"name\":\"a\",\"labels\":{\"l\":\"1\"}}},"
+              "{\"kind\":\"Other\",\"metadata\":{\"name\":\"b\"}}]}";
         const auto parsed = Object::parseList(list, QStringLiteral("apps/v1"), QStringLiteral("Deployment"));
         QVERIFY(parsed.ok());
         const Object a = parsed->items.at(0);
@@ -146,7 +153,10 @@ private Q_SLOTS:
         QCOMPARE(parsed->items.at(1).kind(), QStringLiteral("Other")); // an item's own kind wins
         QCOMPARE(parsed->items.at(1).json().value(QLatin1String("kind")).toString(), QStringLiteral("Other"));
         // The inserted fields pack as if the item had them: equal documents, equal objects.
-        const Object explicitly = Object::parse("{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"a\",\"labels\":{\"l\":\"1\"}}}").value();
+        const Object explicitly
+            = Object::parse("{\"apiVersion\":\"apps/"
+                            "v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"a\",\"labels\":{\"l\":\"1\"}}}")
+                  .value();
         QVERIFY(a == explicitly);
     }
 
@@ -156,7 +166,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("json");
         const auto withStamp = [](const char *stamp) {
-            return "{\"metadata\":{\"name\":\"a\",\"creationTimestamp\":\"" + QByteArray(stamp) + "\"},\"s\":[\"" + stamp + "\"]}";
+            return "{\"metadata\":{\"name\":\"a\",\"creationTimestamp\":\"" + QByteArray(stamp) + "\"},\"s\":[\""
+                + stamp + "\"]}";
         };
         QTest::newRow("canonical time") << withStamp("2024-05-01T10:00:00Z");
         QTest::newRow("earliest") << withStamp("0000-01-01T00:00:00Z");
@@ -167,12 +178,19 @@ private Q_SLOTS:
         QTest::newRow("offset stays text") << withStamp("2024-05-01T10:00:00+02:00");
         QTest::newRow("lower-case z stays text") << withStamp("2024-05-01T10:00:00z");
         QTest::newRow("space stays text") << withStamp("2024-05-01 10:00:00Z");
-        QTest::newRow("enum values") << QByteArray("{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"spec\":{\"containers\":[{\"imagePullPolicy\":\"IfNotPresent\","
-                                                   "\"ports\":[{\"protocol\":\"TCP\"},{\"protocol\":\"UDP\"}],\"resources\":{\"limits\":{\"cpu\":\"100m\"}}}]},"
-                                                   "\"status\":{\"conditions\":[{\"type\":\"Available\",\"status\":\"True\",\"reason\":\"MinimumReplicasAvailable\"}]}}");
-        QTest::newRow("enum keys, odd values") << QByteArray("{\"type\":\"a\\\"b\",\"status\":\"\",\"reason\":{\"nested\":\"x\"},\"kind\":7,\"phase\":null,"
-                                                             "\"protocol\":\"\\u0001\",\"cpu\":\"" + QByteArray(80, 'c') + "\"}");
-        QTest::newRow("timestamp under an enum key") << QByteArray("{\"type\":\"2024-05-01T10:00:00Z\",\"status\":\"2024-05-01T10:00:0Z\"}");
+        QTest::newRow("enum values") << QByteArray(
+            "{\"apiVersion\":\"apps/"
+            "v1\",\"kind\":\"Deployment\",\"spec\":{\"containers\":[{\"imagePullPolicy\":\"IfNotPresent\","
+            "\"ports\":[{\"protocol\":\"TCP\"},{\"protocol\":\"UDP\"}],\"resources\":{\"limits\":{\"cpu\":\"100m\"}}}]}"
+            ","
+            "\"status\":{\"conditions\":[{\"type\":\"Available\",\"status\":\"True\",\"reason\":"
+            "\"MinimumReplicasAvailable\"}]}}");
+        QTest::newRow("enum keys, odd values") << QByteArray(
+            "{\"type\":\"a\\\"b\",\"status\":\"\",\"reason\":{\"nested\":\"x\"},\"kind\":7,\"phase\":null,"
+            "\"protocol\":\"\\u0001\",\"cpu\":\""
+            + QByteArray(80, 'c') + "\"}");
+        QTest::newRow("timestamp under an enum key")
+            << QByteArray("{\"type\":\"2024-05-01T10:00:00Z\",\"status\":\"2024-05-01T10:00:0Z\"}");
     }
     void shouldRoundTripTokenizedValues()
     {
@@ -187,14 +205,16 @@ private Q_SLOTS:
     void shouldPackATimestampInSixBytes()
     {
         const auto footprint = [](const char *stamp) {
-            return Object::parse(QByteArray("{\"metadata\":{\"name\":\"a\",\"annotations\":{\"at\":\"") + stamp + "\"}}}")
+            return Object::parse(
+                QByteArray("{\"metadata\":{\"name\":\"a\",\"annotations\":{\"at\":\"") + stamp + "\"}}}")
                 .value()
                 .memoryFootprint();
         };
         // 22 bytes of JSON text become 6; a string of the same length that is not a timestamp stays.
         QCOMPARE(footprint("2024-05-01T10:00:00Z") + 16, footprint("2024-05-01T10:00:00X"));
         const Object o = Object::parse("{\"metadata\":{\"name\":\"a\",\"deletionTimestamp\":\"2024-05-01T10:00:09Z\","
-                                       "\"annotations\":{\"at\":\"2024-05-01T10:00:00Z\"}}}").value();
+                                       "\"annotations\":{\"at\":\"2024-05-01T10:00:00Z\"}}}")
+                             .value();
         QCOMPARE(o.deletionTimestamp(), QStringLiteral("2024-05-01T10:00:09Z"));
         QVERIFY(o.isBeingDeleted());
         QCOMPARE(o.annotations().value(QStringLiteral("at")), QStringLiteral("2024-05-01T10:00:00Z"));
@@ -202,8 +222,9 @@ private Q_SLOTS:
 
     void shouldStripManagedFieldsAndKeepMetadataPositions()
     {
-        const QByteArray json = "{\"metadata\":{\"managedFields\":[{\"manager\":\"m\",\"fieldsV1\":{\"f:x\":{}}}],\"name\":\"n\","
-                                "\"labels\":{\"a\":\"b\"}},\"spec\":{\"managedFields\":1}}";
+        const QByteArray json
+            = "{\"metadata\":{\"managedFields\":[{\"manager\":\"m\",\"fieldsV1\":{\"f:x\":{}}}],\"name\":\"n\","
+              "\"labels\":{\"a\":\"b\"}},\"spec\":{\"managedFields\":1}}";
         const Object full = Object::parse(json).value();
         QVERIFY(full.json().value(QLatin1String("metadata")).toObject().contains(QLatin1String("managedFields")));
         const Object stripped = full.withoutManagedFields();
@@ -218,9 +239,11 @@ private Q_SLOTS:
 
     void shouldCountDecodedListsInTheFootprint()
     {
-        const Object o = Object::parse("{\"metadata\":{\"name\":\"n\",\"labels\":{\"a\":\"some-value-1\",\"b\":\"other-value-2\"},"
-                                       "\"ownerReferences\":[{\"apiVersion\":\"v1\",\"kind\":\"K\",\"name\":\"owner-name\",\"uid\":\"0000-1111\"}]}}")
-                             .value();
+        const Object o
+            = Object::parse("{\"metadata\":{\"name\":\"n\",\"labels\":{\"a\":\"some-value-1\",\"b\":\"other-value-2\"},"
+                            "\"ownerReferences\":[{\"apiVersion\":\"v1\",\"kind\":\"K\",\"name\":\"owner-name\","
+                            "\"uid\":\"0000-1111\"}]}}")
+                  .value();
         const qsizetype before = o.memoryFootprint();
         QCOMPARE(o.ownerReferenceUids(), QStringList{QStringLiteral("0000-1111")});
         QCOMPARE(o.memoryFootprint(), before); // nothing kept
@@ -234,15 +257,17 @@ private Q_SLOTS:
 
     void shouldDecodeLazilyFromManyThreads()
     {
-        const Object o = Object::parse("{\"metadata\":{\"name\":\"n\",\"labels\":{\"a\":\"1\",\"b\":\"2\"},\"finalizers\":[\"x\",\"y\"]}}").value();
+        const Object o = Object::parse(
+            "{\"metadata\":{\"name\":\"n\",\"labels\":{\"a\":\"1\",\"b\":\"2\"},\"finalizers\":[\"x\",\"y\"]}}")
+                             .value();
         std::vector<const Labels *> seen(4, nullptr);
         std::vector<int> ok(4, 0);
         std::vector<std::thread> threads;
         for (int t = 0; t < 4; ++t)
             threads.emplace_back([&o, &seen, &ok, t] {
                 seen[size_t(t)] = &o.labels();
-                ok[size_t(t)] = int(o.labels().value(QStringLiteral("b")) == QLatin1String("2") && o.finalizers().size() == 2
-                                    && o.name() == QLatin1String("n"));
+                ok[size_t(t)] = int(o.labels().value(QStringLiteral("b")) == QLatin1String("2")
+                    && o.finalizers().size() == 2 && o.name() == QLatin1String("n"));
             });
         for (std::thread &th : threads)
             th.join();
@@ -258,13 +283,15 @@ private Q_SLOTS:
         for (int round = 0; round < 2; ++round) {
             QByteArray json = "{\"metadata\":{\"name\":\"many\"},\"conditions\":[";
             for (int i = 0; i < 1500; ++i)
-                json += QByteArray(i ? "," : "") + "{\"type\":\"T" + QByteArray::number(round) + "-" + QByteArray::number(i) + "\"}";
+                json += QByteArray(i ? "," : "") + "{\"type\":\"T" + QByteArray::number(round) + "-"
+                    + QByteArray::number(i) + "\"}";
             json += "]}";
             const Object o = Object::parse(json).value();
             QCOMPARE(o.toJsonBytes(), json);
             QVERIFY(Object::parse(json).value() == o);
         }
-        const QByteArray after = "{\"metadata\":{\"name\":\"x\"},\"status\":{\"phase\":\"AValueSeenOnlyNow\",\"reason\":\"Available\"}}";
+        const QByteArray after
+            = "{\"metadata\":{\"name\":\"x\"},\"status\":{\"phase\":\"AValueSeenOnlyNow\",\"reason\":\"Available\"}}";
         const Object o = Object::parse(after).value();
         QCOMPARE(o.toJsonBytes(), after);
         QVERIFY(Object::parse(after).value() == o);
@@ -278,7 +305,8 @@ private Q_SLOTS:
             for (int i = 0; i < 4000; ++i) {
                 if (i > 0)
                     json += ',';
-                json += "\"key-" + QByteArray::number(round) + "-" + QByteArray::number(i) + "\":\"" + QByteArray::number(i) + "\"";
+                json += "\"key-" + QByteArray::number(round) + "-" + QByteArray::number(i) + "\":\""
+                    + QByteArray::number(i) + "\"";
             }
             json += "}}";
             const Object o = Object::parse(json).value();

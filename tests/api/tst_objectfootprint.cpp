@@ -35,7 +35,8 @@ private Q_SLOTS:
         const double wirePerObject = double(list.size()) / n;
         const double heldPerObject = double(held) / n;
         // managedFields stripped, keys packed as tokens: well below the wire size (about 34 %).
-        QVERIFY2(heldPerObject < 0.5 * wirePerObject, qPrintable(QStringLiteral("held %1 B, wire %2 B").arg(heldPerObject).arg(wirePerObject)));
+        QVERIFY2(heldPerObject < 0.5 * wirePerObject,
+            qPrintable(QStringLiteral("held %1 B, wire %2 B").arg(heldPerObject).arg(wirePerObject)));
         // Sharing must not change what the accessors return.
         const Object &o = parsed->items.at(7);
         QCOMPARE(o.name(), QStringLiteral("svc-7"));

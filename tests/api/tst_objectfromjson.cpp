@@ -27,22 +27,29 @@ Object viaText(const QJsonObject &o)
 
 QJsonValue randomValue(QRandomGenerator &rng, int depth)
 {
-    static const QStringList strings{QStringLiteral("Running"), QStringLiteral("apps/v1"), QStringLiteral("2026-12-03T07:40:01Z"),
-                                     QStringLiteral("2026-13-03T07:40:01Z"), QStringLiteral("tab\there \"quoted\" \\ back"),
-                                     QStringLiteral("ünïcødé ✓ 𝄞"), QString(QChar(0x01)) + QStringLiteral("ctl"), QString(),
-                                     QStringLiteral("IfNotPresent"), QStringLiteral("100m"), QStringLiteral("}{][,:")};
+    static const QStringList strings{QStringLiteral("Running"), QStringLiteral("apps/v1"),
+        QStringLiteral("2026-12-03T07:40:01Z"), QStringLiteral("2026-13-03T07:40:01Z"),
+        QStringLiteral("tab\there \"quoted\" \\ back"), QStringLiteral("ünïcødé ✓ 𝄞"),
+        QString(QChar(0x01)) + QStringLiteral("ctl"), QString(), QStringLiteral("IfNotPresent"), QStringLiteral("100m"),
+        QStringLiteral("}{][,:")};
     static const QList<double> doubles{0.0, -0.0, 1.0, 3.0, 1.5, -2.25, 1e20, 1e-7, 123456789012345678.0, 0.1, 1e300,
-                                       9007199254740993.0, -1e16, 2.5e-5};
-    static const QList<qint64> ints{0, 1, -1, 42, 1000000, std::numeric_limits<qint64>::max(), std::numeric_limits<qint64>::min(),
-                                    100000000000000000LL};
+        9007199254740993.0, -1e16, 2.5e-5};
+    static const QList<qint64> ints{0, 1, -1, 42, 1000000, std::numeric_limits<qint64>::max(),
+        std::numeric_limits<qint64>::min(), 100000000000000000LL};
     const int pick = int(rng.bounded(depth > 3 ? 6 : 8));
     switch (pick) {
-    case 0: return strings[rng.bounded(int(strings.size()))];
-    case 1: return doubles[rng.bounded(int(doubles.size()))];
-    case 2: return QJsonValue(ints[rng.bounded(int(ints.size()))]);
-    case 3: return rng.bounded(2) == 1;
-    case 4: return QJsonValue(QJsonValue::Null);
-    case 5: return int(rng.bounded(1000));
+    case 0:
+        return strings[rng.bounded(int(strings.size()))];
+    case 1:
+        return doubles[rng.bounded(int(doubles.size()))];
+    case 2:
+        return QJsonValue(ints[rng.bounded(int(ints.size()))]);
+    case 3:
+        return rng.bounded(2) == 1;
+    case 4:
+        return QJsonValue(QJsonValue::Null);
+    case 5:
+        return int(rng.bounded(1000));
     case 6: {
         QJsonArray a;
         for (int i = int(rng.bounded(4)); i > 0; --i)
@@ -50,9 +57,9 @@ QJsonValue randomValue(QRandomGenerator &rng, int depth)
         return a;
     }
     default: {
-        static const QStringList keys{QStringLiteral("status"), QStringLiteral("image"), QStringLiteral("type"), QStringLiteral("x"),
-                                      QStringLiteral("weird key \"q\""), QStringLiteral("cpu"), QStringLiteral("name"),
-                                      QStringLiteral("ключ")};
+        static const QStringList keys{QStringLiteral("status"), QStringLiteral("image"), QStringLiteral("type"),
+            QStringLiteral("x"), QStringLiteral("weird key \"q\""), QStringLiteral("cpu"), QStringLiteral("name"),
+            QStringLiteral("ключ")};
         QJsonObject o;
         for (int i = int(rng.bounded(5)); i > 0; --i)
             o.insert(keys[rng.bounded(int(keys.size()))], randomValue(rng, depth + 1));
@@ -106,7 +113,8 @@ private Q_SLOTS:
             "creationTimestamp":"2026-12-03T07:00:00Z","deletionTimestamp":"2026-12-03T08:00:00Z","labels":{"app":"a"},
             "annotations":{"k":"v"},"ownerReferences":[{"apiVersion":"v1","kind":"ConfigMap","name":"o","uid":"u0","controller":true}],
             "finalizers":["f/one"],"managedFields":[{"manager":"kubectl","operation":"Apply"}]},
-            "spec":{"image":"nginx:1.27","replicas":2},"status":{"phase":"Running"}})").object();
+            "spec":{"image":"nginx:1.27","replicas":2},"status":{"phase":"Running"}})")
+                                  .object();
         compareBothWays(o);
         QCOMPARE(Object::fromJson(o).generation(), 3);
     }
@@ -120,7 +128,8 @@ private Q_SLOTS:
                 QJsonObject meta = randomValue(rng, 1).toObject();
                 meta.insert(QStringLiteral("name"), QStringLiteral("n%1").arg(i));
                 if (rng.bounded(2) == 1)
-                    meta.insert(QStringLiteral("generation"), randomValue(rng, 3).isDouble() ? QJsonValue(1e20) : QJsonValue(7));
+                    meta.insert(QStringLiteral("generation"),
+                        randomValue(rng, 3).isDouble() ? QJsonValue(1e20) : QJsonValue(7));
                 o.insert(QStringLiteral("metadata"), meta);
             }
             compareBothWays(o);

@@ -53,8 +53,8 @@ private Q_SLOTS:
     void shouldEditMetadataWithoutDroppingFields()
     {
         QJsonObject doc{{"kind", "ConfigMap"},
-                        {"metadata", QJsonObject{{"name", "a"}, {"x-unknown", "kept"}, {"labels", QJsonObject{{"keep", "1"}}}}},
-                        {"data", QJsonObject{{"k", "v"}}}};
+            {"metadata", QJsonObject{{"name", "a"}, {"x-unknown", "kept"}, {"labels", QJsonObject{{"keep", "1"}}}}},
+            {"data", QJsonObject{{"k", "v"}}}};
         MetaEditor m(doc);
         m.setNamespace(QStringLiteral("ns"));
         m.setLabel(QStringLiteral("app"), QStringLiteral("web"));
@@ -77,8 +77,10 @@ private Q_SLOTS:
     void shouldManageOwnerReferences()
     {
         const Object owner = Object::parse(
-            R"({"apiVersion":"example.com/v1alpha1","kind":"MyApplication","metadata":{"name":"app","uid":"u-1"}})").value();
-        const Object other = Object::parse(R"({"apiVersion":"v1","kind":"Other","metadata":{"name":"o","uid":"u-2"}})").value();
+            R"({"apiVersion":"example.com/v1alpha1","kind":"MyApplication","metadata":{"name":"app","uid":"u-1"}})")
+                                 .value();
+        const Object other
+            = Object::parse(R"({"apiVersion":"v1","kind":"Other","metadata":{"name":"o","uid":"u-2"}})").value();
         QJsonObject doc{{"metadata", QJsonObject{{"name", "dep"}}}};
         MetaEditor m(doc);
         QVERIFY(m.setControllerReference(owner));
@@ -89,7 +91,8 @@ private Q_SLOTS:
         QVERIFY(m.setControllerReference(owner)); // idempotent
         QCOMPARE(m.ownerReferences().size(), 1);
         QVERIFY(!m.setControllerReference(other)); // another controller already
-        QVERIFY(m.upsertOwnerReference({QStringLiteral("v1"), QStringLiteral("Other"), QStringLiteral("o"), QStringLiteral("u-2"), false, false}));
+        QVERIFY(m.upsertOwnerReference(
+            {QStringLiteral("v1"), QStringLiteral("Other"), QStringLiteral("o"), QStringLiteral("u-2"), false, false}));
         QCOMPARE(m.ownerReferences().size(), 2);
         QVERIFY(m.removeOwnerReference(QStringLiteral("u-1")));
         QVERIFY(!m.removeOwnerReference(QStringLiteral("u-1")));
@@ -102,16 +105,21 @@ private Q_SLOTS:
         const QDateTime t2 = t1.addSecs(60);
         QJsonArray cs;
         QVERIFY(setCondition(cs, Condition{"Available", "False", "MinimumReplicasUnavailable", "no", {}, {}, 0}, t1));
-        QCOMPARE(findCondition(cs, QStringLiteral("Available"))->lastTransitionTime, QStringLiteral("2024-05-01T10:00:00Z"));
+        QCOMPARE(
+            findCondition(cs, QStringLiteral("Available"))->lastTransitionTime, QStringLiteral("2024-05-01T10:00:00Z"));
         // Same status, new message: transition time kept.
-        QVERIFY(setCondition(cs, Condition{"Available", "False", "MinimumReplicasUnavailable", "still no", {}, {}, 0}, t2));
-        QCOMPARE(findCondition(cs, QStringLiteral("Available"))->lastTransitionTime, QStringLiteral("2024-05-01T10:00:00Z"));
+        QVERIFY(
+            setCondition(cs, Condition{"Available", "False", "MinimumReplicasUnavailable", "still no", {}, {}, 0}, t2));
+        QCOMPARE(
+            findCondition(cs, QStringLiteral("Available"))->lastTransitionTime, QStringLiteral("2024-05-01T10:00:00Z"));
         QCOMPARE(findCondition(cs, QStringLiteral("Available"))->message, QStringLiteral("still no"));
         // Nothing changed: reports false.
-        QVERIFY(!setCondition(cs, Condition{"Available", "False", "MinimumReplicasUnavailable", "still no", {}, {}, 0}, t2));
+        QVERIFY(!setCondition(
+            cs, Condition{"Available", "False", "MinimumReplicasUnavailable", "still no", {}, {}, 0}, t2));
         // Status flips: transition time moves.
         QVERIFY(setCondition(cs, Condition{"Available", "True", "MinimumReplicasAvailable", "ok", {}, {}, 0}, t2));
-        QCOMPARE(findCondition(cs, QStringLiteral("Available"))->lastTransitionTime, QStringLiteral("2024-05-01T10:01:00Z"));
+        QCOMPARE(
+            findCondition(cs, QStringLiteral("Available"))->lastTransitionTime, QStringLiteral("2024-05-01T10:01:00Z"));
         QVERIFY(findCondition(cs, QStringLiteral("Available"))->isTrue());
         QCOMPARE(cs.size(), 1);
         QVERIFY(!findCondition(cs, QStringLiteral("Progressing")));

@@ -14,16 +14,36 @@ private Q_SLOTS:
         QTest::addColumn<QString>("input");
         QTest::addColumn<QString>("group");
         QTest::addColumn<QString>("resource");
-        QTest::newRow("plural") << "deployments" << "apps" << "deployments";
-        QTest::newRow("singular") << "deployment" << "apps" << "deployments";
-        QTest::newRow("short") << "deploy" << "apps" << "deployments";
-        QTest::newRow("kind") << "Deployment" << "apps" << "deployments";
-        QTest::newRow("qualified") << "deployments.apps" << "apps" << "deployments";
-        QTest::newRow("versioned") << "deployments.v1.apps" << "apps" << "deployments";
-        QTest::newRow("core preferred") << "events" << "" << "events";
-        QTest::newRow("events.k8s.io") << "events.events.k8s.io" << "events.k8s.io" << "events";
-        QTest::newRow("crd short") << "crd" << "apiextensions.k8s.io" << "customresourcedefinitions";
-        QTest::newRow("custom") << "myapp" << "example.com" << "myapplications";
+        QTest::newRow("plural") << "deployments"
+                                << "apps"
+                                << "deployments";
+        QTest::newRow("singular") << "deployment"
+                                  << "apps"
+                                  << "deployments";
+        QTest::newRow("short") << "deploy"
+                               << "apps"
+                               << "deployments";
+        QTest::newRow("kind") << "Deployment"
+                              << "apps"
+                              << "deployments";
+        QTest::newRow("qualified") << "deployments.apps"
+                                   << "apps"
+                                   << "deployments";
+        QTest::newRow("versioned") << "deployments.v1.apps"
+                                   << "apps"
+                                   << "deployments";
+        QTest::newRow("core preferred") << "events"
+                                        << ""
+                                        << "events";
+        QTest::newRow("events.k8s.io") << "events.events.k8s.io"
+                                       << "events.k8s.io"
+                                       << "events";
+        QTest::newRow("crd short") << "crd"
+                                   << "apiextensions.k8s.io"
+                                   << "customresourcedefinitions";
+        QTest::newRow("custom") << "myapp"
+                                << "example.com"
+                                << "myapplications";
     }
     void shouldResolveWhatUsersType()
     {

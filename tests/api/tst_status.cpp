@@ -29,10 +29,15 @@ private Q_SLOTS:
 
     void shouldBuildTheServersInvalidMessage()
     {
-        const Status s = Status::invalid(QStringLiteral("example.com"), QStringLiteral("MyApplication"), QStringLiteral("demo"),
-            {{QStringLiteral("FieldValueRequired"), QStringLiteral("Required value"), QStringLiteral("spec.image")},
-             {QStringLiteral("FieldValueInvalid"), QStringLiteral("Invalid value: 0: spec.replicas in body should be greater than or equal to 1"), QStringLiteral("spec.replicas")}});
-        QCOMPARE(s.message(), QStringLiteral("MyApplication.example.com \"demo\" is invalid: [spec.image: Required value, spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1]"));
+        const Status s
+            = Status::invalid(QStringLiteral("example.com"), QStringLiteral("MyApplication"), QStringLiteral("demo"),
+                {{QStringLiteral("FieldValueRequired"), QStringLiteral("Required value"), QStringLiteral("spec.image")},
+                    {QStringLiteral("FieldValueInvalid"),
+                        QStringLiteral("Invalid value: 0: spec.replicas in body should be greater than or equal to 1"),
+                        QStringLiteral("spec.replicas")}});
+        QCOMPARE(s.message(),
+            QStringLiteral("MyApplication.example.com \"demo\" is invalid: [spec.image: Required value, spec.replicas: "
+                           "Invalid value: 0: spec.replicas in body should be greater than or equal to 1]"));
         const QJsonObject j = s.toJson();
         QCOMPARE(j.value(QLatin1String("status")).toString(), QStringLiteral("Failure"));
         QCOMPARE(j.value(QLatin1String("code")).toInt(), 422);
@@ -45,16 +50,24 @@ private Q_SLOTS:
         QTest::addColumn<int>("code");
         QTest::addColumn<QString>("reason");
         QTest::addColumn<QString>("message");
-        QTest::newRow("not found core") << Status::notFound({}, QStringLiteral("configmaps"), QStringLiteral("demo")) << 404
-                                        << "NotFound" << "configmaps \"demo\" not found";
-        QTest::newRow("not found apps") << Status::notFound(QStringLiteral("apps"), QStringLiteral("deployments"), QStringLiteral("web")) << 404
-                                        << "NotFound" << "deployments.apps \"web\" not found";
-        QTest::newRow("exists") << Status::alreadyExists({}, QStringLiteral("configmaps"), QStringLiteral("demo")) << 409
-                                << "AlreadyExists" << "configmaps \"demo\" already exists";
-        QTest::newRow("conflict") << Status::modifiedConflict({}, QStringLiteral("configmaps"), QStringLiteral("demo")) << 409 << "Conflict"
-                                  << "Operation cannot be fulfilled on configmaps \"demo\": the object has been modified; please apply your changes to the latest version and try again";
-        QTest::newRow("unauthorized") << Status::unauthorized() << 401 << "Unauthorized" << "Unauthorized";
-        QTest::newRow("too many") << Status::tooManyRequests(QStringLiteral("slow down"), 2) << 429 << "TooManyRequests" << "slow down";
+        QTest::newRow("not found core") << Status::notFound({}, QStringLiteral("configmaps"), QStringLiteral("demo"))
+                                        << 404 << "NotFound"
+                                        << "configmaps \"demo\" not found";
+        QTest::newRow("not found apps") << Status::notFound(
+            QStringLiteral("apps"), QStringLiteral("deployments"), QStringLiteral("web"))
+                                        << 404 << "NotFound"
+                                        << "deployments.apps \"web\" not found";
+        QTest::newRow("exists") << Status::alreadyExists({}, QStringLiteral("configmaps"), QStringLiteral("demo"))
+                                << 409 << "AlreadyExists"
+                                << "configmaps \"demo\" already exists";
+        QTest::newRow("conflict") << Status::modifiedConflict({}, QStringLiteral("configmaps"), QStringLiteral("demo"))
+                                  << 409 << "Conflict"
+                                  << "Operation cannot be fulfilled on configmaps \"demo\": the object has been "
+                                     "modified; please apply your changes to the latest version and try again";
+        QTest::newRow("unauthorized") << Status::unauthorized() << 401 << "Unauthorized"
+                                      << "Unauthorized";
+        QTest::newRow("too many") << Status::tooManyRequests(QStringLiteral("slow down"), 2) << 429 << "TooManyRequests"
+                                  << "slow down";
     }
     void shouldWriteStandardMessages()
     {
@@ -78,9 +91,11 @@ private Q_SLOTS:
         QVERIFY(isGone(Status::gone(QStringLiteral("x"))));
         QVERIFY(isTooManyRequests(Status::tooManyRequests(QStringLiteral("x"), 1)));
         QCOMPARE(Status::tooManyRequests(QStringLiteral("x"), 3).details().retryAfterSeconds, 3);
-        QVERIFY(isForbidden(Status::forbidden({}, QStringLiteral("pods"), {}, QStringLiteral("User \"u\" cannot list resource \"pods\""))));
+        QVERIFY(isForbidden(Status::forbidden(
+            {}, QStringLiteral("pods"), {}, QStringLiteral("User \"u\" cannot list resource \"pods\""))));
         QVERIFY(isUnauthorized(Status::unauthorized()));
-        QVERIFY(isTransportError(Status::transport(QString::fromLatin1(StatusReason::ConnectionFailed), QStringLiteral("refused"))));
+        QVERIFY(isTransportError(
+            Status::transport(QString::fromLatin1(StatusReason::ConnectionFailed), QStringLiteral("refused"))));
         QVERIFY(!isTransportError(Status::unauthorized()));
     }
 
@@ -96,7 +111,8 @@ private Q_SLOTS:
 
     void shouldKeepContinueTokenOfExpiredLists()
     {
-        const Status s = Status::fromHttp(410, R"({"kind":"Status","apiVersion":"v1","metadata":{"continue":"tok"},"status":"Failure","message":"The provided continue parameter is too old","reason":"Expired","code":410})");
+        const Status s = Status::fromHttp(410,
+            R"({"kind":"Status","apiVersion":"v1","metadata":{"continue":"tok"},"status":"Failure","message":"The provided continue parameter is too old","reason":"Expired","code":410})");
         QVERIFY(isExpired(s));
         QCOMPARE(s.continueToken(), QStringLiteral("tok"));
     }

@@ -51,7 +51,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("strategy");
         QTest::newRow("empty spec") << QJsonObject{} << 1 << 600 << "RollingUpdate";
         QTest::newRow("explicit zero") << QJsonObject{{"replicas", 0}} << 0 << 600 << "RollingUpdate";
-        QTest::newRow("all set") << QJsonObject{{"replicas", 5}, {"progressDeadlineSeconds", 30}, {"strategy", QJsonObject{{"type", "Recreate"}}}}
+        QTest::newRow("all set") << QJsonObject{{"replicas", 5}, {"progressDeadlineSeconds", 30},
+            {"strategy", QJsonObject{{"type", "Recreate"}}}}
                                  << 5 << 30 << "Recreate";
     }
     void shouldApplyDeploymentDefaults()
@@ -60,7 +61,8 @@ private Q_SLOTS:
         QFETCH(int, replicas);
         QFETCH(int, deadline);
         QFETCH(QString, strategy);
-        const Deployment d(Object::fromJson(QJsonObject{{"apiVersion", "apps/v1"}, {"kind", "Deployment"}, {"spec", spec}}));
+        const Deployment d(
+            Object::fromJson(QJsonObject{{"apiVersion", "apps/v1"}, {"kind", "Deployment"}, {"spec", spec}}));
         QCOMPARE(d.replicas(), replicas);
         QCOMPARE(d.progressDeadlineSeconds(), deadline);
         QCOMPARE(d.strategyType(), strategy);
@@ -110,7 +112,8 @@ private Q_SLOTS:
         QCOMPARE(o.apiVersion(), QStringLiteral("apps/v1"));
         QCOMPARE(o.kind(), QStringLiteral("Deployment"));
         QCOMPARE(o.key(), QStringLiteral("shop/web"));
-        QCOMPARE(Deployment(o).containers(), (QList<ContainerImage>{{QStringLiteral("app"), QStringLiteral("nginx:2")}}));
+        QCOMPARE(
+            Deployment(o).containers(), (QList<ContainerImage>{{QStringLiteral("app"), QStringLiteral("nginx:2")}}));
     }
 
     void shouldReadAndWriteDeploymentStatus()
@@ -123,9 +126,10 @@ private Q_SLOTS:
         d.setReadyReplicas(2);
         d.setAvailableReplicas(2);
         d.setObservedGeneration(4);
-        QVERIFY(d.setCondition({QStringLiteral("Available"), QStringLiteral("False"), QStringLiteral("MinimumReplicasUnavailable"),
-                                QStringLiteral("Deployment does not have minimum availability."), formatTimestamp(now), {}, 0},
-                               now));
+        QVERIFY(d.setCondition(
+            {QStringLiteral("Available"), QStringLiteral("False"), QStringLiteral("MinimumReplicasUnavailable"),
+                QStringLiteral("Deployment does not have minimum availability."), formatTimestamp(now), {}, 0},
+            now));
         const Deployment back(d.toObject());
         QCOMPARE(back.statusReplicas(), 3);
         QCOMPARE(back.updatedReplicas(), 3);
@@ -134,7 +138,8 @@ private Q_SLOTS:
         QCOMPARE(back.observedGeneration(), 4);
         QCOMPARE(back.conditions().size(), 1);
         QCOMPARE(back.condition(QStringLiteral("Available"))->reason, QStringLiteral("MinimumReplicasUnavailable"));
-        QCOMPARE(back.condition(QStringLiteral("Available"))->lastTransitionTime, QStringLiteral("2024-05-01T10:00:00Z"));
+        QCOMPARE(
+            back.condition(QStringLiteral("Available"))->lastTransitionTime, QStringLiteral("2024-05-01T10:00:00Z"));
         QVERIFY(!back.condition(QStringLiteral("Progressing")));
     }
 
@@ -150,7 +155,8 @@ private Q_SLOTS:
         l.setLeaseTransitions(3);
         const Object o = l.toObject();
         QCOMPARE(o.apiVersion(), QStringLiteral("coordination.k8s.io/v1"));
-        QCOMPARE(o.value({QLatin1String("spec"), QLatin1String("acquireTime")}).toString(), QStringLiteral("2024-05-01T10:00:00.123000Z"));
+        QCOMPARE(o.value({QLatin1String("spec"), QLatin1String("acquireTime")}).toString(),
+            QStringLiteral("2024-05-01T10:00:00.123000Z"));
         const Lease back(o);
         QCOMPARE(back.holderIdentity(), QStringLiteral("pod-a"));
         QCOMPARE(back.leaseDurationSeconds(), 15);
@@ -158,7 +164,8 @@ private Q_SLOTS:
         QCOMPARE(back.renewTime(), acquired.addSecs(2));
         QCOMPARE(back.leaseTransitions(), 3);
         // Parsing a server-written value with six digits.
-        const Lease server(Object::fromJson(QJsonObject{{"spec", QJsonObject{{"renewTime", "2024-05-01T10:00:00.654321Z"}}}}));
+        const Lease server(
+            Object::fromJson(QJsonObject{{"spec", QJsonObject{{"renewTime", "2024-05-01T10:00:00.654321Z"}}}}));
         QCOMPARE(server.renewTime().time().msec(), 654);
         QVERIFY(!Lease().acquireTime().isValid());
     }
@@ -184,7 +191,8 @@ private Q_SLOTS:
         const QJsonObject j = e.toObject().json();
         QCOMPARE(j.value(QLatin1String("firstTimestamp")).toString(), QStringLiteral("2024-05-01T10:00:00Z"));
         QCOMPARE(j.value(QLatin1String("eventTime")).toString(), QStringLiteral("2024-05-01T10:00:00.005000Z"));
-        QCOMPARE(j.value(QLatin1String("source")).toObject().value(QLatin1String("component")).toString(), QStringLiteral("opbench-operator"));
+        QCOMPARE(j.value(QLatin1String("source")).toObject().value(QLatin1String("component")).toString(),
+            QStringLiteral("opbench-operator"));
         const Event back(e.toObject());
         QCOMPARE(back.involvedObject().kind, QStringLiteral("Deployment"));
         QCOMPARE(back.involvedObject().namespaceName, QStringLiteral("shop"));
@@ -214,7 +222,9 @@ private Q_SLOTS:
         QCOMPARE(back.nodeName(), QStringLiteral("node-1"));
         QCOMPARE(back.containers().first().image, QStringLiteral("nginx:1"));
         QVERIFY(!back.owner());
-        const Object rs = Object::parse(R"({"apiVersion":"apps/v1","kind":"ReplicaSet","metadata":{"name":"web-abc","uid":"rs-1"}})").value();
+        const Object rs = Object::parse(
+            R"({"apiVersion":"apps/v1","kind":"ReplicaSet","metadata":{"name":"web-abc","uid":"rs-1"}})")
+                              .value();
         Pod owned;
         owned.meta().setControllerReference(rs);
         QCOMPARE(owned.owner()->uid, QStringLiteral("rs-1"));

@@ -42,7 +42,8 @@ private Q_SLOTS:
         QTest::newRow("int tag") << QByteArray("!!int \"12\"") << QJsonValue(12);
         QTest::newRow("word") << QByteArray("nginx:1.25") << QJsonValue(QStringLiteral("nginx:1.25"));
         QTest::newRow("version-like") << QByteArray("1.2.3") << QJsonValue(QStringLiteral("1.2.3"));
-        QTest::newRow("timestamp stays string") << QByteArray("2024-05-01T10:00:00Z") << QJsonValue(QStringLiteral("2024-05-01T10:00:00Z"));
+        QTest::newRow("timestamp stays string")
+            << QByteArray("2024-05-01T10:00:00Z") << QJsonValue(QStringLiteral("2024-05-01T10:00:00Z"));
         QTest::newRow("underscore word") << QByteArray("_1") << QJsonValue(QStringLiteral("_1"));
         QTest::newRow("literal block") << QByteArray("|\n  a\n  b") << QJsonValue(QStringLiteral("a\nb\n"));
         QTest::newRow("folded strip") << QByteArray(">-\n  a\n  b") << QJsonValue(QStringLiteral("a b"));
@@ -61,13 +62,16 @@ private Q_SLOTS:
 
     void shouldReadMultiDocumentFilesSkippingEmptyOnes()
     {
-        const QByteArray yaml = "# leading comment\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\n# only a comment\n---\n"
+        const QByteArray yaml = "# leading comment\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\n# "
+                                "only a comment\n---\n"
                                 "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\ndata:\n  k: \"on\"\n...\n";
         auto docs = yamlToJson(yaml);
         QVERIFY2(docs.ok(), qPrintable(docs.ok() ? QString() : docs.error().message()));
         QCOMPARE(docs->size(), 2);
-        QCOMPARE(docs->at(0).value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString(), QStringLiteral("a"));
-        QCOMPARE(docs->at(1).value(QLatin1String("data")).toObject().value(QLatin1String("k")).toString(), QStringLiteral("on"));
+        QCOMPARE(docs->at(0).value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString(),
+            QStringLiteral("a"));
+        QCOMPARE(docs->at(1).value(QLatin1String("data")).toObject().value(QLatin1String("k")).toString(),
+            QStringLiteral("on"));
     }
 
     void shouldNameLineColumnAndDocumentInErrors_data()
@@ -76,10 +80,12 @@ private Q_SLOTS:
         QTest::addColumn<QString>("fragment");
         QTest::newRow("bad indentation") << QByteArray("a: b\n  c: d: e\n") << "line 2, column 4 (document 1)";
         QTest::newRow("second document") << QByteArray("a: 1\n---\nb: 2\nc: [1, 2\n") << "(document 2)";
-        QTest::newRow("second document line") << QByteArray("a: 1\n---\nb: 2\n  x: y: z\n") << "line 4, column 4 (document 2)";
+        QTest::newRow("second document line")
+            << QByteArray("a: 1\n---\nb: 2\n  x: y: z\n") << "line 4, column 4 (document 2)";
         QTest::newRow("not a mapping") << QByteArray("- a\n- b\n") << "a document must be a mapping";
         QTest::newRow("bad int tag") << QByteArray("a: !!int abc\n") << "cannot decode abc as int";
-        QTest::newRow("duplicate key") << QByteArray("a: 1\nb:\n  c: 1\n  c: 2\n") << "line 4, column 3 (document 1): key \"c\" already set in map";
+        QTest::newRow("duplicate key") << QByteArray("a: 1\nb:\n  c: 1\n  c: 2\n")
+                                       << "line 4, column 3 (document 1): key \"c\" already set in map";
     }
     void shouldNameLineColumnAndDocumentInErrors()
     {
@@ -88,7 +94,8 @@ private Q_SLOTS:
         auto docs = yamlToJson(yaml);
         QVERIFY(!docs.ok());
         QCOMPARE(docs.error().code(), 400);
-        QVERIFY2(docs.error().message().startsWith(QLatin1String("error converting YAML to JSON: yaml: ")), qPrintable(docs.error().message()));
+        QVERIFY2(docs.error().message().startsWith(QLatin1String("error converting YAML to JSON: yaml: ")),
+            qPrintable(docs.error().message()));
         QVERIFY2(docs.error().message().contains(fragment), qPrintable(docs.error().message()));
     }
 
@@ -106,8 +113,9 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("value");
         QTest::addColumn<bool>("quoted");
-        for (const char *s : {"123", "1.5", "true", "on", "yes", "No", "null", "~", "0755", "0x1F", "1e3", "", " lead", "trail ",
-                              "a: b", "key:", "- dash", "#hash", "[x]", "{y}", ".inf", "*star", "&amp", "!bang", "%pct", "@at", "'q"})
+        for (const char *s :
+            {"123", "1.5", "true", "on", "yes", "No", "null", "~", "0755", "0x1F", "1e3", "", " lead", "trail ", "a: b",
+                "key:", "- dash", "#hash", "[x]", "{y}", ".inf", "*star", "&amp", "!bang", "%pct", "@at", "'q"})
             QTest::newRow(s[0] ? s : "empty") << QString::fromUtf8(s) << true;
         for (const char *s : {"nginx", "nginx:1.25", "1.2.3", "web-1", "a b", "2024-05-01T10:00:00Z", "http://x/y"})
             QTest::newRow(s) << QString::fromUtf8(s) << false;
@@ -127,19 +135,18 @@ private Q_SLOTS:
     void shouldRoundTripDocuments_data()
     {
         QTest::addColumn<QJsonObject>("object");
-        const QJsonObject multiline{{"data", QJsonObject{{"script", "#!/bin/sh\necho hi\n"},
-                                                         {"noTrailingNewline", "a\nb"},
-                                                         {"twoTrailing", "a\n\n"},
-                                                         {"indentedFirst", "  x\ny\n"},
-                                                         {"tabs", "a\tb"},
-                                                         {"unicode", QString::fromUtf8("caf\xc3\xa9 \xe2\x9c\x93")}}}};
+        const QJsonObject multiline{{"data",
+            QJsonObject{{"script", "#!/bin/sh\necho hi\n"}, {"noTrailingNewline", "a\nb"}, {"twoTrailing", "a\n\n"},
+                {"indentedFirst", "  x\ny\n"}, {"tabs", "a\tb"},
+                {"unicode", QString::fromUtf8("caf\xc3\xa9 \xe2\x9c\x93")}}}};
         QTest::newRow("multi-line strings") << multiline;
-        const QJsonObject numbers{{"spec", QJsonObject{{"replicas", 3}, {"ratio", 0.25}, {"big", qint64(9007199254740993LL)},
-                                                       {"neg", -42}, {"tiny", 1e-9}, {"flag", false}, {"nothing", QJsonValue::Null}}}};
+        const QJsonObject numbers{{"spec",
+            QJsonObject{{"replicas", 3}, {"ratio", 0.25}, {"big", qint64(9007199254740993LL)}, {"neg", -42},
+                {"tiny", 1e-9}, {"flag", false}, {"nothing", QJsonValue::Null}}}};
         QTest::newRow("numbers and scalars") << numbers;
-        const QJsonObject nested{{"a", QJsonArray{QJsonObject{{"b", QJsonArray{}}}, QJsonObject{}, QJsonArray{1, "2", true}}},
-                                 {"on", "key that is a bool word"},
-                                 {"123", "numeric key"}};
+        const QJsonObject nested{
+            {"a", QJsonArray{QJsonObject{{"b", QJsonArray{}}}, QJsonObject{}, QJsonArray{1, "2", true}}},
+            {"on", "key that is a bool word"}, {"123", "numeric key"}};
         QTest::newRow("nested and odd keys") << nested;
     }
     void shouldRoundTripDocuments()
@@ -149,7 +156,8 @@ private Q_SLOTS:
         auto back = yamlToJson(yaml);
         QVERIFY2(back.ok(), back.ok() ? yaml.constData() : qPrintable(back.error().message()));
         QCOMPARE(back->size(), 1);
-        QCOMPARE(QJsonDocument(back->first()).toJson(QJsonDocument::Compact), QJsonDocument(object).toJson(QJsonDocument::Compact));
+        QCOMPARE(QJsonDocument(back->first()).toJson(QJsonDocument::Compact),
+            QJsonDocument(object).toJson(QJsonDocument::Compact));
     }
 
     void shouldRoundTripTheWireDeployment()
@@ -166,12 +174,10 @@ private Q_SLOTS:
 
     void shouldKeepKubectlKeyOrder()
     {
-        const QJsonObject obj{{"status", QJsonObject{{"replicas", 1}}},
-                              {"spec", QJsonObject{{"replicas", 1}}},
-                              {"data", QJsonObject{{"x", "y"}}},
-                              {"metadata", QJsonObject{{"labels", QJsonObject{{"a", "b"}}}, {"namespace", "ns"}, {"name", "n"}}},
-                              {"kind", "Deployment"},
-                              {"apiVersion", "apps/v1"}};
+        const QJsonObject obj{{"status", QJsonObject{{"replicas", 1}}}, {"spec", QJsonObject{{"replicas", 1}}},
+            {"data", QJsonObject{{"x", "y"}}},
+            {"metadata", QJsonObject{{"labels", QJsonObject{{"a", "b"}}}, {"namespace", "ns"}, {"name", "n"}}},
+            {"kind", "Deployment"}, {"apiVersion", "apps/v1"}};
         const QByteArray yaml = jsonToYaml(obj);
         const QList<QByteArray> lines = yaml.split('\n');
         QStringList topKeys, metaKeys;

@@ -30,9 +30,10 @@ QByteArray configMap(const char *name, const QByteArray &data)
 QByteArray deployment(const char *name, int replicas, const char *image)
 {
     return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: " + QByteArray(name)
-           + "\nspec:\n  replicas: " + QByteArray::number(replicas)
-           + "\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n"
-             "    spec:\n      containers:\n      - name: web\n        image: " + QByteArray(image) + "\n";
+        + "\nspec:\n  replicas: " + QByteArray::number(replicas)
+        + "\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n"
+          "    spec:\n      containers:\n      - name: web\n        image: "
+        + QByteArray(image) + "\n";
 }
 
 QJsonArray managedFields(const QJsonObject &o)
@@ -49,9 +50,15 @@ QJsonObject entry(const QJsonObject &o, const QString &manager)
     return {};
 }
 
-QJsonObject fieldsV1(const QJsonObject &o, const QString &manager) { return entry(o, manager).value(QLatin1String("fieldsV1")).toObject(); }
+QJsonObject fieldsV1(const QJsonObject &o, const QString &manager)
+{
+    return entry(o, manager).value(QLatin1String("fieldsV1")).toObject();
+}
 
-QString rvOf(const QJsonObject &o) { return o.value(QLatin1String("metadata")).toObject().value(QLatin1String("resourceVersion")).toString(); }
+QString rvOf(const QJsonObject &o)
+{
+    return o.value(QLatin1String("metadata")).toObject().value(QLatin1String("resourceVersion")).toString();
+}
 
 } // namespace
 
@@ -61,8 +68,9 @@ class TestApiServerApply : public QObject, private ApiServerFixture
 
     HttpReply apply(const QString &path, const QByteArray &body, const QString &manager, bool force = false)
     {
-        return m_http.call("PATCH", path + QStringLiteral("?fieldManager=") + manager + (force ? QStringLiteral("&force=true") : QString()),
-                           body, kApply);
+        return m_http.call("PATCH",
+            path + QStringLiteral("?fieldManager=") + manager + (force ? QStringLiteral("&force=true") : QString()),
+            body, kApply);
     }
 
 private Q_SLOTS:
@@ -70,8 +78,9 @@ private Q_SLOTS:
 
     void shouldRecordAnUpdateEntryForACreate()
     {
-        const QJsonObject cm{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("created")}}},
-                             {QStringLiteral("data"), QJsonObject{{QStringLiteral("a"), QStringLiteral("1")}}}};
+        const QJsonObject cm{
+            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("created")}}},
+            {QStringLiteral("data"), QJsonObject{{QStringLiteral("a"), QStringLiteral("1")}}}};
         const HttpReply r = m_http.post(kConfigMaps + QStringLiteral("?fieldManager=kubectl-create"), cm);
         QCOMPARE(r.code, 201);
         const QJsonArray mf = managedFields(r.json());
@@ -83,19 +92,22 @@ private Q_SLOTS:
         QCOMPARE(e.value(QLatin1String("fieldsType")).toString(), QStringLiteral("FieldsV1"));
         QVERIFY(!e.value(QLatin1String("time")).toString().isEmpty());
         QCOMPARE(e.value(QLatin1String("fieldsV1")).toObject(),
-                 QJsonObject({{QStringLiteral("f:data"), QJsonObject{{QStringLiteral("."), QJsonObject()}, {QStringLiteral("f:a"), QJsonObject()}}}}));
+            QJsonObject({{QStringLiteral("f:data"),
+                QJsonObject{{QStringLiteral("."), QJsonObject()}, {QStringLiteral("f:a"), QJsonObject()}}}}));
         // the same object read back carries it too
         QCOMPARE(managedFields(m_http.get(kConfigMaps + QStringLiteral("/created")).json()), mf);
     }
 
     void shouldNameTheManagerFromTheUserAgentWithoutFieldManager()
     {
-        const QJsonObject cm{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("by-agent")}}},
-                             {QStringLiteral("data"), QJsonObject{{QStringLiteral("a"), QStringLiteral("1")}}}};
+        const QJsonObject cm{
+            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("by-agent")}}},
+            {QStringLiteral("data"), QJsonObject{{QStringLiteral("a"), QStringLiteral("1")}}}};
         const HttpReply r = m_http.call("POST", kConfigMaps, TestHttp::toBytes(cm), "application/json",
-                                        {{"User-Agent", "kubectl/v1.32.4 (linux/amd64) kubernetes/faecb19"}});
+            {{"User-Agent", "kubectl/v1.32.4 (linux/amd64) kubernetes/faecb19"}});
         QCOMPARE(r.code, 201);
-        QCOMPARE(managedFields(r.json()).first().toObject().value(QLatin1String("manager")).toString(), QStringLiteral("kubectl"));
+        QCOMPARE(managedFields(r.json()).first().toObject().value(QLatin1String("manager")).toString(),
+            QStringLiteral("kubectl"));
     }
 
     void shouldAnswerAConflictAsKubeApiserverDoesAndTakeOverWithForce()
@@ -107,25 +119,43 @@ private Q_SLOTS:
         const QJsonObject status = conflict.json();
         QCOMPARE(status.value(QLatin1String("reason")).toString(), QStringLiteral("Conflict"));
         QCOMPARE(status.value(QLatin1String("message")).toString(),
-                 QStringLiteral("Apply failed with 1 conflict: conflict with \"alice\": .spec.replicas"));
-        const QJsonArray causes = status.value(QLatin1String("details")).toObject().value(QLatin1String("causes")).toArray();
+            QStringLiteral("Apply failed with 1 conflict: conflict with \"alice\": .spec.replicas"));
+        const QJsonArray causes
+            = status.value(QLatin1String("details")).toObject().value(QLatin1String("causes")).toArray();
         QCOMPARE(causes.size(), 1);
-        QCOMPARE(causes.first().toObject().value(QLatin1String("reason")).toString(), QStringLiteral("FieldManagerConflict"));
-        QCOMPARE(causes.first().toObject().value(QLatin1String("message")).toString(), QStringLiteral("conflict with \"alice\""));
+        QCOMPARE(causes.first().toObject().value(QLatin1String("reason")).toString(),
+            QStringLiteral("FieldManagerConflict"));
+        QCOMPARE(causes.first().toObject().value(QLatin1String("message")).toString(),
+            QStringLiteral("conflict with \"alice\""));
         QCOMPARE(causes.first().toObject().value(QLatin1String("field")).toString(), QStringLiteral(".spec.replicas"));
-        QCOMPARE(m_http.get(path).json().value(QLatin1String("spec")).toObject().value(QLatin1String("replicas")).toInt(), 2);
+        QCOMPARE(
+            m_http.get(path).json().value(QLatin1String("spec")).toObject().value(QLatin1String("replicas")).toInt(),
+            2);
 
         const HttpReply forced = apply(path, deployment("conflict", 5, "nginx:1"), QStringLiteral("bob"), true);
         QCOMPARE(forced.code, 200);
         const QJsonObject o = forced.json();
         QCOMPARE(o.value(QLatin1String("spec")).toObject().value(QLatin1String("replicas")).toInt(), 5);
-        QVERIFY(fieldsV1(o, QStringLiteral("bob")).value(QLatin1String("f:spec")).toObject().contains(QLatin1String("f:replicas")));
-        QVERIFY(!fieldsV1(o, QStringLiteral("alice")).value(QLatin1String("f:spec")).toObject().contains(QLatin1String("f:replicas")));
+        QVERIFY(fieldsV1(o, QStringLiteral("bob"))
+                    .value(QLatin1String("f:spec"))
+                    .toObject()
+                    .contains(QLatin1String("f:replicas")));
+        QVERIFY(!fieldsV1(o, QStringLiteral("alice"))
+                     .value(QLatin1String("f:spec"))
+                     .toObject()
+                     .contains(QLatin1String("f:replicas")));
         // the image both apply with the same value is shared: still alice's too
         const QJsonObject container = fieldsV1(o, QStringLiteral("alice"))
-                                          .value(QLatin1String("f:spec")).toObject().value(QLatin1String("f:template")).toObject()
-                                          .value(QLatin1String("f:spec")).toObject().value(QLatin1String("f:containers")).toObject()
-                                          .value(QLatin1String("k:{\"name\":\"web\"}")).toObject();
+                                          .value(QLatin1String("f:spec"))
+                                          .toObject()
+                                          .value(QLatin1String("f:template"))
+                                          .toObject()
+                                          .value(QLatin1String("f:spec"))
+                                          .toObject()
+                                          .value(QLatin1String("f:containers"))
+                                          .toObject()
+                                          .value(QLatin1String("k:{\"name\":\"web\"}"))
+                                          .toObject();
         QVERIFY(container.contains(QLatin1String("f:image")));
         QVERIFY(container.contains(QLatin1String(".")));
     }
@@ -138,7 +168,7 @@ private Q_SLOTS:
         const HttpReply dropped = apply(path, configMap("pruned", "  a: '1'\n"), QStringLiteral("alice"));
         QCOMPARE(dropped.code, 200);
         QCOMPARE(dropped.json().value(QLatin1String("data")).toObject(),
-                 QJsonObject({{QStringLiteral("a"), QStringLiteral("1")}, {QStringLiteral("c"), QStringLiteral("3")}}));
+            QJsonObject({{QStringLiteral("a"), QStringLiteral("1")}, {QStringLiteral("c"), QStringLiteral("3")}}));
     }
 
     void shouldBeANoOpToApplyTheSameConfigurationAgain()
@@ -160,34 +190,48 @@ private Q_SLOTS:
         live.insert(QStringLiteral("data"), QJsonObject{{QStringLiteral("a"), QStringLiteral("2")}});
         const HttpReply put = m_http.put(path + QStringLiteral("?fieldManager=kubectl-edit"), live);
         QCOMPARE(put.code, 200);
-        QCOMPARE(entry(put.json(), QStringLiteral("kubectl-edit")).value(QLatin1String("operation")).toString(), QStringLiteral("Update"));
+        QCOMPARE(entry(put.json(), QStringLiteral("kubectl-edit")).value(QLatin1String("operation")).toString(),
+            QStringLiteral("Update"));
         QVERIFY(entry(put.json(), QStringLiteral("alice")).isEmpty()); // alice owned only data.a
         // entries are sorted Apply before Update; alice has none left, so the editor is alone
         const HttpReply again = apply(path, configMap("edited", "  a: '1'\n  b: '1'\n"), QStringLiteral("alice"));
         QCOMPARE(again.code, 409);
         QCOMPARE(again.json().value(QLatin1String("message")).toString(),
-                 QStringLiteral("Apply failed with 1 conflict: conflict with \"kubectl-edit\" using v1: .data.a"));
+            QStringLiteral("Apply failed with 1 conflict: conflict with \"kubectl-edit\" using v1: .data.a"));
     }
 
     void shouldMergeListMapItemsOfTwoManagersByKey()
     {
         const QString path = kDeploys + QStringLiteral("/sidecar");
         QCOMPARE(apply(path, deployment("sidecar", 1, "nginx:1"), QStringLiteral("alice")).code, 201);
-        const QByteArray sidecar = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: sidecar\nspec:\n  template:\n    spec:\n"
-                                   "      containers:\n      - name: proxy\n        image: envoy\n";
+        const QByteArray sidecar
+            = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: sidecar\nspec:\n  template:\n    spec:\n"
+              "      containers:\n      - name: proxy\n        image: envoy\n";
         const HttpReply r = apply(path, sidecar, QStringLiteral("bob"));
         QCOMPARE(r.code, 200);
         const QJsonArray containers = r.json()
-                                          .value(QLatin1String("spec")).toObject().value(QLatin1String("template")).toObject()
-                                          .value(QLatin1String("spec")).toObject().value(QLatin1String("containers")).toArray();
+                                          .value(QLatin1String("spec"))
+                                          .toObject()
+                                          .value(QLatin1String("template"))
+                                          .toObject()
+                                          .value(QLatin1String("spec"))
+                                          .toObject()
+                                          .value(QLatin1String("containers"))
+                                          .toArray();
         QCOMPARE(containers.size(), 2);
         // bob drops his container: only his goes
         const QByteArray nothing = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: sidecar\n";
         const HttpReply dropped = apply(path, nothing, QStringLiteral("bob"));
         QCOMPARE(dropped.code, 200);
         const QJsonArray left = dropped.json()
-                                    .value(QLatin1String("spec")).toObject().value(QLatin1String("template")).toObject()
-                                    .value(QLatin1String("spec")).toObject().value(QLatin1String("containers")).toArray();
+                                    .value(QLatin1String("spec"))
+                                    .toObject()
+                                    .value(QLatin1String("template"))
+                                    .toObject()
+                                    .value(QLatin1String("spec"))
+                                    .toObject()
+                                    .value(QLatin1String("containers"))
+                                    .toArray();
         QCOMPARE(left.size(), 1);
         QCOMPARE(left.first().toObject().value(QLatin1String("name")).toString(), QStringLiteral("web"));
     }
@@ -195,15 +239,20 @@ private Q_SLOTS:
     void shouldRecordStatusWritesWithTheirSubresource()
     {
         const QJsonObject app{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("st")}}},
-                              {QStringLiteral("spec"), QJsonObject{{QStringLiteral("image"), QStringLiteral("nginx")}, {QStringLiteral("replicas"), 1}}}};
+            {QStringLiteral("spec"),
+                QJsonObject{{QStringLiteral("image"), QStringLiteral("nginx")}, {QStringLiteral("replicas"), 1}}}};
         QCOMPARE(m_http.post(kApps + QStringLiteral("?fieldManager=creator"), app).code, 201);
-        const HttpReply r = m_http.call("PATCH", kApps + QStringLiteral("/st/status?fieldManager=operator"), R"({"status":{"phase":"Running"}})",
-                                        "application/merge-patch+json");
+        const HttpReply r = m_http.call("PATCH", kApps + QStringLiteral("/st/status?fieldManager=operator"),
+            R"({"status":{"phase":"Running"}})", "application/merge-patch+json");
         QCOMPARE(r.code, 200);
         const QJsonObject e = entry(r.json(), QStringLiteral("operator"));
         QCOMPARE(e.value(QLatin1String("subresource")).toString(), QStringLiteral("status"));
         QCOMPARE(e.value(QLatin1String("apiVersion")).toString(), QStringLiteral("example.com/v1alpha1"));
-        QVERIFY(e.value(QLatin1String("fieldsV1")).toObject().value(QLatin1String("f:status")).toObject().contains(QLatin1String("f:phase")));
+        QVERIFY(e.value(QLatin1String("fieldsV1"))
+                    .toObject()
+                    .value(QLatin1String("f:status"))
+                    .toObject()
+                    .contains(QLatin1String("f:phase")));
         QVERIFY(!fieldsV1(r.json(), QStringLiteral("creator")).contains(QLatin1String("f:status")));
     }
 
@@ -223,7 +272,10 @@ private Q_SLOTS:
         Informer informer(std::move(o));
         informer.start();
         QTRY_VERIFY_WITH_TIMEOUT(informer.hasSynced(), 10000);
-        QCOMPARE(apply(kConfigMaps + QStringLiteral("/cached"), configMap("cached", "  a: '1'\n"), QStringLiteral("alice")).code, 201);
+        QCOMPARE(
+            apply(kConfigMaps + QStringLiteral("/cached"), configMap("cached", "  a: '1'\n"), QStringLiteral("alice"))
+                .code,
+            201);
         QTRY_COMPARE_WITH_TIMEOUT(informer.store().size(), 1, 10000);
         QVERIFY(!managedFields(m_http.get(kConfigMaps + QStringLiteral("/cached")).json()).isEmpty());
         const Object cached = informer.store().list().first();

@@ -17,16 +17,19 @@ const QString kServices = QStringLiteral("/api/v1/namespaces/default/services");
 QJsonObject deployment(const QString &name)
 {
     const QJsonObject labels{{QStringLiteral("app"), name}};
-    const QJsonObject container{{QStringLiteral("name"), QStringLiteral("web")}, {QStringLiteral("image"), QStringLiteral("nginx")},
-                                {QStringLiteral("ports"), QJsonArray{QJsonObject{{QStringLiteral("containerPort"), 80}}}}};
-    return QJsonObject{
-        {QStringLiteral("apiVersion"), QStringLiteral("apps/v1")},
+    const QJsonObject container{{QStringLiteral("name"), QStringLiteral("web")},
+        {QStringLiteral("image"), QStringLiteral("nginx")},
+        {QStringLiteral("ports"), QJsonArray{QJsonObject{{QStringLiteral("containerPort"), 80}}}}};
+    return QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")},
         {QStringLiteral("kind"), QStringLiteral("Deployment")},
         {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}},
-        {QStringLiteral("spec"), QJsonObject{{QStringLiteral("replicas"), 0},
-                                             {QStringLiteral("selector"), QJsonObject{{QStringLiteral("matchLabels"), labels}}},
-                                             {QStringLiteral("template"), QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), labels}}},
-                                                                                      {QStringLiteral("spec"), QJsonObject{{QStringLiteral("containers"), QJsonArray{container}}}}}}}}};
+        {QStringLiteral("spec"),
+            QJsonObject{{QStringLiteral("replicas"), 0},
+                {QStringLiteral("selector"), QJsonObject{{QStringLiteral("matchLabels"), labels}}},
+                {QStringLiteral("template"),
+                    QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), labels}}},
+                        {QStringLiteral("spec"),
+                            QJsonObject{{QStringLiteral("containers"), QJsonArray{container}}}}}}}}};
 }
 
 QJsonObject withRv(QJsonObject o, const QString &rv)
@@ -37,7 +40,10 @@ QJsonObject withRv(QJsonObject o, const QString &rv)
     return o;
 }
 
-QString rvOf(const QJsonObject &o) { return o.value(QLatin1String("metadata")).toObject().value(QLatin1String("resourceVersion")).toString(); }
+QString rvOf(const QJsonObject &o)
+{
+    return o.value(QLatin1String("metadata")).toObject().value(QLatin1String("resourceVersion")).toString();
+}
 QJsonObject specOf(const QJsonObject &o) { return o.value(QLatin1String("spec")).toObject(); }
 QJsonObject podSpecOf(const QJsonObject &d) { return specOf(specOf(d).value(QLatin1String("template")).toObject()); }
 } // namespace
@@ -53,7 +59,8 @@ class TestApiServerDefaults : public QObject, private ApiServerFixture
         QJsonObject d;
         for (int i = 0; i < 50; ++i) {
             d = m_http.get(kDeploys + u'/' + name).json();
-            const bool observed = d.value(QLatin1String("status")).toObject().value(QLatin1String("observedGeneration")).toInt() == 1;
+            const bool observed
+                = d.value(QLatin1String("status")).toObject().value(QLatin1String("observedGeneration")).toInt() == 1;
             if (observed && rvOf(d) == rv)
                 return d;
             rv = rvOf(d);
@@ -72,9 +79,10 @@ private Q_SLOTS:
         const QJsonObject spec = specOf(created.json());
         QCOMPARE(spec.value(QLatin1String("replicas")).toInt(), 0); // the client's value is kept
         QCOMPARE(spec.value(QLatin1String("strategy")).toObject(),
-                 (QJsonObject{{QStringLiteral("type"), QStringLiteral("RollingUpdate")},
-                              {QStringLiteral("rollingUpdate"), QJsonObject{{QStringLiteral("maxSurge"), QStringLiteral("25%")},
-                                                                            {QStringLiteral("maxUnavailable"), QStringLiteral("25%")}}}}));
+            (QJsonObject{{QStringLiteral("type"), QStringLiteral("RollingUpdate")},
+                {QStringLiteral("rollingUpdate"),
+                    QJsonObject{{QStringLiteral("maxSurge"), QStringLiteral("25%")},
+                        {QStringLiteral("maxUnavailable"), QStringLiteral("25%")}}}}));
         QCOMPARE(spec.value(QLatin1String("revisionHistoryLimit")).toInt(), 10);
         QCOMPARE(spec.value(QLatin1String("progressDeadlineSeconds")).toInt(), 600);
         const QJsonObject pod = podSpecOf(created.json());
@@ -85,14 +93,16 @@ private Q_SLOTS:
         const QJsonObject c = pod.value(QLatin1String("containers")).toArray().first().toObject();
         QCOMPARE(c.value(QLatin1String("imagePullPolicy")).toString(), QStringLiteral("Always"));
         QCOMPARE(c.value(QLatin1String("terminationMessagePolicy")).toString(), QStringLiteral("File"));
-        QCOMPARE(c.value(QLatin1String("ports")).toArray().first().toObject().value(QLatin1String("protocol")).toString(), QStringLiteral("TCP"));
+        QCOMPARE(
+            c.value(QLatin1String("ports")).toArray().first().toObject().value(QLatin1String("protocol")).toString(),
+            QStringLiteral("TCP"));
         QCOMPARE(podSpecOf(m_http.get(kDeploys + QStringLiteral("/read-back")).json()), pod);
     }
 
     void shouldDefaultDryRunReplies()
     {
-        const HttpReply dry = m_http.call("POST", kDeploys + QStringLiteral("?dryRun=All"),
-                                          TestHttp::toBytes(deployment(QStringLiteral("dry"))));
+        const HttpReply dry = m_http.call(
+            "POST", kDeploys + QStringLiteral("?dryRun=All"), TestHttp::toBytes(deployment(QStringLiteral("dry"))));
         QCOMPARE(dry.code, 201);
         QCOMPARE(specOf(dry.json()).value(QLatin1String("revisionHistoryLimit")).toInt(), 10);
         QCOMPARE(m_http.get(kDeploys + QStringLiteral("/dry")).code, 404);
@@ -117,12 +127,12 @@ private Q_SLOTS:
         QCOMPARE(put.code, 200);
         QCOMPARE(rvOf(put.json()), rv);
         const HttpReply merge = m_http.call("PATCH", kDeploys + u'/' + name, R"({"spec":{"replicas":0,"strategy":{}}})",
-                                            "application/merge-patch+json");
+            "application/merge-patch+json");
         QCOMPARE(merge.code, 200);
         QCOMPARE(rvOf(merge.json()), rv);
         const HttpReply strategic = m_http.call("PATCH", kDeploys + u'/' + name,
-                                                R"({"spec":{"template":{"spec":{"containers":[{"name":"web","image":"nginx"}]}}}})",
-                                                "application/strategic-merge-patch+json");
+            R"({"spec":{"template":{"spec":{"containers":[{"name":"web","image":"nginx"}]}}}})",
+            "application/strategic-merge-patch+json");
         QCOMPARE(strategic.code, 200);
         QCOMPARE(rvOf(strategic.json()), rv);
         // Server-side apply of the original manifest: defaulted, and only the new field manager
@@ -133,17 +143,23 @@ private Q_SLOTS:
         QCOMPARE(firstApply.code, 200);
         QVERIFY(rvOf(firstApply.json()) != rv);
         const QJsonObject meta = firstApply.json().value(QLatin1String("metadata")).toObject();
-        QCOMPARE(meta.value(QLatin1String("managedFields")).toArray().first().toObject().value(QLatin1String("manager")).toString(),
-                 QStringLiteral("tester"));
+        QCOMPARE(meta.value(QLatin1String("managedFields"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QLatin1String("manager"))
+                     .toString(),
+            QStringLiteral("tester"));
         QVERIFY(w.waitForEvents(1));
         QCOMPARE(rvOf(w.events().first().value(QLatin1String("object")).toObject()), rvOf(firstApply.json()));
         const HttpReply applied = m_http.call("PATCH", applyPath, manifest, "application/apply-patch+yaml");
         QCOMPARE(applied.code, 200);
         QCOMPARE(rvOf(applied.json()), rvOf(firstApply.json()));
-        QCOMPARE(podSpecOf(applied.json()).value(QLatin1String("dnsPolicy")).toString(), QStringLiteral("ClusterFirst"));
+        QCOMPARE(
+            podSpecOf(applied.json()).value(QLatin1String("dnsPolicy")).toString(), QStringLiteral("ClusterFirst"));
         // A real change afterwards is the only other event the watch sees.
-        const HttpReply marker = m_http.call("PATCH", kDeploys + u'/' + name, R"({"metadata":{"labels":{"marker":"yes"}}})",
-                                             "application/merge-patch+json");
+        const HttpReply marker = m_http.call("PATCH", kDeploys + u'/' + name,
+            R"({"metadata":{"labels":{"marker":"yes"}}})", "application/merge-patch+json");
         QCOMPARE(marker.code, 200);
         QVERIFY(rvOf(marker.json()) != rv);
         QVERIFY(w.waitForEvents(2));
@@ -156,26 +172,32 @@ private Q_SLOTS:
         // The server owns managedFields: an applied configuration carrying them is a 400.
         const QByteArray manifest = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ssa-mf\n  managedFields:\n"
                                     "  - manager: someone\n    operation: Apply\ndata:\n  a: \"1\"\n";
-        const HttpReply r = m_http.call("PATCH", QStringLiteral("/api/v1/namespaces/default/configmaps/ssa-mf?fieldManager=tester"), manifest,
-                                        "application/apply-patch+yaml");
+        const HttpReply r
+            = m_http.call("PATCH", QStringLiteral("/api/v1/namespaces/default/configmaps/ssa-mf?fieldManager=tester"),
+                manifest, "application/apply-patch+yaml");
         QCOMPARE(r.code, 400);
-        QCOMPARE(r.json().value(QLatin1String("message")).toString(), QStringLiteral("metadata.managedFields must be nil"));
+        QCOMPARE(
+            r.json().value(QLatin1String("message")).toString(), QStringLiteral("metadata.managedFields must be nil"));
         QCOMPARE(m_http.get(QStringLiteral("/api/v1/namespaces/default/configmaps/ssa-mf")).code, 404);
     }
 
     void shouldAllocateAClusterIpThatAPutWithoutItKeeps()
     {
         const QJsonObject svc{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                              {QStringLiteral("kind"), QStringLiteral("Service")},
-                              {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("web")}}},
-                              {QStringLiteral("spec"), QJsonObject{{QStringLiteral("selector"), QJsonObject{{QStringLiteral("app"), QStringLiteral("web")}}},
-                                                                   {QStringLiteral("ports"), QJsonArray{QJsonObject{{QStringLiteral("port"), 80}}}}}}};
+            {QStringLiteral("kind"), QStringLiteral("Service")},
+            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("web")}}},
+            {QStringLiteral("spec"),
+                QJsonObject{{QStringLiteral("selector"), QJsonObject{{QStringLiteral("app"), QStringLiteral("web")}}},
+                    {QStringLiteral("ports"), QJsonArray{QJsonObject{{QStringLiteral("port"), 80}}}}}}};
         const HttpReply created = m_http.post(kServices, svc);
         QCOMPARE(created.code, 201);
         const QJsonObject spec = specOf(created.json());
-        QVERIFY2(spec.value(QLatin1String("clusterIP")).toString().startsWith(QLatin1String("10.")), qPrintable(spec.value(QLatin1String("clusterIP")).toString()));
+        QVERIFY2(spec.value(QLatin1String("clusterIP")).toString().startsWith(QLatin1String("10.")),
+            qPrintable(spec.value(QLatin1String("clusterIP")).toString()));
         QCOMPARE(spec.value(QLatin1String("type")).toString(), QStringLiteral("ClusterIP"));
-        QCOMPARE(spec.value(QLatin1String("ports")).toArray().first().toObject().value(QLatin1String("targetPort")).toInt(), 80);
+        QCOMPARE(
+            spec.value(QLatin1String("ports")).toArray().first().toObject().value(QLatin1String("targetPort")).toInt(),
+            80);
         const HttpReply put = m_http.put(kServices + QStringLiteral("/web"), withRv(svc, rvOf(created.json())));
         QCOMPARE(put.code, 200);
         QCOMPARE(rvOf(put.json()), rvOf(created.json()));

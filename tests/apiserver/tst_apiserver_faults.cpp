@@ -76,7 +76,8 @@ private Q_SLOTS:
         const HttpReply r = m_http->get(QStringLiteral("/api/v1/namespaces"));
         QCOMPARE(r.code, 429);
         QCOMPARE(r.header("Retry-After"), QByteArray("2"));
-        QCOMPARE(r.json().value(QLatin1String("details")).toObject().value(QLatin1String("retryAfterSeconds")).toInt(), 2);
+        QCOMPARE(
+            r.json().value(QLatin1String("details")).toObject().value(QLatin1String("retryAfterSeconds")).toInt(), 2);
     }
 
     void shouldDelayRequests()
@@ -101,9 +102,9 @@ private Q_SLOTS:
     {
         setFaults({QStringLiteral("reset:rate=1")});
         const QJsonObject cm{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                             {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-                             {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("cut-reply")}}},
-                             {QStringLiteral("data"), QJsonObject{{QStringLiteral("k"), QStringLiteral("v")}}}};
+            {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
+            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("cut-reply")}}},
+            {QStringLiteral("data"), QJsonObject{{QStringLiteral("k"), QStringLiteral("v")}}}};
         const HttpReply r = m_http->post(QStringLiteral("/api/v1/namespaces/default/configmaps"), cm);
         // Half the reply, then the connection closed: no complete object reaches the client.
         QVERIFY2(r.code == 0 || QJsonDocument::fromJson(r.body).isNull(), qPrintable(QString::fromUtf8(r.body)));
@@ -119,16 +120,18 @@ private Q_SLOTS:
     {
         for (int i = 0; i < 3; ++i) {
             const QJsonObject cm{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                                 {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-                                 {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("page-%1").arg(i)}}}};
+                {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
+                {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("page-%1").arg(i)}}}};
             QCOMPARE(m_http->post(QStringLiteral("/api/v1/namespaces/default/configmaps"), cm).code, 201);
         }
         setFaults({QStringLiteral("expire-continue:rate=1")});
         const HttpReply first = m_http->get(QStringLiteral("/api/v1/namespaces/default/configmaps?limit=1"));
         QCOMPARE(first.code, 200); // the first page has no token to expire
-        const QString token = first.json().value(QLatin1String("metadata")).toObject().value(QLatin1String("continue")).toString();
+        const QString token
+            = first.json().value(QLatin1String("metadata")).toObject().value(QLatin1String("continue")).toString();
         QVERIFY(!token.isEmpty());
-        const HttpReply next = m_http->get(QStringLiteral("/api/v1/namespaces/default/configmaps?limit=1&continue=") + QString::fromLatin1(QUrl::toPercentEncoding(token)));
+        const HttpReply next = m_http->get(QStringLiteral("/api/v1/namespaces/default/configmaps?limit=1&continue=")
+            + QString::fromLatin1(QUrl::toPercentEncoding(token)));
         QCOMPARE(next.code, 410);
         QCOMPARE(next.json().value(QLatin1String("reason")).toString(), QStringLiteral("Expired"));
     }
@@ -136,7 +139,7 @@ private Q_SLOTS:
     void shouldApplyFiltersAndCount()
     {
         setFaults({QStringLiteral("error:code=503,verb=list,resource=configmaps,count=1")});
-        QCOMPARE(m_http->get(QStringLiteral("/api/v1/namespaces")).code, 200);                    // another resource
+        QCOMPARE(m_http->get(QStringLiteral("/api/v1/namespaces")).code, 200); // another resource
         QCOMPARE(m_http->get(QStringLiteral("/api/v1/namespaces/default/configmaps/nope")).code, 404); // another verb
         QCOMPARE(m_http->get(QStringLiteral("/api/v1/namespaces/default/configmaps")).code, 503);
         QCOMPARE(m_http->get(QStringLiteral("/api/v1/namespaces/default/configmaps")).code, 200); // count spent

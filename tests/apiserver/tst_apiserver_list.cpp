@@ -20,8 +20,14 @@ QStringList names(const QJsonObject &list)
         out << v.toObject().value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString();
     return out;
 }
-QString listRv(const QJsonObject &list) { return list.value(QLatin1String("metadata")).toObject().value(QLatin1String("resourceVersion")).toString(); }
-QString continueOf(const QJsonObject &list) { return list.value(QLatin1String("metadata")).toObject().value(QLatin1String("continue")).toString(); }
+QString listRv(const QJsonObject &list)
+{
+    return list.value(QLatin1String("metadata")).toObject().value(QLatin1String("resourceVersion")).toString();
+}
+QString continueOf(const QJsonObject &list)
+{
+    return list.value(QLatin1String("metadata")).toObject().value(QLatin1String("continue")).toString();
+}
 } // namespace
 
 class TestApiServerList : public QObject
@@ -39,7 +45,8 @@ private:
 
     void create(const QString &name, const QJsonObject &labels)
     {
-        const QJsonObject cm{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("labels"), labels}}}};
+        const QJsonObject cm{{QStringLiteral("metadata"),
+            QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("labels"), labels}}}};
         QCOMPARE(m_http->post(kCms, cm).code, 201);
     }
 
@@ -48,7 +55,8 @@ private Q_SLOTS:
     {
         QVERIFY2(m_api.start(), qPrintable(m_api.errorString()));
         m_http = std::make_unique<TestHttp>(m_api);
-        create(QStringLiteral("a"), {{QStringLiteral("app"), QStringLiteral("web")}, {QStringLiteral("tier"), QStringLiteral("front")}});
+        create(QStringLiteral("a"),
+            {{QStringLiteral("app"), QStringLiteral("web")}, {QStringLiteral("tier"), QStringLiteral("front")}});
         create(QStringLiteral("b"), {{QStringLiteral("app"), QStringLiteral("web")}});
         create(QStringLiteral("c"), {{QStringLiteral("app"), QStringLiteral("db")}});
         create(QStringLiteral("d"), {});
@@ -88,16 +96,24 @@ private Q_SLOTS:
         QCOMPARE(m_http->get(kCms + QStringLiteral("?labelSelector=app%20in%20(")).code, 400);
         const HttpReply r = m_http->get(kCms + QStringLiteral("?fieldSelector=spec.foo%3Dx"));
         QCOMPARE(r.code, 400);
-        QCOMPARE(r.json().value(QLatin1String("message")).toString(), QStringLiteral("field label not supported: spec.foo"));
+        QCOMPARE(
+            r.json().value(QLatin1String("message")).toString(), QStringLiteral("field label not supported: spec.foo"));
     }
 
     void shouldFilterByFields()
     {
-        QCOMPARE(names(m_http->get(kCms + QStringLiteral("?fieldSelector=metadata.name%3Dc")).json()), QStringList{"c"});
-        QCOMPARE(names(m_http->get(kCms + QStringLiteral("?fieldSelector=metadata.name!%3Dc,metadata.namespace%3Ddefault")).json()),
-                 (QStringList{"a", "b", "d", "e"}));
-        QCOMPARE(names(m_http->get(QStringLiteral("/api/v1/configmaps?fieldSelector=metadata.namespace%3Dkube-system")).json()), QStringList{});
-        QCOMPARE(m_http->get(QStringLiteral("/api/v1/namespaces/default/pods?fieldSelector=status.phase%3DRunning")).code, 200);
+        QCOMPARE(
+            names(m_http->get(kCms + QStringLiteral("?fieldSelector=metadata.name%3Dc")).json()), QStringList{"c"});
+        QCOMPARE(
+            names(m_http->get(kCms + QStringLiteral("?fieldSelector=metadata.name!%3Dc,metadata.namespace%3Ddefault"))
+                      .json()),
+            (QStringList{"a", "b", "d", "e"}));
+        QCOMPARE(names(m_http->get(QStringLiteral("/api/v1/configmaps?fieldSelector=metadata.namespace%3Dkube-system"))
+                           .json()),
+            QStringList{});
+        QCOMPARE(
+            m_http->get(QStringLiteral("/api/v1/namespaces/default/pods?fieldSelector=status.phase%3DRunning")).code,
+            200);
     }
 
     void shouldPageWithTheFirstPagesResourceVersion()
@@ -106,7 +122,8 @@ private Q_SLOTS:
         const QString rv = listRv(page);
         QStringList all = names(page);
         QCOMPARE(all.size(), 2);
-        QCOMPARE(page.value(QLatin1String("metadata")).toObject().value(QLatin1String("remainingItemCount")).toInt(), 3);
+        QCOMPARE(
+            page.value(QLatin1String("metadata")).toObject().value(QLatin1String("remainingItemCount")).toInt(), 3);
         create(QStringLiteral("f"), {}); // a write between pages
         while (!continueOf(page).isEmpty()) {
             page = m_http->get(kCms + QStringLiteral("?limit=2&continue=") + continueOf(page)).json();
@@ -125,14 +142,23 @@ private Q_SLOTS:
         const HttpReply r = m_http->get(kCms + QStringLiteral("?limit=1&continue=") + continueOf(page));
         QCOMPARE(r.code, 410);
         QCOMPARE(r.json().value(QLatin1String("reason")).toString(), QStringLiteral("Expired"));
-        QVERIFY(!r.json().value(QLatin1String("metadata")).toObject().value(QLatin1String("continue")).toString().isEmpty());
+        QVERIFY(!r.json()
+                     .value(QLatin1String("metadata"))
+                     .toObject()
+                     .value(QLatin1String("continue"))
+                     .toString()
+                     .isEmpty());
     }
 
     void shouldHonourResourceVersionSemantics()
     {
         const QString rv = listRv(m_http->get(kCms).json());
         QCOMPARE(m_http->get(kCms + QStringLiteral("?resourceVersion=0")).code, 200);
-        QCOMPARE(m_http->get(kCms + QStringLiteral("?resourceVersion=") + rv + QStringLiteral("&resourceVersionMatch=NotOlderThan")).code, 200);
+        QCOMPARE(m_http
+                     ->get(kCms + QStringLiteral("?resourceVersion=") + rv
+                         + QStringLiteral("&resourceVersionMatch=NotOlderThan"))
+                     .code,
+            200);
         QCOMPARE(m_http->get(kCms + QStringLiteral("?resourceVersion=1&resourceVersionMatch=Exact")).code, 410);
     }
 
@@ -147,7 +173,10 @@ private Q_SLOTS:
         QVERIFY(names(r.json()).size() > 2);
         QVERIFY(continueOf(r.json()).isEmpty());
         QVERIFY(!r.json().value(QLatin1String("metadata")).toObject().contains(QLatin1String("remainingItemCount")));
-        QCOMPARE(names(m_http->get(kCms + QStringLiteral("?limit=2&resourceVersion=0&resourceVersionMatch=NotOlderThan")).json()), names(all.json()));
+        QCOMPARE(
+            names(m_http->get(kCms + QStringLiteral("?limit=2&resourceVersion=0&resourceVersionMatch=NotOlderThan"))
+                      .json()),
+            names(all.json()));
         QCOMPARE(names(m_http->get(kCms + QStringLiteral("?limit=2")).json()).size(), 2); // RV "" still pages
     }
 
@@ -164,11 +193,18 @@ private Q_SLOTS:
         QCOMPARE(r.code, 504);
         const QJsonObject st = r.json();
         QCOMPARE(st.value(QLatin1String("reason")).toString(), QStringLiteral("Timeout"));
-        QVERIFY(st.value(QLatin1String("message")).toString().startsWith(QLatin1String("Timeout: Too large resource version: 999999999, current: ")));
+        QVERIFY(st.value(QLatin1String("message"))
+                    .toString()
+                    .startsWith(QLatin1String("Timeout: Too large resource version: 999999999, current: ")));
         const QJsonObject details = st.value(QLatin1String("details")).toObject();
         QCOMPARE(details.value(QLatin1String("retryAfterSeconds")).toInt(), 1);
-        QCOMPARE(details.value(QLatin1String("causes")).toArray().first().toObject().value(QLatin1String("reason")).toString(),
-                 QStringLiteral("ResourceVersionTooLarge"));
+        QCOMPARE(details.value(QLatin1String("causes"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QLatin1String("reason"))
+                     .toString(),
+            QStringLiteral("ResourceVersionTooLarge"));
     }
 
     void shouldServeAListOnceTheFutureRvArrives()
@@ -180,10 +216,15 @@ private Q_SLOTS:
         TestHttp http(api);
         const quint64 future = listRv(http.get(kCms).json()).toULongLong() + 1;
         QNetworkAccessManager nam;
-        std::unique_ptr<QNetworkReply> pending(nam.get(api.request(kCms + QStringLiteral("?resourceVersion=%1&resourceVersionMatch=NotOlderThan").arg(future))));
+        std::unique_ptr<QNetworkReply> pending(nam.get(
+            api.request(kCms + QStringLiteral("?resourceVersion=%1&resourceVersionMatch=NotOlderThan").arg(future))));
         QTest::qWait(50); // let the request reach the server (it then waits; no timing is asserted)
         QVERIFY(!pending->isFinished());
-        QCOMPARE(http.post(kCms, QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("arrives")}}}}).code, 201);
+        QCOMPARE(http.post(kCms,
+                         QJsonObject{{QStringLiteral("metadata"),
+                             QJsonObject{{QStringLiteral("name"), QStringLiteral("arrives")}}}})
+                     .code,
+            201);
         QTRY_VERIFY_WITH_TIMEOUT(pending->isFinished(), 10000);
         QCOMPARE(pending->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
         const QJsonObject list = QJsonDocument::fromJson(pending->readAll()).object();

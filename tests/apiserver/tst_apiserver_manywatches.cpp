@@ -27,24 +27,29 @@ private Q_SLOTS:
             streams.back()->open(QStringLiteral("/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=0"));
         }
         int open = 0;
-        QVERIFY(QTest::qWaitFor([&]() {
-            api.runOnServerThread([&](opbench::apiserver::ApiServer &s) { open = s.watches()->count(); });
-            return open == kWatches;
-        }, 60000));
+        QVERIFY(QTest::qWaitFor(
+            [&]() {
+                api.runOnServerThread([&](opbench::apiserver::ApiServer &s) { open = s.watches()->count(); });
+                return open == kWatches;
+            },
+            60000));
         // A tenth of the clients leave before the events: the server must shrug.
         for (int i = 0; i < kWatches; i += 10)
             streams[size_t(i)]->close();
         for (int e = 0; e < kEvents; ++e)
             QCOMPARE(http.post(QStringLiteral("/api/v1/namespaces/default/configmaps"),
-                               {{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("e%1").arg(e)}}}})
+                             {{QStringLiteral("metadata"),
+                                 QJsonObject{{QStringLiteral("name"), QStringLiteral("e%1").arg(e)}}}})
                          .code,
-                     201);
-        QVERIFY(QTest::qWaitFor([&]() {
-            for (int i = 0; i < kWatches; ++i)
-                if (i % 10 != 0 && streams[size_t(i)]->events().size() < kEvents)
-                    return false;
-            return true;
-        }, 60000));
+                201);
+        QVERIFY(QTest::qWaitFor(
+            [&]() {
+                for (int i = 0; i < kWatches; ++i)
+                    if (i % 10 != 0 && streams[size_t(i)]->events().size() < kEvents)
+                        return false;
+                return true;
+            },
+            60000));
         for (int i = 1; i < kWatches; ++i)
             if (i % 10 != 0)
                 QCOMPARE(streams[size_t(i)]->events().size(), kEvents);
@@ -79,15 +84,17 @@ private Q_SLOTS:
         const QString big(64 * 1024, u'x');
         int writes = 0;
         for (; writes < 1000 && openWatches() == 2; ++writes) {
-            const QJsonObject cm{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("big%1").arg(writes)}}},
-                                 {QStringLiteral("data"), QJsonObject{{QStringLiteral("blob"), big}}}};
+            const QJsonObject cm{{QStringLiteral("metadata"),
+                                     QJsonObject{{QStringLiteral("name"), QStringLiteral("big%1").arg(writes)}}},
+                {QStringLiteral("data"), QJsonObject{{QStringLiteral("blob"), big}}}};
             QCOMPARE(http.post(QStringLiteral("/api/v1/namespaces/default/configmaps"), cm).code, 201);
             QTest::qWait(1);
         }
         QCOMPARE(openWatches(), 1); // the stalled one went, after a bounded amount of data
         QVERIFY2(writes < 1000, "the stalled watcher was never closed");
         int closed = 0;
-        api.runOnServerThread([&closed](opbench::apiserver::ApiServer &s) { closed = s.watches()->slowWatchersClosed(); });
+        api.runOnServerThread(
+            [&closed](opbench::apiserver::ApiServer &s) { closed = s.watches()->slowWatchersClosed(); });
         QCOMPARE(closed, 1);
         QVERIFY(reading.waitForEvents(writes, 30000)); // the reading watcher got every event
         QCOMPARE(reading.events().size(), writes);

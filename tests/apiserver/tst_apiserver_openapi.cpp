@@ -17,20 +17,23 @@ const QString kCrds = QStringLiteral("/apis/apiextensions.k8s.io/v1/customresour
 
 QJsonObject crd(const QJsonObject &specProperties)
 {
-    QJsonObject o = QJsonDocument::fromJson(R"({"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+    QJsonObject o
+        = QJsonDocument::fromJson(R"({"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
         "metadata":{"name":"gadgets.openapi.test"},
         "spec":{"group":"openapi.test","scope":"Namespaced","names":{"plural":"gadgets","kind":"Gadget"},
           "versions":[{"name":"v1","served":true,"storage":true,
-            "schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object"}}}}}]}})").object();
+            "schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object"}}}}}]}})")
+              .object();
     QJsonObject spec = o.value(QLatin1String("spec")).toObject();
     QJsonArray versions = spec.value(QLatin1String("versions")).toArray();
     QJsonObject v = versions.first().toObject();
     v.insert(QStringLiteral("schema"),
-             QJsonObject{{QStringLiteral("openAPIV3Schema"),
-                          QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
-                                      {QStringLiteral("properties"),
-                                       QJsonObject{{QStringLiteral("spec"), QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
-                                                                                        {QStringLiteral("properties"), specProperties}}}}}}}});
+        QJsonObject{{QStringLiteral("openAPIV3Schema"),
+            QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
+                {QStringLiteral("properties"),
+                    QJsonObject{{QStringLiteral("spec"),
+                        QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
+                            {QStringLiteral("properties"), specProperties}}}}}}}});
     versions[0] = v;
     spec.insert(QStringLiteral("versions"), versions);
     o.insert(QStringLiteral("spec"), spec);
@@ -40,8 +43,10 @@ QJsonObject crd(const QJsonObject &specProperties)
 /// The schema in `doc` carrying x-kubernetes-group-version-kind {group, version, kind}.
 QJsonObject schemaFor(const QJsonObject &doc, const QString &group, const QString &version, const QString &kind)
 {
-    const QJsonObject schemas = doc.value(QLatin1String("components")).toObject().value(QLatin1String("schemas")).toObject();
-    const QJsonObject want{{QStringLiteral("group"), group}, {QStringLiteral("version"), version}, {QStringLiteral("kind"), kind}};
+    const QJsonObject schemas
+        = doc.value(QLatin1String("components")).toObject().value(QLatin1String("schemas")).toObject();
+    const QJsonObject want{
+        {QStringLiteral("group"), group}, {QStringLiteral("version"), version}, {QStringLiteral("kind"), kind}};
     for (const QJsonValue &s : schemas)
         if (s.toObject().value(QLatin1String("x-kubernetes-group-version-kind")).toArray().contains(want))
             return s.toObject();
@@ -56,7 +61,12 @@ QJsonObject resolve(const QJsonObject &doc, QJsonObject schema)
     const QString ref = schema.value(QLatin1String("$ref")).toString();
     if (ref.isEmpty())
         return schema;
-    return doc.value(QLatin1String("components")).toObject().value(QLatin1String("schemas")).toObject().value(ref.mid(QStringLiteral("#/components/schemas/").size())).toObject();
+    return doc.value(QLatin1String("components"))
+        .toObject()
+        .value(QLatin1String("schemas"))
+        .toObject()
+        .value(ref.mid(QStringLiteral("#/components/schemas/").size()))
+        .toObject();
 }
 
 QJsonObject propertyAt(const QJsonObject &doc, const QJsonObject &schema, const QString &dottedPath)
@@ -89,7 +99,10 @@ class TestApiServerOpenApi : public QObject, private ApiServerFixture
 {
     Q_OBJECT
 private:
-    QJsonObject discovery() { return m_http.get(QStringLiteral("/openapi/v3")).json().value(QLatin1String("paths")).toObject(); }
+    QJsonObject discovery()
+    {
+        return m_http.get(QStringLiteral("/openapi/v3")).json().value(QLatin1String("paths")).toObject();
+    }
     /// The document of `gvPath` fetched through its serverRelativeURL (with the hash).
     QJsonObject document(const QString &gvPath)
     {
@@ -107,11 +120,14 @@ private Q_SLOTS:
     {
         const QJsonObject paths = discovery();
         for (const char *gv : {"api/v1", "apis/apps/v1", "apis/coordination.k8s.io/v1", "apis/events.k8s.io/v1",
-                               "apis/apiextensions.k8s.io/v1", "apis/rbac.authorization.k8s.io/v1"}) {
-            const QString url = paths.value(QLatin1String(gv)).toObject().value(QLatin1String("serverRelativeURL")).toString();
+                 "apis/apiextensions.k8s.io/v1", "apis/rbac.authorization.k8s.io/v1"}) {
+            const QString url
+                = paths.value(QLatin1String(gv)).toObject().value(QLatin1String("serverRelativeURL")).toString();
             QVERIFY2(url.startsWith(QStringLiteral("/openapi/v3/%1?hash=").arg(QLatin1String(gv))), gv);
         }
-        QCOMPARE(m_http.get(QStringLiteral("/openapi/v3/apis/apps/v1")).json().value(QLatin1String("openapi")).toString(), QStringLiteral("3.0.0"));
+        QCOMPARE(
+            m_http.get(QStringLiteral("/openapi/v3/apis/apps/v1")).json().value(QLatin1String("openapi")).toString(),
+            QStringLiteral("3.0.0"));
         QCOMPARE(m_http.get(QStringLiteral("/openapi/v3/apis/nope.test/v1")).code, 404);
     }
 
@@ -122,17 +138,61 @@ private Q_SLOTS:
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("type");
-        QTest::newRow("Deployment") << "apis/apps/v1" << "apps" << "Deployment" << "spec.replicas" << "integer";
-        QTest::newRow("Deployment template") << "apis/apps/v1" << "apps" << "Deployment" << "spec.template.spec.containers.image" << "string";
-        QTest::newRow("ReplicaSet") << "apis/apps/v1" << "apps" << "ReplicaSet" << "status.readyReplicas" << "integer";
-        QTest::newRow("Pod") << "api/v1" << "" << "Pod" << "spec.containers.ports.containerPort" << "integer";
-        QTest::newRow("Service") << "api/v1" << "" << "Service" << "spec.type" << "string";
-        QTest::newRow("ConfigMap") << "api/v1" << "" << "ConfigMap" << "data" << "object";
-        QTest::newRow("Secret") << "api/v1" << "" << "Secret" << "type" << "string";
-        QTest::newRow("Namespace") << "api/v1" << "" << "Namespace" << "status.phase" << "string";
-        QTest::newRow("Event") << "api/v1" << "" << "Event" << "involvedObject.name" << "string";
-        QTest::newRow("Lease") << "apis/coordination.k8s.io/v1" << "coordination.k8s.io" << "Lease" << "spec.holderIdentity" << "string";
-        QTest::newRow("metadata") << "apis/apps/v1" << "apps" << "Deployment" << "metadata.labels" << "object";
+        QTest::newRow("Deployment") << "apis/apps/v1"
+                                    << "apps"
+                                    << "Deployment"
+                                    << "spec.replicas"
+                                    << "integer";
+        QTest::newRow("Deployment template") << "apis/apps/v1"
+                                             << "apps"
+                                             << "Deployment"
+                                             << "spec.template.spec.containers.image"
+                                             << "string";
+        QTest::newRow("ReplicaSet") << "apis/apps/v1"
+                                    << "apps"
+                                    << "ReplicaSet"
+                                    << "status.readyReplicas"
+                                    << "integer";
+        QTest::newRow("Pod") << "api/v1"
+                             << ""
+                             << "Pod"
+                             << "spec.containers.ports.containerPort"
+                             << "integer";
+        QTest::newRow("Service") << "api/v1"
+                                 << ""
+                                 << "Service"
+                                 << "spec.type"
+                                 << "string";
+        QTest::newRow("ConfigMap") << "api/v1"
+                                   << ""
+                                   << "ConfigMap"
+                                   << "data"
+                                   << "object";
+        QTest::newRow("Secret") << "api/v1"
+                                << ""
+                                << "Secret"
+                                << "type"
+                                << "string";
+        QTest::newRow("Namespace") << "api/v1"
+                                   << ""
+                                   << "Namespace"
+                                   << "status.phase"
+                                   << "string";
+        QTest::newRow("Event") << "api/v1"
+                               << ""
+                               << "Event"
+                               << "involvedObject.name"
+                               << "string";
+        QTest::newRow("Lease") << "apis/coordination.k8s.io/v1"
+                               << "coordination.k8s.io"
+                               << "Lease"
+                               << "spec.holderIdentity"
+                               << "string";
+        QTest::newRow("metadata") << "apis/apps/v1"
+                                  << "apps"
+                                  << "Deployment"
+                                  << "metadata.labels"
+                                  << "object";
     }
     void shouldDescribeBuiltinKinds()
     {
@@ -153,9 +213,14 @@ private Q_SLOTS:
     void shouldMarkRequiredFieldsAndEnums()
     {
         const QJsonObject doc = document(QStringLiteral("api/v1"));
-        const QJsonObject container = resolve(doc, propertyAt(doc, schemaFor(doc, QString(), QStringLiteral("v1"), QStringLiteral("Pod")), QStringLiteral("spec.containers")).value(QLatin1String("items")).toObject());
+        const QJsonObject container = resolve(doc,
+            propertyAt(doc, schemaFor(doc, QString(), QStringLiteral("v1"), QStringLiteral("Pod")),
+                QStringLiteral("spec.containers"))
+                .value(QLatin1String("items"))
+                .toObject());
         QVERIFY(container.value(QLatin1String("required")).toArray().contains(QStringLiteral("name")));
-        const QJsonObject type = propertyAt(doc, schemaFor(doc, QString(), QStringLiteral("v1"), QStringLiteral("Service")), QStringLiteral("spec.type"));
+        const QJsonObject type = propertyAt(doc,
+            schemaFor(doc, QString(), QStringLiteral("v1"), QStringLiteral("Service")), QStringLiteral("spec.type"));
         QVERIFY(type.value(QLatin1String("enum")).toArray().contains(QStringLiteral("NodePort")));
     }
 
@@ -166,11 +231,13 @@ private Q_SLOTS:
         for (auto it = all.begin(); it != all.end(); ++it) {
             const QJsonObject doc = document(it.key());
             QVERIFY2(!doc.isEmpty(), qPrintable(it.key()));
-            const QJsonObject schemas = doc.value(QLatin1String("components")).toObject().value(QLatin1String("schemas")).toObject();
+            const QJsonObject schemas
+                = doc.value(QLatin1String("components")).toObject().value(QLatin1String("schemas")).toObject();
             QStringList refs;
             collectRefs(doc, &refs);
             for (const QString &ref : std::as_const(refs))
-                QVERIFY2(schemas.contains(ref.mid(QStringLiteral("#/components/schemas/").size())), qPrintable(it.key() + u' ' + ref));
+                QVERIFY2(schemas.contains(ref.mid(QStringLiteral("#/components/schemas/").size())),
+                    qPrintable(it.key() + u' ' + ref));
         }
     }
 
@@ -178,16 +245,26 @@ private Q_SLOTS:
     {
         // kubectl's field-validation check and `kubectl explain` find kinds through these operations
         const QJsonObject doc = document(QStringLiteral("apis/apps/v1"));
-        const QJsonObject patch = doc.value(QLatin1String("paths")).toObject()
-                                      .value(QLatin1String("/apis/apps/v1/namespaces/{namespace}/deployments/{name}")).toObject()
-                                      .value(QLatin1String("patch")).toObject();
+        const QJsonObject patch = doc.value(QLatin1String("paths"))
+                                      .toObject()
+                                      .value(QLatin1String("/apis/apps/v1/namespaces/{namespace}/deployments/{name}"))
+                                      .toObject()
+                                      .value(QLatin1String("patch"))
+                                      .toObject();
         QCOMPARE(patch.value(QLatin1String("x-kubernetes-group-version-kind")).toObject(),
-                 (QJsonObject{{QStringLiteral("group"), QStringLiteral("apps")}, {QStringLiteral("version"), QStringLiteral("v1")}, {QStringLiteral("kind"), QStringLiteral("Deployment")}}));
+            (QJsonObject{{QStringLiteral("group"), QStringLiteral("apps")},
+                {QStringLiteral("version"), QStringLiteral("v1")},
+                {QStringLiteral("kind"), QStringLiteral("Deployment")}}));
         QStringList params;
         for (const QJsonValue &p : patch.value(QLatin1String("parameters")).toArray())
             params << p.toObject().value(QLatin1String("name")).toString();
         QVERIFY(params.contains(QStringLiteral("fieldValidation")));
-        QVERIFY(!doc.value(QLatin1String("paths")).toObject().value(QLatin1String("/apis/apps/v1/namespaces/{namespace}/deployments")).toObject().value(QLatin1String("get")).isUndefined());
+        QVERIFY(!doc.value(QLatin1String("paths"))
+                     .toObject()
+                     .value(QLatin1String("/apis/apps/v1/namespaces/{namespace}/deployments"))
+                     .toObject()
+                     .value(QLatin1String("get"))
+                     .isUndefined());
     }
 
     void shouldServeSwaggerV2AsJsonAndProtobuf()
@@ -197,33 +274,45 @@ private Q_SLOTS:
         QCOMPARE(j.header("Content-Type"), QByteArray("application/json"));
         const QJsonObject doc = j.json();
         QCOMPARE(doc.value(QLatin1String("swagger")).toString(), QStringLiteral("2.0"));
-        const QJsonObject spec = doc.value(QLatin1String("definitions")).toObject().value(QLatin1String("io.k8s.api.apps.v1.DeploymentSpec")).toObject();
-        QCOMPARE(spec.value(QLatin1String("properties")).toObject().value(QLatin1String("replicas")).toObject().value(QLatin1String("type")).toString(),
-                 QStringLiteral("integer"));
+        const QJsonObject spec = doc.value(QLatin1String("definitions"))
+                                     .toObject()
+                                     .value(QLatin1String("io.k8s.api.apps.v1.DeploymentSpec"))
+                                     .toObject();
+        QCOMPARE(spec.value(QLatin1String("properties"))
+                     .toObject()
+                     .value(QLatin1String("replicas"))
+                     .toObject()
+                     .value(QLatin1String("type"))
+                     .toString(),
+            QStringLiteral("integer"));
 
         // kubectl's request; the answer spells the subtype with '.', which Go's mime parser takes
         const QByteArray pbAccept = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf";
         const HttpReply pb = m_http.call("GET", QStringLiteral("/openapi/v2"), {}, {}, {{"Accept", pbAccept}});
         QCOMPARE(pb.code, 200);
         QCOMPARE(pb.header("Content-Type"), QByteArray("application/com.github.proto-openapi.spec.v2.v1.0+protobuf"));
-        QVERIFY(pb.body.startsWith(QByteArray("\x0a\x03" "2.0")));            // Document.swagger
+        QVERIFY(pb.body.startsWith(QByteArray("\x0a\x03"
+                                              "2.0"))); // Document.swagger
         QVERIFY(pb.body.contains("io.k8s.api.apps.v1.DeploymentSpec"));
         QVERIFY(pb.body.size() > 20000 && pb.body.size() < j.body.size());
         QCOMPARE(m_http.call("GET", QStringLiteral("/swagger-2.0.0.pb-v1")).body, pb.body); // the old path: protobuf
         QCOMPARE(m_http.call("GET", QStringLiteral("/openapi/v2"), {}, {}, {{"Accept", "text/html"}}).code, 406);
-        QCOMPARE(m_http.call("GET", QStringLiteral("/openapi/v2"), {}, {}, {{"Accept", "*/*"}}).header("Content-Type"), QByteArray("application/json"));
+        QCOMPARE(m_http.call("GET", QStringLiteral("/openapi/v2"), {}, {}, {{"Accept", "*/*"}}).header("Content-Type"),
+            QByteArray("application/json"));
     }
 
     void shouldAnswerNotModifiedToItsETag()
     {
-        const HttpReply first = m_http.call("GET", QStringLiteral("/openapi/v2"), {}, {}, {{"Accept", "application/json"}});
+        const HttpReply first
+            = m_http.call("GET", QStringLiteral("/openapi/v2"), {}, {}, {{"Accept", "application/json"}});
         const QByteArray etag = first.header("ETag");
         QVERIFY(etag.startsWith('"') && etag.endsWith('"') && etag.size() > 10);
-        const HttpReply again = m_http.call("GET", QStringLiteral("/openapi/v2"), {}, {}, {{"Accept", "application/json"}, {"If-None-Match", etag}});
+        const HttpReply again = m_http.call(
+            "GET", QStringLiteral("/openapi/v2"), {}, {}, {{"Accept", "application/json"}, {"If-None-Match", etag}});
         QCOMPARE(again.code, 304);
         QVERIFY(again.body.isEmpty());
         const HttpReply pb = m_http.call("GET", QStringLiteral("/openapi/v2"), {}, {},
-                                         {{"Accept", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf"}, {"If-None-Match", etag}});
+            {{"Accept", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf"}, {"If-None-Match", etag}});
         QCOMPARE(pb.code, 200); // another representation, another tag
         QVERIFY(pb.header("ETag") != etag);
     }
@@ -231,27 +320,58 @@ private Q_SLOTS:
     void shouldFollowCrdChangesInSwaggerV2()
     {
         const auto definitions = [this] {
-            return m_http.call("GET", QStringLiteral("/openapi/v2"), {}, {}, {{"Accept", "application/json"}}).json().value(QLatin1String("definitions")).toObject();
+            return m_http.call("GET", QStringLiteral("/openapi/v2"), {}, {}, {{"Accept", "application/json"}})
+                .json()
+                .value(QLatin1String("definitions"))
+                .toObject();
         };
-        const QByteArray etag = m_http.call("GET", QStringLiteral("/openapi/v2"), {}, {}, {{"Accept", "application/json"}}).header("ETag");
-        const QJsonObject v1 = crd({{QStringLiteral("size"), QJsonObject{{QStringLiteral("type"), QStringLiteral("integer")}}}});
+        const QByteArray etag
+            = m_http.call("GET", QStringLiteral("/openapi/v2"), {}, {}, {{"Accept", "application/json"}})
+                  .header("ETag");
+        const QJsonObject v1
+            = crd({{QStringLiteral("size"), QJsonObject{{QStringLiteral("type"), QStringLiteral("integer")}}}});
         QCOMPARE(m_http.post(kCrds, v1).code, 201);
         const QString name = QStringLiteral("test.openapi.v1.Gadget");
         for (int i = 0; i < 50 && !definitions().contains(name); ++i)
             QTest::qWait(20);
-        QCOMPARE(definitions().value(name).toObject().value(QLatin1String("properties")).toObject().value(QLatin1String("spec")).toObject()
-                     .value(QLatin1String("properties")).toObject().value(QLatin1String("size")).toObject().value(QLatin1String("type")).toString(),
-                 QStringLiteral("integer"));
+        QCOMPARE(definitions()
+                     .value(name)
+                     .toObject()
+                     .value(QLatin1String("properties"))
+                     .toObject()
+                     .value(QLatin1String("spec"))
+                     .toObject()
+                     .value(QLatin1String("properties"))
+                     .toObject()
+                     .value(QLatin1String("size"))
+                     .toObject()
+                     .value(QLatin1String("type"))
+                     .toString(),
+            QStringLiteral("integer"));
         // the cached document was dropped: the old tag no longer matches
-        QCOMPARE(m_http.call("GET", QStringLiteral("/openapi/v2"), {}, {}, {{"Accept", "application/json"}, {"If-None-Match", etag}}).code, 200);
+        QCOMPARE(m_http
+                     .call("GET", QStringLiteral("/openapi/v2"), {}, {},
+                         {{"Accept", "application/json"}, {"If-None-Match", etag}})
+                     .code,
+            200);
 
-        QJsonObject changed = crd({{QStringLiteral("color"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}}}});
-        changed.insert(QStringLiteral("metadata"), m_http.get(kCrds + QStringLiteral("/gadgets.openapi.test")).json().value(QLatin1String("metadata")));
+        QJsonObject changed
+            = crd({{QStringLiteral("color"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}}}});
+        changed.insert(QStringLiteral("metadata"),
+            m_http.get(kCrds + QStringLiteral("/gadgets.openapi.test")).json().value(QLatin1String("metadata")));
         QCOMPARE(m_http.put(kCrds + QStringLiteral("/gadgets.openapi.test"), changed).code, 200);
         QStringList fieldsNow;
         for (int i = 0; i < 50 && fieldsNow != QStringList{QStringLiteral("color")}; ++i, QTest::qWait(20))
-            fieldsNow = definitions().value(name).toObject().value(QLatin1String("properties")).toObject().value(QLatin1String("spec")).toObject()
-                            .value(QLatin1String("properties")).toObject().keys();
+            fieldsNow = definitions()
+                            .value(name)
+                            .toObject()
+                            .value(QLatin1String("properties"))
+                            .toObject()
+                            .value(QLatin1String("spec"))
+                            .toObject()
+                            .value(QLatin1String("properties"))
+                            .toObject()
+                            .keys();
         QCOMPARE(fieldsNow, QStringList{QStringLiteral("color")});
 
         QCOMPARE(m_http.del(kCrds + QStringLiteral("/gadgets.openapi.test")).code, 200);
@@ -262,29 +382,49 @@ private Q_SLOTS:
 
     void shouldFollowCrdChanges()
     {
-        const QJsonObject v1 = crd({{QStringLiteral("size"), QJsonObject{{QStringLiteral("type"), QStringLiteral("integer")}, {QStringLiteral("description"), QStringLiteral("How big.")}}}});
+        const QJsonObject v1 = crd({{QStringLiteral("size"),
+            QJsonObject{{QStringLiteral("type"), QStringLiteral("integer")},
+                {QStringLiteral("description"), QStringLiteral("How big.")}}}});
         QCOMPARE(m_http.post(kCrds, v1).code, 201);
         QJsonObject doc;
         for (int i = 0; i < 50 && doc.isEmpty(); ++i, QTest::qWait(20))
             doc = document(QStringLiteral("apis/openapi.test/v1"));
-        QJsonObject gadget = schemaFor(doc, QStringLiteral("openapi.test"), QStringLiteral("v1"), QStringLiteral("Gadget"));
-        QCOMPARE(propertyAt(doc, gadget, QStringLiteral("spec.size")).value(QLatin1String("description")).toString(), QStringLiteral("How big."));
-        QCOMPARE(resolve(doc, propertyAt(doc, gadget, QStringLiteral("metadata"))).value(QLatin1String("properties")).toObject().value(QLatin1String("name")).toObject()
-                     .value(QLatin1String("type")).toString(), QStringLiteral("string")); // metadata is ObjectMeta
-        const QString firstUrl = discovery().value(QLatin1String("apis/openapi.test/v1")).toObject().value(QLatin1String("serverRelativeURL")).toString();
+        QJsonObject gadget
+            = schemaFor(doc, QStringLiteral("openapi.test"), QStringLiteral("v1"), QStringLiteral("Gadget"));
+        QCOMPARE(propertyAt(doc, gadget, QStringLiteral("spec.size")).value(QLatin1String("description")).toString(),
+            QStringLiteral("How big."));
+        QCOMPARE(resolve(doc, propertyAt(doc, gadget, QStringLiteral("metadata")))
+                     .value(QLatin1String("properties"))
+                     .toObject()
+                     .value(QLatin1String("name"))
+                     .toObject()
+                     .value(QLatin1String("type"))
+                     .toString(),
+            QStringLiteral("string")); // metadata is ObjectMeta
+        const QString firstUrl = discovery()
+                                     .value(QLatin1String("apis/openapi.test/v1"))
+                                     .toObject()
+                                     .value(QLatin1String("serverRelativeURL"))
+                                     .toString();
 
         QJsonObject current = m_http.get(kCrds + QStringLiteral("/gadgets.openapi.test")).json();
-        QJsonObject changed = crd({{QStringLiteral("size"), QJsonObject{{QStringLiteral("type"), QStringLiteral("integer")}}},
-                                   {QStringLiteral("color"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}}}});
+        QJsonObject changed
+            = crd({{QStringLiteral("size"), QJsonObject{{QStringLiteral("type"), QStringLiteral("integer")}}},
+                {QStringLiteral("color"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}}}});
         changed.insert(QStringLiteral("metadata"), current.value(QLatin1String("metadata")));
         QCOMPARE(m_http.put(kCrds + QStringLiteral("/gadgets.openapi.test"), changed).code, 200);
         QString secondUrl;
         for (int i = 0; i < 50 && (secondUrl.isEmpty() || secondUrl == firstUrl); ++i, QTest::qWait(20))
-            secondUrl = discovery().value(QLatin1String("apis/openapi.test/v1")).toObject().value(QLatin1String("serverRelativeURL")).toString();
+            secondUrl = discovery()
+                            .value(QLatin1String("apis/openapi.test/v1"))
+                            .toObject()
+                            .value(QLatin1String("serverRelativeURL"))
+                            .toString();
         QVERIFY(secondUrl != firstUrl); // a new hash: clients refetch
         doc = document(QStringLiteral("apis/openapi.test/v1"));
         gadget = schemaFor(doc, QStringLiteral("openapi.test"), QStringLiteral("v1"), QStringLiteral("Gadget"));
-        QCOMPARE(propertyAt(doc, gadget, QStringLiteral("spec.color")).value(QLatin1String("type")).toString(), QStringLiteral("string"));
+        QCOMPARE(propertyAt(doc, gadget, QStringLiteral("spec.color")).value(QLatin1String("type")).toString(),
+            QStringLiteral("string"));
 
         QCOMPARE(m_http.del(kCrds + QStringLiteral("/gadgets.openapi.test")).code, 200);
         for (int i = 0; i < 50 && discovery().contains(QLatin1String("apis/openapi.test/v1")); ++i)

@@ -15,7 +15,11 @@ namespace {
 const QString kCms = QStringLiteral("/api/v1/namespaces/default/configmaps");
 quint64 rvOf(const QJsonObject &o)
 {
-    return o.value(QLatin1String("metadata")).toObject().value(QLatin1String("resourceVersion")).toString().toULongLong();
+    return o.value(QLatin1String("metadata"))
+        .toObject()
+        .value(QLatin1String("resourceVersion"))
+        .toString()
+        .toULongLong();
 }
 } // namespace
 
@@ -45,7 +49,10 @@ private Q_SLOTS:
             TestApiServer api(options(QStringLiteral("state.json")));
             QVERIFY2(api.start(), qPrintable(api.errorString()));
             TestHttp http(api);
-            stored = http.post(kCms, {{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("kept")}}}}).json();
+            stored
+                = http.post(kCms,
+                          {{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("kept")}}}})
+                      .json();
             lastRv = rvOf(stored);
             token = api.token();
             ca = api.caPem();
@@ -58,7 +65,10 @@ private Q_SLOTS:
         QCOMPARE(api.caPem(), ca); // the old kubeconfig still works
         TestHttp http(api);
         QCOMPARE(http.get(kCms + QStringLiteral("/kept")).json(), stored);
-        const QJsonObject next = http.post(kCms, {{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("after")}}}}).json();
+        const QJsonObject next
+            = http.post(kCms,
+                      {{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("after")}}}})
+                  .json();
         QVERIFY(rvOf(next) > lastRv);
         QCOMPARE(http.get(QStringLiteral("/apis/example.com/v1alpha1/namespaces/default/myapplications")).code, 200);
     }
@@ -72,8 +82,14 @@ private Q_SLOTS:
             TestApiServer api(options(QStringLiteral("old.json")));
             QVERIFY2(api.start(), qPrintable(api.errorString()));
             TestHttp http(api);
-            QCOMPARE(http.post(apps, {{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("legacy")}}},
-                                      {QStringLiteral("spec"), QJsonObject{{QStringLiteral("image"), QStringLiteral("nginx")}, {QStringLiteral("replicas"), 1}}}}).code, 201);
+            QCOMPARE(
+                http.post(apps,
+                        {{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("legacy")}}},
+                            {QStringLiteral("spec"),
+                                QJsonObject{{QStringLiteral("image"), QStringLiteral("nginx")},
+                                    {QStringLiteral("replicas"), 1}}}})
+                    .code,
+                201);
         }
         QFile f(m_dir.filePath(QStringLiteral("old.json")));
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -87,7 +103,7 @@ private Q_SLOTS:
             if (r.value(QLatin1String("resource")).toString() != QLatin1String("myapplications"))
                 continue;
             QCOMPARE(r.value(QLatin1String("version")).toString(), QString()); // saved version-less now
-            r.insert(QStringLiteral("version"), QStringLiteral("v1alpha1"));     // as older servers did
+            r.insert(QStringLiteral("version"), QStringLiteral("v1alpha1"));   // as older servers did
             resources[i] = r;
             rewritten = true;
         }

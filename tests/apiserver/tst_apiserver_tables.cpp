@@ -15,7 +15,8 @@ using namespace opbench::testing;
 
 namespace {
 
-const QByteArray kTableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
+const QByteArray kTableAccept
+    = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
 
 QJsonObject obj(const char *json) { return QJsonDocument::fromJson(QByteArray(json)).object(); }
 
@@ -61,12 +62,23 @@ private Q_SLOTS:
 
     void shouldPrintServicesLikeKubectl()
     {
-        QCOMPARE(m_http.post(QStringLiteral("/api/v1/namespaces/default/services"),
-                             obj(R"({"metadata":{"name":"web"},"spec":{"selector":{"app":"web"},"ports":[{"port":80,"targetPort":8080}]}})")).code, 201);
-        QCOMPARE(m_http.post(QStringLiteral("/api/v1/namespaces/default/services"),
-                             obj(R"({"metadata":{"name":"np"},"spec":{"type":"NodePort","ports":[{"port":443,"protocol":"TCP"},{"port":53,"protocol":"UDP"}]}})")).code, 201);
-        QCOMPARE(m_http.post(QStringLiteral("/api/v1/namespaces/default/services"),
-                             obj(R"({"metadata":{"name":"lb"},"spec":{"type":"LoadBalancer","ports":[{"port":80}]}})")).code, 201);
+        QCOMPARE(
+            m_http
+                .post(QStringLiteral("/api/v1/namespaces/default/services"),
+                    obj(R"({"metadata":{"name":"web"},"spec":{"selector":{"app":"web"},"ports":[{"port":80,"targetPort":8080}]}})"))
+                .code,
+            201);
+        QCOMPARE(
+            m_http
+                .post(QStringLiteral("/api/v1/namespaces/default/services"),
+                    obj(R"({"metadata":{"name":"np"},"spec":{"type":"NodePort","ports":[{"port":443,"protocol":"TCP"},{"port":53,"protocol":"UDP"}]}})"))
+                .code,
+            201);
+        QCOMPARE(m_http
+                     .post(QStringLiteral("/api/v1/namespaces/default/services"),
+                         obj(R"({"metadata":{"name":"lb"},"spec":{"type":"LoadBalancer","ports":[{"port":80}]}})"))
+                     .code,
+            201);
         const QJsonObject t = table(QStringLiteral("/api/v1/namespaces/default/services?limit=500"));
         QCOMPARE(columns(t), (QStringList{"Name", "Type", "Cluster-IP", "External-IP", "Port(s)", "Age"}));
         QCOMPARE(columns(t, true).last(), QStringLiteral("Selector"));
@@ -77,17 +89,25 @@ private Q_SLOTS:
         QCOMPARE(web.value(QLatin1String("Port(s)")).toString(), QStringLiteral("80/TCP"));
         QCOMPARE(web.value(QLatin1String("Selector")).toString(), QStringLiteral("app=web"));
         const QJsonObject np = row(t, QStringLiteral("np"));
-        QVERIFY2(QRegularExpression(QStringLiteral("^443:3\\d{4}/TCP,53:3\\d{4}/UDP$")).match(np.value(QLatin1String("Port(s)")).toString()).hasMatch(),
-                 qPrintable(np.value(QLatin1String("Port(s)")).toString()));
-        QCOMPARE(row(t, QStringLiteral("lb")).value(QLatin1String("External-IP")).toString(), QStringLiteral("<pending>"));
+        QVERIFY2(QRegularExpression(QStringLiteral("^443:3\\d{4}/TCP,53:3\\d{4}/UDP$"))
+                     .match(np.value(QLatin1String("Port(s)")).toString())
+                     .hasMatch(),
+            qPrintable(np.value(QLatin1String("Port(s)")).toString()));
+        QCOMPARE(
+            row(t, QStringLiteral("lb")).value(QLatin1String("External-IP")).toString(), QStringLiteral("<pending>"));
     }
 
     void shouldPrintEventsWithoutANameColumn()
     {
-        QCOMPARE(m_http.post(QStringLiteral("/api/v1/namespaces/default/events"),
-                             obj(R"({"metadata":{"name":"ev-t"},"involvedObject":{"kind":"Pod","name":"web-1","namespace":"default"},
-                                     "reason":"Pulled","message":"pulled image ","type":"Normal","count":3,"source":{"component":"kubelet"}})")).code, 201);
-        for (const QString &path : {QStringLiteral("/api/v1/namespaces/default/events"), QStringLiteral("/apis/events.k8s.io/v1/namespaces/default/events")}) {
+        QCOMPARE(
+            m_http
+                .post(QStringLiteral("/api/v1/namespaces/default/events"),
+                    obj(R"({"metadata":{"name":"ev-t"},"involvedObject":{"kind":"Pod","name":"web-1","namespace":"default"},
+                                     "reason":"Pulled","message":"pulled image ","type":"Normal","count":3,"source":{"component":"kubelet"}})"))
+                .code,
+            201);
+        for (const QString &path : {QStringLiteral("/api/v1/namespaces/default/events"),
+                 QStringLiteral("/apis/events.k8s.io/v1/namespaces/default/events")}) {
             const QJsonObject t = table(path);
             QCOMPARE(columns(t), (QStringList{"Last Seen", "Type", "Reason", "Object", "Message"}));
             const QJsonObject ev = row(t, QStringLiteral("Pulled"), 2);
@@ -101,10 +121,21 @@ private Q_SLOTS:
 
     void shouldPrintConfigMapsSecretsLeasesNamespacesAndCrds()
     {
-        QCOMPARE(m_http.post(QStringLiteral("/api/v1/namespaces/default/configmaps"), obj(R"({"metadata":{"name":"cm-t"},"data":{"a":"1","b":"2"}})")).code, 201);
-        QCOMPARE(m_http.post(QStringLiteral("/api/v1/namespaces/default/secrets"), obj(R"({"metadata":{"name":"s-t"},"stringData":{"p":"x"}})")).code, 201);
-        QCOMPARE(m_http.post(QStringLiteral("/apis/coordination.k8s.io/v1/namespaces/default/leases"),
-                             obj(R"({"metadata":{"name":"l-t"},"spec":{"holderIdentity":"pod-a_123"}})")).code, 201);
+        QCOMPARE(m_http
+                     .post(QStringLiteral("/api/v1/namespaces/default/configmaps"),
+                         obj(R"({"metadata":{"name":"cm-t"},"data":{"a":"1","b":"2"}})"))
+                     .code,
+            201);
+        QCOMPARE(m_http
+                     .post(QStringLiteral("/api/v1/namespaces/default/secrets"),
+                         obj(R"({"metadata":{"name":"s-t"},"stringData":{"p":"x"}})"))
+                     .code,
+            201);
+        QCOMPARE(m_http
+                     .post(QStringLiteral("/apis/coordination.k8s.io/v1/namespaces/default/leases"),
+                         obj(R"({"metadata":{"name":"l-t"},"spec":{"holderIdentity":"pod-a_123"}})"))
+                     .code,
+            201);
         QJsonObject t = table(QStringLiteral("/api/v1/namespaces/default/configmaps"));
         QCOMPARE(columns(t), (QStringList{"Name", "Data", "Age"}));
         QCOMPARE(row(t, QStringLiteral("cm-t")).value(QLatin1String("Data")).toInteger(), 2);
@@ -120,7 +151,10 @@ private Q_SLOTS:
         QCOMPARE(row(t, QStringLiteral("default")).value(QLatin1String("Status")).toString(), QStringLiteral("Active"));
         t = table(QStringLiteral("/apis/apiextensions.k8s.io/v1/customresourcedefinitions"));
         QCOMPARE(columns(t), (QStringList{"Name", "Created At"}));
-        QVERIFY(row(t, QStringLiteral("myapplications.example.com")).value(QLatin1String("Created At")).toString().endsWith(u'Z'));
+        QVERIFY(row(t, QStringLiteral("myapplications.example.com"))
+                    .value(QLatin1String("Created At"))
+                    .toString()
+                    .endsWith(u'Z'));
         t = table(QStringLiteral("/apis/apps/v1/namespaces/default/replicasets"));
         QCOMPARE(columns(t), (QStringList{"Name", "Desired", "Current", "Ready", "Age"}));
         QCOMPARE(columns(t, true).mid(5), (QStringList{"Containers", "Images", "Selector"}));
@@ -143,11 +177,14 @@ private Q_SLOTS:
         QCOMPARE(m_http.post(QStringLiteral("/apis/apiextensions.k8s.io/v1/customresourcedefinitions"), crd).code, 201);
         const QString base = QStringLiteral("/apis/tables.test/v1/namespaces/default/widgets");
         HttpReply created;
-        for (int i = 0; i < 50 && (created = m_http.post(base, obj(R"({"metadata":{"name":"w1"},"spec":{"sizes":[1,7]}})"))).code == 404; ++i)
+        for (int i = 0; i < 50
+             && (created = m_http.post(base, obj(R"({"metadata":{"name":"w1"},"spec":{"sizes":[1,7]}})"))).code == 404;
+             ++i)
             QTest::qWait(20); // the CRD is served once established
         QCOMPARE(created.code, 201);
         QJsonObject w = created.json();
-        w.insert(QStringLiteral("status"), obj(R"({"conditions":[{"type":"Synced","status":"False"},{"type":"Ready","status":"True"}]})"));
+        w.insert(QStringLiteral("status"),
+            obj(R"({"conditions":[{"type":"Synced","status":"False"},{"type":"Ready","status":"True"}]})"));
         QCOMPARE(m_http.put(base + QStringLiteral("/w1/status"), w).code, 200);
         const QJsonObject t = table(base);
         QCOMPARE(columns(t), (QStringList{"Name", "Ready", "Sizes", "Missing"})); // no Age: the CRD defines columns
@@ -160,14 +197,26 @@ private Q_SLOTS:
     void shouldHonourIncludeObject()
     {
         const QString path = QStringLiteral("/api/v1/namespaces/default/configmaps");
-        QJsonObject first = table(path + QStringLiteral("?includeObject=Object")).value(QLatin1String("rows")).toArray().first().toObject();
-        QCOMPARE(first.value(QLatin1String("object")).toObject().value(QLatin1String("kind")).toString(), QStringLiteral("ConfigMap"));
+        QJsonObject first = table(path + QStringLiteral("?includeObject=Object"))
+                                .value(QLatin1String("rows"))
+                                .toArray()
+                                .first()
+                                .toObject();
+        QCOMPARE(first.value(QLatin1String("object")).toObject().value(QLatin1String("kind")).toString(),
+            QStringLiteral("ConfigMap"));
         QVERIFY(first.value(QLatin1String("object")).toObject().contains(QLatin1String("data")));
         first = table(path).value(QLatin1String("rows")).toArray().first().toObject();
-        QCOMPARE(first.value(QLatin1String("object")).toObject().value(QLatin1String("kind")).toString(), QStringLiteral("PartialObjectMetadata"));
-        first = table(path + QStringLiteral("?includeObject=None")).value(QLatin1String("rows")).toArray().first().toObject();
+        QCOMPARE(first.value(QLatin1String("object")).toObject().value(QLatin1String("kind")).toString(),
+            QStringLiteral("PartialObjectMetadata"));
+        first = table(path + QStringLiteral("?includeObject=None"))
+                    .value(QLatin1String("rows"))
+                    .toArray()
+                    .first()
+                    .toObject();
         QVERIFY(!first.contains(QLatin1String("object")));
-        QCOMPARE(m_http.call("GET", path + QStringLiteral("?includeObject=All"), {}, {}, {{"Accept", kTableAccept}}).code, 400);
+        QCOMPARE(
+            m_http.call("GET", path + QStringLiteral("?includeObject=All"), {}, {}, {{"Accept", kTableAccept}}).code,
+            400);
     }
 };
 

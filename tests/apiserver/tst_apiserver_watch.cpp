@@ -15,14 +15,23 @@ const QString kCms = QStringLiteral("/api/v1/namespaces/default/configmaps");
 
 QJsonObject cm(const QString &name, const QString &app)
 {
-    return QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name},
-                                                                {QStringLiteral("labels"), QJsonObject{{QStringLiteral("app"), app}}}}}};
+    return QJsonObject{{QStringLiteral("metadata"),
+        QJsonObject{
+            {QStringLiteral("name"), name}, {QStringLiteral("labels"), QJsonObject{{QStringLiteral("app"), app}}}}}};
 }
 QString nameOf(const QJsonObject &event)
 {
-    return event.value(QLatin1String("object")).toObject().value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString();
+    return event.value(QLatin1String("object"))
+        .toObject()
+        .value(QLatin1String("metadata"))
+        .toObject()
+        .value(QLatin1String("name"))
+        .toString();
 }
-QString rvOf(const QJsonObject &o) { return o.value(QLatin1String("metadata")).toObject().value(QLatin1String("resourceVersion")).toString(); }
+QString rvOf(const QJsonObject &o)
+{
+    return o.value(QLatin1String("metadata")).toObject().value(QLatin1String("resourceVersion")).toString();
+}
 } // namespace
 
 class TestApiServerWatch : public QObject
@@ -61,7 +70,8 @@ private Q_SLOTS:
         QVERIFY(!w.lines().first().contains('\n'));
         QVERIFY(!w.lines().first().contains(": ")); // compact
         QCOMPARE(w.events().first().value(QLatin1String("type")).toString(), QStringLiteral("ADDED"));
-        QCOMPARE(w.events().first().value(QLatin1String("object")).toObject().value(QLatin1String("kind")).toString(), QStringLiteral("ConfigMap"));
+        QCOMPARE(w.events().first().value(QLatin1String("object")).toObject().value(QLatin1String("kind")).toString(),
+            QStringLiteral("ConfigMap"));
         QVERIFY(!w.malformedFraming());
     }
 
@@ -100,34 +110,45 @@ private Q_SLOTS:
     void shouldServeMetadataOnlyGetListAndWatch()
     {
         // client-go's metadata client / controller-runtime's metadata-only informers
-        const QByteArray listAccept = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,"
-                                      "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+        const QByteArray listAccept
+            = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,"
+              "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
         const QByteArray accept = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,"
                                   "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
         QJsonObject withData = cm(QStringLiteral("meta1"), QStringLiteral("x"));
         withData.insert(QStringLiteral("data"), QJsonObject{{QStringLiteral("k"), QStringLiteral("v")}});
         QCOMPARE(m_http->post(kCms, withData).code, 201);
 
-        const QJsonObject one = m_http->call("GET", kCms + QStringLiteral("/meta1"), {}, {}, {{"Accept", accept}}).json();
+        const QJsonObject one
+            = m_http->call("GET", kCms + QStringLiteral("/meta1"), {}, {}, {{"Accept", accept}}).json();
         QCOMPARE(one.value(QLatin1String("kind")).toString(), QStringLiteral("PartialObjectMetadata"));
         QCOMPARE(one.value(QLatin1String("apiVersion")).toString(), QStringLiteral("meta.k8s.io/v1"));
-        QCOMPARE(one.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString(), QStringLiteral("meta1"));
+        QCOMPARE(one.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString(),
+            QStringLiteral("meta1"));
         QVERIFY(!one.contains(QLatin1String("data")));
 
-        const QJsonObject list = m_http->call("GET", kCms + QStringLiteral("?limit=500"), {}, {}, {{"Accept", listAccept}}).json();
+        const QJsonObject list
+            = m_http->call("GET", kCms + QStringLiteral("?limit=500"), {}, {}, {{"Accept", listAccept}}).json();
         QCOMPARE(list.value(QLatin1String("kind")).toString(), QStringLiteral("PartialObjectMetadataList"));
         QCOMPARE(list.value(QLatin1String("apiVersion")).toString(), QStringLiteral("meta.k8s.io/v1"));
         QVERIFY(!rvOf(list).isEmpty());
         const QJsonObject item = list.value(QLatin1String("items")).toArray().first().toObject();
         QCOMPARE(item.value(QLatin1String("kind")).toString(), QStringLiteral("PartialObjectMetadata"));
-        QCOMPARE(item.value(QLatin1String("metadata")).toObject().value(QLatin1String("labels")).toObject().value(QLatin1String("app")).toString(),
-                 QStringLiteral("x"));
+        QCOMPARE(item.value(QLatin1String("metadata"))
+                     .toObject()
+                     .value(QLatin1String("labels"))
+                     .toObject()
+                     .value(QLatin1String("app"))
+                     .toString(),
+            QStringLiteral("x"));
         QVERIFY(!item.contains(QLatin1String("data")));
 
         WatchStream w(*m_api);
-        w.open(kCms + QStringLiteral("?watch=1&allowWatchBookmarks=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&resourceVersion=")
-                   + rvOf(list),
-               {{"Accept", accept}});
+        w.open(kCms
+                + QStringLiteral("?watch=1&allowWatchBookmarks=true&sendInitialEvents=true&resourceVersionMatch="
+                                 "NotOlderThan&resourceVersion=")
+                + rvOf(list),
+            {{"Accept", accept}});
         QVERIFY(w.waitForEvents(2)); // the initial ADDED and the initial-events-end BOOKMARK
         QCOMPARE(m_http->post(kCms, cm(QStringLiteral("meta2"), QStringLiteral("y"))).code, 201);
         QVERIFY(w.waitForEvents(3));
@@ -167,18 +188,24 @@ private Q_SLOTS:
     {
         const quint64 future = rvOf(m_http->get(kCms).json()).toULongLong() + 1000;
         WatchStream w(*m_api);
-        w.open(kCms + QStringLiteral("?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=%1")
-                          .arg(future));
+        w.open(kCms
+            + QStringLiteral("?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks="
+                             "true&resourceVersion=%1")
+                  .arg(future));
         QVERIFY(w.waitForEvents(1));
         QCOMPARE(w.statusCode(), 200); // errors after the RV is parsed go out as an ERROR event
         QCOMPARE(w.types(), QStringList{QStringLiteral("ERROR")});
         const QJsonObject st = w.events().first().value(QLatin1String("object")).toObject();
         QCOMPARE(st.value(QLatin1String("code")).toInt(), 504);
         QCOMPARE(st.value(QLatin1String("reason")).toString(), QStringLiteral("Timeout"));
-        QVERIFY(st.value(QLatin1String("message")).toString().startsWith(QStringLiteral("Timeout: Too large resource version: %1, current: ").arg(future)));
-        const QJsonArray causes = st.value(QLatin1String("details")).toObject().value(QLatin1String("causes")).toArray();
+        QVERIFY(st.value(QLatin1String("message"))
+                    .toString()
+                    .startsWith(QStringLiteral("Timeout: Too large resource version: %1, current: ").arg(future)));
+        const QJsonArray causes
+            = st.value(QLatin1String("details")).toObject().value(QLatin1String("causes")).toArray();
         QCOMPARE(causes.size(), 1);
-        QCOMPARE(causes.first().toObject().value(QLatin1String("reason")).toString(), QStringLiteral("ResourceVersionTooLarge"));
+        QCOMPARE(causes.first().toObject().value(QLatin1String("reason")).toString(),
+            QStringLiteral("ResourceVersionTooLarge"));
         QVERIFY(w.waitForEnd());
     }
 
@@ -191,8 +218,10 @@ private Q_SLOTS:
         TestHttp http(api);
         const quint64 future = rvOf(http.get(kCms).json()).toULongLong() + 1;
         WatchStream w(api);
-        w.open(kCms + QStringLiteral("?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=%1")
-                          .arg(future));
+        w.open(kCms
+            + QStringLiteral("?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks="
+                             "true&resourceVersion=%1")
+                  .arg(future));
         QTest::qWait(50); // let the request reach the server (it then waits; no timing is asserted)
         QCOMPARE(http.post(kCms, cm(QStringLiteral("arrives"), QStringLiteral("x"))).code, 201);
         QVERIFY(w.waitForEvents(2));
@@ -210,8 +239,10 @@ private Q_SLOTS:
         QVERIFY(marked.waitForEvents(1));
         const QJsonObject bm = marked.events().first();
         QCOMPARE(bm.value(QLatin1String("type")).toString(), QStringLiteral("BOOKMARK"));
-        QCOMPARE(bm.value(QLatin1String("object")).toObject().value(QLatin1String("kind")).toString(), QStringLiteral("ConfigMap"));
-        QCOMPARE(bm.value(QLatin1String("object")).toObject().value(QLatin1String("apiVersion")).toString(), QStringLiteral("v1"));
+        QCOMPARE(bm.value(QLatin1String("object")).toObject().value(QLatin1String("kind")).toString(),
+            QStringLiteral("ConfigMap"));
+        QCOMPARE(bm.value(QLatin1String("object")).toObject().value(QLatin1String("apiVersion")).toString(),
+            QStringLiteral("v1"));
         QVERIFY(!rvOf(bm.value(QLatin1String("object")).toObject()).isEmpty());
         QTest::qWait(200);
         QVERIFY(plain.events().isEmpty());
@@ -276,7 +307,8 @@ private Q_SLOTS:
         const QJsonObject status = err.value(QLatin1String("object")).toObject();
         QCOMPARE(status.value(QLatin1String("code")).toInt(), 410);
         QCOMPARE(status.value(QLatin1String("reason")).toString(), QStringLiteral("Expired"));
-        QVERIFY(status.value(QLatin1String("message")).toString().startsWith(QLatin1String("too old resource version: ")));
+        QVERIFY(
+            status.value(QLatin1String("message")).toString().startsWith(QLatin1String("too old resource version: ")));
     }
 
     void shouldResumeAQuietKindWhileOtherKindsChurn()
@@ -285,7 +317,11 @@ private Q_SLOTS:
         // event out of the 5-event history, yet a ConfigMap watch from before them still resumes.
         const QJsonObject quiet = m_http->post(kCms, cm(QStringLiteral("quiet-kind"), QStringLiteral("x"))).json();
         for (int i = 0; i < 8; ++i)
-            QCOMPARE(m_http->post(QStringLiteral("/api/v1/namespaces/default/secrets"), cm(QStringLiteral("s%1").arg(i), QStringLiteral("x"))).code, 201);
+            QCOMPARE(m_http
+                         ->post(QStringLiteral("/api/v1/namespaces/default/secrets"),
+                             cm(QStringLiteral("s%1").arg(i), QStringLiteral("x")))
+                         .code,
+                201);
         WatchStream w(*m_api);
         w.open(kCms + QStringLiteral("?watch=1&resourceVersion=") + rvOf(quiet));
         QVERIFY(QTest::qWaitFor([&]() { return w.statusCode() != 0; }, 5000));
@@ -294,8 +330,11 @@ private Q_SLOTS:
         QCOMPARE(w.types(), QStringList{QStringLiteral("ADDED")});
         QCOMPARE(nameOf(w.events().first()), QStringLiteral("after-churn"));
         // Exact lists still answer 410 for a kind that changed since that RV
-        QCOMPARE(m_http->get(QStringLiteral("/api/v1/namespaces/default/secrets?resourceVersion=") + rvOf(quiet)
-                             + QStringLiteral("&resourceVersionMatch=Exact")).code, 410);
+        QCOMPARE(m_http
+                     ->get(QStringLiteral("/api/v1/namespaces/default/secrets?resourceVersion=") + rvOf(quiet)
+                         + QStringLiteral("&resourceVersionMatch=Exact"))
+                     .code,
+            410);
     }
 
     void shouldBookmarkBeforeTheTimeout()
@@ -328,7 +367,8 @@ private Q_SLOTS:
     void shouldSendTablesToTableClients()
     {
         WatchStream w(*m_api);
-        w.open(kCms + QStringLiteral("?watch=1"), {{"Accept", "application/json;as=Table;v=v1;g=meta.k8s.io,application/json"}});
+        w.open(kCms + QStringLiteral("?watch=1"),
+            {{"Accept", "application/json;as=Table;v=v1;g=meta.k8s.io,application/json"}});
         QVERIFY(QTest::qWaitFor([&]() { return w.statusCode() != 0; }, 5000));
         QCOMPARE(m_http->post(kCms, cm(QStringLiteral("t1"), QStringLiteral("x"))).code, 201);
         QVERIFY(w.waitForEvents(1));

@@ -20,7 +20,8 @@ inline const char *const kJson4 = R"({"f:metadata":{"f:labels":{"f:app":{}}},
                    "f:env":{"k:{\"name\":\"A\"}":{".":{},"f:name":{},"f:value":{}}},
                    "f:ports":{"k:{\"containerPort\":80,\"protocol\":\"TCP\"}":{".":{},"f:containerPort":{}}}}}}}}})";
 inline const char *const kJson5 = R"({"name":"web","labels":{"app":"other"}})";
-inline const char *const kJson6 = R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"a":"1","b":"2"}})";
+inline const char *const kJson6
+    = R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"a":"1","b":"2"}})";
 inline const char *const kJson7 = R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"a":"1"}})";
 inline const char *const kJson8 = R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"b":"2"}})";
 inline const char *const kJson9 = R"({"a":"1"})";
@@ -33,7 +34,9 @@ inline const char *const kJson12 = R"({"apiVersion":"example.com/v1","kind":"Thi
             "spec":{"items":[{"type":"A","value":"1"}],"tags":["x"]}})";
 inline const char *const kJson13 = R"({"apiVersion":"example.com/v1","kind":"Thing","metadata":{"name":"t"},
             "spec":{"items":[{"type":"B","value":"2"}],"tags":["y"]}})";
-inline const char *const kJson14 = R"({"apiVersion":"example.com/v1","kind":"Thing","metadata":{"name":"t"},"spec":{"tags":["x"]}})";
+inline const char *const kJson14
+    = R"({"apiVersion":"example.com/v1","kind":"Thing","metadata":{"name":"t"},"spec":{"tags":["x"]}})";
 inline const char *const kJson15 = R"({"type":"B","value":"2"})";
 inline const char *const kJson16 = R"({"replicas":1,"conditions":[{"type":"Available","status":"True"}]})";
-inline const char *const kJson17 = R"({"f:status":{"f:conditions":{".":{},"k:{\"type\":\"Available\"}":{".":{},"f:status":{},"f:type":{}}},"f:replicas":{}}})";
+inline const char *const kJson17
+    = R"({"f:status":{"f:conditions":{".":{},"k:{\"type\":\"Available\"}":{".":{},"f:status":{},"f:type":{}}},"f:replicas":{}}})";

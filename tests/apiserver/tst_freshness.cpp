@@ -4,9 +4,9 @@
 // Status has the real server's shape.
 #include "engine/apiserver/storage/freshness.h"
 
-#include "engine/testing/fakeclock.h"
-#include "engine/base/clock.h"
 #include "engine/apiserver/storage/store.h"
+#include "engine/base/clock.h"
+#include "engine/testing/fakeclock.h"
 
 #include <QJsonArray>
 #include <QtTest>
@@ -20,7 +20,8 @@ const GroupVersionResource kNamespaces{QString(), QStringLiteral("v1"), QStringL
 
 void createNamespace(Store &store, const QString &name)
 {
-    auto r = store.create(kNamespaces, QString(), QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}}}, {});
+    auto r = store.create(kNamespaces, QString(),
+        QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}}}, {});
     QVERIFY2(r, r ? "" : qPrintable(r.error().message()));
 }
 } // namespace

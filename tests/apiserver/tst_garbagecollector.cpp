@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The garbage collector on a Store (no HTTP): background, dangling references, foreground,
 // orphan (k8s-api-semantics §8).
-#include "engine/testing/fakeclock.h"
-#include "engine/base/clock.h"
 #include "engine/apiserver/controllers/garbagecollector.h"
 #include "engine/apiserver/storage/store.h"
+#include "engine/base/clock.h"
+#include "engine/testing/fakeclock.h"
 
 #include <QJsonArray>
 #include <QTest>
@@ -19,9 +19,9 @@ const QString kNs = QStringLiteral("default");
 
 QJsonObject ownerRef(const Object &owner, bool block)
 {
-    return QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-                       {QStringLiteral("name"), owner.name()}, {QStringLiteral("uid"), owner.uid()},
-                       {QStringLiteral("blockOwnerDeletion"), block}};
+    return QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
+        {QStringLiteral("kind"), QStringLiteral("ConfigMap")}, {QStringLiteral("name"), owner.name()},
+        {QStringLiteral("uid"), owner.uid()}, {QStringLiteral("blockOwnerDeletion"), block}};
 }
 
 } // namespace
@@ -80,9 +80,10 @@ private Q_SLOTS:
     {
         const Object owner = make(QStringLiteral("owner"));
         const Object child = make(QStringLiteral("child"), {ownerRef(owner, false)});
-        make(QStringLiteral("grandchild"), {QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                                                        {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-                                                        {QStringLiteral("name"), child.name()}, {QStringLiteral("uid"), child.uid()}}});
+        make(QStringLiteral("grandchild"),
+            {QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
+                {QStringLiteral("kind"), QStringLiteral("ConfigMap")}, {QStringLiteral("name"), child.name()},
+                {QStringLiteral("uid"), child.uid()}}});
         remove(QStringLiteral("owner"), QStringLiteral("Background"));
         QVERIFY(find(QStringLiteral("owner")).isNull());
         QTRY_VERIFY(find(QStringLiteral("child")).isNull());
@@ -93,8 +94,9 @@ private Q_SLOTS:
     void shouldTreatAUidMismatchAsGone()
     {
         make(QStringLiteral("owner"));
-        QJsonObject stale{{QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-                          {QStringLiteral("name"), QStringLiteral("owner")}, {QStringLiteral("uid"), QStringLiteral("not-the-owners-uid")}};
+        QJsonObject stale{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
+            {QStringLiteral("kind"), QStringLiteral("ConfigMap")}, {QStringLiteral("name"), QStringLiteral("owner")},
+            {QStringLiteral("uid"), QStringLiteral("not-the-owners-uid")}};
         make(QStringLiteral("child"), {stale});
         QTRY_VERIFY(find(QStringLiteral("child")).isNull());
         QVERIFY(!find(QStringLiteral("owner")).isNull());
@@ -146,7 +148,7 @@ private Q_SLOTS:
     void shouldNotTakeASameUidObjectInAnotherNamespaceAsTheOwner()
     {
         auto elsewhere = m_store->create(kConfigMaps, QStringLiteral("kube-system"),
-                                         QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("owner")}}}});
+            QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("owner")}}}});
         QVERIFY(elsewhere.ok());
         make(QStringLiteral("child"), {ownerRef(*elsewhere, false)}); // the classic cross-namespace owner bug
         QTRY_VERIFY(find(QStringLiteral("child")).isNull());
@@ -164,10 +166,10 @@ private Q_SLOTS:
 
     void shouldKeepDependentsOfKindsItDoesNotServe()
     {
-        make(QStringLiteral("child"), {QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")},
-                                                   {QStringLiteral("kind"), QStringLiteral("StatefulSet")},
-                                                   {QStringLiteral("name"), QStringLiteral("db")},
-                                                   {QStringLiteral("uid"), QStringLiteral("uid-of-a-statefulset")}}});
+        make(QStringLiteral("child"),
+            {QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")},
+                {QStringLiteral("kind"), QStringLiteral("StatefulSet")}, {QStringLiteral("name"), QStringLiteral("db")},
+                {QStringLiteral("uid"), QStringLiteral("uid-of-a-statefulset")}}});
         QTest::qWait(20);
         QVERIFY(!find(QStringLiteral("child")).isNull());
         QVERIFY(!find(QStringLiteral("child")).isBeingDeleted());
@@ -192,7 +194,8 @@ private Q_SLOTS:
         // Only a dependent that has dependents of its own is deleted in foreground.
         QStringList finalizerSeenOn;
         connect(m_store.get(), &Store::committed, this, [&finalizerSeenOn](const StoreEvent &e) {
-            if (e.object.name() != QLatin1String("owner") && e.object.finalizers().contains(QStringLiteral("foregroundDeletion")))
+            if (e.object.name() != QLatin1String("owner")
+                && e.object.finalizers().contains(QStringLiteral("foregroundDeletion")))
                 finalizerSeenOn << e.object.name();
         });
         const Object owner = make(QStringLiteral("owner"));

@@ -22,24 +22,20 @@ QJsonObject obj(const QByteArray &json)
     return d.object();
 }
 
-QByteArray compact(const QJsonObject &o)
-{
-    return QJsonDocument(o).toJson(QJsonDocument::Compact);
-}
+QByteArray compact(const QJsonObject &o) { return QJsonDocument(o).toJson(QJsonDocument::Compact); }
 
-QByteArray normalized(const QByteArray &json)
-{
-    return compact(obj(json));
-}
+QByteArray normalized(const QByteArray &json) { return compact(obj(json)); }
 
-const QByteArray kDeployment =
-    "{\"metadata\":{\"name\":\"web\",\"finalizers\":[\"a\",\"b\"],"
-    "\"ownerReferences\":[{\"uid\":\"u1\",\"name\":\"o1\"},{\"uid\":\"u2\",\"name\":\"o2\"}]},"
-    "\"spec\":{\"replicas\":1,\"strategy\":{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxSurge\":1}},"
-    "\"template\":{\"spec\":{\"tolerations\":[{\"key\":\"k1\"}],"
-    "\"containers\":[{\"name\":\"app\",\"image\":\"nginx:1\",\"env\":[{\"name\":\"A\",\"value\":\"1\"},{\"name\":\"B\",\"value\":\"2\"}],"
-    "\"ports\":[{\"containerPort\":80,\"name\":\"http\"}],\"volumeMounts\":[{\"mountPath\":\"/data\",\"name\":\"d\"}]},"
-    "{\"name\":\"side\",\"image\":\"busybox\"}]}}}}";
+const QByteArray kDeployment
+    = "{\"metadata\":{\"name\":\"web\",\"finalizers\":[\"a\",\"b\"],"
+      "\"ownerReferences\":[{\"uid\":\"u1\",\"name\":\"o1\"},{\"uid\":\"u2\",\"name\":\"o2\"}]},"
+      "\"spec\":{\"replicas\":1,\"strategy\":{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxSurge\":1}},"
+      "\"template\":{\"spec\":{\"tolerations\":[{\"key\":\"k1\"}],"
+      "\"containers\":[{\"name\":\"app\",\"image\":\"nginx:1\",\"env\":[{\"name\":\"A\",\"value\":\"1\"},{\"name\":"
+      "\"B\",\"value\":\"2\"}],"
+      "\"ports\":[{\"containerPort\":80,\"name\":\"http\"}],\"volumeMounts\":[{\"mountPath\":\"/"
+      "data\",\"name\":\"d\"}]},"
+      "{\"name\":\"side\",\"image\":\"busybox\"}]}}}}";
 
 } // namespace
 
@@ -52,13 +48,17 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("doc");
         QTest::addColumn<QByteArray>("patch");
         QTest::addColumn<QByteArray>("expected");
-        QTest::newRow("null deletes") << QByteArray("{\"a\":1,\"b\":2}") << QByteArray("{\"a\":null}") << QByteArray("{\"b\":2}");
-        QTest::newRow("objects merge") << QByteArray("{\"a\":{\"x\":1,\"y\":2}}") << QByteArray("{\"a\":{\"y\":3,\"z\":4}}")
+        QTest::newRow("null deletes") << QByteArray("{\"a\":1,\"b\":2}") << QByteArray("{\"a\":null}")
+                                      << QByteArray("{\"b\":2}");
+        QTest::newRow("objects merge") << QByteArray("{\"a\":{\"x\":1,\"y\":2}}")
+                                       << QByteArray("{\"a\":{\"y\":3,\"z\":4}}")
                                        << QByteArray("{\"a\":{\"x\":1,\"y\":3,\"z\":4}}");
-        QTest::newRow("arrays replace") << QByteArray("{\"a\":[1,2,3]}") << QByteArray("{\"a\":[4]}") << QByteArray("{\"a\":[4]}");
-        QTest::newRow("scalar replaces object") << QByteArray("{\"a\":{\"x\":1}}") << QByteArray("{\"a\":5}") << QByteArray("{\"a\":5}");
-        QTest::newRow("object replaces scalar, nulls inside dropped") << QByteArray("{\"a\":5}") << QByteArray("{\"a\":{\"b\":null,\"c\":1}}")
-                                                                     << QByteArray("{\"a\":{\"c\":1}}");
+        QTest::newRow("arrays replace") << QByteArray("{\"a\":[1,2,3]}") << QByteArray("{\"a\":[4]}")
+                                        << QByteArray("{\"a\":[4]}");
+        QTest::newRow("scalar replaces object")
+            << QByteArray("{\"a\":{\"x\":1}}") << QByteArray("{\"a\":5}") << QByteArray("{\"a\":5}");
+        QTest::newRow("object replaces scalar, nulls inside dropped")
+            << QByteArray("{\"a\":5}") << QByteArray("{\"a\":{\"b\":null,\"c\":1}}") << QByteArray("{\"a\":{\"c\":1}}");
     }
     void shouldMergePatch()
     {
@@ -75,20 +75,32 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("doc");
         QTest::addColumn<QByteArray>("patch");
         QTest::addColumn<QByteArray>("expected");
-        const QByteArray doc("{\"spec\":{\"replicas\":1,\"list\":[\"a\",\"b\"]},\"metadata\":{\"labels\":{\"x/y\":\"1\",\"t~n\":\"2\"}}}");
+        const QByteArray doc("{\"spec\":{\"replicas\":1,\"list\":[\"a\",\"b\"]},\"metadata\":{\"labels\":{\"x/"
+                             "y\":\"1\",\"t~n\":\"2\"}}}");
         QTest::newRow("replace") << doc << QByteArray("[{\"op\":\"replace\",\"path\":\"/spec/replicas\",\"value\":3}]")
-                                 << QByteArray("{\"spec\":{\"replicas\":3,\"list\":[\"a\",\"b\"]},\"metadata\":{\"labels\":{\"x/y\":\"1\",\"t~n\":\"2\"}}}");
-        QTest::newRow("add appends with -") << doc << QByteArray("[{\"op\":\"add\",\"path\":\"/spec/list/-\",\"value\":\"c\"}]")
-                                            << QByteArray("{\"spec\":{\"replicas\":1,\"list\":[\"a\",\"b\",\"c\"]},\"metadata\":{\"labels\":{\"x/y\":\"1\",\"t~n\":\"2\"}}}");
-        QTest::newRow("add inserts at index") << doc << QByteArray("[{\"op\":\"add\",\"path\":\"/spec/list/0\",\"value\":\"z\"}]")
-                                              << QByteArray("{\"spec\":{\"replicas\":1,\"list\":[\"z\",\"a\",\"b\"]},\"metadata\":{\"labels\":{\"x/y\":\"1\",\"t~n\":\"2\"}}}");
-        QTest::newRow("escapes ~1 and ~0") << doc
-            << QByteArray("[{\"op\":\"remove\",\"path\":\"/metadata/labels/x~1y\"},{\"op\":\"replace\",\"path\":\"/metadata/labels/t~0n\",\"value\":\"3\"}]")
-            << QByteArray("{\"spec\":{\"replicas\":1,\"list\":[\"a\",\"b\"]},\"metadata\":{\"labels\":{\"t~n\":\"3\"}}}");
-        QTest::newRow("move, copy, test") << doc
-            << QByteArray("[{\"op\":\"test\",\"path\":\"/spec/replicas\",\"value\":1},{\"op\":\"copy\",\"from\":\"/spec/replicas\",\"path\":\"/spec/copy\"},"
+                                 << QByteArray("{\"spec\":{\"replicas\":3,\"list\":[\"a\",\"b\"]},\"metadata\":{"
+                                               "\"labels\":{\"x/y\":\"1\",\"t~n\":\"2\"}}}");
+        QTest::newRow("add appends with -")
+            << doc << QByteArray("[{\"op\":\"add\",\"path\":\"/spec/list/-\",\"value\":\"c\"}]")
+            << QByteArray("{\"spec\":{\"replicas\":1,\"list\":[\"a\",\"b\",\"c\"]},\"metadata\":{\"labels\":{\"x/"
+                          "y\":\"1\",\"t~n\":\"2\"}}}");
+        QTest::newRow("add inserts at index")
+            << doc << QByteArray("[{\"op\":\"add\",\"path\":\"/spec/list/0\",\"value\":\"z\"}]")
+            << QByteArray("{\"spec\":{\"replicas\":1,\"list\":[\"z\",\"a\",\"b\"]},\"metadata\":{\"labels\":{\"x/"
+                          "y\":\"1\",\"t~n\":\"2\"}}}");
+        QTest::newRow("escapes ~1 and ~0")
+            << doc
+            << QByteArray("[{\"op\":\"remove\",\"path\":\"/metadata/labels/x~1y\"},{\"op\":\"replace\",\"path\":\"/"
+                          "metadata/labels/t~0n\",\"value\":\"3\"}]")
+            << QByteArray(
+                   "{\"spec\":{\"replicas\":1,\"list\":[\"a\",\"b\"]},\"metadata\":{\"labels\":{\"t~n\":\"3\"}}}");
+        QTest::newRow("move, copy, test")
+            << doc
+            << QByteArray("[{\"op\":\"test\",\"path\":\"/spec/replicas\",\"value\":1},{\"op\":\"copy\",\"from\":\"/"
+                          "spec/replicas\",\"path\":\"/spec/copy\"},"
                           "{\"op\":\"move\",\"from\":\"/spec/list/1\",\"path\":\"/spec/moved\"}]")
-            << QByteArray("{\"spec\":{\"replicas\":1,\"copy\":1,\"moved\":\"b\",\"list\":[\"a\"]},\"metadata\":{\"labels\":{\"x/y\":\"1\",\"t~n\":\"2\"}}}");
+            << QByteArray("{\"spec\":{\"replicas\":1,\"copy\":1,\"moved\":\"b\",\"list\":[\"a\"]},\"metadata\":{"
+                          "\"labels\":{\"x/y\":\"1\",\"t~n\":\"2\"}}}");
     }
     void shouldApplyJsonPatch()
     {
@@ -107,14 +119,18 @@ private Q_SLOTS:
         QTest::addColumn<QString>("messagePart");
         QTest::newRow("not JSON") << QByteArray("[{") << 400 << QStringLiteral("error decoding patch");
         QTest::newRow("not an array") << QByteArray("{\"op\":\"add\"}") << 400 << QStringLiteral("JSON array");
-        QTest::newRow("unknown op") << QByteArray("[{\"op\":\"frob\",\"path\":\"/a\"}]") << 400 << QStringLiteral("unknown op \"frob\"");
-        QTest::newRow("missing value") << QByteArray("[{\"op\":\"add\",\"path\":\"/a\"}]") << 400 << QStringLiteral("missing \"value\"");
+        QTest::newRow("unknown op") << QByteArray("[{\"op\":\"frob\",\"path\":\"/a\"}]") << 400
+                                    << QStringLiteral("unknown op \"frob\"");
+        QTest::newRow("missing value") << QByteArray("[{\"op\":\"add\",\"path\":\"/a\"}]") << 400
+                                       << QStringLiteral("missing \"value\"");
         QTest::newRow("missing path") << QByteArray("[{\"op\":\"replace\",\"path\":\"/spec/nope\",\"value\":1}]") << 422
-                                      << QStringLiteral("JSON patch operation 0 (replace \"/spec/nope\") does not apply");
-        QTest::newRow("failed test names index") << QByteArray("[{\"op\":\"add\",\"path\":\"/a\",\"value\":1},{\"op\":\"test\",\"path\":\"/a\",\"value\":2}]")
+                                      << QStringLiteral(
+                                             "JSON patch operation 0 (replace \"/spec/nope\") does not apply");
+        QTest::newRow("failed test names index") << QByteArray(
+            "[{\"op\":\"add\",\"path\":\"/a\",\"value\":1},{\"op\":\"test\",\"path\":\"/a\",\"value\":2}]")
                                                  << 422 << QStringLiteral("JSON patch operation 1 (test \"/a\")");
-        QTest::newRow("index out of range") << QByteArray("[{\"op\":\"add\",\"path\":\"/spec/list/5\",\"value\":1}]") << 422
-                                            << QStringLiteral("out of bounds");
+        QTest::newRow("index out of range") << QByteArray("[{\"op\":\"add\",\"path\":\"/spec/list/5\",\"value\":1}]")
+                                            << 422 << QStringLiteral("out of bounds");
     }
     void shouldRefuseBadJsonPatches()
     {
@@ -131,7 +147,8 @@ private Q_SLOTS:
     {
         QJsonArray ops;
         for (int i = 0; i <= kMaxJsonPatchOperations; ++i)
-            ops.append(QJsonObject{{QStringLiteral("op"), QStringLiteral("test")}, {QStringLiteral("path"), QStringLiteral("")}, {QStringLiteral("value"), 1}});
+            ops.append(QJsonObject{{QStringLiteral("op"), QStringLiteral("test")},
+                {QStringLiteral("path"), QStringLiteral("")}, {QStringLiteral("value"), 1}});
         const auto r = applyJsonPatch(QJsonObject(), ops);
         QVERIFY(!r.ok());
         QCOMPARE(r.error().code(), 413);
@@ -144,51 +161,63 @@ private Q_SLOTS:
         QTest::addColumn<QString>("pointer");
         QTest::addColumn<QByteArray>("expected");
         QTest::newRow("containers merge by name, image changes")
-            << QByteArray("{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"app\",\"image\":\"nginx:2\"}]}}}}")
+            << QByteArray(
+                   "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"app\",\"image\":\"nginx:2\"}]}}}}")
             << "/spec/template/spec/containers/0/image" << QByteArray("\"nginx:2\"");
-        QTest::newRow("other container kept")
-            << QByteArray("{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"app\",\"image\":\"nginx:2\"}]}}}}")
-            << "/spec/template/spec/containers/1/name" << QByteArray("\"side\"");
+        QTest::newRow("other container kept") << QByteArray(
+            "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"app\",\"image\":\"nginx:2\"}]}}}}")
+                                              << "/spec/template/spec/containers/1/name" << QByteArray("\"side\"");
         QTest::newRow("env merges by name")
-            << QByteArray("{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"app\",\"env\":[{\"name\":\"B\",\"value\":\"20\"},{\"name\":\"C\",\"value\":\"3\"}]}]}}}}")
+            << QByteArray("{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"app\",\"env\":[{\"name\":"
+                          "\"B\",\"value\":\"20\"},{\"name\":\"C\",\"value\":\"3\"}]}]}}}}")
             << "/spec/template/spec/containers/0/env"
-            << QByteArray("[{\"name\":\"A\",\"value\":\"1\"},{\"name\":\"B\",\"value\":\"20\"},{\"name\":\"C\",\"value\":\"3\"}]");
-        QTest::newRow("$patch delete in a list")
-            << QByteArray("{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"side\",\"$patch\":\"delete\"}]}}}}")
-            << "/spec/template/spec/containers" << QByteArray("\"1 item\"");
+            << QByteArray("[{\"name\":\"A\",\"value\":\"1\"},{\"name\":\"B\",\"value\":\"20\"},{\"name\":\"C\","
+                          "\"value\":\"3\"}]");
+        QTest::newRow("$patch delete in a list") << QByteArray(
+            "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"side\",\"$patch\":\"delete\"}]}}}}")
+                                                 << "/spec/template/spec/containers" << QByteArray("\"1 item\"");
         QTest::newRow("ports merge by containerPort")
-            << QByteArray("{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"app\",\"ports\":[{\"containerPort\":443,\"name\":\"https\"}]}]}}}}")
+            << QByteArray("{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"app\",\"ports\":[{"
+                          "\"containerPort\":443,\"name\":\"https\"}]}]}}}}")
             << "/spec/template/spec/containers/0/ports"
             << QByteArray("[{\"containerPort\":80,\"name\":\"http\"},{\"containerPort\":443,\"name\":\"https\"}]");
         QTest::newRow("volumeMounts merge by mountPath")
-            << QByteArray("{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"app\",\"volumeMounts\":[{\"mountPath\":\"/data\",\"readOnly\":true}]}]}}}}")
-            << "/spec/template/spec/containers/0/volumeMounts" << QByteArray("[{\"mountPath\":\"/data\",\"name\":\"d\",\"readOnly\":true}]");
+            << QByteArray("{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"app\",\"volumeMounts\":[{"
+                          "\"mountPath\":\"/data\",\"readOnly\":true}]}]}}}}")
+            << "/spec/template/spec/containers/0/volumeMounts"
+            << QByteArray("[{\"mountPath\":\"/data\",\"name\":\"d\",\"readOnly\":true}]");
         QTest::newRow("tolerations replace atomically")
             << QByteArray("{\"spec\":{\"template\":{\"spec\":{\"tolerations\":[{\"key\":\"k2\"}]}}}}")
             << "/spec/template/spec/tolerations" << QByteArray("[{\"key\":\"k2\"}]");
         QTest::newRow("ownerReferences merge by uid")
-            << QByteArray("{\"metadata\":{\"ownerReferences\":[{\"uid\":\"u2\",\"name\":\"renamed\"},{\"uid\":\"u3\",\"name\":\"o3\"}]}}")
+            << QByteArray("{\"metadata\":{\"ownerReferences\":[{\"uid\":\"u2\",\"name\":\"renamed\"},{\"uid\":\"u3\","
+                          "\"name\":\"o3\"}]}}")
             << "/metadata/ownerReferences"
-            << QByteArray("[{\"uid\":\"u1\",\"name\":\"o1\"},{\"uid\":\"u2\",\"name\":\"renamed\"},{\"uid\":\"u3\",\"name\":\"o3\"}]");
-        QTest::newRow("finalizers merge as a set")
-            << QByteArray("{\"metadata\":{\"finalizers\":[\"b\",\"c\"]}}") << "/metadata/finalizers" << QByteArray("[\"a\",\"b\",\"c\"]");
+            << QByteArray("[{\"uid\":\"u1\",\"name\":\"o1\"},{\"uid\":\"u2\",\"name\":\"renamed\"},{\"uid\":\"u3\","
+                          "\"name\":\"o3\"}]");
+        QTest::newRow("finalizers merge as a set") << QByteArray("{\"metadata\":{\"finalizers\":[\"b\",\"c\"]}}")
+                                                   << "/metadata/finalizers" << QByteArray("[\"a\",\"b\",\"c\"]");
         QTest::newRow("$deleteFromPrimitiveList")
-            << QByteArray("{\"metadata\":{\"$deleteFromPrimitiveList/finalizers\":[\"a\"]}}") << "/metadata/finalizers" << QByteArray("[\"b\"]");
+            << QByteArray("{\"metadata\":{\"$deleteFromPrimitiveList/finalizers\":[\"a\"]}}") << "/metadata/finalizers"
+            << QByteArray("[\"b\"]");
         QTest::newRow("$patch replace on a map")
-            << QByteArray("{\"spec\":{\"strategy\":{\"$patch\":\"replace\",\"type\":\"Recreate\"}}}") << "/spec/strategy" << QByteArray("{\"type\":\"Recreate\"}");
-        QTest::newRow("$retainKeys")
-            << QByteArray("{\"spec\":{\"strategy\":{\"$retainKeys\":[\"type\"],\"type\":\"Recreate\"}}}") << "/spec/strategy" << QByteArray("{\"type\":\"Recreate\"}");
-        QTest::newRow("null deletes a key")
-            << QByteArray("{\"spec\":{\"strategy\":{\"rollingUpdate\":null}}}") << "/spec/strategy" << QByteArray("{\"type\":\"RollingUpdate\"}");
-        QTest::newRow("$patch delete on a map")
-            << QByteArray("{\"spec\":{\"strategy\":{\"$patch\":\"delete\"}}}") << "/spec" << QByteArray("\"no strategy\"");
+            << QByteArray("{\"spec\":{\"strategy\":{\"$patch\":\"replace\",\"type\":\"Recreate\"}}}")
+            << "/spec/strategy" << QByteArray("{\"type\":\"Recreate\"}");
+        QTest::newRow("$retainKeys") << QByteArray(
+            "{\"spec\":{\"strategy\":{\"$retainKeys\":[\"type\"],\"type\":\"Recreate\"}}}")
+                                     << "/spec/strategy" << QByteArray("{\"type\":\"Recreate\"}");
+        QTest::newRow("null deletes a key") << QByteArray("{\"spec\":{\"strategy\":{\"rollingUpdate\":null}}}")
+                                            << "/spec/strategy" << QByteArray("{\"type\":\"RollingUpdate\"}");
+        QTest::newRow("$patch delete on a map") << QByteArray("{\"spec\":{\"strategy\":{\"$patch\":\"delete\"}}}")
+                                                << "/spec" << QByteArray("\"no strategy\"");
         QTest::newRow("$setElementOrder orders the merged list")
-            << QByteArray("{\"spec\":{\"template\":{\"spec\":{\"$setElementOrder/containers\":[{\"name\":\"side\"},{\"name\":\"app\"}],"
+            << QByteArray("{\"spec\":{\"template\":{\"spec\":{\"$setElementOrder/"
+                          "containers\":[{\"name\":\"side\"},{\"name\":\"app\"}],"
                           "\"containers\":[{\"name\":\"app\",\"image\":\"nginx:3\"}]}}}}")
             << "/spec/template/spec/containers/0/name" << QByteArray("\"side\"");
-        QTest::newRow("$patch replace element replaces the list")
-            << QByteArray("{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"$patch\":\"replace\"},{\"name\":\"only\",\"image\":\"x\"}]}}}}")
-            << "/spec/template/spec/containers" << QByteArray("[{\"name\":\"only\",\"image\":\"x\"}]");
+        QTest::newRow("$patch replace element replaces the list") << QByteArray(
+            "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"$patch\":\"replace\"},{\"name\":\"only\",\"image\":"
+            "\"x\"}]}}}}") << "/spec/template/spec/containers" << QByteArray("[{\"name\":\"only\",\"image\":\"x\"}]");
     }
     void shouldStrategicMerge()
     {
@@ -217,7 +246,7 @@ private Q_SLOTS:
     void shouldRefuseMergeListElementWithoutKey()
     {
         const auto r = applyPatch(PatchKind::StrategicMerge, obj(kDeployment),
-                                  "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"image\":\"x\"}]}}}}", false);
+            "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"image\":\"x\"}]}}}}", false);
         QVERIFY(!r.ok());
         QCOMPARE(r.error().code(), 400);
         QVERIFY(r.error().message().contains(QLatin1String("merge key: name")));
@@ -225,10 +254,13 @@ private Q_SLOTS:
 
     void shouldDescribeTheMergeKeyTable()
     {
-        QCOMPARE(strategicMergeKey(QStringLiteral("spec.template.spec.containers")), std::optional<QString>(QStringLiteral("name")));
-        QCOMPARE(strategicMergeKey(QStringLiteral("spec.containers.ports")), std::optional<QString>(QStringLiteral("containerPort")));
+        QCOMPARE(strategicMergeKey(QStringLiteral("spec.template.spec.containers")),
+            std::optional<QString>(QStringLiteral("name")));
+        QCOMPARE(strategicMergeKey(QStringLiteral("spec.containers.ports")),
+            std::optional<QString>(QStringLiteral("containerPort")));
         QCOMPARE(strategicMergeKey(QStringLiteral("spec.ports")), std::optional<QString>(QStringLiteral("port")));
-        QCOMPARE(strategicMergeKey(QStringLiteral("status.conditions")), std::optional<QString>(QStringLiteral("type")));
+        QCOMPARE(
+            strategicMergeKey(QStringLiteral("status.conditions")), std::optional<QString>(QStringLiteral("type")));
         QCOMPARE(strategicMergeKey(QStringLiteral("spec.template.spec.tolerations")), std::nullopt);
         QCOMPARE(strategicMergeKey(QStringLiteral("spec.xenv")), std::nullopt);
     }
@@ -238,8 +270,10 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("contentType");
         QTest::addColumn<int>("kind");
         QTest::newRow("json patch") << QByteArray("application/json-patch+json") << int(PatchKind::JsonPatch);
-        QTest::newRow("merge with charset") << QByteArray("application/merge-patch+json; charset=utf-8") << int(PatchKind::MergePatch);
-        QTest::newRow("strategic") << QByteArray("application/strategic-merge-patch+json") << int(PatchKind::StrategicMerge);
+        QTest::newRow("merge with charset")
+            << QByteArray("application/merge-patch+json; charset=utf-8") << int(PatchKind::MergePatch);
+        QTest::newRow("strategic") << QByteArray("application/strategic-merge-patch+json")
+                                   << int(PatchKind::StrategicMerge);
         QTest::newRow("apply") << QByteArray("application/apply-patch+yaml") << int(PatchKind::Apply);
         QTest::newRow("plain json") << QByteArray("application/json") << int(PatchKind::Unknown);
     }
@@ -256,8 +290,9 @@ private Q_SLOTS:
         QVERIFY(!r.ok());
         QCOMPARE(r.error().code(), 415);
         QCOMPARE(r.error().reason(), QStringLiteral("UnsupportedMediaType"));
-        QCOMPARE(r.error().message(), QStringLiteral("the body of the request was in an unknown format - accepted media types include: "
-                                                     "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml"));
+        QCOMPARE(r.error().message(),
+            QStringLiteral("the body of the request was in an unknown format - accepted media types include: "
+                           "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml"));
     }
 
     void shouldValidatePatchOptions()
@@ -267,15 +302,21 @@ private Q_SLOTS:
         const auto noManager = validatePatchOptions(PatchKind::Apply, QString(), false);
         QVERIFY(!noManager.ok());
         QCOMPARE(noManager.error().code(), 422);
-        QCOMPARE(noManager.error().message(), QStringLiteral("PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch"));
+        QCOMPARE(noManager.error().message(),
+            QStringLiteral(
+                "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch"));
         const auto force = validatePatchOptions(PatchKind::MergePatch, QString(), true);
-        QCOMPARE(force.error().message(), QStringLiteral("PatchOptions.meta.k8s.io \"\" is invalid: force: Forbidden: may not be specified for non-apply patch"));
+        QCOMPARE(force.error().message(),
+            QStringLiteral("PatchOptions.meta.k8s.io \"\" is invalid: force: Forbidden: may not be specified for "
+                           "non-apply patch"));
     }
 
     void shouldServerSideApplyCommonCases()
     {
-        const QJsonObject applied = obj("{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"web\"},"
-                                        "\"spec\":{\"replicas\":3,\"template\":{\"spec\":{\"containers\":[{\"name\":\"app\",\"image\":\"nginx:9\"}]}}}}");
+        const QJsonObject applied
+            = obj("{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"web\"},"
+                  "\"spec\":{\"replicas\":3,\"template\":{\"spec\":{\"containers\":[{\"name\":\"app\",\"image\":"
+                  "\"nginx:9\"}]}}}}");
         const auto created = applyServerSide(std::nullopt, applied, false);
         QVERIFY(created.ok());
         QCOMPARE(*created, applied);
@@ -283,8 +324,12 @@ private Q_SLOTS:
         QVERIFY(merged.ok());
         const QJsonObject spec = merged->value(QLatin1String("spec")).toObject();
         QCOMPARE(spec.value(QLatin1String("replicas")).toInt(), 3);
-        const QJsonArray containers = spec.value(QLatin1String("template")).toObject().value(QLatin1String("spec")).toObject()
-                                          .value(QLatin1String("containers")).toArray();
+        const QJsonArray containers = spec.value(QLatin1String("template"))
+                                          .toObject()
+                                          .value(QLatin1String("spec"))
+                                          .toObject()
+                                          .value(QLatin1String("containers"))
+                                          .toArray();
         QCOMPARE(containers.size(), 2);
         QCOMPARE(containers.at(0).toObject().value(QLatin1String("image")).toString(), QStringLiteral("nginx:9"));
         const auto noKind = applyServerSide(std::nullopt, obj("{\"metadata\":{\"name\":\"x\"}}"), false);

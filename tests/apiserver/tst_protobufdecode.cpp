@@ -34,17 +34,28 @@ QByteArray varint(quint64 v)
     return out;
 }
 QByteArray key(quint32 number, int wireType) { return varint((quint64(number) << 3) | quint64(wireType)); }
-QByteArray bytesField(quint32 number, const QByteArray &payload) { return key(number, 2) + varint(quint64(payload.size())) + payload; }
-QByteArray intField(quint32 number, quint64 v) { return key(number, 0) + varint(v); }
-QByteArray mapEntry(quint32 number, const QByteArray &k, const QByteArray &v) { return bytesField(number, bytesField(1, k) + bytesField(2, v)); }
-
-QByteArray envelope(const QByteArray &apiVersion, const QByteArray &kind, const QByteArray &raw, const QByteArray &encoding = {})
+QByteArray bytesField(quint32 number, const QByteArray &payload)
 {
-    const QByteArray typeMeta = bytesField(1, apiVersion) + bytesField(2, kind);
-    return QByteArray("k8s\0", 4) + bytesField(1, typeMeta) + bytesField(2, raw) + bytesField(3, encoding) + bytesField(4, QByteArray());
+    return key(number, 2) + varint(quint64(payload.size())) + payload;
+}
+QByteArray intField(quint32 number, quint64 v) { return key(number, 0) + varint(v); }
+QByteArray mapEntry(quint32 number, const QByteArray &k, const QByteArray &v)
+{
+    return bytesField(number, bytesField(1, k) + bytesField(2, v));
 }
 
-QByteArray metadata(const QByteArray &name) { return bytesField(1, bytesField(1, name) + bytesField(2, {}) + intField(7, 0)); }
+QByteArray envelope(
+    const QByteArray &apiVersion, const QByteArray &kind, const QByteArray &raw, const QByteArray &encoding = {})
+{
+    const QByteArray typeMeta = bytesField(1, apiVersion) + bytesField(2, kind);
+    return QByteArray("k8s\0", 4) + bytesField(1, typeMeta) + bytesField(2, raw) + bytesField(3, encoding)
+        + bytesField(4, QByteArray());
+}
+
+QByteArray metadata(const QByteArray &name)
+{
+    return bytesField(1, bytesField(1, name) + bytesField(2, {}) + intField(7, 0));
+}
 
 QJsonObject decodeOk(const QByteArray &body)
 {
@@ -65,18 +76,21 @@ private Q_SLOTS:
     void shouldDecodeBodiesCapturedFromKubectl_data()
     {
         QTest::addColumn<QString>("name");
-        for (const char *n : {"configmap", "secret", "secret-docker", "namespace", "deployment", "deployment-cmd", "deployment-multi"})
+        for (const char *n :
+            {"configmap", "secret", "secret-docker", "namespace", "deployment", "deployment-cmd", "deployment-multi"})
             QTest::newRow(n) << QString::fromLatin1(n);
     }
     void shouldDecodeBodiesCapturedFromKubectl()
     {
         QFETCH(QString, name);
         const QByteArray body = readData(QStringLiteral("kubectl133-%1.pb").arg(name));
-        const QJsonObject want = QJsonDocument::fromJson(readData(QStringLiteral("kubectl133-%1.json").arg(name))).object();
+        const QJsonObject want
+            = QJsonDocument::fromJson(readData(QStringLiteral("kubectl133-%1.json").arg(name))).object();
         QVERIFY(!want.isEmpty());
         auto got = decodeProtobufBody(body);
         QVERIFY2(got, got ? "" : qPrintable(got.error().message()));
-        QCOMPARE(QJsonDocument(*got).toJson(QJsonDocument::Compact), QJsonDocument(want).toJson(QJsonDocument::Compact));
+        QCOMPARE(
+            QJsonDocument(*got).toJson(QJsonDocument::Compact), QJsonDocument(want).toJson(QJsonDocument::Compact));
     }
 
     void shouldDecodeAccessReviewsCapturedFromKubectl_data()
@@ -86,22 +100,30 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("hex");
         QTest::addColumn<QByteArray>("json");
         QTest::newRow("can-i resource")
-            << QByteArray("6b3873000a320a17617574686f72697a6174696f6e2e6b38732e696f2f7631121753656c665375626a65637441636365737352657669657712520a100a00"
-                          "12001a0022002a0032003800420012340a320a0764656661756c7412066372656174651a0022002a106465706c6f796d656e74732e617070733201783a06"
+            << QByteArray("6b3873000a320a17617574686f72697a6174696f6e2e6b38732e696f2f7631121753656c665375626a6563744163"
+                          "6365737352657669657712520a100a00"
+                          "12001a0022002a0032003800420012340a320a0764656661756c7412066372656174651a0022002a106465706c6f"
+                          "796d656e74732e617070733201783a06"
                           "7374617475731a08080012001a0020001a002200")
-            << QByteArray(R"({"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectAccessReview","metadata":{},"spec":{"resourceAttributes":)"
-                          R"({"name":"status","namespace":"default","resource":"deployments.apps","subresource":"x","verb":"create"}}})");
+            << QByteArray(
+                   R"({"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectAccessReview","metadata":{},"spec":{"resourceAttributes":)"
+                   R"({"name":"status","namespace":"default","resource":"deployments.apps","subresource":"x","verb":"create"}}})");
         QTest::newRow("can-i path")
-            << QByteArray("6b3873000a320a17617574686f72697a6174696f6e2e6b38732e696f2f7631121753656c665375626a656374416363657373526576696577122c0a100a00"
+            << QByteArray("6b3873000a320a17617574686f72697a6174696f6e2e6b38732e696f2f7631121753656c665375626a6563744163"
+                          "63657373526576696577122c0a100a00"
                           "12001a0022002a00320038004200120e120c0a052f6c6f677312036765741a08080012001a0020001a002200")
-            << QByteArray(R"({"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectAccessReview","metadata":{},"spec":{"nonResourceAttributes":)"
-                          R"({"path":"/logs","verb":"get"}}})");
+            << QByteArray(
+                   R"({"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectAccessReview","metadata":{},"spec":{"nonResourceAttributes":)"
+                   R"({"path":"/logs","verb":"get"}}})");
         QTest::newRow("can-i --list")
-            << QByteArray("6b3873000a310a17617574686f72697a6174696f6e2e6b38732e696f2f7631121653656c665375626a65637452756c657352657669657712230a100a00"
+            << QByteArray("6b3873000a310a17617574686f72697a6174696f6e2e6b38732e696f2f7631121653656c665375626a6563745275"
+                          "6c657352657669657712230a100a00"
                           "12001a0022002a0032003800420012090a0764656661756c741a04180022001a002200")
-            << QByteArray(R"({"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectRulesReview","metadata":{},"spec":{"namespace":"default"}})");
+            << QByteArray(
+                   R"({"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectRulesReview","metadata":{},"spec":{"namespace":"default"}})");
         QTest::newRow("whoami")
-            << QByteArray("6b3873000a2d0a1861757468656e7469636174696f6e2e6b38732e696f2f7631121153656c665375626a656374526576696577121a0a100a0012001a00"
+            << QByteArray("6b3873000a2d0a1861757468656e7469636174696f6e2e6b38732e696f2f7631121153656c665375626a65637452"
+                          "6576696577121a0a100a0012001a00"
                           "22002a0032003800420012060a040a0012001a002200")
             << QByteArray(R"({"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview","metadata":{}})");
     }
@@ -111,17 +133,21 @@ private Q_SLOTS:
         QFETCH(QByteArray, json);
         auto got = decodeProtobufBody(QByteArray::fromHex(hex));
         QVERIFY2(got, got ? "" : qPrintable(got.error().message()));
-        QCOMPARE(QJsonDocument(*got).toJson(QJsonDocument::Compact), QJsonDocument::fromJson(json).toJson(QJsonDocument::Compact));
+        QCOMPARE(QJsonDocument(*got).toJson(QJsonDocument::Compact),
+            QJsonDocument::fromJson(json).toJson(QJsonDocument::Compact));
     }
 
     void shouldSkipUnknownFieldNumbers()
     {
         // Unknown numbers of every wire type, in the object and inside ObjectMeta.
-        const QByteArray meta = bytesField(1, bytesField(1, "cm") + intField(90, 7) + key(91, 5) + QByteArray(4, 'x') + key(92, 1)
-                                                  + QByteArray(8, 'y') + bytesField(93, "ignored"));
-        const QByteArray raw = meta + intField(99, 300) + bytesField(98, bytesField(1, "nested")) + mapEntry(2, "k", "v");
+        const QByteArray meta = bytesField(1,
+            bytesField(1, "cm") + intField(90, 7) + key(91, 5) + QByteArray(4, 'x') + key(92, 1) + QByteArray(8, 'y')
+                + bytesField(93, "ignored"));
+        const QByteArray raw
+            = meta + intField(99, 300) + bytesField(98, bytesField(1, "nested")) + mapEntry(2, "k", "v");
         const QJsonObject o = decodeOk(envelope("v1", "ConfigMap", raw));
-        QCOMPARE(o.value(QLatin1String("metadata")).toObject(), (QJsonObject{{QStringLiteral("name"), QStringLiteral("cm")}}));
+        QCOMPARE(o.value(QLatin1String("metadata")).toObject(),
+            (QJsonObject{{QStringLiteral("name"), QStringLiteral("cm")}}));
         QCOMPARE(o.value(QLatin1String("data")).toObject(), (QJsonObject{{QStringLiteral("k"), QStringLiteral("v")}}));
         QCOMPARE(o.keys(), (QStringList{"apiVersion", "data", "kind", "metadata"}));
     }
@@ -132,38 +158,51 @@ private Q_SLOTS:
         const QByteArray spec = intField(1, 0) + intField(5, 0) + intField(7, 0) + intField(6, 0);
         const QJsonObject o = decodeOk(envelope("apps/v1", "Deployment", metadata("d") + bytesField(2, spec)));
         QCOMPARE(o.value(QLatin1String("spec")).toObject(),
-                 (QJsonObject{{QStringLiteral("replicas"), 0}, {QStringLiteral("revisionHistoryLimit"), 0}}));
+            (QJsonObject{{QStringLiteral("replicas"), 0}, {QStringLiteral("revisionHistoryLimit"), 0}}));
         const QJsonObject cm = decodeOk(envelope("v1", "ConfigMap", metadata("c") + intField(4, 0)));
         QCOMPARE(cm.value(QLatin1String("immutable")), QJsonValue(false));
     }
 
     void shouldConvertIntOrStringTimeBytesAndQuantities()
     {
-        const QByteArray rolling = bytesField(1, intField(1, 0) + intField(2, 1)) + bytesField(2, intField(1, 1) + bytesField(3, "25%"));
+        const QByteArray rolling
+            = bytesField(1, intField(1, 0) + intField(2, 1)) + bytesField(2, intField(1, 1) + bytesField(3, "25%"));
         const QByteArray strategy = bytesField(1, "RollingUpdate") + bytesField(2, rolling);
-        const QByteArray resources = mapEntry(1, "cpu", bytesField(1, "500m")) + mapEntry(2, "memory", bytesField(1, "64Mi"));
+        const QByteArray resources
+            = mapEntry(1, "cpu", bytesField(1, "500m")) + mapEntry(2, "memory", bytesField(1, "64Mi"));
         const QByteArray container = bytesField(1, "c") + bytesField(2, "img") + bytesField(8, resources)
-                                     + bytesField(7, bytesField(1, "A") + bytesField(2, "B")) + intField(16, 1);
+            + bytesField(7, bytesField(1, "A") + bytesField(2, "B")) + intField(16, 1);
         const QByteArray podSpec = bytesField(2, container) + intField(4, 30);
-        const QByteArray meta = bytesField(1, bytesField(1, "d") + bytesField(8, intField(1, 1714557600)) + mapEntry(12, "note", "x"));
+        const QByteArray meta
+            = bytesField(1, bytesField(1, "d") + bytesField(8, intField(1, 1714557600)) + mapEntry(12, "note", "x"));
         const QByteArray spec = bytesField(4, strategy) + bytesField(3, bytesField(2, podSpec));
         const QJsonObject o = decodeOk(envelope("apps/v1", "Deployment", meta + bytesField(2, spec)));
         const QJsonObject m = o.value(QLatin1String("metadata")).toObject();
         QCOMPARE(m.value(QLatin1String("creationTimestamp")).toString(), QStringLiteral("2024-05-01T10:00:00Z"));
-        QCOMPARE(m.value(QLatin1String("annotations")).toObject().value(QLatin1String("note")).toString(), QStringLiteral("x"));
+        QCOMPARE(m.value(QLatin1String("annotations")).toObject().value(QLatin1String("note")).toString(),
+            QStringLiteral("x"));
         const QJsonObject s = o.value(QLatin1String("spec")).toObject();
-        const QJsonObject ru = s.value(QLatin1String("strategy")).toObject().value(QLatin1String("rollingUpdate")).toObject();
+        const QJsonObject ru
+            = s.value(QLatin1String("strategy")).toObject().value(QLatin1String("rollingUpdate")).toObject();
         QCOMPARE(ru.value(QLatin1String("maxUnavailable")), QJsonValue(1));
         QCOMPARE(ru.value(QLatin1String("maxSurge")), QJsonValue(QStringLiteral("25%")));
         const QJsonObject ps = s.value(QLatin1String("template")).toObject().value(QLatin1String("spec")).toObject();
         QCOMPARE(ps.value(QLatin1String("terminationGracePeriodSeconds")), QJsonValue(30));
         const QJsonObject c = ps.value(QLatin1String("containers")).toArray().first().toObject();
-        QCOMPARE(c.value(QLatin1String("resources")).toObject().value(QLatin1String("limits")).toObject().value(QLatin1String("cpu")).toString(),
-                 QStringLiteral("500m"));
-        QCOMPARE(c.value(QLatin1String("env")).toArray().first().toObject().value(QLatin1String("value")).toString(), QStringLiteral("B"));
+        QCOMPARE(c.value(QLatin1String("resources"))
+                     .toObject()
+                     .value(QLatin1String("limits"))
+                     .toObject()
+                     .value(QLatin1String("cpu"))
+                     .toString(),
+            QStringLiteral("500m"));
+        QCOMPARE(c.value(QLatin1String("env")).toArray().first().toObject().value(QLatin1String("value")).toString(),
+            QStringLiteral("B"));
         QCOMPARE(c.value(QLatin1String("stdin")), QJsonValue(true));
-        const QJsonObject secret = decodeOk(envelope("v1", "Secret", metadata("s") + mapEntry(2, "bin", QByteArray("\x00\xff", 2))));
-        QCOMPARE(secret.value(QLatin1String("data")).toObject().value(QLatin1String("bin")).toString(), QStringLiteral("AP8="));
+        const QJsonObject secret
+            = decodeOk(envelope("v1", "Secret", metadata("s") + mapEntry(2, "bin", QByteArray("\x00\xff", 2))));
+        QCOMPARE(secret.value(QLatin1String("data")).toObject().value(QLatin1String("bin")).toString(),
+            QStringLiteral("AP8="));
     }
 
     void shouldRefuseMalformedBodiesWith400_data()
@@ -173,8 +212,10 @@ private Q_SLOTS:
         const QByteArray good = readData(QStringLiteral("kubectl133-deployment.pb"));
         QTest::newRow("no magic") << good.mid(4) << QStringLiteral("k8s");
         QTest::newRow("truncated") << good.left(good.size() - 20) << QStringLiteral("claims");
-        QTest::newRow("name as varint") << envelope("v1", "ConfigMap", bytesField(1, intField(1, 5))) << QStringLiteral("metadata.name");
-        QTest::newRow("truncated varint") << envelope("v1", "ConfigMap", QByteArray("\x08\xff", 2)) << QStringLiteral("truncated varint");
+        QTest::newRow("name as varint") << envelope("v1", "ConfigMap", bytesField(1, intField(1, 5)))
+                                        << QStringLiteral("metadata.name");
+        QTest::newRow("truncated varint")
+            << envelope("v1", "ConfigMap", QByteArray("\x08\xff", 2)) << QStringLiteral("truncated varint");
     }
     void shouldRefuseMalformedBodiesWith400()
     {
@@ -192,7 +233,8 @@ private Q_SLOTS:
         QVERIFY(!service);
         QCOMPARE(service.error().code(), 415);
         QCOMPARE(service.error().reason(), QStringLiteral("UnsupportedMediaType"));
-        QVERIFY2(service.error().message().contains(QLatin1String("v1 Service")), qPrintable(service.error().message()));
+        QVERIFY2(
+            service.error().message().contains(QLatin1String("v1 Service")), qPrintable(service.error().message()));
         QVERIFY(service.error().message().contains(QLatin1String("apps/v1 Deployment")));
         auto gzip = decodeProtobufBody(envelope("v1", "ConfigMap", metadata("c"), "gzip"));
         QVERIFY(!gzip);
@@ -202,7 +244,9 @@ private Q_SLOTS:
 
     void shouldReadFieldsWithoutOverrunning()
     {
-        const QByteArray truncated("\x0a\x05" "ab", 4); // claims 5 bytes, 2 present (the reader keeps a view)
+        const QByteArray truncated("\x0a\x05"
+                                   "ab",
+            4); // claims 5 bytes, 2 present (the reader keeps a view)
         ProtobufReader r(truncated);
         ProtobufReader::Field f;
         QVERIFY(!r.next(&f));

@@ -56,8 +56,10 @@ private Q_SLOTS:
         QTest::addColumn<int>("unavailable");
         QTest::newRow("defaults 25%/25% of 3") << QByteArray() << 3 << 1 << 0;
         QTest::newRow("defaults of 10") << QByteArray() << 10 << 3 << 2;
-        QTest::newRow("both zero → unavailable 1") << QByteArray("{\"rollingUpdate\":{\"maxSurge\":0,\"maxUnavailable\":\"0%\"}}") << 4 << 0 << 1;
-        QTest::newRow("integers") << QByteArray("{\"rollingUpdate\":{\"maxSurge\":2,\"maxUnavailable\":1}}") << 4 << 2 << 1;
+        QTest::newRow("both zero → unavailable 1")
+            << QByteArray("{\"rollingUpdate\":{\"maxSurge\":0,\"maxUnavailable\":\"0%\"}}") << 4 << 0 << 1;
+        QTest::newRow("integers") << QByteArray("{\"rollingUpdate\":{\"maxSurge\":2,\"maxUnavailable\":1}}") << 4 << 2
+                                  << 1;
         QTest::newRow("recreate") << QByteArray("{\"type\":\"Recreate\"}") << 4 << 0 << 0;
     }
     void shouldComputeRolloutLimits()
@@ -78,7 +80,9 @@ private Q_SLOTS:
     {
         const QJsonObject t{{QStringLiteral("spec"), QJsonObject{{QStringLiteral("containers"), QJsonArray{}}}}};
         QJsonObject labelled = t;
-        labelled.insert(QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), QJsonObject{{QStringLiteral("pod-template-hash"), QStringLiteral("x")}}}});
+        labelled.insert(QStringLiteral("metadata"),
+            QJsonObject{
+                {QStringLiteral("labels"), QJsonObject{{QStringLiteral("pod-template-hash"), QStringLiteral("x")}}}});
         QCOMPARE(sim::podTemplateHash(t), sim::podTemplateHash(labelled));
         QJsonObject other = t;
         other.insert(QStringLiteral("spec"), QJsonObject{{QStringLiteral("hostname"), QStringLiteral("h")}});
@@ -100,7 +104,8 @@ private Q_SLOTS:
         obs.now = t0;
         QJsonObject st = sim::nextDeploymentStatus({}, obs);
         QCOMPARE(progressing(st).value(QLatin1String("reason")).toString(), QStringLiteral("NewReplicaSetCreated"));
-        QCOMPARE(progressing(st).value(QLatin1String("message")).toString(), QStringLiteral("Created new replica set \"web-abc\""));
+        QCOMPARE(progressing(st).value(QLatin1String("message")).toString(),
+            QStringLiteral("Created new replica set \"web-abc\""));
         QCOMPARE(st.value(QLatin1String("observedGeneration")).toInt(), 1);
         QVERIFY(!st.contains(QLatin1String("replicas")));
         // Pods appear: progress.
@@ -129,8 +134,9 @@ private Q_SLOTS:
         QCOMPARE(progressing(st).value(QLatin1String("status")).toString(), QStringLiteral("True"));
         QCOMPARE(progressing(st).value(QLatin1String("reason")).toString(), QStringLiteral("NewReplicaSetAvailable"));
         QCOMPARE(progressing(st).value(QLatin1String("lastTransitionTime")).toString(), sim::timestamp(t0.addSecs(50)));
-        QCOMPARE(st.value(QLatin1String("conditions")).toArray().at(0).toObject().value(QLatin1String("reason")).toString(),
-                 QStringLiteral("MinimumReplicasAvailable"));
+        QCOMPARE(
+            st.value(QLatin1String("conditions")).toArray().at(0).toObject().value(QLatin1String("reason")).toString(),
+            QStringLiteral("MinimumReplicasAvailable"));
     }
 };
 

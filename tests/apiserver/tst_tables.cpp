@@ -44,24 +44,38 @@ private Q_SLOTS:
         QTest::addColumn<QString>("ready");
         QTest::addColumn<QString>("status");
         QTest::addColumn<QString>("restarts");
-        const QByteArray meta = R"("metadata":{"name":"p","creationTimestamp":"2026-01-01T00:00:00Z"},"spec":{"containers":[{"name":"a"},{"name":"b"}]})";
+        const QByteArray meta
+            = R"("metadata":{"name":"p","creationTimestamp":"2026-01-01T00:00:00Z"},"spec":{"containers":[{"name":"a"},{"name":"b"}]})";
         QTest::newRow("running") << QByteArray("{" + meta + R"(,"status":{"phase":"Running","containerStatuses":[
             {"name":"a","ready":true,"restartCount":0,"state":{"running":{}}},{"name":"b","ready":true,"restartCount":0,"state":{"running":{}}}]}})")
-                                 << "2/2" << "Running" << "0";
+                                 << "2/2"
+                                 << "Running"
+                                 << "0";
         QTest::newRow("image pull") << QByteArray("{" + meta + R"(,"status":{"phase":"Pending","containerStatuses":[
             {"name":"a","ready":false,"restartCount":0,"state":{"waiting":{"reason":"ImagePullBackOff"}}},{"name":"b","ready":true,"restartCount":0,"state":{"running":{}}}]}})")
-                                    << "1/2" << "ImagePullBackOff" << "0";
+                                    << "1/2"
+                                    << "ImagePullBackOff"
+                                    << "0";
         QTest::newRow("crash loop") << QByteArray("{" + meta + R"(,"status":{"phase":"Running","containerStatuses":[
             {"name":"a","ready":false,"restartCount":4,"state":{"waiting":{"reason":"CrashLoopBackOff"}},"lastState":{"terminated":{"exitCode":1,"finishedAt":"2026-01-01T00:50:00Z"}}},
             {"name":"b","ready":true,"restartCount":1,"state":{"running":{}}}]}})")
-                                    << "1/2" << "CrashLoopBackOff" << "5 (10m ago)";
+                                    << "1/2"
+                                    << "CrashLoopBackOff"
+                                    << "5 (10m ago)";
         QTest::newRow("exit code") << QByteArray("{" + meta + R"(,"status":{"phase":"Failed","containerStatuses":[
             {"name":"a","ready":false,"restartCount":0,"state":{"terminated":{"exitCode":2}}}]}})")
-                                   << "0/2" << "ExitCode:2" << "0";
-        QTest::newRow("terminating") << QByteArray(R"({"metadata":{"name":"p","creationTimestamp":"2026-01-01T00:00:00Z","deletionTimestamp":"2026-01-01T00:59:00Z"},
+                                   << "0/2"
+                                   << "ExitCode:2"
+                                   << "0";
+        QTest::newRow("terminating") << QByteArray(
+            R"({"metadata":{"name":"p","creationTimestamp":"2026-01-01T00:00:00Z","deletionTimestamp":"2026-01-01T00:59:00Z"},
             "spec":{"containers":[{"name":"a"}]},"status":{"phase":"Running","containerStatuses":[{"name":"a","ready":true,"restartCount":0,"state":{"running":{}}}]}})")
-                                     << "1/1" << "Terminating" << "0";
-        QTest::newRow("pending, no status") << QByteArray("{" + meta + R"(,"status":{"phase":"Pending"}})") << "0/2" << "Pending" << "0";
+                                     << "1/1"
+                                     << "Terminating"
+                                     << "0";
+        QTest::newRow("pending, no status") << QByteArray("{" + meta + R"(,"status":{"phase":"Pending"}})") << "0/2"
+                                            << "Pending"
+                                            << "0";
     }
     void shouldPrintPodStatusLikeKubectl()
     {
@@ -80,11 +94,16 @@ private Q_SLOTS:
 
     void shouldEvaluateJsonPath()
     {
-        const QJsonObject o = QJsonDocument::fromJson(R"({"status":{"conditions":[{"type":"A","status":"False"},{"type":"Ready","status":"True","n":2}]},
-                                                          "spec":{"list":[{"x":1},{"x":2}],"m":{"k.dot":"v"}}})").object();
-        QCOMPARE(jsonPathValues(o, QStringLiteral(".status.conditions[?(@.type==\"Ready\")].status")), QJsonArray{QStringLiteral("True")});
-        QCOMPARE(jsonPathValues(o, QStringLiteral("{.status.conditions[?(@.type=='A')].status}")), QJsonArray{QStringLiteral("False")});
-        QCOMPARE(jsonPathValues(o, QStringLiteral(".status.conditions[?(@.n==2)].type")), QJsonArray{QStringLiteral("Ready")});
+        const QJsonObject o = QJsonDocument::fromJson(
+            R"({"status":{"conditions":[{"type":"A","status":"False"},{"type":"Ready","status":"True","n":2}]},
+                                                          "spec":{"list":[{"x":1},{"x":2}],"m":{"k.dot":"v"}}})")
+                                  .object();
+        QCOMPARE(jsonPathValues(o, QStringLiteral(".status.conditions[?(@.type==\"Ready\")].status")),
+            QJsonArray{QStringLiteral("True")});
+        QCOMPARE(jsonPathValues(o, QStringLiteral("{.status.conditions[?(@.type=='A')].status}")),
+            QJsonArray{QStringLiteral("False")});
+        QCOMPARE(jsonPathValues(o, QStringLiteral(".status.conditions[?(@.n==2)].type")),
+            QJsonArray{QStringLiteral("Ready")});
         QCOMPARE(jsonPathValues(o, QStringLiteral(".spec.list[*].x")), (QJsonArray{1, 2}));
         QCOMPARE(jsonPathValues(o, QStringLiteral(".spec.list[-1].x")), QJsonArray{2});
         QCOMPARE(jsonPathValues(o, QStringLiteral(".spec.m['k.dot']")), QJsonArray{QStringLiteral("v")});

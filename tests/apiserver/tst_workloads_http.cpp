@@ -30,17 +30,21 @@ struct Reply
 
 QByteArray deploymentJson(const QString &name, int replicas, const QString &image, int deadline = 0)
 {
-    QJsonObject spec{
-        {QStringLiteral("replicas"), replicas},
-        {QStringLiteral("selector"), QJsonObject{{QStringLiteral("matchLabels"), QJsonObject{{QStringLiteral("app"), name}}}}},
-        {QStringLiteral("template"), QJsonObject{
-             {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), QJsonObject{{QStringLiteral("app"), name}}}}},
-             {QStringLiteral("spec"), QJsonObject{{QStringLiteral("containers"), QJsonArray{QJsonObject{
-                  {QStringLiteral("name"), QStringLiteral("app")}, {QStringLiteral("image"), image}}}}}}}}};
+    QJsonObject spec{{QStringLiteral("replicas"), replicas},
+        {QStringLiteral("selector"),
+            QJsonObject{{QStringLiteral("matchLabels"), QJsonObject{{QStringLiteral("app"), name}}}}},
+        {QStringLiteral("template"),
+            QJsonObject{{QStringLiteral("metadata"),
+                            QJsonObject{{QStringLiteral("labels"), QJsonObject{{QStringLiteral("app"), name}}}}},
+                {QStringLiteral("spec"),
+                    QJsonObject{{QStringLiteral("containers"),
+                        QJsonArray{QJsonObject{
+                            {QStringLiteral("name"), QStringLiteral("app")}, {QStringLiteral("image"), image}}}}}}}}};
     if (deadline > 0)
         spec.insert(QStringLiteral("progressDeadlineSeconds"), deadline);
-    const QJsonObject d{{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")}, {QStringLiteral("kind"), QStringLiteral("Deployment")},
-                        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}}, {QStringLiteral("spec"), spec}};
+    const QJsonObject d{{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")},
+        {QStringLiteral("kind"), QStringLiteral("Deployment")},
+        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}}, {QStringLiteral("spec"), spec}};
     return QJsonDocument(d).toJson(QJsonDocument::Compact);
 }
 
@@ -51,7 +55,8 @@ int statusInt(const QJsonObject &o, const char *key)
 
 QString conditionReason(const QJsonObject &o, const QString &type)
 {
-    for (const QJsonValue &c : o.value(QLatin1String("status")).toObject().value(QLatin1String("conditions")).toArray()) {
+    for (const QJsonValue &c :
+        o.value(QLatin1String("status")).toObject().value(QLatin1String("conditions")).toArray()) {
         if (c.toObject().value(QLatin1String("type")).toString() == type)
             return c.toObject().value(QLatin1String("reason")).toString();
     }
@@ -68,7 +73,7 @@ private:
     QNetworkAccessManager m_nam;
 
     Reply call(const QByteArray &verb, const QString &path, const QByteArray &body = {},
-               const QByteArray &contentType = "application/json")
+        const QByteArray &contentType = "application/json")
     {
         QNetworkRequest req = m_server->request(path);
         req.setRawHeader("Accept", "application/json");
@@ -78,14 +83,18 @@ private:
         QSignalSpy finished(r, &QNetworkReply::finished);
         if (!r->isFinished() && !finished.wait(10000))
             qWarning("request %s %s timed out", verb.constData(), qPrintable(path));
-        Reply out{r->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), QJsonDocument::fromJson(r->readAll()).object()};
+        Reply out{r->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(),
+            QJsonDocument::fromJson(r->readAll()).object()};
         r->deleteLater();
         return out;
     }
     QJsonObject get(const QString &path) { return call("GET", path).body; }
     int itemCount(const QString &collection, const QString &selector)
     {
-        return get(collection + QStringLiteral("?labelSelector=") + selector).value(QLatin1String("items")).toArray().size();
+        return get(collection + QStringLiteral("?labelSelector=") + selector)
+            .value(QLatin1String("items"))
+            .toArray()
+            .size();
     }
     void createDeployment(const QByteArray &json)
     {
@@ -117,7 +126,8 @@ private Q_SLOTS:
         QCOMPARE(conditionReason(d, QStringLiteral("Available")), QStringLiteral("MinimumReplicasAvailable"));
         QCOMPARE(itemCount(kPods, QStringLiteral("app=web")), 3);
         QCOMPARE(itemCount(kReplicaSets, QStringLiteral("app=web")), 1);
-        QCOMPARE(call("DELETE", kDeployments + QStringLiteral("/web"), "{\"propagationPolicy\":\"Background\"}").code, 200);
+        QCOMPARE(
+            call("DELETE", kDeployments + QStringLiteral("/web"), "{\"propagationPolicy\":\"Background\"}").code, 200);
         QTRY_COMPARE_WITH_TIMEOUT(itemCount(kReplicaSets, QStringLiteral("app=web")), 0, 15000);
         QTRY_COMPARE_WITH_TIMEOUT(itemCount(kPods, QStringLiteral("app=web")), 0, 15000);
     }
@@ -127,21 +137,34 @@ private Q_SLOTS:
         createDeployment(deploymentJson(QStringLiteral("web"), 3, QStringLiteral("nginx:1")));
         QTRY_COMPARE_WITH_TIMEOUT(statusInt(get(kDeployments + QStringLiteral("/web")), "availableReplicas"), 3, 15000);
         const Reply patched = call("PATCH", kDeployments + QStringLiteral("/web"),
-                                   "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"app\",\"image\":\"nginx:2\"}]}}}}",
-                                   "application/strategic-merge-patch+json");
+            "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"app\",\"image\":\"nginx:2\"}]}}}}",
+            "application/strategic-merge-patch+json");
         QCOMPARE(patched.code, 200);
         QTRY_VERIFY_WITH_TIMEOUT(itemCount(kReplicaSets, QStringLiteral("app=web")) == 2, 15000);
-        QTRY_VERIFY_WITH_TIMEOUT([&] {
-            const QJsonObject d = get(kDeployments + QStringLiteral("/web"));
-            return statusInt(d, "updatedReplicas") == 3 && statusInt(d, "replicas") == 3 && statusInt(d, "availableReplicas") == 3
-                && conditionReason(d, QStringLiteral("Progressing")) == QLatin1String("NewReplicaSetAvailable");
-        }(), 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                const QJsonObject d = get(kDeployments + QStringLiteral("/web"));
+                return statusInt(d, "updatedReplicas") == 3 && statusInt(d, "replicas") == 3
+                    && statusInt(d, "availableReplicas") == 3
+                    && conditionReason(d, QStringLiteral("Progressing")) == QLatin1String("NewReplicaSetAvailable");
+            }(),
+            15000);
         int oldScaledDown = 0;
-        for (const QJsonValue &rs : get(kReplicaSets + QStringLiteral("?labelSelector=app=web")).value(QLatin1String("items")).toArray()) {
+        for (const QJsonValue &rs :
+            get(kReplicaSets + QStringLiteral("?labelSelector=app=web")).value(QLatin1String("items")).toArray()) {
             const QJsonObject o = rs.toObject();
-            const QString image = o.value(QLatin1String("spec")).toObject().value(QLatin1String("template")).toObject()
-                                      .value(QLatin1String("spec")).toObject().value(QLatin1String("containers")).toArray()
-                                      .at(0).toObject().value(QLatin1String("image")).toString();
+            const QString image = o.value(QLatin1String("spec"))
+                                      .toObject()
+                                      .value(QLatin1String("template"))
+                                      .toObject()
+                                      .value(QLatin1String("spec"))
+                                      .toObject()
+                                      .value(QLatin1String("containers"))
+                                      .toArray()
+                                      .at(0)
+                                      .toObject()
+                                      .value(QLatin1String("image"))
+                                      .toString();
             const int replicas = o.value(QLatin1String("spec")).toObject().value(QLatin1String("replicas")).toInt();
             QCOMPARE(replicas, image == QLatin1String("nginx:2") ? 3 : 0);
             oldScaledDown += image == QLatin1String("nginx:1") ? 1 : 0;
@@ -166,12 +189,19 @@ private Q_SLOTS:
     void shouldOrphanReplicaSets()
     {
         createDeployment(deploymentJson(QStringLiteral("orph"), 1, QStringLiteral("nginx")));
-        QTRY_COMPARE_WITH_TIMEOUT(statusInt(get(kDeployments + QStringLiteral("/orph")), "availableReplicas"), 1, 15000);
-        QCOMPARE(call("DELETE", kDeployments + QStringLiteral("/orph"), "{\"propagationPolicy\":\"Orphan\"}").code, 200);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            statusInt(get(kDeployments + QStringLiteral("/orph")), "availableReplicas"), 1, 15000);
+        QCOMPARE(
+            call("DELETE", kDeployments + QStringLiteral("/orph"), "{\"propagationPolicy\":\"Orphan\"}").code, 200);
         QTRY_COMPARE_WITH_TIMEOUT(call("GET", kDeployments + QStringLiteral("/orph")).code, 404, 15000);
-        const QJsonArray sets = get(kReplicaSets + QStringLiteral("?labelSelector=app=orph")).value(QLatin1String("items")).toArray();
+        const QJsonArray sets
+            = get(kReplicaSets + QStringLiteral("?labelSelector=app=orph")).value(QLatin1String("items")).toArray();
         QCOMPARE(sets.size(), 1);
-        QVERIFY(!sets.at(0).toObject().value(QLatin1String("metadata")).toObject().contains(QLatin1String("ownerReferences")));
+        QVERIFY(!sets.at(0)
+                     .toObject()
+                     .value(QLatin1String("metadata"))
+                     .toObject()
+                     .contains(QLatin1String("ownerReferences")));
         QCOMPARE(itemCount(kPods, QStringLiteral("app=orph")), 1);
     }
 
@@ -190,24 +220,37 @@ private Q_SLOTS:
         m_server.reset(); // flushes the state file
         o.podReadyDelayMs = 50;
         startServer(o);
-        QTRY_COMPARE_WITH_TIMEOUT(statusInt(get(kDeployments + QStringLiteral("/later")), "availableReplicas"), 2, 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            statusInt(get(kDeployments + QStringLiteral("/later")), "availableReplicas"), 2, 15000);
         QCOMPARE(itemCount(kPods, QStringLiteral("app=later")), 2);
     }
 
     void shouldReportProgressDeadlineExceededForAnImageThatCannotBePulled()
     {
-        createDeployment(deploymentJson(QStringLiteral("broken"), 2, QStringLiteral("example.com/does-not-exist/app:1"), 1));
-        QTRY_COMPARE_WITH_TIMEOUT(conditionReason(get(kDeployments + QStringLiteral("/broken")), QStringLiteral("Progressing")),
-                                  QStringLiteral("ProgressDeadlineExceeded"), 15000);
+        createDeployment(
+            deploymentJson(QStringLiteral("broken"), 2, QStringLiteral("example.com/does-not-exist/app:1"), 1));
+        QTRY_COMPARE_WITH_TIMEOUT(
+            conditionReason(get(kDeployments + QStringLiteral("/broken")), QStringLiteral("Progressing")),
+            QStringLiteral("ProgressDeadlineExceeded"), 15000);
         const QJsonObject d = get(kDeployments + QStringLiteral("/broken"));
         QCOMPARE(statusInt(d, "availableReplicas"), 0);
         QCOMPARE(conditionReason(d, QStringLiteral("Available")), QStringLiteral("MinimumReplicasUnavailable"));
-        const QJsonArray pods = get(kPods + QStringLiteral("?labelSelector=app=broken")).value(QLatin1String("items")).toArray();
+        const QJsonArray pods
+            = get(kPods + QStringLiteral("?labelSelector=app=broken")).value(QLatin1String("items")).toArray();
         QCOMPARE(pods.size(), 2);
         const QJsonObject st = pods.at(0).toObject().value(QLatin1String("status")).toObject();
         QCOMPARE(st.value(QLatin1String("phase")).toString(), QStringLiteral("Pending"));
-        QCOMPARE(st.value(QLatin1String("containerStatuses")).toArray().at(0).toObject().value(QLatin1String("state")).toObject()
-                     .value(QLatin1String("waiting")).toObject().value(QLatin1String("reason")).toString(), QStringLiteral("ImagePullBackOff"));
+        QCOMPARE(st.value(QLatin1String("containerStatuses"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QLatin1String("state"))
+                     .toObject()
+                     .value(QLatin1String("waiting"))
+                     .toObject()
+                     .value(QLatin1String("reason"))
+                     .toString(),
+            QStringLiteral("ImagePullBackOff"));
     }
 };
 

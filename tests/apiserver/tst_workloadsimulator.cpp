@@ -2,12 +2,12 @@
 // The workload simulator on a Store with a FakeClock (no HTTP): Deployment → ReplicaSet → Pods,
 // readiness after the delay, status and conditions (§12), rollout, bad images, and the garbage
 // collector removing everything when the Deployment goes.
-#include "engine/testing/fakeclock.h"
-#include "engine/base/clock.h"
 #include "engine/apiserver/controllers/garbagecollector.h"
 #include "engine/apiserver/controllers/simulatorrules.h"
-#include "engine/apiserver/storage/store.h"
 #include "engine/apiserver/controllers/workloadsimulator.h"
+#include "engine/apiserver/storage/store.h"
+#include "engine/base/clock.h"
+#include "engine/testing/fakeclock.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -30,22 +30,25 @@ const QString kNs = QStringLiteral("default");
 QJsonObject deployment(const QString &name, int replicas, const QString &image, int deadline = 0)
 {
     const QJsonObject labels{{QStringLiteral("app"), name}};
-    QJsonObject spec{
-        {QStringLiteral("replicas"), replicas},
+    QJsonObject spec{{QStringLiteral("replicas"), replicas},
         {QStringLiteral("selector"), QJsonObject{{QStringLiteral("matchLabels"), labels}}},
-        {QStringLiteral("template"), QJsonObject{
-             {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), labels}}},
-             {QStringLiteral("spec"), QJsonObject{{QStringLiteral("containers"), QJsonArray{QJsonObject{
-                  {QStringLiteral("name"), QStringLiteral("app")}, {QStringLiteral("image"), image}}}}}}}}};
+        {QStringLiteral("template"),
+            QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), labels}}},
+                {QStringLiteral("spec"),
+                    QJsonObject{{QStringLiteral("containers"),
+                        QJsonArray{QJsonObject{
+                            {QStringLiteral("name"), QStringLiteral("app")}, {QStringLiteral("image"), image}}}}}}}}};
     if (deadline > 0)
         spec.insert(QStringLiteral("progressDeadlineSeconds"), deadline);
-    return QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")}, {QStringLiteral("kind"), QStringLiteral("Deployment")},
-                       {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}}, {QStringLiteral("spec"), spec}};
+    return QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")},
+        {QStringLiteral("kind"), QStringLiteral("Deployment")},
+        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}}, {QStringLiteral("spec"), spec}};
 }
 
 QJsonObject condition(const Object &d, const QString &type)
 {
-    for (const QJsonValue &c : d.json().value(QLatin1String("status")).toObject().value(QLatin1String("conditions")).toArray()) {
+    for (const QJsonValue &c :
+        d.json().value(QLatin1String("status")).toObject().value(QLatin1String("conditions")).toArray()) {
         if (c.toObject().value(QLatin1String("type")).toString() == type)
             return c.toObject();
     }
@@ -119,10 +122,16 @@ private Q_SLOTS:
 
     void shouldBringADeploymentToAvailability()
     {
-        QVERIFY(m_store->create(kDeployments, kNs, deployment(QStringLiteral("web"), 3, QStringLiteral("nginx:1.25"))).ok());
+        QVERIFY(m_store->create(kDeployments, kNs, deployment(QStringLiteral("web"), 3, QStringLiteral("nginx:1.25")))
+                    .ok());
         QVERIFY(settle([&] { return owned(deploy(QStringLiteral("web")), kReplicaSets).size() == 1; }, 0ms, 20));
         const Object rs = owned(deploy(QStringLiteral("web")), kReplicaSets).first();
-        const QString hash = sim::podTemplateHash(deploy(QStringLiteral("web")).json().value(QLatin1String("spec")).toObject().value(QLatin1String("template")).toObject());
+        const QString hash = sim::podTemplateHash(deploy(QStringLiteral("web"))
+                                                      .json()
+                                                      .value(QLatin1String("spec"))
+                                                      .toObject()
+                                                      .value(QLatin1String("template"))
+                                                      .toObject());
         QCOMPARE(rs.name(), QStringLiteral("web-") + hash);
         QCOMPARE(rs.annotations().value(QLatin1String(sim::kRevisionAnnotation)), QStringLiteral("1"));
         QCOMPARE(rs.annotations().value(QLatin1String(sim::kDesiredReplicasAnnotation)), QStringLiteral("3"));
@@ -133,7 +142,8 @@ private Q_SLOTS:
             QVERIFY(p.name().startsWith(rs.name() + u'-'));
             QCOMPARE(p.name().size(), rs.name().size() + 6);
             QCOMPARE(p.labels().value(QStringLiteral("pod-template-hash")), hash);
-            QCOMPARE(p.json().value(QLatin1String("status")).toObject().value(QLatin1String("phase")).toString(), QStringLiteral("Pending"));
+            QCOMPARE(p.json().value(QLatin1String("status")).toObject().value(QLatin1String("phase")).toString(),
+                QStringLiteral("Pending"));
         }
         QVERIFY(m_sim->pendingWakeUps() <= 1);
         // Not ready before the delay...
@@ -148,11 +158,14 @@ private Q_SLOTS:
         QCOMPARE(statusInt(d, "readyReplicas"), 3);
         QCOMPARE(statusInt(d, "observedGeneration"), 1);
         QVERIFY(!d.json().value(QLatin1String("status")).toObject().contains(QLatin1String("unavailableReplicas")));
-        QCOMPARE(condition(d, QStringLiteral("Available")).value(QLatin1String("reason")).toString(), QStringLiteral("MinimumReplicasAvailable"));
-        QCOMPARE(condition(d, QStringLiteral("Progressing")).value(QLatin1String("reason")).toString(), QStringLiteral("NewReplicaSetAvailable"));
+        QCOMPARE(condition(d, QStringLiteral("Available")).value(QLatin1String("reason")).toString(),
+            QStringLiteral("MinimumReplicasAvailable"));
+        QCOMPARE(condition(d, QStringLiteral("Progressing")).value(QLatin1String("reason")).toString(),
+            QStringLiteral("NewReplicaSetAvailable"));
         QCOMPARE(condition(d, QStringLiteral("Progressing")).value(QLatin1String("message")).toString(),
-                 QStringLiteral("ReplicaSet \"%1\" has successfully progressed.").arg(rs.name()));
-        QVERIFY(!condition(d, QStringLiteral("Progressing")).value(QLatin1String("lastUpdateTime")).toString().isEmpty());
+            QStringLiteral("ReplicaSet \"%1\" has successfully progressed.").arg(rs.name()));
+        QVERIFY(
+            !condition(d, QStringLiteral("Progressing")).value(QLatin1String("lastUpdateTime")).toString().isEmpty());
         // Quiet once settled: no further writes.
         const quint64 rv = m_store->resourceVersion();
         m_clock->advance(10s);
@@ -168,15 +181,20 @@ private Q_SLOTS:
         QHash<QString, int> writes; // "resource/added|modified"
         QObject context;
         connect(m_store.get(), &Store::committed, &context, [&writes](const StoreEvent &e) {
-            writes[e.gvr.resource + (e.type == EventType::Added ? QStringLiteral("/added") : QStringLiteral("/modified"))] += 1;
+            writes[e.gvr.resource
+                + (e.type == EventType::Added ? QStringLiteral("/added") : QStringLiteral("/modified"))]
+                += 1;
         });
-        QVERIFY(m_store->create(kDeployments, kNs, deployment(QStringLiteral("web"), 3, QStringLiteral("nginx:1.25"))).ok());
+        QVERIFY(m_store->create(kDeployments, kNs, deployment(QStringLiteral("web"), 3, QStringLiteral("nginx:1.25")))
+                    .ok());
         QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("web")), "availableReplicas") == 3; }, 0ms, 20));
         const Object d = deploy(QStringLiteral("web"));
         QCOMPARE(statusInt(d, "updatedReplicas"), 3);
         QCOMPARE(statusInt(d, "readyReplicas"), 3);
-        QCOMPARE(condition(d, QStringLiteral("Available")).value(QLatin1String("status")).toString(), QStringLiteral("True"));
-        QCOMPARE(condition(d, QStringLiteral("Progressing")).value(QLatin1String("reason")).toString(), QStringLiteral("NewReplicaSetAvailable"));
+        QCOMPARE(condition(d, QStringLiteral("Available")).value(QLatin1String("status")).toString(),
+            QStringLiteral("True"));
+        QCOMPARE(condition(d, QStringLiteral("Progressing")).value(QLatin1String("reason")).toString(),
+            QStringLiteral("NewReplicaSetAvailable"));
         QCOMPARE(d.annotations().value(QLatin1String(sim::kRevisionAnnotation)), QStringLiteral("1"));
         const Object rs = owned(d, kReplicaSets).first();
         QCOMPARE(statusInt(rs, "availableReplicas"), 3);
@@ -205,21 +223,25 @@ private Q_SLOTS:
 
     void shouldRollOutATemplateChange()
     {
-        QVERIFY(m_store->create(kDeployments, kNs, deployment(QStringLiteral("web"), 3, QStringLiteral("nginx:1"))).ok());
+        QVERIFY(
+            m_store->create(kDeployments, kNs, deployment(QStringLiteral("web"), 3, QStringLiteral("nginx:1"))).ok());
         QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("web")), "availableReplicas") == 3; }));
         const QString oldRs = owned(deploy(QStringLiteral("web")), kReplicaSets).first().name();
         setDeploymentSpec(QStringLiteral("web"), [](QJsonObject &s) {
             QJsonObject t = s.value(QLatin1String("template")).toObject();
             QJsonObject ps = t.value(QLatin1String("spec")).toObject();
-            ps.insert(QStringLiteral("containers"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("app")},
-                                                                           {QStringLiteral("image"), QStringLiteral("nginx:2")}}});
+            ps.insert(QStringLiteral("containers"),
+                QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("app")},
+                    {QStringLiteral("image"), QStringLiteral("nginx:2")}}});
             t.insert(QStringLiteral("spec"), ps);
             s.insert(QStringLiteral("template"), t);
         });
         QVERIFY(settle([&] {
             const Object d = deploy(QStringLiteral("web"));
-            return statusInt(d, "updatedReplicas") == 3 && statusInt(d, "replicas") == 3 && statusInt(d, "availableReplicas") == 3
-                && condition(d, QStringLiteral("Progressing")).value(QLatin1String("reason")).toString() == QLatin1String("NewReplicaSetAvailable");
+            return statusInt(d, "updatedReplicas") == 3 && statusInt(d, "replicas") == 3
+                && statusInt(d, "availableReplicas") == 3
+                && condition(d, QStringLiteral("Progressing")).value(QLatin1String("reason")).toString()
+                == QLatin1String("NewReplicaSetAvailable");
         }));
         const QList<Object> sets = owned(deploy(QStringLiteral("web")), kReplicaSets);
         QCOMPARE(sets.size(), 2);
@@ -229,34 +251,63 @@ private Q_SLOTS:
             if (rs.name() != oldRs) {
                 QCOMPARE(rs.annotations().value(QLatin1String(sim::kRevisionAnnotation)), QStringLiteral("2"));
                 for (const Object &p : owned(rs, kPods))
-                    QCOMPARE(p.json().value(QLatin1String("spec")).toObject().value(QLatin1String("containers")).toArray().at(0)
-                                 .toObject().value(QLatin1String("image")).toString(), QStringLiteral("nginx:2"));
+                    QCOMPARE(p.json()
+                                 .value(QLatin1String("spec"))
+                                 .toObject()
+                                 .value(QLatin1String("containers"))
+                                 .toArray()
+                                 .at(0)
+                                 .toObject()
+                                 .value(QLatin1String("image"))
+                                 .toString(),
+                        QStringLiteral("nginx:2"));
             }
         }
-        QCOMPARE(deploy(QStringLiteral("web")).annotations().value(QLatin1String(sim::kRevisionAnnotation)), QStringLiteral("2"));
+        QCOMPARE(deploy(QStringLiteral("web")).annotations().value(QLatin1String(sim::kRevisionAnnotation)),
+            QStringLiteral("2"));
     }
 
     void shouldReportProgressDeadlineExceededForABadImage()
     {
-        QVERIFY(m_store->create(kDeployments, kNs, deployment(QStringLiteral("broken"), 2, QStringLiteral("nginx:bad"), 30)).ok());
+        QVERIFY(
+            m_store->create(kDeployments, kNs, deployment(QStringLiteral("broken"), 2, QStringLiteral("nginx:bad"), 30))
+                .ok());
         QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("broken")), "replicas") == 2; }, 0ms, 20));
         const Object rs = owned(deploy(QStringLiteral("broken")), kReplicaSets).first();
         for (const Object &p : owned(rs, kPods)) {
             const QJsonObject st = p.json().value(QLatin1String("status")).toObject();
             QCOMPARE(st.value(QLatin1String("phase")).toString(), QStringLiteral("Pending"));
-            QCOMPARE(st.value(QLatin1String("containerStatuses")).toArray().at(0).toObject().value(QLatin1String("state")).toObject()
-                         .value(QLatin1String("waiting")).toObject().value(QLatin1String("reason")).toString(), QStringLiteral("ImagePullBackOff"));
+            QCOMPARE(st.value(QLatin1String("containerStatuses"))
+                         .toArray()
+                         .at(0)
+                         .toObject()
+                         .value(QLatin1String("state"))
+                         .toObject()
+                         .value(QLatin1String("waiting"))
+                         .toObject()
+                         .value(QLatin1String("reason"))
+                         .toString(),
+                QStringLiteral("ImagePullBackOff"));
         }
-        QCOMPARE(condition(deploy(QStringLiteral("broken")), QStringLiteral("Progressing")).value(QLatin1String("status")).toString(), QStringLiteral("True"));
-        QVERIFY(settle([&] {
-            return condition(deploy(QStringLiteral("broken")), QStringLiteral("Progressing")).value(QLatin1String("reason")).toString()
-                == QLatin1String("ProgressDeadlineExceeded");
-        }, 1s, 60));
+        QCOMPARE(condition(deploy(QStringLiteral("broken")), QStringLiteral("Progressing"))
+                     .value(QLatin1String("status"))
+                     .toString(),
+            QStringLiteral("True"));
+        QVERIFY(settle(
+            [&] {
+                return condition(deploy(QStringLiteral("broken")), QStringLiteral("Progressing"))
+                           .value(QLatin1String("reason"))
+                           .toString()
+                    == QLatin1String("ProgressDeadlineExceeded");
+            },
+            1s, 60));
         const Object d = deploy(QStringLiteral("broken"));
-        QCOMPARE(condition(d, QStringLiteral("Progressing")).value(QLatin1String("status")).toString(), QStringLiteral("False"));
+        QCOMPARE(condition(d, QStringLiteral("Progressing")).value(QLatin1String("status")).toString(),
+            QStringLiteral("False"));
         QCOMPARE(condition(d, QStringLiteral("Progressing")).value(QLatin1String("message")).toString(),
-                 QStringLiteral("ReplicaSet \"%1\" has timed out progressing.").arg(rs.name()));
-        QCOMPARE(condition(d, QStringLiteral("Available")).value(QLatin1String("reason")).toString(), QStringLiteral("MinimumReplicasUnavailable"));
+            QStringLiteral("ReplicaSet \"%1\" has timed out progressing.").arg(rs.name()));
+        QCOMPARE(condition(d, QStringLiteral("Available")).value(QLatin1String("reason")).toString(),
+            QStringLiteral("MinimumReplicasUnavailable"));
         QCOMPARE(statusInt(d, "availableReplicas"), 0);
         QCOMPARE(statusInt(d, "unavailableReplicas"), 2);
         QCOMPARE(statusInt(d, "readyReplicas"), 0);
@@ -271,7 +322,8 @@ private Q_SLOTS:
         QVERIFY(m_store->remove(kPods, kNs, victim.name()).ok());
         QVERIFY(settle([&] {
             const QList<Object> pods = owned(rs, kPods);
-            return pods.size() == 2 && std::none_of(pods.begin(), pods.end(), [&](const Object &p) { return p.uid() == victim.uid(); })
+            return pods.size() == 2
+                && std::none_of(pods.begin(), pods.end(), [&](const Object &p) { return p.uid() == victim.uid(); })
                 && statusInt(deploy(QStringLiteral("web")), "availableReplicas") == 2;
         }));
     }
@@ -284,21 +336,27 @@ private Q_SLOTS:
         d.insert(QStringLiteral("spec"), spec);
         QVERIFY(m_store->create(kDeployments, kNs, d).ok());
         for (int v = 1; v <= 3; ++v) {
-            QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("web")), "availableReplicas") == 1
-                                        && statusInt(deploy(QStringLiteral("web")), "replicas") == 1; }));
+            QVERIFY(settle([&] {
+                return statusInt(deploy(QStringLiteral("web")), "availableReplicas") == 1
+                    && statusInt(deploy(QStringLiteral("web")), "replicas") == 1;
+            }));
             setDeploymentSpec(QStringLiteral("web"), [v](QJsonObject &s) {
                 QJsonObject t = s.value(QLatin1String("template")).toObject();
-                t.insert(QStringLiteral("spec"), QJsonObject{{QStringLiteral("containers"), QJsonArray{QJsonObject{
-                    {QStringLiteral("name"), QStringLiteral("app")}, {QStringLiteral("image"), QStringLiteral("nginx:%1").arg(v)}}}}});
+                t.insert(QStringLiteral("spec"),
+                    QJsonObject{{QStringLiteral("containers"),
+                        QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("app")},
+                            {QStringLiteral("image"), QStringLiteral("nginx:%1").arg(v)}}}}});
                 s.insert(QStringLiteral("template"), t);
             });
         }
         QVERIFY(settle([&] {
             const Object dep = deploy(QStringLiteral("web"));
-            return statusInt(dep, "updatedReplicas") == 1 && statusInt(dep, "replicas") == 1 && statusInt(dep, "availableReplicas") == 1
+            return statusInt(dep, "updatedReplicas") == 1 && statusInt(dep, "replicas") == 1
+                && statusInt(dep, "availableReplicas") == 1
                 && owned(dep, kReplicaSets).size() == 2; // the current one and one old revision
         }));
-        QCOMPARE(deploy(QStringLiteral("web")).annotations().value(QLatin1String(sim::kRevisionAnnotation)), QStringLiteral("4"));
+        QCOMPARE(deploy(QStringLiteral("web")).annotations().value(QLatin1String(sim::kRevisionAnnotation)),
+            QStringLiteral("4"));
     }
 
     void shouldCountPodsAvailableOnlyAfterMinReadySeconds()
@@ -318,27 +376,33 @@ private Q_SLOTS:
 
     void shouldHoldRolloutsWhilePaused()
     {
-        QVERIFY(m_store->create(kDeployments, kNs, deployment(QStringLiteral("web"), 2, QStringLiteral("nginx:1"))).ok());
+        QVERIFY(
+            m_store->create(kDeployments, kNs, deployment(QStringLiteral("web"), 2, QStringLiteral("nginx:1"))).ok());
         QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("web")), "availableReplicas") == 2; }));
         setDeploymentSpec(QStringLiteral("web"), [](QJsonObject &s) {
             s.insert(QStringLiteral("paused"), true);
             s.insert(QStringLiteral("replicas"), 3);
             QJsonObject t = s.value(QLatin1String("template")).toObject();
-            t.insert(QStringLiteral("spec"), QJsonObject{{QStringLiteral("containers"), QJsonArray{QJsonObject{
-                {QStringLiteral("name"), QStringLiteral("app")}, {QStringLiteral("image"), QStringLiteral("nginx:2")}}}}});
+            t.insert(QStringLiteral("spec"),
+                QJsonObject{{QStringLiteral("containers"),
+                    QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("app")},
+                        {QStringLiteral("image"), QStringLiteral("nginx:2")}}}}});
             s.insert(QStringLiteral("template"), t);
         });
         QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("web")), "availableReplicas") == 3; }));
         const Object paused = deploy(QStringLiteral("web"));
         QCOMPARE(owned(paused, kReplicaSets).size(), 1); // scaled, not rolled out
-        QCOMPARE(condition(paused, QStringLiteral("Progressing")).value(QLatin1String("status")).toString(), QStringLiteral("Unknown"));
-        QCOMPARE(condition(paused, QStringLiteral("Progressing")).value(QLatin1String("reason")).toString(), QStringLiteral("DeploymentPaused"));
+        QCOMPARE(condition(paused, QStringLiteral("Progressing")).value(QLatin1String("status")).toString(),
+            QStringLiteral("Unknown"));
+        QCOMPARE(condition(paused, QStringLiteral("Progressing")).value(QLatin1String("reason")).toString(),
+            QStringLiteral("DeploymentPaused"));
         setDeploymentSpec(QStringLiteral("web"), [](QJsonObject &s) { s.remove(QStringLiteral("paused")); });
         QVERIFY(settle([&] {
             const Object d = deploy(QStringLiteral("web"));
-            return owned(d, kReplicaSets).size() == 2 && statusInt(d, "updatedReplicas") == 3 && statusInt(d, "replicas") == 3
-                && statusInt(d, "availableReplicas") == 3
-                && condition(d, QStringLiteral("Progressing")).value(QLatin1String("reason")).toString() == QLatin1String("NewReplicaSetAvailable");
+            return owned(d, kReplicaSets).size() == 2 && statusInt(d, "updatedReplicas") == 3
+                && statusInt(d, "replicas") == 3 && statusInt(d, "availableReplicas") == 3
+                && condition(d, QStringLiteral("Progressing")).value(QLatin1String("reason")).toString()
+                == QLatin1String("NewReplicaSetAvailable");
         }));
     }
 
@@ -376,7 +440,9 @@ private Q_SLOTS:
         QCOMPARE(m_store->count(kReplicaSets), 0);
         QCOMPARE(m_store->count(kPods), 0);
         // Pods before their ReplicaSet, the ReplicaSet before the Deployment.
-        QCOMPARE(deletions, (QStringList{QStringLiteral("pods"), QStringLiteral("pods"), QStringLiteral("replicasets"), QStringLiteral("deployments")}));
+        QCOMPARE(deletions,
+            (QStringList{QStringLiteral("pods"), QStringLiteral("pods"), QStringLiteral("replicasets"),
+                QStringLiteral("deployments")}));
     }
 };
 

@@ -28,22 +28,32 @@ QJsonObject deployment(int i)
 {
     const QString name = QStringLiteral("guard-%1").arg(i, 5, 10, QLatin1Char('0'));
     const QJsonObject labels{{QStringLiteral("app.kubernetes.io/name"), name},
-                             {QStringLiteral("app.kubernetes.io/part-of"), QStringLiteral("memory-guard")},
-                             {QStringLiteral("team"), QStringLiteral("team-%1").arg(i % 17)}};
-    const QJsonObject container{
-        {QStringLiteral("name"), QStringLiteral("app")},
+        {QStringLiteral("app.kubernetes.io/part-of"), QStringLiteral("memory-guard")},
+        {QStringLiteral("team"), QStringLiteral("team-%1").arg(i % 17)}};
+    const QJsonObject container{{QStringLiteral("name"), QStringLiteral("app")},
         {QStringLiteral("image"), QStringLiteral("registry.example.com/guard/%1:1.%2.0").arg(name).arg(i % 9)},
-        {QStringLiteral("ports"), QJsonArray{QJsonObject{{QStringLiteral("containerPort"), 8080}, {QStringLiteral("name"), QStringLiteral("http")}}}},
-        {QStringLiteral("env"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("INSTANCE")}, {QStringLiteral("value"), name}}}},
-        {QStringLiteral("resources"), QJsonObject{{QStringLiteral("requests"), QJsonObject{{QStringLiteral("cpu"), QStringLiteral("100m")},
-                                                                                           {QStringLiteral("memory"), QStringLiteral("128Mi")}}}}}};
+        {QStringLiteral("ports"),
+            QJsonArray{QJsonObject{
+                {QStringLiteral("containerPort"), 8080}, {QStringLiteral("name"), QStringLiteral("http")}}}},
+        {QStringLiteral("env"),
+            QJsonArray{
+                QJsonObject{{QStringLiteral("name"), QStringLiteral("INSTANCE")}, {QStringLiteral("value"), name}}}},
+        {QStringLiteral("resources"),
+            QJsonObject{{QStringLiteral("requests"),
+                QJsonObject{{QStringLiteral("cpu"), QStringLiteral("100m")},
+                    {QStringLiteral("memory"), QStringLiteral("128Mi")}}}}}};
     return {{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")},
-            {QStringLiteral("kind"), QStringLiteral("Deployment")},
-            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("labels"), labels}}},
-            {QStringLiteral("spec"), QJsonObject{{QStringLiteral("replicas"), 0},
-                                                 {QStringLiteral("selector"), QJsonObject{{QStringLiteral("matchLabels"), QJsonObject{{QStringLiteral("app.kubernetes.io/name"), name}}}}},
-                                                 {QStringLiteral("template"), QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), labels}}},
-                                                                                          {QStringLiteral("spec"), QJsonObject{{QStringLiteral("containers"), QJsonArray{container}}}}}}}}};
+        {QStringLiteral("kind"), QStringLiteral("Deployment")},
+        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("labels"), labels}}},
+        {QStringLiteral("spec"),
+            QJsonObject{{QStringLiteral("replicas"), 0},
+                {QStringLiteral("selector"),
+                    QJsonObject{{QStringLiteral("matchLabels"),
+                        QJsonObject{{QStringLiteral("app.kubernetes.io/name"), name}}}}},
+                {QStringLiteral("template"),
+                    QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), labels}}},
+                        {QStringLiteral("spec"),
+                            QJsonObject{{QStringLiteral("containers"), QJsonArray{container}}}}}}}}};
 }
 
 QCoro::Task<int> createAll(RestClient *client)
@@ -84,19 +94,22 @@ private Q_SLOTS:
         InformerCacheOptions options;
         options.client = &client;
         InformerCache cache(std::move(options));
-        Informer *informer = cache.informerFor({QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("Deployment")}).value();
+        Informer *informer
+            = cache.informerFor({QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("Deployment")}).value();
         cache.start();
         QTRY_VERIFY_WITH_TIMEOUT(informer->hasSynced(), 60000);
         QCOMPARE(informer->store().size(), qsizetype(Count));
 
         const double heldPerObject = double(informer->store().bytesHeld()) / Count;
         qInfo("held %.0f bytes per object, wire %.0f (%.0f %%)", heldPerObject, wirePerObject,
-              100.0 * heldPerObject / wirePerObject);
+            100.0 * heldPerObject / wirePerObject);
         QVERIFY2(heldPerObject <= MaxShareOfWire * wirePerObject,
-                 qPrintable(QStringLiteral("%1 bytes held per object > %2 %% of %3 on the wire")
-                                .arg(heldPerObject).arg(100 * MaxShareOfWire).arg(wirePerObject)));
+            qPrintable(QStringLiteral("%1 bytes held per object > %2 %% of %3 on the wire")
+                           .arg(heldPerObject)
+                           .arg(100 * MaxShareOfWire)
+                           .arg(wirePerObject)));
         QVERIFY2(heldPerObject <= MaxBytesPerObject,
-                 qPrintable(QStringLiteral("%1 bytes held per object > %2").arg(heldPerObject).arg(MaxBytesPerObject)));
+            qPrintable(QStringLiteral("%1 bytes held per object > %2").arg(heldPerObject).arg(MaxBytesPerObject)));
         cache.stop();
     }
 };

@@ -21,15 +21,15 @@ const GroupVersionKind ConfigMapKind{QString(), QStringLiteral("v1"), QStringLit
 Object configMap(const QString &ns, const QString &name)
 {
     return Object::fromJson({{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                             {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-                             {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), ns}}}});
+        {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
+        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), ns}}}});
 }
 
 Object namespaceObject(const QString &name)
 {
-    return Object::fromJson({{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                             {QStringLiteral("kind"), QStringLiteral("Namespace")},
-                             {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}}});
+    return Object::fromJson(
+        {{QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("kind"), QStringLiteral("Namespace")},
+            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}}});
 }
 } // namespace
 
@@ -82,8 +82,12 @@ private Q_SLOTS:
         QVERIFY(cache.hasSynced());
 
         // Changes in either namespace arrive through its own watch; the third stays out.
-        QVERIFY(QCoro::waitFor(m_client->create(ConfigMaps, QStringLiteral("b"), configMap(QStringLiteral("b"), QStringLiteral("two")))).ok());
-        QVERIFY(QCoro::waitFor(m_client->create(ConfigMaps, QStringLiteral("c"), configMap(QStringLiteral("c"), QStringLiteral("two")))).ok());
+        QVERIFY(QCoro::waitFor(
+            m_client->create(ConfigMaps, QStringLiteral("b"), configMap(QStringLiteral("b"), QStringLiteral("two"))))
+                    .ok());
+        QVERIFY(QCoro::waitFor(
+            m_client->create(ConfigMaps, QStringLiteral("c"), configMap(QStringLiteral("c"), QStringLiteral("two"))))
+                    .ok());
         QVERIFY(QCoro::waitFor(m_client->remove(ConfigMaps, QStringLiteral("a"), QStringLiteral("one"))).ok());
         QTRY_COMPARE(cachedKeys(cache), (QStringList{QStringLiteral("b/one"), QStringLiteral("b/two")}));
 

@@ -8,12 +8,12 @@ using namespace opbench;
 namespace {
 Object cm(const QString &name, const QString &rv, const QString &value)
 {
-    return Object::fromJson({{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                             {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-                             {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name},
-                                                                      {QStringLiteral("namespace"), QStringLiteral("d")},
-                                                                      {QStringLiteral("resourceVersion"), rv}}},
-                             {QStringLiteral("data"), QJsonObject{{QStringLiteral("v"), value}}}});
+    return Object::fromJson(
+        {{QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
+            {QStringLiteral("metadata"),
+                QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), QStringLiteral("d")},
+                    {QStringLiteral("resourceVersion"), rv}}},
+            {QStringLiteral("data"), QJsonObject{{QStringLiteral("v"), value}}}});
 }
 QString valueOf(const QHash<QString, Object> &content, const QString &key)
 {

@@ -14,12 +14,12 @@ namespace {
 Object cm(const QString &name, const QString &rv, bool withManagedFields = false)
 {
     QJsonObject meta{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), QStringLiteral("d")},
-                     {QStringLiteral("resourceVersion"), rv}};
+        {QStringLiteral("resourceVersion"), rv}};
     if (withManagedFields)
-        meta.insert(QStringLiteral("managedFields"), QJsonArray{QJsonObject{{QStringLiteral("manager"), QStringLiteral("kubectl")}}});
+        meta.insert(QStringLiteral("managedFields"),
+            QJsonArray{QJsonObject{{QStringLiteral("manager"), QStringLiteral("kubectl")}}});
     return Object::fromJson({{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                             {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-                             {QStringLiteral("metadata"), meta}});
+        {QStringLiteral("kind"), QStringLiteral("ConfigMap")}, {QStringLiteral("metadata"), meta}});
 }
 
 // Records every call as text, e.g. "add d/a 1 initial", "update d/a 1->2", "delete d/b unknown".
@@ -29,7 +29,8 @@ public:
     QStringList calls;
     void onAdd(const Object &o, bool initial) override
     {
-        calls << QStringLiteral("add %1 %2%3").arg(o.key(), o.resourceVersion(), initial ? QStringLiteral(" initial") : QString());
+        calls << QStringLiteral("add %1 %2%3")
+                     .arg(o.key(), o.resourceVersion(), initial ? QStringLiteral(" initial") : QString());
     }
     void onUpdate(const Object &o, const Object &n) override
     {
@@ -64,7 +65,8 @@ private Q_SLOTS:
         inf.addEventHandler(&r);
         QSignalSpy synced(&inf, &Informer::synced);
         QVERIFY(!inf.hasSynced());
-        inf.replaceAll({cm(QStringLiteral("a"), QStringLiteral("1")), cm(QStringLiteral("b"), QStringLiteral("2"))}, QStringLiteral("5"));
+        inf.replaceAll({cm(QStringLiteral("a"), QStringLiteral("1")), cm(QStringLiteral("b"), QStringLiteral("2"))},
+            QStringLiteral("5"));
         QVERIFY(inf.hasSynced());
         QCOMPARE(synced.count(), 1);
         QCOMPARE(inf.lastSyncResourceVersion(), QStringLiteral("5"));
@@ -73,9 +75,10 @@ private Q_SLOTS:
         inf.deleted(cm(QStringLiteral("b"), QStringLiteral("8")));
         inf.deleted(cm(QStringLiteral("zzz"), QStringLiteral("9"))); // never known: still told (RealFIFO)
         inf.bookmark(QStringLiteral("12"));
-        QCOMPARE(r.calls, (QStringList{QStringLiteral("add d/a 1 initial"), QStringLiteral("add d/b 2 initial"),
-                                       QStringLiteral("update d/a 1->6"), QStringLiteral("add d/c 7"),
-                                       QStringLiteral("delete d/b"), QStringLiteral("delete d/zzz")}));
+        QCOMPARE(r.calls,
+            (QStringList{QStringLiteral("add d/a 1 initial"), QStringLiteral("add d/b 2 initial"),
+                QStringLiteral("update d/a 1->6"), QStringLiteral("add d/c 7"), QStringLiteral("delete d/b"),
+                QStringLiteral("delete d/zzz")}));
         QCOMPARE(inf.lastSyncResourceVersion(), QStringLiteral("12"));
         QCOMPARE(inf.store().size(), 2);
     }
@@ -103,8 +106,9 @@ private Q_SLOTS:
         QCOMPARE(inf.heldDeltaCount(), 4);
         inf.releaseHeldDeltas();
         QCOMPARE(inf.heldDeltaCount(), 0);
-        QCOMPARE(r.calls, (QStringList{QStringLiteral("update d/a 1->2"), QStringLiteral("delete d/a"), QStringLiteral("add d/a 4"),
-                                       QStringLiteral("update d/a 4->5")}));
+        QCOMPARE(r.calls,
+            (QStringList{QStringLiteral("update d/a 1->2"), QStringLiteral("delete d/a"), QStringLiteral("add d/a 4"),
+                QStringLiteral("update d/a 4->5")}));
         QCOMPARE(inf.lastSyncResourceVersion(), QStringLiteral("5"));
         // Dropped deltas never reach the store or the handlers.
         r.calls.clear();
@@ -123,10 +127,12 @@ private Q_SLOTS:
         Informer inf(options(&clock));
         Recorder r;
         inf.addEventHandler(&r);
-        inf.replaceAll({cm(QStringLiteral("a"), QStringLiteral("1")), cm(QStringLiteral("b"), QStringLiteral("2"))}, QStringLiteral("2"));
+        inf.replaceAll({cm(QStringLiteral("a"), QStringLiteral("1")), cm(QStringLiteral("b"), QStringLiteral("2"))},
+            QStringLiteral("2"));
         r.calls.clear();
         // While disconnected: b deleted, a unchanged, c created.
-        inf.replaceAll({cm(QStringLiteral("a"), QStringLiteral("1")), cm(QStringLiteral("c"), QStringLiteral("9"))}, QStringLiteral("9"));
+        inf.replaceAll({cm(QStringLiteral("a"), QStringLiteral("1")), cm(QStringLiteral("c"), QStringLiteral("9"))},
+            QStringLiteral("9"));
         // The tombstones first, then the adds and updates (client-go's RealFIFO): a handler never
         // sees b and c at once.
         QCOMPARE(r.calls, (QStringList{QStringLiteral("delete d/b unknown"), QStringLiteral("add d/c 9")}));
@@ -146,10 +152,12 @@ private Q_SLOTS:
         counter.addFunc = [&](const Object &, bool) { most = std::max(most, ++live); };
         counter.deleteFunc = [&](const Object &, bool) { --live; };
         inf.addEventHandler(&counter);
-        inf.replaceAll({cm(QStringLiteral("a"), QStringLiteral("1")), cm(QStringLiteral("b"), QStringLiteral("2"))}, QStringLiteral("2"));
+        inf.replaceAll({cm(QStringLiteral("a"), QStringLiteral("1")), cm(QStringLiteral("b"), QStringLiteral("2"))},
+            QStringLiteral("2"));
         QCOMPARE(most, 2);
         // While disconnected: a and b replaced by c and d.
-        inf.replaceAll({cm(QStringLiteral("c"), QStringLiteral("8")), cm(QStringLiteral("d"), QStringLiteral("9"))}, QStringLiteral("9"));
+        inf.replaceAll({cm(QStringLiteral("c"), QStringLiteral("8")), cm(QStringLiteral("d"), QStringLiteral("9"))},
+            QStringLiteral("9"));
         QCOMPARE(live, 2);
         QCOMPARE(most, 2);
     }
@@ -211,7 +219,12 @@ private Q_SLOTS:
             Informer *informer;
             Informer::HandlerId id = 0;
             QStringList *log;
-            Owned(Informer *inf, QStringList *l) : informer(inf), log(l) { id = inf->addEventHandler(this); }
+            Owned(Informer *inf, QStringList *l)
+                : informer(inf)
+                , log(l)
+            {
+                id = inf->addEventHandler(this);
+            }
             ~Owned() override { informer->removeEventHandler(id); }
             void onAdd(const Object &o, bool) override { log->append(o.name()); }
             void onUpdate(const Object &, const Object &n) override { log->append(n.name()); }
@@ -277,7 +290,8 @@ private Q_SLOTS:
         QHash<QString, Object> now;
         for (const Object &o : inf.store().list())
             now.insert(o.key(), o);
-        QCOMPARE(inf.history().contentAt(QStringLiteral("1"), now)->value(QStringLiteral("d/a")).resourceVersion(), QStringLiteral("1"));
+        QCOMPARE(inf.history().contentAt(QStringLiteral("1"), now)->value(QStringLiteral("d/a")).resourceVersion(),
+            QStringLiteral("1"));
     }
 };
 

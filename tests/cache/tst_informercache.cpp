@@ -14,13 +14,13 @@ const GroupVersionKind PodKind{QString(), QStringLiteral("v1"), QStringLiteral("
 
 Object pod(const QString &ns, const QString &name, const QString &node, const QString &app)
 {
-    return Object::fromJson({{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                             {QStringLiteral("kind"), QStringLiteral("Pod")},
-                             {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name},
-                                                                      {QStringLiteral("namespace"), ns},
-                                                                      {QStringLiteral("resourceVersion"), QStringLiteral("1")},
-                                                                      {QStringLiteral("labels"), QJsonObject{{QStringLiteral("app"), app}}}}},
-                             {QStringLiteral("spec"), QJsonObject{{QStringLiteral("nodeName"), node}}}});
+    return Object::fromJson(
+        {{QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("kind"), QStringLiteral("Pod")},
+            {QStringLiteral("metadata"),
+                QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), ns},
+                    {QStringLiteral("resourceVersion"), QStringLiteral("1")},
+                    {QStringLiteral("labels"), QJsonObject{{QStringLiteral("app"), app}}}}},
+            {QStringLiteral("spec"), QJsonObject{{QStringLiteral("nodeName"), node}}}});
 }
 
 QStringList keys(const QList<Object> &objs)
@@ -45,7 +45,8 @@ CacheListOptions opts(const QString &ns, const QString &labels, const QString &f
 namespace {
 QCoro::Task<void> readInto(InformerCache *cache, std::optional<Expected<Object>> *out)
 {
-    Expected<Object> r = co_await cache->get({QString(), QStringLiteral("v1"), QStringLiteral("ConfigMap")}, QStringLiteral("a"), QStringLiteral("x"));
+    Expected<Object> r = co_await cache->get(
+        {QString(), QStringLiteral("v1"), QStringLiteral("ConfigMap")}, QStringLiteral("a"), QStringLiteral("x"));
     out->emplace(std::move(r));
 }
 QCoro::Task<void> waitInto(InformerCache *cache, std::chrono::milliseconds timeout, std::optional<bool> *out)
@@ -68,13 +69,16 @@ private Q_SLOTS:
         o.syncTimeout = std::chrono::milliseconds(200);
         m_cache = new InformerCache(std::move(o), this);
         Informer *inf = m_cache->informerFor(PodKind).value();
-        QVERIFY(m_cache->indexField(PodKind, QStringLiteral("spec.nodeName"), [](const Object &p) {
-                           return QStringList{p.value({QLatin1String("spec"), QLatin1String("nodeName")}).toString()};
-                       }).ok());
+        QVERIFY(m_cache
+                    ->indexField(PodKind, QStringLiteral("spec.nodeName"),
+                        [](const Object &p) {
+                            return QStringList{p.value({QLatin1String("spec"), QLatin1String("nodeName")}).toString()};
+                        })
+                    .ok());
         inf->replaceAll({pod(QStringLiteral("a"), QStringLiteral("p1"), QStringLiteral("n1"), QStringLiteral("web")),
-                         pod(QStringLiteral("a"), QStringLiteral("p2"), QStringLiteral("n2"), QStringLiteral("web")),
-                         pod(QStringLiteral("b"), QStringLiteral("p3"), QStringLiteral("n1"), QStringLiteral("db"))},
-                        QStringLiteral("10"));
+                            pod(QStringLiteral("a"), QStringLiteral("p2"), QStringLiteral("n2"), QStringLiteral("web")),
+                            pod(QStringLiteral("b"), QStringLiteral("p3"), QStringLiteral("n1"), QStringLiteral("db"))},
+            QStringLiteral("10"));
     }
     void cleanup() { delete m_cache; }
 
@@ -87,13 +91,15 @@ private Q_SLOTS:
         o.syncTimeout = std::chrono::milliseconds(200);
         InformerCache cache(std::move(o));
         cache.informerFor(PodKind).value()->replaceAll(
-            {pod(QStringLiteral("a"), QStringLiteral("p1"), QStringLiteral("n1"), QStringLiteral("web"))}, QStringLiteral("10"));
+            {pod(QStringLiteral("a"), QStringLiteral("p1"), QStringLiteral("n1"), QStringLiteral("web"))},
+            QStringLiteral("10"));
         QVERIFY(QCoro::waitFor(cache.get(PodKind, QStringLiteral("a"), QStringLiteral("p1"))).ok());
         auto other = QCoro::waitFor(cache.get(PodKind, QStringLiteral("b"), QStringLiteral("p3")));
         QVERIFY(!other.ok());
         QVERIFY(!isNotFound(other.error()));
         QVERIFY(isUnknownNamespace(other.error()));
-        QCOMPARE(other.error().message(), QStringLiteral("unable to get: b/p3 because of unknown namespace for the cache"));
+        QCOMPARE(
+            other.error().message(), QStringLiteral("unable to get: b/p3 because of unknown namespace for the cache"));
         auto listOther = QCoro::waitFor(cache.list(PodKind, opts(QStringLiteral("b"), {}, {})));
         QVERIFY(!listOther.ok());
         QVERIFY(isUnknownNamespace(listOther.error()));
@@ -111,8 +117,8 @@ private Q_SLOTS:
         Informer *inf = cache.informerFor(PodKind).value();
         QCOMPARE(inf->options().namespaces, (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
         inf->replaceAll({pod(QStringLiteral("a"), QStringLiteral("p1"), QStringLiteral("n1"), QStringLiteral("web")),
-                         pod(QStringLiteral("b"), QStringLiteral("p3"), QStringLiteral("n1"), QStringLiteral("db"))},
-                        QStringLiteral("10"));
+                            pod(QStringLiteral("b"), QStringLiteral("p3"), QStringLiteral("n1"), QStringLiteral("db"))},
+            QStringLiteral("10"));
         QVERIFY(QCoro::waitFor(cache.get(PodKind, QStringLiteral("a"), QStringLiteral("p1"))).ok());
         QVERIFY(QCoro::waitFor(cache.get(PodKind, QStringLiteral("b"), QStringLiteral("p3"))).ok());
         auto missing = QCoro::waitFor(cache.get(PodKind, QStringLiteral("b"), QStringLiteral("nope")));
@@ -138,9 +144,10 @@ private Q_SLOTS:
         InformerCache cache(std::move(o));
         cache.informerFor(nsKind).value()->replaceAll(
             {Object::fromJson({{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                               {QStringLiteral("kind"), QStringLiteral("Namespace")},
-                               {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("team-x")},
-                                                                        {QStringLiteral("resourceVersion"), QStringLiteral("1")}}}})},
+                {QStringLiteral("kind"), QStringLiteral("Namespace")},
+                {QStringLiteral("metadata"),
+                    QJsonObject{{QStringLiteral("name"), QStringLiteral("team-x")},
+                        {QStringLiteral("resourceVersion"), QStringLiteral("1")}}}})},
             QStringLiteral("10"));
         auto got = QCoro::waitFor(cache.get(nsKind, QStringLiteral("a"), QStringLiteral("team-x")));
         QVERIFY2(got.ok(), got.ok() ? "" : qPrintable(got.error().message()));
@@ -174,15 +181,33 @@ private Q_SLOTS:
         QTest::addColumn<QString>("labels");
         QTest::addColumn<QString>("fields");
         QTest::addColumn<QStringList>("expected");
-        QTest::newRow("all") << "" << "" << "" << QStringList{"a/p1", "a/p2", "b/p3"};
-        QTest::newRow("namespace") << "a" << "" << "" << QStringList{"a/p1", "a/p2"};
-        QTest::newRow("labels") << "" << "app=web" << "" << QStringList{"a/p1", "a/p2"};
-        QTest::newRow("label notin") << "" << "app notin (web)" << "" << QStringList{"b/p3"};
-        QTest::newRow("indexed field all ns") << "" << "" << "spec.nodeName=n1" << QStringList{"a/p1", "b/p3"};
-        QTest::newRow("indexed field in ns") << "a" << "" << "spec.nodeName=n1" << QStringList{"a/p1"};
-        QTest::newRow("field and labels") << "" << "app=db" << "spec.nodeName=n1" << QStringList{"b/p3"};
-        QTest::newRow("metadata.name") << "" << "" << "metadata.name=p2" << QStringList{"a/p2"};
-        QTest::newRow("indexed != ") << "" << "" << "spec.nodeName=n1,metadata.namespace!=a" << QStringList{"b/p3"};
+        QTest::newRow("all") << ""
+                             << ""
+                             << "" << QStringList{"a/p1", "a/p2", "b/p3"};
+        QTest::newRow("namespace") << "a"
+                                   << ""
+                                   << "" << QStringList{"a/p1", "a/p2"};
+        QTest::newRow("labels") << ""
+                                << "app=web"
+                                << "" << QStringList{"a/p1", "a/p2"};
+        QTest::newRow("label notin") << ""
+                                     << "app notin (web)"
+                                     << "" << QStringList{"b/p3"};
+        QTest::newRow("indexed field all ns") << ""
+                                              << ""
+                                              << "spec.nodeName=n1" << QStringList{"a/p1", "b/p3"};
+        QTest::newRow("indexed field in ns") << "a"
+                                             << ""
+                                             << "spec.nodeName=n1" << QStringList{"a/p1"};
+        QTest::newRow("field and labels") << ""
+                                          << "app=db"
+                                          << "spec.nodeName=n1" << QStringList{"b/p3"};
+        QTest::newRow("metadata.name") << ""
+                                       << ""
+                                       << "metadata.name=p2" << QStringList{"a/p2"};
+        QTest::newRow("indexed != ") << ""
+                                     << ""
+                                     << "spec.nodeName=n1,metadata.namespace!=a" << QStringList{"b/p3"};
     }
     void listShouldFilterByNamespaceLabelsAndIndexedFields()
     {
@@ -232,11 +257,13 @@ private Q_SLOTS:
 
     void unknownKindsAndUnsyncedCachesFailClearly()
     {
-        auto unknown = m_cache->informerFor({QStringLiteral("example.com"), QStringLiteral("v1"), QStringLiteral("Widget")});
+        auto unknown
+            = m_cache->informerFor({QStringLiteral("example.com"), QStringLiteral("v1"), QStringLiteral("Widget")});
         QVERIFY(!unknown.ok());
         QVERIFY(unknown.error().message().contains(QLatin1String("Widget")));
         // A kind nobody feeds never syncs: the read times out (syncTimeout 200 ms) with a 504.
-        auto r = QCoro::waitFor(m_cache->get({QString(), QStringLiteral("v1"), QStringLiteral("ConfigMap")}, QStringLiteral("a"), QStringLiteral("x")));
+        auto r = QCoro::waitFor(m_cache->get(
+            {QString(), QStringLiteral("v1"), QStringLiteral("ConfigMap")}, QStringLiteral("a"), QStringLiteral("x")));
         QVERIFY(!r.ok());
         QVERIFY(isTimeout(r.error()));
         QVERIFY(r.error().message().contains(QLatin1String("ConfigMap")));

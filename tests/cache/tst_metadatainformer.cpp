@@ -29,20 +29,16 @@ const QString Default = QStringLiteral("default");
 /// A ConfigMap with `dataBytes` bytes of data, a label, and (when `owner` is given) an owner reference.
 Object configMap(const QString &name, int dataBytes, const QString &label, const Object &owner = {})
 {
-    QJsonObject meta{{QStringLiteral("name"), name},
-                     {QStringLiteral("namespace"), Default},
-                     {QStringLiteral("labels"), QJsonObject{{QStringLiteral("tier"), label}}}};
+    QJsonObject meta{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), Default},
+        {QStringLiteral("labels"), QJsonObject{{QStringLiteral("tier"), label}}}};
     if (!owner.isNull())
         meta.insert(QStringLiteral("ownerReferences"),
-                    QJsonArray{QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                                           {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-                                           {QStringLiteral("name"), owner.name()},
-                                           {QStringLiteral("uid"), owner.uid()},
-                                           {QStringLiteral("controller"), true}}});
+            QJsonArray{QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
+                {QStringLiteral("kind"), QStringLiteral("ConfigMap")}, {QStringLiteral("name"), owner.name()},
+                {QStringLiteral("uid"), owner.uid()}, {QStringLiteral("controller"), true}}});
     return Object::fromJson({{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                             {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-                             {QStringLiteral("metadata"), meta},
-                             {QStringLiteral("data"), QJsonObject{{QStringLiteral("payload"), QString(dataBytes, u'x')}}}});
+        {QStringLiteral("kind"), QStringLiteral("ConfigMap")}, {QStringLiteral("metadata"), meta},
+        {QStringLiteral("data"), QJsonObject{{QStringLiteral("payload"), QString(dataBytes, u'x')}}}});
 }
 
 Object relabelled(const Object &o, const QString &label)
@@ -131,8 +127,12 @@ private Q_SLOTS:
         QStringList events;
         ResourceEventHandlerFuncs h;
         h.addFunc = [&](const Object &o, bool) { events << QStringLiteral("add ") + o.name(); };
-        h.updateFunc = [&](const Object &, const Object &n) { events << QStringLiteral("update ") + n.name() + u' ' + n.labels().value(QStringLiteral("tier")); };
-        h.deleteFunc = [&](const Object &o, bool) { events << QStringLiteral("delete ") + o.name() + u' ' + topLevelKeys(o).join(u','); };
+        h.updateFunc = [&](const Object &, const Object &n) {
+            events << QStringLiteral("update ") + n.name() + u' ' + n.labels().value(QStringLiteral("tier"));
+        };
+        h.deleteFunc = [&](const Object &o, bool) {
+            events << QStringLiteral("delete ") + o.name() + u' ' + topLevelKeys(o).join(u',');
+        };
         const Informer::HandlerId id = informer.addEventHandler(&h);
         informer.start();
         QTRY_VERIFY_WITH_TIMEOUT(informer.hasSynced(), 10000);
@@ -150,7 +150,11 @@ private Q_SLOTS:
         QCOMPARE(cached.ownerReferences().size(), 1);
         QCOMPARE(cached.ownerReferences().first().uid, owner.uid());
         QVERIFY(cached.controllerReference().has_value());
-        QVERIFY(cached.json().value(QLatin1String("metadata")).toObject().value(QLatin1String("managedFields")).isUndefined());
+        QVERIFY(cached.json()
+                    .value(QLatin1String("metadata"))
+                    .toObject()
+                    .value(QLatin1String("managedFields"))
+                    .isUndefined());
 
         // Adds, updates and deletes arrive through the metadata-only watch, in the same form.
         const Object added = create(configMap(QStringLiteral("late"), 4096, QStringLiteral("b")));
@@ -162,7 +166,8 @@ private Q_SLOTS:
 
         auto updated = QCoro::waitFor(m_client->update(ConfigMaps, Default, relabelled(child, QStringLiteral("c"))));
         QVERIFY(updated.ok());
-        QTRY_COMPARE(informer.store().get(QStringLiteral("default/child")).resourceVersion(), updated->resourceVersion());
+        QTRY_COMPARE(
+            informer.store().get(QStringLiteral("default/child")).resourceVersion(), updated->resourceVersion());
         const Object after = informer.store().get(QStringLiteral("default/child"));
         QCOMPARE(after.labels().value(QStringLiteral("tier")), QStringLiteral("c"));
         QCOMPARE(topLevelKeys(after), MetadataOnlyKeys);
@@ -182,7 +187,9 @@ private Q_SLOTS:
         constexpr int Count = 200;
         constexpr int DataBytes = 4096;
         for (int i = 0; i < Count; ++i)
-            QVERIFY(!create(configMap(QStringLiteral("cm-%1").arg(i, 3, 10, QLatin1Char('0')), DataBytes, QStringLiteral("t%1").arg(i % 5))).isNull());
+            QVERIFY(!create(configMap(QStringLiteral("cm-%1").arg(i, 3, 10, QLatin1Char('0')), DataBytes,
+                                QStringLiteral("t%1").arg(i % 5)))
+                         .isNull());
 
         Informer full(informerOptions(false));
         Informer meta(informerOptions(true));
@@ -193,17 +200,20 @@ private Q_SLOTS:
         QCOMPARE(meta.store().size(), qsizetype(Count));
 
         const double wireFull = double(wireBytes("application/json")) / Count;
-        const double wireMeta = double(wireBytes("application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json")) / Count;
+        const double wireMeta
+            = double(wireBytes("application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json"))
+            / Count;
         qInfo("on the wire (LIST): %.0f bytes per object full, %.0f as PartialObjectMetadataList", wireFull, wireMeta);
         QVERIFY(wireMeta > 0 && wireMeta * 4 < wireFull);
         const double fullPerObject = double(full.store().bytesHeld()) / Count;
         const double metaPerObject = double(meta.store().bytesHeld()) / Count;
         qInfo("ConfigMaps with %d bytes of data: %.0f bytes held per object by the full informer, %.0f by the "
               "metadata-only one (%.1f %%)",
-              DataBytes, fullPerObject, metaPerObject, 100.0 * metaPerObject / fullPerObject);
+            DataBytes, fullPerObject, metaPerObject, 100.0 * metaPerObject / fullPerObject);
         // The full store holds the data; the metadata-only one must not (a ratio, not a time).
         QVERIFY2(fullPerObject > DataBytes, qPrintable(QString::number(fullPerObject)));
-        QVERIFY2(metaPerObject * 4 < fullPerObject, qPrintable(QStringLiteral("%1 vs %2").arg(metaPerObject).arg(fullPerObject)));
+        QVERIFY2(metaPerObject * 4 < fullPerObject,
+            qPrintable(QStringLiteral("%1 vs %2").arg(metaPerObject).arg(fullPerObject)));
         QVERIFY(full.store().get(QStringLiteral("default/cm-007")).json().contains(QLatin1String("data")));
         QVERIFY(!meta.store().get(QStringLiteral("default/cm-007")).json().contains(QLatin1String("data")));
         full.stop();
@@ -263,8 +273,9 @@ private Q_SLOTS:
         test::FakeServer server;
         QVERIFY(server.listen());
         server.setHandler([](const test::FakeRequest &) {
-            return test::FakeResponse::json(406, R"({"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotAcceptable",)"
-                                                 R"("message":"only application/yaml is served","code":406})");
+            return test::FakeResponse::json(406,
+                R"({"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotAcceptable",)"
+                R"("message":"only application/yaml is served","code":406})");
         });
         RestConfig cfg;
         cfg.server = QUrl(server.url());

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reflector + informer against the embedded API server over real HTTP on loopback.
-#include "engine/testing/fakeclock.h"
 #include "engine/apiserver/storage/store.h"
 #include "engine/cache/informer.h"
 #include "engine/cache/reflector.h"
 #include "engine/client/restclient.h"
+#include "engine/testing/fakeclock.h"
 #include "tests/support/testapiserver.h"
 
 #include <QSignalSpy>
@@ -20,10 +20,10 @@ const GroupVersionResource ConfigMaps{QString(), QStringLiteral("v1"), QStringLi
 
 QJsonObject configMap(const QString &name, const QString &value)
 {
-    return {{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-            {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), QStringLiteral("default")}}},
-            {QStringLiteral("data"), QJsonObject{{QStringLiteral("v"), value}}}};
+    return {{QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
+        {QStringLiteral("metadata"),
+            QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), QStringLiteral("default")}}},
+        {QStringLiteral("data"), QJsonObject{{QStringLiteral("v"), value}}}};
 }
 
 class Recorder final : public ResourceEventHandler
@@ -34,7 +34,8 @@ public:
     void onAdd(const Object &o, bool) override { events << QStringLiteral("add ") + o.name(); }
     void onUpdate(const Object &, const Object &n) override
     {
-        events << QStringLiteral("update %1=%2").arg(n.name(), n.value({QLatin1String("data"), QLatin1String("v")}).toString());
+        events << QStringLiteral("update %1=%2")
+                      .arg(n.name(), n.value({QLatin1String("data"), QLatin1String("v")}).toString());
     }
     void onDelete(const Object &o, bool unknown) override
     {
@@ -53,7 +54,8 @@ private:
 
     Expected<Object> createNow(const QString &name, const QString &value)
     {
-        return QCoro::waitFor(m_client->create(ConfigMaps, QStringLiteral("default"), Object::fromJson(configMap(name, value))));
+        return QCoro::waitFor(
+            m_client->create(ConfigMaps, QStringLiteral("default"), Object::fromJson(configMap(name, value))));
     }
     std::unique_ptr<Informer> informer(bool watchList = false, Clock *clock = nullptr)
     {
@@ -131,14 +133,16 @@ private Q_SLOTS:
         QJsonObject doc = created->json();
         for (int v = 2; v <= 5; ++v) {
             doc.insert(QStringLiteral("data"), QJsonObject{{QStringLiteral("v"), QString::number(v)}});
-            auto updated = QCoro::waitFor(m_client->update(ConfigMaps, QStringLiteral("default"), Object::fromJson(doc)));
+            auto updated
+                = QCoro::waitFor(m_client->update(ConfigMaps, QStringLiteral("default"), Object::fromJson(doc)));
             QVERIFY2(updated.ok(), updated.ok() ? "" : qPrintable(updated.error().message()));
             doc = updated->json();
         }
         QVERIFY(QCoro::waitFor(m_client->remove(ConfigMaps, QStringLiteral("default"), QStringLiteral("a"))).ok());
         QTRY_COMPARE(r.events.size(), 6);
-        QCOMPARE(r.events, (QStringList{QStringLiteral("add a"), QStringLiteral("update a=2"), QStringLiteral("update a=3"),
-                                        QStringLiteral("update a=4"), QStringLiteral("update a=5"), QStringLiteral("delete a")}));
+        QCOMPARE(r.events,
+            (QStringList{QStringLiteral("add a"), QStringLiteral("update a=2"), QStringLiteral("update a=3"),
+                QStringLiteral("update a=4"), QStringLiteral("update a=5"), QStringLiteral("delete a")}));
         QCOMPARE(inf->store().size(), 0);
     }
 
@@ -183,8 +187,11 @@ private Q_SLOTS:
         // ... while objects are deleted and created and the history is compacted.
         m_api->runOnServerThread([](apiserver::ApiServer &s) {
             for (int i = 0; i < 5; ++i)
-                QVERIFY(s.store()->remove(ConfigMaps, QStringLiteral("default"), QStringLiteral("keep-%1").arg(i)).ok());
-            QVERIFY(s.store()->create(ConfigMaps, QStringLiteral("default"), configMap(QStringLiteral("new-one"), QString())).ok());
+                QVERIFY(
+                    s.store()->remove(ConfigMaps, QStringLiteral("default"), QStringLiteral("keep-%1").arg(i)).ok());
+            QVERIFY(s.store()
+                        ->create(ConfigMaps, QStringLiteral("default"), configMap(QStringLiteral("new-one"), QString()))
+                        .ok());
             s.compactHistory();
             s.clearFaults();
         });
@@ -224,7 +231,8 @@ private Q_SLOTS:
         QVERIFY(createNow(QStringLiteral("a"), QString()).ok());
         // Every request fails with 422 until the reflector has fallen back: the watch-list request
         // is refused, so the reflector must switch to LIST (and keep trying it with backoff).
-        m_api->runOnServerThread([](apiserver::ApiServer &s) { s.setFaults({QStringLiteral("error:rate=1,code=422")}); });
+        m_api->runOnServerThread(
+            [](apiserver::ApiServer &s) { s.setFaults({QStringLiteral("error:rate=1,code=422")}); });
         auto inf = informer(true);
         inf->start();
         QTRY_VERIFY(inf->reflector()->watchListUnsupported());
@@ -242,8 +250,8 @@ private Q_SLOTS:
         auto inf = informer();
         inf->start();
         QCOMPARE(inf->reflector()->state(), Reflector::State::Listing);
-        inf->stop();                        // the reflector goes away mid-list
-        QTest::qWait(300);                  // the in-flight list completes and is ignored
+        inf->stop();       // the reflector goes away mid-list
+        QTest::qWait(300); // the in-flight list completes and is ignored
         QVERIFY(!inf->hasSynced());
         QCOMPARE(inf->store().size(), 0);
         QVERIFY(!inf->isRunning());

@@ -2,11 +2,11 @@
 // Reflector recovery from API faults, against a scripted HTTP server over loopback and a
 // FakeClock for its backoff: a resourceVersion the server has not reached (504 "Too large
 // resource version"), a watch answered 410 again and again, and an expired continue token.
-#include "engine/testing/fakeclock.h"
 #include "engine/base/clock.h"
 #include "engine/cache/informer.h"
 #include "engine/cache/reflector.h"
 #include "engine/client/restclient.h"
+#include "engine/testing/fakeclock.h"
 #include "tests/client/fakeserver.h"
 
 #include <QTest>
@@ -35,27 +35,30 @@ FakeResponse listOf(const QByteArray &rv, const QList<QByteArray> &names, const 
     QByteArray meta = R"("resourceVersion":")" + rv + '"';
     if (!continueToken.isEmpty())
         meta += R"(,"continue":")" + continueToken + '"';
-    return FakeResponse::json(200, R"({"kind":"ConfigMapList","apiVersion":"v1","metadata":{)" + meta + R"(},"items":[)" + items + "]}");
+    return FakeResponse::json(
+        200, R"({"kind":"ConfigMapList","apiVersion":"v1","metadata":{)" + meta + R"(},"items":[)" + items + "]}");
 }
 
 FakeResponse status(int code, const QByteArray &reason, const QByteArray &message, const QByteArray &details = {})
 {
-    return FakeResponse::json(code, R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":")" + message
-                                        + R"(","reason":")" + reason + '"' + (details.isEmpty() ? QByteArray() : ",\"details\":" + details)
-                                        + R"(,"code":)" + QByteArray::number(code) + "}");
+    return FakeResponse::json(code,
+        R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":")" + message + R"(","reason":")" + reason
+            + '"' + (details.isEmpty() ? QByteArray() : ",\"details\":" + details) + R"(,"code":)"
+            + QByteArray::number(code) + "}");
 }
 
 FakeResponse tooLarge()
 {
     return status(504, "Timeout", "Timeout: Too large resource version: 100, current: 7",
-                  R"({"causes":[{"reason":"ResourceVersionTooLarge","message":"Too large resource version"}],"retryAfterSeconds":1})");
+        R"({"causes":[{"reason":"ResourceVersionTooLarge","message":"Too large resource version"}],"retryAfterSeconds":1})");
 }
 
 /// A watch that stays open (a bookmark, then nothing).
 FakeResponse openWatch(const QByteArray &rv)
 {
     FakeResponse r = FakeResponse::json(200, {});
-    r.chunks = {R"({"type":"BOOKMARK","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":")" + rv + "\"}}}\n"};
+    r.chunks = {R"({"type":"BOOKMARK","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":")"
+        + rv + "\"}}}\n"};
     r.keepOpen = true;
     return r;
 }
@@ -64,8 +67,9 @@ FakeResponse openWatch(const QByteArray &rv)
 FakeResponse expiredWatch()
 {
     FakeResponse r = FakeResponse::json(200, {});
-    r.chunks = {R"x({"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure","message":"too old resource version: 100 (150)","reason":"Expired","code":410}})x"
-                "\n"};
+    r.chunks = {
+        R"x({"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure","message":"too old resource version: 100 (150)","reason":"Expired","code":410}})x"
+        "\n"};
     return r;
 }
 
@@ -118,8 +122,7 @@ private:
         return n;
     }
     /// Moves the fake clock in 100 ms steps, letting HTTP replies in between, until `pred`.
-    template<typename Pred>
-    bool stepUntil(Pred pred, std::chrono::milliseconds limit)
+    template<typename Pred> bool stepUntil(Pred pred, std::chrono::milliseconds limit)
     {
         for (auto t = 0ms; t <= limit; t += 100ms) {
             QTest::qWait(5);
@@ -162,9 +165,10 @@ private Q_SLOTS:
             FakeResponse resp = FakeResponse::json(200, {});
             for (const QByteArray &n : all)
                 resp.chunks.append(R"({"type":"ADDED","object":)" + item(n) + "}\n");
-            resp.chunks.append(R"({"type":"BOOKMARK","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"9",)"
-                               R"("annotations":{"k8s.io/initial-events-end":"true"}}}})"
-                               "\n");
+            resp.chunks.append(
+                R"({"type":"BOOKMARK","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"9",)"
+                R"("annotations":{"k8s.io/initial-events-end":"true"}}}})"
+                "\n");
             resp.chunkIntervalMs = 1000; // one event a second, real time
             resp.keepOpen = true;
             return resp;
@@ -204,7 +208,7 @@ private Q_SLOTS:
         QTRY_VERIFY(inf->hasSynced());
         QCOMPARE(names(*inf), QStringList{QStringLiteral("old")});
         QVERIFY2(stepUntil([&] { return names(*inf) == QStringList{QStringLiteral("new")}; }, 120s),
-                 qPrintable(names(*inf).join(u',') + QStringLiteral(" after %1 lists").arg(lists().size())));
+            qPrintable(names(*inf).join(u',') + QStringLiteral(" after %1 lists").arg(lists().size())));
         int tooLargeLists = 0;
         for (const FakeRequest &r : lists())
             tooLargeLists += r.query(QStringLiteral("resourceVersion")) == QLatin1String("100") ? 1 : 0;
@@ -254,7 +258,9 @@ private Q_SLOTS:
         QStringList order;
         for (const FakeRequest &r : m_server->requests)
             order << (isWatch(r) ? QStringLiteral("watch") : QStringLiteral("list"));
-        QCOMPARE(order, (QStringList{QStringLiteral("list"), QStringLiteral("watch"), QStringLiteral("list"), QStringLiteral("watch")}));
+        QCOMPARE(order,
+            (QStringList{
+                QStringLiteral("list"), QStringLiteral("watch"), QStringLiteral("list"), QStringLiteral("watch")}));
         QVERIFY(inf->reflector()->lastBackoff().count() > 0);
     }
 
@@ -266,12 +272,13 @@ private Q_SLOTS:
             if (!isWatch(r))
                 return listOf("100", {"a"});
             FakeResponse w = FakeResponse::json(200, {});
-            w.chunks = {R"({"type":"ADDED","object":{"kind":"Secret","apiVersion":"v1","metadata":{"name":"s","namespace":"default","uid":"u-s","resourceVersion":"101"}}})"
-                        "\n",
-                        R"({"type":"ADDED","object":{"kind":"ConfigMap","apiVersion":"apps/v1","metadata":{"name":"g","namespace":"default","uid":"u-g","resourceVersion":"102"}}})"
-                        "\n",
-                        R"({"type":"ADDED","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"b","namespace":"default","uid":"u-b","resourceVersion":"103"}}})"
-                        "\n"};
+            w.chunks = {
+                R"({"type":"ADDED","object":{"kind":"Secret","apiVersion":"v1","metadata":{"name":"s","namespace":"default","uid":"u-s","resourceVersion":"101"}}})"
+                "\n",
+                R"({"type":"ADDED","object":{"kind":"ConfigMap","apiVersion":"apps/v1","metadata":{"name":"g","namespace":"default","uid":"u-g","resourceVersion":"102"}}})"
+                "\n",
+                R"({"type":"ADDED","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"b","namespace":"default","uid":"u-b","resourceVersion":"103"}}})"
+                "\n"};
             w.keepOpen = true;
             return w;
         });
@@ -279,10 +286,12 @@ private Q_SLOTS:
         QStringList errors;
         inf->start();
         QVERIFY(inf->reflector());
-        connect(inf->reflector(), &Reflector::errorOccurred, this, [&errors](const Status &s) { errors << s.message(); });
+        connect(
+            inf->reflector(), &Reflector::errorOccurred, this, [&errors](const Status &s) { errors << s.message(); });
         QTRY_COMPARE(names(*inf), (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
         QCOMPARE(errors.size(), 2);
-        QVERIFY2(errors[0].contains(u"expected gvk v1, Kind=ConfigMap, but watch event object had gvk v1, Kind=Secret"), qPrintable(errors[0]));
+        QVERIFY2(errors[0].contains(u"expected gvk v1, Kind=ConfigMap, but watch event object had gvk v1, Kind=Secret"),
+            qPrintable(errors[0]));
         QVERIFY2(errors[1].contains(u"had gvk apps/v1, Kind=ConfigMap"), qPrintable(errors[1]));
     }
 
@@ -320,7 +329,8 @@ private Q_SLOTS:
             if (isWatch(r))
                 return openWatch("100");
             if (r.hasQuery(QStringLiteral("continue")))
-                return status(410, "Expired", "The provided continue parameter is too old to display a consistent list result.");
+                return status(
+                    410, "Expired", "The provided continue parameter is too old to display a consistent list result.");
             const QString limit = r.query(QStringLiteral("limit"));
             if (!limit.isEmpty() && limit != QLatin1String("0"))
                 return listOf("100", {"a"}, "page-2");
@@ -332,7 +342,8 @@ private Q_SLOTS:
         QCOMPARE(names(*inf), (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")}));
         const QList<FakeRequest> ls = lists();
         QCOMPARE(ls.size(), 3); // page 1, the expired page 2, one full list
-        QVERIFY(!ls.last().hasQuery(QStringLiteral("limit")) || ls.last().query(QStringLiteral("limit")) == QLatin1String("0"));
+        QVERIFY(!ls.last().hasQuery(QStringLiteral("limit"))
+            || ls.last().query(QStringLiteral("limit")) == QLatin1String("0"));
         QVERIFY(!ls.last().hasQuery(QStringLiteral("continue")));
         QCOMPARE(ls.last().query(QStringLiteral("resourceVersion")), QStringLiteral("0"));
     }

@@ -12,14 +12,12 @@ Object pod(const QString &ns, const QString &name, const QString &node, const QS
     QJsonObject meta{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), ns}};
     if (!ownerUid.isEmpty())
         meta.insert(QStringLiteral("ownerReferences"),
-                    QJsonArray{QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")},
-                                           {QStringLiteral("kind"), QStringLiteral("ReplicaSet")},
-                                           {QStringLiteral("name"), QStringLiteral("rs")},
-                                           {QStringLiteral("uid"), ownerUid}}});
+            QJsonArray{QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")},
+                {QStringLiteral("kind"), QStringLiteral("ReplicaSet")}, {QStringLiteral("name"), QStringLiteral("rs")},
+                {QStringLiteral("uid"), ownerUid}}});
     return Object::fromJson({{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                             {QStringLiteral("kind"), QStringLiteral("Pod")},
-                             {QStringLiteral("metadata"), meta},
-                             {QStringLiteral("spec"), QJsonObject{{QStringLiteral("nodeName"), node}}}});
+        {QStringLiteral("kind"), QStringLiteral("Pod")}, {QStringLiteral("metadata"), meta},
+        {QStringLiteral("spec"), QJsonObject{{QStringLiteral("nodeName"), node}}}});
 }
 
 QStringList names(QList<Object> objs)
@@ -58,9 +56,12 @@ private Q_SLOTS:
         QTest::addColumn<QString>("key");
         QTest::newRow("namespaced") << QByteArray(R"({"metadata":{"namespace":"ns","name":"web-1"}})") << "ns/web-1";
         QTest::newRow("cluster-scoped") << QByteArray(R"({"metadata":{"name":"web-1"}})") << "web-1";
-        QTest::newRow("escaped name") << QByteArray("{\"metadata\":{\"namespace\":\"ns\",\"name\":\"a\\u0042c\"}}") << "ns/aBc";
-        QTest::newRow("non-ASCII name") << QByteArray("{\"metadata\":{\"namespace\":\"ns\",\"name\":\"caf\xc3\xa9\"}}") << QStringLiteral("ns/caf\u00e9");
-        QTest::newRow("timestamp-shaped name") << QByteArray(R"({"metadata":{"name":"2024-05-01T10:00:00Z"}})") << "2024-05-01T10:00:00Z";
+        QTest::newRow("escaped name") << QByteArray("{\"metadata\":{\"namespace\":\"ns\",\"name\":\"a\\u0042c\"}}")
+                                      << "ns/aBc";
+        QTest::newRow("non-ASCII name") << QByteArray("{\"metadata\":{\"namespace\":\"ns\",\"name\":\"caf\xc3\xa9\"}}")
+                                        << QStringLiteral("ns/caf\u00e9");
+        QTest::newRow("timestamp-shaped name")
+            << QByteArray(R"({"metadata":{"name":"2024-05-01T10:00:00Z"}})") << "2024-05-01T10:00:00Z";
     }
     void shouldFindObjectsByKeysReadFromTheObject()
     {
@@ -92,12 +93,14 @@ private Q_SLOTS:
         s.upsert(pod(QStringLiteral("a"), QStringLiteral("p1"), QStringLiteral("n1"), QStringLiteral("rs-1")));
         s.upsert(pod(QStringLiteral("a"), QStringLiteral("p2"), QStringLiteral("n1"), QStringLiteral("rs-2")));
         s.upsert(pod(QStringLiteral("b"), QStringLiteral("p3"), QStringLiteral("n2"), QStringLiteral("rs-1")));
-        QCOMPARE(names(s.listNamespace(QStringLiteral("a"))), (QStringList{QStringLiteral("a/p1"), QStringLiteral("a/p2")}));
+        QCOMPARE(
+            names(s.listNamespace(QStringLiteral("a"))), (QStringList{QStringLiteral("a/p1"), QStringLiteral("a/p2")}));
         QCOMPARE(names(s.byIndex(QString::fromLatin1(Store::OwnerUidIndex), QStringLiteral("rs-1"))),
-                 (QStringList{QStringLiteral("a/p1"), QStringLiteral("b/p3")}));
+            (QStringList{QStringLiteral("a/p1"), QStringLiteral("b/p3")}));
         // Re-owning p1 moves it between index values.
         s.upsert(pod(QStringLiteral("a"), QStringLiteral("p1"), QStringLiteral("n1"), QStringLiteral("rs-2")));
-        QCOMPARE(names(s.byIndex(QString::fromLatin1(Store::OwnerUidIndex), QStringLiteral("rs-1"))), QStringList{QStringLiteral("b/p3")});
+        QCOMPARE(names(s.byIndex(QString::fromLatin1(Store::OwnerUidIndex), QStringLiteral("rs-1"))),
+            QStringList{QStringLiteral("b/p3")});
         s.remove(QStringLiteral("b/p3"));
         QVERIFY(!s.listIndexFuncValues(QString::fromLatin1(Store::OwnerUidIndex)).contains(QStringLiteral("rs-1")));
     }
@@ -107,9 +110,12 @@ private Q_SLOTS:
         Store s;
         s.upsert(pod(QStringLiteral("a"), QStringLiteral("p1"), QStringLiteral("n1")));
         s.upsert(pod(QStringLiteral("a"), QStringLiteral("p2"), QStringLiteral("n2")));
-        const IndexFunc byNode = [](const Object &o) { return QStringList{o.value({QLatin1String("spec"), QLatin1String("nodeName")}).toString()}; };
+        const IndexFunc byNode = [](const Object &o) {
+            return QStringList{o.value({QLatin1String("spec"), QLatin1String("nodeName")}).toString()};
+        };
         QVERIFY(s.addIndexers({{QStringLiteral("field:spec.nodeName"), byNode}}).ok());
-        QCOMPARE(names(s.byIndex(QStringLiteral("field:spec.nodeName"), QStringLiteral("n2"))), QStringList{QStringLiteral("a/p2")});
+        QCOMPARE(names(s.byIndex(QStringLiteral("field:spec.nodeName"), QStringLiteral("n2"))),
+            QStringList{QStringLiteral("a/p2")});
         const auto dup = s.addIndexers({{QStringLiteral("field:spec.nodeName"), byNode}});
         QVERIFY(!dup.ok());
         QVERIFY(dup.error().message().contains(QLatin1String("field:spec.nodeName")));
@@ -123,7 +129,7 @@ private Q_SLOTS:
         s.upsert(pod(QStringLiteral("a"), QStringLiteral("p1"), QStringLiteral("n1")));
         s.upsert(pod(QStringLiteral("a"), QStringLiteral("p2"), QStringLiteral("n1")));
         const QList<Object> gone = s.replace({pod(QStringLiteral("a"), QStringLiteral("p2"), QStringLiteral("n1")),
-                                              pod(QStringLiteral("c"), QStringLiteral("p9"), QStringLiteral("n1"))});
+            pod(QStringLiteral("c"), QStringLiteral("p9"), QStringLiteral("n1"))});
         QCOMPARE(names(gone), QStringList{QStringLiteral("a/p1")});
         QCOMPARE(names(s.list()), (QStringList{QStringLiteral("a/p2"), QStringLiteral("c/p9")}));
         QCOMPARE(names(s.listNamespace(QStringLiteral("c"))), QStringList{QStringLiteral("c/p9")});

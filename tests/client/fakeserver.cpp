@@ -34,7 +34,9 @@ FakeResponse FakeResponse::json(int code, const QByteArray &body)
     return r;
 }
 
-FakeServer::FakeServer(QObject *parent) : QObject(parent) {}
+FakeServer::FakeServer(QObject *parent)
+    : QObject(parent)
+{ }
 FakeServer::~FakeServer() = default;
 
 quint16 FakeServer::listen(const QSslCertificate &cert, const QSslKey &key)
@@ -64,7 +66,9 @@ quint16 FakeServer::listen(const QSslCertificate &cert, const QSslKey &key)
 
 QString FakeServer::url() const
 {
-    return QStringLiteral("%1://127.0.0.1:%2").arg(m_tls ? QStringLiteral("https") : QStringLiteral("http")).arg(m_server->serverPort());
+    return QStringLiteral("%1://127.0.0.1:%2")
+        .arg(m_tls ? QStringLiteral("https") : QStringLiteral("http"))
+        .arg(m_server->serverPort());
 }
 
 void FakeServer::onConnection(QTcpSocket *s)
@@ -118,13 +122,20 @@ void FakeServer::onReadyRead(QTcpSocket *s)
 static QByteArray reasonPhrase(int code)
 {
     switch (code) {
-    case 200: return "OK";
-    case 201: return "Created";
-    case 401: return "Unauthorized";
-    case 404: return "Not Found";
-    case 409: return "Conflict";
-    case 429: return "Too Many Requests";
-    default: return "Status";
+    case 200:
+        return "OK";
+    case 201:
+        return "Created";
+    case 401:
+        return "Unauthorized";
+    case 404:
+        return "Not Found";
+    case 409:
+        return "Conflict";
+    case 429:
+        return "Too Many Requests";
+    default:
+        return "Status";
     }
 }
 
@@ -174,34 +185,37 @@ bool makeCertificates(const QString &dir, const QString &caName, QString *error)
 {
     const QString ca = dir + QStringLiteral("/ca"), srv = dir + QStringLiteral("/server");
     const QStringList ec{QStringLiteral("-newkey"), QStringLiteral("ec"), QStringLiteral("-pkeyopt"),
-                         QStringLiteral("ec_paramgen_curve:prime256v1"), QStringLiteral("-nodes")};
+        QStringLiteral("ec_paramgen_curve:prime256v1"), QStringLiteral("-nodes")};
     QFile ext(dir + QStringLiteral("/ext.cnf"));
     if (!ext.open(QIODevice::WriteOnly))
         return false;
     ext.write("subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:api.example.test\n");
     ext.close();
     return run(QStringList{QStringLiteral("req"), QStringLiteral("-x509")} + ec
-                   + QStringList{QStringLiteral("-days"), QStringLiteral("2"), QStringLiteral("-subj"), QStringLiteral("/CN=") + caName,
-                                 QStringLiteral("-keyout"), ca + QStringLiteral(".key"), QStringLiteral("-out"), ca + QStringLiteral(".crt")},
+                   + QStringList{QStringLiteral("-days"), QStringLiteral("2"), QStringLiteral("-subj"),
+                       QStringLiteral("/CN=") + caName, QStringLiteral("-keyout"), ca + QStringLiteral(".key"),
+                       QStringLiteral("-out"), ca + QStringLiteral(".crt")},
                error)
         && run(QStringList{QStringLiteral("req")} + ec
-                   + QStringList{QStringLiteral("-subj"), QStringLiteral("/CN=localhost"), QStringLiteral("-keyout"),
-                                 srv + QStringLiteral(".key"), QStringLiteral("-out"), srv + QStringLiteral(".csr")},
-               error)
+                + QStringList{QStringLiteral("-subj"), QStringLiteral("/CN=localhost"), QStringLiteral("-keyout"),
+                    srv + QStringLiteral(".key"), QStringLiteral("-out"), srv + QStringLiteral(".csr")},
+            error)
         && run({QStringLiteral("x509"), QStringLiteral("-req"), QStringLiteral("-in"), srv + QStringLiteral(".csr"),
-                QStringLiteral("-CA"), ca + QStringLiteral(".crt"), QStringLiteral("-CAkey"), ca + QStringLiteral(".key"),
-                QStringLiteral("-CAcreateserial"), QStringLiteral("-days"), QStringLiteral("2"), QStringLiteral("-extfile"),
-                dir + QStringLiteral("/ext.cnf"), QStringLiteral("-out"), srv + QStringLiteral(".crt")},
-               error)
+                   QStringLiteral("-CA"), ca + QStringLiteral(".crt"), QStringLiteral("-CAkey"),
+                   ca + QStringLiteral(".key"), QStringLiteral("-CAcreateserial"), QStringLiteral("-days"),
+                   QStringLiteral("2"), QStringLiteral("-extfile"), dir + QStringLiteral("/ext.cnf"),
+                   QStringLiteral("-out"), srv + QStringLiteral(".crt")},
+            error)
         && run(QStringList{QStringLiteral("req")} + ec
-                   + QStringList{QStringLiteral("-subj"), QStringLiteral("/CN=jane/O=devs"), QStringLiteral("-keyout"),
-                                 dir + QStringLiteral("/client.key"), QStringLiteral("-out"), dir + QStringLiteral("/client.csr")},
-               error)
-        && run({QStringLiteral("x509"), QStringLiteral("-req"), QStringLiteral("-in"), dir + QStringLiteral("/client.csr"),
-                QStringLiteral("-CA"), ca + QStringLiteral(".crt"), QStringLiteral("-CAkey"), ca + QStringLiteral(".key"),
-                QStringLiteral("-CAcreateserial"), QStringLiteral("-days"), QStringLiteral("2"), QStringLiteral("-out"),
-                dir + QStringLiteral("/client.crt")},
-               error);
+                + QStringList{QStringLiteral("-subj"), QStringLiteral("/CN=jane/O=devs"), QStringLiteral("-keyout"),
+                    dir + QStringLiteral("/client.key"), QStringLiteral("-out"), dir + QStringLiteral("/client.csr")},
+            error)
+        && run(
+            {QStringLiteral("x509"), QStringLiteral("-req"), QStringLiteral("-in"), dir + QStringLiteral("/client.csr"),
+                QStringLiteral("-CA"), ca + QStringLiteral(".crt"), QStringLiteral("-CAkey"),
+                ca + QStringLiteral(".key"), QStringLiteral("-CAcreateserial"), QStringLiteral("-days"),
+                QStringLiteral("2"), QStringLiteral("-out"), dir + QStringLiteral("/client.crt")},
+            error);
 }
 
 } // namespace opbench::test

@@ -22,8 +22,8 @@ namespace opbench::test {
 struct FakeRequest
 {
     QByteArray method;
-    QByteArray path;     // without the query
-    QByteArray rawQuery; // as sent (percent-encoded)
+    QByteArray path;                      // without the query
+    QByteArray rawQuery;                  // as sent (percent-encoded)
     QMap<QByteArray, QByteArray> headers; // lower-case names
     QByteArray body;
     /// Common name of the TLS client certificate, when one was presented.

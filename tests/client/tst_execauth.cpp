@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Exec credential plugins: output parsing, caching until expiry, failures, interactive modes.
-#include "engine/testing/fakeclock.h"
-#include "tests/client/testutil.h"
 #include "engine/base/clock.h"
 #include "engine/client/execauth.h"
 #include "engine/client/kubeconfig.h"
+#include "engine/testing/fakeclock.h"
+#include "tests/client/testutil.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -54,8 +54,9 @@ private Q_SLOTS:
         QFETCH(QString, apiVersion);
         QTemporaryDir dir;
         const QString info = dir.path() + QStringLiteral("/info.json");
-        ExecAuth auth(plugin(apiVersion, {{QStringLiteral("PLUGIN_INFO"), info},
-                                          {QStringLiteral("PLUGIN_STATE"), dir.path() + QStringLiteral("/n")}}));
+        ExecAuth auth(plugin(apiVersion,
+            {{QStringLiteral("PLUGIN_INFO"), info},
+                {QStringLiteral("PLUGIN_STATE"), dir.path() + QStringLiteral("/n")}}));
         Expected<Credentials> c = creds(auth);
         QVERIFY_OK(c);
         QCOMPARE(c->authorization, QByteArray("Bearer exec-token-1"));
@@ -78,9 +79,9 @@ private Q_SLOTS:
         QTemporaryDir dir;
         testing::FakeClock clock; // wall clock starts at 2023-11-14T22:13:20Z
         ExecAuth auth(plugin(QStringLiteral("client.authentication.k8s.io/v1beta1"),
-                             {{QStringLiteral("PLUGIN_STATE"), dir.path() + QStringLiteral("/n")},
+                          {{QStringLiteral("PLUGIN_STATE"), dir.path() + QStringLiteral("/n")},
                               {QStringLiteral("PLUGIN_EXPIRY"), QStringLiteral("2023-11-14T22:23:20Z")}}),
-                      &clock);
+            &clock);
         QCOMPARE(creds(auth)->authorization, QByteArray("Bearer exec-token-1"));
         clock.advance(9min);
         QCOMPARE(creds(auth)->authorization, QByteArray("Bearer exec-token-1"));
@@ -93,7 +94,8 @@ private Q_SLOTS:
     void shouldRunThePluginOnceForConcurrentCallers()
     {
         QTemporaryDir dir;
-        ExecAuth auth(plugin(QStringLiteral("client.authentication.k8s.io/v1"), {{QStringLiteral("PLUGIN_STATE"), dir.path() + QStringLiteral("/n")}}));
+        ExecAuth auth(plugin(QStringLiteral("client.authentication.k8s.io/v1"),
+            {{QStringLiteral("PLUGIN_STATE"), dir.path() + QStringLiteral("/n")}}));
         QCoro::Task<Expected<Credentials>> a = auth.credentials();
         QCoro::Task<Expected<Credentials>> b = auth.credentials();
         QCoro::Task<Expected<Credentials>> c = auth.credentials();
@@ -105,7 +107,8 @@ private Q_SLOTS:
 
     void shouldSurfaceExitCodeStderrAndInstallHint()
     {
-        ExecAuth auth(plugin(QStringLiteral("client.authentication.k8s.io/v1"), {{QStringLiteral("PLUGIN_FAIL"), QStringLiteral("3")}}));
+        ExecAuth auth(plugin(
+            QStringLiteral("client.authentication.k8s.io/v1"), {{QStringLiteral("PLUGIN_FAIL"), QStringLiteral("3")}}));
         Expected<Credentials> c = creds(auth);
         QVERIFY(!c.ok());
         const QString msg = c.error().message();
@@ -121,8 +124,10 @@ private Q_SLOTS:
         ExecAuth auth(e);
         Expected<Credentials> c = creds(auth);
         QVERIFY(!c.ok());
-        QVERIFY2(c.error().message().contains(QStringLiteral("/nonexistent/kubelogin")), qPrintable(c.error().message()));
-        QVERIFY2(c.error().message().contains(QStringLiteral("Install the test plugin")), qPrintable(c.error().message()));
+        QVERIFY2(
+            c.error().message().contains(QStringLiteral("/nonexistent/kubelogin")), qPrintable(c.error().message()));
+        QVERIFY2(
+            c.error().message().contains(QStringLiteral("Install the test plugin")), qPrintable(c.error().message()));
     }
 
     void shouldRefuseInteractiveModes_data()
@@ -150,18 +155,20 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString key = dir.path() + QStringLiteral("/c.key"), crt = dir.path() + QStringLiteral("/c.crt");
-        QCOMPARE(QProcess::execute(QStringLiteral("openssl"),
-                                   {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("ec"),
-                                    QStringLiteral("-pkeyopt"), QStringLiteral("ec_paramgen_curve:prime256v1"), QStringLiteral("-nodes"),
-                                    QStringLiteral("-days"), QStringLiteral("1"), QStringLiteral("-subj"), QStringLiteral("/CN=exec-user"),
-                                    QStringLiteral("-keyout"), key, QStringLiteral("-out"), crt}),
-                 0);
+        QCOMPARE(
+            QProcess::execute(QStringLiteral("openssl"),
+                {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("ec"),
+                    QStringLiteral("-pkeyopt"), QStringLiteral("ec_paramgen_curve:prime256v1"),
+                    QStringLiteral("-nodes"), QStringLiteral("-days"), QStringLiteral("1"), QStringLiteral("-subj"),
+                    QStringLiteral("/CN=exec-user"), QStringLiteral("-keyout"), key, QStringLiteral("-out"), crt}),
+            0);
         ExecAuth auth(plugin(QStringLiteral("client.authentication.k8s.io/v1"),
-                             {{QStringLiteral("PLUGIN_CERT"), crt}, {QStringLiteral("PLUGIN_KEY"), key}}));
+            {{QStringLiteral("PLUGIN_CERT"), crt}, {QStringLiteral("PLUGIN_KEY"), key}}));
         Expected<Credentials> c = creds(auth);
         QVERIFY_OK(c);
         QVERIFY(c->authorization.isEmpty());
-        QCOMPARE(c->clientCertificate.subjectInfo(QSslCertificate::CommonName), QStringList{QStringLiteral("exec-user")});
+        QCOMPARE(
+            c->clientCertificate.subjectInfo(QSslCertificate::CommonName), QStringList{QStringLiteral("exec-user")});
         QVERIFY(!c->clientKey.isNull());
     }
 
@@ -179,12 +186,14 @@ private Q_SLOTS:
                 "    exec:\n"
                 "      apiVersion: client.authentication.k8s.io/v1\n"
                 "      command: /usr/bin/python3\n"
-                "      args: ['" + kPlugin.toUtf8() + "']\n"
-                "      interactiveMode: IfAvailable\n"
-                "      installHint: get the plugin\n"
-                "      provideClusterInfo: true\n"
-                "      env: [{name: PLUGIN_STATE, value: '" + dir.path().toUtf8() + "/n'}, {name: PLUGIN_INFO, value: '"
-                + dir.path().toUtf8() + "/info'}]\n");
+                "      args: ['"
+            + kPlugin.toUtf8()
+            + "']\n"
+              "      interactiveMode: IfAvailable\n"
+              "      installHint: get the plugin\n"
+              "      provideClusterInfo: true\n"
+              "      env: [{name: PLUGIN_STATE, value: '"
+            + dir.path().toUtf8() + "/n'}, {name: PLUGIN_INFO, value: '" + dir.path().toUtf8() + "/info'}]\n");
         f.close();
         Expected<RestConfig> cfg = loadConfig(f.fileName());
         QVERIFY_OK(cfg);
@@ -195,8 +204,10 @@ private Q_SLOTS:
         QCOMPARE(c->authorization, QByteArray("Bearer exec-token-1"));
         QFile info(dir.path() + QStringLiteral("/info"));
         QVERIFY(info.open(QIODevice::ReadOnly));
-        const QJsonObject spec = QJsonDocument::fromJson(info.readAll()).object().value(QLatin1String("spec")).toObject();
-        QCOMPARE(spec.value(QLatin1String("cluster")).toObject().value(QLatin1String("server")).toString(), QStringLiteral("http://127.0.0.1:1"));
+        const QJsonObject spec
+            = QJsonDocument::fromJson(info.readAll()).object().value(QLatin1String("spec")).toObject();
+        QCOMPARE(spec.value(QLatin1String("cluster")).toObject().value(QLatin1String("server")).toString(),
+            QStringLiteral("http://127.0.0.1:1"));
     }
 };
 

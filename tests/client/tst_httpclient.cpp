@@ -23,7 +23,8 @@ class ScriptedServer : public QObject
 {
 public:
     using Script = std::function<void(QTcpSocket *, const QByteArray &head, int requestIndex)>;
-    explicit ScriptedServer(Script script) : m_script(std::move(script))
+    explicit ScriptedServer(Script script)
+        : m_script(std::move(script))
     {
         m_server.listen(QHostAddress::LocalHost, 0);
         connect(&m_server, &QTcpServer::newConnection, this, [this]() {
@@ -65,8 +66,8 @@ private:
 
 void respond(QTcpSocket *s, const QByteArray &body, const QByteArray &extraHeaders = {})
 {
-    s->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + extraHeaders + "Content-Length: "
-             + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+    s->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + extraHeaders
+        + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
 }
 
 /// Waits for the reply to finish.
@@ -75,10 +76,7 @@ bool finish(HttpReply *reply)
     return QTest::qWaitFor([reply]() { return reply->isFinished(); }, 5000);
 }
 
-QUrl at(const QUrl &server, const QString &pathAndQuery)
-{
-    return QUrl(server.toString() + pathAndQuery);
-}
+QUrl at(const QUrl &server, const QString &pathAndQuery) { return QUrl(server.toString() + pathAndQuery); }
 
 } // namespace
 
@@ -88,10 +86,12 @@ class TestHttpClient : public QObject
 private Q_SLOTS:
     void shouldReuseOneConnectionForSequentialRequests()
     {
-        ScriptedServer server([](QTcpSocket *s, const QByteArray &, int i) { respond(s, "{\"n\":" + QByteArray::number(i) + "}"); });
+        ScriptedServer server(
+            [](QTcpSocket *s, const QByteArray &, int i) { respond(s, "{\"n\":" + QByteArray::number(i) + "}"); });
         HttpClient client(server.url(), {});
         for (int i = 0; i < 3; ++i) {
-            HttpReply *r = client.send("GET", at(server.url(), QStringLiteral("/api/v1/pods?limit=5")), "Accept: application/json\r\n", {});
+            HttpReply *r = client.send(
+                "GET", at(server.url(), QStringLiteral("/api/v1/pods?limit=5")), "Accept: application/json\r\n", {});
             QVERIFY(finish(r));
             QCOMPARE(r->error(), HttpReply::Error::None);
             QCOMPARE(r->statusCode(), 200);
@@ -100,7 +100,8 @@ private Q_SLOTS:
             delete r;
         }
         QCOMPARE(server.connections, 1);
-        QVERIFY2(server.heads.first().startsWith("GET /api/v1/pods?limit=5 HTTP/1.1\r\nHost: 127.0.0.1:"), server.heads.first());
+        QVERIFY2(server.heads.first().startsWith("GET /api/v1/pods?limit=5 HTTP/1.1\r\nHost: 127.0.0.1:"),
+            server.heads.first());
         QVERIFY(server.heads.first().contains("\r\nAccept: application/json"));
     }
 
@@ -109,7 +110,7 @@ private Q_SLOTS:
         ScriptedServer server([](QTcpSocket *s, const QByteArray &, int) { respond(s, "{}"); });
         HttpClient client(server.url(), {});
         HttpReply *r = client.send("POST", at(server.url(), QStringLiteral("/api/v1/namespaces/a/configmaps")),
-                                   "Content-Type: application/json\r\n", "{\"kind\":\"ConfigMap\"}");
+            "Content-Type: application/json\r\n", "{\"kind\":\"ConfigMap\"}");
         QVERIFY(finish(r));
         QCOMPARE(r->statusCode(), 200);
         QCOMPARE(server.bodies.value(0), QByteArray("{\"kind\":\"ConfigMap\"}"));
@@ -254,7 +255,8 @@ private Q_SLOTS:
         HttpReply *r = client.send("GET", at(url, QStringLiteral("/")), {}, {});
         QVERIFY(finish(r));
         QCOMPARE(r->error(), HttpReply::Error::ConnectionRefused);
-        QVERIFY2(r->errorString().contains(QLatin1String("refused"), Qt::CaseInsensitive), qPrintable(r->errorString()));
+        QVERIFY2(
+            r->errorString().contains(QLatin1String("refused"), Qt::CaseInsensitive), qPrintable(r->errorString()));
     }
 
     void shouldStopReadingForASlowStreamReader_data()
@@ -299,10 +301,12 @@ private Q_SLOTS:
         QVERIFY2(mostHeld <= 2 * 1024 * 1024, QByteArray::number(mostHeld));
         QVERIFY(mostHeld > 0);
         QByteArray got;
-        QVERIFY(QTest::qWaitFor([&]() {
-            got += r->readAll();
-            return r->isFinished() && r->bytesAvailable() == 0;
-        }, 10000));
+        QVERIFY(QTest::qWaitFor(
+            [&]() {
+                got += r->readAll();
+                return r->isFinished() && r->bytesAvailable() == 0;
+            },
+            10000));
         QCOMPARE(r->error(), HttpReply::Error::None);
         QCOMPARE(got.size(), payload.size());
         QVERIFY(got == payload);

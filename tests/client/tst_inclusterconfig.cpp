@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // In-cluster configuration: environment, service-account files, token rotation.
-#include "engine/testing/fakeclock.h"
-#include "tests/client/testutil.h"
 #include "engine/base/clock.h"
 #include "engine/client/auth.h"
 #include "engine/client/inclusterconfig.h"
+#include "engine/testing/fakeclock.h"
+#include "tests/client/testutil.h"
 
 #include <QDir>
 #include <QFile>
@@ -47,10 +47,10 @@ private Q_SLOTS:
         QVERIFY(m_dir.isValid());
         const QString ca = m_dir.path() + QStringLiteral("/ca.crt");
         const int rc = QProcess::execute(QStringLiteral("openssl"),
-                                         {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("ec"),
-                                          QStringLiteral("-pkeyopt"), QStringLiteral("ec_paramgen_curve:prime256v1"), QStringLiteral("-nodes"),
-                                          QStringLiteral("-days"), QStringLiteral("1"), QStringLiteral("-subj"), QStringLiteral("/CN=cluster-ca"),
-                                          QStringLiteral("-keyout"), m_dir.path() + QStringLiteral("/ca.key"), QStringLiteral("-out"), ca});
+            {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("ec"),
+                QStringLiteral("-pkeyopt"), QStringLiteral("ec_paramgen_curve:prime256v1"), QStringLiteral("-nodes"),
+                QStringLiteral("-days"), QStringLiteral("1"), QStringLiteral("-subj"), QStringLiteral("/CN=cluster-ca"),
+                QStringLiteral("-keyout"), m_dir.path() + QStringLiteral("/ca.key"), QStringLiteral("-out"), ca});
         QCOMPARE(rc, 0);
         writeFile(m_dir.path() + QStringLiteral("/token"), "token-one\n");
         writeFile(m_dir.path() + QStringLiteral("/namespace"), "operators\n");
@@ -71,7 +71,8 @@ private Q_SLOTS:
         QCOMPARE(cfg->server, QUrl(QStringLiteral("https://10.96.0.1:443")));
         QCOMPARE(cfg->namespaceName, QStringLiteral("operators"));
         QCOMPARE(cfg->tls.caCertificates.size(), 1);
-        QCOMPARE(cfg->tls.caCertificates.first().subjectInfo(QSslCertificate::CommonName), QStringList{QStringLiteral("cluster-ca")});
+        QCOMPARE(cfg->tls.caCertificates.first().subjectInfo(QSslCertificate::CommonName),
+            QStringList{QStringLiteral("cluster-ca")});
         QCOMPARE(bearer(*cfg), QByteArray("Bearer token-one"));
     }
 
@@ -121,7 +122,8 @@ private Q_SLOTS:
         QFile::remove(m_dir.path() + QStringLiteral("/token"));
         Expected<RestConfig> cfg = loadInClusterConfig();
         QVERIFY(!cfg.ok());
-        QVERIFY2(cfg.error().message().contains(m_dir.path() + QStringLiteral("/token")), qPrintable(cfg.error().message()));
+        QVERIFY2(
+            cfg.error().message().contains(m_dir.path() + QStringLiteral("/token")), qPrintable(cfg.error().message()));
     }
 };
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Kubeconfig loading, merging, resolution to RestConfig, and error messages.
-#include "tests/client/testutil.h"
 #include "engine/client/auth.h"
 #include "engine/client/kubeconfig.h"
 #include "engine/client/restconfig.h"
+#include "tests/client/testutil.h"
 
 #include <QDir>
 #include <QFile>
@@ -171,11 +171,11 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString p = writeFile(dir.path(), QStringLiteral("typed.yaml"),
-                                    "apiVersion: v1\nkind: Config\ncurrent-context: x\nclusters: not-a-list\n");
+            "apiVersion: v1\nkind: Config\ncurrent-context: x\nclusters: not-a-list\n");
         Expected<Kubeconfig> kc = Kubeconfig::loadFile(p);
         QVERIFY(!kc.ok());
         QVERIFY2(kc.error().message().contains(p + QStringLiteral(" line 4: \"clusters\" must be a list")),
-                 qPrintable(kc.error().message()));
+            qPrintable(kc.error().message()));
     }
 
     void shouldResolveTokenFileRelativeToKubeconfigFolder()
@@ -183,10 +183,10 @@ private Q_SLOTS:
         QTemporaryDir dir;
         writeFile(dir.path(), QStringLiteral("conf/secrets/token"), "file-token-1\n");
         const QString p = writeFile(dir.path(), QStringLiteral("conf/config"),
-                                    "current-context: c\n"
-                                    "clusters: [{name: k, cluster: {server: 'http://127.0.0.1:1'}}]\n"
-                                    "users: [{name: u, user: {tokenFile: secrets/token}}]\n"
-                                    "contexts: [{name: c, context: {cluster: k, user: u}}]\n");
+            "current-context: c\n"
+            "clusters: [{name: k, cluster: {server: 'http://127.0.0.1:1'}}]\n"
+            "users: [{name: u, user: {tokenFile: secrets/token}}]\n"
+            "contexts: [{name: c, context: {cluster: k, user: u}}]\n");
         Expected<Kubeconfig> kc = Kubeconfig::loadFile(p);
         QVERIFY(kc.ok());
         QCOMPARE(kc->user(QStringLiteral("u"))->tokenFile, dir.path() + QStringLiteral("/conf/secrets/token"));
@@ -198,25 +198,29 @@ private Q_SLOTS:
     void shouldLoadClientCertificateAndCa()
     {
         QTemporaryDir dir;
-        const QString key = dir.path() + QStringLiteral("/client.key"), crt = dir.path() + QStringLiteral("/client.crt");
+        const QString key = dir.path() + QStringLiteral("/client.key"),
+                      crt = dir.path() + QStringLiteral("/client.crt");
         const int rc = QProcess::execute(QStringLiteral("openssl"),
-                                         {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("ec"),
-                                          QStringLiteral("-pkeyopt"), QStringLiteral("ec_paramgen_curve:prime256v1"), QStringLiteral("-nodes"),
-                                          QStringLiteral("-days"), QStringLiteral("1"), QStringLiteral("-subj"), QStringLiteral("/CN=jane/O=devs"),
-                                          QStringLiteral("-keyout"), key, QStringLiteral("-out"), crt});
+            {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("ec"),
+                QStringLiteral("-pkeyopt"), QStringLiteral("ec_paramgen_curve:prime256v1"), QStringLiteral("-nodes"),
+                QStringLiteral("-days"), QStringLiteral("1"), QStringLiteral("-subj"),
+                QStringLiteral("/CN=jane/O=devs"), QStringLiteral("-keyout"), key, QStringLiteral("-out"), crt});
         QCOMPARE(rc, 0);
         QFile keyFile(key);
         QVERIFY(keyFile.open(QIODevice::ReadOnly));
         const QByteArray keyB64 = keyFile.readAll().toBase64();
         const QString p = writeFile(dir.path(), QStringLiteral("config"),
-                                    "current-context: c\n"
-                                    "clusters: [{name: k, cluster: {server: 'https://127.0.0.1:1', certificate-authority: client.crt, "
-                                    "tls-server-name: api.internal}}]\n"
-                                    "users: [{name: u, user: {client-certificate: client.crt, client-key-data: " + keyB64 + "}}]\n"
-                                    "contexts: [{name: c, context: {cluster: k, user: u, namespace: ns1}}]\n");
+            "current-context: c\n"
+            "clusters: [{name: k, cluster: {server: 'https://127.0.0.1:1', certificate-authority: client.crt, "
+            "tls-server-name: api.internal}}]\n"
+            "users: [{name: u, user: {client-certificate: client.crt, client-key-data: "
+                + keyB64
+                + "}}]\n"
+                  "contexts: [{name: c, context: {cluster: k, user: u, namespace: ns1}}]\n");
         Expected<RestConfig> cfg = loadConfig(p);
         QVERIFY_OK(cfg);
-        QCOMPARE(cfg->tls.clientCertificate.subjectInfo(QSslCertificate::CommonName), QStringList{QStringLiteral("jane")});
+        QCOMPARE(
+            cfg->tls.clientCertificate.subjectInfo(QSslCertificate::CommonName), QStringList{QStringLiteral("jane")});
         QVERIFY(!cfg->tls.clientKey.isNull());
         QCOMPARE(cfg->tls.caCertificates.size(), 1);
         QCOMPARE(cfg->tls.serverName, QStringLiteral("api.internal"));
@@ -230,17 +234,21 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("cluster");
         QTest::addColumn<QByteArray>("user");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("ca+insecure") << QByteArray("{server: 'https://h:1', insecure-skip-tls-verify: true, certificate-authority: /x/ca.crt}")
-                                     << QByteArray("{token: tok-secret-1}") << QStringLiteral("insecure-skip-tls-verify is not allowed");
+        QTest::newRow("ca+insecure") << QByteArray(
+            "{server: 'https://h:1', insecure-skip-tls-verify: true, certificate-authority: /x/ca.crt}")
+                                     << QByteArray("{token: tok-secret-1}")
+                                     << QStringLiteral("insecure-skip-tls-verify is not allowed");
         QTest::newRow("auth-provider") << QByteArray("{server: 'https://h:1'}")
                                        << QByteArray("{auth-provider: {name: oidc, config: {id-token: tok-secret-1}}}")
-                                       << QStringLiteral("auth-provider \"oidc\" is not supported; use an exec credential plugin");
+                                       << QStringLiteral(
+                                              "auth-provider \"oidc\" is not supported; use an exec credential plugin");
         QTest::newRow("token+basic") << QByteArray("{server: 'https://h:1'}")
                                      << QByteArray("{token: tok-secret-1, username: bob, password: pw-secret-2}")
                                      << QStringLiteral("but not both");
-        QTest::newRow("bad-key") << QByteArray("{server: 'https://h:1'}")
-                                 << QByteArray("{client-certificate-data: dG9rLXNlY3JldC0x, client-key-data: cHctc2VjcmV0LTI=}")
-                                 << QStringLiteral("holds no PEM certificate");
+        QTest::newRow("bad-key")
+            << QByteArray("{server: 'https://h:1'}")
+            << QByteArray("{client-certificate-data: dG9rLXNlY3JldC0x, client-key-data: cHctc2VjcmV0LTI=}")
+            << QStringLiteral("holds no PEM certificate");
         QTest::newRow("missing-ca-file") << QByteArray("{server: 'https://h:1', certificate-authority: nope/ca.crt}")
                                          << QByteArray("{token: tok-secret-1}") << QStringLiteral("nope/ca.crt");
     }
@@ -252,10 +260,14 @@ private Q_SLOTS:
         QFETCH(QString, expected);
         QTemporaryDir dir;
         const QString p = writeFile(dir.path(), QStringLiteral("config"),
-                                    "current-context: c\n"
-                                    "clusters: [{name: k, cluster: " + cluster + "}]\n"
-                                    "users: [{name: u, user: " + user + "}]\n"
-                                    "contexts: [{name: c, context: {cluster: k, user: u}}]\n");
+            "current-context: c\n"
+            "clusters: [{name: k, cluster: "
+                + cluster
+                + "}]\n"
+                  "users: [{name: u, user: "
+                + user
+                + "}]\n"
+                  "contexts: [{name: c, context: {cluster: k, user: u}}]\n");
         Expected<RestConfig> cfg = loadConfig(p);
         QVERIFY(!cfg.ok());
         const QString msg = cfg.error().message();
@@ -268,7 +280,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString p = writeFile(dir.path(), QStringLiteral("config"),
-                                    "users:\n- name: u\n  user:\n    token: very-secret-token\n    password: [hunter2-secret\n    other: x\n");
+            "users:\n- name: u\n  user:\n    token: very-secret-token\n    password: [hunter2-secret\n    other: x\n");
         Expected<Kubeconfig> kc = Kubeconfig::loadFile(p);
         QVERIFY(!kc.ok());
         QVERIFY2(!kc.error().message().contains(QStringLiteral("secret")), qPrintable(kc.error().message()));
@@ -295,19 +307,21 @@ private Q_SLOTS:
         qputenv("KUBERNETES_SERVICE_PORT", "443");
         qputenv("OPBENCH_SERVICEACCOUNT_DIR", (dir.path() + QStringLiteral("/sa")).toUtf8());
         QCOMPARE(loadConfig()->server, QUrl(QStringLiteral("http://127.0.0.1:8080"))); // no ca.crt yet
-        QCOMPARE(QProcess::execute(QStringLiteral("openssl"),
-                                   {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("ec"),
-                                    QStringLiteral("-pkeyopt"), QStringLiteral("ec_paramgen_curve:prime256v1"), QStringLiteral("-nodes"),
-                                    QStringLiteral("-days"), QStringLiteral("1"), QStringLiteral("-subj"), QStringLiteral("/CN=sa-ca"),
-                                    QStringLiteral("-keyout"), dir.path() + QStringLiteral("/sa/ca.key"), QStringLiteral("-out"),
-                                    dir.path() + QStringLiteral("/sa/ca.crt")}),
-                 0);
+        QCOMPARE(
+            QProcess::execute(QStringLiteral("openssl"),
+                {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("ec"),
+                    QStringLiteral("-pkeyopt"), QStringLiteral("ec_paramgen_curve:prime256v1"),
+                    QStringLiteral("-nodes"), QStringLiteral("-days"), QStringLiteral("1"), QStringLiteral("-subj"),
+                    QStringLiteral("/CN=sa-ca"), QStringLiteral("-keyout"), dir.path() + QStringLiteral("/sa/ca.key"),
+                    QStringLiteral("-out"), dir.path() + QStringLiteral("/sa/ca.crt")}),
+            0);
         QCOMPARE(loadConfig()->server, QUrl(QStringLiteral("https://10.0.0.1:443")));
         QFile::remove(dir.path() + QStringLiteral("/.kube/config"));
         QFile::remove(dir.path() + QStringLiteral("/sa/ca.crt"));
         Expected<RestConfig> incluster = loadConfig();
         QVERIFY(!incluster.ok()); // in-cluster chosen, nothing to fall back to: says what is missing
-        QVERIFY2(incluster.error().message().contains(QStringLiteral("ca.crt")), qPrintable(incluster.error().message()));
+        QVERIFY2(
+            incluster.error().message().contains(QStringLiteral("ca.crt")), qPrintable(incluster.error().message()));
         // KUBECONFIG beats in-cluster; an explicit path beats KUBECONFIG.
         qputenv("KUBECONFIG", a.toUtf8());
         QCOMPARE(loadConfig()->server, QUrl(QStringLiteral("https://a.example:6443")));

@@ -16,13 +16,14 @@ Expected<Object::List> whole(const QByteArray &body, const QString &apiVersion)
 {
     // RestClient's non-streaming decoding: items without kind get it from "<Kind>List".
     Expected<Object::List> list = Object::parseList(body, apiVersion, {}, true);
-    if (list && !list->items.isEmpty() && list->items.first().kind().isEmpty() && list->kind.endsWith(QLatin1String("List")))
+    if (list && !list->items.isEmpty() && list->items.first().kind().isEmpty()
+        && list->kind.endsWith(QLatin1String("List")))
         list = Object::parseList(body, apiVersion, list->kind.chopped(4), true);
     return list;
 }
 
-Expected<Object::List> streamed(const QByteArray &body, const QString &apiVersion, const QList<qsizetype> &cuts,
-                                qsizetype *maxHeld = nullptr)
+Expected<Object::List> streamed(
+    const QByteArray &body, const QString &apiVersion, const QList<qsizetype> &cuts, qsizetype *maxHeld = nullptr)
 {
     ListStreamDecoder d(apiVersion, true);
     qsizetype from = 0;
@@ -56,10 +57,14 @@ void compareLists(const Expected<Object::List> &a, const Expected<Object::List> 
     QCOMPARE(itemsJson(*a), itemsJson(*b));
 }
 
-const QByteArray kDeployments =
-    "{\"kind\":\"DeploymentList\",\"apiVersion\":\"apps/v1\",\"metadata\":{\"resourceVersion\":\"42\",\"continue\":\"c1\",\"remainingItemCount\":3},"
-    "\"items\":[{\"metadata\":{\"name\":\"a\",\"namespace\":\"ns\",\"managedFields\":[{\"manager\":\"m\"}]},\"spec\":{\"replicas\":2}},"
-    " {\"metadata\":{\"name\":\"b {\\\"odd\\\"} [name]\",\"namespace\":\"ns\",\"annotations\":{\"x\":\"}]\\\\\\\"{\"}},\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}}}]}";
+const QByteArray kDeployments
+    = "{\"kind\":\"DeploymentList\",\"apiVersion\":\"apps/"
+      "v1\",\"metadata\":{\"resourceVersion\":\"42\",\"continue\":\"c1\",\"remainingItemCount\":3},"
+      "\"items\":[{\"metadata\":{\"name\":\"a\",\"namespace\":\"ns\",\"managedFields\":[{\"manager\":\"m\"}]},\"spec\":"
+      "{\"replicas\":2}},"
+      " {\"metadata\":{\"name\":\"b {\\\"odd\\\"} "
+      "[name]\",\"namespace\":\"ns\",\"annotations\":{\"x\":\"}]\\\\\\\"{\"}},\"spec\":{\"template\":{\"spec\":{"
+      "\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}}}]}";
 
 } // namespace
 
@@ -72,17 +77,24 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("body");
         QTest::addColumn<QString>("apiVersion");
         QTest::newRow("built-in items without kind") << kDeployments << QStringLiteral("apps/v1");
-        QTest::newRow("custom resources with kind")
-            << QByteArray("{\"apiVersion\":\"example.com/v1alpha1\",\"items\":[{\"apiVersion\":\"example.com/v1alpha1\",\"kind\":\"MyApplication\",\"metadata\":{\"name\":\"x\"},\"spec\":{\"image\":\"nginx\",\"replicas\":1}}],\"kind\":\"MyApplicationList\",\"metadata\":{\"resourceVersion\":\"7\"}}")
-            << QStringLiteral("example.com/v1alpha1");
-        QTest::newRow("metadata and kind after the items")
-            << QByteArray("{\"items\":[{\"metadata\":{\"name\":\"late\"}}],\"metadata\":{\"resourceVersion\":\"9\"},\"kind\":\"ConfigMapList\"}")
-            << QStringLiteral("v1");
-        QTest::newRow("empty items") << QByteArray("{\"kind\":\"PodList\",\"metadata\":{\"resourceVersion\":\"1\"},\"items\":[]}") << QStringLiteral("v1");
-        QTest::newRow("items null") << QByteArray("{\"kind\":\"PodList\",\"metadata\":{\"resourceVersion\":\"1\"},\"items\":null}") << QStringLiteral("v1");
-        QTest::newRow("pretty-printed")
-            << QByteArray("{\n  \"kind\": \"ServiceList\",\n  \"metadata\": {\"resourceVersion\": \"5\"},\n  \"items\": [\n    {\"metadata\": {\"name\": \"s\"}},\n    {\"metadata\": {\"name\": \"t\"}}\n  ]\n}\n")
-            << QStringLiteral("v1");
+        QTest::newRow("custom resources with kind") << QByteArray(
+            "{\"apiVersion\":\"example.com/v1alpha1\",\"items\":[{\"apiVersion\":\"example.com/"
+            "v1alpha1\",\"kind\":\"MyApplication\",\"metadata\":{\"name\":\"x\"},\"spec\":{\"image\":\"nginx\","
+            "\"replicas\":1}}],\"kind\":\"MyApplicationList\",\"metadata\":{\"resourceVersion\":\"7\"}}")
+                                                    << QStringLiteral("example.com/v1alpha1");
+        QTest::newRow("metadata and kind after the items") << QByteArray(
+            "{\"items\":[{\"metadata\":{\"name\":\"late\"}}],\"metadata\":{\"resourceVersion\":\"9\"},\"kind\":"
+            "\"ConfigMapList\"}") << QStringLiteral("v1");
+        QTest::newRow("empty items") << QByteArray(
+            "{\"kind\":\"PodList\",\"metadata\":{\"resourceVersion\":\"1\"},\"items\":[]}")
+                                     << QStringLiteral("v1");
+        QTest::newRow("items null") << QByteArray(
+            "{\"kind\":\"PodList\",\"metadata\":{\"resourceVersion\":\"1\"},\"items\":null}")
+                                    << QStringLiteral("v1");
+        QTest::newRow("pretty-printed") << QByteArray(
+            "{\n  \"kind\": \"ServiceList\",\n  \"metadata\": {\"resourceVersion\": \"5\"},\n  \"items\": [\n    "
+            "{\"metadata\": {\"name\": \"s\"}},\n    {\"metadata\": {\"name\": \"t\"}}\n  ]\n}\n")
+                                        << QStringLiteral("v1");
     }
 
     void shouldMatchWholeBodyDecodingAtEverySplit()
@@ -101,12 +113,14 @@ private Q_SLOTS:
 
     void shouldHoldOneBatchNotTheBody()
     {
-        QByteArray body = "{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"100\"},\"items\":[";
+        QByteArray body = "{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"100\"}"
+                          ",\"items\":[";
         const QByteArray payload(900, 'x');
         for (int i = 0; i < 5000; ++i) {
             if (i)
                 body += ',';
-            body += "{\"metadata\":{\"name\":\"cm-" + QByteArray::number(i) + "\",\"namespace\":\"default\"},\"data\":{\"v\":\"" + payload + "\"}}";
+            body += "{\"metadata\":{\"name\":\"cm-" + QByteArray::number(i)
+                + "\",\"namespace\":\"default\"},\"data\":{\"v\":\"" + payload + "\"}}";
         }
         body += "]}";
         QVERIFY(body.size() > 4 * 1024 * 1024);
@@ -121,7 +135,8 @@ private Q_SLOTS:
         QCOMPARE(list->items.last().name(), QStringLiteral("cm-4999"));
         QCOMPARE(list->items.first().kind(), QStringLiteral("ConfigMap"));
         QCOMPARE(list->resourceVersion, QStringLiteral("100"));
-        QVERIFY2(maxHeld < 400 * 1024, qPrintable(QStringLiteral("held %1 bytes of a %2-byte body").arg(maxHeld).arg(body.size())));
+        QVERIFY2(maxHeld < 400 * 1024,
+            qPrintable(QStringLiteral("held %1 bytes of a %2-byte body").arg(maxHeld).arg(body.size())));
     }
 
     void shouldNameWhatIsWrong_data()
@@ -130,10 +145,13 @@ private Q_SLOTS:
         QTest::addColumn<QString>("expected");
         QTest::newRow("truncated") << kDeployments.left(120) << QStringLiteral("ended early, after 120 bytes");
         QTest::newRow("not an object") << QByteArray("[1,2]") << QStringLiteral("must be a JSON object (byte 0)");
-        QTest::newRow("item not an object") << QByteArray("{\"kind\":\"PodList\",\"items\":[{},7]}") << QStringLiteral("not an object (byte 30)");
+        QTest::newRow("item not an object")
+            << QByteArray("{\"kind\":\"PodList\",\"items\":[{},7]}") << QStringLiteral("not an object (byte 30)");
         QTest::newRow("trailing bytes") << QByteArray("{\"items\":[]} x") << QStringLiteral("bytes after the document");
-        QTest::newRow("bad item JSON") << QByteArray("{\"kind\":\"PodList\",\"items\":[{\"metadata\":{\"name\":tru}}]}") << QStringLiteral("list item");
-        QTest::newRow("items not an array") << QByteArray("{\"kind\":\"PodList\",\"items\":\"no\"}") << QStringLiteral("not an array");
+        QTest::newRow("bad item JSON") << QByteArray("{\"kind\":\"PodList\",\"items\":[{\"metadata\":{\"name\":tru}}]}")
+                                       << QStringLiteral("list item");
+        QTest::newRow("items not an array")
+            << QByteArray("{\"kind\":\"PodList\",\"items\":\"no\"}") << QStringLiteral("not an array");
     }
 
     void shouldNameWhatIsWrong()

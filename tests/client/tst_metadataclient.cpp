@@ -2,11 +2,11 @@
 // RestClient's metadata-only reads (client-go's metadata client) against a local fake server:
 // the Accept headers sent for get, list and watch, PartialObjectMetadata replies, full objects
 // from a server that ignores the request (reduced to their metadata), and a 406 refusal.
-#include "tests/client/testutil.h"
 #include "engine/client/partialobjectmetadata.h"
 #include "engine/client/restclient.h"
 #include "engine/client/watchstream.h"
 #include "tests/client/fakeserver.h"
+#include "tests/client/testutil.h"
 
 #include <QJsonDocument>
 #include <QSignalSpy>
@@ -26,7 +26,8 @@ const QByteArray kListAccept = "application/json;as=PartialObjectMetadataList;g=
 
 const QByteArray kMeta = R"({"name":"demo","namespace":"ns1","resourceVersion":"7","labels":{"a":"b"},)"
                          R"("managedFields":[{"manager":"kubectl"}]})";
-const QByteArray kPartial = R"({"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":)" + kMeta + "}";
+const QByteArray kPartial
+    = R"({"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":)" + kMeta + "}";
 const QByteArray kFull = R"({"kind":"ConfigMap","apiVersion":"v1","metadata":)" + kMeta + R"(,"data":{"k":"v"}})";
 
 RestConfig plainConfig(const FakeServer &server)
@@ -49,8 +50,9 @@ void serve(FakeServer &server, const QByteArray &item, const QByteArray &listKin
         }
         if (req.path.endsWith("/demo"))
             return FakeResponse::json(200, item);
-        return FakeResponse::json(200, R"({"kind":")" + listKind + R"(","apiVersion":"v1","metadata":{"resourceVersion":"9"},"items":[)"
-                                           + item + "]}");
+        return FakeResponse::json(200,
+            R"({"kind":")" + listKind + R"(","apiVersion":"v1","metadata":{"resourceVersion":"9"},"items":[)" + item
+                + "]}");
     });
 }
 
@@ -113,7 +115,12 @@ private Q_SLOTS:
         QCOMPARE(list->resourceVersion, QStringLiteral("9"));
         QCOMPARE(list->items.size(), 1);
         QVERIFY2(isPartialDemo(list->items.first()), list->items.first().toJsonBytes().constData());
-        QVERIFY(list->items.first().json().value(QLatin1String("metadata")).toObject().value(QLatin1String("managedFields")).isUndefined());
+        QVERIFY(list->items.first()
+                    .json()
+                    .value(QLatin1String("metadata"))
+                    .toObject()
+                    .value(QLatin1String("managedFields"))
+                    .isUndefined());
 
         auto got = QCoro::waitFor(client.getMetadata(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("demo")));
         QVERIFY_OK(got);
@@ -158,8 +165,9 @@ private Q_SLOTS:
         FakeServer server;
         QVERIFY(server.listen());
         server.setHandler([](const FakeRequest &) {
-            return FakeResponse::json(406, R"({"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotAcceptable",)"
-                                           R"("message":"only the following media types are accepted: application/yaml","code":406})");
+            return FakeResponse::json(406,
+                R"({"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotAcceptable",)"
+                R"("message":"only the following media types are accepted: application/yaml","code":406})");
         });
         RestClient client(plainConfig(server));
 
@@ -167,8 +175,10 @@ private Q_SLOTS:
         QVERIFY(!list.ok());
         QCOMPARE(list.error().code(), 406);
         QCOMPARE(list.error().reason(), QStringLiteral("NotAcceptable"));
-        QVERIFY2(list.error().message().contains(QLatin1String("PartialObjectMetadata")), qPrintable(list.error().message()));
-        QVERIFY2(list.error().message().contains(QLatin1String("/api/v1/namespaces/ns1/configmaps")), qPrintable(list.error().message()));
+        QVERIFY2(list.error().message().contains(QLatin1String("PartialObjectMetadata")),
+            qPrintable(list.error().message()));
+        QVERIFY2(list.error().message().contains(QLatin1String("/api/v1/namespaces/ns1/configmaps")),
+            qPrintable(list.error().message()));
         QVERIFY(list.error().message().contains(QLatin1String("application/yaml"))); // the server's own words kept
 
         auto got = QCoro::waitFor(client.getMetadata(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("demo")));

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 // RestClient and WatchStream against a local fake HTTP(S) server.
-#include "engine/testing/fakeclock.h"
-#include "tests/client/testutil.h"
 #include "engine/base/clock.h"
 #include "engine/base/metrics.h"
 #include "engine/client/auth.h"
@@ -9,7 +7,9 @@
 #include "engine/client/restclient.h"
 #include "engine/client/tlsfiles.h"
 #include "engine/client/watchstream.h"
+#include "engine/testing/fakeclock.h"
 #include "tests/client/fakeserver.h"
+#include "tests/client/testutil.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>
@@ -33,7 +33,8 @@ const GroupVersionResource kConfigMaps{QString(), QStringLiteral("v1"), QStringL
 const GroupVersionResource kDeployments{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("deployments")};
 const GroupVersionResource kNamespaces{QString(), QStringLiteral("v1"), QStringLiteral("namespaces")};
 
-const QByteArray kConfigMap = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"demo\",\"namespace\":\"ns1\",\"resourceVersion\":\"7\"}}";
+const QByteArray kConfigMap = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"demo\","
+                              "\"namespace\":\"ns1\",\"resourceVersion\":\"7\"}}";
 
 RestConfig plainConfig(const FakeServer &server)
 {
@@ -49,7 +50,7 @@ double requestCount(const QString &code, const QString &method, const QString &h
 {
     const Counter *c = MetricsRegistry::global()
                            .counter(QStringLiteral("rest_client_requests_total"), QString(),
-                                    {QStringLiteral("code"), QStringLiteral("method"), QStringLiteral("host")})
+                               {QStringLiteral("code"), QStringLiteral("method"), QStringLiteral("host")})
                            ->find({code, method, host});
     return c ? c->value() : 0.0;
 }
@@ -104,8 +105,11 @@ private Q_SLOTS:
         FakeServer server;
         QVERIFY(server.listen());
         server.setHandler([](const FakeRequest &) {
-            return FakeResponse::json(200, "{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"42\",\"continue\":\"next\"},"
-                                           "\"items\":[{\"metadata\":{\"name\":\"a\",\"namespace\":\"ns1\",\"managedFields\":[{\"manager\":\"m\"}]}}]}");
+            return FakeResponse::json(200,
+                "{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"42\","
+                "\"continue\":\"next\"},"
+                "\"items\":[{\"metadata\":{\"name\":\"a\",\"namespace\":\"ns1\",\"managedFields\":[{\"manager\":\"m\"}]"
+                "}}]}");
         });
         RestClient client(plainConfig(server));
         ListOptions o;
@@ -153,25 +157,32 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("path");
         QTest::addColumn<QByteArray>("contentType");
         QTest::addColumn<QString>("query");
-        QTest::newRow("get") << 0 << QByteArray("GET") << QByteArray("/apis/apps/v1/namespaces/ns1/deployments/web") << QByteArray() << QString();
+        QTest::newRow("get") << 0 << QByteArray("GET") << QByteArray("/apis/apps/v1/namespaces/ns1/deployments/web")
+                             << QByteArray() << QString();
         QTest::newRow("create") << 1 << QByteArray("POST") << QByteArray("/api/v1/namespaces/ns1/configmaps")
-                                << QByteArray("application/json") << QStringLiteral("dryRun=All&fieldManager=opbench&fieldValidation=Strict");
+                                << QByteArray("application/json")
+                                << QStringLiteral("dryRun=All&fieldManager=opbench&fieldValidation=Strict");
         QTest::newRow("update") << 2 << QByteArray("PUT") << QByteArray("/api/v1/namespaces/ns1/configmaps/demo")
                                 << QByteArray("application/json") << QStringLiteral("fieldManager=opbench");
         QTest::newRow("status") << 3 << QByteArray("PUT") << QByteArray("/api/v1/namespaces/ns1/configmaps/demo/status")
                                 << QByteArray("application/json") << QString();
         QTest::newRow("merge") << 4 << QByteArray("PATCH") << QByteArray("/apis/apps/v1/namespaces/ns1/deployments/web")
                                << QByteArray("application/merge-patch+json") << QString();
-        QTest::newRow("json") << 5 << QByteArray("PATCH") << QByteArray("/apis/apps/v1/namespaces/ns1/deployments/web/status")
+        QTest::newRow("json") << 5 << QByteArray("PATCH")
+                              << QByteArray("/apis/apps/v1/namespaces/ns1/deployments/web/status")
                               << QByteArray("application/json-patch+json") << QString();
         QTest::newRow("smp") << 6 << QByteArray("PATCH") << QByteArray("/apis/apps/v1/namespaces/ns1/deployments/web")
                              << QByteArray("application/strategic-merge-patch+json") << QString();
         QTest::newRow("apply") << 7 << QByteArray("PATCH") << QByteArray("/apis/apps/v1/namespaces/ns1/deployments/web")
-                               << QByteArray("application/apply-patch+yaml") << QStringLiteral("fieldManager=opbench&force=true");
-        QTest::newRow("cluster-scoped") << 8 << QByteArray("GET") << QByteArray("/api/v1/namespaces/kube-system") << QByteArray() << QString();
-        QTest::newRow("deletecollection") << 10 << QByteArray("DELETE") << QByteArray("/api/v1/namespaces/ns1/configmaps")
-                                          << QByteArray("application/json") << QStringLiteral("labelSelector=app%3Dweb");
-        QTest::newRow("raw") << 9 << QByteArray("GET") << QByteArray("/version") << QByteArray() << QStringLiteral("timeout=32s");
+                               << QByteArray("application/apply-patch+yaml")
+                               << QStringLiteral("fieldManager=opbench&force=true");
+        QTest::newRow("cluster-scoped") << 8 << QByteArray("GET") << QByteArray("/api/v1/namespaces/kube-system")
+                                        << QByteArray() << QString();
+        QTest::newRow("deletecollection")
+            << 10 << QByteArray("DELETE") << QByteArray("/api/v1/namespaces/ns1/configmaps")
+            << QByteArray("application/json") << QStringLiteral("labelSelector=app%3Dweb");
+        QTest::newRow("raw") << 9 << QByteArray("GET") << QByteArray("/version") << QByteArray()
+                             << QStringLiteral("timeout=32s");
     }
 
     void shouldUseVerbsPathsAndOptions()
@@ -190,7 +201,9 @@ private Q_SLOTS:
         PatchOptions p;
         Expected<Object> r = Status();
         switch (op) {
-        case 0: r = QCoro::waitFor(client.get(kDeployments, ns, QStringLiteral("web"))); break;
+        case 0:
+            r = QCoro::waitFor(client.get(kDeployments, ns, QStringLiteral("web")));
+            break;
         case 1:
             w.dryRun = true;
             w.fieldManager = QStringLiteral("opbench");
@@ -201,19 +214,28 @@ private Q_SLOTS:
             w.fieldManager = QStringLiteral("opbench");
             r = QCoro::waitFor(client.update(kConfigMaps, ns, configMap(), w));
             break;
-        case 3: r = QCoro::waitFor(client.updateStatus(kConfigMaps, ns, configMap())); break;
-        case 4: r = QCoro::waitFor(client.patch(kDeployments, ns, QStringLiteral("web"), PatchType::Merge, "{\"spec\":{}}")); break;
+        case 3:
+            r = QCoro::waitFor(client.updateStatus(kConfigMaps, ns, configMap()));
+            break;
+        case 4:
+            r = QCoro::waitFor(
+                client.patch(kDeployments, ns, QStringLiteral("web"), PatchType::Merge, "{\"spec\":{}}"));
+            break;
         case 5:
             p.subresource = QStringLiteral("status");
             r = QCoro::waitFor(client.patch(kDeployments, ns, QStringLiteral("web"), PatchType::JSONPatch, "[]", p));
             break;
-        case 6: r = QCoro::waitFor(client.patch(kDeployments, ns, QStringLiteral("web"), PatchType::StrategicMerge, "{}")); break;
+        case 6:
+            r = QCoro::waitFor(client.patch(kDeployments, ns, QStringLiteral("web"), PatchType::StrategicMerge, "{}"));
+            break;
         case 7:
             p.fieldManager = QStringLiteral("opbench");
             p.force = true;
             r = QCoro::waitFor(client.patch(kDeployments, ns, QStringLiteral("web"), PatchType::Apply, "{}", p));
             break;
-        case 8: r = QCoro::waitFor(client.get(kNamespaces, QString(), QStringLiteral("kube-system"))); break;
+        case 8:
+            r = QCoro::waitFor(client.get(kNamespaces, QString(), QStringLiteral("kube-system")));
+            break;
         case 10: {
             ListOptions sel;
             sel.labelSelector = QStringLiteral("app=web");
@@ -221,7 +243,8 @@ private Q_SLOTS:
             break;
         }
         case 9: {
-            Expected<RawResponse> raw = QCoro::waitFor(client.raw("GET", QStringLiteral("/version"), {{QStringLiteral("timeout"), QStringLiteral("32s")}}));
+            Expected<RawResponse> raw = QCoro::waitFor(
+                client.raw("GET", QStringLiteral("/version"), {{QStringLiteral("timeout"), QStringLiteral("32s")}}));
             QVERIFY(raw.ok());
             QCOMPARE(raw->code, 200);
             r = Object::parse(raw->body);
@@ -246,9 +269,11 @@ private Q_SLOTS:
         QVERIFY(server.listen());
         server.setHandler([](const FakeRequest &r) {
             if (r.path.endsWith("/conflict"))
-                return FakeResponse::json(409, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
-                                               "\"message\":\"Operation cannot be fulfilled on configmaps \\\"demo\\\": the object has been modified\","
-                                               "\"reason\":\"Conflict\",\"details\":{\"name\":\"demo\",\"kind\":\"configmaps\"},\"code\":409}");
+                return FakeResponse::json(409,
+                    "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+                    "\"message\":\"Operation cannot be fulfilled on configmaps \\\"demo\\\": the object has been "
+                    "modified\","
+                    "\"reason\":\"Conflict\",\"details\":{\"name\":\"demo\",\"kind\":\"configmaps\"},\"code\":409}");
             FakeResponse plain;
             plain.code = 404;
             plain.body = "404 page not found";
@@ -273,10 +298,12 @@ private Q_SLOTS:
         QVERIFY(server.listen());
         server.setHandler([](const FakeRequest &r) {
             if (r.path.endsWith("/kept"))
-                return FakeResponse::json(200, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"kept\","
-                                               "\"deletionTimestamp\":\"2024-05-01T10:00:00Z\",\"finalizers\":[\"x/y\"]}}");
-            return FakeResponse::json(200, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\","
-                                           "\"details\":{\"name\":\"gone\",\"kind\":\"configmaps\",\"uid\":\"u1\"}}");
+                return FakeResponse::json(200,
+                    "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"kept\","
+                    "\"deletionTimestamp\":\"2024-05-01T10:00:00Z\",\"finalizers\":[\"x/y\"]}}");
+            return FakeResponse::json(200,
+                "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\","
+                "\"details\":{\"name\":\"gone\",\"kind\":\"configmaps\",\"uid\":\"u1\"}}");
         });
         RestClient client(plainConfig(server));
         DeleteOptions o;
@@ -285,11 +312,13 @@ private Q_SLOTS:
         o.preconditionUid = QStringLiteral("u1");
         o.preconditionResourceVersion = QStringLiteral("7");
         o.dryRun = true;
-        Expected<DeleteResult> gone = QCoro::waitFor(client.remove(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("gone"), o));
+        Expected<DeleteResult> gone
+            = QCoro::waitFor(client.remove(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("gone"), o));
         QVERIFY(gone.ok());
         QVERIFY(gone->gone());
         QCOMPARE(gone->status.details().uid, QStringLiteral("u1"));
-        Expected<DeleteResult> kept = QCoro::waitFor(client.remove(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("kept")));
+        Expected<DeleteResult> kept
+            = QCoro::waitFor(client.remove(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("kept")));
         QVERIFY(kept.ok());
         QVERIFY(!kept->gone());
         QVERIFY(kept->object.isBeingDeleted());
@@ -301,8 +330,11 @@ private Q_SLOTS:
         QCOMPARE(body.value(QLatin1String("kind")).toString(), QStringLiteral("DeleteOptions"));
         QCOMPARE(body.value(QLatin1String("propagationPolicy")).toString(), QStringLiteral("Foreground"));
         QCOMPARE(body.value(QLatin1String("gracePeriodSeconds")).toInt(-1), 0);
-        QCOMPARE(body.value(QLatin1String("preconditions")).toObject().value(QLatin1String("uid")).toString(), QStringLiteral("u1"));
-        QCOMPARE(body.value(QLatin1String("preconditions")).toObject().value(QLatin1String("resourceVersion")).toString(), QStringLiteral("7"));
+        QCOMPARE(body.value(QLatin1String("preconditions")).toObject().value(QLatin1String("uid")).toString(),
+            QStringLiteral("u1"));
+        QCOMPARE(
+            body.value(QLatin1String("preconditions")).toObject().value(QLatin1String("resourceVersion")).toString(),
+            QStringLiteral("7"));
     }
 
     // A call started inside a CancelScope is aborted when its predicate turns true; a call
@@ -324,7 +356,8 @@ private Q_SLOTS:
             RestClient::CancelScope scope(&client, [&cancelled] { return cancelled; });
             return client.get(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("inside"));
         }();
-        QCoro::Task<Expected<Object>> outside = client.get(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("outside"));
+        QCoro::Task<Expected<Object>> outside
+            = client.get(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("outside"));
         QTRY_COMPARE(server.requests.size(), 2);
         cancelled = true;
         Expected<Object> a = QCoro::waitFor(std::move(inside));
@@ -375,8 +408,9 @@ private Q_SLOTS:
         int calls = 0;
         server.setHandler([&calls](const FakeRequest &) {
             if (++calls <= 2) {
-                FakeResponse r = FakeResponse::json(429, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"TooManyRequests\","
-                                                         "\"message\":\"slow down\",\"details\":{\"retryAfterSeconds\":3},\"code\":429}");
+                FakeResponse r = FakeResponse::json(429,
+                    "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"TooManyRequests\","
+                    "\"message\":\"slow down\",\"details\":{\"retryAfterSeconds\":3},\"code\":429}");
                 r.headers.append(qMakePair(QByteArray("Retry-After"), QByteArray("3")));
                 return r;
             }
@@ -422,8 +456,9 @@ private Q_SLOTS:
         QVERIFY(server.listen());
         server.setHandler([wait](const FakeRequest &) {
             if (wait == 0) {
-                FakeResponse r = FakeResponse::json(429, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
-                                                         "\"reason\":\"TooManyRequests\",\"code\":429}");
+                FakeResponse r = FakeResponse::json(429,
+                    "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
+                    "\"reason\":\"TooManyRequests\",\"code\":429}");
                 r.headers.append(qMakePair(QByteArray("Retry-After"), QByteArray("30")));
                 return r;
             }
@@ -446,7 +481,8 @@ private Q_SLOTS:
         }
         auto client = std::make_unique<RestClient>(cfg);
         if (wait == 1) { // takes the only token
-            const Expected<Object> first = QCoro::waitFor(client->get(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("demo")));
+            const Expected<Object> first
+                = QCoro::waitFor(client->get(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("demo")));
             QVERIFY_OK(first);
         }
         const qsizetype before = server.requests.size();
@@ -468,7 +504,8 @@ private Q_SLOTS:
         // The second call of the chain was started from code the destructor resumed: it fails
         // at once instead of touching the half-destroyed client.
         const QStringList reasons = QCoro::waitFor(std::move(chained));
-        QCOMPARE(reasons, QStringList({QString::fromLatin1(StatusReason::Cancelled), QString::fromLatin1(StatusReason::Cancelled)}));
+        QCOMPARE(reasons,
+            QStringList({QString::fromLatin1(StatusReason::Cancelled), QString::fromLatin1(StatusReason::Cancelled)}));
     }
 
     void shouldGiveUpAfterBoundedRetries()
@@ -476,7 +513,9 @@ private Q_SLOTS:
         FakeServer server;
         QVERIFY(server.listen());
         server.setHandler([](const FakeRequest &) {
-            FakeResponse r = FakeResponse::json(429, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"TooManyRequests\",\"message\":\"slow down\",\"code\":429}");
+            FakeResponse r = FakeResponse::json(429,
+                "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"TooManyRequests\","
+                "\"message\":\"slow down\",\"code\":429}");
             r.headers.append(qMakePair(QByteArray("Retry-After"), QByteArray("0")));
             return r;
         });
@@ -522,7 +561,9 @@ private Q_SLOTS:
         QVERIFY(server.listen());
         server.setHandler([](const FakeRequest &r) {
             if (r.headers.value("authorization") != "Bearer exec-token-2")
-                return FakeResponse::json(401, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"message\":\"Unauthorized\",\"reason\":\"Unauthorized\",\"code\":401}");
+                return FakeResponse::json(401,
+                    "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"message\":\"Unauthorized\","
+                    "\"reason\":\"Unauthorized\",\"code\":401}");
             return FakeResponse::json(200, kConfigMap);
         });
         ExecConfig e;
@@ -540,9 +581,12 @@ private Q_SLOTS:
         QCOMPARE(auth->runs(), 2);
         // A second 401 in a row is returned, not retried forever.
         server.setHandler([](const FakeRequest &) {
-            return FakeResponse::json(401, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"message\":\"Unauthorized\",\"reason\":\"Unauthorized\",\"code\":401}");
+            return FakeResponse::json(401,
+                "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"message\":\"Unauthorized\","
+                "\"reason\":\"Unauthorized\",\"code\":401}");
         });
-        Expected<Object> denied = QCoro::waitFor(client.get(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("demo")));
+        Expected<Object> denied
+            = QCoro::waitFor(client.get(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("demo")));
         QVERIFY(!denied.ok());
         QVERIFY(isUnauthorized(denied.error()));
         QCOMPARE(server.requests.size(), 4);
@@ -568,7 +612,8 @@ private Q_SLOTS:
         wrong.tls.caCertificates = *readCertificates(bad.path() + QStringLiteral("/ca.crt"));
         wrong.tls.caSource = QStringLiteral("certificate-authority %1/ca.crt").arg(bad.path());
         RestClient wrongClient(wrong);
-        Expected<Object> r = QCoro::waitFor(wrongClient.get(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("demo")));
+        Expected<Object> r
+            = QCoro::waitFor(wrongClient.get(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("demo")));
         QVERIFY(!r.ok());
         QCOMPARE(r.error().reason(), QString::fromLatin1(StatusReason::TlsError));
         const QString msg = r.error().message();
@@ -580,7 +625,8 @@ private Q_SLOTS:
         RestConfig right = cfg;
         right.tls.caCertificates = *readCertificates(good.path() + QStringLiteral("/ca.crt"));
         RestClient rightClient(right);
-        Expected<Object> ok = QCoro::waitFor(rightClient.get(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("demo")));
+        Expected<Object> ok
+            = QCoro::waitFor(rightClient.get(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("demo")));
         QVERIFY_OK(ok);
         QCOMPARE(server.requests.last().headers.value("authorization"), QByteArray("Bearer tls-token"));
 
@@ -592,12 +638,13 @@ private Q_SLOTS:
         RestClient misnamed(right);
         Expected<Object> mis = QCoro::waitFor(misnamed.get(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("demo")));
         QVERIFY(!mis.ok());
-        QVERIFY2(mis.error().message().contains(QStringLiteral("wrong.example.test")), qPrintable(mis.error().message()));
+        QVERIFY2(
+            mis.error().message().contains(QStringLiteral("wrong.example.test")), qPrintable(mis.error().message()));
 
         // Verified connections say nothing about TLS.
         auto tlsWarnings = [] {
             return std::count_if(g_messages.cbegin(), g_messages.cend(),
-                                 [](const QString &m) { return m.contains(QLatin1String("insecure-skip-tls-verify")); });
+                [](const QString &m) { return m.contains(QLatin1String("insecure-skip-tls-verify")); });
         };
         QCOMPARE(tlsWarnings(), 0);
         // insecure-skip-tls-verify accepts any certificate, with a visible warning naming the
@@ -610,7 +657,7 @@ private Q_SLOTS:
         RestClient insecureAgain(insecure);
         QCOMPARE(tlsWarnings(), 1);
         const QString warning = *std::find_if(g_messages.cbegin(), g_messages.cend(),
-                                              [](const QString &m) { return m.contains(QLatin1String("insecure-skip-tls-verify")); });
+            [](const QString &m) { return m.contains(QLatin1String("insecure-skip-tls-verify")); });
         QVERIFY2(warning.contains(insecure.server.toString()), qPrintable(warning));
     }
 
@@ -623,7 +670,7 @@ private Q_SLOTS:
         FakeServer server;
         server.requireClientCertificates(ca);
         QVERIFY(server.listen(readCertificates(dir.path() + QStringLiteral("/server.crt"))->first(),
-                              *readPrivateKey(dir.path() + QStringLiteral("/server.key"))));
+            *readPrivateKey(dir.path() + QStringLiteral("/server.key"))));
         server.setHandler([](const FakeRequest &) { return FakeResponse::json(200, kConfigMap); });
         RestConfig cfg = plainConfig(server);
         cfg.tls.caCertificates = ca;
@@ -640,7 +687,8 @@ private Q_SLOTS:
         anonymous.tls.clientCertificate = QSslCertificate();
         anonymous.tls.clientKey = QSslKey();
         RestClient anonymousClient(anonymous);
-        Expected<Object> refused = QCoro::waitFor(anonymousClient.get(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("demo")));
+        Expected<Object> refused
+            = QCoro::waitFor(anonymousClient.get(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("demo")));
         QVERIFY(!refused.ok());
         QCOMPARE(refused.error().code(), 0);
         QCOMPARE(server.requests.size(), 1);
@@ -670,9 +718,12 @@ private Q_SLOTS:
     {
         QByteArray stream;
         for (int i = 1; i <= 20; ++i)
-            stream += "{\"type\":\"" + QByteArray(i % 2 ? "ADDED" : "MODIFIED") + "\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
-                      "\"metadata\":{\"name\":\"cm" + QByteArray::number(i) + "\",\"resourceVersion\":\"" + QByteArray::number(100 + i) + "\"}}}\n";
-        stream += "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"ConfigMap\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"200\"}}}\n";
+            stream += "{\"type\":\"" + QByteArray(i % 2 ? "ADDED" : "MODIFIED")
+                + "\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+                  "\"metadata\":{\"name\":\"cm"
+                + QByteArray::number(i) + "\",\"resourceVersion\":\"" + QByteArray::number(100 + i) + "\"}}}\n";
+        stream += "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"ConfigMap\",\"apiVersion\":\"v1\",\"metadata\":{"
+                  "\"resourceVersion\":\"200\"}}}\n";
         FakeServer server;
         QVERIFY(server.listen());
         server.setHandler([stream](const FakeRequest &) {
@@ -691,9 +742,8 @@ private Q_SLOTS:
         o.allowWatchBookmarks = true;
         std::unique_ptr<WatchStream> watch = client.watch(kConfigMaps, QStringLiteral("ns1"), o);
         QStringList seen;
-        connect(watch.get(), &WatchStream::eventReceived, this, [&seen](const WatchEvent &e) {
-            seen << WatchEvent::typeName(e.type) + u':' + e.resourceVersion;
-        });
+        connect(watch.get(), &WatchStream::eventReceived, this,
+            [&seen](const WatchEvent &e) { seen << WatchEvent::typeName(e.type) + u':' + e.resourceVersion; });
         QSignalSpy finished(watch.get(), &WatchStream::finished);
         watch->start();
         QVERIFY(finished.wait(10000));
@@ -716,8 +766,9 @@ private Q_SLOTS:
         server.setHandler([](const FakeRequest &) {
             FakeResponse r;
             r.chunks.append("not json at all\n");
-            r.chunks.append("{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
-                            "\"message\":\"too old resource version: 1 (50)\",\"reason\":\"Expired\",\"code\":410}}\n");
+            r.chunks.append(
+                "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
+                "\"message\":\"too old resource version: 1 (50)\",\"reason\":\"Expired\",\"code\":410}}\n");
             return r;
         });
         RestClient client(plainConfig(server));
@@ -748,7 +799,9 @@ private Q_SLOTS:
         FakeServer server;
         QVERIFY(server.listen());
         server.setHandler([](const FakeRequest &) {
-            return FakeResponse::json(403, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"message\":\"configmaps is forbidden\",\"reason\":\"Forbidden\",\"code\":403}");
+            return FakeResponse::json(403,
+                "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"message\":\"configmaps is "
+                "forbidden\",\"reason\":\"Forbidden\",\"code\":403}");
         });
         RestClient client(plainConfig(server));
         std::unique_ptr<WatchStream> watch = client.watch(kConfigMaps, QString(), {});
@@ -767,7 +820,8 @@ private Q_SLOTS:
         QVERIFY(server.listen());
         server.setHandler([](const FakeRequest &) {
             FakeResponse r;
-            r.chunks.append("{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"late\",\"resourceVersion\":\"9\"}}}\n");
+            r.chunks.append(
+                "{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"late\",\"resourceVersion\":\"9\"}}}\n");
             r.chunkIntervalMs = 700; // headers at once, the first event after 700 ms
             return r;
         });
@@ -815,7 +869,7 @@ private Q_SLOTS:
             FakeResponse r = FakeResponse::json(200, {});
             for (int i = 1; i <= 2; ++i)
                 r.chunks.append("{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"x\",\"resourceVersion\":\""
-                                + QByteArray::number(i) + "\"}}}\n");
+                    + QByteArray::number(i) + "\"}}}\n");
             r.chunkIntervalMs = 1000;
             r.keepOpen = true; // then silence, the connection left open
             return r;
@@ -860,7 +914,8 @@ private Q_SLOTS:
         server.setHandler([](const FakeRequest &) {
             FakeResponse r;
             for (int i = 0; i < 5; ++i)
-                r.chunks.append("{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"x\",\"resourceVersion\":\"" + QByteArray::number(i) + "\"}}}\n");
+                r.chunks.append("{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"x\",\"resourceVersion\":\""
+                    + QByteArray::number(i) + "\"}}}\n");
             r.keepOpen = true;
             return r;
         });

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // WatchDecoder: NDJSON events split at every byte offset, malformed lines, ERROR and BOOKMARK.
-#include "tests/client/testutil.h"
 #include "engine/client/watchdecoder.h"
+#include "tests/client/testutil.h"
 
 #include <QTest>
 
@@ -12,11 +12,16 @@ namespace {
 QByteArray stream()
 {
     return QByteArray(
-        "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\",\"namespace\":\"ns\",\"resourceVersion\":\"11\"},\"data\":{\"k\":\"v\"}}}\n"
-        "{\"type\":\"MODIFIED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\",\"namespace\":\"ns\",\"resourceVersion\":\"12\"},\"data\":{\"k\":\"\xc3\xa9t\xc3\xa9\"}}}\n"
-        "{\"type\":\"BOOKMARK\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"resourceVersion\":\"15\"}}}\r\n"
-        "{\"type\":\"DELETED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\",\"namespace\":\"ns\",\"resourceVersion\":\"16\"}}}\n"
-        "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":\"too old resource version: 1 (16)\",\"reason\":\"Expired\",\"code\":410}}\n");
+        "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\","
+        "\"namespace\":\"ns\",\"resourceVersion\":\"11\"},\"data\":{\"k\":\"v\"}}}\n"
+        "{\"type\":\"MODIFIED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\","
+        "\"namespace\":\"ns\",\"resourceVersion\":\"12\"},\"data\":{\"k\":\"\xc3\xa9t\xc3\xa9\"}}}\n"
+        "{\"type\":\"BOOKMARK\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{"
+        "\"resourceVersion\":\"15\"}}}\r\n"
+        "{\"type\":\"DELETED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\","
+        "\"namespace\":\"ns\",\"resourceVersion\":\"16\"}}}\n"
+        "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":"
+        "\"Failure\",\"message\":\"too old resource version: 1 (16)\",\"reason\":\"Expired\",\"code\":410}}\n");
 }
 
 QString summary(const QList<WatchEvent> &events)
@@ -33,7 +38,8 @@ QString summary(const QList<WatchEvent> &events)
     return parts.join(u'|');
 }
 
-const QString kExpected = QStringLiteral("ADDED:11:a:v|MODIFIED:12:a:\u00e9t\u00e9|BOOKMARK:15|DELETED:16:a:|ERROR::Expired:410");
+const QString kExpected
+    = QStringLiteral("ADDED:11:a:v|MODIFIED:12:a:\u00e9t\u00e9|BOOKMARK:15|DELETED:16:a:|ERROR::Expired:410");
 
 } // namespace
 
@@ -59,7 +65,8 @@ private Q_SLOTS:
             QList<WatchEvent> events = d.feed(all.left(cut));
             events += d.feed(all.mid(cut));
             events += d.finish();
-            QVERIFY2(summary(events) == kExpected, qPrintable(QStringLiteral("split at %1: %2").arg(cut).arg(summary(events))));
+            QVERIFY2(summary(events) == kExpected,
+                qPrintable(QStringLiteral("split at %1: %2").arg(cut).arg(summary(events))));
         }
     }
 
@@ -90,7 +97,8 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("bad");
         QTest::addColumn<QString>("why");
         QTest::newRow("not json") << QByteArray("{\"type\":\"ADDED\",\"object\":{broken") << QStringLiteral("offset");
-        QTest::newRow("unknown type") << QByteArray("{\"type\":\"EXPLODED\",\"object\":{}}") << QStringLiteral("unknown type \"EXPLODED\"");
+        QTest::newRow("unknown type") << QByteArray("{\"type\":\"EXPLODED\",\"object\":{}}")
+                                      << QStringLiteral("unknown type \"EXPLODED\"");
         QTest::newRow("no object") << QByteArray("{\"type\":\"ADDED\"}") << QStringLiteral("no \"object\"");
         QTest::newRow("array") << QByteArray("[1,2]") << QStringLiteral("not a JSON object");
     }
@@ -116,9 +124,11 @@ private Q_SLOTS:
     {
         WatchDecoder d;
         QList<WatchEvent> events = d.feed(
-            "{\"object\":{\"metadata\":{\"name\":\"a\",\"resourceVersion\":\"11\"},\"data\":{\"k\":\"v\"}},\"type\":\"ADDED\"}\n"
+            "{\"object\":{\"metadata\":{\"name\":\"a\",\"resourceVersion\":\"11\"},\"data\":{\"k\":\"v\"}},\"type\":"
+            "\"ADDED\"}\n"
             "{ \"type\" : \"DELETED\", \"object\" : {\"metadata\":{\"name\":\"a\",\"resourceVersion\":\"12\"}} }\n"
-            "{\"type\":\"MODIFIED\",\"object\":{\"metadata\":{\"name\":\"b\",\"resourceVersion\":\"13\"}},\"extra\":1}\n");
+            "{\"type\":\"MODIFIED\",\"object\":{\"metadata\":{\"name\":\"b\",\"resourceVersion\":\"13\"}},\"extra\":1}"
+            "\n");
         QCOMPARE(summary(events), QStringLiteral("ADDED:11:a:v|DELETED:12:a:|MODIFIED:13:b:"));
         QVERIFY(d.takeErrors().isEmpty());
     }

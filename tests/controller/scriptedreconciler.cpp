@@ -44,8 +44,7 @@ bool ScriptedReconciler::release()
 
 void ScriptedReconciler::releaseAll()
 {
-    while (release()) {
-    }
+    while (release()) { }
 }
 
 int CapturingSink::count(const QString &message, bool errorsOnly) const
@@ -61,10 +60,8 @@ GroupVersionKind configMapGvk() { return {QString(), QStringLiteral("v1"), QStri
 
 Object configMap(const QString &ns, const QString &name, const QString &rv, qint64 generation, const Labels &labels)
 {
-    QJsonObject meta{{QStringLiteral("name"), name},
-                     {QStringLiteral("resourceVersion"), rv},
-                     {QStringLiteral("generation"), generation},
-                     {QStringLiteral("uid"), QStringLiteral("uid-") + name}};
+    QJsonObject meta{{QStringLiteral("name"), name}, {QStringLiteral("resourceVersion"), rv},
+        {QStringLiteral("generation"), generation}, {QStringLiteral("uid"), QStringLiteral("uid-") + name}};
     if (!ns.isEmpty())
         meta.insert(QStringLiteral("namespace"), ns);
     if (!labels.isEmpty()) {
@@ -74,11 +71,11 @@ Object configMap(const QString &ns, const QString &name, const QString &rv, qint
         meta.insert(QStringLiteral("labels"), l);
     }
     return Object::fromJson(QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                                        {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-                                        {QStringLiteral("metadata"), meta}});
+        {QStringLiteral("kind"), QStringLiteral("ConfigMap")}, {QStringLiteral("metadata"), meta}});
 }
 
-ControllerOptions testOptions(const QString &name, testing::FakeClock *clock, MetricsRegistry *metrics, WorkQueue::Kind kind)
+ControllerOptions testOptions(
+    const QString &name, testing::FakeClock *clock, MetricsRegistry *metrics, WorkQueue::Kind kind)
 {
     ControllerOptions o;
     o.name = name;

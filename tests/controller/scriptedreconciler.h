@@ -4,11 +4,11 @@
 // reconciles until released, throw, or read through a Client; a capturing log sink; and helpers
 // to build objects and a started controller.
 
-#include "engine/testing/fakeclock.h"
 #include "engine/base/clock.h"
 #include "engine/base/metrics.h"
 #include "engine/controller/client.h"
 #include "engine/controller/controller.h"
+#include "engine/testing/fakeclock.h"
 
 #include <QSet>
 
@@ -49,7 +49,7 @@ private:
         ScriptedReconciler *r;
         bool await_ready() const noexcept { return false; }
         void await_suspend(std::coroutine_handle<> h) { r->m_held.append(h); }
-        void await_resume() const noexcept {}
+        void await_resume() const noexcept { }
     };
     QList<std::coroutine_handle<>> m_held;
 };
@@ -64,13 +64,13 @@ public:
 };
 
 /// A ConfigMap in `ns` named `name`.
-Object configMap(const QString &ns, const QString &name, const QString &rv = QStringLiteral("1"),
-                 qint64 generation = 1, const Labels &labels = {});
+Object configMap(const QString &ns, const QString &name, const QString &rv = QStringLiteral("1"), qint64 generation = 1,
+    const Labels &labels = {});
 GroupVersionKind configMapGvk();
 
 /// Options for a test controller: FakeClock, its own metrics registry, unique name skipped.
 ControllerOptions testOptions(const QString &name, testing::FakeClock *clock, MetricsRegistry *metrics,
-                              WorkQueue::Kind kind = WorkQueue::Kind::Plain);
+    WorkQueue::Kind kind = WorkQueue::Kind::Plain);
 
 /// Builds and starts a controller (no sources). Fails the test on error.
 Controller *startedController(ControllerOptions options, std::shared_ptr<Reconciler> reconciler, QObject *parent);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Builder, event handlers and predicates: what gets queued, with which cause and priority.
-#include "tests/controller/scriptedreconciler.h"
 #include "engine/testing/fakeclock.h"
+#include "tests/controller/scriptedreconciler.h"
 
 #include "engine/cache/informercache.h"
 #include "engine/controller/builder.h"
@@ -14,7 +14,10 @@ using namespace opbench::test;
 
 namespace {
 
-GroupVersionKind deploymentGvk() { return {QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("Deployment")}; }
+GroupVersionKind deploymentGvk()
+{
+    return {QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("Deployment")};
+}
 GroupVersionKind podGvk() { return {QString(), QStringLiteral("v1"), QStringLiteral("Pod")}; }
 
 Object withOwners(const Object &o, const QList<OwnerReference> &refs)
@@ -107,27 +110,34 @@ private Q_SLOTS:
             {QStringLiteral("label"), predicates::labelChanged()},
             {QStringLiteral("annotation"), predicates::annotationChanged()},
             {QStringLiteral("notGeneration"), predicates::negate(predicates::generationChanged())},
-            {QStringLiteral("labelOrAnnotation"), predicates::anyOf({predicates::labelChanged(), predicates::annotationChanged()})},
-            {QStringLiteral("generationAndLabel"), predicates::allOf({predicates::generationChanged(), predicates::labelChanged()})},
+            {QStringLiteral("labelOrAnnotation"),
+                predicates::anyOf({predicates::labelChanged(), predicates::annotationChanged()})},
+            {QStringLiteral("generationAndLabel"),
+                predicates::allOf({predicates::generationChanged(), predicates::labelChanged()})},
         };
         const Predicate p = ps.value(predicate);
         const Object base = configMap(QStringLiteral("ns"), QStringLiteral("a"), QStringLiteral("1"), 1);
-        QCOMPARE(p(update(base, configMap(QStringLiteral("ns"), QStringLiteral("a"), QStringLiteral("2"), 1))), sameGen);
+        QCOMPARE(
+            p(update(base, configMap(QStringLiteral("ns"), QStringLiteral("a"), QStringLiteral("2"), 1))), sameGen);
         QCOMPARE(p(update(base, configMap(QStringLiteral("ns"), QStringLiteral("a"), QStringLiteral("2"), 2))), newGen);
-        QCOMPARE(p(update(base, configMap(QStringLiteral("ns"), QStringLiteral("a"), QStringLiteral("2"), 1,
-                                          {{QStringLiteral("app"), QStringLiteral("web")}}))),
-                 labels);
-        QCOMPARE(p(update(base, withAnnotation(configMap(QStringLiteral("ns"), QStringLiteral("a"), QStringLiteral("2"), 1),
-                                               QStringLiteral("note"), QStringLiteral("x")))),
-                 annotations);
+        QCOMPARE(p(update(base,
+                     configMap(QStringLiteral("ns"), QStringLiteral("a"), QStringLiteral("2"), 1,
+                         {{QStringLiteral("app"), QStringLiteral("web")}}))),
+            labels);
+        QCOMPARE(p(update(base,
+                     withAnnotation(configMap(QStringLiteral("ns"), QStringLiteral("a"), QStringLiteral("2"), 1),
+                         QStringLiteral("note"), QStringLiteral("x")))),
+            annotations);
         QCOMPARE(p(create(base)), onCreate);
     }
 
     void shouldMatchLabelSelectorOnEveryEventType()
     {
         const Predicate p = predicates::labelSelector(*LabelSelector::parse(QStringLiteral("app=web")));
-        const Object web = configMap(QStringLiteral("ns"), QStringLiteral("a"), QStringLiteral("1"), 1, {{QStringLiteral("app"), QStringLiteral("web")}});
-        const Object db = configMap(QStringLiteral("ns"), QStringLiteral("b"), QStringLiteral("1"), 1, {{QStringLiteral("app"), QStringLiteral("db")}});
+        const Object web = configMap(QStringLiteral("ns"), QStringLiteral("a"), QStringLiteral("1"), 1,
+            {{QStringLiteral("app"), QStringLiteral("web")}});
+        const Object db = configMap(QStringLiteral("ns"), QStringLiteral("b"), QStringLiteral("1"), 1,
+            {{QStringLiteral("app"), QStringLiteral("db")}});
         QVERIFY(p(create(web)));
         QVERIFY(!p(create(db)));
         QVERIFY(p(update(db, web)));
@@ -141,12 +151,16 @@ private Q_SLOTS:
     {
         auto queue = makeWorkQueue(WorkQueue::Kind::Plain);
         RequestQueue rq(queue.get());
-        auto handler = enqueueRequestForOwner({QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("MyApplication")});
+        auto handler = enqueueRequestForOwner(
+            {QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("MyApplication")});
         const Object pod = configMap(QStringLiteral("ns"), QStringLiteral("child"), QStringLiteral("7"));
         // The controller ref (other version: still matches), a non-controller ref, another group.
-        ObjectEvent e = create(withOwners(pod, {ref(QStringLiteral("example.com/v1"), QStringLiteral("MyApplication"), QStringLiteral("app"), true),
-                                               ref(QStringLiteral("example.com/v1alpha1"), QStringLiteral("MyApplication"), QStringLiteral("other"), false),
-                                               ref(QStringLiteral("other.io/v1alpha1"), QStringLiteral("MyApplication"), QStringLiteral("foreign"), true)}));
+        ObjectEvent e = create(withOwners(pod,
+            {ref(QStringLiteral("example.com/v1"), QStringLiteral("MyApplication"), QStringLiteral("app"), true),
+                ref(QStringLiteral("example.com/v1alpha1"), QStringLiteral("MyApplication"), QStringLiteral("other"),
+                    false),
+                ref(QStringLiteral("other.io/v1alpha1"), QStringLiteral("MyApplication"), QStringLiteral("foreign"),
+                    true)}));
         e.gvk = configMapGvk();
         handler->handle(e, rq);
         QCOMPARE(queue->len(), 1);
@@ -160,7 +174,8 @@ private Q_SLOTS:
         queue->done(item->key);
 
         // Every owner (not only the controller) when asked.
-        auto all = enqueueRequestForOwner({QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("MyApplication")}, true, false);
+        auto all = enqueueRequestForOwner(
+            {QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("MyApplication")}, true, false);
         all->handle(e, rq);
         QCOMPARE(queue->len(), 2);
     }
@@ -171,9 +186,11 @@ private Q_SLOTS:
         RequestQueue rq(queue.get());
         auto handler = enqueueRequestForOwner(deploymentGvk());
         const Object base = configMap(QStringLiteral("ns"), QStringLiteral("pod"), QStringLiteral("1"));
-        ObjectEvent e = update(withOwners(base, {ref(QStringLiteral("apps/v1"), QStringLiteral("Deployment"), QStringLiteral("old"), true)}),
-                              withOwners(configMap(QStringLiteral("ns"), QStringLiteral("pod"), QStringLiteral("2")),
-                                         {ref(QStringLiteral("apps/v1"), QStringLiteral("Deployment"), QStringLiteral("new"), true)}));
+        ObjectEvent e
+            = update(withOwners(base,
+                         {ref(QStringLiteral("apps/v1"), QStringLiteral("Deployment"), QStringLiteral("old"), true)}),
+                withOwners(configMap(QStringLiteral("ns"), QStringLiteral("pod"), QStringLiteral("2")),
+                    {ref(QStringLiteral("apps/v1"), QStringLiteral("Deployment"), QStringLiteral("new"), true)}));
         handler->handle(e, rq);
         QCOMPARE(queue->len(), 2);
         QStringList keys;
@@ -189,8 +206,8 @@ private Q_SLOTS:
         RequestQueue rq(queue.get());
         auto handler = enqueueRequestForOwner({QString(), QStringLiteral("v1"), QStringLiteral("Namespace")}, false);
         handler->handle(create(withOwners(configMap(QStringLiteral("ns"), QStringLiteral("x")),
-                                          {ref(QStringLiteral("v1"), QStringLiteral("Namespace"), QStringLiteral("ns"), true)})),
-                        rq);
+                            {ref(QStringLiteral("v1"), QStringLiteral("Namespace"), QStringLiteral("ns"), true)})),
+            rq);
         auto item = queue->tryGet();
         QVERIFY(item);
         QCOMPARE(item->key.ns, QString());
@@ -204,9 +221,11 @@ private Q_SLOTS:
         auto handler = enqueueRequestsFromMapFunc([](const Object &o) {
             return QList<QueueKey>{{o.namespaceName(), o.labels().value(QStringLiteral("app"))}};
         });
-        handler->handle(update(configMap(QStringLiteral("ns"), QStringLiteral("c"), QStringLiteral("1"), 1, {{QStringLiteral("app"), QStringLiteral("one")}}),
-                               configMap(QStringLiteral("ns"), QStringLiteral("c"), QStringLiteral("2"), 1, {{QStringLiteral("app"), QStringLiteral("two")}})),
-                        rq);
+        handler->handle(update(configMap(QStringLiteral("ns"), QStringLiteral("c"), QStringLiteral("1"), 1,
+                                   {{QStringLiteral("app"), QStringLiteral("one")}}),
+                            configMap(QStringLiteral("ns"), QStringLiteral("c"), QStringLiteral("2"), 1,
+                                {{QStringLiteral("app"), QStringLiteral("two")}})),
+            rq);
         QCOMPARE(queue->len(), 2);
     }
 
@@ -218,8 +237,8 @@ private Q_SLOTS:
         InformerCache cache(InformerCacheOptions{});
         Informer *deployments = *cache.informerFor(deploymentGvk());
         Informer *pods = *cache.informerFor(podGvk());
-        const Object web = typed(configMap(QStringLiteral("ns"), QStringLiteral("web"), QStringLiteral("10"), 1), QStringLiteral("apps/v1"),
-                                 QStringLiteral("Deployment"));
+        const Object web = typed(configMap(QStringLiteral("ns"), QStringLiteral("web"), QStringLiteral("10"), 1),
+            QStringLiteral("apps/v1"), QStringLiteral("Deployment"));
         deployments->replaceAll({web}, QStringLiteral("10"));
         pods->replaceAll({}, QStringLiteral("10"));
         auto rec = std::make_shared<ScriptedReconciler>();
@@ -244,20 +263,21 @@ private Q_SLOTS:
         QCOMPARE(s.causes.at(0).kind, Cause::Kind::InitialList);
         QCOMPARE(s.causes.at(0).sourceKey, QStringLiteral("ns/web"));
         // A status-only change (same generation) is filtered; a spec change is not.
-        deployments->modified(typed(configMap(QStringLiteral("ns"), QStringLiteral("web"), QStringLiteral("11"), 1), QStringLiteral("apps/v1"),
-                                    QStringLiteral("Deployment")));
+        deployments->modified(typed(configMap(QStringLiteral("ns"), QStringLiteral("web"), QStringLiteral("11"), 1),
+            QStringLiteral("apps/v1"), QStringLiteral("Deployment")));
         QCOMPARE(c->queue()->state(webKey).causes.size(), 1);
-        deployments->modified(typed(configMap(QStringLiteral("ns"), QStringLiteral("web"), QStringLiteral("12"), 2), QStringLiteral("apps/v1"),
-                                    QStringLiteral("Deployment")));
+        deployments->modified(typed(configMap(QStringLiteral("ns"), QStringLiteral("web"), QStringLiteral("12"), 2),
+            QStringLiteral("apps/v1"), QStringLiteral("Deployment")));
         s = c->queue()->state(webKey);
         QCOMPARE(s.causes.size(), 2);
         QCOMPARE(s.causes.at(1).kind, Cause::Kind::WatchEvent);
         QCOMPARE(s.causes.at(1).event, Cause::EventType::Modified);
         QCOMPARE(s.causes.at(1).resourceVersion, QStringLiteral("12"));
         // An owned Pod maps to its Deployment.
-        const Object pod = withOwners(typed(configMap(QStringLiteral("ns"), QStringLiteral("web-1"), QStringLiteral("13"), 1), QStringLiteral("v1"),
-                                            QStringLiteral("Pod")),
-                                      {ref(QStringLiteral("apps/v1"), QStringLiteral("Deployment"), QStringLiteral("web"), true)});
+        const Object pod
+            = withOwners(typed(configMap(QStringLiteral("ns"), QStringLiteral("web-1"), QStringLiteral("13"), 1),
+                             QStringLiteral("v1"), QStringLiteral("Pod")),
+                {ref(QStringLiteral("apps/v1"), QStringLiteral("Deployment"), QStringLiteral("web"), true)});
         pods->added(pod);
         s = c->queue()->state(webKey);
         QCOMPARE(s.causes.size(), 3);
@@ -308,9 +328,9 @@ private Q_SLOTS:
         QVERIFY(c->warmup().ok());
         QCOMPARE(cache.kinds(), QList<GroupVersionKind>{deploymentGvk()});
         Informer *deployments = *cache.informerFor(deploymentGvk());
-        deployments->replaceAll({typed(configMap(QStringLiteral("ns"), QStringLiteral("web"), QStringLiteral("10"), 1), QStringLiteral("apps/v1"),
-                                       QStringLiteral("Deployment"))},
-                                QStringLiteral("10"));
+        deployments->replaceAll({typed(configMap(QStringLiteral("ns"), QStringLiteral("web"), QStringLiteral("10"), 1),
+                                    QStringLiteral("apps/v1"), QStringLiteral("Deployment"))},
+            QStringLiteral("10"));
         QCOMPARE(c->queue()->len(), 1);
         QTest::qWait(50);
         QVERIFY(rec->requests.isEmpty());
@@ -328,25 +348,30 @@ private Q_SLOTS:
         InformerCache cache(InformerCacheOptions{});
         Informer *deployments = *cache.informerFor(deploymentGvk());
         Informer *pods = *cache.informerFor(podGvk());
-        deployments->replaceAll({typed(configMap(QStringLiteral("ns"), QStringLiteral("web"), QStringLiteral("10"), 1), QStringLiteral("apps/v1"), QStringLiteral("Deployment")),
-                                 typed(configMap(QStringLiteral("ns"), QStringLiteral("api"), QStringLiteral("11"), 1), QStringLiteral("apps/v1"), QStringLiteral("Deployment")),
-                                 typed(configMap(QStringLiteral("other"), QStringLiteral("db"), QStringLiteral("12"), 1), QStringLiteral("apps/v1"), QStringLiteral("Deployment"))},
-                                QStringLiteral("12"));
+        deployments->replaceAll(
+            {typed(configMap(QStringLiteral("ns"), QStringLiteral("web"), QStringLiteral("10"), 1),
+                 QStringLiteral("apps/v1"), QStringLiteral("Deployment")),
+                typed(configMap(QStringLiteral("ns"), QStringLiteral("api"), QStringLiteral("11"), 1),
+                    QStringLiteral("apps/v1"), QStringLiteral("Deployment")),
+                typed(configMap(QStringLiteral("other"), QStringLiteral("db"), QStringLiteral("12"), 1),
+                    QStringLiteral("apps/v1"), QStringLiteral("Deployment"))},
+            QStringLiteral("12"));
         pods->replaceAll({}, QStringLiteral("12"));
         InformerCache *c = &cache;
         auto rec = std::make_shared<ScriptedReconciler>();
         auto built = ControllerBuilder(&cache)
                          .forKind(deploymentGvk(), {[](const ObjectEvent &) { return false; }}) // only the pods queue
-                         .watchesAsync(podGvk(), [c](Object pod) -> QCoro::Task<QList<QueueKey>> {
-                             CacheListOptions lo;
-                             lo.namespaceName = pod.namespaceName();
-                             const Expected<QList<Object>> found = co_await c->list(deploymentGvk(), lo);
-                             QList<QueueKey> keys;
-                             if (found.ok())
-                                 for (const Object &d : *found)
-                                     keys.append({d.namespaceName(), d.name()});
-                             co_return keys;
-                         })
+                         .watchesAsync(podGvk(),
+                             [c](Object pod) -> QCoro::Task<QList<QueueKey>> {
+                                 CacheListOptions lo;
+                                 lo.namespaceName = pod.namespaceName();
+                                 const Expected<QList<Object>> found = co_await c->list(deploymentGvk(), lo);
+                                 QList<QueueKey> keys;
+                                 if (found.ok())
+                                     for (const Object &d : *found)
+                                         keys.append({d.namespaceName(), d.name()});
+                                 co_return keys;
+                             })
                          .withOptions(testOptions(QString(), &clock, &metrics, WorkQueue::Kind::Plain))
                          .build(rec, &parent);
         QVERIFY2(built.ok(), built.ok() ? "" : qPrintable(built.error().message()));
@@ -374,18 +399,25 @@ private Q_SLOTS:
         auto rec = std::make_shared<ScriptedReconciler>();
         auto built = ControllerBuilder(&cache)
                          .named(QStringLiteral("pod-to-node"))
-                         .watches(podGvk(), [](const Object &o) { return QList<QueueKey>{{QString(), o.name() + QStringLiteral("-node")}}; })
+                         .watches(podGvk(),
+                             [](const Object &o) {
+                                 return QList<QueueKey>{{QString(), o.name() + QStringLiteral("-node")}};
+                             })
                          .withOptions(testOptions(QString(), &clock, &metrics, WorkQueue::Kind::Plain))
                          .build(rec, &parent);
         QVERIFY2(built.ok(), built.ok() ? "" : qPrintable(built.error().message()));
         Controller *c = *built;
         QCOMPARE(c->name(), QStringLiteral("pod-to-node"));
-        (*cache.informerFor(podGvk()))->replaceAll({configMap(QStringLiteral("ns"), QStringLiteral("p"), QStringLiteral("3"), 1)}, QStringLiteral("3"));
+        (*cache.informerFor(podGvk()))
+            ->replaceAll(
+                {configMap(QStringLiteral("ns"), QStringLiteral("p"), QStringLiteral("3"), 1)}, QStringLiteral("3"));
         QVERIFY(QCoro::waitFor(c->start()).ok());
         QTRY_COMPARE(rec->requests.size(), 1);
         QCOMPARE(rec->requests.at(0).name, QStringLiteral("p-node"));
         // Without For: a name is required, owns() is refused, and so is a controller with no watch.
-        auto unnamed = ControllerBuilder(&cache).watches(podGvk(), [](const Object &) { return QList<QueueKey>{}; }).build(rec, &parent);
+        auto unnamed = ControllerBuilder(&cache)
+                           .watches(podGvk(), [](const Object &) { return QList<QueueKey>{}; })
+                           .build(rec, &parent);
         QVERIFY(!unnamed.ok());
         QVERIFY(unnamed.error().message().contains(QLatin1String("named()")));
         auto nothing = ControllerBuilder(&cache).named(QStringLiteral("idle")).build(rec, &parent);
@@ -405,7 +437,9 @@ private Q_SLOTS:
         auto second = ControllerBuilder(&cache).forKind(podGvk()).named(QStringLiteral("pods-unique")).build(rec);
         QVERIFY(!second.ok());
         delete *first;
-        auto unknown = ControllerBuilder(&cache).forKind({QStringLiteral("nope.io"), QStringLiteral("v1"), QStringLiteral("Nope")}).build(rec);
+        auto unknown = ControllerBuilder(&cache)
+                           .forKind({QStringLiteral("nope.io"), QStringLiteral("v1"), QStringLiteral("Nope")})
+                           .build(rec);
         QVERIFY(!unknown.ok());
     }
 };

@@ -3,8 +3,8 @@
 // flight, over real HTTP to a server that never answers or keeps answering 429 Retry-After:
 // the request is aborted and the reconcile ends, instead of waiting out RestConfig::timeout
 // (30 s) and up to 10 Retry-After pauses.
-#include "tests/controller/scriptedreconciler.h"
 #include "engine/testing/fakeclock.h"
+#include "tests/controller/scriptedreconciler.h"
 
 #include "engine/cache/informercache.h"
 #include "engine/client/restclient.h"
@@ -83,7 +83,8 @@ private:
     }
     static FakeResponse throttle()
     {
-        FakeResponse r = FakeResponse::json(429, R"({"kind":"Status","apiVersion":"v1","status":"Failure","reason":"TooManyRequests","code":429})");
+        FakeResponse r = FakeResponse::json(
+            429, R"({"kind":"Status","apiVersion":"v1","status":"Failure","reason":"TooManyRequests","code":429})");
         r.headers.append(qMakePair(QByteArray("Retry-After"), QByteArray("30")));
         return r;
     }
@@ -96,7 +97,7 @@ private Q_SLOTS:
         QSignalSpy finished(f.ctrl, &Controller::reconcileFinished);
         f.ctrl->queue()->add({QStringLiteral("ns"), QStringLiteral("a")}, Cause::manual());
         QTRY_COMPARE(f.server.requests.size(), 1); // the POST is in flight; the server never answers
-        f.clock.advance(2s);                        // the reconcile timeout
+        f.clock.advance(2s);                       // the reconcile timeout
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 5000);
         QCOMPARE(f.rec->errors.size(), 1);
         QCOMPARE(f.rec->errors.first().reason(), QString::fromLatin1(StatusReason::Cancelled));

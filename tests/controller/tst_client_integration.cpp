@@ -19,7 +19,10 @@ using testing::TestApiServer;
 
 namespace {
 
-GroupVersionKind myAppGvk() { return {QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("MyApplication")}; }
+GroupVersionKind myAppGvk()
+{
+    return {QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("MyApplication")};
+}
 
 Object withData(const Object &o, const QString &k, const QString &v)
 {
@@ -33,16 +36,16 @@ Object withData(const Object &o, const QString &k, const QString &v)
 Object bareConfigMap(const QString &ns, const QString &name)
 {
     return Object::fromJson(QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                                        {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-                                        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), ns}}}});
+        {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
+        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), ns}}}});
 }
 
 Object myApp(const QString &name, const QString &image)
 {
-    return Object::fromJson(QJsonObject{
-        {QStringLiteral("apiVersion"), QStringLiteral("example.com/v1alpha1")},
+    return Object::fromJson(QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("example.com/v1alpha1")},
         {QStringLiteral("kind"), QStringLiteral("MyApplication")},
-        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), QStringLiteral("default")}}},
+        {QStringLiteral("metadata"),
+            QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), QStringLiteral("default")}}},
         {QStringLiteral("spec"), QJsonObject{{QStringLiteral("image"), image}, {QStringLiteral("replicas"), 1}}}});
 }
 
@@ -104,8 +107,10 @@ private Q_SLOTS:
         m_rest = std::make_unique<RestClient>(std::move(*config));
         InformerCacheOptions co;
         co.client = m_rest.get();
-        co.mapper.add(ResourceMapping{{QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")},
-                                      QStringLiteral("MyApplication"), {}, {}, {QStringLiteral("myapp")}, {}, {}, {QStringLiteral("status")}, true});
+        co.mapper.add(ResourceMapping{
+            {QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")},
+            QStringLiteral("MyApplication"), {}, {}, {QStringLiteral("myapp")}, {}, {}, {QStringLiteral("status")},
+            true});
         m_cache = std::make_unique<InformerCache>(std::move(co));
         m_cache->start();
         m_client = std::make_unique<Client>(m_cache.get(), m_rest.get());
@@ -122,15 +127,20 @@ private Q_SLOTS:
     {
         const ReconcileContext ctx = tracedContext();
         QVERIFY(QCoro::waitFor(m_client->list(ctx, configMapGvk())).ok()); // starts the informer
-        auto created = QCoro::waitFor(m_client->create(ctx, withData(bareConfigMap(QStringLiteral("default"), QStringLiteral("cm")), QStringLiteral("k"), QStringLiteral("1"))));
+        auto created = QCoro::waitFor(m_client->create(ctx,
+            withData(bareConfigMap(QStringLiteral("default"), QStringLiteral("cm")), QStringLiteral("k"),
+                QStringLiteral("1"))));
         QVERIFY2(created.ok(), created.ok() ? "" : qPrintable(created.error().toString()));
         QVERIFY(cached(configMapGvk(), QStringLiteral("cm"), created->resourceVersion()));
-        auto updated = QCoro::waitFor(m_client->update(ctx, withData(*created, QStringLiteral("k"), QStringLiteral("2"))));
+        auto updated
+            = QCoro::waitFor(m_client->update(ctx, withData(*created, QStringLiteral("k"), QStringLiteral("2"))));
         QVERIFY(updated.ok());
         QVERIFY(cached(configMapGvk(), QStringLiteral("cm"), updated->resourceVersion()));
-        auto patched = QCoro::waitFor(m_client->patch(ctx, *updated, Patch::mergeFrom(*updated, withData(*updated, QStringLiteral("p"), QStringLiteral("x")))));
+        auto patched = QCoro::waitFor(m_client->patch(
+            ctx, *updated, Patch::mergeFrom(*updated, withData(*updated, QStringLiteral("p"), QStringLiteral("x")))));
         QVERIFY(patched.ok());
-        QCOMPARE(patched->json().value(QLatin1String("data")).toObject().value(QLatin1String("p")).toString(), QStringLiteral("x"));
+        QCOMPARE(patched->json().value(QLatin1String("data")).toObject().value(QLatin1String("p")).toString(),
+            QStringLiteral("x"));
         auto removed = QCoro::waitFor(m_client->remove(ctx, *patched));
         QVERIFY(removed.ok());
         QVERIFY(removed->gone());
@@ -147,8 +157,9 @@ private Q_SLOTS:
         QCOMPARE(calls.at(2).verb, QStringLiteral("update"));
         bool sawChange = false;
         for (const DiffEntry &d : calls.at(2).diff)
-            sawChange = sawChange || (d.path == QLatin1String("data.k") && d.oldValue.toString() == QLatin1String("1") &&
-                                      d.newValue.toString() == QLatin1String("2"));
+            sawChange = sawChange
+                || (d.path == QLatin1String("data.k") && d.oldValue.toString() == QLatin1String("1")
+                    && d.newValue.toString() == QLatin1String("2"));
         QVERIFY(sawChange);
         QCOMPARE(calls.at(3).verb, QStringLiteral("patch"));
         QVERIFY(calls.at(3).patch.contains("\"p\":\"x\""));
@@ -160,20 +171,28 @@ private Q_SLOTS:
     {
         const ReconcileContext ctx = tracedContext();
         QVERIFY(QCoro::waitFor(m_client->list(ctx, configMapGvk())).ok());
-        const auto mutate = [](const Object &o) -> Expected<Object> { return withData(o, QStringLiteral("k"), QStringLiteral("v")); };
-        auto first = QCoro::waitFor(createOrUpdate(m_client.get(), ctx, bareConfigMap(QStringLiteral("default"), QStringLiteral("cu")), mutate));
+        const auto mutate
+            = [](const Object &o) -> Expected<Object> { return withData(o, QStringLiteral("k"), QStringLiteral("v")); };
+        auto first = QCoro::waitFor(createOrUpdate(
+            m_client.get(), ctx, bareConfigMap(QStringLiteral("default"), QStringLiteral("cu")), mutate));
         QVERIFY(first.ok());
         QCOMPARE(first->result, OperationResult::Created);
         QVERIFY(cached(configMapGvk(), QStringLiteral("cu"), first->object.resourceVersion()));
-        auto second = QCoro::waitFor(createOrUpdate(m_client.get(), ctx, bareConfigMap(QStringLiteral("default"), QStringLiteral("cu")), mutate));
+        auto second = QCoro::waitFor(createOrUpdate(
+            m_client.get(), ctx, bareConfigMap(QStringLiteral("default"), QStringLiteral("cu")), mutate));
         QCOMPARE(second->result, OperationResult::Unchanged);
-        const auto mutate2 = [](const Object &o) -> Expected<Object> { return withData(o, QStringLiteral("k"), QStringLiteral("w")); };
-        auto third = QCoro::waitFor(createOrUpdate(m_client.get(), ctx, bareConfigMap(QStringLiteral("default"), QStringLiteral("cu")), mutate2));
+        const auto mutate2
+            = [](const Object &o) -> Expected<Object> { return withData(o, QStringLiteral("k"), QStringLiteral("w")); };
+        auto third = QCoro::waitFor(createOrUpdate(
+            m_client.get(), ctx, bareConfigMap(QStringLiteral("default"), QStringLiteral("cu")), mutate2));
         QVERIFY(third.ok());
         QCOMPARE(third->result, OperationResult::Updated);
         QCOMPARE(operationResultName(third->result), QStringLiteral("updated"));
-        const auto rename = [](const Object &o) -> Expected<Object> { return withPath(o, QStringLiteral("metadata"), QStringLiteral("name"), QStringLiteral("other")); };
-        auto bad = QCoro::waitFor(createOrUpdate(m_client.get(), ctx, bareConfigMap(QStringLiteral("default"), QStringLiteral("cu")), rename));
+        const auto rename = [](const Object &o) -> Expected<Object> {
+            return withPath(o, QStringLiteral("metadata"), QStringLiteral("name"), QStringLiteral("other"));
+        };
+        auto bad = QCoro::waitFor(createOrUpdate(
+            m_client.get(), ctx, bareConfigMap(QStringLiteral("default"), QStringLiteral("cu")), rename));
         QVERIFY(!bad.ok());
     }
 
@@ -182,18 +201,20 @@ private Q_SLOTS:
         const ReconcileContext ctx = tracedContext();
         QVERIFY(QCoro::waitFor(m_client->list(ctx, myAppGvk())).ok());
         const auto same = [](const Object &o) -> Expected<Object> { return o; };
-        auto created = QCoro::waitFor(createOrPatch(m_client.get(), ctx, myApp(QStringLiteral("app"), QStringLiteral("nginx:1")), same));
+        auto created = QCoro::waitFor(
+            createOrPatch(m_client.get(), ctx, myApp(QStringLiteral("app"), QStringLiteral("nginx:1")), same));
         QVERIFY2(created.ok(), created.ok() ? "" : qPrintable(created.error().toString()));
         QCOMPARE(created->result, OperationResult::Created);
         QVERIFY(cached(myAppGvk(), QStringLiteral("app"), created->object.resourceVersion()));
         const auto both = [](const Object &o) -> Expected<Object> {
-            return withPath(withPath(o, QStringLiteral("spec"), QStringLiteral("image"), QStringLiteral("nginx:2")), QStringLiteral("status"),
-                            QStringLiteral("phase"), QStringLiteral("Pending"));
+            return withPath(withPath(o, QStringLiteral("spec"), QStringLiteral("image"), QStringLiteral("nginx:2")),
+                QStringLiteral("status"), QStringLiteral("phase"), QStringLiteral("Pending"));
         };
         auto r1 = QCoro::waitFor(createOrPatch(m_client.get(), ctx, myApp(QStringLiteral("app"), {}), both));
         QVERIFY2(r1.ok(), r1.ok() ? "" : qPrintable(r1.error().toString()));
         QCOMPARE(r1->result, OperationResult::UpdatedStatus);
-        QCOMPARE(r1->object.value({QLatin1String("status"), QLatin1String("phase")}).toString(), QStringLiteral("Pending"));
+        QCOMPARE(
+            r1->object.value({QLatin1String("status"), QLatin1String("phase")}).toString(), QStringLiteral("Pending"));
         QVERIFY(cached(myAppGvk(), QStringLiteral("app"), r1->object.resourceVersion()));
         const auto statusOnly = [](const Object &o) -> Expected<Object> {
             return withPath(o, QStringLiteral("status"), QStringLiteral("phase"), QStringLiteral("Running"));
@@ -213,16 +234,19 @@ private Q_SLOTS:
     void shouldAbsorbConflictsWithRetry()
     {
         const ReconcileContext ctx = tracedContext();
-        auto created = QCoro::waitFor(m_client->create(ctx, bareConfigMap(QStringLiteral("default"), QStringLiteral("race"))));
+        auto created
+            = QCoro::waitFor(m_client->create(ctx, bareConfigMap(QStringLiteral("default"), QStringLiteral("race"))));
         QVERIFY(created.ok());
-        QVERIFY(QCoro::waitFor(m_client->update(ctx, withData(*created, QStringLiteral("a"), QStringLiteral("1")))).ok());
-        auto stale = QCoro::waitFor(m_client->update(ctx, withData(*created, QStringLiteral("a"), QStringLiteral("2"))));
+        QVERIFY(
+            QCoro::waitFor(m_client->update(ctx, withData(*created, QStringLiteral("a"), QStringLiteral("1")))).ok());
+        auto stale
+            = QCoro::waitFor(m_client->update(ctx, withData(*created, QStringLiteral("a"), QStringLiteral("2"))));
         QVERIFY(!stale.ok());
         QVERIFY(isConflict(stale.error()));
         QCOMPARE(ctx.calls().last().code, 409);
         auto retried = QCoro::waitFor(retryOnConflict(Backoff::defaultRetry(),
-                                                      std::bind(relabel, m_client.get(), ctx, QStringLiteral("default"),
-                                                                QStringLiteral("race"), QStringLiteral("x"))));
+            std::bind(
+                relabel, m_client.get(), ctx, QStringLiteral("default"), QStringLiteral("race"), QStringLiteral("x"))));
         QVERIFY(retried.ok());
         QCOMPARE(retried->labels().value(QStringLiteral("v")), QStringLiteral("x"));
         QVERIFY(!ctx.calls().last().fromCache);
@@ -235,10 +259,15 @@ private Q_SLOTS:
         QObject parent;
         ControllerOptions o;
         o.skipNameValidation = true;
-        auto built = ControllerBuilder(m_cache.get()).forKind(configMapGvk()).named(QStringLiteral("e2e")).withOptions(std::move(o)).build(rec, &parent);
+        auto built = ControllerBuilder(m_cache.get())
+                         .forKind(configMapGvk())
+                         .named(QStringLiteral("e2e"))
+                         .withOptions(std::move(o))
+                         .build(rec, &parent);
         QVERIFY(built.ok());
         QSignalSpy finished(*built, &Controller::reconcileFinished);
-        auto created = QCoro::waitFor(m_client->create({}, bareConfigMap(QStringLiteral("default"), QStringLiteral("seen"))));
+        auto created
+            = QCoro::waitFor(m_client->create({}, bareConfigMap(QStringLiteral("default"), QStringLiteral("seen"))));
         QVERIFY(created.ok());
         rec->reads = {QStringLiteral("default/seen")};
         QVERIFY(QCoro::waitFor((*built)->start()).ok());

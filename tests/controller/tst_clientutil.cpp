@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Client helpers and the traced cached reads: owner references, finalizers, merge patches,
 // JSON diffs, retryOnConflict on a FakeClock, trace recording and cancellation.
-#include "tests/controller/scriptedreconciler.h"
 #include "engine/testing/fakeclock.h"
+#include "tests/controller/scriptedreconciler.h"
 
 #include "engine/controller/clientutil.h"
 
@@ -19,10 +19,10 @@ namespace {
 Object myApp(const QString &ns, const QString &name, const QString &apiVersion = QStringLiteral("example.com/v1alpha1"))
 {
     return Object::fromJson(QJsonObject{{QStringLiteral("apiVersion"), apiVersion},
-                                        {QStringLiteral("kind"), QStringLiteral("MyApplication")},
-                                        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name},
-                                                                                 {QStringLiteral("namespace"), ns},
-                                                                                 {QStringLiteral("uid"), QStringLiteral("uid-") + name}}}});
+        {QStringLiteral("kind"), QStringLiteral("MyApplication")},
+        {QStringLiteral("metadata"),
+            QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), ns},
+                {QStringLiteral("uid"), QStringLiteral("uid-") + name}}}});
 }
 
 QCoro::Task<Expected<Object>> conflictThenOk(int *calls, int conflicts)
@@ -60,7 +60,8 @@ private Q_SLOTS:
         QVERIFY(ref.controller);
         QVERIFY(ref.blockOwnerDeletion);
         // The same owner under another version is replaced in place.
-        auto again = setControllerReference(myApp(QStringLiteral("ns"), QStringLiteral("web"), QStringLiteral("example.com/v1")), *r);
+        auto again = setControllerReference(
+            myApp(QStringLiteral("ns"), QStringLiteral("web"), QStringLiteral("example.com/v1")), *r);
         QVERIFY(again.ok());
         QCOMPARE(again->ownerReferences().size(), 1);
         QCOMPARE(again->ownerReferences().first().apiVersion, QStringLiteral("example.com/v1"));
@@ -79,11 +80,12 @@ private Q_SLOTS:
         auto stolen = setControllerReference(myApp(QStringLiteral("ns"), QStringLiteral("other")), *owned);
         QVERIFY(!stolen.ok());
         QVERIFY(isAlreadyOwned(stolen.error()));
-        QVERIFY(stolen.error().message().contains(QStringLiteral("already owned by another MyApplication controller web")));
+        QVERIFY(
+            stolen.error().message().contains(QStringLiteral("already owned by another MyApplication controller web")));
         // A cluster-scoped owner may own a namespaced object.
         auto ns = Object::fromJson(QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                                               {QStringLiteral("kind"), QStringLiteral("Namespace")},
-                                               {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("ns")}}}});
+            {QStringLiteral("kind"), QStringLiteral("Namespace")},
+            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("ns")}}}});
         QVERIFY(setControllerReference(ns, configMap(QStringLiteral("ns"), QStringLiteral("child"))).ok());
         // A plain owner reference next to the controller one.
         auto withOwner = setOwnerReference(myApp(QStringLiteral("ns"), QStringLiteral("other")), *owned);
@@ -108,9 +110,11 @@ private Q_SLOTS:
 
     void shouldComputeMergePatches()
     {
-        const QJsonObject a{{QStringLiteral("spec"), QJsonObject{{QStringLiteral("replicas"), 1}, {QStringLiteral("paused"), true}}},
-                            {QStringLiteral("list"), QJsonArray{1, 2}}};
-        const QJsonObject b{{QStringLiteral("spec"), QJsonObject{{QStringLiteral("replicas"), 3}}}, {QStringLiteral("list"), QJsonArray{1}}};
+        const QJsonObject a{
+            {QStringLiteral("spec"), QJsonObject{{QStringLiteral("replicas"), 1}, {QStringLiteral("paused"), true}}},
+            {QStringLiteral("list"), QJsonArray{1, 2}}};
+        const QJsonObject b{{QStringLiteral("spec"), QJsonObject{{QStringLiteral("replicas"), 3}}},
+            {QStringLiteral("list"), QJsonArray{1}}};
         const QJsonObject p = createMergePatch(a, b);
         QCOMPARE(p.value(QLatin1String("spec")).toObject().value(QLatin1String("replicas")).toInt(), 3);
         QVERIFY(p.value(QLatin1String("spec")).toObject().value(QLatin1String("paused")).isNull());
@@ -118,24 +122,36 @@ private Q_SLOTS:
         QVERIFY(createMergePatch(a, a).isEmpty());
 
         const Object orig = configMap(QStringLiteral("ns"), QStringLiteral("a"), QStringLiteral("17"));
-        const Object mod = configMap(QStringLiteral("ns"), QStringLiteral("a"), QStringLiteral("17"), 1, {{QStringLiteral("x"), QStringLiteral("y")}});
+        const Object mod = configMap(QStringLiteral("ns"), QStringLiteral("a"), QStringLiteral("17"), 1,
+            {{QStringLiteral("x"), QStringLiteral("y")}});
         const Patch plain = Patch::mergeFrom(orig, mod);
         QCOMPARE(plain.type(), PatchType::Merge);
         QCOMPARE(plain.data(), QByteArray(R"({"metadata":{"labels":{"x":"y"}}})"));
         const Patch locked = Patch::mergeFrom(orig, mod, true);
-        QCOMPARE(QJsonDocument::fromJson(locked.data()).object().value(QLatin1String("metadata")).toObject().value(QLatin1String("resourceVersion")).toString(),
-                 QStringLiteral("17"));
+        QCOMPARE(QJsonDocument::fromJson(locked.data())
+                     .object()
+                     .value(QLatin1String("metadata"))
+                     .toObject()
+                     .value(QLatin1String("resourceVersion"))
+                     .toString(),
+            QStringLiteral("17"));
         QVERIFY(Patch::mergeFrom(orig, orig).isEmpty());
     }
 
     void shouldDiffJsonByPath()
     {
-        const QJsonObject a{{QStringLiteral("spec"), QJsonObject{{QStringLiteral("replicas"), 1},
-                                                                 {QStringLiteral("containers"), QJsonArray{QJsonObject{{QStringLiteral("image"), QStringLiteral("nginx:1")}}}}}},
-                            {QStringLiteral("gone"), true}};
-        const QJsonObject b{{QStringLiteral("spec"), QJsonObject{{QStringLiteral("replicas"), 2},
-                                                                 {QStringLiteral("containers"), QJsonArray{QJsonObject{{QStringLiteral("image"), QStringLiteral("nginx:2")}}}}}},
-                            {QStringLiteral("added"), QStringLiteral("x")}};
+        const QJsonObject a{
+            {QStringLiteral("spec"),
+                QJsonObject{{QStringLiteral("replicas"), 1},
+                    {QStringLiteral("containers"),
+                        QJsonArray{QJsonObject{{QStringLiteral("image"), QStringLiteral("nginx:1")}}}}}},
+            {QStringLiteral("gone"), true}};
+        const QJsonObject b{
+            {QStringLiteral("spec"),
+                QJsonObject{{QStringLiteral("replicas"), 2},
+                    {QStringLiteral("containers"),
+                        QJsonArray{QJsonObject{{QStringLiteral("image"), QStringLiteral("nginx:2")}}}}}},
+            {QStringLiteral("added"), QStringLiteral("x")}};
         const QList<DiffEntry> d = jsonDiff(a, b);
         QCOMPARE(d.size(), 4);
         QCOMPARE(d.at(0).path, QStringLiteral("added"));
@@ -184,7 +200,8 @@ private Q_SLOTS:
     {
         testing::FakeClock clock;
         int calls = 0;
-        const Expected<Object> r = QCoro::waitFor(retryOnConflict(Backoff::defaultRetry(), std::bind(notFound, &calls), &clock));
+        const Expected<Object> r
+            = QCoro::waitFor(retryOnConflict(Backoff::defaultRetry(), std::bind(notFound, &calls), &clock));
         QCOMPARE(calls, 1);
         QVERIFY(isNotFound(r.error()));
         QCOMPARE(Backoff::defaultBackoff().steps, 4);
@@ -197,13 +214,15 @@ private Q_SLOTS:
     {
         testing::FakeClock clock;
         InformerCache cache(InformerCacheOptions{});
-        (*cache.informerFor(configMapGvk()))->replaceAll({configMap(QStringLiteral("ns"), QStringLiteral("a"))}, QStringLiteral("3"));
+        (*cache.informerFor(configMapGvk()))
+            ->replaceAll({configMap(QStringLiteral("ns"), QStringLiteral("a"))}, QStringLiteral("3"));
         Client client(&cache, nullptr, &clock);
         auto scope = std::make_shared<detail::ReconcileScope>();
         scope->trace.id = QStringLiteral("r1");
         const ReconcileContext ctx(scope);
         QVERIFY(QCoro::waitFor(client.get(ctx, configMapGvk(), QStringLiteral("ns"), QStringLiteral("a"))).ok());
-        const Expected<Object> missing = QCoro::waitFor(client.get(ctx, configMapGvk(), QStringLiteral("ns"), QStringLiteral("b")));
+        const Expected<Object> missing
+            = QCoro::waitFor(client.get(ctx, configMapGvk(), QStringLiteral("ns"), QStringLiteral("b")));
         QVERIFY(isNotFound(missing.error()));
         CacheListOptions lo;
         lo.namespaceName = QStringLiteral("ns");
@@ -220,7 +239,9 @@ private Q_SLOTS:
         QCOMPARE(calls.at(2).verb, QStringLiteral("list"));
         QCOMPARE(calls.at(2).items, 1);
         // The background context records nothing.
-        QVERIFY(QCoro::waitFor(client.get(ReconcileContext(), configMapGvk(), QStringLiteral("ns"), QStringLiteral("a"))).ok());
+        QVERIFY(
+            QCoro::waitFor(client.get(ReconcileContext(), configMapGvk(), QStringLiteral("ns"), QStringLiteral("a")))
+                .ok());
         QCOMPARE(ctx.calls().size(), 3);
     }
 
@@ -228,19 +249,22 @@ private Q_SLOTS:
     {
         testing::FakeClock clock;
         InformerCache cache(InformerCacheOptions{});
-        (*cache.informerFor(configMapGvk()))->replaceAll({configMap(QStringLiteral("ns"), QStringLiteral("a"))}, QStringLiteral("3"));
+        (*cache.informerFor(configMapGvk()))
+            ->replaceAll({configMap(QStringLiteral("ns"), QStringLiteral("a"))}, QStringLiteral("3"));
         Client client(&cache, nullptr, &clock);
         auto scope = std::make_shared<detail::ReconcileScope>();
         scope->cancelled = true;
         scope->cancelReason = QStringLiteral("context deadline exceeded");
         const ReconcileContext ctx(scope);
-        const Expected<Object> r = QCoro::waitFor(client.get(ctx, configMapGvk(), QStringLiteral("ns"), QStringLiteral("a")));
+        const Expected<Object> r
+            = QCoro::waitFor(client.get(ctx, configMapGvk(), QStringLiteral("ns"), QStringLiteral("a")));
         QVERIFY(!r.ok());
         QCOMPARE(r.error().reason(), QStringLiteral("Cancelled"));
         QCOMPARE(r.error().message(), QStringLiteral("context deadline exceeded"));
         QCOMPARE(ctx.calls().size(), 1);
         // Writes of an unknown kind fail before reaching the server.
-        const Expected<Object> w = QCoro::waitFor(client.create(ReconcileContext(), myApp(QStringLiteral("ns"), QStringLiteral("x"))));
+        const Expected<Object> w
+            = QCoro::waitFor(client.create(ReconcileContext(), myApp(QStringLiteral("ns"), QStringLiteral("x"))));
         QVERIFY(isNotFound(w.error()));
         QVERIFY(w.error().message().contains(QStringLiteral("no matches for kind")));
     }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The controller loop with a scripted reconciler: every row of controller-runtime's outcome
 // table, concurrency, causes, panics, timeouts, metrics, logs, traces.
-#include "tests/controller/scriptedreconciler.h"
 #include "engine/testing/fakeclock.h"
+#include "tests/controller/scriptedreconciler.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -87,7 +87,8 @@ private Q_SLOTS:
         o.logger = Logger(&sink);
         f.ctrl = startedController(std::move(o), f.rec, &f.parent);
         QVERIFY(f.ctrl);
-        f.rec->script = [](const Request &) -> ReconcileOutcome { return Status::internalError(QStringLiteral("boom")); };
+        f.rec->script
+            = [](const Request &) -> ReconcileOutcome { return Status::internalError(QStringLiteral("boom")); };
         const QueueKey key{QStringLiteral("ns"), QStringLiteral("a")};
         f.ctrl->queue()->add(key, Cause::manual());
         QTRY_COMPARE(f.rec->requests.size(), 1);
@@ -227,8 +228,9 @@ private Q_SLOTS:
         QVERIFY(f.start(WorkQueue::Kind::Plain));
         f.ctrl->pause();
         const QueueKey key{QStringLiteral("ns"), QStringLiteral("web")};
-        f.ctrl->queue()->add(key, Cause::watchEvent(Cause::EventType::Modified, QStringLiteral("ConfigMap.v1"),
-                                                    QStringLiteral("ns/web"), QStringLiteral("41")));
+        f.ctrl->queue()->add(key,
+            Cause::watchEvent(Cause::EventType::Modified, QStringLiteral("ConfigMap.v1"), QStringLiteral("ns/web"),
+                QStringLiteral("41")));
         f.ctrl->queue()->add(key, Cause::manual(QStringLiteral("user")));
         QCoreApplication::processEvents();
         QCOMPARE(f.rec->requests.size(), 0);
@@ -341,16 +343,16 @@ private Q_SLOTS:
         QVERIFY(f.start(WorkQueue::Kind::Priority, 3));
         const QByteArray text = f.metrics.exposition();
         for (const char *line : {"controller_runtime_reconcile_total{controller=\"test\",result=\"success\"} 0",
-                                 "controller_runtime_reconcile_total{controller=\"test\",result=\"error\"} 0",
-                                 "controller_runtime_reconcile_total{controller=\"test\",result=\"requeue\"} 0",
-                                 "controller_runtime_reconcile_total{controller=\"test\",result=\"requeue_after\"} 0",
-                                 "controller_runtime_reconcile_errors_total{controller=\"test\"} 0",
-                                 "controller_runtime_terminal_reconcile_errors_total{controller=\"test\"} 0",
-                                 "controller_runtime_reconcile_panics_total{controller=\"test\"} 0",
-                                 "controller_runtime_reconcile_timeouts_total{controller=\"test\"} 0",
-                                 "controller_runtime_max_concurrent_reconciles{controller=\"test\"} 3",
-                                 "controller_runtime_active_workers{controller=\"test\"} 0",
-                                 "controller_runtime_reconcile_time_seconds_bucket{controller=\"test\",le=\"60\"} 0"})
+                 "controller_runtime_reconcile_total{controller=\"test\",result=\"error\"} 0",
+                 "controller_runtime_reconcile_total{controller=\"test\",result=\"requeue\"} 0",
+                 "controller_runtime_reconcile_total{controller=\"test\",result=\"requeue_after\"} 0",
+                 "controller_runtime_reconcile_errors_total{controller=\"test\"} 0",
+                 "controller_runtime_terminal_reconcile_errors_total{controller=\"test\"} 0",
+                 "controller_runtime_reconcile_panics_total{controller=\"test\"} 0",
+                 "controller_runtime_reconcile_timeouts_total{controller=\"test\"} 0",
+                 "controller_runtime_max_concurrent_reconciles{controller=\"test\"} 3",
+                 "controller_runtime_active_workers{controller=\"test\"} 0",
+                 "controller_runtime_reconcile_time_seconds_bucket{controller=\"test\",le=\"60\"} 0"})
             QVERIFY2(text.contains(line), line);
         QCOMPARE(int(text.count("controller_runtime_reconcile_time_seconds_bucket{")), 41);
         QCOMPARE(int(ControllerMetrics::reconcileTimeBuckets().size()), 40);
@@ -392,7 +394,8 @@ private Q_SLOTS:
             Result r;
             r.priority = 7;
             r.requeueAfter = 1h;
-            return ReconcileOutcome(r, Status(500, QString::fromLatin1(StatusReason::InternalError), QStringLiteral("bad")));
+            return ReconcileOutcome(
+                r, Status(500, QString::fromLatin1(StatusReason::InternalError), QStringLiteral("bad")));
         };
         const QueueKey key{QStringLiteral("ns"), QStringLiteral("web")};
         f.ctrl->queue()->add(key, Cause::manual());
@@ -404,8 +407,8 @@ private Q_SLOTS:
         QVERIFY(sink.count(QStringLiteral("Warning: the reconciler returned both an error and a result with requeue or "
                                           "requeueAfter set; with an error they are ignored (the request is retried "
                                           "with backoff)"),
-                           false)
-                >= 1);
+                    false)
+            >= 1);
     }
 
     void cacheSyncTimeoutShouldRunOnTheControllersClock()
@@ -422,7 +425,8 @@ private Q_SLOTS:
         io.kind = QStringLiteral("ConfigMap");
         io.clock = &f.clock;
         Informer never(io); // nobody feeds it: never synced
-        (*created)->watch(&never, {QString(), QStringLiteral("v1"), QStringLiteral("ConfigMap")}, enqueueRequestForObject());
+        (*created)->watch(
+            &never, {QString(), QStringLiteral("v1"), QStringLiteral("ConfigMap")}, enqueueRequestForObject());
         std::optional<Expected<void>> started;
         startInto(*created, &started);
         QTest::qWait(250);
@@ -430,9 +434,10 @@ private Q_SLOTS:
         f.clock.advance(2min);
         QTRY_VERIFY_WITH_TIMEOUT(started.has_value(), 3000);
         QVERIFY(!started->ok());
-        QVERIFY2(started->error().message().contains(QLatin1String("timed out waiting for cache to be synced for Kind /v1, Kind=ConfigMap"))
-                     || started->error().message().contains(QLatin1String("ConfigMap")),
-                 qPrintable(started->error().message()));
+        QVERIFY2(started->error().message().contains(
+                     QLatin1String("timed out waiting for cache to be synced for Kind /v1, Kind=ConfigMap"))
+                || started->error().message().contains(QLatin1String("ConfigMap")),
+            qPrintable(started->error().message()));
         QVERIFY(!(*created)->isRunning());
     }
 
@@ -445,7 +450,8 @@ private Q_SLOTS:
         f.ctrl = startedController(std::move(o), f.rec, &f.parent);
         QVERIFY(f.ctrl);
         f.rec->script = [](const Request &) -> ReconcileOutcome {
-            return Status::modifiedConflict(QStringLiteral("apps"), QStringLiteral("deployments"), QStringLiteral("web"));
+            return Status::modifiedConflict(
+                QStringLiteral("apps"), QStringLiteral("deployments"), QStringLiteral("web"));
         };
         f.ctrl->queue()->add({QStringLiteral("ns"), QStringLiteral("web")}, Cause::manual());
         QTRY_COMPARE(f.m().errors->value(), 1.0);
@@ -463,7 +469,8 @@ private Q_SLOTS:
         o.logger = Logger(&sink);
         f.ctrl = startedController(std::move(o), f.rec, &f.parent);
         QVERIFY(f.ctrl);
-        f.rec->script = [](const Request &) -> ReconcileOutcome { return ReconcileOutcome::error(QStringLiteral("bad")); };
+        f.rec->script
+            = [](const Request &) -> ReconcileOutcome { return ReconcileOutcome::error(QStringLiteral("bad")); };
         f.ctrl->queue()->add({QStringLiteral("ns"), QStringLiteral("web")}, Cause::manual());
         QTRY_COMPARE(sink.count(QStringLiteral("Reconciler error"), true), 1);
         LogRecord rec;

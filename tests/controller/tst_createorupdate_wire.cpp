@@ -20,10 +20,10 @@ namespace {
 
 // A ConfigMap as kube-apiserver encodes it: metadata in ObjectMeta's field order and data in
 // insertion order, so neither is sorted.
-const QByteArray kWireConfigMap =
-    R"({"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"cm","namespace":"default",)"
-    R"("uid":"7c2f5e9a-1b3d-4e6f-8a9b-0c1d2e3f4a5b","resourceVersion":"5","creationTimestamp":"2026-12-01T10:00:00Z",)"
-    R"("labels":{"tier":"web","app":"shop"}},"data":{"mode":"fast","k":"v"}})";
+const QByteArray kWireConfigMap
+    = R"({"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"cm","namespace":"default",)"
+      R"("uid":"7c2f5e9a-1b3d-4e6f-8a9b-0c1d2e3f4a5b","resourceVersion":"5","creationTimestamp":"2026-12-01T10:00:00Z",)"
+      R"("labels":{"tier":"web","app":"shop"}},"data":{"mode":"fast","k":"v"}})";
 
 Object withData(const Object &o, const QString &k, const QString &v)
 {
@@ -37,9 +37,10 @@ Object withData(const Object &o, const QString &k, const QString &v)
 Object bareConfigMap()
 {
     return Object::fromJson(QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                                        {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-                                        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("cm")},
-                                                                                 {QStringLiteral("namespace"), QStringLiteral("default")}}}});
+        {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
+        {QStringLiteral("metadata"),
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("cm")},
+                {QStringLiteral("namespace"), QStringLiteral("default")}}}});
 }
 
 } // namespace
@@ -56,18 +57,22 @@ private Q_SLOTS:
         server.setHandler([&puts](const FakeRequest &req) {
             if (req.method == "GET" && req.hasQuery(QStringLiteral("watch"))) {
                 FakeResponse r = FakeResponse::json(200, {});
-                r.chunks = {R"({"type":"BOOKMARK","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"5"}}})" "\n"};
+                r.chunks = {
+                    R"({"type":"BOOKMARK","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"5"}}})"
+                    "\n"};
                 r.keepOpen = true;
                 return r;
             }
             if (req.method == "GET" && req.path.endsWith("/configmaps"))
-                return FakeResponse::json(200, R"({"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"5"},"items":[)"
-                                                   + kWireConfigMap + "]}");
+                return FakeResponse::json(200,
+                    R"({"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"5"},"items":[)"
+                        + kWireConfigMap + "]}");
             if (req.method == "PUT") {
                 ++puts;
                 return FakeResponse::json(200, req.body);
             }
-            return FakeResponse::json(404, R"({"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotFound","code":404})");
+            return FakeResponse::json(
+                404, R"({"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotFound","code":404})");
         });
         QVERIFY(server.listen());
         RestConfig rc;
@@ -81,13 +86,15 @@ private Q_SLOTS:
 
         // The mutate function edits through json()/fromJson() (sorted keys) and sets what is
         // already there: nothing to write.
-        const auto inSync = [](const Object &o) -> Expected<Object> { return withData(o, QStringLiteral("k"), QStringLiteral("v")); };
+        const auto inSync
+            = [](const Object &o) -> Expected<Object> { return withData(o, QStringLiteral("k"), QStringLiteral("v")); };
         auto same = QCoro::waitFor(createOrUpdate(&client, {}, bareConfigMap(), inSync));
         QVERIFY2(same.ok(), same.ok() ? "" : qPrintable(same.error().toString()));
         QCOMPARE(operationResultName(same->result), QStringLiteral("unchanged"));
         QCOMPARE(puts, 0);
 
-        const auto changed = [](const Object &o) -> Expected<Object> { return withData(o, QStringLiteral("k"), QStringLiteral("w")); };
+        const auto changed
+            = [](const Object &o) -> Expected<Object> { return withData(o, QStringLiteral("k"), QStringLiteral("w")); };
         auto updated = QCoro::waitFor(createOrUpdate(&client, {}, bareConfigMap(), changed));
         QVERIFY2(updated.ok(), updated.ok() ? "" : qPrintable(updated.error().toString()));
         QCOMPARE(operationResultName(updated->result), QStringLiteral("updated"));

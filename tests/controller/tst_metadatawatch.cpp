@@ -26,34 +26,32 @@ const QString Default = QStringLiteral("default");
 Object ownerConfigMap()
 {
     return Object::fromJson({{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                             {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-                             {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("owner")},
-                                                                      {QStringLiteral("namespace"), Default}}}});
+        {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
+        {QStringLiteral("metadata"),
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("owner")}, {QStringLiteral("namespace"), Default}}}});
 }
 
 /// A Deployment controlled by `owner`, labelled tier=`tier`.
 Object ownedDeployment(const Object &owner, const QString &tier)
 {
     const QJsonObject podLabels{{QStringLiteral("app"), QStringLiteral("child")}};
-    QJsonObject meta{{QStringLiteral("name"), QStringLiteral("child")},
-                     {QStringLiteral("namespace"), Default},
-                     {QStringLiteral("labels"), QJsonObject{{QStringLiteral("tier"), tier}}},
-                     {QStringLiteral("ownerReferences"),
-                      QJsonArray{QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                                             {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-                                             {QStringLiteral("name"), owner.name()},
-                                             {QStringLiteral("uid"), owner.uid()},
-                                             {QStringLiteral("controller"), true}}}}};
-    const QJsonObject container{{QStringLiteral("name"), QStringLiteral("app")}, {QStringLiteral("image"), QStringLiteral("nginx:1.27")}};
-    return Object::fromJson(
-        {{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")},
-         {QStringLiteral("kind"), QStringLiteral("Deployment")},
-         {QStringLiteral("metadata"), meta},
-         {QStringLiteral("spec"),
-          QJsonObject{{QStringLiteral("replicas"), 0},
-                      {QStringLiteral("selector"), QJsonObject{{QStringLiteral("matchLabels"), podLabels}}},
-                      {QStringLiteral("template"), QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), podLabels}}},
-                                                              {QStringLiteral("spec"), QJsonObject{{QStringLiteral("containers"), QJsonArray{container}}}}}}}}});
+    QJsonObject meta{{QStringLiteral("name"), QStringLiteral("child")}, {QStringLiteral("namespace"), Default},
+        {QStringLiteral("labels"), QJsonObject{{QStringLiteral("tier"), tier}}},
+        {QStringLiteral("ownerReferences"),
+            QJsonArray{QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
+                {QStringLiteral("kind"), QStringLiteral("ConfigMap")}, {QStringLiteral("name"), owner.name()},
+                {QStringLiteral("uid"), owner.uid()}, {QStringLiteral("controller"), true}}}}};
+    const QJsonObject container{
+        {QStringLiteral("name"), QStringLiteral("app")}, {QStringLiteral("image"), QStringLiteral("nginx:1.27")}};
+    return Object::fromJson({{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")},
+        {QStringLiteral("kind"), QStringLiteral("Deployment")}, {QStringLiteral("metadata"), meta},
+        {QStringLiteral("spec"),
+            QJsonObject{{QStringLiteral("replicas"), 0},
+                {QStringLiteral("selector"), QJsonObject{{QStringLiteral("matchLabels"), podLabels}}},
+                {QStringLiteral("template"),
+                    QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), podLabels}}},
+                        {QStringLiteral("spec"),
+                            QJsonObject{{QStringLiteral("containers"), QJsonArray{container}}}}}}}}});
 }
 
 /// Requests for default/owner caused by an event of the Deployment default/child of type `event`.
@@ -65,7 +63,8 @@ int ownerRequestsFromChild(const ScriptedReconciler &rec, Cause::EventType event
             continue;
         for (int i = 0; i < r.causes.size(); ++i) {
             const Cause &c = r.causes.at(i);
-            if (c.kind == Cause::Kind::OwnerMapping && c.event == event && c.sourceKey == QLatin1String("default/child"))
+            if (c.kind == Cause::Kind::OwnerMapping && c.event == event
+                && c.sourceKey == QLatin1String("default/child"))
                 ++n;
         }
     }
@@ -153,10 +152,11 @@ private Q_SLOTS:
 
         // A change of the child's metadata (a label) enqueues the owner again.
         auto updated = QCoro::waitFor(m_rest->patch(Deployments, Default, QStringLiteral("child"), PatchType::Merge,
-                                                    R"({"metadata":{"labels":{"tier":"b"}}})"));
+            R"({"metadata":{"labels":{"tier":"b"}}})"));
         QVERIFY2(updated.ok(), updated.ok() ? "" : qPrintable(updated.error().message()));
         QTRY_VERIFY_WITH_TIMEOUT(ownerRequestsFromChild(*rec, Cause::EventType::Modified) >= 1, 10000);
-        QTRY_COMPARE(deployments->store().get(QStringLiteral("default/child")).labels().value(QStringLiteral("tier")), QStringLiteral("b"));
+        QTRY_COMPARE(deployments->store().get(QStringLiteral("default/child")).labels().value(QStringLiteral("tier")),
+            QStringLiteral("b"));
 
         // The Client's metadata reads use that informer: no full Deployment informer appears.
         auto read = QCoro::waitFor(m_client->getMetadata({}, DeploymentKind, Default, QStringLiteral("child")));

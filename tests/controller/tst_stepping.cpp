@@ -2,8 +2,8 @@
 // Stepping hooks: pause, step, step into (halting before each client call), breakpoints.
 #include "tests/controller/scriptedreconciler.h"
 
-#include "engine/testing/fakeclock.h"
 #include "engine/cache/informercache.h"
+#include "engine/testing/fakeclock.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -24,11 +24,11 @@ private:
         QObject parent;
         std::shared_ptr<ScriptedReconciler> rec = std::make_shared<ScriptedReconciler>();
         Controller *ctrl = nullptr;
-        Fixture()
+        Fixture() { ctrl = startedController(testOptions(QStringLiteral("step"), &clock, &metrics), rec, &parent); }
+        void add(const char *name)
         {
-            ctrl = startedController(testOptions(QStringLiteral("step"), &clock, &metrics), rec, &parent);
+            ctrl->queue()->add({QStringLiteral("ns"), QString::fromLatin1(name)}, Cause::manual());
         }
-        void add(const char *name) { ctrl->queue()->add({QStringLiteral("ns"), QString::fromLatin1(name)}, Cause::manual()); }
     };
 
 private Q_SLOTS:
@@ -120,8 +120,8 @@ private Q_SLOTS:
         InformerCache cache(InformerCacheOptions{});
         Informer *inf = *cache.informerFor(configMapGvk());
         inf->replaceAll({configMap(QStringLiteral("ns"), QStringLiteral("one"), QStringLiteral("5")),
-                         configMap(QStringLiteral("ns"), QStringLiteral("two"), QStringLiteral("6"))},
-                        QStringLiteral("6"));
+                            configMap(QStringLiteral("ns"), QStringLiteral("two"), QStringLiteral("6"))},
+            QStringLiteral("6"));
         Client client(&cache, nullptr, &f.clock);
         f.rec->client = &client;
         f.rec->reads = {QStringLiteral("ns/one"), QStringLiteral("ns/two")};

@@ -25,14 +25,15 @@ inline opbench::testing::Workload twoApps()
 {
     using opbench::testing::Step;
     return {Step::create(app(QStringLiteral("web"), QStringLiteral("nginx:1.25"), 2)),
-            Step::create(app(QStringLiteral("api"), QStringLiteral("httpd:2.4"), 1), true),
-            Step::mergePatch(app(QStringLiteral("web"), {}, 1), R"({"spec":{"replicas":3,"image":"nginx:1.26"}})", true)};
+        Step::create(app(QStringLiteral("api"), QStringLiteral("httpd:2.4"), 1), true),
+        Step::mergePatch(app(QStringLiteral("web"), {}, 1), R"({"spec":{"replicas":3,"image":"nginx:1.26"}})", true)};
 }
 
 inline opbench::testing::HarnessOptions options(const char *test)
 {
     opbench::testing::HarnessOptions o;
-    o.reproduceCommand = QStringLiteral("ctest --test-dir build -R '^%1$' --output-on-failure").arg(QLatin1String(test));
+    o.reproduceCommand
+        = QStringLiteral("ctest --test-dir build -R '^%1$' --output-on-failure").arg(QLatin1String(test));
     // The simulated Deployment controller numbers its rollouts; the revision counts rollouts, not state.
     o.mask = [](QJsonObject &obj) {
         QJsonObject meta = obj.value(QLatin1String("metadata")).toObject();

@@ -21,8 +21,8 @@ private Q_SLOTS:
         QVERIFY2(r.ok, qPrintable(r.failure));
         QCOMPARE(r.writesAfter, 0);
         QCOMPARE(r.reconcilesAfter, 2); // each app queued once: one reconcile each, nothing more
-        qInfo("converged in %d reconciles and %d writes; the extra round: %d reconciles, %d writes", r.reconcilesToConverge,
-              r.writesToConverge, r.reconcilesAfter, r.writesAfter);
+        qInfo("converged in %d reconciles and %d writes; the extra round: %d reconciles, %d writes",
+            r.reconcilesToConverge, r.writesToConverge, r.reconcilesAfter, r.writesAfter);
     }
 
     void shouldRefuseInvalidSpecsAndConvergeOnValidOnes()

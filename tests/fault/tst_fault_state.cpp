@@ -16,7 +16,8 @@ const GroupVersionKind kDeployment{QStringLiteral("apps"), QStringLiteral("v1"),
 /// After twoApps(): "web" deleted and created again under the same name (a new uid).
 Workload recreateWeb()
 {
-    return {Step::remove(app(QStringLiteral("web"), {}, 1)), Step::create(app(QStringLiteral("web"), QStringLiteral("nginx:1.27"), 1))};
+    return {Step::remove(app(QStringLiteral("web"), {}, 1)),
+        Step::create(app(QStringLiteral("web"), QStringLiteral("nginx:1.27"), 1))};
 }
 } // namespace
 
@@ -68,7 +69,8 @@ private Q_SLOTS:
         for (int i = 1; i <= ref.operatorWrites; ++i) {
             const RunReport r = h.crashAfterWrite(w, i);
             QVERIFY2(r.ok, qPrintable(r.failure));
-            qInfo("crash after write %d (%s): converged, %d writes", i, qPrintable(ref.writes.value(i - 1)), r.operatorWrites);
+            qInfo("crash after write %d (%s): converged, %d writes", i, qPrintable(ref.writes.value(i - 1)),
+                r.operatorWrites);
         }
     }
 
@@ -93,8 +95,10 @@ private Q_SLOTS:
     void shouldConvergeAfterLostAppEvents()
     {
         FaultHarness h(myapp::definition(), faultsuite::options("tst_fault_state"));
-        const Workload dropped = {Step::mergePatch(app(QStringLiteral("api"), {}, 1), R"({"spec":{"image":"httpd:2.5","replicas":2}})")};
-        const Workload after = {Step::mergePatch(app(QStringLiteral("api"), {}, 1), R"({"metadata":{"labels":{"team":"a"}}})")};
+        const Workload dropped
+            = {Step::mergePatch(app(QStringLiteral("api"), {}, 1), R"({"spec":{"image":"httpd:2.5","replicas":2}})")};
+        const Workload after
+            = {Step::mergePatch(app(QStringLiteral("api"), {}, 1), R"({"metadata":{"labels":{"team":"a"}}})")};
         const RunReport r = h.unobserved(faultsuite::twoApps(), dropped, after, {myapp::kMyApplicationGvk});
         QVERIFY2(r.ok, qPrintable(r.failure));
     }

@@ -25,7 +25,8 @@ OPBENCH_FUZZ_TARGET(fieldselector)(const std::uint8_t *data, std::size_t size)
 
     // Any value survives escaping.
     for (const QString &value : lines) {
-        const Expected<FieldSelector> eq = FieldSelector::parse(QStringLiteral("metadata.name=") + FieldSelector::escapeValue(value));
+        const Expected<FieldSelector> eq
+            = FieldSelector::parse(QStringLiteral("metadata.name=") + FieldSelector::escapeValue(value));
         FUZZ_CHECK(eq.ok(), value + u'|' + eq.error().message());
         FUZZ_CHECK(eq->requirements().size() == 1 && eq->requirements().first().value == value, value);
         FUZZ_CHECK(eq->requiresExactMatch(QStringLiteral("metadata.name")) == value, value);
@@ -41,7 +42,8 @@ OPBENCH_FUZZ_TARGET(fieldselector)(const std::uint8_t *data, std::size_t size)
     const Expected<FieldSelector> again = FieldSelector::parse(canonical);
     FUZZ_CHECK(again.ok(), selector + u'|' + canonical + u'|' + again.error().message());
     FUZZ_CHECK(again->toString() == canonical, selector + u'|' + canonical + u'|' + again->toString());
-    FUZZ_CHECK(*again == *sel || again->requirements().size() == sel->requirements().size(), selector + u'|' + canonical);
+    FUZZ_CHECK(
+        *again == *sel || again->requirements().size() == sel->requirements().size(), selector + u'|' + canonical);
     for (const auto &f : fieldSets) {
         const bool m = sel->matches(f);
         FUZZ_CHECK(m == again->matches(f), selector + u'|' + canonical);

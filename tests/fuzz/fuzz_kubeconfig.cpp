@@ -67,11 +67,13 @@ OPBENCH_FUZZ_TARGET(kubeconfig)(const std::uint8_t *data, std::size_t size)
     Kubeconfig self = k;
     self.mergeFrom(k);
     FUZZ_CHECK(self.contextNames() == k.contextNames() && self.currentContext == k.currentContext
-                   && self.clusters.size() == k.clusters.size() && self.users.size() == k.users.size(),
-               QString::fromUtf8(yaml));
+            && self.clusters.size() == k.clusters.size() && self.users.size() == k.users.size(),
+        QString::fromUtf8(yaml));
 
     Kubeconfig merged = k;
-    if (const Expected<Kubeconfig> base = Kubeconfig::parse(kBase, QStringLiteral("/nonexistent/base"), QStringLiteral("/nonexistent")); base)
+    if (const Expected<Kubeconfig> base
+        = Kubeconfig::parse(kBase, QStringLiteral("/nonexistent/base"), QStringLiteral("/nonexistent"));
+        base)
         merged.mergeFrom(*base);
     FUZZ_CHECK(merged.context(QStringLiteral("base")) != nullptr, QString::fromUtf8(yaml));
 

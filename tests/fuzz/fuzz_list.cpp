@@ -68,8 +68,12 @@ void checkItem(const Object &o)
     (void)o.generation();
     (void)o.memoryFootprint();
     const Object stripped = o.withoutManagedFields();
-    FUZZ_CHECK(!QJsonDocument::fromJson(stripped.toJsonBytes()).object().value(QLatin1String("metadata")).toObject().contains(QLatin1String("managedFields")),
-               QString::fromUtf8(stripped.toJsonBytes()));
+    FUZZ_CHECK(!QJsonDocument::fromJson(stripped.toJsonBytes())
+                    .object()
+                    .value(QLatin1String("metadata"))
+                    .toObject()
+                    .contains(QLatin1String("managedFields")),
+        QString::fromUtf8(stripped.toJsonBytes()));
 }
 
 } // namespace
@@ -108,10 +112,11 @@ OPBENCH_FUZZ_TARGET(list)(const std::uint8_t *data, std::size_t size)
         QByteArray forced = body;
         const bool empty = body.mid(open + 1).trimmed().startsWith('}');
         forced.insert(open + 1, empty ? dup : dup + ',');
-        FUZZ_CHECK(!listscanner::scan(std::string_view(forced.constData(), std::size_t(forced.size()))), QString::fromUtf8(forced));
+        FUZZ_CHECK(!listscanner::scan(std::string_view(forced.constData(), std::size_t(forced.size()))),
+            QString::fromUtf8(forced));
         const Expected<Object::List> whole = Object::parseList(forced, apiVersion, kind, strip);
         FUZZ_CHECK((list.ok() && whole.ok() && describe(list) == describe(whole)) || (!list.ok() && !whole.ok()),
-                   QStringLiteral("item by item: %1\nwhole document: %2").arg(describe(list), describe(whole)));
+            QStringLiteral("item by item: %1\nwhole document: %2").arg(describe(list), describe(whole)));
     }
     return 0;
 }

@@ -26,7 +26,8 @@ OPBENCH_FUZZ_TARGET(object)(const std::uint8_t *data, std::size_t size)
             // (Unpaired surrogates become U+FFFD, as Go reads them: compare from there on.)
             const Object viaQt = Object::fromJson(qt.object());
             FUZZ_CHECK(!viaQt.isNull() && Object::fromJson(viaQt.json()) == viaQt,
-                       QString::fromUtf8(text) + u'|' + parsed.error().message() + u'|' + QString::fromUtf8(viaQt.toJsonBytes()));
+                QString::fromUtf8(text) + u'|' + parsed.error().message() + u'|'
+                    + QString::fromUtf8(viaQt.toJsonBytes()));
         }
         return 0;
     }
@@ -45,24 +46,25 @@ OPBENCH_FUZZ_TARGET(object)(const std::uint8_t *data, std::size_t size)
     QJsonParseError err{};
     const QJsonDocument doc = QJsonDocument::fromJson(encoded, &err);
     FUZZ_CHECK(err.error == QJsonParseError::NoError && doc.isObject(),
-               QString::fromUtf8(encoded) + u' ' + err.errorString() + u' ' + QString::number(err.offset));
+        QString::fromUtf8(encoded) + u' ' + err.errorString() + u' ' + QString::number(err.offset));
     const QJsonObject json = o.json();
     FUZZ_CHECK(json == doc.object(), QString::fromUtf8(encoded));
     const Object rebuilt = Object::fromJson(json);
     FUZZ_CHECK(rebuilt.json() == json, QString::fromUtf8(encoded) + u'|' + QString::fromUtf8(rebuilt.toJsonBytes()));
     FUZZ_CHECK(rebuilt.name() == o.name() && rebuilt.namespaceName() == o.namespaceName() && rebuilt.uid() == o.uid()
-                   && rebuilt.resourceVersion() == o.resourceVersion() && rebuilt.generation() == o.generation()
-                   && rebuilt.labels() == o.labels() && rebuilt.annotations() == o.annotations()
-                   && rebuilt.ownerReferences() == o.ownerReferences() && rebuilt.finalizers() == o.finalizers()
-                   && rebuilt.apiVersion() == o.apiVersion() && rebuilt.kind() == o.kind()
-                   && rebuilt.creationTimestamp() == o.creationTimestamp() && rebuilt.deletionTimestamp() == o.deletionTimestamp(),
-               QString::fromUtf8(encoded) + u'|' + QString::fromUtf8(rebuilt.toJsonBytes()));
+            && rebuilt.resourceVersion() == o.resourceVersion() && rebuilt.generation() == o.generation()
+            && rebuilt.labels() == o.labels() && rebuilt.annotations() == o.annotations()
+            && rebuilt.ownerReferences() == o.ownerReferences() && rebuilt.finalizers() == o.finalizers()
+            && rebuilt.apiVersion() == o.apiVersion() && rebuilt.kind() == o.kind()
+            && rebuilt.creationTimestamp() == o.creationTimestamp()
+            && rebuilt.deletionTimestamp() == o.deletionTimestamp(),
+        QString::fromUtf8(encoded) + u'|' + QString::fromUtf8(rebuilt.toJsonBytes()));
 
     // Nested reads agree with the document.
     FUZZ_CHECK(o.value({QLatin1String("spec")}) == json.value(QLatin1String("spec")), QString::fromUtf8(encoded));
     FUZZ_CHECK(o.value({QLatin1String("spec"), QLatin1String("replicas")})
-                   == json.value(QLatin1String("spec")).toObject().value(QLatin1String("replicas")),
-               QString::fromUtf8(encoded));
+            == json.value(QLatin1String("spec")).toObject().value(QLatin1String("replicas")),
+        QString::fromUtf8(encoded));
     (void)o.controllerReference();
     (void)o.memoryFootprint();
     return 0;

@@ -21,7 +21,8 @@ using namespace opbench::apiserver;
 
 namespace {
 
-const QByteArray kDeployment = R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"default",
+const QByteArray kDeployment
+    = R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"default",
 "labels":{"app":"web"},"finalizers":["a","b"]},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},
 "template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"nginx:1",
 "env":[{"name":"A","value":"1"},{"name":"B","value":"2"}],"ports":[{"containerPort":80}]}],
@@ -39,7 +40,8 @@ QString text(const QJsonValue &v)
 bool isDirective(const QString &key)
 {
     return key == QLatin1String("$patch") || key == QLatin1String("$retainKeys")
-        || key.startsWith(QLatin1String("$deleteFromPrimitiveList/")) || key.startsWith(QLatin1String("$setElementOrder/"));
+        || key.startsWith(QLatin1String("$deleteFromPrimitiveList/"))
+        || key.startsWith(QLatin1String("$setElementOrder/"));
 }
 
 // A strategic-merge directive anywhere (other keys starting with '$' are ordinary fields).
@@ -94,7 +96,8 @@ OPBENCH_FUZZ_TARGET(patch)(const std::uint8_t *data, std::size_t size)
         return 0;
     const QJsonObject live = liveDoc.object();
     const bool custom = selector & 4;
-    static const PatchKind kinds[] = {PatchKind::JsonPatch, PatchKind::MergePatch, PatchKind::StrategicMerge, PatchKind::Apply};
+    static const PatchKind kinds[]
+        = {PatchKind::JsonPatch, PatchKind::MergePatch, PatchKind::StrategicMerge, PatchKind::Apply};
     const PatchKind kind = kinds[selector & 3];
 
     // Through the media type, as the server dispatches it.
@@ -111,7 +114,8 @@ OPBENCH_FUZZ_TARGET(patch)(const std::uint8_t *data, std::size_t size)
     // Merge patch: idempotent.
     if (const Expected<QJsonObject> once = applyMergePatch(live, *patch); once) {
         const Expected<QJsonObject> twice = applyMergePatch(*once, *patch);
-        FUZZ_CHECK(twice.ok() && *twice == *once, text(*once) + u'|' + (twice ? text(*twice) : twice.error().message()));
+        FUZZ_CHECK(
+            twice.ok() && *twice == *once, text(*once) + u'|' + (twice ? text(*twice) : twice.error().message()));
         // Strategic merge without lists or directives: the same as the merge patch.
         if (!hasArray(*patch) && !hasDirective(*patch) && !hasArray(live) && !hasDirective(live)) {
             const Expected<QJsonObject> smp = applyStrategicMergePatch(live, *patch);

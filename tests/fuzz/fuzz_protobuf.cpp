@@ -25,11 +25,11 @@ void walk(QByteArrayView bytes, int depth)
         ++fields;
         FUZZ_CHECK(r.error().isEmpty(), r.error());
         FUZZ_CHECK(f.wireType == ProtobufReader::Varint || f.wireType == ProtobufReader::Fixed64
-                       || f.wireType == ProtobufReader::LengthDelimited || f.wireType == ProtobufReader::Fixed32,
-                   QString::number(f.wireType));
+                || f.wireType == ProtobufReader::LengthDelimited || f.wireType == ProtobufReader::Fixed32,
+            QString::number(f.wireType));
         if (f.wireType == ProtobufReader::LengthDelimited) {
             FUZZ_CHECK(f.bytes.data() >= bytes.data() && f.bytes.data() + f.bytes.size() <= bytes.data() + bytes.size(),
-                       QStringLiteral("field %1 lies outside its message").arg(f.number));
+                QStringLiteral("field %1 lies outside its message").arg(f.number));
             if (depth < 8)
                 walk(f.bytes, depth + 1);
         }
@@ -45,7 +45,7 @@ void checkDecoded(const Expected<QJsonObject> &decoded)
     if (!decoded) {
         const int code = decoded.error().code();
         FUZZ_CHECK((code == 400 || code == 415) && !decoded.error().message().isEmpty(),
-                   QString::number(code) + u' ' + decoded.error().message());
+            QString::number(code) + u' ' + decoded.error().message());
         return;
     }
     // The result is plain JSON (what the handlers then validate and store).
@@ -64,16 +64,17 @@ OPBENCH_FUZZ_TARGET(protobuf)(const std::uint8_t *data, std::size_t size)
     checkDecoded(decoded);
     if (decoded) {
         FUZZ_CHECK(!decoded->value(QLatin1String("apiVersion")).toString().isEmpty()
-                       && !decoded->value(QLatin1String("kind")).toString().isEmpty(),
-                   QString::fromUtf8(QJsonDocument(*decoded).toJson(QJsonDocument::Compact)));
+                && !decoded->value(QLatin1String("kind")).toString().isEmpty(),
+            QString::fromUtf8(QJsonDocument(*decoded).toJson(QJsonDocument::Compact)));
         FUZZ_CHECK(protobufMessageFor(decoded->value(QLatin1String("apiVersion")).toString(),
-                                      decoded->value(QLatin1String("kind")).toString()) != nullptr,
-                   decoded->value(QLatin1String("kind")).toString());
+                       decoded->value(QLatin1String("kind")).toString())
+                != nullptr,
+            decoded->value(QLatin1String("kind")).toString());
     }
 
     // The bytes as one bare message of each kind (the input without magic and envelope).
-    static const char *const kinds[][2] = {{"v1", "ConfigMap"}, {"v1", "Secret"}, {"v1", "Namespace"},
-                                          {"v1", "Pod"}, {"apps/v1", "Deployment"}};
+    static const char *const kinds[][2]
+        = {{"v1", "ConfigMap"}, {"v1", "Secret"}, {"v1", "Namespace"}, {"v1", "Pod"}, {"apps/v1", "Deployment"}};
     const int which = size ? data[0] % 5 : 0;
     if (const ProtobufMessage *m = protobufMessageFor(QLatin1String(kinds[which][0]), QLatin1String(kinds[which][1])))
         checkDecoded(decodeProtobufMessage(QByteArrayView(body).sliced(size ? 1 : 0), *m));

@@ -37,10 +37,12 @@ QString text(const QJsonObject &o) { return QString::fromUtf8(QJsonDocument(o).t
 // The CRD the API server would accept for `schema` (only such schemas ever validate objects).
 bool servable(const QJsonObject &schema)
 {
-    QJsonObject crd = QJsonDocument::fromJson(R"({"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+    QJsonObject crd
+        = QJsonDocument::fromJson(R"({"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
         "metadata":{"name":"things.example.com"},"spec":{"group":"example.com","scope":"Namespaced",
         "names":{"plural":"things","singular":"thing","kind":"Thing"},
-        "versions":[{"name":"v1","served":true,"storage":true,"schema":{}}]}})").object();
+        "versions":[{"name":"v1","served":true,"storage":true,"schema":{}}]}})")
+              .object();
     QJsonObject spec = crd.value(QLatin1String("spec")).toObject();
     QJsonArray versions = spec.value(QLatin1String("versions")).toArray();
     QJsonObject v1 = versions.first().toObject();
@@ -63,7 +65,8 @@ void checkSchema(const QJsonObject &schema, const QJsonObject &object, bool inva
     if (invariants) {
         FUZZ_CHECK(pruned.keys().size() <= object.keys().size(), text(object) + u'|' + text(pruned));
         QStringList prunedAgain;
-        FUZZ_CHECK(v.prune(pruned, &prunedAgain) == pruned && prunedAgain.isEmpty(), text(pruned) + u'|' + prunedAgain.join(u','));
+        FUZZ_CHECK(v.prune(pruned, &prunedAgain) == pruned && prunedAgain.isEmpty(),
+            text(pruned) + u'|' + prunedAgain.join(u','));
         FUZZ_CHECK(v.applyDefaults(defaulted) == defaulted, text(defaulted));
     }
     (void)v.validate(object);
@@ -94,9 +97,14 @@ OPBENCH_FUZZ_TARGET(schema)(const std::uint8_t *data, std::size_t size)
         FUZZ_CHECK(checkCrd(schemaOrCrd).ok() == causes.isEmpty(), text(schemaOrCrd));
         if (!causes.isEmpty())
             return 0;
-        const QJsonArray versions = schemaOrCrd.value(QLatin1String("spec")).toObject().value(QLatin1String("versions")).toArray();
+        const QJsonArray versions
+            = schemaOrCrd.value(QLatin1String("spec")).toObject().value(QLatin1String("versions")).toArray();
         for (const QJsonValue &version : versions) {
-            const QJsonObject s = version.toObject().value(QLatin1String("schema")).toObject().value(QLatin1String("openAPIV3Schema")).toObject();
+            const QJsonObject s = version.toObject()
+                                      .value(QLatin1String("schema"))
+                                      .toObject()
+                                      .value(QLatin1String("openAPIV3Schema"))
+                                      .toObject();
             checkSchema(s, object, true);
         }
         return 0;

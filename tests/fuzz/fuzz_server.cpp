@@ -20,18 +20,18 @@
 // Invariants: every request is answered (after the fake clock moves past any freshness wait),
 // except watches; the response head is well-formed HTTP/1.1 with a Content-Length matching the
 // body, or a chunked stream whose framing is valid; JSON bodies parse; no 5xx other than 503/504.
-#include "engine/testing/fakeclock.h"
-#include "engine/base/clock.h"
 #include "engine/api/yamlcodec.h"
-#include "engine/apiserver/handlers/accessreview.h"
 #include "engine/apiserver/apiserver.h"
 #include "engine/apiserver/auth/auth.h"
+#include "engine/apiserver/handlers/accessreview.h"
 #include "engine/apiserver/handlers/discovery.h"
-#include "engine/apiserver/httpfront.h"
-#include "engine/apiserver/http/requestinfo.h"
 #include "engine/apiserver/handlers/resourcehandler.h"
+#include "engine/apiserver/http/requestinfo.h"
+#include "engine/apiserver/httpfront.h"
 #include "engine/apiserver/storage/store.h"
 #include "engine/apiserver/storage/watchhub.h"
+#include "engine/base/clock.h"
+#include "engine/testing/fakeclock.h"
 #include "tests/fuzz/fuzzsupport.h"
 #include "tests/fuzz/fuzztarget.h"
 
@@ -126,7 +126,7 @@ Parsed parseRequest(const QByteArray &raw)
 
 /// HttpFront::handleRequest + dispatch without faults and audit (see the file comment).
 void serve(const Request &request, Authorizer &auth, Discovery &discovery, AccessReviews &reviews,
-           ResourceHandler &resources, Responder responder)
+    ResourceHandler &resources, Responder responder)
 {
     const RequestInfo info = RequestInfo::parse(request);
     if (request.body.size() > kMaxRequestBodyBytes)
@@ -147,7 +147,7 @@ void serve(const Request &request, Authorizer &auth, Discovery &discovery, Acces
     if (discovery.handle(authed, responder))
         return;
     responder.sendStatus(Status(404, QString::fromLatin1(StatusReason::NotFound),
-                                QStringLiteral("the server could not find the requested resource")));
+        QStringLiteral("the server could not find the requested resource")));
 }
 
 /// Checks one response's bytes; `watch`: a chunked stream may be unterminated.
@@ -205,28 +205,40 @@ OPBENCH_FUZZ_TARGET(server)(const std::uint8_t *data, std::size_t size)
     options.token = QString::fromLatin1(kToken);
     auto server = std::make_unique<ApiServer>(options);
     Store *store = server->store();
-    const GroupVersionResource crdGvr{QStringLiteral("apiextensions.k8s.io"), QStringLiteral("v1"), QStringLiteral("customresourcedefinitions")};
+    const GroupVersionResource crdGvr{
+        QStringLiteral("apiextensions.k8s.io"), QStringLiteral("v1"), QStringLiteral("customresourcedefinitions")};
     for (const QJsonObject &crd : crds())
         FUZZ_CHECK(store->create(crdGvr, QString(), crd).ok(), QStringLiteral("CRD"));
-    FUZZ_CHECK(store->create({QString(), QStringLiteral("v1"), QStringLiteral("configmaps")}, QStringLiteral("default"),
-                             json(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm","labels":{"app":"web"}},"data":{"a":"1"}})"))
-                   .ok(),
-               QStringLiteral("ConfigMap"));
-    FUZZ_CHECK(store->create({QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("deployments")}, QStringLiteral("default"),
-                             json(R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"replicas":1,
+    FUZZ_CHECK(
+        store
+            ->create({QString(), QStringLiteral("v1"), QStringLiteral("configmaps")}, QStringLiteral("default"),
+                json(
+                    R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm","labels":{"app":"web"}},"data":{"a":"1"}})"))
+            .ok(),
+        QStringLiteral("ConfigMap"));
+    FUZZ_CHECK(
+        store
+            ->create({QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("deployments")},
+                QStringLiteral("default"),
+                json(R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"replicas":1,
                                   "selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},
                                   "spec":{"containers":[{"name":"web","image":"nginx:1"}]}}}})"))
-                   .ok(),
-               QStringLiteral("Deployment"));
-    FUZZ_CHECK(store->create({QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")}, QStringLiteral("default"),
-                             json(R"({"apiVersion":"example.com/v1alpha1","kind":"MyApplication","metadata":{"name":"app"},"spec":{"image":"nginx:1","replicas":2}})"))
-                   .ok(),
-               QStringLiteral("MyApplication"));
+            .ok(),
+        QStringLiteral("Deployment"));
+    FUZZ_CHECK(
+        store
+            ->create({QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")},
+                QStringLiteral("default"),
+                json(
+                    R"({"apiVersion":"example.com/v1alpha1","kind":"MyApplication","metadata":{"name":"app"},"spec":{"image":"nginx:1","replicas":2}})"))
+            .ok(),
+        QStringLiteral("MyApplication"));
 
     Authorizer auth;
     auth.setAdminToken(QString::fromLatin1(kToken));
     auth.setAllowAnonymous(true);
-    auth.addUser(UserRule{QStringLiteral("viewer"), QString::fromLatin1(kViewerToken), true, {QStringLiteral("default")}});
+    auth.addUser(
+        UserRule{QStringLiteral("viewer"), QString::fromLatin1(kViewerToken), true, {QStringLiteral("default")}});
     QObject context;
     Discovery discovery(store->registry());
     AccessReviews reviews(&auth);

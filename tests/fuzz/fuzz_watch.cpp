@@ -51,7 +51,10 @@ OPBENCH_FUZZ_TARGET(watch)(const std::uint8_t *data, std::size_t size)
     const Decoded whole = decodeAll(stream, 0);
     const Decoded split = decodeAll(stream, chunk);
     FUZZ_CHECK(whole.events.size() == split.events.size(),
-               QStringLiteral("%1 events at once, %2 in %3-byte chunks").arg(whole.events.size()).arg(split.events.size()).arg(chunk));
+        QStringLiteral("%1 events at once, %2 in %3-byte chunks")
+            .arg(whole.events.size())
+            .arg(split.events.size())
+            .arg(chunk));
     FUZZ_CHECK(whole.errors == split.errors, whole.errors.join(u'\n') + u'|' + split.errors.join(u'\n'));
     for (qsizetype i = 0; i < whole.events.size(); ++i) {
         const WatchEvent &a = whole.events[i];
@@ -67,7 +70,8 @@ OPBENCH_FUZZ_TARGET(watch)(const std::uint8_t *data, std::size_t size)
         FUZZ_CHECK(again.ok(), QString::fromUtf8(text));
         FUZZ_CHECK(*again == a.object, QString::fromUtf8(text) + u'|' + QString::fromUtf8(again->toJsonBytes()));
         // …and so does the event line the API server would write for it.
-        const QByteArray line = "{\"type\":\"" + WatchEvent::typeName(a.type).toLatin1() + "\",\"object\":" + text + "}";
+        const QByteArray line
+            = "{\"type\":\"" + WatchEvent::typeName(a.type).toLatin1() + "\",\"object\":" + text + "}";
         QString err;
         const std::optional<WatchEvent> relined = WatchDecoder::decodeLine(line, &err);
         FUZZ_CHECK(relined.has_value(), err);

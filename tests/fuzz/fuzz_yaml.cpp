@@ -22,10 +22,11 @@ void roundTrip(const QJsonObject &object)
     const QString json = QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
     FUZZ_CHECK(back.ok(), json + u'\n' + QString::fromUtf8(yaml) + u'\n' + back.error().message());
     FUZZ_CHECK(back->size() == (object.isEmpty() ? 0 : 1) || (back->size() == 1 && back->first().isEmpty()),
-               json + u'\n' + QString::fromUtf8(yaml));
+        json + u'\n' + QString::fromUtf8(yaml));
     if (!object.isEmpty())
-        FUZZ_CHECK(back->first() == object, json + u'\n' + QString::fromUtf8(yaml) + u'\n'
-                                                 + QString::fromUtf8(QJsonDocument(back->first()).toJson(QJsonDocument::Compact)));
+        FUZZ_CHECK(back->first() == object,
+            json + u'\n' + QString::fromUtf8(yaml) + u'\n'
+                + QString::fromUtf8(QJsonDocument(back->first()).toJson(QJsonDocument::Compact)));
 }
 
 } // namespace

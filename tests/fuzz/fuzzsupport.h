@@ -25,8 +25,8 @@ inline QByteArray bytes(const std::uint8_t *data, std::size_t size)
 
 } // namespace opbench::fuzz
 
-#define FUZZ_CHECK(cond, detail)                                                                   \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            ::opbench::fuzz::fail(__FILE__, __LINE__, #cond, (detail));                            \
+#define FUZZ_CHECK(cond, detail)                                                                                       \
+    do {                                                                                                               \
+        if (!(cond))                                                                                                   \
+            ::opbench::fuzz::fail(__FILE__, __LINE__, #cond, (detail));                                                \
     } while (false)

@@ -16,10 +16,10 @@ bool registerTarget(const char *name, TargetFn fn);
 } // namespace opbench::fuzz
 
 #ifdef OPBENCH_FUZZ_REPLAY
-#define OPBENCH_FUZZ_TARGET(name)                                                                  \
-    static int opbench_fuzz_##name(const std::uint8_t *, std::size_t);                            \
-    [[maybe_unused]] static const bool opbench_fuzz_registered_##name =                            \
-        opbench::fuzz::registerTarget(#name, &opbench_fuzz_##name);                                \
+#define OPBENCH_FUZZ_TARGET(name)                                                                                      \
+    static int opbench_fuzz_##name(const std::uint8_t *, std::size_t);                                                 \
+    [[maybe_unused]] static const bool opbench_fuzz_registered_##name                                                  \
+        = opbench::fuzz::registerTarget(#name, &opbench_fuzz_##name);                                                  \
     static int opbench_fuzz_##name
 #else
 #define OPBENCH_FUZZ_TARGET(name) extern "C" int LLVMFuzzerTestOneInput

@@ -104,11 +104,12 @@ int main(int argc, char **argv)
             }
         }
         if (seeds == 0) {
-            std::fprintf(stderr, "FAIL target %s has no seed corpus (tests/fuzz/corpus/%s/)\n", qPrintable(it.key()), qPrintable(it.key()));
+            std::fprintf(stderr, "FAIL target %s has no seed corpus (tests/fuzz/corpus/%s/)\n", qPrintable(it.key()),
+                qPrintable(it.key()));
             ++failures;
         }
     }
     std::fprintf(stderr, "%s: %d files replayed through %lld targets, %d failures\n", failures ? "FAIL" : "PASS", files,
-                 qlonglong(targets().size()), failures);
+        qlonglong(targets().size()), failures);
     return failures ? 1 : 0;
 }

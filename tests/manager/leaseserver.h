@@ -24,25 +24,31 @@ public:
     bool throttled = false;
     int retryAfterSeconds = 5;
     int throttledAnswers = 0;
-    QString holder() const { return m_lease.value(QLatin1String("spec")).toObject().value(QLatin1String("holderIdentity")).toString(); }
+    QString holder() const
+    {
+        return m_lease.value(QLatin1String("spec")).toObject().value(QLatin1String("holderIdentity")).toString();
+    }
 
 private:
     FakeResponse handle(const FakeRequest &req)
     {
         if (throttled) {
             ++throttledAnswers;
-            FakeResponse r = FakeResponse::json(
-                429, QByteArrayLiteral("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":"
-                                       "\"TooManyRequests\",\"message\":\"too many requests\",\"code\":429}"));
+            FakeResponse r = FakeResponse::json(429,
+                QByteArrayLiteral("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":"
+                                  "\"TooManyRequests\",\"message\":\"too many requests\",\"code\":429}"));
             r.headers.append(qMakePair(QByteArray("Retry-After"), QByteArray::number(retryAfterSeconds)));
             return r;
         }
         auto status = [](int code, const char *reason) {
-            return FakeResponse::json(code, QByteArray("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
-                                                             "\"reason\":\"") + reason + "\",\"code\":" + QByteArray::number(code) + "}");
+            return FakeResponse::json(code,
+                QByteArray("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
+                           "\"reason\":\"")
+                    + reason + "\",\"code\":" + QByteArray::number(code) + "}");
         };
         if (req.method == "GET")
-            return m_lease.isEmpty() ? status(404, "NotFound") : FakeResponse::json(200, QJsonDocument(m_lease).toJson());
+            return m_lease.isEmpty() ? status(404, "NotFound")
+                                     : FakeResponse::json(200, QJsonDocument(m_lease).toJson());
         QJsonObject obj = QJsonDocument::fromJson(req.body).object();
         QJsonObject meta = obj.value(QLatin1String("metadata")).toObject();
         if (req.method == "POST") {

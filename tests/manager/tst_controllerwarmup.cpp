@@ -26,17 +26,17 @@ namespace {
 
 const GroupVersionResource kConfigMaps{QString(), QStringLiteral("v1"), QStringLiteral("configmaps")};
 const GroupVersionResource kSecrets{QString(), QStringLiteral("v1"), QStringLiteral("secrets")};
-const GroupVersionResource kLeases{QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};
+const GroupVersionResource kLeases{
+    QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};
 const GroupVersionKind kConfigMap{QString(), QStringLiteral("v1"), QStringLiteral("ConfigMap")};
 const GroupVersionKind kSecret{QString(), QStringLiteral("v1"), QStringLiteral("Secret")};
 const QString kLeaseName = QStringLiteral("warmup");
 
 Object named(const QString &apiVersion, const QString &kind, const QString &name)
 {
-    return Object::fromJson(QJsonObject{{QStringLiteral("apiVersion"), apiVersion},
-                                        {QStringLiteral("kind"), kind},
-                                        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name},
-                                                                                 {QStringLiteral("namespace"), QStringLiteral("default")}}}});
+    return Object::fromJson(QJsonObject{{QStringLiteral("apiVersion"), apiVersion}, {QStringLiteral("kind"), kind},
+        {QStringLiteral("metadata"),
+            QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), QStringLiteral("default")}}}});
 }
 
 /// How many requests with `verb` on `resource` the server's audit log holds.
@@ -48,7 +48,8 @@ int audited(const QString &path, const QString &verb, const QString &resource)
     int n = 0;
     for (const QByteArray &line : f.readAll().split('\n')) {
         const QJsonObject o = QJsonDocument::fromJson(line).object();
-        n += o.value(QStringLiteral("verb")).toString() == verb && o.value(QStringLiteral("resource")).toString() == resource;
+        n += o.value(QStringLiteral("verb")).toString() == verb
+            && o.value(QStringLiteral("resource")).toString() == resource;
     }
     return n;
 }
@@ -70,7 +71,8 @@ class TestControllerWarmup : public QObject
         QString auditPath() const { return dir.filePath(QStringLiteral("audit.log")); }
         int reads(const GroupVersionResource &gvr) const
         {
-            return audited(auditPath(), QStringLiteral("list"), gvr.resource) + audited(auditPath(), QStringLiteral("watch"), gvr.resource);
+            return audited(auditPath(), QStringLiteral("list"), gvr.resource)
+                + audited(auditPath(), QStringLiteral("watch"), gvr.resource);
         }
     };
 
@@ -88,7 +90,9 @@ class TestControllerWarmup : public QObject
             return false;
         f.cfg = *cfg;
         RestClient rest(f.cfg);
-        if (!QCoro::waitFor(rest.create(kConfigMaps, QStringLiteral("default"), named(QStringLiteral("v1"), QStringLiteral("ConfigMap"), QStringLiteral("cm1")))).ok())
+        if (!QCoro::waitFor(rest.create(kConfigMaps, QStringLiteral("default"),
+                                named(QStringLiteral("v1"), QStringLiteral("ConfigMap"), QStringLiteral("cm1"))))
+                 .ok())
             return false;
         LeaderElectionRecord held;
         held.holderIdentity = QStringLiteral("other");
@@ -127,7 +131,10 @@ class TestControllerWarmup : public QObject
                          .named(QStringLiteral("warmup"))
                          .withOptions(std::move(co))
                          .forKind(kConfigMap)
-                         .watches(kSecret, [](const Object &o) { return QList<QueueKey>{{o.namespaceName(), o.name()}}; })
+                         .watches(kSecret,
+                             [](const Object &o) {
+                                 return QList<QueueKey>{{o.namespaceName(), o.name()}};
+                             })
                          .build(reconciler, f.mgr.get());
         if (!built.ok())
             return false;
@@ -145,7 +152,8 @@ class TestControllerWarmup : public QObject
             return false;
         LeaderElectionRecord r = LeaderElectionRecord::fromLease(*lease);
         r.holderIdentity.clear();
-        return QCoro::waitFor(rest.update(kLeases, QStringLiteral("default"), LeaderElectionRecord::applyTo(*lease, r))).ok();
+        return QCoro::waitFor(rest.update(kLeases, QStringLiteral("default"), LeaderElectionRecord::applyTo(*lease, r)))
+            .ok();
     }
 
     static void tearDown(Fixture &f)

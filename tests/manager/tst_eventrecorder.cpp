@@ -2,10 +2,10 @@
 // EventRecorder against the embedded API server over HTTP: a new event is POSTed, an identical
 // repeat PATCHes count and lastTimestamp (client-go's de-duplication), a different reason is a
 // new Event, a deleted Event is POSTed again, and the spam filter drops beyond its burst.
-#include "engine/testing/fakeclock.h"
 #include "engine/api/event.h"
 #include "engine/client/restclient.h"
 #include "engine/manager/eventrecorder.h"
+#include "engine/testing/fakeclock.h"
 #include "tests/support/testapiserver.h"
 
 #include <QTest>
@@ -20,12 +20,11 @@ const QString kNs = QStringLiteral("default");
 
 Object involved(const QString &name)
 {
-    return Object::fromJson(QJsonObject{
-        {QStringLiteral("apiVersion"), QStringLiteral("example.com/v1alpha1")},
+    return Object::fromJson(QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("example.com/v1alpha1")},
         {QStringLiteral("kind"), QStringLiteral("MyApplication")},
-        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name},
-                                                 {QStringLiteral("namespace"), kNs},
-                                                 {QStringLiteral("uid"), QStringLiteral("uid-") + name}}}});
+        {QStringLiteral("metadata"),
+            QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), kNs},
+                {QStringLiteral("uid"), QStringLiteral("uid-") + name}}}});
 }
 
 } // namespace
@@ -51,7 +50,7 @@ private:
         return out;
     }
     Expected<Object> record(EventRecorder &r, const QString &name, const QString &reason, const QString &message,
-                            const QString &type = QStringLiteral("Normal"))
+        const QString &type = QStringLiteral("Normal"))
     {
         return QCoro::waitFor(r.record(involved(name), type, reason, message));
     }
@@ -69,7 +68,8 @@ private Q_SLOTS:
     {
         testing::FakeClock clock;
         EventRecorder r(m_rest.get(), QStringLiteral("myapplication-controller"), QStringLiteral("node-a"), &clock);
-        Expected<Object> written = record(r, QStringLiteral("fresh"), QStringLiteral("Created"), QStringLiteral("Created Deployment fresh"));
+        Expected<Object> written
+            = record(r, QStringLiteral("fresh"), QStringLiteral("Created"), QStringLiteral("Created Deployment fresh"));
         QVERIFY2(written.ok(), written.ok() ? "" : qPrintable(written.error().toString()));
         const QList<Event> events = eventsFor(QStringLiteral("fresh"));
         QCOMPARE(events.size(), 1);
@@ -92,11 +92,14 @@ private Q_SLOTS:
         testing::FakeClock clock;
         EventRecorder r(m_rest.get(), QStringLiteral("c"), {}, &clock);
         const QDateTime first = clock.wallNow();
-        QVERIFY(record(r, QStringLiteral("same"), QStringLiteral("Updated"), QStringLiteral("Updated Deployment same")).ok());
+        QVERIFY(record(r, QStringLiteral("same"), QStringLiteral("Updated"), QStringLiteral("Updated Deployment same"))
+                    .ok());
         clock.advance(5s);
-        QVERIFY(record(r, QStringLiteral("same"), QStringLiteral("Updated"), QStringLiteral("Updated Deployment same")).ok());
+        QVERIFY(record(r, QStringLiteral("same"), QStringLiteral("Updated"), QStringLiteral("Updated Deployment same"))
+                    .ok());
         clock.advance(7s);
-        Expected<Object> third = record(r, QStringLiteral("same"), QStringLiteral("Updated"), QStringLiteral("Updated Deployment same"));
+        Expected<Object> third
+            = record(r, QStringLiteral("same"), QStringLiteral("Updated"), QStringLiteral("Updated Deployment same"));
         QVERIFY(third.ok());
         const QList<Event> events = eventsFor(QStringLiteral("same"));
         QCOMPARE(events.size(), 1); // one Event, patched twice
@@ -113,7 +116,9 @@ private Q_SLOTS:
         QVERIFY(record(r, QStringLiteral("diff"), QStringLiteral("Created"), QStringLiteral("m")).ok());
         QVERIFY(record(r, QStringLiteral("diff"), QStringLiteral("Updated"), QStringLiteral("m")).ok());
         QVERIFY(record(r, QStringLiteral("diff"), QStringLiteral("Updated"), QStringLiteral("other message")).ok());
-        QVERIFY(record(r, QStringLiteral("diff"), QStringLiteral("Updated"), QStringLiteral("m"), QStringLiteral("Warning")).ok());
+        QVERIFY(
+            record(r, QStringLiteral("diff"), QStringLiteral("Updated"), QStringLiteral("m"), QStringLiteral("Warning"))
+                .ok());
         const QList<Event> events = eventsFor(QStringLiteral("diff"));
         QCOMPARE(events.size(), 4);
         QSet<QString> names;
@@ -151,7 +156,9 @@ private Q_SLOTS:
         QVERIFY(isTooManyRequests(dropped.error()));
         QCOMPARE(r.droppedCount(), 1);
         // Another type has its own bucket; and one token comes back after 300 s.
-        QVERIFY(record(r, QStringLiteral("spam"), QStringLiteral("Tick"), QStringLiteral("w"), QStringLiteral("Warning")).ok());
+        QVERIFY(
+            record(r, QStringLiteral("spam"), QStringLiteral("Tick"), QStringLiteral("w"), QStringLiteral("Warning"))
+                .ok());
         clock.advance(300s);
         QVERIFY(record(r, QStringLiteral("spam"), QStringLiteral("Tick"), QStringLiteral("tick 26")).ok());
         QVERIFY(!record(r, QStringLiteral("spam"), QStringLiteral("Tick"), QStringLiteral("tick 27")).ok());

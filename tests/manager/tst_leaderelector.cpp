@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Leader election algorithm against an in-memory lease store, with a FakeClock.
-#include "engine/testing/fakeclock.h"
 #include "engine/base/clock.h"
 #include "engine/base/metrics.h"
 #include "engine/client/awaitsignal.h"
 #include "engine/client/restclient.h"
 #include "engine/manager/leaderelector.h"
+#include "engine/testing/fakeclock.h"
 #include "tests/manager/leaseserver.h"
 
 #include <QSignalSpy>
@@ -34,7 +34,7 @@ struct LeaseStore
 struct LockFaults
 {
     std::chrono::milliseconds readDelay{0};
-    int slowReads = -1;             // how many reads take readDelay (-1: all)
+    int slowReads = -1; // how many reads take readDelay (-1: all)
     std::chrono::milliseconds writeDelay{0};
     bool failWrites = false;
     bool failReads = false;
@@ -45,9 +45,10 @@ class FakeLock final : public LeaseLock
 {
 public:
     FakeLock(LeaseStore *store, Clock *clock = nullptr, LockFaults *faults = nullptr)
-        : m_store(store), m_clock(clock), m_faults(faults)
-    {
-    }
+        : m_store(store)
+        , m_clock(clock)
+        , m_faults(faults)
+    { }
     QCoro::Task<Expected<LeaderElectionRecord>> get() override
     {
         if (m_faults && m_faults->readDelay.count() > 0 && m_faults->slowReads != 0) {
@@ -60,7 +61,8 @@ public:
         if (m_store->failReads || (m_faults && m_faults->failReads))
             co_return Status::internalError(QStringLiteral("injected"));
         if (!m_store->exists)
-            co_return Status::notFound(QStringLiteral("coordination.k8s.io"), QStringLiteral("leases"), QStringLiteral("lock"));
+            co_return Status::notFound(
+                QStringLiteral("coordination.k8s.io"), QStringLiteral("leases"), QStringLiteral("lock"));
         m_seenRv = m_store->rv;
         // A prvalue: QCoro 0.8's return_value(U&&) moves from an lvalue of another type.
         co_return LeaderElectionRecord(m_store->record);
@@ -70,7 +72,8 @@ public:
         if (m_store->failWrites)
             co_return Status::internalError(QStringLiteral("injected"));
         if (m_store->exists)
-            co_return Status::alreadyExists(QStringLiteral("coordination.k8s.io"), QStringLiteral("leases"), QStringLiteral("lock"));
+            co_return Status::alreadyExists(
+                QStringLiteral("coordination.k8s.io"), QStringLiteral("leases"), QStringLiteral("lock"));
         m_store->exists = true;
         m_store->record = r;
         m_seenRv = ++m_store->rv;
@@ -84,7 +87,8 @@ public:
         if (m_store->failWrites || (m_faults && m_faults->failWrites))
             co_return Status::internalError(QStringLiteral("injected"));
         if (m_seenRv != m_store->rv)
-            co_return Status::modifiedConflict(QStringLiteral("coordination.k8s.io"), QStringLiteral("leases"), QStringLiteral("lock"));
+            co_return Status::modifiedConflict(
+                QStringLiteral("coordination.k8s.io"), QStringLiteral("leases"), QStringLiteral("lock"));
         m_store->record = r;
         m_seenRv = ++m_store->rv;
         ++m_store->writes;
@@ -131,8 +135,7 @@ private:
             m_clock->advance(100ms);
     }
     // Advances until `pred` holds or `limit` passed; returns the time it took.
-    template<typename Pred>
-    std::chrono::milliseconds advanceUntil(Pred pred, std::chrono::milliseconds limit)
+    template<typename Pred> std::chrono::milliseconds advanceUntil(Pred pred, std::chrono::milliseconds limit)
     {
         auto t = 0ms;
         while (!pred() && t < limit) {
@@ -165,7 +168,8 @@ private Q_SLOTS:
         QCOMPARE(m_store.record.leaseDurationSeconds, 15);
         QCOMPARE(m_store.record.leaseTransitions, 0);
         QCOMPARE(m_store.record.acquireTime, m_store.record.renewTime);
-        const auto *g = MetricsRegistry::global().gauge(QStringLiteral("leader_election_master_status"), {}, {QStringLiteral("name")})
+        const auto *g = MetricsRegistry::global()
+                            .gauge(QStringLiteral("leader_election_master_status"), {}, {QStringLiteral("name")})
                             ->find({QStringLiteral("lock")});
         QVERIFY(g);
         QCOMPARE(g->value(), 1.0);
@@ -253,7 +257,7 @@ private Q_SLOTS:
         m_store.exists = true;
         m_store.rv = 7;
         m_store.record = {QStringLiteral("other"), 15, QDateTime::fromSecsSinceEpoch(1000, Qt::UTC),
-                          QDateTime::fromSecsSinceEpoch(1000, Qt::UTC), 3};
+            QDateTime::fromSecsSinceEpoch(1000, Qt::UTC), 3};
         auto b = candidate(QStringLiteral("b"));
         b->start();
         advance(14s);
@@ -343,10 +347,11 @@ private Q_SLOTS:
         auto received429 = [&] {
             double n = 0;
             for (const char *method : {"GET", "PUT"})
-                if (const Counter *c = MetricsRegistry::global()
-                                           .counter(QStringLiteral("rest_client_requests_total"), QString(),
-                                                    {QStringLiteral("code"), QStringLiteral("method"), QStringLiteral("host")})
-                                           ->find({QStringLiteral("429"), QString::fromLatin1(method), host}))
+                if (const Counter *c
+                    = MetricsRegistry::global()
+                          .counter(QStringLiteral("rest_client_requests_total"), QString(),
+                              {QStringLiteral("code"), QStringLiteral("method"), QStringLiteral("host")})
+                          ->find({QStringLiteral("429"), QString::fromLatin1(method), host}))
                     n += c->value();
             return int(n);
         };

@@ -23,7 +23,8 @@ using testing::TestApiServer;
 namespace {
 
 const GroupVersionResource kConfigMaps{QString(), QStringLiteral("v1"), QStringLiteral("configmaps")};
-const GroupVersionResource kLeases{QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};
+const GroupVersionResource kLeases{
+    QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};
 
 struct Outcome
 {
@@ -36,12 +37,12 @@ struct Outcome
 QCoro::Task<void> spinThenWrite(Client *client, std::chrono::milliseconds spin, Outcome *out)
 {
     const auto until = std::chrono::steady_clock::now() + spin;
-    while (std::chrono::steady_clock::now() < until) {
-    }
+    while (std::chrono::steady_clock::now() < until) { }
     Object cm = Object::fromJson(QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                                             {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-                                             {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("late-write")},
-                                                                                      {QStringLiteral("namespace"), QStringLiteral("default")}}}});
+        {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
+        {QStringLiteral("metadata"),
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("late-write")},
+                {QStringLiteral("namespace"), QStringLiteral("default")}}}});
     Expected<Object> r = co_await client->create(ReconcileContext(), std::move(cm));
     out->result = std::move(r);
     out->done = true;
@@ -50,7 +51,10 @@ QCoro::Task<void> spinThenWrite(Client *client, std::chrono::milliseconds spin, 
 class SpinningRunnable final : public Runnable
 {
 public:
-    SpinningRunnable(Client *client, Outcome *out) : m_client(client), m_out(out) {}
+    SpinningRunnable(Client *client, Outcome *out)
+        : m_client(client)
+        , m_out(out)
+    { }
     QString name() const override { return QStringLiteral("spinner"); }
     QCoro::Task<Expected<void>> start() override
     {
@@ -113,7 +117,8 @@ private Q_SLOTS:
         QVERIFY(mgr->isLeader());
         RestClient rest(*cfg);
         QVERIFY(QCoro::waitFor(rest.get(kConfigMaps, QStringLiteral("default"), QStringLiteral("late-write"))).ok());
-        const Expected<Object> lease = QCoro::waitFor(rest.get(kLeases, QStringLiteral("default"), QStringLiteral("fence")));
+        const Expected<Object> lease
+            = QCoro::waitFor(rest.get(kLeases, QStringLiteral("default"), QStringLiteral("fence")));
         QVERIFY(lease.ok());
         QCOMPARE(LeaderElectionRecord::fromLease(*lease).holderIdentity, QStringLiteral("spinner"));
         QTest::qWait(200); // the stop it would have made on a lost lease is queued: let it run
@@ -146,9 +151,11 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(out.done, 20000);
         QVERIFY(out.result.has_value());
         QVERIFY2(!out.result->ok(), "the write went out after the lease may have expired");
-        QVERIFY2(out.result->error().message().contains(QLatin1String("lease")), qPrintable(out.result->error().message()));
+        QVERIFY2(
+            out.result->error().message().contains(QLatin1String("lease")), qPrintable(out.result->error().message()));
         RestClient rest(*cfg);
-        Expected<Object> onServer = QCoro::waitFor(rest.get(kConfigMaps, QStringLiteral("default"), QStringLiteral("late-write")));
+        Expected<Object> onServer
+            = QCoro::waitFor(rest.get(kConfigMaps, QStringLiteral("default"), QStringLiteral("late-write")));
         QVERIFY(!onServer.ok());
         QVERIFY(isNotFound(onServer.error()));
         QTRY_VERIFY_WITH_TIMEOUT(finished, 10000);

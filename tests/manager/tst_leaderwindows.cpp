@@ -31,18 +31,21 @@ using namespace opbench;
 
 namespace {
 
-const GroupVersionResource kApps{QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")};
+const GroupVersionResource kApps{
+    QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")};
 const GroupVersionResource kDeployments{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("deployments")};
-const GroupVersionResource kLeases{QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};
+const GroupVersionResource kLeases{
+    QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};
 const QString kLeaseName = QStringLiteral("myapplication-operator.example.com");
 
 Object myApp(const QString &name)
 {
-    return Object::fromJson(QJsonObject{
-        {QStringLiteral("apiVersion"), QStringLiteral("example.com/v1alpha1")},
+    return Object::fromJson(QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("example.com/v1alpha1")},
         {QStringLiteral("kind"), QStringLiteral("MyApplication")},
-        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), QStringLiteral("default")}}},
-        {QStringLiteral("spec"), QJsonObject{{QStringLiteral("image"), QStringLiteral("nginx:1.25")}, {QStringLiteral("replicas"), 1}}}});
+        {QStringLiteral("metadata"),
+            QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), QStringLiteral("default")}}},
+        {QStringLiteral("spec"),
+            QJsonObject{{QStringLiteral("image"), QStringLiteral("nginx:1.25")}, {QStringLiteral("replicas"), 1}}}});
 }
 
 /// Watches opened by `user` on `resource`, from the audit log.
@@ -54,8 +57,9 @@ int watchesBy(const QString &auditLog, const QString &user, const QString &resou
     int n = 0;
     for (const QByteArray &line : f.readAll().split('\n')) {
         const QJsonObject o = QJsonDocument::fromJson(line).object();
-        n += o.value(QLatin1String("user")).toString() == user && o.value(QLatin1String("verb")).toString() == QLatin1String("watch")
-             && o.value(QLatin1String("resource")).toString() == resource;
+        n += o.value(QLatin1String("user")).toString() == user
+            && o.value(QLatin1String("verb")).toString() == QLatin1String("watch")
+            && o.value(QLatin1String("resource")).toString() == resource;
     }
     return n;
 }
@@ -68,7 +72,8 @@ bool readLease(const QString &auditLog, const QString &user)
         return false;
     for (const QByteArray &line : f.readAll().split('\n')) {
         const QJsonObject o = QJsonDocument::fromJson(line).object();
-        if (o.value(QLatin1String("user")).toString() == user && o.value(QLatin1String("resource")).toString() == QLatin1String("leases"))
+        if (o.value(QLatin1String("user")).toString() == user
+            && o.value(QLatin1String("resource")).toString() == QLatin1String("leases"))
             return true;
     }
     return false;
@@ -90,7 +95,7 @@ QList<Write> acceptedWrites(const QString &auditLog)
     if (!f.open(QIODevice::ReadOnly))
         return out;
     static const QStringList writeVerbs{QStringLiteral("create"), QStringLiteral("update"), QStringLiteral("patch"),
-                                        QStringLiteral("delete"), QStringLiteral("deletecollection")};
+        QStringLiteral("delete"), QStringLiteral("deletecollection")};
     for (const QByteArray &line : f.readAll().split('\n')) {
         const QJsonObject o = QJsonDocument::fromJson(line).object();
         const QString resource = o.value(QLatin1String("resource")).toString();
@@ -99,8 +104,9 @@ QList<Write> acceptedWrites(const QString &auditLog)
             || resource == QLatin1String("leases") || resource == QLatin1String("events"))
             continue;
         out.append({QDateTime::fromString(o.value(QLatin1String("time")).toString(), Qt::ISODateWithMs),
-                    o.value(QLatin1String("user")).toString(),
-                    o.value(QLatin1String("verb")).toString() + u' ' + resource + u'/' + o.value(QLatin1String("name")).toString()});
+            o.value(QLatin1String("user")).toString(),
+            o.value(QLatin1String("verb")).toString() + u' ' + resource + u'/'
+                + o.value(QLatin1String("name")).toString()});
     }
     return out;
 }
@@ -136,9 +142,9 @@ private:
         auto p = std::make_unique<QProcess>();
         p->setProgram(QStringLiteral(OPBENCH_BINARY_DIR "/app/opbench-operator"));
         p->setArguments({QStringLiteral("--kubeconfig"), kubeconfig, QStringLiteral("--leader-elect"),
-                         QStringLiteral("--leader-election-namespace"), QStringLiteral("default"), QStringLiteral("--identity"),
-                         identity, QStringLiteral("--health-probe-bind-address"), QStringLiteral("0"),
-                         QStringLiteral("--metrics-bind-address"), QStringLiteral("0")});
+            QStringLiteral("--leader-election-namespace"), QStringLiteral("default"), QStringLiteral("--identity"),
+            identity, QStringLiteral("--health-probe-bind-address"), QStringLiteral("0"),
+            QStringLiteral("--metrics-bind-address"), QStringLiteral("0")});
         p->setProcessChannelMode(QProcess::ForwardedErrorChannel);
         p->start();
         return p;
@@ -170,8 +176,9 @@ private Q_SLOTS:
         f.close();
         m_adminKubeconfig = m_dir.filePath(QStringLiteral("admin.kubeconfig"));
         m_server.setProgram(QStringLiteral(OPBENCH_BINARY_DIR "/app/opbench-apiserver"));
-        m_server.setArguments({QStringLiteral("--token"), m_adminToken, QStringLiteral("--audit-log"), m_dir.filePath(QStringLiteral("audit.log")),
-                               QStringLiteral("--write-kubeconfig"), m_adminKubeconfig, QStringLiteral("--rules"), rules});
+        m_server.setArguments({QStringLiteral("--token"), m_adminToken, QStringLiteral("--audit-log"),
+            m_dir.filePath(QStringLiteral("audit.log")), QStringLiteral("--write-kubeconfig"), m_adminKubeconfig,
+            QStringLiteral("--rules"), rules});
         m_server.setProcessChannelMode(QProcess::ForwardedErrorChannel);
         m_server.start();
         QVERIFY(m_server.waitForStarted());
@@ -216,7 +223,9 @@ private Q_SLOTS:
 
         constexpr int apps = 100;
         for (int i = 0; i < apps; ++i)
-            QVERIFY(QCoro::waitFor(m_rest->create(kApps, QStringLiteral("default"), myApp(QStringLiteral("win-%1").arg(i)))).ok());
+            QVERIFY(
+                QCoro::waitFor(m_rest->create(kApps, QStringLiteral("default"), myApp(QStringLiteral("win-%1").arg(i))))
+                    .ok());
         QTRY_VERIFY_WITH_TIMEOUT(deployments() >= 5, 15000); // a is working through the burst
         // Runtime review #10: the standby campaigns but has opened no watch on the controller's
         // kinds: its informers start once it leads.
@@ -258,8 +267,9 @@ private Q_SLOTS:
                 }
             }
         }
-        qInfo("accepted writes: %d by a, %d by b; a's last %s at %s, b's first %s at %s", byA, byB, qPrintable(lastAWhat),
-              qPrintable(lastA.toString(Qt::ISODateWithMs)), qPrintable(firstBWhat), qPrintable(firstB.toString(Qt::ISODateWithMs)));
+        qInfo("accepted writes: %d by a, %d by b; a's last %s at %s, b's first %s at %s", byA, byB,
+            qPrintable(lastAWhat), qPrintable(lastA.toString(Qt::ISODateWithMs)), qPrintable(firstBWhat),
+            qPrintable(firstB.toString(Qt::ISODateWithMs)));
         QVERIFY(byA > 0 && byB > 0);
         QVERIFY2(lastA < firstB, "the old leader wrote after the new leader had started writing");
     }

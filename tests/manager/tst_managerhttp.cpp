@@ -25,10 +25,11 @@ private:
     Reply fetch(quint16 port, const QString &pathAndQuery)
     {
         QNetworkAccessManager nam;
-        QNetworkReply *r = nam.get(QNetworkRequest(QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(port).arg(pathAndQuery))));
+        QNetworkReply *r
+            = nam.get(QNetworkRequest(QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(port).arg(pathAndQuery))));
         (void)QTest::qWaitFor([r] { return r->isFinished(); }, 5000);
         Reply out{r->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), r->readAll(),
-                  r->header(QNetworkRequest::ContentTypeHeader).toByteArray()};
+            r->header(QNetworkRequest::ContentTypeHeader).toByteArray()};
         r->deleteLater();
         return out;
     }
@@ -53,8 +54,10 @@ private Q_SLOTS:
                 return {};
             return Status::internalError(QStringLiteral("not ready"));
         });
-        MetricsRegistry::global().counter(QStringLiteral("opbench_test_total"), QStringLiteral("A test counter."), {QStringLiteral("kind")})
-            ->labels({QStringLiteral("a\"b")})->inc(3);
+        MetricsRegistry::global()
+            .counter(QStringLiteral("opbench_test_total"), QStringLiteral("A test counter."), {QStringLiteral("kind")})
+            ->labels({QStringLiteral("a\"b")})
+            ->inc(3);
         Expected<void> started = QCoro::waitFor(m_mgr->start());
         QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().message()));
         QVERIFY(m_mgr->metricsPort() != 0);
@@ -94,17 +97,17 @@ private Q_SLOTS:
         QCOMPARE(r.code, 200);
         QCOMPARE(r.contentType, QByteArray("text/plain; version=0.0.4; charset=utf-8"));
         for (const char *family : {"process_cpu_seconds_total", "process_resident_memory_bytes", "process_open_fds",
-                                   "process_start_time_seconds", "opbench_test_total"})
+                 "process_start_time_seconds", "opbench_test_total"})
             QVERIFY2(r.body.contains(QByteArray("# TYPE ") + family), family);
         // The official parser must accept the whole document.
         QProcess py;
         py.start(QStringLiteral("/usr/bin/python3"),
-                 {QStringLiteral("-c"),
-                  QStringLiteral("import sys\nfrom prometheus_client.parser import text_string_to_metric_families as p\n"
-                                 "fams = {f.name: f for f in p(sys.stdin.read())}\n"
-                                 "rss = [s.value for s in fams['process_resident_memory_bytes'].samples]\n"
-                                 "assert rss and rss[0] > 0, rss\n"
-                                 "print(len(fams))\n")});
+            {QStringLiteral("-c"),
+                QStringLiteral("import sys\nfrom prometheus_client.parser import text_string_to_metric_families as p\n"
+                               "fams = {f.name: f for f in p(sys.stdin.read())}\n"
+                               "rss = [s.value for s in fams['process_resident_memory_bytes'].samples]\n"
+                               "assert rss and rss[0] > 0, rss\n"
+                               "print(len(fams))\n")});
         QVERIFY(py.waitForStarted());
         py.write(r.body);
         py.closeWriteChannel();
@@ -142,7 +145,7 @@ private Q_SLOTS:
         if (disabled)
             return;
         QCOMPARE(a->host.toString().replace(QStringLiteral("0.0.0.0"), QStringLiteral("0.0.0.0")),
-                 host == QLatin1String("0.0.0.0") ? a->host.toString() : host);
+            host == QLatin1String("0.0.0.0") ? a->host.toString() : host);
         QCOMPARE(int(a->port), port);
     }
 

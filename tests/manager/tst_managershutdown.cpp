@@ -2,10 +2,10 @@
 // Manager shutdown: runnables stop in controller-runtime's order (non-election, then election),
 // and one grace period bounds the wait for all of them — a non-election runnable that never
 // stops no longer blocks the shutdown; running out of it is exit code 1.
-#include "engine/testing/fakeclock.h"
 #include "engine/base/clock.h"
 #include "engine/manager/leaderelector.h"
 #include "engine/manager/manager.h"
+#include "engine/testing/fakeclock.h"
 #include "tests/manager/leaseserver.h"
 
 #include <QTest>
@@ -35,16 +35,18 @@ struct GateWait
     Gate *gate;
     bool await_ready() const noexcept { return false; }
     void await_suspend(std::coroutine_handle<> h) const { gate->waiting.push_back(h); }
-    void await_resume() const noexcept {}
+    void await_resume() const noexcept { }
 };
 
 class TestRunnable final : public Runnable
 {
 public:
     TestRunnable(QString name, bool elected, Gate *hangs, QStringList *log)
-        : m_name(std::move(name)), m_elected(elected), m_hangs(hangs), m_log(log)
-    {
-    }
+        : m_name(std::move(name))
+        , m_elected(elected)
+        , m_hangs(hangs)
+        , m_log(log)
+    { }
     QString name() const override { return m_name; }
     bool needLeaderElection() const override { return m_elected; }
     QCoro::Task<Expected<void>> start() override
@@ -92,7 +94,8 @@ private:
         auto mgr = Manager::create(mo);
         QVERIFY(mgr.ok());
         run.mgr = std::move(mgr.value());
-        run.mgr->add(std::make_unique<TestRunnable>(QStringLiteral("background"), false, hangNonElection ? &run.hangs : nullptr, &run.log));
+        run.mgr->add(std::make_unique<TestRunnable>(
+            QStringLiteral("background"), false, hangNonElection ? &run.hangs : nullptr, &run.log));
         run.mgr->add(std::make_unique<TestRunnable>(QStringLiteral("controller"), true, nullptr, &run.log));
         connect(run.mgr.get(), &Manager::finished, run.mgr.get(), [&run](int code, const QString &reason) {
             run.finished = true;

@@ -2,8 +2,8 @@
 // ZapSink: the JSON and console encodings of the lines a real reconcile writes (the reconciler's
 // own line and the controller's "Reconciler error"), with controller-runtime's field set, the
 // level names, verbosity filtering and flag parsing.
-#include "engine/testing/fakeclock.h"
 #include "engine/manager/zaplogging.h"
+#include "engine/testing/fakeclock.h"
 #include "tests/controller/scriptedreconciler.h"
 
 #include <QJsonDocument>
@@ -19,14 +19,16 @@ using namespace opbench::test;
 namespace {
 
 const QStringList kReconcileFields{QStringLiteral("controller"), QStringLiteral("controllerGroup"),
-                                   QStringLiteral("controllerKind"), QStringLiteral("namespace"),
-                                   QStringLiteral("name"), QStringLiteral("reconcileID")};
+    QStringLiteral("controllerKind"), QStringLiteral("namespace"), QStringLiteral("name"),
+    QStringLiteral("reconcileID")};
 
 /// A file-backed FILE* the sink writes to; lines() reads everything written so far.
 class CapturedFile
 {
 public:
-    CapturedFile() : m_file(std::tmpfile()) {}
+    CapturedFile()
+        : m_file(std::tmpfile())
+    { }
     ~CapturedFile()
     {
         if (m_file)
@@ -68,7 +70,7 @@ Decoded decodeJson(const QByteArray &line)
 {
     QJsonObject o = QJsonDocument::fromJson(line).object();
     Decoded d{o.take(QLatin1String("level")).toString(), o.take(QLatin1String("ts")).toDouble(),
-              o.take(QLatin1String("logger")).toString(), o.take(QLatin1String("msg")).toString(), o};
+        o.take(QLatin1String("logger")).toString(), o.take(QLatin1String("msg")).toString(), o};
     return d;
 }
 
@@ -109,8 +111,9 @@ private:
         QObject parent;
         auto rec = std::make_shared<ScriptedReconciler>();
         rec->script = [](const Request &r) -> ReconcileOutcome {
-            r.ctx.logger().withName(QStringLiteral("myapp")).info(QStringLiteral("Deploying"),
-                                                                   {{QStringLiteral("replicas"), 3}});
+            r.ctx.logger()
+                .withName(QStringLiteral("myapp"))
+                .info(QStringLiteral("Deploying"), {{QStringLiteral("replicas"), 3}});
             return Status::internalError(QStringLiteral("image pull secret missing"));
         };
         ControllerOptions o = testOptions(QStringLiteral("zaptest"), &clock, &metrics);
@@ -171,7 +174,9 @@ private Q_SLOTS:
 
         QCOMPARE(error->level, QStringLiteral("error"));
         QVERIFY(error->logger.isEmpty());
-        QVERIFY(error->fields.value(QLatin1String("error")).toString().contains(QLatin1String("image pull secret missing")));
+        QVERIFY(error->fields.value(QLatin1String("error"))
+                    .toString()
+                    .contains(QLatin1String("image pull secret missing")));
         QCOMPARE(error->fields.value(QLatin1String("reconcileID")).toString(), id); // same reconcile
         for (const QString &f : kReconcileFields)
             QVERIFY2(error->fields.contains(f), qPrintable(QStringLiteral("error line: field %1 missing").arg(f)));

@@ -20,7 +20,8 @@ using namespace opbench;
 using namespace opbench::myapp;
 
 namespace {
-const GroupVersionResource kApps{QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")};
+const GroupVersionResource kApps{
+    QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")};
 const GroupVersionResource kDeployments{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("deployments")};
 const QString kNs = QStringLiteral("default");
 } // namespace
@@ -85,7 +86,8 @@ private Q_SLOTS:
         m_mgr = std::move(mgr.value());
         auto ctrl = setupWithManager(m_mgr.get(), {2});
         QVERIFY2(ctrl.ok(), ctrl.ok() ? "" : qPrintable(ctrl.error().message()));
-        connect(ctrl.value(), &Controller::reconcileFinished, this, [this](const ReconcileTrace &t) { m_traces.append(t); });
+        connect(ctrl.value(), &Controller::reconcileFinished, this,
+            [this](const ReconcileTrace &t) { m_traces.append(t); });
         Expected<void> started = QCoro::waitFor(m_mgr->start());
         QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().message()));
     }
@@ -129,7 +131,8 @@ private Q_SLOTS:
     {
         const QString name = QStringLiteral("traced");
         createApp(name, QStringLiteral("nginx:1.25"), 2);
-        QTRY_VERIFY_WITH_TIMEOUT(traceWith(name, QStringLiteral("create"), QStringLiteral("Deployment")) != nullptr, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            traceWith(name, QStringLiteral("create"), QStringLiteral("Deployment")) != nullptr, 20000);
         const ReconcileTrace *t = traceWith(name, QStringLiteral("create"), QStringLiteral("Deployment"));
         const QString key = kNs + QLatin1Char('/') + name;
         const TraceCall *create = nullptr;
@@ -147,7 +150,8 @@ private Q_SLOTS:
         QCOMPARE(create->code, 201);
         bool replicasInDiff = false;
         for (const DiffEntry &e : create->diff)
-            replicasInDiff = replicasInDiff || (e.path == QLatin1String("spec.replicas") && e.newValue == QJsonValue(2));
+            replicasInDiff
+                = replicasInDiff || (e.path == QLatin1String("spec.replicas") && e.newValue == QJsonValue(2));
         QVERIFY2(replicasInDiff, "the create's diff shows spec.replicas 2");
         QVERIFY2(status, "the same reconcile writes the first status");
         QCOMPARE(status->gvk.kind, QStringLiteral("MyApplication"));
@@ -175,7 +179,7 @@ private Q_SLOTS:
         const QString name = QStringLiteral("app-1");
         const Object deployment = get(kDeployments, name);
         QCOMPARE(deployment.value({QLatin1String("spec"), QLatin1String("strategy"), QLatin1String("type")}).toString(),
-                 QStringLiteral("RollingUpdate"));
+            QStringLiteral("RollingUpdate"));
         for (int round = 0; round < 3; ++round) {
             const qsizetype seen = m_traces.size();
             const QString annotation = QStringLiteral(R"({"metadata":{"annotations":{"poke":"%1"}}})").arg(round);
@@ -204,7 +208,8 @@ private Q_SLOTS:
         drifted.setReplicas(99);
         drifted.setImage(QStringLiteral("app"), QStringLiteral("nginx:0.0"));
         QVERIFY(!MyApplicationReconciler::deploymentInSync(get(kApps, name), drifted.toObject()));
-        const Expected<Object> repaired = MyApplicationReconciler::mutateDeployment(get(kApps, name), drifted.toObject());
+        const Expected<Object> repaired
+            = MyApplicationReconciler::mutateDeployment(get(kApps, name), drifted.toObject());
         QVERIFY(repaired.ok());
         QCOMPARE(QJsonDocument(repaired->json()).toJson(), QJsonDocument(after.json()).toJson());
     }
@@ -229,7 +234,8 @@ private Q_SLOTS:
         Expected<DeleteResult> r = QCoro::waitFor(m_rest->remove(kDeployments, kNs, QStringLiteral("app-2")));
         QVERIFY(r.ok());
         QTRY_VERIFY_WITH_TIMEOUT(!get(kDeployments, QStringLiteral("app-2")).isNull()
-                                     && get(kDeployments, QStringLiteral("app-2")).uid() != oldUid, 10000);
+                && get(kDeployments, QStringLiteral("app-2")).uid() != oldUid,
+            10000);
         QTRY_COMPARE_WITH_TIMEOUT(phaseOf(QStringLiteral("app-2")), Phase::Running, 20000);
     }
 
@@ -249,12 +255,15 @@ private Q_SLOTS:
 
     void shouldRecordCreatedEvents()
     {
-        Expected<Object::List> events = QCoro::waitFor(m_rest->list({QString(), QStringLiteral("v1"), QStringLiteral("events")}, kNs));
+        Expected<Object::List> events
+            = QCoro::waitFor(m_rest->list({QString(), QStringLiteral("v1"), QStringLiteral("events")}, kNs));
         QVERIFY(events.ok());
         bool found = false;
         for (const Object &e : events->items)
-            found = found || (e.value({QLatin1String("reason")}).toString() == QLatin1String("Created")
-                              && e.value({QLatin1String("involvedObject"), QLatin1String("name")}).toString() == QLatin1String("app-3"));
+            found = found
+                || (e.value({QLatin1String("reason")}).toString() == QLatin1String("Created")
+                    && e.value({QLatin1String("involvedObject"), QLatin1String("name")}).toString()
+                        == QLatin1String("app-3"));
         QVERIFY(found);
     }
 };

@@ -3,18 +3,18 @@
 // leads; kill -9 (also in the middle of reconciling a burst) → the other takes over within lease
 // duration + retry period (17 s); SIGTERM → released at once.
 // `--embedded`: the no-cluster demo reconciles its sample apps to Running and exits 0 on SIGTERM.
+#include "engine/api/lease.h"
 #include "engine/client/restclient.h"
 #include "engine/client/restconfig.h"
-#include "engine/api/lease.h"
 #include "tests/support/testapiserver.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QTemporaryDir>
 #include <QProcess>
 #include <QScopeGuard>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <csignal>
@@ -22,18 +22,21 @@
 using namespace opbench;
 
 namespace {
-const GroupVersionResource kLeases{QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};
+const GroupVersionResource kLeases{
+    QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};
 const QString kLeaseName = QStringLiteral("myapplication-operator.example.com");
-const GroupVersionResource kApps{QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")};
+const GroupVersionResource kApps{
+    QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")};
 const GroupVersionResource kDeployments{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("deployments")};
 
 Object myApp(const QString &name)
 {
-    return Object::fromJson(QJsonObject{
-        {QStringLiteral("apiVersion"), QStringLiteral("example.com/v1alpha1")},
+    return Object::fromJson(QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("example.com/v1alpha1")},
         {QStringLiteral("kind"), QStringLiteral("MyApplication")},
-        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), QStringLiteral("default")}}},
-        {QStringLiteral("spec"), QJsonObject{{QStringLiteral("image"), QStringLiteral("nginx:1.25")}, {QStringLiteral("replicas"), 1}}}});
+        {QStringLiteral("metadata"),
+            QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), QStringLiteral("default")}}},
+        {QStringLiteral("spec"),
+            QJsonObject{{QStringLiteral("image"), QStringLiteral("nginx:1.25")}, {QStringLiteral("replicas"), 1}}}});
 }
 
 int lineCount(const QString &path)
@@ -53,9 +56,9 @@ private:
         auto p = std::make_unique<QProcess>();
         p->setProgram(QStringLiteral(OPBENCH_BINARY_DIR "/app/opbench-operator"));
         QStringList args{QStringLiteral("--kubeconfig"), m_api.kubeconfigPath(), QStringLiteral("--leader-elect"),
-                         QStringLiteral("--leader-election-namespace"), QStringLiteral("default"), QStringLiteral("--identity"),
-                         identity, QStringLiteral("--health-probe-bind-address"), QStringLiteral("0"),
-                         QStringLiteral("--metrics-bind-address"), QStringLiteral("0")};
+            QStringLiteral("--leader-election-namespace"), QStringLiteral("default"), QStringLiteral("--identity"),
+            identity, QStringLiteral("--health-probe-bind-address"), QStringLiteral("0"),
+            QStringLiteral("--metrics-bind-address"), QStringLiteral("0")};
         if (!traceFile.isEmpty())
             args << QStringLiteral("--trace-file") << traceFile;
         p->setArguments(args);
@@ -81,12 +84,12 @@ private:
             const QJsonObject t = QJsonDocument::fromJson(line).object();
             for (const QJsonValue &c : t.value(QLatin1String("calls")).toArray()) {
                 const QJsonObject call = c.toObject();
-                if (call.value(QLatin1String("verb")).toString() != QLatin1String("updateStatus") ||
-                    call.value(QLatin1String("code")).toInt() != 200)
+                if (call.value(QLatin1String("verb")).toString() != QLatin1String("updateStatus")
+                    || call.value(QLatin1String("code")).toInt() != 200)
                     continue;
                 for (const QJsonValue &d : call.value(QLatin1String("diff")).toArray())
-                    if (d[QLatin1String("path")].toString() == QLatin1String("status.phase") &&
-                        d[QLatin1String("new")].toString() == QLatin1String("Running"))
+                    if (d[QLatin1String("path")].toString() == QLatin1String("status.phase")
+                        && d[QLatin1String("new")].toString() == QLatin1String("Running"))
                         out.insert(t.value(QLatin1String("name")).toString());
             }
         }
@@ -99,7 +102,8 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        QVERIFY2(QFile::exists(QStringLiteral(OPBENCH_BINARY_DIR "/app/opbench-operator")), "build opbench-operator first");
+        QVERIFY2(
+            QFile::exists(QStringLiteral(OPBENCH_BINARY_DIR "/app/opbench-operator")), "build opbench-operator first");
         QVERIFY2(m_api.start(), qPrintable(m_api.errorString()));
         Expected<RestConfig> cfg = loadConfig(m_api.kubeconfigPath());
         QVERIFY(cfg.ok());
@@ -160,7 +164,9 @@ private Q_SLOTS:
         constexpr int apps = 200;
         const int tracedBefore = lineCount(trace);
         for (int i = 0; i < apps; ++i)
-            QVERIFY(QCoro::waitFor(m_rest->create(kApps, QStringLiteral("default"), myApp(QStringLiteral("burst-%1").arg(i)))).ok());
+            QVERIFY(QCoro::waitFor(
+                m_rest->create(kApps, QStringLiteral("default"), myApp(QStringLiteral("burst-%1").arg(i))))
+                        .ok());
         QTRY_VERIFY_WITH_TIMEOUT(lineCount(trace) >= tracedBefore + 5, 15000); // a is reconciling the burst
         ::kill(pid_t(a->processId()), SIGKILL);
         QElapsedTimer took;
@@ -195,12 +201,13 @@ private Q_SLOTS:
         const QString trace = dir.filePath(QStringLiteral("trace.jsonl"));
         QProcess p;
         p.setProgram(QStringLiteral(OPBENCH_BINARY_DIR "/app/opbench-operator"));
-        p.setArguments({QStringLiteral("--embedded"), QStringLiteral("--health-probe-bind-address"), QStringLiteral("0"),
-                        QStringLiteral("--trace-file"), trace, QStringLiteral("--zap-encoder"), QStringLiteral("console")});
+        p.setArguments(
+            {QStringLiteral("--embedded"), QStringLiteral("--health-probe-bind-address"), QStringLiteral("0"),
+                QStringLiteral("--trace-file"), trace, QStringLiteral("--zap-encoder"), QStringLiteral("console")});
         p.start();
         QVERIFY(p.waitForStarted());
-        const QSet<QString> expected{QStringLiteral("frontend"), QStringLiteral("backend"), QStringLiteral("worker"),
-                                     QStringLiteral("cache")};
+        const QSet<QString> expected{
+            QStringLiteral("frontend"), QStringLiteral("backend"), QStringLiteral("worker"), QStringLiteral("cache")};
         QTRY_VERIFY_WITH_TIMEOUT(runningInTrace(trace).contains(expected), 30000);
         QVERIFY(!runningInTrace(trace).contains(QStringLiteral("broken"))); // its image never pulls
         QCOMPARE(p.state(), QProcess::Running);
@@ -222,9 +229,11 @@ private Q_SLOTS:
         QFile f(kc);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: http://127.0.0.1:9\n"
-                "users:\n- name: u\n  user: {}\ncontexts:\n- name: x\n  context:\n    cluster: c\n    user: u\ncurrent-context: x\n");
+                "users:\n- name: u\n  user: {}\ncontexts:\n- name: x\n  context:\n    cluster: c\n    user: "
+                "u\ncurrent-context: x\n");
         f.close();
-        p.setArguments({QStringLiteral("--kubeconfig"), kc, QStringLiteral("--health-probe-bind-address"), QStringLiteral("0")});
+        p.setArguments(
+            {QStringLiteral("--kubeconfig"), kc, QStringLiteral("--health-probe-bind-address"), QStringLiteral("0")});
         p.start();
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 3);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The delaying and rate-limiting layers of the plain (client-go) queue.
-#include "engine/testing/fakeclock.h"
 #include "engine/base/metrics.h"
 #include "engine/queue/ratelimitingqueue.h"
+#include "engine/testing/fakeclock.h"
 
 #include <QRandomGenerator>
 #include <QSignalSpy>
@@ -76,8 +76,10 @@ private Q_SLOTS:
         QFETCH(int, firstMs);
         QFETCH(int, secondMs);
         Fixture f;
-        f.queue->addAfter(key("a"), std::chrono::milliseconds(firstMs), Cause::requeueAfter(std::chrono::milliseconds(firstMs)));
-        f.queue->addAfter(key("a"), std::chrono::milliseconds(secondMs), Cause::requeueAfter(std::chrono::milliseconds(secondMs)));
+        f.queue->addAfter(
+            key("a"), std::chrono::milliseconds(firstMs), Cause::requeueAfter(std::chrono::milliseconds(firstMs)));
+        f.queue->addAfter(
+            key("a"), std::chrono::milliseconds(secondMs), Cause::requeueAfter(std::chrono::milliseconds(secondMs)));
         QCOMPARE(f.queue->waitingCount(), 1);
         QCOMPARE(f.queue->state(key("a")).readyAt, Clock::TimePoint{10ms});
         f.clock.advance(10ms);
@@ -154,8 +156,8 @@ private Q_SLOTS:
         }
         QCOMPARE(f.queue->waitingCount(), n);
         QVERIFY(f.clock.pending() <= 1);
-        std::stable_sort(expected.begin(), expected.end(),
-                         [](const auto &a, const auto &b) { return a.first < b.first; });
+        std::stable_sort(
+            expected.begin(), expected.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
         // When time moves on in 7-second steps, draining as it goes
         QStringList got;
         got.reserve(n);
@@ -167,7 +169,10 @@ private Q_SLOTS:
         QCOMPARE(got.size(), n);
         for (int i = 0; i < n; ++i) {
             if (got[i] != QString::number(expected[size_t(i)].second))
-                QFAIL(qPrintable(QStringLiteral("position %1: got %2, expected %3").arg(i).arg(got[i]).arg(expected[size_t(i)].second)));
+                QFAIL(qPrintable(QStringLiteral("position %1: got %2, expected %3")
+                                     .arg(i)
+                                     .arg(got[i])
+                                     .arg(expected[size_t(i)].second)));
         }
         QCOMPARE(f.queue->waitingCount(), 0);
     }

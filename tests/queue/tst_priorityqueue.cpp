@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The controller-runtime priority queue.
-#include "engine/testing/fakeclock.h"
 #include "engine/base/metrics.h"
 #include "engine/queue/priorityqueue.h"
+#include "engine/testing/fakeclock.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -60,14 +60,16 @@ private Q_SLOTS:
         f.queue->addWithOpts(key("e"), prio(0));
         QCOMPARE(f.queue->len(), 5);
         QCOMPARE(*f.queue->peek(), key("b"));
-        QCOMPARE(f.drainKeys(), (QStringList{QStringLiteral("b"), QStringLiteral("d"), QStringLiteral("a"),
-                                             QStringLiteral("e"), QStringLiteral("c")}));
+        QCOMPARE(f.drainKeys(),
+            (QStringList{QStringLiteral("b"), QStringLiteral("d"), QStringLiteral("a"), QStringLiteral("e"),
+                QStringLiteral("c")}));
     }
 
     void shouldReportThePriorityWithTheItem()
     {
         Fixture f;
-        f.queue->addWithOpts(key("a"), prio(LowPriority), Cause::initialList(QStringLiteral("Pod.v1"), QStringLiteral("default/a"), QStringLiteral("5")));
+        f.queue->addWithOpts(key("a"), prio(LowPriority),
+            Cause::initialList(QStringLiteral("Pod.v1"), QStringLiteral("default/a"), QStringLiteral("5")));
         auto item = f.queue->tryGet();
         QCOMPARE(item->priority, -100);
         QCOMPARE(item->causes[0].kind, Cause::Kind::InitialList);
@@ -229,7 +231,7 @@ private Q_SLOTS:
         QCOMPARE(f.depth(QStringLiteral("0")), 1.0);
         QCOMPARE(f.depth(QStringLiteral("-100")), 1.0);
         QCOMPARE(f.depth(QStringLiteral("5")), -1.0); // not ready: not counted yet
-        f.queue->addWithOpts(key("b"), prio(0));     // raised: moves between labels
+        f.queue->addWithOpts(key("b"), prio(0));      // raised: moves between labels
         QCOMPARE(f.depth(QStringLiteral("-100")), 0.0);
         QCOMPARE(f.depth(QStringLiteral("0")), 2.0);
         f.clock.advance(1s);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // workqueue_* metrics after scripted sequences, read from the Prometheus exposition text.
-#include "engine/testing/fakeclock.h"
 #include "engine/base/metrics.h"
 #include "engine/queue/workqueue.h"
+#include "engine/testing/fakeclock.h"
 
 #include <QTest>
 
@@ -13,7 +13,7 @@ namespace {
 QueueKey key(const char *name) { return {QStringLiteral("default"), QString::fromLatin1(name)}; }
 
 std::unique_ptr<WorkQueue> makeQueue(WorkQueue::Kind kind, testing::FakeClock &clock, MetricsRegistry &registry,
-                                     const QString &name = QStringLiteral("myapp"))
+    const QString &name = QStringLiteral("myapp"))
 {
     WorkQueueOptions o;
     o.clock = &clock;
@@ -86,11 +86,13 @@ private Q_SLOTS:
         // Unfinished work is refreshed every 500 ms while a is processing
         clock.advance(500ms);
         QCOMPARE(sample(registry, QStringLiteral("workqueue_unfinished_work_seconds") + L), QStringLiteral("0.5"));
-        QCOMPARE(sample(registry, QStringLiteral("workqueue_longest_running_processor_seconds") + L), QStringLiteral("0.5"));
+        QCOMPARE(
+            sample(registry, QStringLiteral("workqueue_longest_running_processor_seconds") + L), QStringLiteral("0.5"));
         (void)q->tryGet(); // b waited 1.5 s
         clock.advance(500ms);
         QCOMPARE(sample(registry, QStringLiteral("workqueue_unfinished_work_seconds") + L), QStringLiteral("1.5"));
-        QCOMPARE(sample(registry, QStringLiteral("workqueue_longest_running_processor_seconds") + L), QStringLiteral("1"));
+        QCOMPARE(
+            sample(registry, QStringLiteral("workqueue_longest_running_processor_seconds") + L), QStringLiteral("1"));
 
         q->done(key("a")); // worked 1 s; requeued without a new add
         q->done(key("b")); // worked 0.5 s
@@ -122,8 +124,9 @@ private Q_SLOTS:
         q->addRateLimited(key("c"));
         QCOMPARE(sample(registry, QStringLiteral("workqueue_retries_total") + L), QStringLiteral("2"));
         QCOMPARE(sample(registry, QStringLiteral("workqueue_adds_total") + L), QStringLiteral("1"));
-        QCOMPARE(sample(registry, QStringLiteral("workqueue_depth{name=\"myapp\",controller=\"myapp\",priority=\"0\"}")),
-                 QStringLiteral("1"));
+        QCOMPARE(
+            sample(registry, QStringLiteral("workqueue_depth{name=\"myapp\",controller=\"myapp\",priority=\"0\"}")),
+            QStringLiteral("1"));
         clock.advance(1s);
         QCOMPARE(sample(registry, QStringLiteral("workqueue_adds_total") + L), QStringLiteral("3"));
         (void)q->tryGet();

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The basic layer of the plain (client-go) queue: dedup, dirty/processing, shutdown, causes,
 // observable state.
-#include "engine/testing/fakeclock.h"
 #include "engine/base/metrics.h"
 #include "engine/queue/ratelimitingqueue.h"
+#include "engine/testing/fakeclock.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -16,8 +16,8 @@ QueueKey key(const char *name) { return {QStringLiteral("default"), QString::fro
 
 Cause watch(const char *rv, Cause::EventType type = Cause::EventType::Modified)
 {
-    return Cause::watchEvent(type, QStringLiteral("MyApplication.v1.example.com"), QStringLiteral("default/a"),
-                             QString::fromLatin1(rv));
+    return Cause::watchEvent(
+        type, QStringLiteral("MyApplication.v1.example.com"), QStringLiteral("default/a"), QString::fromLatin1(rv));
 }
 
 struct Fixture
@@ -197,8 +197,8 @@ private Q_SLOTS:
         QCOMPARE(item->causes[0].at, Clock::TimePoint{});
         QCOMPARE(item->causes[1].at, Clock::TimePoint{10ms});
         QCOMPARE(item->queuedAt, Clock::TimePoint{});
-        QCOMPARE(item->causes[1].describe(),
-                 QStringLiteral("watch MODIFIED MyApplication.v1.example.com default/a rv 2"));
+        QCOMPARE(
+            item->causes[1].describe(), QStringLiteral("watch MODIFIED MyApplication.v1.example.com default/a rv 2"));
     }
 
     void shouldGiveCausesArrivingDuringProcessingToTheNextRound()
@@ -306,9 +306,9 @@ private Q_SLOTS:
         f.queue->done(key("a"));
         f.queue->removeListener(&l);
         f.queue->add(key("b"));
-        QCOMPARE(l.events, (QStringList{QStringLiteral("a:Queued"), QStringLiteral("a:Processing"), QStringLiteral("a:Held"),
-                                        QStringLiteral("a:Queued"), QStringLiteral("a:Processing"),
-                                        QStringLiteral("a:removed")}));
+        QCOMPARE(l.events,
+            (QStringList{QStringLiteral("a:Queued"), QStringLiteral("a:Processing"), QStringLiteral("a:Held"),
+                QStringLiteral("a:Queued"), QStringLiteral("a:Processing"), QStringLiteral("a:removed")}));
     }
 
     void shouldReleaseIdleKeysWhileManyComeAndGo()

@@ -36,7 +36,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const GroupVersionResource kApps{QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")};
+const GroupVersionResource kApps{
+    QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")};
 const GroupVersionResource kDeployments{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("deployments")};
 const GroupVersionResource kConfigMaps{QString(), QStringLiteral("v1"), QStringLiteral("configmaps")};
 
@@ -47,23 +48,27 @@ QString secret(const char *prefix) { return QLatin1String(prefix) + QUuid::creat
 
 Object myApp(const QString &name, int replicas)
 {
-    return Object::fromJson(QJsonObject{
-        {QStringLiteral("apiVersion"), QStringLiteral("example.com/v1alpha1")},
+    return Object::fromJson(QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("example.com/v1alpha1")},
         {QStringLiteral("kind"), QStringLiteral("MyApplication")},
-        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), QStringLiteral("default")}}},
-        {QStringLiteral("spec"), QJsonObject{{QStringLiteral("image"), QStringLiteral("nginx:1.25")}, {QStringLiteral("replicas"), replicas}}}});
+        {QStringLiteral("metadata"),
+            QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), QStringLiteral("default")}}},
+        {QStringLiteral("spec"),
+            QJsonObject{
+                {QStringLiteral("image"), QStringLiteral("nginx:1.25")}, {QStringLiteral("replicas"), replicas}}}});
 }
 
 Object configMap(const QString &ns, const QString &name)
 {
     return Object::fromJson(QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                                        {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-                                        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), ns}}}});
+        {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
+        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), ns}}}});
 }
 
 int fileMode(const QString &path)
 {
-    struct stat st{};
+    struct stat st
+    {
+    };
     return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? int(st.st_mode & 0777) : -1;
 }
 
@@ -109,8 +114,10 @@ private Q_SLOTS:
         {
             QFile f(rules);
             QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(QStringLiteral("users:\n- {name: reader, token: %1, readOnly: true}\n- {name: team-a, token: %2, namespaces: [team-a]}\n")
-                        .arg(readerToken, teamToken).toUtf8());
+            f.write(QStringLiteral("users:\n- {name: reader, token: %1, readOnly: true}\n- {name: team-a, token: %2, "
+                                   "namespaces: [team-a]}\n")
+                        .arg(readerToken, teamToken)
+                        .toUtf8());
         }
         const QString kubeconfig = dir.filePath(QStringLiteral("kubeconfig"));
         const QString stateFile = dir.filePath(QStringLiteral("state.json"));
@@ -121,13 +128,14 @@ private Q_SLOTS:
         QProcess server;
         server.setProgram(QStringLiteral(OPBENCH_BINARY_DIR "/app/opbench-apiserver"));
         server.setArguments({QStringLiteral("--token"), adminToken, QStringLiteral("--state-file"), stateFile,
-                             QStringLiteral("--audit-log"), auditLog, QStringLiteral("--write-kubeconfig"), kubeconfig,
-                             QStringLiteral("--rules"), rules});
+            QStringLiteral("--audit-log"), auditLog, QStringLiteral("--write-kubeconfig"), kubeconfig,
+            QStringLiteral("--rules"), rules});
         QByteArray serverOut, serverErr;
         server.start();
         QVERIFY(server.waitForStarted());
         QTRY_VERIFY_WITH_TIMEOUT((serverOut += server.readAllStandardOutput()).contains("listening on"), 30000);
-        const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("listening on (https?)://([^:]+):(\\d+)")).match(QString::fromUtf8(serverOut));
+        const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("listening on (https?)://([^:]+):(\\d+)"))
+                                              .match(QString::fromUtf8(serverOut));
         QVERIFY2(m.hasMatch(), serverOut.constData());
         QCOMPARE(m.captured(2), QStringLiteral("127.0.0.1")); // loopback unless --listen says otherwise
         QCOMPARE(m.captured(1), QStringLiteral("https"));
@@ -148,17 +156,21 @@ private Q_SLOTS:
         QProcess op;
         op.setProgram(QStringLiteral(OPBENCH_BINARY_DIR "/app/opbench-operator"));
         op.setArguments({QStringLiteral("--kubeconfig"), kubeconfig, QStringLiteral("--leader-elect"),
-                         QStringLiteral("--leader-election-namespace"), QStringLiteral("default"), QStringLiteral("--identity"),
-                         QStringLiteral("secrets-test"), QStringLiteral("--health-probe-bind-address"), QStringLiteral("0"),
-                         QStringLiteral("--metrics-bind-address"), QStringLiteral("127.0.0.1:%1").arg(metricsPort),
-                         QStringLiteral("--trace-file"), traceFile, QStringLiteral("--zap-log-level"), QStringLiteral("debug")});
+            QStringLiteral("--leader-election-namespace"), QStringLiteral("default"), QStringLiteral("--identity"),
+            QStringLiteral("secrets-test"), QStringLiteral("--health-probe-bind-address"), QStringLiteral("0"),
+            QStringLiteral("--metrics-bind-address"), QStringLiteral("127.0.0.1:%1").arg(metricsPort),
+            QStringLiteral("--trace-file"), traceFile, QStringLiteral("--zap-log-level"), QStringLiteral("debug")});
         op.start();
         QVERIFY(op.waitForStarted());
 
-        QVERIFY(QCoro::waitFor(admin.create(kApps, QStringLiteral("default"), myApp(QStringLiteral("sec-app"), 1))).ok());
-        QTRY_VERIFY_WITH_TIMEOUT(QCoro::waitFor(admin.get(kDeployments, QStringLiteral("default"), QStringLiteral("sec-app"))).ok(), 30000);
-        QVERIFY(QCoro::waitFor(admin.update(kApps, QStringLiteral("default"),
-                                            *QCoro::waitFor(admin.get(kApps, QStringLiteral("default"), QStringLiteral("sec-app"))))).ok());
+        QVERIFY(
+            QCoro::waitFor(admin.create(kApps, QStringLiteral("default"), myApp(QStringLiteral("sec-app"), 1))).ok());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            QCoro::waitFor(admin.get(kDeployments, QStringLiteral("default"), QStringLiteral("sec-app"))).ok(), 30000);
+        QVERIFY(
+            QCoro::waitFor(admin.update(kApps, QStringLiteral("default"),
+                               *QCoro::waitFor(admin.get(kApps, QStringLiteral("default"), QStringLiteral("sec-app")))))
+                .ok());
 
         // Failing requests; their errors are outputs too.
         QStringList errors;
@@ -167,8 +179,9 @@ private Q_SLOTS:
             QCOMPARE(r.error().code(), expectCode);
             errors << r.error().message() << r.error().toString();
         };
-        const Expected<RawResponse> badJson = QCoro::waitFor(admin.raw("POST", QStringLiteral("/apis/example.com/v1alpha1/namespaces/default/myapplications"),
-                                                                      {}, "{\"kind\":", "application/json"));
+        const Expected<RawResponse> badJson = QCoro::waitFor(
+            admin.raw("POST", QStringLiteral("/apis/example.com/v1alpha1/namespaces/default/myapplications"), {},
+                "{\"kind\":", "application/json"));
         QVERIFY(!badJson.ok());
         QCOMPARE(badJson.error().code(), 400);
         errors << badJson.error().toString();
@@ -188,7 +201,9 @@ private Q_SLOTS:
             record(QCoro::waitFor(wrong.get(kApps, QStringLiteral("default"), QStringLiteral("sec-app"))), 401);
             RestClient reader(as(readerToken));
             QVERIFY(QCoro::waitFor(reader.get(kApps, QStringLiteral("default"), QStringLiteral("sec-app"))).ok());
-            record(QCoro::waitFor(reader.create(kConfigMaps, QStringLiteral("default"), configMap(QStringLiteral("default"), QStringLiteral("x")))), 403);
+            record(QCoro::waitFor(reader.create(kConfigMaps, QStringLiteral("default"),
+                       configMap(QStringLiteral("default"), QStringLiteral("x")))),
+                403);
             RestClient team(as(teamToken));
             record(QCoro::waitFor(team.get(kApps, QStringLiteral("default"), QStringLiteral("sec-app"))), 403);
         }
@@ -216,13 +231,11 @@ private Q_SLOTS:
         // by design (mode 0600, checked above) and rules.yaml is our input: they are the
         // positive control (the token is found where it belongs).
         QList<QPair<QString, QByteArray>> outputs{{QStringLiteral("server stdout"), serverOut},
-                                                 {QStringLiteral("server stderr"), serverErr},
-                                                 {QStringLiteral("operator stdout"), opOut},
-                                                 {QStringLiteral("operator stderr"), opErr},
-                                                 {QStringLiteral("operator /metrics"), metrics},
-                                                 {QStringLiteral("server /metrics"), serverMetricsBody},
-                                                 {QStringLiteral("error messages"), errors.join(u'\n').toUtf8()},
-                                                 {QStringLiteral("this process's log"), g_ownLog.join(u'\n').toUtf8()}};
+            {QStringLiteral("server stderr"), serverErr}, {QStringLiteral("operator stdout"), opOut},
+            {QStringLiteral("operator stderr"), opErr}, {QStringLiteral("operator /metrics"), metrics},
+            {QStringLiteral("server /metrics"), serverMetricsBody},
+            {QStringLiteral("error messages"), errors.join(u'\n').toUtf8()},
+            {QStringLiteral("this process's log"), g_ownLog.join(u'\n').toUtf8()}};
         QByteArray kubeconfigText;
         QDirIterator it(dir.path(), QDir::Files, QDirIterator::Subdirectories);
         int files = 0;
@@ -247,7 +260,8 @@ private Q_SLOTS:
             for (const QString &s : secrets) {
                 const QByteArray token = s.toUtf8();
                 for (const QByteArray &form : {token, token.toBase64()})
-                    QVERIFY2(!data.contains(form), qPrintable(QStringLiteral("%1 contains a token (%2…)").arg(name, s.left(6))));
+                    QVERIFY2(!data.contains(form),
+                        qPrintable(QStringLiteral("%1 contains a token (%2…)").arg(name, s.left(6))));
             }
         }
     }

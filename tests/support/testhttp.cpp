@@ -23,7 +23,7 @@ QByteArray HttpReply::header(const QByteArray &name) const
 QByteArray TestHttp::toBytes(const QJsonObject &o) { return QJsonDocument(o).toJson(QJsonDocument::Compact); }
 
 HttpReply TestHttp::call(const QByteArray &method, const QString &pathAndQuery, const QByteArray &body,
-                         const QByteArray &contentType, const QList<QPair<QByteArray, QByteArray>> &headers, int timeoutMs)
+    const QByteArray &contentType, const QList<QPair<QByteArray, QByteArray>> &headers, int timeoutMs)
 {
     QNetworkRequest req = m_server.request(pathAndQuery);
     if (!body.isEmpty() || method == "POST" || method == "PUT" || method == "PATCH")
@@ -56,7 +56,9 @@ HttpReply TestHttp::call(const QByteArray &method, const QString &pathAndQuery, 
     return out;
 }
 
-WatchStream::WatchStream(const TestApiServer &server, QObject *parent) : QObject(parent), m_server(server)
+WatchStream::WatchStream(const TestApiServer &server, QObject *parent)
+    : QObject(parent)
+    , m_server(server)
 {
     connect(&m_socket, &QIODevice::readyRead, this, &WatchStream::onReadyRead);
     connect(&m_socket, &QAbstractSocket::disconnected, this, [this]() {
@@ -75,7 +77,7 @@ void WatchStream::open(const QString &pathAndQuery, const QList<QPair<QByteArray
         m_socket.connectToHost(url.host(), quint16(url.port()));
     }
     QByteArray req = "GET " + pathAndQuery.toUtf8() + " HTTP/1.1\r\nHost: " + url.host().toUtf8() + "\r\n"
-                     + "Authorization: Bearer " + m_server.token().toUtf8() + "\r\nAccept: application/json\r\n";
+        + "Authorization: Bearer " + m_server.token().toUtf8() + "\r\nAccept: application/json\r\n";
     for (const auto &h : headers)
         req += h.first + ": " + h.second + "\r\n";
     m_socket.write(req + "\r\n");

@@ -14,7 +14,7 @@ namespace opbench::testing {
 
 struct HttpReply
 {
-    int code = 0;                 // 0: transport error (see error)
+    int code = 0; // 0: transport error (see error)
     QByteArray body;
     QList<QPair<QByteArray, QByteArray>> headers;
     QString error;
@@ -26,15 +26,20 @@ struct HttpReply
 class TestHttp
 {
 public:
-    explicit TestHttp(const TestApiServer &server) : m_server(server) {}
+    explicit TestHttp(const TestApiServer &server)
+        : m_server(server)
+    { }
     /// Sends one request and waits (at most `timeoutMs`).
     HttpReply call(const QByteArray &method, const QString &pathAndQuery, const QByteArray &body = {},
-                   const QByteArray &contentType = "application/json", const QList<QPair<QByteArray, QByteArray>> &headers = {},
-                   int timeoutMs = 10000);
+        const QByteArray &contentType = "application/json", const QList<QPair<QByteArray, QByteArray>> &headers = {},
+        int timeoutMs = 10000);
     HttpReply get(const QString &path) { return call("GET", path); }
     HttpReply post(const QString &path, const QJsonObject &body) { return call("POST", path, toBytes(body)); }
     HttpReply put(const QString &path, const QJsonObject &body) { return call("PUT", path, toBytes(body)); }
-    HttpReply del(const QString &path, const QJsonObject &body = {}) { return call("DELETE", path, body.isEmpty() ? QByteArray() : toBytes(body)); }
+    HttpReply del(const QString &path, const QJsonObject &body = {})
+    {
+        return call("DELETE", path, body.isEmpty() ? QByteArray() : toBytes(body));
+    }
     static QByteArray toBytes(const QJsonObject &o);
 
 private:
@@ -71,8 +76,8 @@ private:
     void onReadyRead();
     void parseChunks();
     QSslSocket m_socket;
-    QByteArray m_buffer;    // raw bytes not parsed yet
-    QByteArray m_payload;   // de-chunked bytes not yet split into lines
+    QByteArray m_buffer;  // raw bytes not parsed yet
+    QByteArray m_payload; // de-chunked bytes not yet split into lines
     QByteArray m_head;
     int m_code = 0;
     bool m_headersDone = false;

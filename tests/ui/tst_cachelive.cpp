@@ -22,17 +22,17 @@ using namespace opbench;
 using namespace opbench::ui;
 
 namespace {
-const GroupVersionResource MyApps{QStringLiteral("example.com"), QStringLiteral("v1alpha1"),
-                                  QStringLiteral("myapplications")};
+const GroupVersionResource MyApps{
+    QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")};
 const QString Kind = QStringLiteral("MyApplication");
 
 QJsonObject app(const QString &name, int replicas)
 {
-    return {{QStringLiteral("apiVersion"), QStringLiteral("example.com/v1alpha1")},
-            {QStringLiteral("kind"), Kind},
-            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}},
-            {QStringLiteral("spec"), QJsonObject{{QStringLiteral("image"), QStringLiteral("nginx:1.25")},
-                                                 {QStringLiteral("replicas"), replicas}}}};
+    return {{QStringLiteral("apiVersion"), QStringLiteral("example.com/v1alpha1")}, {QStringLiteral("kind"), Kind},
+        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}},
+        {QStringLiteral("spec"),
+            QJsonObject{
+                {QStringLiteral("image"), QStringLiteral("nginx:1.25")}, {QStringLiteral("replicas"), replicas}}}};
 }
 } // namespace
 
@@ -43,8 +43,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         m_session = std::make_unique<EngineSession>(SessionOptions{});
-        m_tester = std::make_unique<QAbstractItemModelTester>(&m_model,
-                                                              QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m_tester = std::make_unique<QAbstractItemModelTester>(
+            &m_model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         connect(m_session->cacheFeed(), &CacheFeed::batch, &m_model, &CacheTreeModel::apply);
         QSignalSpy started(m_session.get(), &EngineSession::started);
         QSignalSpy failed(m_session.get(), &EngineSession::failed);
@@ -75,7 +75,8 @@ private Q_SLOTS:
     void shouldFollowAddsUpdatesAndDeletes()
     {
         // When an object is created through the server
-        auto created = QCoro::waitFor(m_client->create(MyApps, QStringLiteral("default"), Object::fromJson(app("extra", 1))));
+        auto created
+            = QCoro::waitFor(m_client->create(MyApps, QStringLiteral("default"), Object::fromJson(app("extra", 1))));
         QVERIFY2(created.ok(), qPrintable(created.ok() ? QString() : created.error().message()));
         // Then it appears in the tree
         QTRY_VERIFY_WITH_TIMEOUT(m_model.indexOf(Kind, QStringLiteral("default/extra")).isValid(), 10000);
@@ -83,13 +84,17 @@ private Q_SLOTS:
 
         // When it is updated, the same row shows the new resourceVersion
         auto patched = QCoro::waitFor(m_client->patch(MyApps, QStringLiteral("default"), QStringLiteral("extra"),
-                                                      PatchType::Merge, R"({"spec":{"replicas":4}})"));
+            PatchType::Merge, R"({"spec":{"replicas":4}})"));
         QVERIFY2(patched.ok(), qPrintable(patched.ok() ? QString() : patched.error().message()));
         const QString rv = patched->resourceVersion();
         // (the operator may write the object's status afterwards: the row shows that version or a newer one)
         QTRY_VERIFY_WITH_TIMEOUT(
             compareResourceVersions(row.data(CacheTreeModel::ResourceVersionRole).toString(), rv) >= 0, 10000);
-        QCOMPARE(row.data(CacheTreeModel::ObjectRole).value<Object>().value({QLatin1String("spec"), QLatin1String("replicas")}).toInt(), 4);
+        QCOMPARE(row.data(CacheTreeModel::ObjectRole)
+                     .value<Object>()
+                     .value({QLatin1String("spec"), QLatin1String("replicas")})
+                     .toInt(),
+            4);
 
         // And its history holds both versions (for the diff and the slider)
         QSignalSpy versions(m_session->cacheFeed(), &CacheFeed::versionsReady);

@@ -14,17 +14,16 @@ using namespace opbench::ui;
 
 namespace {
 
-Object makeObject(const QString &kind, const QString &ns, const QString &name, const QString &rv,
-                  const QJsonObject &labels = {})
+Object makeObject(
+    const QString &kind, const QString &ns, const QString &name, const QString &rv, const QJsonObject &labels = {})
 {
     QJsonObject meta{{QStringLiteral("name"), name}, {QStringLiteral("resourceVersion"), rv}};
     if (!ns.isEmpty())
         meta.insert(QStringLiteral("namespace"), ns);
     if (!labels.isEmpty())
         meta.insert(QStringLiteral("labels"), labels);
-    return Object::fromJson({{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                             {QStringLiteral("kind"), kind},
-                             {QStringLiteral("metadata"), meta}});
+    return Object::fromJson({{QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("kind"), kind},
+        {QStringLiteral("metadata"), meta}});
 }
 
 CacheBatch upserts(const QString &kind, const QList<Object> &objects)
@@ -54,9 +53,9 @@ private Q_SLOTS:
         CacheTreeModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         // When pods arrive in two namespaces
-        model.apply(upserts(QStringLiteral("Pod"), {makeObject("Pod", "default", "b", "5"),
-                                                    makeObject("Pod", "default", "a", "6"),
-                                                    makeObject("Pod", "kube-system", "dns", "7")}));
+        model.apply(upserts(QStringLiteral("Pod"),
+            {makeObject("Pod", "default", "b", "5"), makeObject("Pod", "default", "a", "6"),
+                makeObject("Pod", "kube-system", "dns", "7")}));
         // Then kind -> namespace -> object, sorted, with counts
         QCOMPARE(model.rowCount(), 1);
         const QModelIndex pods = model.index(0, 0);
@@ -77,8 +76,8 @@ private Q_SLOTS:
         const QPersistentModelIndex a = model.indexOf(QStringLiteral("Pod"), QStringLiteral("default/a"));
         QVERIFY(a.isValid());
         // When the object changes and a sibling is added before it
-        model.apply(upserts(QStringLiteral("Pod"), {makeObject("Pod", "default", "a", "9"),
-                                                    makeObject("Pod", "default", "0first", "10")}));
+        model.apply(upserts(QStringLiteral("Pod"),
+            {makeObject("Pod", "default", "a", "9"), makeObject("Pod", "default", "0first", "10")}));
         // Then the persistent index (a selection) follows the object and shows the new version
         QVERIFY(a.isValid());
         QCOMPARE(a.row(), 1);
@@ -130,15 +129,16 @@ private Q_SLOTS:
             return Object::fromJson(json);
         };
         model.apply(upserts(QStringLiteral("MyApplication"),
-                            {withStatus(makeObject("MyApplication", "default", "web", "5"), {{"phase", "Running"}}),
-                             withStatus(makeObject("MyApplication", "default", "slow", "6"), {{"phase", "Pending"}}),
-                             withStatus(makeObject("MyApplication", "default", "broken", "7"),
-                                        {{"phase", "Failed"}, {"message", "image cannot be pulled"}}),
-                             makeObject("MyApplication", "default", "new", "8")}));
-        model.apply(upserts(QStringLiteral("Pod"), {withStatus(makeObject("Pod", "default", "web-1", "9"), {{"phase", "Running"}})}));
+            {withStatus(makeObject("MyApplication", "default", "web", "5"), {{"phase", "Running"}}),
+                withStatus(makeObject("MyApplication", "default", "slow", "6"), {{"phase", "Pending"}}),
+                withStatus(makeObject("MyApplication", "default", "broken", "7"),
+                    {{"phase", "Failed"}, {"message", "image cannot be pulled"}}),
+                makeObject("MyApplication", "default", "new", "8")}));
+        model.apply(upserts(
+            QStringLiteral("Pod"), {withStatus(makeObject("Pod", "default", "web-1", "9"), {{"phase", "Running"}})}));
         model.apply(upserts(QStringLiteral("Deployment"),
-                            {withStatus(makeObject("Deployment", "default", "web", "10"), {{"availableReplicas", 2}},
-                                        {{"replicas", 3}})}));
+            {withStatus(
+                makeObject("Deployment", "default", "web", "10"), {{"availableReplicas", 2}}, {{"replicas", 3}})}));
         auto badge = [&model](const char *kind, const char *key, int role) {
             return model.indexOf(QLatin1String(kind), QLatin1String(key))
                 .siblingAtColumn(CacheTreeModel::InfoColumn)
@@ -146,10 +146,15 @@ private Q_SLOTS:
         };
         // Then the phase reads at a glance, in the gui.md colours
         QCOMPARE(badge("MyApplication", "default/broken", BadgeTextRole).toString(), QStringLiteral("Failed"));
-        QCOMPARE(badge("MyApplication", "default/broken", BadgeColourRole).value<QColor>(), resultColour(ResultColour::Error));
-        QCOMPARE(badge("MyApplication", "default/web", BadgeColourRole).value<QColor>(), resultColour(ResultColour::Success));
-        QCOMPARE(badge("MyApplication", "default/slow", BadgeColourRole).value<QColor>(), phaseColour(QStringLiteral("Pending")));
-        QVERIFY(badge("MyApplication", "default/broken", Qt::ToolTipRole).toString().contains(QStringLiteral("image cannot be pulled")));
+        QCOMPARE(badge("MyApplication", "default/broken", BadgeColourRole).value<QColor>(),
+            resultColour(ResultColour::Error));
+        QCOMPARE(badge("MyApplication", "default/web", BadgeColourRole).value<QColor>(),
+            resultColour(ResultColour::Success));
+        QCOMPARE(badge("MyApplication", "default/slow", BadgeColourRole).value<QColor>(),
+            phaseColour(QStringLiteral("Pending")));
+        QVERIFY(badge("MyApplication", "default/broken", Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("image cannot be pulled")));
         QCOMPARE(badge("Pod", "default/web-1", BadgeTextRole).toString(), QStringLiteral("Running"));
         // And an object without a phase has no badge; a Deployment shows available/desired
         QVERIFY(badge("MyApplication", "default/new", BadgeTextRole).toString().isEmpty());
@@ -180,11 +185,10 @@ private Q_SLOTS:
         CacheFilterProxy proxy;
         proxy.setSourceModel(&model);
         QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.apply(upserts(
-            QStringLiteral("MyApplication"),
+        model.apply(upserts(QStringLiteral("MyApplication"),
             {makeObject("MyApplication", "default", "web", "1", {{"app", "web"}, {"tier", "frontend"}}),
-             makeObject("MyApplication", "default", "api", "2", {{"app", "api"}, {"tier", "backend"}}),
-             makeObject("MyApplication", "default", "worker", "3", {{"app", "worker"}, {"tier", "backend"}})}));
+                makeObject("MyApplication", "default", "api", "2", {{"app", "api"}, {"tier", "backend"}}),
+                makeObject("MyApplication", "default", "worker", "3", {{"app", "worker"}, {"tier", "backend"}})}));
         QCOMPARE(proxy.setFilter(filter).isEmpty(), !error);
         int shown = 0;
         for (int k = 0; k < proxy.rowCount(); ++k) {

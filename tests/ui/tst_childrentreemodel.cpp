@@ -16,24 +16,19 @@ using namespace opbench::ui;
 
 namespace {
 Object make(const QString &kind, const QString &name, const QString &uid, const QString &ownerUid = {},
-            const QJsonObject &status = {})
+    const QJsonObject &status = {})
 {
-    QJsonObject meta{{QStringLiteral("name"), name},
-                     {QStringLiteral("namespace"), QStringLiteral("default")},
-                     {QStringLiteral("uid"), uid}};
+    QJsonObject meta{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), QStringLiteral("default")},
+        {QStringLiteral("uid"), uid}};
     if (!ownerUid.isEmpty()) {
         meta.insert(QStringLiteral("ownerReferences"),
-                    QJsonArray{QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                                           {QStringLiteral("kind"), QStringLiteral("Owner")},
-                                           {QStringLiteral("name"), QStringLiteral("owner")},
-                                           {QStringLiteral("uid"), ownerUid},
-                                           {QStringLiteral("controller"), true}}});
+            QJsonArray{QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
+                {QStringLiteral("kind"), QStringLiteral("Owner")}, {QStringLiteral("name"), QStringLiteral("owner")},
+                {QStringLiteral("uid"), ownerUid}, {QStringLiteral("controller"), true}}});
     }
-    return Object::fromJson({{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                             {QStringLiteral("kind"), kind},
-                             {QStringLiteral("metadata"), meta},
-                             {QStringLiteral("spec"), QJsonObject{{QStringLiteral("replicas"), 1}}},
-                             {QStringLiteral("status"), status}});
+    return Object::fromJson({{QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("kind"), kind},
+        {QStringLiteral("metadata"), meta}, {QStringLiteral("spec"), QJsonObject{{QStringLiteral("replicas"), 1}}},
+        {QStringLiteral("status"), status}});
 }
 
 CacheBatch batch(CacheEntry::Op op, const QString &kind, const Object &o)
@@ -53,8 +48,8 @@ private Q_SLOTS:
         ChildrenTreeModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         // Given children arriving before their owners
-        model.apply(batch(CacheEntry::Op::Upsert, "Pod", make("Pod", "web-abc-1", "p1", "rs1",
-                                                                {{"phase", "Running"}})));
+        model.apply(
+            batch(CacheEntry::Op::Upsert, "Pod", make("Pod", "web-abc-1", "p1", "rs1", {{"phase", "Running"}})));
         model.apply(batch(CacheEntry::Op::Upsert, "ReplicaSet", make("ReplicaSet", "web-abc", "rs1", "d1")));
         model.apply(batch(CacheEntry::Op::Upsert, "Deployment", make("Deployment", "web", "d1", "a1")));
         QCOMPARE(model.rowCount(), 0);
@@ -73,7 +68,8 @@ private Q_SLOTS:
         // Given an app that failed, its Deployment with none of 2 replicas available, a pending pod
         ChildrenTreeModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.apply(batch(CacheEntry::Op::Upsert, "MyApplication", make("MyApplication", "broken", "a1", {}, {{"phase", "Failed"}})));
+        model.apply(batch(
+            CacheEntry::Op::Upsert, "MyApplication", make("MyApplication", "broken", "a1", {}, {{"phase", "Failed"}})));
         Object deployment = make("Deployment", "broken", "d1", "a1", {{"availableReplicas", 0}});
         model.apply(batch(CacheEntry::Op::Upsert, "Deployment", deployment));
         model.apply(batch(CacheEntry::Op::Upsert, "Pod", make("Pod", "broken-1", "p1", "d1", {{"phase", "Pending"}})));
@@ -88,7 +84,8 @@ private Q_SLOTS:
         QCOMPARE(pod.data(BadgeTextRole).toString(), QStringLiteral("Pending"));
         QCOMPARE(pod.data(BadgeColourRole).value<QColor>(), phaseColour(QStringLiteral("Pending")));
         // And the delegate paints the rest of the status text beside the pill, not twice
-        QCOMPARE(textAfterBadge(dep.data().toString(), dep.data(BadgeTextRole).toString()), QStringLiteral("available"));
+        QCOMPARE(
+            textAfterBadge(dep.data().toString(), dep.data(BadgeTextRole).toString()), QStringLiteral("available"));
     }
 
     void shouldDropADeletedDeploymentAndAttachItsReplacement()
@@ -101,7 +98,8 @@ private Q_SLOTS:
         model.apply(batch(CacheEntry::Op::Upsert, "ReplicaSet", make("ReplicaSet", "web-abc", "rs1", "d1")));
         const QModelIndex app = model.index(0, 0);
         QCOMPARE(model.rowCount(app), 1);
-        QCOMPARE(model.index(0, ChildrenTreeModel::StatusColumn, app).data().toString(), QStringLiteral("1/1 available"));
+        QCOMPARE(
+            model.index(0, ChildrenTreeModel::StatusColumn, app).data().toString(), QStringLiteral("1/1 available"));
         // When the Deployment is deleted, its subtree leaves the tree
         model.apply(batch(CacheEntry::Op::Remove, "Deployment", deployment));
         QCOMPARE(model.rowCount(app), 0);

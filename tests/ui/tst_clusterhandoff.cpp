@@ -61,7 +61,8 @@ private Q_SLOTS:
             m_state = s;
             m_panel.apply(s);
         });
-        connect(m_session.get(), &EngineSession::failed, this, [](const QString &m) { qWarning("session failed: %s", qPrintable(m)); });
+        connect(m_session.get(), &EngineSession::failed, this,
+            [](const QString &m) { qWarning("session failed: %s", qPrintable(m)); });
         m_session->start();
         // Given the workbench leads on a cluster it reached through a kubeconfig
         QTRY_VERIFY_WITH_TIMEOUT(m_state.role == LeadershipState::Role::Leader, 30000);
@@ -93,8 +94,8 @@ private Q_SLOTS:
         // When the user hands off with an image of their choice
         m_session->post(&Leadership::handOffToCluster, Image);
         // Then every manifest is applied and the workbench stops leading
-        QTRY_VERIFY2_WITH_TIMEOUT(m_state.deployment == LeadershipState::Deployment::Applied,
-                                  qPrintable(m_state.deploymentMessage), 20000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            m_state.deployment == LeadershipState::Deployment::Applied, qPrintable(m_state.deploymentMessage), 20000);
         qInfo("hand off: %s", qPrintable(m_state.deploymentMessage));
         QVERIFY2(m_state.deploymentMessage.contains(u"applied 9 objects"), qPrintable(m_state.deploymentMessage));
         QCOMPARE(m_state.role, LeadershipState::Role::HandedOff);
@@ -102,18 +103,26 @@ private Q_SLOTS:
         QVERIFY(lease().holderIdentity() != m_state.identity);
         const QJsonObject spec = deploymentSpec();
         QCOMPARE(spec.value(u"replicas").toInt(), 1);
-        const QJsonObject container = spec.value(u"template").toObject().value(u"spec").toObject()
-                                          .value(u"containers").toArray().at(0).toObject();
+        const QJsonObject container = spec.value(u"template")
+                                          .toObject()
+                                          .value(u"spec")
+                                          .toObject()
+                                          .value(u"containers")
+                                          .toArray()
+                                          .at(0)
+                                          .toObject();
         QCOMPARE(container.value(u"image").toString(), Image);
         QVERIFY(container.value(u"args").toArray().contains(QStringLiteral("--leader-election-namespace=default")));
         QVERIFY(exists({QString(), QStringLiteral("v1"), QStringLiteral("serviceaccounts")},
-                       QStringLiteral("opbench-system"), QStringLiteral("opbench-operator")));
+            QStringLiteral("opbench-system"), QStringLiteral("opbench-operator")));
         const QString rbac = QStringLiteral("rbac.authorization.k8s.io");
-        QVERIFY(exists({rbac, QStringLiteral("v1"), QStringLiteral("clusterroles")}, {}, QStringLiteral("opbench-operator")));
-        QVERIFY(exists({rbac, QStringLiteral("v1"), QStringLiteral("clusterrolebindings")}, {}, QStringLiteral("opbench-operator")));
+        QVERIFY(exists(
+            {rbac, QStringLiteral("v1"), QStringLiteral("clusterroles")}, {}, QStringLiteral("opbench-operator")));
+        QVERIFY(exists({rbac, QStringLiteral("v1"), QStringLiteral("clusterrolebindings")}, {},
+            QStringLiteral("opbench-operator")));
         // the leader-election Role sits next to the workbench's Lease
         QVERIFY(exists({rbac, QStringLiteral("v1"), QStringLiteral("roles")}, QStringLiteral("default"),
-                       QStringLiteral("opbench-operator-leader-election")));
+            QStringLiteral("opbench-operator-leader-election")));
         // and the panel says so and offers Take back
         QVERIFY(m_panel.headlessLabel()->text().contains(u"applied 9 objects"));
         QVERIFY(m_panel.takeBackButton()->isEnabled());
@@ -126,10 +135,10 @@ private Q_SLOTS:
         m_session->post(&Leadership::takeBack);
         // Then the Deployment runs no replica and the workbench holds the Lease again
         QTRY_VERIFY2_WITH_TIMEOUT(m_state.deployment == LeadershipState::Deployment::ScaledDown,
-                                  qPrintable(m_state.deploymentMessage), 20000);
+            qPrintable(m_state.deploymentMessage), 20000);
         qInfo("take back: %s", qPrintable(m_state.deploymentMessage));
         QVERIFY2(m_state.deploymentMessage.contains(u"scaled Deployment opbench-system/opbench-operator to 0"),
-                 qPrintable(m_state.deploymentMessage));
+            qPrintable(m_state.deploymentMessage));
         QCOMPARE(deploymentSpec().value(u"replicas").toInt(), 0);
         QTRY_VERIFY_WITH_TIMEOUT(m_state.role == LeadershipState::Role::Leader, 20000);
         QTRY_COMPARE_WITH_TIMEOUT(m_state.holder, m_state.identity, 5000);
@@ -177,8 +186,8 @@ private Q_SLOTS:
         auto cfg = loadConfig(path);
         QVERIFY2(cfg.ok(), cfg.ok() ? "" : qPrintable(cfg.error().message()));
         RestClient narrow(cfg.value());
-        auto docs = clusterhandoff::prepare(clusterhandoff::shippedManifests({myapp::crdYaml()}).value(), Image, QStringLiteral("team-a"),
-                                            myapp::leaseName());
+        auto docs = clusterhandoff::prepare(clusterhandoff::shippedManifests({myapp::crdYaml()}).value(), Image,
+            QStringLiteral("team-a"), myapp::leaseName());
         QVERIFY(docs.ok());
         // When it applies the manifests, Then the first cluster-scoped object fails with a 403 in words
         auto applied = QCoro::waitFor(clusterhandoff::apply(&narrow, docs.value()));
@@ -186,21 +195,24 @@ private Q_SLOTS:
         const QString message = applied.error().message();
         qInfo("forbidden: %s", qPrintable(message));
         QCOMPARE(applied.error().code(), 403);
-        QVERIFY2(message.startsWith(u"applied 0 of 9 objects; CustomResourceDefinition myapplications.example.com: 403: "),
-                 qPrintable(message));
+        QVERIFY2(
+            message.startsWith(u"applied 0 of 9 objects; CustomResourceDefinition myapplications.example.com: 403: "),
+            qPrintable(message));
     }
 
 private:
     Lease lease()
     {
-        const GroupVersionResource leases{QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};
+        const GroupVersionResource leases{
+            QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};
         auto got = QCoro::waitFor(m_rest->get(leases, QStringLiteral("default"), myapp::leaseName()));
         return got.ok() ? Lease(got.value()) : Lease();
     }
 
     QJsonObject deploymentSpec()
     {
-        auto got = QCoro::waitFor(m_rest->get(Deployments, QStringLiteral("opbench-system"), QStringLiteral("opbench-operator")));
+        auto got = QCoro::waitFor(
+            m_rest->get(Deployments, QStringLiteral("opbench-system"), QStringLiteral("opbench-operator")));
         return got.ok() ? got.value().json().value(u"spec").toObject() : QJsonObject();
     }
 

@@ -50,26 +50,27 @@ private Q_SLOTS:
         const QString extra = m_dir.filePath(QStringLiteral("extra.yaml"));
         QFile f(extra);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QStringLiteral("apiVersion: v1\nkind: Config\nclusters:\n"
-                               "- name: closed\n  cluster:\n    server: https://127.0.0.1:%1\n"
-                               "- name: misnamed\n  cluster:\n    server: %2\n    certificate-authority-data: %3\n"
-                               "    tls-server-name: wrong.example.invalid\n"
-                               "- name: bare\n  cluster:\n    server: %4\n"
-                               "- name: silent\n  cluster:\n    server: http://127.0.0.1:%5\n"
-                               "users:\n- name: wrong\n  user:\n    token: not-the-token\n"
-                               "- name: narrow\n  user:\n    token: narrow-token\n"
-                               "- name: bare-admin\n  user:\n    token: test-token\n"
-                               "contexts:\n"
-                               "- name: unreachable\n  context: {cluster: closed, user: opbench-admin}\n"
-                               "- name: tls\n  context: {cluster: misnamed, user: opbench-admin}\n"
-                               "- name: wrong-token\n  context: {cluster: opbench, user: wrong}\n"
-                               "- name: forbidden\n  context: {cluster: opbench, user: narrow, namespace: team-a}\n"
-                               "- name: no-crd\n  context: {cluster: bare, user: bare-admin}\n"
-                               "- name: silent\n  context: {cluster: silent, user: bare-admin}\n")
-                    .arg(closedPort)
-                    .arg(m_api->url().toString(), QString::fromLatin1(m_api->caPem().toBase64()), m_bare->url().toString())
-                    .arg(m_silent.serverPort())
-                    .toUtf8());
+        f.write(
+            QStringLiteral("apiVersion: v1\nkind: Config\nclusters:\n"
+                           "- name: closed\n  cluster:\n    server: https://127.0.0.1:%1\n"
+                           "- name: misnamed\n  cluster:\n    server: %2\n    certificate-authority-data: %3\n"
+                           "    tls-server-name: wrong.example.invalid\n"
+                           "- name: bare\n  cluster:\n    server: %4\n"
+                           "- name: silent\n  cluster:\n    server: http://127.0.0.1:%5\n"
+                           "users:\n- name: wrong\n  user:\n    token: not-the-token\n"
+                           "- name: narrow\n  user:\n    token: narrow-token\n"
+                           "- name: bare-admin\n  user:\n    token: test-token\n"
+                           "contexts:\n"
+                           "- name: unreachable\n  context: {cluster: closed, user: opbench-admin}\n"
+                           "- name: tls\n  context: {cluster: misnamed, user: opbench-admin}\n"
+                           "- name: wrong-token\n  context: {cluster: opbench, user: wrong}\n"
+                           "- name: forbidden\n  context: {cluster: opbench, user: narrow, namespace: team-a}\n"
+                           "- name: no-crd\n  context: {cluster: bare, user: bare-admin}\n"
+                           "- name: silent\n  context: {cluster: silent, user: bare-admin}\n")
+                .arg(closedPort)
+                .arg(m_api->url().toString(), QString::fromLatin1(m_api->caPem().toBase64()), m_bare->url().toString())
+                .arg(m_silent.serverPort())
+                .toUtf8());
         f.close();
         qputenv("KUBECONFIG", (m_api->kubeconfigPath() + u':' + extra).toUtf8());
     }
@@ -77,9 +78,10 @@ private Q_SLOTS:
     void shouldListTheEmbeddedClusterAndEveryContext()
     {
         ConnectDialog dialog;
-        QCOMPARE(dialog.contextNames(), (QStringList{QString(), QStringLiteral("opbench"), QStringLiteral("unreachable"),
-                                                     QStringLiteral("tls"), QStringLiteral("wrong-token"),
-                                                     QStringLiteral("forbidden"), QStringLiteral("no-crd"), QStringLiteral("silent")}));
+        QCOMPARE(dialog.contextNames(),
+            (QStringList{QString(), QStringLiteral("opbench"), QStringLiteral("unreachable"), QStringLiteral("tls"),
+                QStringLiteral("wrong-token"), QStringLiteral("forbidden"), QStringLiteral("no-crd"),
+                QStringLiteral("silent")}));
         QVERIFY(dialog.selectedOptions().context.isEmpty()); // embedded by default
         QVERIFY(dialog.selectContext(QStringLiteral("tls")));
         QCOMPARE(dialog.selectedOptions().context, QStringLiteral("tls"));
@@ -91,13 +93,16 @@ private Q_SLOTS:
         QTest::addColumn<int>("outcome");
         QTest::addColumn<QStringList>("words");
         QTest::newRow("closed port") << QStringLiteral("unreachable") << int(ProbeResult::Outcome::Unreachable)
-                                     << QStringList{QStringLiteral("Cannot reach the API server"), QStringLiteral("127.0.0.1")};
+                                     << QStringList{
+                                            QStringLiteral("Cannot reach the API server"), QStringLiteral("127.0.0.1")};
         QTest::newRow("tls") << QStringLiteral("tls") << int(ProbeResult::Outcome::Tls)
-                             << QStringList{QStringLiteral("TLS verification failed"), QStringLiteral("wrong.example.invalid")};
+                             << QStringList{
+                                    QStringLiteral("TLS verification failed"), QStringLiteral("wrong.example.invalid")};
         QTest::newRow("401") << QStringLiteral("wrong-token") << int(ProbeResult::Outcome::Unauthorized)
                              << QStringList{QStringLiteral("401 Unauthorized"), QStringLiteral("wrong-token")};
         QTest::newRow("403") << QStringLiteral("forbidden") << int(ProbeResult::Outcome::Forbidden)
-                             << QStringList{QStringLiteral("403 Forbidden"), QStringLiteral("may not list myapplications.example.com")};
+                             << QStringList{QStringLiteral("403 Forbidden"),
+                                    QStringLiteral("may not list myapplications.example.com")};
         QTest::newRow("crd") << QStringLiteral("no-crd") << int(ProbeResult::Outcome::CrdMissing)
                              << QStringList{QStringLiteral("CRD"), QStringLiteral("not installed")};
     }

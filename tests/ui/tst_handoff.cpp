@@ -29,7 +29,8 @@ class tst_HandOff : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QVERIFY2(QFile::exists(QStringLiteral(OPBENCH_BINARY_DIR "/app/opbench-operator")), "build opbench-operator first");
+        QVERIFY2(
+            QFile::exists(QStringLiteral(OPBENCH_BINARY_DIR "/app/opbench-operator")), "build opbench-operator first");
         SessionOptions o;
         o.operatorProgram = QStringLiteral(OPBENCH_BINARY_DIR "/app/opbench-operator");
         o.podReadyDelayMs = 200;
@@ -39,7 +40,8 @@ private Q_SLOTS:
             m_log += s.newLogLines;
             m_panel.apply(s);
         });
-        connect(m_session.get(), &EngineSession::failed, this, [](const QString &m) { qWarning("session failed: %s", qPrintable(m)); });
+        connect(m_session.get(), &EngineSession::failed, this,
+            [](const QString &m) { qWarning("session failed: %s", qPrintable(m)); });
         m_session->start();
         // Given the workbench leads
         QTRY_VERIFY_WITH_TIMEOUT(m_state.role == LeadershipState::Role::Leader, 30000);
@@ -66,7 +68,7 @@ private Q_SLOTS:
         m_session->post(&Leadership::handOff);
         // Then the process runs, takes the lease, and the workbench stops campaigning
         QTRY_VERIFY2_WITH_TIMEOUT(m_state.headless == LeadershipState::Headless::Running,
-                                  qPrintable(m_state.headlessMessage + u'\n' + m_log.join(u'\n')), 10000);
+            qPrintable(m_state.headlessMessage + u'\n' + m_log.join(u'\n')), 10000);
         QVERIFY(m_state.headlessPid > 0);
         QTRY_COMPARE_WITH_TIMEOUT(m_state.holder, m_state.headlessIdentity, 30000);
         QCOMPARE(lease().holderIdentity(), m_state.headlessIdentity);
@@ -122,7 +124,7 @@ private Q_SLOTS:
         MainWindow window(o);
         // Then, once it leads, the status bar says so and the toolbar offers the hand-off
         QTRY_VERIFY2_WITH_TIMEOUT(statusTexts(window).contains(QStringLiteral("leader: this workbench")),
-                                  qPrintable(statusTexts(window).join(u'|')), 30000);
+            qPrintable(statusTexts(window).join(u'|')), 30000);
         QVERIFY(window.action(QStringLiteral("handOff"))->isEnabled());
         QCOMPARE(window.action(QStringLiteral("handOff"))->text(), QStringLiteral("Hand off"));
     }
@@ -138,7 +140,8 @@ private:
 
     Lease lease()
     {
-        const GroupVersionResource leases{QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};
+        const GroupVersionResource leases{
+            QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};
         Expected<Object> r = QCoro::waitFor(m_rest->get(leases, m_state.leaseNamespace, m_state.leaseName));
         return r ? Lease(r.value()) : Lease();
     }

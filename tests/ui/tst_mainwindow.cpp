@@ -6,10 +6,10 @@
 #include "ui/models/cachetreemodel.h"
 #include "ui/models/pipelinemodel.h"
 #include "ui/models/reconcilelistmodel.h"
+#include "ui/widgets/infodock.h"
 #include "ui/widgets/objectpanel.h"
 #include "ui/widgets/pipelinepanel.h"
 #include "ui/widgets/reconcilespanel.h"
-#include "ui/widgets/infodock.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -78,8 +78,9 @@ private Q_SLOTS:
         MainWindow w(SessionOptions{});
         w.show();
         // The five sample MyApplications reach the cache tree and the status bar counts objects
-        QTRY_VERIFY_WITH_TIMEOUT(w.cacheModel()->indexOf(QStringLiteral("MyApplication"), QStringLiteral("default/broken")).isValid(),
-                                 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.cacheModel()->indexOf(QStringLiteral("MyApplication"), QStringLiteral("default/broken")).isValid(),
+            30000);
         QTRY_COMPARE_WITH_TIMEOUT(w.cacheModel()->syncedCount(), 4, 20000);
         QVERIFY(w.windowTitle().contains(QStringLiteral("embedded")));
         bool sawCount = false;

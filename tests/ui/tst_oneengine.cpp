@@ -26,9 +26,9 @@ private Q_SLOTS:
         options.auditLog = m_dir.filePath(QStringLiteral("audit.jsonl"));
         m_session = std::make_unique<EngineSession>(options);
         connect(m_session->controller(), &ControllerObserver::controlState, this,
-                [this](const ControlState &s) { m_state = s; });
+            [this](const ControlState &s) { m_state = s; });
         connect(m_session->controller(), &ControllerObserver::reconcilesFinished, this,
-                [this](const QList<ReconcileTrace> &t) { m_traces.append(t); });
+            [this](const QList<ReconcileTrace> &t) { m_traces.append(t); });
         connect(m_session->cacheFeed(), &CacheFeed::batch, this, [this](const CacheBatch &b) {
             for (const CacheEntry &e : b.entries)
                 m_shown.insert(e.kind + u'/' + e.object.key(), e.object.resourceVersion());
@@ -51,8 +51,9 @@ private Q_SLOTS:
         const QHash<QString, int> lists = countVerb(QStringLiteral("list"));
         // Then each kind was listed and watched exactly once, and nothing else was watched
         for (const QString &resource : {QStringLiteral("myapplications"), QStringLiteral("deployments"),
-                                        QStringLiteral("replicasets"), QStringLiteral("pods")}) {
-            QVERIFY2(watches.value(resource) == 1, qPrintable(resource + u' ' + QString::number(watches.value(resource))));
+                 QStringLiteral("replicasets"), QStringLiteral("pods")}) {
+            QVERIFY2(
+                watches.value(resource) == 1, qPrintable(resource + u' ' + QString::number(watches.value(resource))));
             QVERIFY2(lists.value(resource) == 1, qPrintable(resource + u' ' + QString::number(lists.value(resource))));
         }
         int total = 0;

@@ -72,11 +72,13 @@ private Q_SLOTS:
         model.advance();
         QCOMPARE(changed.size(), 1);
         QCOMPARE(model.count(PipelineModel::Cache), 10000);
-        QCOMPARE(model.index(PipelineModel::Cache).data(PipelineModel::CountTextRole).toString(), QLocale().toString(10000));
+        QCOMPARE(
+            model.index(PipelineModel::Cache).data(PipelineModel::CountTextRole).toString(), QLocale().toString(10000));
         QCOMPARE(model.count(PipelineModel::Reflector), 10000);
         QCOMPARE(model.activity(PipelineModel::Reflector), 10000);
         QCOMPARE(model.state(PipelineModel::Reflector), PipelineModel::State::Active);
-        QCOMPARE(model.index(PipelineModel::ApiServer).data(PipelineModel::CountTextRole).toString(), QStringLiteral("rv 20042"));
+        QCOMPARE(model.index(PipelineModel::ApiServer).data(PipelineModel::CountTextRole).toString(),
+            QStringLiteral("rv 20042"));
         // And however much flowed, an arrow carries at most three dots
         QCOMPARE(PipelinePanel::dotCount(model.activity(PipelineModel::Reflector)), 3);
         QCOMPARE(PipelinePanel::dotCount(0), 0);
@@ -100,7 +102,7 @@ private Q_SLOTS:
         model.applyQueue(s);
         // And two reconciles: one wrote twice (one conflict), one failed
         model.applyReconciles({trace(ReconcileTrace::Result::Success, {"get", "update", "updateStatus"}),
-                               trace(ReconcileTrace::Result::Error, {"get", "patch"}, 409)});
+            trace(ReconcileTrace::Result::Error, {"get", "patch"}, 409)});
         model.advance();
         // Then each stage says what went through it
         QCOMPARE(model.count(PipelineModel::Handlers), 12);
@@ -114,8 +116,10 @@ private Q_SLOTS:
         QVERIFY(model.detail(PipelineModel::ClientWrites).contains(QStringLiteral("1 conflicts")));
         QVERIFY(model.detail(PipelineModel::ApiServer).contains(QStringLiteral("3 writes")));
         // And every stage names the dock that shows it
-        QCOMPARE(model.index(PipelineModel::Queue).data(PipelineModel::DockRole).toString(), QStringLiteral("queueDock"));
-        QCOMPARE(model.index(PipelineModel::Cache).data(PipelineModel::DockRole).toString(), QStringLiteral("cacheDock"));
+        QCOMPARE(
+            model.index(PipelineModel::Queue).data(PipelineModel::DockRole).toString(), QStringLiteral("queueDock"));
+        QCOMPARE(
+            model.index(PipelineModel::Cache).data(PipelineModel::DockRole).toString(), QStringLiteral("cacheDock"));
     }
 
     void shouldMarkPausedWorkersSteppingAndBackoff()
@@ -139,7 +143,8 @@ private Q_SLOTS:
         // Then the workers and the reconciler show the stepping, with the call it waits at
         QCOMPARE(model.state(PipelineModel::Workers), PipelineModel::State::Stepping);
         QCOMPARE(model.state(PipelineModel::Reconciler), PipelineModel::State::Stepping);
-        QCOMPARE(model.detail(PipelineModel::Reconciler), QStringLiteral("halted before update Deployment default/web"));
+        QCOMPARE(
+            model.detail(PipelineModel::Reconciler), QStringLiteral("halted before update Deployment default/web"));
         QCOMPARE(model.count(PipelineModel::Workers), 1);
         // And a key waiting out its backoff marks the queue, with the time left
         QueueSample s;
@@ -153,7 +158,8 @@ private Q_SLOTS:
         model.applyQueue(s);
         model.advance();
         QCOMPARE(model.state(PipelineModel::Queue), PipelineModel::State::Backoff);
-        QVERIFY2(model.detail(PipelineModel::Queue).contains(QStringLiteral("backoff")), qPrintable(model.detail(PipelineModel::Queue)));
+        QVERIFY2(model.detail(PipelineModel::Queue).contains(QStringLiteral("backoff")),
+            qPrintable(model.detail(PipelineModel::Queue)));
         QVERIFY(model.detail(PipelineModel::Queue).contains(QStringLiteral("1.6 s")));
     }
 
@@ -203,10 +209,14 @@ private Q_SLOTS:
         QVERIFY(model.count(PipelineModel::Cache) >= 5);
         QVERIFY(model.count(PipelineModel::Reflector) >= model.count(PipelineModel::Cache));
         QVERIFY(model.count(PipelineModel::ApiServer) > 0);
-        QVERIFY(model.index(PipelineModel::Handlers).data(PipelineModel::DetailRole).toString().contains(QStringLiteral("Owns")));
+        QVERIFY(model.index(PipelineModel::Handlers)
+                    .data(PipelineModel::DetailRole)
+                    .toString()
+                    .contains(QStringLiteral("Owns")));
         // When the user pauses and creates an app
         session.post(&ControllerObserver::pause);
-        QTRY_VERIFY_WITH_TIMEOUT((model.advance(), model.state(PipelineModel::Workers) == PipelineModel::State::Paused), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (model.advance(), model.state(PipelineModel::Workers) == PipelineModel::State::Paused), 10000);
         const qint64 handled = model.count(PipelineModel::Handlers);
         session.createApplication(QStringLiteral("piped"), QStringLiteral("nginx:1.25"), 1);
         // Then its event reaches the handlers and its key waits in the queue

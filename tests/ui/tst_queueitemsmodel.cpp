@@ -28,11 +28,11 @@ private Q_SLOTS:
         QueueItemsModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.apply({row("default/web", "queued", 0, {"watch MODIFIED", "owner ← Deployment/default/web"}),
-                     row("default/api", "processing")});
+            row("default/api", "processing")});
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.index(0, QueueItemsModel::KeyColumn).data().toString(), QStringLiteral("default/api"));
         QCOMPARE(model.index(1, QueueItemsModel::CausesColumn).data().toString(),
-                 QStringLiteral("watch MODIFIED · owner ← Deployment/default/web"));
+            QStringLiteral("watch MODIFIED · owner ← Deployment/default/web"));
     }
 
     void shouldDiffSnapshotsByKey()

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // ReconcileListModel under QAbstractItemModelTester: appends, bounded history, result colours.
-#include "ui/models/reconcilefilterproxy.h"
 #include "ui/models/causechips.h"
+#include "ui/models/reconcilefilterproxy.h"
 #include "ui/models/reconcilelistmodel.h"
 #include "ui/widgets/chipsdelegate.h"
 #include "ui/widgets/palette.h"
@@ -22,9 +22,9 @@ ReconcileTrace trace(const QString &id, const QString &key, ReconcileTrace::Resu
     t.request = QueueKey::fromString(key);
     t.result = result;
     t.duration = std::chrono::milliseconds(12);
-    t.causes.merge(Cause::watchEvent(Cause::EventType::Modified, QStringLiteral("example.com/v1alpha1, Kind=MyApplication"),
-                                     key, QStringLiteral("41")),
-                   8);
+    t.causes.merge(Cause::watchEvent(Cause::EventType::Modified,
+                       QStringLiteral("example.com/v1alpha1, Kind=MyApplication"), key, QStringLiteral("41")),
+        8);
     t.causes.merge(Cause::manual(), 8);
     return t;
 }
@@ -39,18 +39,18 @@ private Q_SLOTS:
         ReconcileListModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.append({trace("aaaaaaaa-1", "default/web", ReconcileTrace::Result::Success),
-                      trace("bbbbbbbb-2", "default/api", ReconcileTrace::Result::Error)});
+            trace("bbbbbbbb-2", "default/api", ReconcileTrace::Result::Error)});
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.index(1, ReconcileListModel::KeyColumn).data().toString(), QStringLiteral("default/api"));
         QCOMPARE(model.index(1, ReconcileListModel::ResultColumn).data().toString(), QStringLiteral("error"));
         QCOMPARE(model.index(1, ReconcileListModel::ResultColumn).data(Qt::ForegroundRole).value<QColor>(),
-                 colourForResult(ReconcileTrace::Result::Error));
+            colourForResult(ReconcileTrace::Result::Error));
         // Causes read as chips, short enough to see whole, with every cause's full text on hover
         const QModelIndex causes = model.index(0, ReconcileListModel::CausesColumn);
         QCOMPARE(causes.data(CauseChipsRole).toStringList(),
-                 QStringList({QStringLiteral("watch MODIFIED MyApplication/web rv 41"), QStringLiteral("manual")}));
+            QStringList({QStringLiteral("watch MODIFIED MyApplication/web rv 41"), QStringLiteral("manual")}));
         QCOMPARE(causes.data(Qt::ToolTipRole).toString(),
-                 QStringLiteral("watch MODIFIED example.com/v1alpha1, Kind=MyApplication default/web rv 41\nmanual"));
+            QStringLiteral("watch MODIFIED example.com/v1alpha1, Kind=MyApplication default/web rv 41\nmanual"));
         QCOMPARE(model.index(0, ReconcileListModel::DurationColumn).data().toString(), QStringLiteral("12.0 ms"));
     }
 
@@ -62,8 +62,8 @@ private Q_SLOTS:
         ReconcileTrace t = trace("cccccccc-3", "default/web", ReconcileTrace::Result::Success);
         t.causes = CauseList();
         t.causes.merge(Cause::ownerMapping(Cause::EventType::Modified, QStringLiteral("Deployment.v1.apps"),
-                                           QStringLiteral("default/web"), QStringLiteral("52")),
-                       3);
+                           QStringLiteral("default/web"), QStringLiteral("52")),
+            3);
         t.causes.merge(Cause::rateLimitedRetry(3, QStringLiteral("the object has been modified")), 3);
         t.causes.merge(Cause::requeueAfter(std::chrono::seconds(30)), 3);
         t.causes.merge(Cause::manual(), 3);
@@ -72,22 +72,26 @@ private Q_SLOTS:
         // Then each cause is its own short chip (no "owner ← AD…"; objects in the reconciled key's
         // namespace named without it), retries amber
         const QStringList chips = causes.data(CauseChipsRole).toStringList();
-        QCOMPARE(chips, QStringList({QStringLiteral("owner \u2190 Deployment/web"), QStringLiteral("retry 3 (error)"),
-                                     QStringLiteral("after 30s"), QStringLiteral("+1 more")}));
-        QCOMPARE(causes.data(CauseChipColoursRole).toList().at(1).value<QColor>(), resultColour(ResultColour::RateLimited));
+        QCOMPARE(chips,
+            QStringList({QStringLiteral("owner \u2190 Deployment/web"), QStringLiteral("retry 3 (error)"),
+                QStringLiteral("after 30s"), QStringLiteral("+1 more")}));
+        QCOMPARE(
+            causes.data(CauseChipColoursRole).toList().at(1).value<QColor>(), resultColour(ResultColour::RateLimited));
         QCOMPARE(causeChipText(Cause::ownerMapping(Cause::EventType::Added, QStringLiteral("Deployment.v1.apps"),
-                                                   QStringLiteral("other/api"), {}),
-                               QStringLiteral("default")),
-                 QStringLiteral("owner \u2190 Deployment/other/api"));
+                                   QStringLiteral("other/api"), {}),
+                     QStringLiteral("default")),
+            QStringLiteral("owner \u2190 Deployment/other/api"));
         CauseList merged;
         for (const char *rv : {"52", "53", "54"})
             merged.merge(Cause::ownerMapping(Cause::EventType::Modified, QStringLiteral("Deployment.v1.apps"),
-                                             QStringLiteral("default/web"), QLatin1String(rv)),
-                         8);
-        QCOMPARE(causeChips(merged, QStringLiteral("default")), QStringList{QStringLiteral("owner \u2190 Deployment/web \u00d73")});
+                             QStringLiteral("default/web"), QLatin1String(rv)),
+                8);
+        QCOMPARE(causeChips(merged, QStringLiteral("default")),
+            QStringList{QStringLiteral("owner \u2190 Deployment/web \u00d73")});
         // And hovering shows the whole text of every cause
         const QString tip = causes.data(Qt::ToolTipRole).toString();
-        QVERIFY2(tip.contains(QStringLiteral("owner \u2190 MODIFIED Deployment.v1.apps default/web rv 52")), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("owner \u2190 MODIFIED Deployment.v1.apps default/web rv 52")),
+            qPrintable(tip));
         QVERIFY(tip.contains(QStringLiteral("the object has been modified")));
         QVERIFY(tip.contains(QStringLiteral("1 more")));
         // And a narrow column folds the chips that do not fit into a "+N" chip instead of cutting text
@@ -101,8 +105,10 @@ private Q_SLOTS:
     {
         ReconcileListModel model(3);
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.append({trace("1", "ns/a", ReconcileTrace::Result::Success), trace("2", "ns/b", ReconcileTrace::Result::Success)});
-        model.append({trace("3", "ns/c", ReconcileTrace::Result::Success), trace("4", "ns/d", ReconcileTrace::Result::Success)});
+        model.append(
+            {trace("1", "ns/a", ReconcileTrace::Result::Success), trace("2", "ns/b", ReconcileTrace::Result::Success)});
+        model.append(
+            {trace("3", "ns/c", ReconcileTrace::Result::Success), trace("4", "ns/d", ReconcileTrace::Result::Success)});
         QCOMPARE(model.rowCount(), 3);
         QCOMPARE(model.index(0, ReconcileListModel::KeyColumn).data().toString(), QStringLiteral("ns/b"));
         QCOMPARE(model.totalAppended(), 4);
@@ -117,7 +123,7 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.append({trace("1", "default/web", ReconcileTrace::Result::Success),
-                      trace("2", "default/api", ReconcileTrace::Result::Error)});
+            trace("2", "default/api", ReconcileTrace::Result::Error)});
         // When the user filters on a key, then on a result
         proxy.setFilters(QStringLiteral("web"), {});
         QCOMPARE(proxy.rowCount(), 1);
@@ -126,7 +132,8 @@ private Q_SLOTS:
         proxy.setFilters(QStringLiteral("web"), QStringLiteral("error"));
         // Then only the matching reconciles stay visible, new ones included
         QCOMPARE(proxy.rowCount(), 1);
-        QCOMPARE(proxy.index(0, ReconcileListModel::IdColumn).data(ReconcileListModel::IdRole).toString(), QStringLiteral("3"));
+        QCOMPARE(proxy.index(0, ReconcileListModel::IdColumn).data(ReconcileListModel::IdRole).toString(),
+            QStringLiteral("3"));
         proxy.setFilters({}, {});
         QCOMPARE(proxy.rowCount(), 3);
     }

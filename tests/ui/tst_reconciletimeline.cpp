@@ -18,7 +18,7 @@ using namespace opbench::ui;
 namespace {
 
 TimelineItem item(int row, const QString &key, qint64 start, qint64 duration,
-                  ReconcileTrace::Result result = ReconcileTrace::Result::Success)
+    ReconcileTrace::Result result = ReconcileTrace::Result::Success)
 {
     return {row, key, start, duration, result};
 }
@@ -44,7 +44,8 @@ class tst_ReconcileTimeline : public QObject
 private Q_SLOTS:
     void shouldPlaceBarsByStartAndDuration()
     {
-        const TimelineLayout l = layoutTimeline({item(0, "default/web", 95000, 1000)}, TimelineLanes::ByKey, geometry());
+        const TimelineLayout l
+            = layoutTimeline({item(0, "default/web", 95000, 1000)}, TimelineLanes::ByKey, geometry());
         QCOMPARE(l.bars.size(), 1);
         QCOMPARE(l.bars[0].rect.left(), 590.0);
         QCOMPARE(l.bars[0].rect.width(), 100.0);
@@ -53,9 +54,10 @@ private Q_SLOTS:
 
     void shouldGiveEachKeyALaneAndSkipBarsOutsideTheWindow()
     {
-        const TimelineLayout l = layoutTimeline({item(0, "default/web", 95000, 10), item(1, "default/api", 96000, 10),
-                                                 item(2, "default/web", 97000, 10), item(3, "default/old", 1000, 10)},
-                                                TimelineLanes::ByKey, geometry());
+        const TimelineLayout l
+            = layoutTimeline({item(0, "default/web", 95000, 10), item(1, "default/api", 96000, 10),
+                                 item(2, "default/web", 97000, 10), item(3, "default/old", 1000, 10)},
+                TimelineLanes::ByKey, geometry());
         // Lanes sorted by key (the old key keeps its lane), bars only inside the last 10 s
         QCOMPARE(l.lanes, QStringList({"default/api", "default/old", "default/web"}));
         QCOMPARE(l.bars.size(), 3);
@@ -71,8 +73,9 @@ private Q_SLOTS:
     void shouldStackConcurrentReconcilesOnWorkerLanes()
     {
         // Two overlapping reconciles need two workers; a later one reuses the first free lane
-        const TimelineLayout l = layoutTimeline({item(0, "a", 91000, 2000), item(1, "b", 92000, 2000), item(2, "c", 93500, 100)},
-                                                TimelineLanes::ByWorker, geometry());
+        const TimelineLayout l
+            = layoutTimeline({item(0, "a", 91000, 2000), item(1, "b", 92000, 2000), item(2, "c", 93500, 100)},
+                TimelineLanes::ByWorker, geometry());
         QCOMPARE(l.lanes.size(), 2);
         QCOMPARE(l.bars.size(), 3);
         QCOMPARE(l.bars[0].lane, 0);
@@ -82,18 +85,19 @@ private Q_SLOTS:
 
     void shouldKeepInstantReconcilesVisibleAndClickable()
     {
-        const TimelineLayout l = layoutTimeline({item(7, "a", 99000, 0, ReconcileTrace::Result::Error)}, TimelineLanes::ByKey,
-                                                geometry());
+        const TimelineLayout l
+            = layoutTimeline({item(7, "a", 99000, 0, ReconcileTrace::Result::Error)}, TimelineLanes::ByKey, geometry());
         QCOMPARE(l.bars[0].rect.width(), TimelineLayout::MinBarWidth);
         QCOMPARE(l.bars[0].result, ReconcileTrace::Result::Error);
         QCOMPARE(l.rowAt(QPointF(990 + 3, 20)), 7); // within the 3 px tolerance
         QCOMPARE(l.rowAt(QPointF(900, 20)), -1);
-        QCOMPARE(l.rowAt(QPointF(990, 60)), -1);    // another lane
+        QCOMPARE(l.rowAt(QPointF(990, 60)), -1); // another lane
     }
 
     void shouldShadePausedPeriodsUpToNowWhenStillPaused()
     {
-        const TimelineLayout l = layoutTimeline({}, TimelineLanes::ByKey, geometry(), {{92000, 94000}, {98000, -1}, {1000, 2000}});
+        const TimelineLayout l
+            = layoutTimeline({}, TimelineLanes::ByKey, geometry(), {{92000, 94000}, {98000, -1}, {1000, 2000}});
         QCOMPARE(l.paused.size(), 2);
         QCOMPARE(l.paused[0].left(), 290.0);
         QCOMPARE(l.paused[0].width(), 200.0);

@@ -7,10 +7,7 @@
 #include <QTest>
 
 namespace {
-QString opbenchBinary()
-{
-    return QStringLiteral(OPBENCH_BINARY_DIR "/app/opbench");
-}
+QString opbenchBinary() { return QStringLiteral(OPBENCH_BINARY_DIR "/app/opbench"); }
 } // namespace
 
 class tst_Screenshot : public QObject
@@ -33,7 +30,8 @@ private Q_SLOTS:
         const QString png = dir.filePath(QStringLiteral("window.png"));
         QProcess p;
         p.setProcessChannelMode(QProcess::ForwardedChannels);
-        p.start(opbenchBinary(), {QStringLiteral("--screenshot"), png, QStringLiteral("--exit-after"), QStringLiteral("3")});
+        p.start(opbenchBinary(),
+            {QStringLiteral("--screenshot"), png, QStringLiteral("--exit-after"), QStringLiteral("3")});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QCOMPARE(p.exitCode(), 0);

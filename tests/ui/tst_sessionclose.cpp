@@ -41,7 +41,8 @@ private Q_SLOTS:
         so.kubeconfig = api.kubeconfigPath();
         auto session = std::make_unique<EngineSession>(so);
         LeadershipState state;
-        connect(session->leadership(), &Leadership::leadershipState, this, [&state](const LeadershipState &s) { state = s; });
+        connect(session->leadership(), &Leadership::leadershipState, this,
+            [&state](const LeadershipState &s) { state = s; });
         session->start();
         QTRY_VERIFY_WITH_TIMEOUT(state.role == LeadershipState::Role::Leader, 30000);
         const QString identity = state.identity;
@@ -52,14 +53,16 @@ private Q_SLOTS:
 
         // Then the Lease names no holder already: released, not left to expire
         const Lease after = lease(rest);
-        QVERIFY2(after.holderIdentity().isEmpty(), qPrintable(QStringLiteral("the lease is still held by %1").arg(after.holderIdentity())));
+        QVERIFY2(after.holderIdentity().isEmpty(),
+            qPrintable(QStringLiteral("the lease is still held by %1").arg(after.holderIdentity())));
         QCOMPARE(after.leaseDurationSeconds(), 1);
     }
 
 private:
     static Lease lease(RestClient &rest)
     {
-        const GroupVersionResource leases{QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};
+        const GroupVersionResource leases{
+            QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("leases")};
         auto got = QCoro::waitFor(rest.get(leases, QStringLiteral("default"), myapp::leaseName()));
         return got.ok() ? Lease(got.value()) : Lease();
     }

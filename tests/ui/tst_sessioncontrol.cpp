@@ -17,11 +17,11 @@ private Q_SLOTS:
     void initTestCase()
     {
         m_session = std::make_unique<EngineSession>(SessionOptions{});
-        connect(m_session->controller(), &ControllerObserver::controlState, this, [this](const ControlState &s) { m_state = s; });
+        connect(m_session->controller(), &ControllerObserver::controlState, this,
+            [this](const ControlState &s) { m_state = s; });
         connect(m_session->queue(), &QueueObserver::sample, this, [this](const QueueSample &s) { m_queue = s; });
-        connect(m_session->controller(), &ControllerObserver::reconcilesFinished, this, [this](const QList<ReconcileTrace> &t) {
-            m_traces.append(t);
-        });
+        connect(m_session->controller(), &ControllerObserver::reconcilesFinished, this,
+            [this](const QList<ReconcileTrace> &t) { m_traces.append(t); });
         connect(m_session->cacheFeed(), &CacheFeed::batch, this, [this](const CacheBatch &b) {
             for (const CacheEntry &e : b.entries)
                 m_cacheKeys.insert(e.kind + u'/' + e.object.key());

@@ -25,7 +25,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         m_session = std::make_unique<EngineSession>(SessionOptions{});
-        m_tester = std::make_unique<QAbstractItemModelTester>(&m_children, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m_tester = std::make_unique<QAbstractItemModelTester>(
+            &m_children, QAbstractItemModelTester::FailureReportingMode::QtTest);
         connect(m_session->cacheFeed(), &CacheFeed::batch, &m_children, &ChildrenTreeModel::apply);
         connect(m_session->controller(), &ControllerObserver::controlState, this, [this](const ControlState &s) {
             if (m_state.pendingCalls.isEmpty() && !s.pendingCalls.isEmpty())
@@ -34,7 +35,7 @@ private Q_SLOTS:
         });
         connect(m_session->queue(), &QueueObserver::sample, this, [this](const QueueSample &s) { m_queue = s; });
         connect(m_session->controller(), &ControllerObserver::reconcilesFinished, this,
-                [this](const QList<ReconcileTrace> &t) { m_traces.append(t); });
+            [this](const QList<ReconcileTrace> &t) { m_traces.append(t); });
         connect(m_session->cacheFeed(), &CacheFeed::batch, this, [this](const CacheBatch &b) {
             for (const CacheEntry &e : b.entries) {
                 const QString id = e.kind + u'/' + e.object.key();
@@ -63,7 +64,8 @@ private Q_SLOTS:
         const QString oldUid = m_objects.value(id).uid();
         QTRY_VERIFY_WITH_TIMEOUT(m_children.indexOfUid(oldUid).isValid(), 10000);
         // When the user deletes the Deployment
-        m_session->post(&WorkbenchEngine::deleteObject, QStringLiteral("Deployment"), QStringLiteral("default/frontend"));
+        m_session->post(
+            &WorkbenchEngine::deleteObject, QStringLiteral("Deployment"), QStringLiteral("default/frontend"));
         // Then it leaves the tree and the controller's new Deployment (new uid) appears under the app
         QTRY_VERIFY_WITH_TIMEOUT(!m_children.indexOfUid(oldUid).isValid(), 10000);
         QTRY_VERIFY_WITH_TIMEOUT(m_objects.contains(id) && m_objects.value(id).uid() != oldUid, 20000);
@@ -129,7 +131,8 @@ private Q_SLOTS:
         m_session->post(&ControllerObserver::stepInto, key);
         // Then the reconcile halts before its first client call, which is shown, and does not finish
         QTRY_VERIFY_WITH_TIMEOUT(m_halts == halts + 1, 10000);
-        QVERIFY2(m_state.pendingCalls.first().contains(QStringLiteral("bp-app")), qPrintable(m_state.pendingCalls.first()));
+        QVERIFY2(
+            m_state.pendingCalls.first().contains(QStringLiteral("bp-app")), qPrintable(m_state.pendingCalls.first()));
         QTest::qWait(500);
         QCOMPARE(tracesFor(key), 0);
         QVERIFY(!m_state.pendingCalls.isEmpty());
@@ -160,8 +163,8 @@ private:
 
     int tracesFor(const QString &key) const
     {
-        return int(std::count_if(m_traces.begin(), m_traces.end(),
-                                 [&key](const ReconcileTrace &t) { return t.request.toString() == key; }));
+        return int(std::count_if(
+            m_traces.begin(), m_traces.end(), [&key](const ReconcileTrace &t) { return t.request.toString() == key; }));
     }
 
     ReconcileTrace lastTraceFor(const QString &key) const

@@ -21,7 +21,8 @@ using namespace opbench;
 using namespace opbench::ui;
 
 namespace {
-const GroupVersionResource MyApps{QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")};
+const GroupVersionResource MyApps{
+    QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")};
 const QString Kind = QStringLiteral("MyApplication");
 
 int replicasOf(const CacheTreeModel *model, const QString &key)
@@ -59,22 +60,24 @@ private Q_SLOTS:
 
         // When "worker" is scaled and "cache" is deleted
         auto patched = QCoro::waitFor(client.patch(MyApps, QStringLiteral("default"), QStringLiteral("worker"),
-                                                   PatchType::Merge, QByteArray(R"({"spec":{"replicas":4}})")));
+            PatchType::Merge, QByteArray(R"({"spec":{"replicas":4}})")));
         QVERIFY(patched.ok());
         auto removed = QCoro::waitFor(client.remove(MyApps, QStringLiteral("default"), QStringLiteral("cache")));
         QVERIFY(removed.ok());
         QTRY_VERIFY_WITH_TIMEOUT(!live.indexOf(Kind, QStringLiteral("default/cache")).isValid(), 10000);
         QTRY_COMPARE_WITH_TIMEOUT(replicasOf(&live, QStringLiteral("default/worker")), 4, 10000);
-        QTRY_VERIFY_WITH_TIMEOUT(panel.historySlider()->isEnabled() && panel.historySlider()->maximum() > before.toInt(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            panel.historySlider()->isEnabled() && panel.historySlider()->maximum() > before.toInt(), 5000);
         QVERIFY(panel.historySlider()->minimum() <= before.toInt());
         QVERIFY(!panel.isViewingPast());
 
         // And the user drags the history slider back to before those changes
         panel.historySlider()->setValue(before.toInt());
         // Then the tree shows the past: the deleted app is there, the scaled one has its old replicas
-        QTRY_VERIFY2_WITH_TIMEOUT(panel.isViewingPast(), qPrintable(panel.timeTravelBanner()->text() + u' ' + before + u' '
-                                                                     + QString::number(panel.historySlider()->minimum())),
-                                  10000);
+        QTRY_VERIFY2_WITH_TIMEOUT(panel.isViewingPast(),
+            qPrintable(panel.timeTravelBanner()->text() + u' ' + before + u' '
+                + QString::number(panel.historySlider()->minimum())),
+            10000);
         const CacheTreeModel *past = panel.shownModel();
         QVERIFY(past != &live);
         QVERIFY(past->indexOf(Kind, QStringLiteral("default/cache")).isValid());

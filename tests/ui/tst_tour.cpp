@@ -38,9 +38,9 @@ private Q_SLOTS:
                 m_oldestRv = b.oldestRv;
         });
         connect(m_window->session()->controller(), &ControllerObserver::controlState, this,
-                [this](const ControlState &s) { m_control = s; });
+            [this](const ControlState &s) { m_control = s; });
         connect(m_window->session()->leadership(), &Leadership::leadershipState, this,
-                [this](const LeadershipState &s) { m_leadershipRole = s.role; });
+            [this](const LeadershipState &s) { m_leadershipRole = s.role; });
         connect(m_window->session(), &EngineSession::started, this, [this] { m_started = true; });
         QTRY_VERIFY_WITH_TIMEOUT(m_started, 30000);
         auto config = loadConfig(m_window->session()->cluster().kubeconfigPath);
@@ -74,10 +74,11 @@ private Q_SLOTS:
         lesson(QStringLiteral("sync"), [] {});
         // 2. follow one key: create an app with the Children panel's intent.
         lesson(QStringLiteral("follow-key"),
-               [session] { session->createApplication(QStringLiteral("tour-app"), QStringLiteral("nginx:1.25"), 1); });
+            [session] { session->createApplication(QStringLiteral("tour-app"), QStringLiteral("nginx:1.25"), 1); });
         // 3. level-triggered: delete the owned Deployment from the Children panel.
         lesson(QStringLiteral("level-triggered"), [session] {
-            session->post(&WorkbenchEngine::deleteObject, QStringLiteral("Deployment"), QStringLiteral("default/tour-app"));
+            session->post(
+                &WorkbenchEngine::deleteObject, QStringLiteral("Deployment"), QStringLiteral("default/tour-app"));
         });
         // 4. de-duplication: pause, then two changes to one app (as kubectl patch would send them).
         lesson(QStringLiteral("dedup"), [this, session] {
@@ -112,11 +113,14 @@ private Q_SLOTS:
             session->post(&CacheFeed::requestCacheAt, m_oldestRv);
         });
         // 10. hand off to the headless build and take back.
-        lesson(QStringLiteral("hand-off"), [this, session] {
-            session->post(&Leadership::handOff);
-            QTRY_COMPARE_WITH_TIMEOUT(int(leadershipRole()), int(LeadershipState::Role::HandedOff), 60000);
-            session->post(&Leadership::takeBack);
-        }, 90000);
+        lesson(
+            QStringLiteral("hand-off"),
+            [this, session] {
+                session->post(&Leadership::handOff);
+                QTRY_COMPARE_WITH_TIMEOUT(int(leadershipRole()), int(LeadershipState::Role::HandedOff), 60000);
+                session->post(&Leadership::takeBack);
+            },
+            90000);
         QCOMPARE(tour->state().completed.size(), tour->state().count);
         m_window->tourPanel()->nextButton()->click();
         QVERIFY(tour->state().finished);
@@ -138,8 +142,7 @@ private Q_SLOTS:
 
 private:
     /// Performs `action` for the current lesson `id`, then waits until the tour saw it happen.
-    template<typename Action>
-    void lesson(const QString &id, Action action, int timeoutMs = 30000)
+    template<typename Action> void lesson(const QString &id, Action action, int timeoutMs = 30000)
     {
         workbench::Tour *tour = m_window->tour();
         QCOMPARE(tour->state().lesson.id, id);
@@ -153,7 +156,8 @@ private:
 
     void patchReplicas(const QString &name, int replicas)
     {
-        const GroupVersionResource apps{QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")};
+        const GroupVersionResource apps{
+            QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")};
         const QByteArray patch = QStringLiteral(R"({"spec":{"replicas":%1}})").arg(replicas).toUtf8();
         auto r = QCoro::waitFor(m_rest->patch(apps, QStringLiteral("default"), name, PatchType::Merge, patch));
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message()));

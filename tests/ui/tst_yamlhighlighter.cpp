@@ -23,10 +23,7 @@ QColor colourAt(QTextDocument &doc, int line, int column)
     }
     return {};
 }
-QColor colourOf(YamlHighlighter::Token t)
-{
-    return YamlHighlighter::tokenFormat(t).foreground().color();
-}
+QColor colourOf(YamlHighlighter::Token t) { return YamlHighlighter::tokenFormat(t).foreground().color(); }
 } // namespace
 
 class tst_YamlHighlighter : public QObject
@@ -42,12 +39,15 @@ private Q_SLOTS:
         QTest::newRow("yaml key") << yaml << 3 << int(YamlHighlighter::Token::Key);
         QTest::newRow("yaml quoted string") << yaml << 12 << int(YamlHighlighter::Token::String);
         QTest::newRow("yaml number") << QStringLiteral("replicas: 3") << 10 << int(YamlHighlighter::Token::Number);
-        QTest::newRow("yaml plain string") << QStringLiteral("phase: Running") << 8 << int(YamlHighlighter::Token::String);
+        QTest::newRow("yaml plain string")
+            << QStringLiteral("phase: Running") << 8 << int(YamlHighlighter::Token::String);
         QTest::newRow("yaml boolean") << QStringLiteral("ready: true") << 8 << int(YamlHighlighter::Token::Literal);
         QTest::newRow("yaml null") << QStringLiteral("- name: null") << 9 << int(YamlHighlighter::Token::Literal);
         QTest::newRow("comment") << QStringLiteral("a: 1 # note") << 7 << int(YamlHighlighter::Token::Comment);
-        QTest::newRow("json key") << QStringLiteral("{\"kind\": \"Pod\", \"n\": 2}") << 2 << int(YamlHighlighter::Token::Key);
-        QTest::newRow("json number") << QStringLiteral("  \"replicas\": 12,") << 15 << int(YamlHighlighter::Token::Number);
+        QTest::newRow("json key") << QStringLiteral("{\"kind\": \"Pod\", \"n\": 2}") << 2
+                                  << int(YamlHighlighter::Token::Key);
+        QTest::newRow("json number") << QStringLiteral("  \"replicas\": 12,") << 15
+                                     << int(YamlHighlighter::Token::Number);
     }
 
     void shouldColourYamlTokens()
@@ -73,8 +73,7 @@ private Q_SLOTS:
     {
         const QStringList before{"a: 1", "b: 2", "c: 3"};
         const QStringList after{"a: 1", "b: 5", "c: 3", "d: 4"};
-        QCOMPARE(lineDiff(before, after),
-                 (QStringList{"  a: 1", "- b: 2", "+ b: 5", "  c: 3", "+ d: 4"}));
+        QCOMPARE(lineDiff(before, after), (QStringList{"  a: 1", "- b: 2", "+ b: 5", "  c: 3", "+ d: 4"}));
     }
 };
 

@@ -88,8 +88,9 @@ void ConnectDialog::connectSignals()
 void ConnectDialog::loadContexts()
 {
     m_list->clear();
-    auto *embedded = new QTreeWidgetItem(m_list, {tr("Embedded cluster (started by opbench)"), tr("127.0.0.1, free port"),
-                                                  tr("admin"), QStringLiteral("default")});
+    auto *embedded = new QTreeWidgetItem(m_list,
+        {tr("Embedded cluster (started by opbench)"), tr("127.0.0.1, free port"), tr("admin"),
+            QStringLiteral("default")});
     embedded->setData(0, ContextRole, QString());
     auto kc = Kubeconfig::load(m_path);
     if (!kc) {
@@ -101,8 +102,9 @@ void ConnectDialog::loadContexts()
     for (const KubeconfigContext &c : std::as_const(kc->contexts)) {
         const KubeconfigCluster *cluster = kc->cluster(c.cluster);
         const QString name = c.name == kc->currentContext ? tr("%1 (current)").arg(c.name) : c.name;
-        auto *item = new QTreeWidgetItem(m_list, {name, cluster ? cluster->server : tr("(no cluster %1)").arg(c.cluster), c.user,
-                                                  c.namespaceName.isEmpty() ? QStringLiteral("default") : c.namespaceName});
+        auto *item = new QTreeWidgetItem(m_list,
+            {name, cluster ? cluster->server : tr("(no cluster %1)").arg(c.cluster), c.user,
+                c.namespaceName.isEmpty() ? QStringLiteral("default") : c.namespaceName});
         item->setData(0, ContextRole, c.name);
     }
     if (kc->contexts.isEmpty())
@@ -111,8 +113,8 @@ void ConnectDialog::loadContexts()
 
 void ConnectDialog::browse()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Choose a kubeconfig"), m_path,
-                                                      tr("Kubeconfig (*.yaml *.yml *.conf config);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Choose a kubeconfig"), m_path, tr("Kubeconfig (*.yaml *.yml *.conf config);;All files (*)"));
     if (path.isEmpty())
         return;
     m_path = path;
@@ -151,7 +153,8 @@ void ConnectDialog::testSelected()
 {
     const SessionOptions o = selectedOptions();
     if (o.context.isEmpty()) {
-        m_last = ProbeResult{ProbeResult::Outcome::Ok, QString(), QString(), tr("The embedded cluster needs no checks.")};
+        m_last
+            = ProbeResult{ProbeResult::Outcome::Ok, QString(), QString(), tr("The embedded cluster needs no checks.")};
         m_message->setText(m_last.message);
         Q_EMIT probeFinished(m_last);
         if (m_acceptOnSuccess)
@@ -194,7 +197,7 @@ void ConnectDialog::setBusy(bool busy, const QString &text)
     m_message->setStyleSheet(QString());
     m_message->setText(text);
     for (QWidget *w : {static_cast<QWidget *>(m_test), static_cast<QWidget *>(m_connect),
-                       static_cast<QWidget *>(m_installCrd), static_cast<QWidget *>(m_list)})
+             static_cast<QWidget *>(m_installCrd), static_cast<QWidget *>(m_list)})
         w->setEnabled(!busy);
 }
 

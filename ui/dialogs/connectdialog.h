@@ -23,7 +23,8 @@ class ConnectDialog : public QDialog
 public:
     /// `kubeconfigPath` empty: KUBECONFIG, else ~/.kube/config. `preselect`: a context name, or
     /// empty for the embedded cluster.
-    explicit ConnectDialog(const QString &kubeconfigPath = {}, const QString &preselect = {}, QWidget *parent = nullptr);
+    explicit ConnectDialog(
+        const QString &kubeconfigPath = {}, const QString &preselect = {}, QWidget *parent = nullptr);
 
     /// The listed context names (the embedded cluster is listed first, as "").
     QStringList contextNames() const;

@@ -28,8 +28,8 @@ struct CacheTreeModel::Node
             return 0;
         const auto &sib = parent->children;
         if (type != NodeType::Kind) {
-            const auto it = std::lower_bound(sib.begin(), sib.end(), name,
-                                             [](const auto &n, const QString &v) { return n->name < v; });
+            const auto it = std::lower_bound(
+                sib.begin(), sib.end(), name, [](const auto &n, const QString &v) { return n->name < v; });
             return int(it - sib.begin());
         }
         const auto it = std::find_if(sib.begin(), sib.end(), [this](const auto &n) { return n.get() == this; });
@@ -37,23 +37,16 @@ struct CacheTreeModel::Node
     }
 };
 
-QString clusterScopeName()
-{
-    return QStringLiteral("(cluster)");
-}
+QString clusterScopeName() { return QStringLiteral("(cluster)"); }
 
 namespace {
-QString namespaceOf(const Object &o)
-{
-    return o.namespaceName().isEmpty() ? clusterScopeName() : o.namespaceName();
-}
+QString namespaceOf(const Object &o) { return o.namespaceName().isEmpty() ? clusterScopeName() : o.namespaceName(); }
 } // namespace
 
 CacheTreeModel::CacheTreeModel(QObject *parent)
     : QAbstractItemModel(parent)
     , m_root(std::make_unique<Node>())
-{
-}
+{ }
 
 CacheTreeModel::~CacheTreeModel() = default;
 
@@ -79,14 +72,11 @@ void CacheTreeModel::apply(const CacheBatch &batch)
 
 int CacheTreeModel::syncedCount() const
 {
-    return int(std::count_if(m_root->children.begin(), m_root->children.end(),
-                             [](const auto &k) { return k->state.synced; }));
+    return int(
+        std::count_if(m_root->children.begin(), m_root->children.end(), [](const auto &k) { return k->state.synced; }));
 }
 
-int CacheTreeModel::informerCount() const
-{
-    return int(m_root->children.size());
-}
+int CacheTreeModel::informerCount() const { return int(m_root->children.size()); }
 
 CacheTreeModel::Node *CacheTreeModel::kindNode(const QString &kind, bool create)
 {
@@ -128,10 +118,11 @@ CacheTreeModel::Node *CacheTreeModel::childNode(Node *parent, const QString &nam
     return raw;
 }
 
-void CacheTreeModel::applyGroup(const QString &kind, const QString &ns, const QMap<QString, const CacheEntry *> &entries)
+void CacheTreeModel::applyGroup(
+    const QString &kind, const QString &ns, const QMap<QString, const CacheEntry *> &entries)
 {
-    const bool anyUpsert = std::any_of(entries.cbegin(), entries.cend(),
-                                       [](const CacheEntry *e) { return e->op == CacheEntry::Op::Upsert; });
+    const bool anyUpsert = std::any_of(
+        entries.cbegin(), entries.cend(), [](const CacheEntry *e) { return e->op == CacheEntry::Op::Upsert; });
     Node *k = kindNode(kind, anyUpsert);
     if (!k)
         return;
@@ -201,7 +192,8 @@ void CacheTreeModel::removeRowRanges(Node *parent, QList<int> rows)
     parent->objects = int(c.size());
 }
 
-CacheTreeModel::Node *CacheTreeModel::insertObjects(Node *k, Node *n, const QString &ns, std::vector<std::unique_ptr<Node>> added)
+CacheTreeModel::Node *CacheTreeModel::insertObjects(
+    Node *k, Node *n, const QString &ns, std::vector<std::unique_ptr<Node>> added)
 {
     if (!n) {
         // A new namespace arrives with all its objects in one row insert.
@@ -215,7 +207,8 @@ CacheTreeModel::Node *CacheTreeModel::insertObjects(Node *k, Node *n, const QStr
         node->objects = int(node->children.size());
         Node *raw = node.get();
         auto &kc = k->children;
-        const auto pos = std::lower_bound(kc.begin(), kc.end(), ns, [](const auto &x, const QString &v) { return x->name < v; });
+        const auto pos
+            = std::lower_bound(kc.begin(), kc.end(), ns, [](const auto &x, const QString &v) { return x->name < v; });
         const int row = int(pos - kc.begin());
         beginInsertRows(indexOfNode(k), row, row);
         kc.insert(kc.begin() + row, std::move(node));
@@ -228,15 +221,15 @@ CacheTreeModel::Node *CacheTreeModel::insertObjects(Node *k, Node *n, const QStr
     // Back to front: each run of new names that falls between the same two existing rows is
     // one beginInsertRows; earlier positions stay valid.
     for (size_t end = added.size(); end > 0;) {
-        const auto pos = std::lower_bound(c.begin(), c.end(), added[end - 1]->name,
-                                          [](const auto &x, const QString &v) { return x->name < v; });
+        const auto pos = std::lower_bound(
+            c.begin(), c.end(), added[end - 1]->name, [](const auto &x, const QString &v) { return x->name < v; });
         const int row = int(pos - c.begin());
         size_t start = end - 1;
         while (start > 0 && (row == 0 || c[size_t(row) - 1]->name < added[start - 1]->name))
             --start;
         beginInsertRows(indexOfNode(n), row, row + int(end - start) - 1);
         c.insert(c.begin() + row, std::make_move_iterator(added.begin() + qsizetype(start)),
-                 std::make_move_iterator(added.begin() + qsizetype(end)));
+            std::make_move_iterator(added.begin() + qsizetype(end)));
         endInsertRows();
         end = start;
     }
@@ -331,10 +324,7 @@ int CacheTreeModel::rowCount(const QModelIndex &parent) const
     return int(nodeOf(parent)->children.size());
 }
 
-int CacheTreeModel::columnCount(const QModelIndex &) const
-{
-    return ColumnCount;
-}
+int CacheTreeModel::columnCount(const QModelIndex &) const { return ColumnCount; }
 
 QVariant CacheTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
@@ -379,7 +369,7 @@ QVariant CacheTreeModel::kindData(const Node &node, int column, int role) const
     if (role == Qt::ToolTipRole) {
         return tr("Informer for %1: %2. Last LIST at resourceVersion %3; newest event %4.")
             .arg(node.name, s.synced ? tr("synced") : tr("not synced yet"),
-                 s.lastSyncRv.isEmpty() ? tr("(none)") : s.lastSyncRv, s.latestRv.isEmpty() ? tr("(none)") : s.latestRv);
+                s.lastSyncRv.isEmpty() ? tr("(none)") : s.lastSyncRv, s.latestRv.isEmpty() ? tr("(none)") : s.latestRv);
     }
     return {};
 }

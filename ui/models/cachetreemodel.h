@@ -55,7 +55,6 @@ Q_SIGNALS:
     void historyRangeChanged(qint64 oldest, qint64 latest);
 
 public:
-
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;
     int rowCount(const QModelIndex &parent = {}) const override;

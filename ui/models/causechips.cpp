@@ -18,14 +18,16 @@ QString objectRef(const Cause &c, const QString &ns)
     // GroupVersionKind::toString() ("Deployment.v1.apps"); also the Go form "apps/v1, Kind=Deployment".
     const qsizetype eq = c.sourceGvk.indexOf(QLatin1String("Kind="));
     const QString kind = eq >= 0 ? c.sourceGvk.mid(eq + 5) : c.sourceGvk.section(u'.', 0, 0);
-    const QString key = !ns.isEmpty() && c.sourceKey.startsWith(ns + u'/') ? c.sourceKey.mid(ns.size() + 1) : c.sourceKey;
+    const QString key
+        = !ns.isEmpty() && c.sourceKey.startsWith(ns + u'/') ? c.sourceKey.mid(ns.size() + 1) : c.sourceKey;
     return kind.isEmpty() ? key : kind + u'/' + key;
 }
 
 QString seconds(Clock::Duration d)
 {
     const double ms = std::chrono::duration<double, std::milli>(d).count();
-    return ms >= 1000.0 ? QString::number(ms / 1000.0, 'g', 3) + u's' : QString::number(ms, 'g', 3) + QLatin1String("ms");
+    return ms >= 1000.0 ? QString::number(ms / 1000.0, 'g', 3) + u's'
+                        : QString::number(ms, 'g', 3) + QLatin1String("ms");
 }
 
 QString withRv(QString text, const Cause &c)

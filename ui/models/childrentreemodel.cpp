@@ -16,13 +16,14 @@ struct ChildrenTreeModel::Node
     QString kind;
     Object object;
     Node *parent = nullptr;
-    QString waitingFor; // owner uid while unattached
+    QString waitingFor;                          // owner uid while unattached
     std::vector<std::unique_ptr<Node>> children; // sorted by kind, then name
 
     int row() const
     {
         const auto &sib = parent->children;
-        return int(std::find_if(sib.begin(), sib.end(), [this](const auto &n) { return n.get() == this; }) - sib.begin());
+        return int(
+            std::find_if(sib.begin(), sib.end(), [this](const auto &n) { return n.get() == this; }) - sib.begin());
     }
 };
 
@@ -31,18 +32,20 @@ namespace {
 QString podReason(const Object &pod)
 {
     for (const auto &cs : pod.value({QLatin1String("status"), QLatin1String("containerStatuses")}).toArray()) {
-        const QString reason = cs.toObject().value(QStringLiteral("state")).toObject().value(QStringLiteral("waiting"))
-                                   .toObject().value(QStringLiteral("reason")).toString();
+        const QString reason = cs.toObject()
+                                   .value(QStringLiteral("state"))
+                                   .toObject()
+                                   .value(QStringLiteral("waiting"))
+                                   .toObject()
+                                   .value(QStringLiteral("reason"))
+                                   .toString();
         if (!reason.isEmpty())
             return reason;
     }
     return {};
 }
 
-int intAt(const Object &o, QLatin1String a, QLatin1String b)
-{
-    return o.value({a, b}).toInt();
-}
+int intAt(const Object &o, QLatin1String a, QLatin1String b) { return o.value({a, b}).toInt(); }
 
 } // namespace
 
@@ -50,9 +53,13 @@ QString childStatusText(const QString &kind, const Object &o)
 {
     const QLatin1String status("status"), spec("spec"), replicas("replicas");
     if (kind == u"Deployment")
-        return QObject::tr("%1/%2 available").arg(intAt(o, status, QLatin1String("availableReplicas"))).arg(intAt(o, spec, replicas));
+        return QObject::tr("%1/%2 available")
+            .arg(intAt(o, status, QLatin1String("availableReplicas")))
+            .arg(intAt(o, spec, replicas));
     if (kind == u"ReplicaSet")
-        return QObject::tr("%1/%2 ready").arg(intAt(o, status, QLatin1String("readyReplicas"))).arg(intAt(o, spec, replicas));
+        return QObject::tr("%1/%2 ready")
+            .arg(intAt(o, status, QLatin1String("readyReplicas")))
+            .arg(intAt(o, spec, replicas));
     const QString phase = o.value({status, QLatin1String("phase")}).toString();
     if (kind == u"Pod") {
         const QString reason = podReason(o);
@@ -73,15 +80,13 @@ QString childStatusText(const QString &kind, const Object &o)
 
 ChildrenTreeModel::ChildrenTreeModel(QObject *parent)
     : ChildrenTreeModel(QStringLiteral("MyApplication"), parent)
-{
-}
+{ }
 
 ChildrenTreeModel::ChildrenTreeModel(QString rootKind, QObject *parent)
     : QAbstractItemModel(parent)
     , m_rootKind(std::move(rootKind))
     , m_root(std::make_unique<Node>())
-{
-}
+{ }
 
 ChildrenTreeModel::~ChildrenTreeModel() = default;
 
@@ -231,10 +236,7 @@ int ChildrenTreeModel::rowCount(const QModelIndex &parent) const
     return int(p->children.size());
 }
 
-int ChildrenTreeModel::columnCount(const QModelIndex &) const
-{
-    return ColumnCount;
-}
+int ChildrenTreeModel::columnCount(const QModelIndex &) const { return ColumnCount; }
 
 QVariant ChildrenTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
@@ -263,7 +265,8 @@ QVariant ChildrenTreeModel::data(const QModelIndex &index, int role) const
         return {};
     }
     case Qt::ToolTipRole:
-        return index.column() == StatusColumn ? QVariant(objectBadge(n.kind, n.object).toolTip) : QVariant(n.object.key());
+        return index.column() == StatusColumn ? QVariant(objectBadge(n.kind, n.object).toolTip)
+                                              : QVariant(n.object.key());
     case BadgeTextRole:
         return index.column() == StatusColumn ? QVariant(objectBadge(n.kind, n.object).text) : QVariant();
     case BadgeColourRole:

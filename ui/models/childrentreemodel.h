@@ -50,8 +50,8 @@ private:
 
     QString m_rootKind;
     std::unique_ptr<Node> m_root;
-    QHash<QString, Node *> m_byUid;                 // every known node (owned by its parent's children or m_waiting)
-    QHash<QString, QList<Node *>> m_waitingFor;     // owner uid -> nodes waiting for it
+    QHash<QString, Node *> m_byUid;             // every known node (owned by its parent's children or m_waiting)
+    QHash<QString, QList<Node *>> m_waitingFor; // owner uid -> nodes waiting for it
     std::unordered_map<const Node *, std::unique_ptr<Node>> m_unattached; // owner not known (owned here)
 };
 

@@ -6,8 +6,7 @@ namespace opbench::ui {
 IdleTracker::IdleTracker(int quietSamples, QObject *parent)
     : QObject(parent)
     , m_quietSamples(std::max(1, quietSamples))
-{
-}
+{ }
 
 void IdleTracker::addSample(const QueueSample &sample)
 {

@@ -17,8 +17,8 @@ enum BadgeRoles { BadgeTextRole = Qt::UserRole + 100, BadgeColourRole };
 
 struct ObjectBadge
 {
-    QString text;   ///< "Running", "Failed", "2/3"; empty: no badge
-    QColor colour;  ///< the pill's colour
+    QString text;  ///< "Running", "Failed", "2/3"; empty: no badge
+    QColor colour; ///< the pill's colour
     QString toolTip;
 
     bool isEmpty() const { return text.isEmpty(); }

@@ -16,40 +16,42 @@ struct StageInfo
 
 constexpr StageInfo Stages[PipelineModel::StageCount] = {
     {QT_TRANSLATE_NOOP("PipelineModel", "API server"), "faultsDock",
-     QT_TRANSLATE_NOOP("PipelineModel", "Stores every object and gives each change a new resourceVersion; sends "
-                                        "watch events to whoever watches. The Faults panel breaks it on purpose.")},
+        QT_TRANSLATE_NOOP("PipelineModel",
+            "Stores every object and gives each change a new resourceVersion; sends "
+            "watch events to whoever watches. The Faults panel breaks it on purpose.")},
     {QT_TRANSLATE_NOOP("PipelineModel", "Reflector · watch"), "cacheDock",
-     QT_TRANSLATE_NOOP("PipelineModel", "One LIST, then one long WATCH per kind: the events that reached the "
-                                        "informers (adds, updates, deletes).")},
+        QT_TRANSLATE_NOOP("PipelineModel",
+            "One LIST, then one long WATCH per kind: the events that reached the "
+            "informers (adds, updates, deletes).")},
     {QT_TRANSLATE_NOOP("PipelineModel", "Cache · store"), "cacheDock",
-     QT_TRANSLATE_NOOP("PipelineModel", "The informers' store, indexed by namespace: what every read of the "
-                                        "reconciler sees. Eventually consistent: it lags the server a little.")},
+        QT_TRANSLATE_NOOP("PipelineModel",
+            "The informers' store, indexed by namespace: what every read of the "
+            "reconciler sees. Eventually consistent: it lags the server a little.")},
     {QT_TRANSLATE_NOOP("PipelineModel", "Event handlers"), "queueDock",
-     QT_TRANSLATE_NOOP("PipelineModel", "Turn each event into a key: For maps an object to its own key, Owns maps a "
-                                        "child (Deployment) to its owner's key. Events become causes, not work items.")},
+        QT_TRANSLATE_NOOP("PipelineModel",
+            "Turn each event into a key: For maps an object to its own key, Owns maps a "
+            "child (Deployment) to its owner's key. Events become causes, not work items.")},
     {QT_TRANSLATE_NOOP("PipelineModel", "Work queue"), "queueDock",
-     QT_TRANSLATE_NOOP("PipelineModel", "Keys waiting for a worker. A key already waiting is not added twice: its "
-                                        "causes merge. Failed keys wait out a growing backoff first.")},
+        QT_TRANSLATE_NOOP("PipelineModel",
+            "Keys waiting for a worker. A key already waiting is not added twice: its "
+            "causes merge. Failed keys wait out a growing backoff first.")},
     {QT_TRANSLATE_NOOP("PipelineModel", "Workers"), "reconcilesDock",
-     QT_TRANSLATE_NOOP("PipelineModel", "Take one key at a time from the queue; a key is never processed by two "
-                                        "workers at once. Pause stops them taking new keys.")},
+        QT_TRANSLATE_NOOP("PipelineModel",
+            "Take one key at a time from the queue; a key is never processed by two "
+            "workers at once. Pause stops them taking new keys.")},
     {QT_TRANSLATE_NOOP("PipelineModel", "Reconciler"), "reconcilesDock",
-     QT_TRANSLATE_NOOP("PipelineModel", "Reconcile(key): reads the whole desired and actual state and makes them "
-                                        "agree. Level-triggered: it does not know which event woke it.")},
+        QT_TRANSLATE_NOOP("PipelineModel",
+            "Reconcile(key): reads the whole desired and actual state and makes them "
+            "agree. Level-triggered: it does not know which event woke it.")},
     {QT_TRANSLATE_NOOP("PipelineModel", "Client writes"), "childrenDock",
-     QT_TRANSLATE_NOOP("PipelineModel", "Creates, updates and deletes sent back to the API server (reads come from "
-                                        "the cache). Each write comes round again as a watch event.")},
+        QT_TRANSLATE_NOOP("PipelineModel",
+            "Creates, updates and deletes sent back to the API server (reads come from "
+            "the cache). Each write comes round again as a watch event.")},
 };
 
-bool isWrite(const TraceCall &c)
-{
-    return c.verb != u"get" && c.verb != u"list";
-}
+bool isWrite(const TraceCall &c) { return c.verb != u"get" && c.verb != u"list"; }
 
-QString number(qint64 n)
-{
-    return QLocale().toString(n);
-}
+QString number(qint64 n) { return QLocale().toString(n); }
 
 } // namespace
 
@@ -86,10 +88,7 @@ void PipelineModel::applyQueue(const QueueSample &sample)
     }
 }
 
-void PipelineModel::applyControl(const ControlState &state)
-{
-    m_control = state;
-}
+void PipelineModel::applyControl(const ControlState &state) { m_control = state; }
 
 void PipelineModel::applyReconciles(const QList<ReconcileTrace> &traces)
 {
@@ -115,23 +114,25 @@ std::array<PipelineModel::Row, PipelineModel::StageCount> PipelineModel::compute
     std::array<Row, StageCount> r{};
     const qint64 handled = m_queue.causesFor + m_queue.causesOwns;
     r[ApiServer] = {m_latestRv, m_latestRv > 0 ? tr("rv %1").arg(m_latestRv) : QStringLiteral("–"),
-                    m_writes == 1 ? tr("1 write received from this controller")
-                                  : tr("%1 writes received from this controller").arg(number(m_writes)), State::Idle, m_events};
-    r[Reflector] = {m_events, number(m_events),
-                    tr("events · %1 watches · synced %2/%1").arg(m_watches).arg(m_synced),
-                    m_synced < m_watches ? State::Syncing : State::Idle, m_events};
+        m_writes == 1 ? tr("1 write received from this controller")
+                      : tr("%1 writes received from this controller").arg(number(m_writes)),
+        State::Idle, m_events};
+    r[Reflector] = {m_events, number(m_events), tr("events · %1 watches · synced %2/%1").arg(m_watches).arg(m_synced),
+        m_synced < m_watches ? State::Syncing : State::Idle, m_events};
     r[Cache] = {m_objects, number(m_objects), tr("objects, indexed by namespace · %1 kinds").arg(m_watches),
-                m_synced < m_watches ? State::Syncing : State::Idle, m_events};
-    r[Handlers] = {handled, number(handled), tr("causes · For %1 · Owns %2").arg(number(m_queue.causesFor), number(m_queue.causesOwns)),
-                   State::Idle, handled};
+        m_synced < m_watches ? State::Syncing : State::Idle, m_events};
+    r[Handlers] = {handled, number(handled),
+        tr("causes · For %1 · Owns %2").arg(number(m_queue.causesFor), number(m_queue.causesOwns)), State::Idle,
+        handled};
     const qint64 added = handled + m_queue.causesRequeue;
     QString queueDetail = tr("ready · %1 processing · %2 waiting").arg(m_queue.processing).arg(m_queue.waiting);
     State queueState = State::Idle;
     if (m_queue.waiting > 0) {
         queueState = State::Backoff;
-        queueDetail = m_nextReadyMs >= 0
-                          ? tr("ready · %1 waiting (backoff), next in %2 s").arg(m_queue.waiting).arg(double(m_nextReadyMs) / 1000.0, 0, 'f', 1)
-                          : tr("ready · %1 waiting (backoff)").arg(m_queue.waiting);
+        queueDetail = m_nextReadyMs >= 0 ? tr("ready · %1 waiting (backoff), next in %2 s")
+                                               .arg(m_queue.waiting)
+                                               .arg(double(m_nextReadyMs) / 1000.0, 0, 'f', 1)
+                                         : tr("ready · %1 waiting (backoff)").arg(m_queue.waiting);
     }
     r[Queue] = {m_queue.depth, number(m_queue.depth), queueDetail, queueState, added};
     const bool halted = !m_control.pendingCalls.isEmpty();
@@ -149,11 +150,11 @@ std::array<PipelineModel::Row, PipelineModel::StageCount> PipelineModel::compute
     QString reconcilerDetail = tr("done · %1 requeued · %2 failed").arg(number(m_requeued), number(m_failed));
     if (halted)
         reconcilerDetail = tr("halted before %1").arg(m_control.pendingCalls.first());
-    r[Reconciler] = {m_reconciles, number(m_reconciles), reconcilerDetail, halted ? State::Stepping : State::Idle,
-                     m_reconciles};
+    r[Reconciler]
+        = {m_reconciles, number(m_reconciles), reconcilerDetail, halted ? State::Stepping : State::Idle, m_reconciles};
     r[ClientWrites] = {m_writes, number(m_writes),
-                       tr("writes · %1 reads from cache · %2 conflicts (409)").arg(number(m_cacheReads), number(m_conflicts)),
-                       State::Idle, m_writes};
+        tr("writes · %1 reads from cache · %2 conflicts (409)").arg(number(m_cacheReads), number(m_conflicts)),
+        State::Idle, m_writes};
     return r;
 }
 
@@ -177,10 +178,7 @@ void PipelineModel::advance()
         Q_EMIT dataChanged(index(first), index(last));
 }
 
-int PipelineModel::rowCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : StageCount;
-}
+int PipelineModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : StageCount; }
 
 QVariant PipelineModel::data(const QModelIndex &index, int role) const
 {
@@ -213,24 +211,12 @@ QVariant PipelineModel::data(const QModelIndex &index, int role) const
     }
 }
 
-qint64 PipelineModel::count(Stage stage) const
-{
-    return m_shown[size_t(stage)].count;
-}
+qint64 PipelineModel::count(Stage stage) const { return m_shown[size_t(stage)].count; }
 
-QString PipelineModel::detail(Stage stage) const
-{
-    return m_shown[size_t(stage)].detail;
-}
+QString PipelineModel::detail(Stage stage) const { return m_shown[size_t(stage)].detail; }
 
-PipelineModel::State PipelineModel::state(Stage stage) const
-{
-    return m_shown[size_t(stage)].state;
-}
+PipelineModel::State PipelineModel::state(Stage stage) const { return m_shown[size_t(stage)].state; }
 
-qint64 PipelineModel::activity(Stage stage) const
-{
-    return m_shown[size_t(stage)].activity;
-}
+qint64 PipelineModel::activity(Stage stage) const { return m_shown[size_t(stage)].activity; }
 
 } // namespace opbench::ui

@@ -9,8 +9,7 @@ namespace opbench::ui {
 
 QueueItemsModel::QueueItemsModel(QObject *parent)
     : QAbstractTableModel(parent)
-{
-}
+{ }
 
 void QueueItemsModel::apply(const QList<QueueRow> &rows)
 {
@@ -42,15 +41,9 @@ void QueueItemsModel::apply(const QList<QueueRow> &rows)
     }
 }
 
-int QueueItemsModel::rowCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
+int QueueItemsModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
 
-int QueueItemsModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int QueueItemsModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant QueueItemsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {

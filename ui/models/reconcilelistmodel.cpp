@@ -41,8 +41,7 @@ QString formatDuration(Clock::Duration d)
 ReconcileListModel::ReconcileListModel(int capacity, QObject *parent)
     : QAbstractTableModel(parent)
     , m_capacity(qMax(1, capacity))
-{
-}
+{ }
 
 void ReconcileListModel::append(const QList<ReconcileTrace> &traces)
 {
@@ -66,10 +65,7 @@ int ReconcileListModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : int(m_traces.size());
 }
 
-int ReconcileListModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int ReconcileListModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant ReconcileListModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
@@ -89,9 +85,8 @@ QVariant ReconcileListModel::display(const ReconcileTrace &t, int column) const
     case CausesColumn:
         return causeChips(t.causes, namespaceOf(t)).join(QStringLiteral(" · "));
     case ResultColumn:
-        return t.result == ReconcileTrace::Result::RequeueAfter
-                   ? tr("after %1").arg(formatDuration(t.requeueAfter))
-                   : ReconcileTrace::resultName(t.result);
+        return t.result == ReconcileTrace::Result::RequeueAfter ? tr("after %1").arg(formatDuration(t.requeueAfter))
+                                                                : ReconcileTrace::resultName(t.result);
     case DurationColumn:
         return formatDuration(t.duration);
     case CallsColumn:

@@ -33,7 +33,7 @@ QList<int> assignLanes(const QList<TimelineItem> &items, TimelineLanes mode, QSt
     QList<qsizetype> order(items.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
-                     [&items](qsizetype a, qsizetype b) { return items.at(a).startMs < items.at(b).startMs; });
+        [&items](qsizetype a, qsizetype b) { return items.at(a).startMs < items.at(b).startMs; });
     QList<qint64> freeAt;
     for (qsizetype i : order) {
         const TimelineItem &it = items.at(i);
@@ -69,8 +69,8 @@ int TimelineLayout::rowAt(QPointF pos) const
     return -1;
 }
 
-TimelineLayout layoutTimeline(const QList<TimelineItem> &items, TimelineLanes mode, const TimelineGeometry &g,
-                              const QList<TimelineSpan> &paused)
+TimelineLayout layoutTimeline(
+    const QList<TimelineItem> &items, TimelineLanes mode, const TimelineGeometry &g, const QList<TimelineSpan> &paused)
 {
     TimelineLayout out;
     out.toMs = g.toMs;
@@ -85,11 +85,11 @@ TimelineLayout layoutTimeline(const QList<TimelineItem> &items, TimelineLanes mo
     }
     out.laneHeight = g.laneHeight;
     out.plot = QRectF(labelWidth, g.axisHeight, std::max<qreal>(1, g.size.width() - labelWidth),
-                      std::max<qreal>(1, g.size.height() - g.axisHeight));
+        std::max<qreal>(1, g.size.height() - g.axisHeight));
     QList<qsizetype> order(items.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
-                     [&items](qsizetype a, qsizetype b) { return items.at(a).startMs < items.at(b).startMs; });
+        [&items](qsizetype a, qsizetype b) { return items.at(a).startMs < items.at(b).startMs; });
     for (qsizetype i : order) {
         const TimelineItem &it = items.at(i);
         const qint64 end = it.startMs + std::max<qint64>(it.durationMs, 0);

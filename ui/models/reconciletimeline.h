@@ -18,9 +18,9 @@ namespace opbench::ui {
 /// One reconcile as the timeline needs it (built from a ReconcileListModel row).
 struct TimelineItem
 {
-    int row = -1;        ///< the row in the ReconcileListModel
-    QString key;         ///< "ns/name"
-    qint64 startMs = 0;  ///< wall clock, ms since the epoch
+    int row = -1;       ///< the row in the ReconcileListModel
+    QString key;        ///< "ns/name"
+    qint64 startMs = 0; ///< wall clock, ms since the epoch
     qint64 durationMs = 0;
     ReconcileTrace::Result result = ReconcileTrace::Result::Success;
 };
@@ -42,21 +42,21 @@ struct TimelineBar
     int row = -1; ///< the model row
     int lane = 0;
     ReconcileTrace::Result result = ReconcileTrace::Result::Success;
-    QRectF rect;  ///< in the view's coordinates
+    QRectF rect; ///< in the view's coordinates
 };
 
 struct TimelineGeometry
 {
-    QSizeF size;            ///< the whole view
-    qreal labelWidth = 90;  ///< lane labels on the left
-    qreal axisHeight = 16;  ///< time axis on top
+    QSizeF size;           ///< the whole view
+    qreal labelWidth = 90; ///< lane labels on the left
+    qreal axisHeight = 16; ///< time axis on top
     qreal laneHeight = 14;
     /// When set, the label column is as wide as the widest lane label (plus a margin) so labels
     /// are never clipped, leaving at least minPlotWidth for the bars.
     std::function<qreal(const QString &)> labelAdvance;
     qreal minPlotWidth = 120;
-    qint64 toMs = 0;        ///< right edge of the window (wall clock)
-    qint64 spanMs = 30000;  ///< width of the window in time
+    qint64 toMs = 0;       ///< right edge of the window (wall clock)
+    qint64 spanMs = 30000; ///< width of the window in time
 };
 
 struct TimelineLayout
@@ -82,6 +82,6 @@ struct TimelineLayout
 /// the window or starting after it get no bar, but ByKey still gives their key a lane so lanes do
 /// not jump while time passes. `paused` periods are shaded.
 TimelineLayout layoutTimeline(const QList<TimelineItem> &items, TimelineLanes lanes, const TimelineGeometry &g,
-                              const QList<TimelineSpan> &paused = {});
+    const QList<TimelineSpan> &paused = {});
 
 } // namespace opbench::ui

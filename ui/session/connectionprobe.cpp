@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/session/connectionprobe.h"
 
-
-#include "engine/api/status.h"
 #include "engine/api/restmapper.h"
+#include "engine/api/status.h"
 #include "engine/client/restclient.h"
 #include "engine/client/restconfig.h"
 #include "engine/sdk/preflight.h"
@@ -81,8 +80,8 @@ QCoro::Task<void> runProbe(ConnectionProbe *probe, QObject *worker, QString path
     r.context = context;
     auto config = probeConfig(path, context);
     if (!config) {
-        r = fail(r, Outcome::ConfigError, QObject::tr("The kubeconfig context \"%1\" cannot be used: %2")
-                                              .arg(context, config.error().message()));
+        r = fail(r, Outcome::ConfigError,
+            QObject::tr("The kubeconfig context \"%1\" cannot be used: %2").arg(context, config.error().message()));
     } else {
         r.server = config->server.toString();
         const QString ns = config->namespaceName;
@@ -109,8 +108,9 @@ QCoro::Task<void> runInstall(ConnectionProbe *probe, QObject *worker, QString pa
             error = installed.error().message();
     }
     const bool ok = error.isEmpty();
-    const QString message = ok ? QObject::tr("Installed the CRDs of operator %1.").arg(hostedOperator().name)
-                               : QObject::tr("Installing the CRDs of operator %1 failed: %2").arg(hostedOperator().name, error);
+    const QString message = ok
+        ? QObject::tr("Installed the CRDs of operator %1.").arg(hostedOperator().name)
+        : QObject::tr("Installing the CRDs of operator %1 failed: %2").arg(hostedOperator().name, error);
     QMetaObject::invokeMethod(probe, [probe, ok, message] { Q_EMIT probe->crdInstalled(ok, message); });
 }
 
@@ -135,12 +135,14 @@ ConnectionProbe::~ConnectionProbe()
 
 void ConnectionProbe::probe(const QString &kubeconfigPath, const QString &context)
 {
-    QMetaObject::invokeMethod(m_worker, [this, kubeconfigPath, context] { runProbe(this, m_worker, kubeconfigPath, context); });
+    QMetaObject::invokeMethod(
+        m_worker, [this, kubeconfigPath, context] { runProbe(this, m_worker, kubeconfigPath, context); });
 }
 
 void ConnectionProbe::installCrd(const QString &kubeconfigPath, const QString &context)
 {
-    QMetaObject::invokeMethod(m_worker, [this, kubeconfigPath, context] { runInstall(this, m_worker, kubeconfigPath, context); });
+    QMetaObject::invokeMethod(
+        m_worker, [this, kubeconfigPath, context] { runInstall(this, m_worker, kubeconfigPath, context); });
 }
 
 } // namespace opbench::ui

@@ -49,10 +49,13 @@ EngineSession::~EngineSession()
     // Bounded, so a reconcile that never returns cannot hold the window open.
     auto stopped = std::make_shared<QSemaphore>();
     WorkbenchEngine *engine = m_engine;
-    QMetaObject::invokeMethod(engine, [engine, stopped] {
-        connect(engine, &WorkbenchEngine::stopped, engine, [stopped] { stopped->release(); });
-        engine->shutdown();
-    }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        engine,
+        [engine, stopped] {
+            connect(engine, &WorkbenchEngine::stopped, engine, [stopped] { stopped->release(); });
+            engine->shutdown();
+        },
+        Qt::BlockingQueuedConnection);
     if (!stopped->tryAcquire(1, kEngineStopWaitMs))
         qWarning("opbench: the operator did not finish stopping within %d ms; closing anyway", kEngineStopWaitMs);
     m_engineThread.quit();
@@ -182,7 +185,8 @@ QString EngineSession::operatorProgram() const
     if (!m_options.operatorProgram.isEmpty())
         return m_options.operatorProgram;
     const OperatorDefinition &def = hostedOperator();
-    const QString program = def.headlessProgram.isEmpty() ? def.name + QStringLiteral("-operator") : def.headlessProgram;
+    const QString program
+        = def.headlessProgram.isEmpty() ? def.name + QStringLiteral("-operator") : def.headlessProgram;
     return QDir(QCoreApplication::applicationDirPath()).filePath(program);
 }
 

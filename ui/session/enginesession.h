@@ -39,9 +39,9 @@ struct SessionOptions
 {
     QString kubeconfig; ///< empty and no context: embedded cluster
     QString context;
-    bool createSamples = true; ///< embedded only: the operator's sample objects
+    bool createSamples = true;  ///< embedded only: the operator's sample objects
     int podReadyDelayMs = 1500; ///< embedded only: simulated kubelet delay
-    QString auditLog; ///< embedded only: the server's audit log (JSON lines); empty: none
+    QString auditLog;           ///< embedded only: the server's audit log (JSON lines); empty: none
     /// The headless operator for "Hand off"; empty: the hosted operator's headless program
     /// (OperatorDefinition::headlessProgram) next to this executable.
     QString operatorProgram;
@@ -103,8 +103,7 @@ private:
     void startEngine(const QString &kubeconfigPath, const QString &context);
     void onServerStarted(const QByteArray &kubeconfig, const QUrl &url);
     HandOffOptions handOffOptions() const;
-    template<typename Part>
-    Part *partOf() const
+    template<typename Part> Part *partOf() const
     {
         if constexpr (std::is_same_v<Part, WorkbenchEngine>)
             return m_engine;

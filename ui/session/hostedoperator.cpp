@@ -17,10 +17,7 @@ std::optional<OperatorDefinition> &slot()
 
 } // namespace
 
-void setHostedOperator(OperatorDefinition def)
-{
-    slot() = std::move(def);
-}
+void setHostedOperator(OperatorDefinition def) { slot() = std::move(def); }
 
 const OperatorDefinition &hostedOperator()
 {

@@ -51,9 +51,10 @@ void BadgeDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option,
     if (!rest.isEmpty()) {
         const bool selected = opt.state & QStyle::State_Selected;
         painter->setPen(opt.palette.color(selected ? QPalette::HighlightedText : QPalette::Text));
-        const QRect restRect(int(pill.right()) + Gap, textRect.top(), textRect.right() - int(pill.right()) - Gap,
-                             textRect.height());
-        painter->drawText(restRect, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(rest, Qt::ElideRight, restRect.width()));
+        const QRect restRect(
+            int(pill.right()) + Gap, textRect.top(), textRect.right() - int(pill.right()) - Gap, textRect.height());
+        painter->drawText(
+            restRect, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(rest, Qt::ElideRight, restRect.width()));
     }
     painter->restore();
 }

@@ -43,8 +43,8 @@ CachePanel::CachePanel(CacheTreeModel *model, QWidget *parent)
     m_view->header()->setSectionResizeMode(CacheTreeModel::NameColumn, QHeaderView::Stretch);
     m_view->header()->setSectionResizeMode(CacheTreeModel::InfoColumn, QHeaderView::Interactive);
     m_view->header()->setStretchLastSection(false);
-    m_view->header()->resizeSection(CacheTreeModel::InfoColumn,
-                                    m_view->fontMetrics().horizontalAdvance(tr("syncing… · rv 0000000000")) + 16);
+    m_view->header()->resizeSection(
+        CacheTreeModel::InfoColumn, m_view->fontMetrics().horizontalAdvance(tr("syncing… · rv 0000000000")) + 16);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_filter);
@@ -97,7 +97,7 @@ void CachePanel::onHistoryRange(qint64 oldest, qint64 latest)
 {
     // Live: stay pinned to the right end as the cache moves on.
     const bool live = !m_past && m_requestedRv.isEmpty() && !m_debounce->isActive() && !m_slider->isSliderDown()
-                      && m_slider->value() >= m_slider->maximum();
+        && m_slider->value() >= m_slider->maximum();
     const QSignalBlocker block(m_slider);
     m_slider->setRange(int(std::min(oldest, latest)), int(latest));
     m_slider->setEnabled(oldest > 0 && oldest < latest);
@@ -133,7 +133,8 @@ void CachePanel::showPast(const CachePast &past)
     m_past = model;
     m_sliderLabel->setText(tr("rv %1").arg(past.resourceVersion));
     m_banner->setText(tr("Viewing the past: the cache as it was at resourceVersion %1 (%n object(s)). The live "
-                         "cache keeps updating meanwhile.", nullptr, model->objectCount())
+                         "cache keeps updating meanwhile.",
+        nullptr, model->objectCount())
                           .arg(past.resourceVersion));
     m_banner->setVisible(true);
     m_liveButton->setVisible(true);
@@ -154,10 +155,7 @@ void CachePanel::backToLive()
     m_slider->setValue(m_slider->maximum());
 }
 
-CacheTreeModel *CachePanel::shownModel() const
-{
-    return m_past ? m_past : m_model;
-}
+CacheTreeModel *CachePanel::shownModel() const { return m_past ? m_past : m_model; }
 
 void CachePanel::showModel(CacheTreeModel *model)
 {

@@ -29,11 +29,12 @@ ChildrenPanel::ChildrenPanel(ChildrenTreeModel *model, QWidget *parent)
     m_view->header()->setSectionResizeMode(ChildrenTreeModel::NameColumn, QHeaderView::Stretch);
     m_view->header()->setStretchLastSection(false);
     m_view->header()->setSectionResizeMode(ChildrenTreeModel::StatusColumn, QHeaderView::ResizeToContents);
-    connect(model, &QAbstractItemModel::rowsInserted, m_view, [this, model](const QModelIndex &at, int first, int last) {
-        m_view->expand(at);
-        for (int row = first; row <= last; ++row)
-            m_view->expandRecursively(model->index(row, 0, at));
-    });
+    connect(
+        model, &QAbstractItemModel::rowsInserted, m_view, [this, model](const QModelIndex &at, int first, int last) {
+            m_view->expand(at);
+            for (int row = first; row <= last; ++row)
+                m_view->expandRecursively(model->index(row, 0, at));
+        });
     m_name->setPlaceholderText(tr("name"));
     m_replicas->setRange(0, 50); // 0 is allowed here on purpose: the server answers 422 (minimum 1)
     m_replicas->setValue(2);
@@ -65,13 +66,15 @@ void ChildrenPanel::onDelete()
     const QModelIndex idx = m_view->currentIndex();
     if (!idx.isValid())
         return;
-    Q_EMIT deleteRequested(idx.data(ChildrenTreeModel::KindRole).toString(), idx.data(ChildrenTreeModel::KeyRole).toString());
+    Q_EMIT deleteRequested(
+        idx.data(ChildrenTreeModel::KindRole).toString(), idx.data(ChildrenTreeModel::KeyRole).toString());
 }
 
 void ChildrenPanel::onCreate()
 {
     m_error->setVisible(false);
-    for (QWidget *w : {static_cast<QWidget *>(m_name), static_cast<QWidget *>(m_image), static_cast<QWidget *>(m_replicas)})
+    for (QWidget *w :
+        {static_cast<QWidget *>(m_name), static_cast<QWidget *>(m_image), static_cast<QWidget *>(m_replicas)})
         w->setStyleSheet(QString());
     Q_EMIT createRequested(m_name->text().trimmed(), m_image->text().trimmed(), m_replicas->value());
 }
@@ -79,7 +82,7 @@ void ChildrenPanel::onCreate()
 void ChildrenPanel::showCreateError(const QString &field, const QString &message)
 {
     QWidget *target = field.contains(QStringLiteral("replicas")) ? static_cast<QWidget *>(m_replicas)
-                      : field.contains(QStringLiteral("image")) ? static_cast<QWidget *>(m_image)
+        : field.contains(QStringLiteral("image"))                ? static_cast<QWidget *>(m_image)
                                                                  : static_cast<QWidget *>(m_name);
     target->setStyleSheet(QStringLiteral("border: 1px solid #d32f2f"));
     target->setToolTip(message);

@@ -20,10 +20,7 @@ QFont chipFont(QFont f)
     return f;
 }
 
-int chipWidth(const QFontMetrics &fm, const QString &text)
-{
-    return fm.horizontalAdvance(text) + 2 * PadX;
-}
+int chipWidth(const QFontMetrics &fm, const QString &text) { return fm.horizontalAdvance(text) + 2 * PadX; }
 } // namespace
 
 int chipsThatFit(const QStringList &chips, const QFontMetrics &fm, int width)

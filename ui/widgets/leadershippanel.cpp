@@ -7,8 +7,8 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QInputDialog>
-#include <QLineEdit>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -79,9 +79,9 @@ void LeadershipPanel::onHandOffClicked()
     }
     bool ok = false;
     const QString image = QInputDialog::getText(this, tr("Hand off to the cluster"),
-                                                tr("Operator image for Deployment opbench-system/opbench-operator "
-                                                   "(the packaging/ manifests and the CRD are applied):"),
-                                                QLineEdit::Normal, m_defaultImage, &ok);
+        tr("Operator image for Deployment opbench-system/opbench-operator "
+           "(the packaging/ manifests and the CRD are applied):"),
+        QLineEdit::Normal, m_defaultImage, &ok);
     if (ok && !image.trimmed().isEmpty())
         Q_EMIT clusterHandOffRequested(image.trimmed());
 }
@@ -102,7 +102,8 @@ QString LeadershipPanel::holderText(const LeadershipState &s)
     if (s.holder == s.identity)
         return tr("this workbench");
     if (s.holder == s.headlessIdentity)
-        return s.headlessPid ? tr("headless opbench-operator (pid %1)").arg(s.headlessPid) : tr("headless opbench-operator");
+        return s.headlessPid ? tr("headless opbench-operator (pid %1)").arg(s.headlessPid)
+                             : tr("headless opbench-operator");
     return s.holder;
 }
 
@@ -135,9 +136,9 @@ void LeadershipPanel::apply(const LeadershipState &s)
         break;
     case LeadershipState::Role::Candidate:
         m_role->setText(s.holder.isEmpty() || s.holder == s.identity
-                            ? tr("candidate: acquiring the lease…")
-                            : coloured(tr("follower: waiting for the lease (nothing is reconciled here)"),
-                                       ResultColour::RequeueAfter));
+                ? tr("candidate: acquiring the lease…")
+                : coloured(
+                    tr("follower: waiting for the lease (nothing is reconciled here)"), ResultColour::RequeueAfter));
         break;
     case LeadershipState::Role::HandedOff:
         m_role->setText(coloured(tr("handed off: not campaigning, nothing is reconciled here"), ResultColour::Paused));
@@ -166,13 +167,15 @@ void LeadershipPanel::applyHeadless(const LeadershipState &s)
     using H = LeadershipState::Headless;
     switch (s.headless) {
     case H::None:
-        m_headless->setText(s.headlessMessage.isEmpty() ? tr("not running") : coloured(s.headlessMessage, ResultColour::Error));
+        m_headless->setText(
+            s.headlessMessage.isEmpty() ? tr("not running") : coloured(s.headlessMessage, ResultColour::Error));
         break;
     case H::Starting:
         m_headless->setText(tr("starting…"));
         break;
     case H::Running:
-        m_headless->setText(tr("running, pid %1, identity %2").arg(s.headlessPid).arg(s.headlessIdentity).toHtmlEscaped());
+        m_headless->setText(
+            tr("running, pid %1, identity %2").arg(s.headlessPid).arg(s.headlessIdentity).toHtmlEscaped());
         break;
     case H::Stopping:
         m_headless->setText(tr("stopping (SIGTERM sent; it releases the lease)…"));

@@ -48,10 +48,7 @@ QPlainTextEdit *makeCodeView(QWidget *parent)
     return view;
 }
 
-QString yamlOf(const Object &o)
-{
-    return o.isNull() ? QString() : QString::fromUtf8(jsonToYaml(o.json()));
-}
+QString yamlOf(const Object &o) { return o.isNull() ? QString() : QString::fromUtf8(jsonToYaml(o.json())); }
 
 QString changeName(CacheChange::Type t)
 {
@@ -115,7 +112,7 @@ void ObjectPanel::showVersions(const ObjectVersions &versions)
     m_versions = versions;
     m_title->setText(QStringLiteral("<b>%1</b> %2%3")
                          .arg(versions.kind, versions.key.toHtmlEscaped(),
-                              versions.current.isNull() ? tr(" — deleted") : QString()));
+                             versions.current.isNull() ? tr(" — deleted") : QString()));
     const int n = int(versions.changes.size());
     const QSignalBlocker block(m_slider);
     m_slider->setRange(0, qMax(0, n - 1));
@@ -140,17 +137,19 @@ void ObjectPanel::showVersion(int index)
     m_yaml->setPlainText(yamlOf(shown));
     m_yaml->verticalScrollBar()->setValue(yScroll);
     if (c.oldObject.isNull() || c.type == CacheChange::Type::Deleted) {
-        m_diff->setPlainText(c.type == CacheChange::Type::Deleted ? tr("Deleted at resourceVersion %1.").arg(c.resourceVersion)
-                                                                  : tr("First version (ADDED): nothing to compare with."));
+        m_diff->setPlainText(c.type == CacheChange::Type::Deleted
+                ? tr("Deleted at resourceVersion %1.").arg(c.resourceVersion)
+                : tr("First version (ADDED): nothing to compare with."));
     } else {
         const QStringList before = yamlOf(c.oldObject).split(u'\n');
         const QStringList after = yamlOf(c.newObject).split(u'\n');
         m_diff->setPlainText(lineDiff(before, after).join(u'\n'));
     }
-    m_versionLabel->setText(tr("%1/%2 · %3 · rv %4 · %5")
-                                .arg(index + 1)
-                                .arg(changes.size())
-                                .arg(changeName(c.type), c.resourceVersion, c.time.toLocalTime().toString(QStringLiteral("HH:mm:ss.zzz"))));
+    m_versionLabel->setText(
+        tr("%1/%2 · %3 · rv %4 · %5")
+            .arg(index + 1)
+            .arg(changes.size())
+            .arg(changeName(c.type), c.resourceVersion, c.time.toLocalTime().toString(QStringLiteral("HH:mm:ss.zzz"))));
 }
 
 } // namespace opbench::ui

@@ -129,28 +129,29 @@ void PipelinePanel::paintEvent(QPaintEvent *)
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
     p.fillRect(rect(), palette().window());
-    const auto activityOf = [this](int row) {
-        return m_model->data(m_model->index(row), PipelineModel::ActivityRole).toLongLong();
-    };
+    const auto activityOf
+        = [this](int row) { return m_model->data(m_model->index(row), PipelineModel::ActivityRole).toLongLong(); };
     for (int row = 0; row + 1 < PipelineModel::StageCount; ++row) {
         const QRectF a = stageRect(row);
         const QRectF b = stageRect(row + 1);
-        paintArrow(p, {QPointF(a.right() + 2, a.center().y()), QPointF(b.left() - 2, b.center().y())}, activityOf(row + 1));
+        paintArrow(
+            p, {QPointF(a.right() + 2, a.center().y()), QPointF(b.left() - 2, b.center().y())}, activityOf(row + 1));
     }
     // The writes go back round to the API server, where they become the next watch events.
     const QRectF last = stageRect(PipelineModel::StageCount - 1);
     const QRectF first = stageRect(0);
     const qreal y = last.bottom() + ReturnLane - 4;
-    paintArrow(p, {QPointF(last.center().x(), last.bottom() + 2), QPointF(last.center().x(), y), QPointF(first.center().x(), y),
-                   QPointF(first.center().x(), first.bottom() + 2)},
-               activityOf(PipelineModel::ClientWrites));
+    paintArrow(p,
+        {QPointF(last.center().x(), last.bottom() + 2), QPointF(last.center().x(), y), QPointF(first.center().x(), y),
+            QPointF(first.center().x(), first.bottom() + 2)},
+        activityOf(PipelineModel::ClientWrites));
     p.setPen(palette().placeholderText().color());
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     p.setFont(small);
-    p.drawText(QRectF(first.center().x() + 8, y - QFontMetricsF(small).height() - 1, last.center().x() - first.center().x() - 16,
-                      QFontMetricsF(small).height()),
-               Qt::AlignCenter, tr("every write comes back as a watch event"));
+    p.drawText(QRectF(first.center().x() + 8, y - QFontMetricsF(small).height() - 1,
+                   last.center().x() - first.center().x() - 16, QFontMetricsF(small).height()),
+        Qt::AlignCenter, tr("every write comes back as a watch event"));
     p.setFont(font());
     for (int row = 0; row < PipelineModel::StageCount; ++row)
         paintStage(p, row, stageRect(row));
@@ -225,7 +226,7 @@ void PipelinePanel::paintStage(QPainter &p, int row, const QRectF &box) const
     p.setPen(palette().text().color());
     const QString title = idx.data().toString();
     p.drawText(QRectF(inner.left(), inner.top(), inner.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-               QFontMetricsF(bold).elidedText(title, Qt::ElideRight, inner.width()));
+        QFontMetricsF(bold).elidedText(title, Qt::ElideRight, inner.width()));
     QFont big = font();
     big.setPointSizeF(big.pointSizeF() * 1.6);
     big.setBold(true);
@@ -234,7 +235,7 @@ void PipelinePanel::paintStage(QPainter &p, int row, const QRectF &box) const
     p.setFont(big);
     p.setPen(state == PipelineModel::State::Idle ? palette().text().color() : outline);
     p.drawText(countRect, Qt::AlignLeft | Qt::AlignVCenter,
-               bigFm.elidedText(idx.data(PipelineModel::CountTextRole).toString(), Qt::ElideRight, countRect.width()));
+        bigFm.elidedText(idx.data(PipelineModel::CountTextRole).toString(), Qt::ElideRight, countRect.width()));
     const QString tag = stateTag(state);
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
@@ -245,8 +246,10 @@ void PipelinePanel::paintStage(QPainter &p, int row, const QRectF &box) const
     }
     p.setFont(small);
     p.setPen(palette().placeholderText().color());
-    const QRectF detailRect(inner.left(), countRect.bottom() + 2, inner.width(), inner.bottom() - countRect.bottom() - 2);
-    p.drawText(detailRect, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, idx.data(PipelineModel::DetailRole).toString());
+    const QRectF detailRect(
+        inner.left(), countRect.bottom() + 2, inner.width(), inner.bottom() - countRect.bottom() - 2);
+    p.drawText(
+        detailRect, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, idx.data(PipelineModel::DetailRole).toString());
     p.setFont(font());
 }
 
@@ -295,7 +298,7 @@ bool PipelinePanel::event(QEvent *event)
         const int row = stageAt(help->pos());
         if (row >= 0)
             QToolTip::showText(help->globalPos(), m_model->data(m_model->index(row), Qt::ToolTipRole).toString(), this,
-                               stageRect(row).toRect());
+                stageRect(row).toRect());
         else
             QToolTip::hideText();
         return true;

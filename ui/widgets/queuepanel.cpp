@@ -13,8 +13,8 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 namespace opbench::ui {
 
@@ -50,8 +50,7 @@ QueuePanel::QueuePanel(QueueItemsModel *model, QWidget *parent)
     layout->addWidget(split, 1);
 
     m_stack->addWidget(makeUnavailableLabel(
-        tr("The work queue is not available yet: no controller is running (it starts once connected)."),
-        m_stack));
+        tr("The work queue is not available yet: no controller is running (it starts once connected)."), m_stack));
     m_stack->addWidget(content);
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
@@ -96,10 +95,7 @@ QWidget *QueuePanel::makeChart()
     return view;
 }
 
-void QueuePanel::setAvailable(bool available)
-{
-    m_stack->setCurrentIndex(available ? 1 : 0);
-}
+void QueuePanel::setAvailable(bool available) { m_stack->setCurrentIndex(available ? 1 : 0); }
 
 void QueuePanel::addSample(const QueueSample &sample)
 {

@@ -9,12 +9,12 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QLabel>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -61,7 +61,8 @@ QString describeDiffs(const ReconcileTrace &t)
             continue;
         lines.append(QStringLiteral("%1 %2 %3").arg(c.verb, c.gvk.kind, c.key));
         for (const DiffEntry &d : c.diff)
-            lines.append(QStringLiteral("    %1").arg(QString::fromUtf8(QJsonDocument(d.toJson()).toJson(QJsonDocument::Compact))));
+            lines.append(QStringLiteral("    %1").arg(
+                QString::fromUtf8(QJsonDocument(d.toJson()).toJson(QJsonDocument::Compact))));
     }
     return lines.isEmpty() ? QObject::tr("No writes.") : lines.join(u'\n');
 }
@@ -92,14 +93,15 @@ ReconcilesPanel::ReconcilesPanel(ReconcileListModel *model, QWidget *parent)
                            "(Children), or a fault (Faults)."));
     m_idleHint->setToolTip(tr("The controller only works when something changes: every edit, on any object it "
                               "watches or owns, comes back here as a reconcile."));
-    m_idleHint->setStyleSheet(QStringLiteral("QLabel { background: palette(alternate-base); border: 1px solid palette(mid); "
-                                             "border-radius: 3px; padding: 4px; }"));
+    m_idleHint->setStyleSheet(
+        QStringLiteral("QLabel { background: palette(alternate-base); border: 1px solid palette(mid); "
+                       "border-radius: 3px; padding: 4px; }"));
     m_idleHint->setVisible(false);
     m_proxy->setSourceModel(model);
     m_keyFilter->setPlaceholderText(tr("Filter by key"));
     m_keyFilter->setClearButtonEnabled(true);
     m_resultFilter->addItems({tr("all results"), QStringLiteral("success"), QStringLiteral("requeue"),
-                              QStringLiteral("requeue_after"), QStringLiteral("error"), QStringLiteral("terminal_error")});
+        QStringLiteral("requeue_after"), QStringLiteral("error"), QStringLiteral("terminal_error")});
     m_view->setModel(m_proxy);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->verticalHeader()->hide();
@@ -114,10 +116,10 @@ ReconcilesPanel::ReconcilesPanel(ReconcileListModel *model, QWidget *parent)
     // measures thousands of rows).
     const QFontMetrics fm = m_view->fontMetrics();
     const std::pair<int, QString> widths[] = {{ReconcileListModel::IdColumn, QStringLiteral("e9e86298")},
-                                              {ReconcileListModel::KeyColumn, QStringLiteral("default/frontend-x")},
-                                              {ReconcileListModel::ResultColumn, QStringLiteral("terminal_error")},
-                                              {ReconcileListModel::DurationColumn, QStringLiteral("999.9 ms")},
-                                              {ReconcileListModel::CallsColumn, tr("Calls")}};
+        {ReconcileListModel::KeyColumn, QStringLiteral("default/frontend-x")},
+        {ReconcileListModel::ResultColumn, QStringLiteral("terminal_error")},
+        {ReconcileListModel::DurationColumn, QStringLiteral("999.9 ms")},
+        {ReconcileListModel::CallsColumn, tr("Calls")}};
     for (const auto &[column, sample] : widths)
         m_view->horizontalHeader()->resizeSection(column, fm.horizontalAdvance(sample) + 16);
     auto *exportButton = new QPushButton(tr("Export…"), this);
@@ -143,8 +145,7 @@ ReconcilesPanel::ReconcilesPanel(ReconcileListModel *model, QWidget *parent)
     layout->addWidget(m_idleHint);
     layout->addWidget(split, 1);
     m_stack->addWidget(makeUnavailableLabel(
-        tr("Reconciles are not available yet: no controller is running (it starts once connected)."),
-        m_stack));
+        tr("Reconciles are not available yet: no controller is running (it starts once connected)."), m_stack));
     m_stack->addWidget(content);
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
@@ -169,11 +170,10 @@ QWidget *ReconcilesPanel::makeTimelineBox()
     for (const auto &[text, ms] : spans)
         span->addItem(text, ms);
     span->setCurrentIndex(1);
-    connect(lanes, &QComboBox::currentIndexChanged, m_timeline, [this](int i) {
-        m_timeline->setLaneMode(i == 0 ? TimelineLanes::ByKey : TimelineLanes::ByWorker);
-    });
+    connect(lanes, &QComboBox::currentIndexChanged, m_timeline,
+        [this](int i) { m_timeline->setLaneMode(i == 0 ? TimelineLanes::ByKey : TimelineLanes::ByWorker); });
     connect(span, &QComboBox::currentIndexChanged, m_timeline,
-            [this, span](int i) { m_timeline->setSpanMs(span->itemData(i).toLongLong()); });
+        [this, span](int i) { m_timeline->setSpanMs(span->itemData(i).toLongLong()); });
     auto *controls = new QHBoxLayout;
     controls->addWidget(lanes);
     controls->addWidget(span);
@@ -185,10 +185,7 @@ QWidget *ReconcilesPanel::makeTimelineBox()
     return box;
 }
 
-void ReconcilesPanel::setPaused(bool paused)
-{
-    m_timeline->setPaused(paused);
-}
+void ReconcilesPanel::setPaused(bool paused) { m_timeline->setPaused(paused); }
 
 void ReconcilesPanel::selectRow(int row)
 {
@@ -204,10 +201,7 @@ void ReconcilesPanel::selectRow(int row)
     m_view->scrollTo(idx);
 }
 
-void ReconcilesPanel::setAvailable(bool available)
-{
-    m_stack->setCurrentIndex(available ? 1 : 0);
-}
+void ReconcilesPanel::setAvailable(bool available) { m_stack->setCurrentIndex(available ? 1 : 0); }
 
 void ReconcilesPanel::updateFilter()
 {
@@ -237,15 +231,9 @@ void ReconcilesPanel::showDetails()
     m_diffs->setPlainText(describeDiffs(t));
 }
 
-bool ReconcilesPanel::followsSelection() const
-{
-    return m_follow->isChecked();
-}
+bool ReconcilesPanel::followsSelection() const { return m_follow->isChecked(); }
 
-void ReconcilesPanel::setIdle(bool idle)
-{
-    m_idleHint->setVisible(idle);
-}
+void ReconcilesPanel::setIdle(bool idle) { m_idleHint->setVisible(idle); }
 
 QByteArray ReconcilesPanel::selectedTracesJson() const
 {

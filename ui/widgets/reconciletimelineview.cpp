@@ -113,7 +113,8 @@ void ReconcileTimelineView::paintEvent(QPaintEvent *)
         const qreal y = l.plot.top() + qreal(lane) * l.laneHeight;
         const QRectF label(2, y, l.plot.left() - 2, l.laneHeight);
         // The label column fits the widest label; only a view narrower than that elides.
-        p.drawText(label, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(l.lanes.at(lane), Qt::ElideMiddle, int(std::ceil(label.width()))));
+        p.drawText(label, Qt::AlignVCenter | Qt::AlignLeft,
+            fm.elidedText(l.lanes.at(lane), Qt::ElideMiddle, int(std::ceil(label.width()))));
     }
     for (const TimelineBar &b : l.bars)
         p.fillRect(b.rect, colourForResult(b.result));
@@ -168,9 +169,6 @@ QSize ReconcileTimelineView::sizeHint() const
     return {600, int(l.plot.top() + lanes * l.laneHeight) + 4};
 }
 
-QSize ReconcileTimelineView::minimumSizeHint() const
-{
-    return {200, 60};
-}
+QSize ReconcileTimelineView::minimumSizeHint() const { return {200, 60}; }
 
 } // namespace opbench::ui

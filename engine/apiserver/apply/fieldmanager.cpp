@@ -58,10 +58,11 @@ const BuiltinList kBuiltinLists[] = {
 // Free-form maps of built-in kinds (map[string]…): their keys are map entries, not struct fields.
 const QStringList &builtinFreeMaps()
 {
-    static const QStringList names{QStringLiteral("labels"),      QStringLiteral("annotations"), QStringLiteral("nodeSelector"),
-                                   QStringLiteral("data"),        QStringLiteral("binaryData"),  QStringLiteral("stringData"),
-                                   QStringLiteral("limits"),      QStringLiteral("requests"),    QStringLiteral("matchLabels"),
-                                   QStringLiteral("capacity"),    QStringLiteral("allocatable"), QStringLiteral("overhead")};
+    static const QStringList names{QStringLiteral("labels"), QStringLiteral("annotations"),
+        QStringLiteral("nodeSelector"), QStringLiteral("data"), QStringLiteral("binaryData"),
+        QStringLiteral("stringData"), QStringLiteral("limits"), QStringLiteral("requests"),
+        QStringLiteral("matchLabels"), QStringLiteral("capacity"), QStringLiteral("allocatable"),
+        QStringLiteral("overhead")};
     return names;
 }
 
@@ -70,17 +71,17 @@ const QStringList &builtinFreeMaps()
 bool zeroPresentStruct(const QString &name)
 {
     return name == QLatin1String("metadata") || name == QLatin1String("spec") || name == QLatin1String("status")
-           || name == QLatin1String("template") || name == QLatin1String("strategy");
+        || name == QLatin1String("template") || name == QLatin1String("strategy");
 }
 
 struct Cursor
 {
-    bool custom = false;   // walking a CRD schema (node) rather than the built-in tables (path)
-    QJsonObject node;      // CRD schema node ({}: unknown, everything free-form)
-    QString path;          // built-in: dotted field path without list indices
-    bool freeMap = false;  // children are free-form map entries
-    bool atomic = false;   // a map that is one leaf
-    bool service = false;  // core/v1 Service (spec.selector is a free-form map there)
+    bool custom = false;  // walking a CRD schema (node) rather than the built-in tables (path)
+    QJsonObject node;     // CRD schema node ({}: unknown, everything free-form)
+    QString path;         // built-in: dotted field path without list indices
+    bool freeMap = false; // children are free-form map entries
+    bool atomic = false;  // a map that is one leaf
+    bool service = false; // core/v1 Service (spec.selector is a free-form map there)
     bool root = false;
 };
 
@@ -146,7 +147,8 @@ ListInfo listInfo(const Cursor &c)
     qsizetype bestLen = -1;
     for (const BuiltinList &b : kBuiltinLists) {
         const QLatin1String suffix(b.suffix);
-        const bool match = c.path == suffix || (c.path.endsWith(suffix) && c.path.at(c.path.size() - suffix.size() - 1) == u'.');
+        const bool match
+            = c.path == suffix || (c.path.endsWith(suffix) && c.path.at(c.path.size() - suffix.size() - 1) == u'.');
         if (match && suffix.size() > bestLen) {
             best = &b;
             bestLen = suffix.size();
@@ -210,8 +212,8 @@ QString itemElement(const QJsonValue &item, const ListInfo &li, qsizetype index)
 /// object a subresource does not write.
 struct Scope
 {
-    bool statusOnly = false;    // /status writes own only status
-    bool skipStatus = false;    // main-endpoint writes of a type with a status subresource
+    bool statusOnly = false; // /status writes own only status
+    bool skipStatus = false; // main-endpoint writes of a type with a status subresource
 
     bool skipRootKey(const QString &key) const
     {
@@ -223,12 +225,11 @@ struct Scope
     }
     static bool skipMetadataKey(const QString &key)
     {
-        static const QStringList keys{QStringLiteral("name"),          QStringLiteral("namespace"),
-                                      QStringLiteral("creationTimestamp"), QStringLiteral("selfLink"),
-                                      QStringLiteral("uid"),           QStringLiteral("clusterName"),
-                                      QStringLiteral("generation"),    QStringLiteral("managedFields"),
-                                      QStringLiteral("resourceVersion"), QStringLiteral("deletionTimestamp"),
-                                      QStringLiteral("deletionGracePeriodSeconds"), QStringLiteral("generateName")};
+        static const QStringList keys{QStringLiteral("name"), QStringLiteral("namespace"),
+            QStringLiteral("creationTimestamp"), QStringLiteral("selfLink"), QStringLiteral("uid"),
+            QStringLiteral("clusterName"), QStringLiteral("generation"), QStringLiteral("managedFields"),
+            QStringLiteral("resourceVersion"), QStringLiteral("deletionTimestamp"),
+            QStringLiteral("deletionGracePeriodSeconds"), QStringLiteral("generateName")};
         return keys.contains(key);
     }
 };
@@ -253,7 +254,10 @@ struct Diff
 class Comparer
 {
 public:
-    Comparer(const Scope &scope, Diff &diff) : m_scope(scope), m_diff(diff) {}
+    Comparer(const Scope &scope, Diff &diff)
+        : m_scope(scope)
+        , m_diff(diff)
+    { }
 
     void compareRoot(const QJsonObject &a, const QJsonObject &b, const Cursor &root)
     {
@@ -382,7 +386,8 @@ private:
 
 /// The fieldsV1 an Update records for a value that did not exist before (a create): what
 /// Comparer would mark as added, built straight as JSON. nullopt: nothing to record.
-std::optional<QJsonObject> addedFields(const QJsonValue &v, const Cursor &c, bool present, int depth, const Scope &scope)
+std::optional<QJsonObject> addedFields(
+    const QJsonValue &v, const Cursor &c, bool present, int depth, const Scope &scope)
 {
     static const QString kDotKey = QStringLiteral(".");
     QJsonObject node;
@@ -544,10 +549,10 @@ QJsonValue removeItems(const QJsonValue &v, const FieldSet &remove, const Cursor
 
 struct Entry
 {
-    QJsonObject json;         // the entry as stored (fieldsV1 included)
-    FieldSet set;             // decoded on demand
+    QJsonObject json; // the entry as stored (fieldsV1 included)
+    FieldSet set;     // decoded on demand
     bool decoded = false;
-    bool touched = false;     // set changed: re-encode
+    bool touched = false; // set changed: re-encode
 
     QString manager() const { return json.value(QLatin1String("manager")).toString(); }
     QString operation() const { return json.value(QLatin1String("operation")).toString(); }
@@ -564,7 +569,8 @@ struct Entry
     }
     bool sameWriter(const QString &mgr, const QString &op, const QString &version, const QString &sub) const
     {
-        return manager() == mgr && operation() == op && subresource() == sub && (op == QLatin1String("Apply") || apiVersion() == version);
+        return manager() == mgr && operation() == op && subresource() == sub
+            && (op == QLatin1String("Apply") || apiVersion() == version);
     }
     QJsonObject encoded()
     {
@@ -632,7 +638,8 @@ void capUpdateManagers(QList<Entry> &entries)
         return;
     const auto key = [&entries](qsizetype i) {
         const Entry &e = entries[i];
-        return e.json.value(QLatin1String("time")).toString() + u'\x01' + e.manager() + u'\x01' + e.apiVersion() + u'\x01' + e.subresource();
+        return e.json.value(QLatin1String("time")).toString() + u'\x01' + e.manager() + u'\x01' + e.apiVersion()
+            + u'\x01' + e.subresource();
     };
     std::stable_sort(updaters.begin(), updaters.end(), [&key](qsizetype a, qsizetype b) { return key(a) < key(b); });
     QHash<QString, qsizetype> firstOfVersion;
@@ -708,21 +715,23 @@ QString managerSortKey(const Entry &e)
 Status conflictStatus(QList<std::pair<Entry *, QStringList>> conflicts)
 {
     std::stable_sort(conflicts.begin(), conflicts.end(),
-                     [](const auto &a, const auto &b) { return managerSortKey(*a.first) < managerSortKey(*b.first); });
+        [](const auto &a, const auto &b) { return managerSortKey(*a.first) < managerSortKey(*b.first); });
     QList<StatusCause> causes;
     QStringList lines;
     qsizetype total = 0;
     for (const auto &[entry, paths] : conflicts) {
         lines.append(QStringLiteral("conflicts with %1:").arg(printManager(*entry)));
         for (const QString &p : paths) {
-            causes.append({QStringLiteral("FieldManagerConflict"), QStringLiteral("conflict with %1").arg(printManager(*entry)), p});
+            causes.append({QStringLiteral("FieldManagerConflict"),
+                QStringLiteral("conflict with %1").arg(printManager(*entry)), p});
             lines.append(QStringLiteral("- ") + p);
             ++total;
         }
     }
     QString message;
     if (total == 1)
-        message = QStringLiteral("Apply failed with 1 conflict: conflict with %1: %2").arg(printManager(*conflicts.first().first), causes.first().field);
+        message = QStringLiteral("Apply failed with 1 conflict: conflict with %1: %2")
+                      .arg(printManager(*conflicts.first().first), causes.first().field);
     else
         message = QStringLiteral("Apply failed with %1 conflicts: %2").arg(total).arg(lines.join(u'\n'));
     StatusDetails details;
@@ -735,7 +744,12 @@ const QString kLastApplied = QStringLiteral("kubectl.kubernetes.io/last-applied-
 
 QString lastAppliedOf(const QJsonObject &object)
 {
-    return object.value(kMetadata).toObject().value(QLatin1String("annotations")).toObject().value(kLastApplied).toString();
+    return object.value(kMetadata)
+        .toObject()
+        .value(QLatin1String("annotations"))
+        .toObject()
+        .value(kLastApplied)
+        .toString();
 }
 
 /// The fields of `live`'s last-applied configuration whose live values are still the applied
@@ -778,7 +792,8 @@ void recordUpdate(const ResourceType &type, const QJsonObject &old, QJsonObject 
     const QJsonArray sent = next.value(kMetadata).toObject().value(kManagedFields).toArray();
     if (old.isEmpty() && sent.isEmpty()) {
         // a create: one entry holding everything the object sets, built in one walk
-        const std::optional<QJsonObject> fields = addedFields(next, rootCursor(type), true, 0, scopeFor(type, write.subresource));
+        const std::optional<QJsonObject> fields
+            = addedFields(next, rootCursor(type), true, 0, scopeFor(type, write.subresource));
         if (!fields)
             return;
         Entry e = newEntry(write, QStringLiteral("Update"));
@@ -803,7 +818,8 @@ void recordUpdate(const ResourceType &type, const QJsonObject &old, QJsonObject 
             continue;
         }
         const QJsonObject fields = e.json.value(QLatin1String("fieldsV1")).toObject();
-        if (fields.isEmpty() || (!fieldsV1Intersects(fields, diff.changed) && !fieldsV1Intersects(fields, diff.removed)))
+        if (fields.isEmpty()
+            || (!fieldsV1Intersects(fields, diff.changed) && !fieldsV1Intersects(fields, diff.removed)))
             continue; // untouched: kept as it is, never decoded
         FieldSet &s = e.fields();
         s.subtract(diff.changed);
@@ -845,17 +861,21 @@ FieldSet appliedFieldSet(const ResourceType &type, const QJsonObject &config, co
     return s;
 }
 
-Expected<QJsonObject> serverSideApply(const ResourceType &type, const std::optional<QJsonObject> &live, const QJsonObject &config,
-                                      const FieldManagerWrite &write, bool force)
+Expected<QJsonObject> serverSideApply(const ResourceType &type, const std::optional<QJsonObject> &live,
+    const QJsonObject &config, const FieldManagerWrite &write, bool force)
 {
-    if (config.value(QLatin1String("apiVersion")).toString().isEmpty() || config.value(QLatin1String("kind")).toString().isEmpty())
-        return Status::badRequest(QStringLiteral("invalid object type: an apply configuration must set apiVersion and kind"));
+    if (config.value(QLatin1String("apiVersion")).toString().isEmpty()
+        || config.value(QLatin1String("kind")).toString().isEmpty())
+        return Status::badRequest(
+            QStringLiteral("invalid object type: an apply configuration must set apiVersion and kind"));
     const QJsonObject liveObj = live.value_or(QJsonObject());
     if (live) {
         const QString liveName = liveObj.value(kMetadata).toObject().value(QLatin1String("name")).toString();
         const QString name = config.value(kMetadata).toObject().value(QLatin1String("name")).toString();
         if (!name.isEmpty() && name != liveName)
-            return Status::badRequest(QStringLiteral("the name of the object (%1) does not match the name on the URL (%2)").arg(name, liveName));
+            return Status::badRequest(
+                QStringLiteral("the name of the object (%1) does not match the name on the URL (%2)")
+                    .arg(name, liveName));
     }
     const Scope scope = scopeFor(type, write.subresource);
     const Cursor root = rootCursor(type);
@@ -896,7 +916,8 @@ Expected<QJsonObject> serverSideApply(const ResourceType &type, const std::optio
         // last-applied annotation holds with their live values are expected (the Update entry
         // of kubectl-client-side-apply owns them) and are taken, as kube-apiserver's
         // last-applied manager does; only for the manager `kubectl --server-side` uses
-        if (const std::optional<FieldSet> allowed = write.manager == kKubectlManager ? lastAppliedFields(type, liveObj, scope) : std::nullopt) {
+        if (const std::optional<FieldSet> allowed
+            = write.manager == kKubectlManager ? lastAppliedFields(type, liveObj, scope) : std::nullopt) {
             QList<std::pair<Entry *, QStringList>> remaining;
             for (qsizetype i = 0; i < entries.size(); ++i) {
                 if (i == mineIndex)
@@ -954,7 +975,8 @@ Expected<QJsonObject> serverSideApply(const ResourceType &type, const std::optio
         lastApplied.insert(kMetadata, meta);
         QJsonObject mergedMeta = merged.value(kMetadata).toObject();
         QJsonObject mergedAnnotations = mergedMeta.value(QLatin1String("annotations")).toObject();
-        mergedAnnotations.insert(kLastApplied, QString::fromUtf8(QJsonDocument(lastApplied).toJson(QJsonDocument::Compact)));
+        mergedAnnotations.insert(
+            kLastApplied, QString::fromUtf8(QJsonDocument(lastApplied).toJson(QJsonDocument::Compact)));
         mergedMeta.insert(QStringLiteral("annotations"), mergedAnnotations);
         merged.insert(kMetadata, mergedMeta);
     }

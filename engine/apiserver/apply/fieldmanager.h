@@ -41,10 +41,10 @@ namespace opbench::apiserver {
 /// Who writes: one entry of managedFields is kept per distinct writer.
 struct FieldManagerWrite
 {
-    QString manager;       // ?fieldManager=, or the User-Agent's first segment
-    QString apiVersion;    // the version the request was served at ("apps/v1")
-    QString subresource;   // "" or "status"
-    QString time;          // RFC 3339, seconds
+    QString manager;     // ?fieldManager=, or the User-Agent's first segment
+    QString apiVersion;  // the version the request was served at ("apps/v1")
+    QString subresource; // "" or "status"
+    QString time;        // RFC 3339, seconds
 };
 
 /// The manager kube-apiserver records for a request: `fieldManager` when given, else the
@@ -59,8 +59,8 @@ void recordUpdate(const ResourceType &type, const QJsonObject &old, QJsonObject 
 /// Server-side apply of `config` by `write.manager` onto `live` (absent: create). Returns the
 /// object to store, managedFields included; 409 on conflicts (unless `force`); 400 for a
 /// configuration without apiVersion/kind or naming another object.
-Expected<QJsonObject> serverSideApply(const ResourceType &type, const std::optional<QJsonObject> &live, const QJsonObject &config,
-                                      const FieldManagerWrite &write, bool force);
+Expected<QJsonObject> serverSideApply(const ResourceType &type, const std::optional<QJsonObject> &live,
+    const QJsonObject &config, const FieldManagerWrite &write, bool force);
 
 /// The field set of one value under the type's schema, as Apply records it (for tests).
 FieldSet appliedFieldSet(const ResourceType &type, const QJsonObject &config, const QString &subresource = {});

@@ -190,9 +190,12 @@ QString pathElementText(const QString &element)
         return element;
     const QString body = element.mid(2);
     switch (element.at(0).unicode()) {
-    case 'f': return u'.' + body;
-    case 'i': return u'[' + body + u']';
-    case 'v': return QStringLiteral("[=") + body + u']';
+    case 'f':
+        return u'.' + body;
+    case 'i':
+        return u'[' + body + u']';
+    case 'v':
+        return QStringLiteral("[=") + body + u']';
     case 'k': {
         const QJsonObject key = QJsonDocument::fromJson(body.toUtf8()).object();
         QStringList parts;
@@ -200,7 +203,8 @@ QString pathElementText(const QString &element)
             parts.append(it.key() + u'=' + compactJson(it.value()));
         return u'[' + parts.join(u',') + u']';
     }
-    default: break;
+    default:
+        break;
     }
     return element;
 }

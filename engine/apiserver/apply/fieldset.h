@@ -46,7 +46,10 @@ public:
     /// Drops nodes that are neither members nor lead to one.
     void dropEmptyNodes();
 
-    friend bool operator==(const FieldSet &a, const FieldSet &b) { return a.member == b.member && a.children == b.children; }
+    friend bool operator==(const FieldSet &a, const FieldSet &b)
+    {
+        return a.member == b.member && a.children == b.children;
+    }
 
 private:
     void collect(const QString &prefix, QStringList &out) const;

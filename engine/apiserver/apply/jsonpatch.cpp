@@ -125,7 +125,7 @@ Expected<Op> decodeOp(const QJsonValue &v, qsizetype index)
     Op op;
     op.op = o.value(QLatin1String("op")).toString();
     static const QStringList known{QStringLiteral("add"), QStringLiteral("remove"), QStringLiteral("replace"),
-                                   QStringLiteral("move"), QStringLiteral("copy"), QStringLiteral("test")};
+        QStringLiteral("move"), QStringLiteral("copy"), QStringLiteral("test")};
     if (!known.contains(op.op))
         return bad(QStringLiteral("unknown op \"%1\"").arg(op.op));
     if (!o.value(QLatin1String("path")).isString())
@@ -135,7 +135,8 @@ Expected<Op> decodeOp(const QJsonValue &v, qsizetype index)
     if (!tokens)
         return bad(QStringLiteral("path \"%1\" is not a JSON pointer (must start with '/')").arg(op.path));
     op.pathTokens = *tokens;
-    const bool needsValue = op.op == QLatin1String("add") || op.op == QLatin1String("replace") || op.op == QLatin1String("test");
+    const bool needsValue
+        = op.op == QLatin1String("add") || op.op == QLatin1String("replace") || op.op == QLatin1String("test");
     if (needsValue && !o.contains(QLatin1String("value")))
         return bad(QStringLiteral("op \"%1\" is missing \"value\"").arg(op.op));
     op.value = o.value(QLatin1String("value"));
@@ -207,7 +208,8 @@ Expected<QJsonObject> applyJsonPatch(const QJsonObject &document, const QJsonVal
     const QJsonArray ops = patch.toArray();
     if (ops.size() > kMaxJsonPatchOperations)
         return Status::tooLarge(QStringLiteral("The allowed maximum operations in a JSON patch is %1, got: %2")
-                                    .arg(kMaxJsonPatchOperations).arg(ops.size()));
+                                    .arg(kMaxJsonPatchOperations)
+                                    .arg(ops.size()));
     QList<Op> decoded;
     decoded.reserve(ops.size());
     for (qsizetype i = 0; i < ops.size(); ++i) {
@@ -222,11 +224,13 @@ Expected<QJsonObject> applyJsonPatch(const QJsonObject &document, const QJsonVal
         const QString err = applyOp(doc, op);
         if (!err.isEmpty())
             return Status(422, QString::fromLatin1(StatusReason::Invalid),
-                          QStringLiteral("JSON patch operation %1 (%2 \"%3\") does not apply: %4").arg(i).arg(op.op, op.path, err));
+                QStringLiteral("JSON patch operation %1 (%2 \"%3\") does not apply: %4")
+                    .arg(i)
+                    .arg(op.op, op.path, err));
     }
     if (!doc.isObject())
         return Status(422, QString::fromLatin1(StatusReason::Invalid),
-                      QStringLiteral("the JSON patch replaced the object with a value that is not a JSON object"));
+            QStringLiteral("the JSON patch replaced the object with a value that is not a JSON object"));
     return doc.toObject();
 }
 

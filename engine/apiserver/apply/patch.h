@@ -54,7 +54,8 @@ Expected<QJsonObject> applyPatch(PatchKind kind, const QJsonObject &live, const 
 /// managedFields, answers conflicts and removes fields a manager stopped applying. The applied
 /// config must carry apiVersion and kind (400 otherwise); a `metadata.name` different from
 /// `live`'s → 400.
-Expected<QJsonObject> applyServerSide(const std::optional<QJsonObject> &live, const QJsonObject &applied, bool customResource);
+Expected<QJsonObject> applyServerSide(
+    const std::optional<QJsonObject> &live, const QJsonObject &applied, bool customResource);
 
 /// Parses a JSON body into a value (object or array); malformed → 400 naming the offset.
 Expected<QJsonValue> parsePatchBody(const QByteArray &body);

@@ -12,10 +12,7 @@ const QString kRetainKeys = QStringLiteral("$retainKeys");
 const QString kSetOrder = QStringLiteral("$setElementOrder/");
 const QString kDeleteFrom = QStringLiteral("$deleteFromPrimitiveList/");
 
-QString childPath(const QString &path, const QString &key)
-{
-    return path.isEmpty() ? key : path + u'.' + key;
-}
+QString childPath(const QString &path, const QString &key) { return path.isEmpty() ? key : path + u'.' + key; }
 
 // Applies $retainKeys and $deleteFromPrimitiveList/ to `orig`, removes every directive key from
 // `patch`, and returns the $setElementOrder/ lists (applied after the merge).
@@ -78,7 +75,8 @@ std::optional<QJsonObject> Merger::mergeMap(QJsonObject orig, QJsonObject patch,
     if (directive == QLatin1String("replace"))
         return mergeMap(QJsonObject(), patch, path);
     if (!directive.isEmpty())
-        fail(QStringLiteral("unknown patch type: \"%1\" in %2").arg(directive, path.isEmpty() ? QStringLiteral("the object") : path));
+        fail(QStringLiteral("unknown patch type: \"%1\" in %2")
+                 .arg(directive, path.isEmpty() ? QStringLiteral("the object") : path));
     const QList<std::pair<QString, QJsonArray>> orders = applyListDirectives(orig, patch);
     for (auto it = patch.constBegin(); it != patch.constEnd(); ++it)
         applyField(orig, it.key(), it.value(), childPath(path, it.key()));
@@ -113,7 +111,8 @@ QJsonArray Merger::mergeList(const QJsonArray &orig, const QJsonArray &patch, co
     bool replace = false;
     QJsonArray items;
     for (const QJsonValue &v : patch) {
-        if (v.isObject() && v.toObject().value(kPatch).toString() == QLatin1String("replace") && v.toObject().size() == 1)
+        if (v.isObject() && v.toObject().value(kPatch).toString() == QLatin1String("replace")
+            && v.toObject().size() == 1)
             replace = true;
         else
             items.append(v);

@@ -41,7 +41,7 @@ struct AccessAttributes
     QString subresource;
     QString namespaceName; // "" : cluster-scoped or all namespaces
     QString name;
-    QString path;          // non-resource requests
+    QString path; // non-resource requests
 
     static AccessAttributes fromRequest(const RequestInfo &info, const QByteArray &method);
     /// From a review's spec (resourceAttributes or nonResourceAttributes).

@@ -23,14 +23,10 @@ void AuditLog::record(const QString &user, const RequestInfo &info, const QByteA
     if (verb.isEmpty())
         verb = QString::fromLatin1(method).toLower();
     const QJsonObject line{{QStringLiteral("time"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
-                           {QStringLiteral("user"), user.isEmpty() ? QStringLiteral("system:unauthenticated") : user},
-                           {QStringLiteral("verb"), verb},
-                           {QStringLiteral("group"), info.apiGroup},
-                           {QStringLiteral("resource"), info.resourceWithSub()},
-                           {QStringLiteral("namespace"), info.namespaceName},
-                           {QStringLiteral("name"), info.name},
-                           {QStringLiteral("code"), code},
-                           {QStringLiteral("uri"), info.path}};
+        {QStringLiteral("user"), user.isEmpty() ? QStringLiteral("system:unauthenticated") : user},
+        {QStringLiteral("verb"), verb}, {QStringLiteral("group"), info.apiGroup},
+        {QStringLiteral("resource"), info.resourceWithSub()}, {QStringLiteral("namespace"), info.namespaceName},
+        {QStringLiteral("name"), info.name}, {QStringLiteral("code"), code}, {QStringLiteral("uri"), info.path}};
     m_file.write(QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n');
     m_file.flush();
 }

@@ -43,7 +43,8 @@ Expected<void> Authorizer::loadRules(const QString &path)
             for (const QJsonValue &ns : u.value(QLatin1String("namespaces")).toArray())
                 r.namespaces << ns.toString();
             if (r.name.isEmpty() || r.token.isEmpty())
-                return Status::badRequest(QStringLiteral("rules file %1: every user needs a name and a token").arg(path));
+                return Status::badRequest(
+                    QStringLiteral("rules file %1: every user needs a name and a token").arg(path));
             addUser(r);
         }
     }
@@ -97,19 +98,15 @@ AccessRules Authorizer::rulesFor(const QString &user) const
         rules.cluster << PolicyRule{read, {QString()}, {QStringLiteral("namespaces")}, rule->namespaces, {}};
     }
     // system:basic-user and system:discovery, which every authenticated user holds
-    rules.cluster << PolicyRule{{QStringLiteral("create")},
-                                {QStringLiteral("authorization.k8s.io")},
-                                {QStringLiteral("selfsubjectaccessreviews"), QStringLiteral("selfsubjectrulesreviews")},
-                                {},
-                                {}}
-                  << PolicyRule{{QStringLiteral("create")}, {QStringLiteral("authentication.k8s.io")}, {QStringLiteral("selfsubjectreviews")}, {}, {}}
-                  << PolicyRule{{QStringLiteral("get")},
-                                {},
-                                {},
-                                {},
-                                {QStringLiteral("/api"), QStringLiteral("/api/*"), QStringLiteral("/apis"), QStringLiteral("/apis/*"),
-                                 QStringLiteral("/healthz"), QStringLiteral("/livez"), QStringLiteral("/openapi"), QStringLiteral("/openapi/*"),
-                                 QStringLiteral("/readyz"), QStringLiteral("/version"), QStringLiteral("/version/")}};
+    rules.cluster << PolicyRule{{QStringLiteral("create")}, {QStringLiteral("authorization.k8s.io")},
+        {QStringLiteral("selfsubjectaccessreviews"), QStringLiteral("selfsubjectrulesreviews")}, {}, {}}
+                  << PolicyRule{{QStringLiteral("create")}, {QStringLiteral("authentication.k8s.io")},
+                         {QStringLiteral("selfsubjectreviews")}, {}, {}}
+                  << PolicyRule{{QStringLiteral("get")}, {}, {}, {},
+                         {QStringLiteral("/api"), QStringLiteral("/api/*"), QStringLiteral("/apis"),
+                             QStringLiteral("/apis/*"), QStringLiteral("/healthz"), QStringLiteral("/livez"),
+                             QStringLiteral("/openapi"), QStringLiteral("/openapi/*"), QStringLiteral("/readyz"),
+                             QStringLiteral("/version"), QStringLiteral("/version/")}};
     return rules;
 }
 
@@ -120,7 +117,7 @@ Expected<void> Authorizer::authorize(const QString &user, const RequestInfo &inf
         return {};
     if (!info.isResourceRequest) {
         return Status(403, QString::fromLatin1(StatusReason::Forbidden),
-                      QStringLiteral("forbidden: User \"%1\" cannot %2 path \"%3\"").arg(user, a.verb, info.path));
+            QStringLiteral("forbidden: User \"%1\" cannot %2 path \"%3\"").arg(user, a.verb, info.path));
     }
     QString where = info.namespaceName.isEmpty() ? QStringLiteral("at the cluster scope")
                                                  : QStringLiteral("in the namespace \"%1\"").arg(info.namespaceName);

@@ -62,7 +62,10 @@ public:
     /// The rules `user` holds (empty for a user the server does not know).
     AccessRules rulesFor(const QString &user) const;
     /// True when `user` may do `attributes`.
-    bool allows(const QString &user, const AccessAttributes &attributes) const { return rulesFor(user).allows(attributes); }
+    bool allows(const QString &user, const AccessAttributes &attributes) const
+    {
+        return rulesFor(user).allows(attributes);
+    }
 
 private:
     QString m_adminToken;

@@ -2,8 +2,8 @@
 #include "engine/apiserver/controllers/crdcontroller.h"
 
 #include "engine/api/timeformat.h"
-#include "engine/base/clock.h"
 #include "engine/apiserver/storage/store.h"
+#include "engine/base/clock.h"
 
 #include <QJsonArray>
 
@@ -11,11 +11,11 @@ namespace opbench::apiserver {
 
 namespace {
 
-const GroupVersionResource kCrds{QStringLiteral("apiextensions.k8s.io"), QStringLiteral("v1"),
-                                 QStringLiteral("customresourcedefinitions")};
+const GroupVersionResource kCrds{
+    QStringLiteral("apiextensions.k8s.io"), QStringLiteral("v1"), QStringLiteral("customresourcedefinitions")};
 
 QJsonObject condition(const QString &type, bool ok, const QString &reason, const QString &message, const QString &now,
-                      const QJsonArray &previous)
+    const QJsonArray &previous)
 {
     QString since = now;
     const QString status = ok ? QStringLiteral("True") : QStringLiteral("False");
@@ -24,11 +24,9 @@ QJsonObject condition(const QString &type, bool ok, const QString &reason, const
         if (c.value(QLatin1String("type")).toString() == type && c.value(QLatin1String("status")).toString() == status)
             since = c.value(QLatin1String("lastTransitionTime")).toString(now);
     }
-    return QJsonObject{{QStringLiteral("type"), type},
-                       {QStringLiteral("status"), status},
-                       {QStringLiteral("reason"), reason},
-                       {QStringLiteral("message"), message},
-                       {QStringLiteral("lastTransitionTime"), since}};
+    return QJsonObject{{QStringLiteral("type"), type}, {QStringLiteral("status"), status},
+        {QStringLiteral("reason"), reason}, {QStringLiteral("message"), message},
+        {QStringLiteral("lastTransitionTime"), since}};
 }
 
 bool hasFinalizer(const QJsonObject &o, const QString &f)
@@ -40,7 +38,9 @@ bool hasFinalizer(const QJsonObject &o, const QString &f)
 
 QString crdCleanupFinalizer() { return QStringLiteral("customresourcecleanup.apiextensions.k8s.io"); }
 
-CrdController::CrdController(Store *store, QObject *parent) : QObject(parent), m_store(store)
+CrdController::CrdController(Store *store, QObject *parent)
+    : QObject(parent)
+    , m_store(store)
 {
     connect(store, &Store::committed, this, &CrdController::onCommitted);
 }
@@ -96,25 +96,30 @@ void CrdController::reconcile(const QString &name)
     const QString now = formatTimestamp(m_store->clock()->wallNow());
     const bool ok = problems.isEmpty();
     QJsonArray conditions;
-    conditions << condition(QStringLiteral("NamesAccepted"), ok, ok ? QStringLiteral("NoConflicts") : QStringLiteral("NameConflict"),
-                            ok ? QStringLiteral("no conflicts found") : problems.join(QLatin1String("; ")), now, previous)
-               << condition(QStringLiteral("Established"), ok, ok ? QStringLiteral("InitialNamesAccepted") : QStringLiteral("NotAccepted"),
-                            ok ? QStringLiteral("the initial names have been accepted") : QStringLiteral("not all names are accepted"), now,
-                            previous);
+    conditions << condition(QStringLiteral("NamesAccepted"), ok,
+        ok ? QStringLiteral("NoConflicts") : QStringLiteral("NameConflict"),
+        ok ? QStringLiteral("no conflicts found") : problems.join(QLatin1String("; ")), now, previous)
+               << condition(QStringLiteral("Established"), ok,
+                      ok ? QStringLiteral("InitialNamesAccepted") : QStringLiteral("NotAccepted"),
+                      ok ? QStringLiteral("the initial names have been accepted")
+                         : QStringLiteral("not all names are accepted"),
+                      now, previous);
     if (current->isBeingDeleted() && hasFinalizer(crd, crdCleanupFinalizer())) {
         conditions << condition(QStringLiteral("Terminating"), true, QStringLiteral("InstanceDeletionInProgress"),
-                                QStringLiteral("CustomResource deletion is in progress"), now, previous);
+            QStringLiteral("CustomResource deletion is in progress"), now, previous);
     }
     status.insert(QStringLiteral("conditions"), conditions);
     QJsonObject accepted = spec.value(QLatin1String("names")).toObject();
     if (!accepted.contains(QLatin1String("listKind")))
-        accepted.insert(QStringLiteral("listKind"), accepted.value(QLatin1String("kind")).toString() + QStringLiteral("List"));
+        accepted.insert(
+            QStringLiteral("listKind"), accepted.value(QLatin1String("kind")).toString() + QStringLiteral("List"));
     if (!accepted.contains(QLatin1String("singular")))
         accepted.insert(QStringLiteral("singular"), accepted.value(QLatin1String("kind")).toString().toLower());
     status.insert(QStringLiteral("acceptedNames"), ok ? accepted : QJsonObject());
     QJsonArray stored = status.value(QLatin1String("storedVersions")).toArray();
     for (const QJsonValue &v : spec.value(QLatin1String("versions")).toArray())
-        if (v.toObject().value(QLatin1String("storage")).toBool() && !stored.contains(v.toObject().value(QLatin1String("name"))))
+        if (v.toObject().value(QLatin1String("storage")).toBool()
+            && !stored.contains(v.toObject().value(QLatin1String("name"))))
             stored.append(v.toObject().value(QLatin1String("name")));
     status.insert(QStringLiteral("storedVersions"), stored);
     QJsonObject next = crd;
@@ -131,13 +136,14 @@ void CrdController::cleanup(const QString &name)
         return;
     const QJsonObject spec = crd->json().value(QLatin1String("spec")).toObject();
     const GroupVersionResource storage{spec.value(QLatin1String("group")).toString(), QString(),
-                                       spec.value(QLatin1String("names")).toObject().value(QLatin1String("plural")).toString()};
+        spec.value(QLatin1String("names")).toObject().value(QLatin1String("plural")).toString()};
     if (const auto type = m_store->registry()->find(storage)) {
         auto objects = m_store->list(type->gvr());
         if (objects) {
             for (const Object &o : std::as_const(objects->items)) {
                 if (!o.isBeingDeleted())
-                    (void)m_store->remove(type->gvr(), o.namespaceName(), o.name(), DeleteOptions{QStringLiteral("Background"), {}, o.uid(), {}, false});
+                    (void)m_store->remove(type->gvr(), o.namespaceName(), o.name(),
+                        DeleteOptions{QStringLiteral("Background"), {}, o.uid(), {}, false});
             }
         }
         if (m_store->count(type->gvr()) > 0)

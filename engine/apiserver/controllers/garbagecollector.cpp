@@ -21,10 +21,7 @@ bool hasPropagationFinalizer(const Object &o)
 }
 
 // A write failed: conflicts and vanished objects are normal races (retried or moot).
-bool isRace(const Status &s)
-{
-    return isConflict(s) || isNotFound(s);
-}
+bool isRace(const Status &s) { return isConflict(s) || isNotFound(s); }
 
 } // namespace
 
@@ -47,7 +44,9 @@ GarbageCollector::OwnerState GarbageCollector::ownerState(const Object &dependen
 }
 
 GarbageCollector::GarbageCollector(Store *store, Clock *clock, QObject *parent)
-    : QObject(parent), m_store(store), m_clock(clock)
+    : QObject(parent)
+    , m_store(store)
+    , m_clock(clock)
 {
     connect(m_store, &Store::committed, this, &GarbageCollector::onCommitted);
 }
@@ -175,7 +174,8 @@ void GarbageCollector::processDependent(const QString &dependentUid)
     if (result) {
         ++m_deleted;
     } else if (!isRace(result.error())) {
-        qCWarning(lcGc) << "cannot delete dependent" << ref->gvr.groupResource() << ref->name << ":" << result.error().message();
+        qCWarning(lcGc) << "cannot delete dependent" << ref->gvr.groupResource() << ref->name << ":"
+                        << result.error().message();
     }
 }
 
@@ -235,7 +235,8 @@ bool GarbageCollector::removeFinalizer(const QString &uid, const QString &finali
     if (isConflict(result.error()))
         m_dirtyOwners.insert(uid);
     else if (!isNotFound(result.error()))
-        qCWarning(lcGc) << "cannot remove finalizer" << finalizer << "from" << ref->name << ":" << result.error().message();
+        qCWarning(lcGc) << "cannot remove finalizer" << finalizer << "from" << ref->name << ":"
+                        << result.error().message();
     return false;
 }
 

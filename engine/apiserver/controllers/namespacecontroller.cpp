@@ -11,7 +11,10 @@ namespace {
 const GroupVersionResource kNamespaces{QString(), QStringLiteral("v1"), QStringLiteral("namespaces")};
 }
 
-NamespaceController::NamespaceController(Store *store, QObject *parent) : QObject(parent), m_store(store), m_timer(this)
+NamespaceController::NamespaceController(Store *store, QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_timer(this)
 {
     connect(store, &Store::committed, this, &NamespaceController::onCommitted);
     m_timer.setSingleShot(true);

@@ -14,10 +14,12 @@ namespace {
 const char kAlphabet[] = "bcdfghjklmnpqrstvwxz2456789";
 constexpr int kAlphabetSize = sizeof(kAlphabet) - 1;
 
-QJsonObject condition(const QString &type, bool status, const QString &reason, const QString &message, const QString &now)
+QJsonObject condition(
+    const QString &type, bool status, const QString &reason, const QString &message, const QString &now)
 {
-    QJsonObject c{{QStringLiteral("type"), type}, {QStringLiteral("status"), status ? QStringLiteral("True") : QStringLiteral("False")},
-                  {QStringLiteral("lastProbeTime"), QJsonValue::Null}, {QStringLiteral("lastTransitionTime"), now}};
+    QJsonObject c{{QStringLiteral("type"), type},
+        {QStringLiteral("status"), status ? QStringLiteral("True") : QStringLiteral("False")},
+        {QStringLiteral("lastProbeTime"), QJsonValue::Null}, {QStringLiteral("lastTransitionTime"), now}};
     if (!reason.isEmpty())
         c.insert(QStringLiteral("reason"), reason);
     if (!message.isEmpty())
@@ -25,7 +27,8 @@ QJsonObject condition(const QString &type, bool status, const QString &reason, c
     return c;
 }
 
-QJsonArray containerStatuses(const QJsonObject &podSpec, const std::function<QJsonObject(const QJsonObject &)> &forContainer)
+QJsonArray containerStatuses(
+    const QJsonObject &podSpec, const std::function<QJsonObject(const QJsonObject &)> &forContainer)
 {
     QJsonArray out;
     for (const QJsonValue &c : podSpec.value(QLatin1String("containers")).toArray())
@@ -49,17 +52,19 @@ struct Conditions
 
     // SetDeploymentCondition: same status and reason → unchanged; same status → keep the
     // transition time.
-    static void set(QJsonObject &slot, bool status, const QString &type, const QString &reason, const QString &message, const QString &now)
+    static void set(QJsonObject &slot, bool status, const QString &type, const QString &reason, const QString &message,
+        const QString &now)
     {
         const QString st = status ? QStringLiteral("True") : QStringLiteral("False");
-        if (slot.value(QLatin1String("status")).toString() == st && slot.value(QLatin1String("reason")).toString() == reason)
+        if (slot.value(QLatin1String("status")).toString() == st
+            && slot.value(QLatin1String("reason")).toString() == reason)
             return;
         QString transition = now;
         if (slot.value(QLatin1String("status")).toString() == st)
             transition = slot.value(QLatin1String("lastTransitionTime")).toString();
-        slot = QJsonObject{{QStringLiteral("type"), type}, {QStringLiteral("status"), st}, {QStringLiteral("reason"), reason},
-                           {QStringLiteral("message"), message}, {QStringLiteral("lastUpdateTime"), now},
-                           {QStringLiteral("lastTransitionTime"), transition}};
+        slot = QJsonObject{{QStringLiteral("type"), type}, {QStringLiteral("status"), st},
+            {QStringLiteral("reason"), reason}, {QStringLiteral("message"), message},
+            {QStringLiteral("lastUpdateTime"), now}, {QStringLiteral("lastTransitionTime"), transition}};
     }
 };
 
@@ -74,10 +79,7 @@ bool timedOut(const QJsonObject &cond, int deadlineSeconds, const QDateTime &now
     return from.isValid() && now > from.addSecs(deadlineSeconds);
 }
 
-int count(const QJsonObject &status, const char *key)
-{
-    return status.value(QLatin1String(key)).toInt();
-}
+int count(const QJsonObject &status, const char *key) { return status.value(QLatin1String(key)).toInt(); }
 
 // The Progressing condition after a sync (the real controller's getNewReplicaSet and
 // syncRolloutStatus): created / found, then complete, progressing, or timed out.
@@ -88,8 +90,8 @@ void updateProgressing(QJsonObject &cond, const QJsonObject &old, const Deployme
     const QString reason = cond.value(QLatin1String("reason")).toString();
     const auto unknown = [&](const QString &why, const QString &message) {
         cond = QJsonObject{{QStringLiteral("type"), type}, {QStringLiteral("status"), QStringLiteral("Unknown")},
-                           {QStringLiteral("reason"), why}, {QStringLiteral("message"), message},
-                           {QStringLiteral("lastUpdateTime"), now}, {QStringLiteral("lastTransitionTime"), now}};
+            {QStringLiteral("reason"), why}, {QStringLiteral("message"), message},
+            {QStringLiteral("lastUpdateTime"), now}, {QStringLiteral("lastTransitionTime"), now}};
     };
     if (obs.paused) { // no rollout while paused (checkPausedConditions)
         if (reason != QLatin1String("DeploymentPaused"))
@@ -99,10 +101,13 @@ void updateProgressing(QJsonObject &cond, const QJsonObject &old, const Deployme
     if (reason == QLatin1String("DeploymentPaused"))
         unknown(QStringLiteral("DeploymentResumed"), QStringLiteral("Deployment is resumed"));
     if (obs.createdNow)
-        Conditions::set(cond, true, type, QStringLiteral("NewReplicaSetCreated"), QStringLiteral("Created new replica set \"%1\"").arg(rs), now);
+        Conditions::set(cond, true, type, QStringLiteral("NewReplicaSetCreated"),
+            QStringLiteral("Created new replica set \"%1\"").arg(rs), now);
     else if (!rs.isEmpty() && cond.isEmpty())
-        Conditions::set(cond, true, type, QStringLiteral("FoundNewReplicaSet"), QStringLiteral("Found new replica set \"%1\"").arg(rs), now);
-    const bool alreadyComplete = obs.replicas == obs.updated && cond.value(QLatin1String("reason")).toString() == QLatin1String("NewReplicaSetAvailable");
+        Conditions::set(cond, true, type, QStringLiteral("FoundNewReplicaSet"),
+            QStringLiteral("Found new replica set \"%1\"").arg(rs), now);
+    const bool alreadyComplete = obs.replicas == obs.updated
+        && cond.value(QLatin1String("reason")).toString() == QLatin1String("NewReplicaSetAvailable");
     if (alreadyComplete || rs.isEmpty())
         return;
     const bool complete = obs.updated == obs.desired && obs.replicas == obs.desired && obs.available == obs.desired;
@@ -111,27 +116,24 @@ void updateProgressing(QJsonObject &cond, const QJsonObject &old, const Deployme
         || obs.ready > count(old, "readyReplicas") || obs.available > count(old, "availableReplicas");
     if (complete) {
         Conditions::set(cond, true, type, QStringLiteral("NewReplicaSetAvailable"),
-                        QStringLiteral("ReplicaSet \"%1\" has successfully progressed.").arg(rs), now);
+            QStringLiteral("ReplicaSet \"%1\" has successfully progressed.").arg(rs), now);
     } else if (progress) {
         // Progress refreshes lastUpdateTime even with the same reason (a special case upstream).
         const bool wasTrue = cond.value(QLatin1String("status")).toString() == QLatin1String("True");
         const QString transition = wasTrue ? cond.value(QLatin1String("lastTransitionTime")).toString() : now;
         cond = QJsonObject{{QStringLiteral("type"), type}, {QStringLiteral("status"), QStringLiteral("True")},
-                           {QStringLiteral("reason"), QStringLiteral("ReplicaSetUpdated")},
-                           {QStringLiteral("message"), QStringLiteral("ReplicaSet \"%1\" is progressing.").arg(rs)},
-                           {QStringLiteral("lastUpdateTime"), now}, {QStringLiteral("lastTransitionTime"), transition}};
+            {QStringLiteral("reason"), QStringLiteral("ReplicaSetUpdated")},
+            {QStringLiteral("message"), QStringLiteral("ReplicaSet \"%1\" is progressing.").arg(rs)},
+            {QStringLiteral("lastUpdateTime"), now}, {QStringLiteral("lastTransitionTime"), transition}};
     } else if (timedOut(cond, obs.progressDeadlineSeconds, obs.now)) {
         Conditions::set(cond, false, type, QStringLiteral("ProgressDeadlineExceeded"),
-                        QStringLiteral("ReplicaSet \"%1\" has timed out progressing.").arg(rs), now);
+            QStringLiteral("ReplicaSet \"%1\" has timed out progressing.").arg(rs), now);
     }
 }
 
 } // namespace
 
-QString timestamp(const QDateTime &t)
-{
-    return t.toUTC().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ssZ"));
-}
+QString timestamp(const QDateTime &t) { return t.toUTC().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ssZ")); }
 
 QJsonObject templateWithoutHash(QJsonObject podTemplate)
 {
@@ -215,9 +217,10 @@ RolloutLimits rolloutLimits(const QJsonObject &deploymentSpec, int replicas)
         return l;
     }
     const QJsonObject ru = strategy.value(QLatin1String("rollingUpdate")).toObject();
-    l.maxSurge = intOrPercent(ru.value(QLatin1String("maxSurge")), replicas, true, intOrPercent(QStringLiteral("25%"), replicas, true, 0));
+    l.maxSurge = intOrPercent(
+        ru.value(QLatin1String("maxSurge")), replicas, true, intOrPercent(QStringLiteral("25%"), replicas, true, 0));
     l.maxUnavailable = intOrPercent(ru.value(QLatin1String("maxUnavailable")), replicas, false,
-                                    intOrPercent(QStringLiteral("25%"), replicas, false, 0));
+        intOrPercent(QStringLiteral("25%"), replicas, false, 0));
     if (l.maxSurge == 0 && l.maxUnavailable == 0)
         l.maxUnavailable = 1;
     return l;
@@ -238,22 +241,22 @@ QJsonObject podPendingStatus(const QJsonObject &podSpec, const QString &now, con
         QJsonObject waiting{{QStringLiteral("reason"), QStringLiteral("ContainerCreating")}};
         if (!imagePullable(image))
             waiting = QJsonObject{{QStringLiteral("reason"), QStringLiteral("ImagePullBackOff")},
-                                  {QStringLiteral("message"), QStringLiteral("Back-off pulling image \"%1\"").arg(image)}};
+                {QStringLiteral("message"), QStringLiteral("Back-off pulling image \"%1\"").arg(image)}};
         return QJsonObject{{QStringLiteral("name"), c.value(QLatin1String("name"))}, {QStringLiteral("image"), image},
-                           {QStringLiteral("imageID"), QString()}, {QStringLiteral("ready"), false},
-                           {QStringLiteral("started"), false}, {QStringLiteral("restartCount"), 0},
-                           {QStringLiteral("state"), QJsonObject{{QStringLiteral("waiting"), waiting}}}};
+            {QStringLiteral("imageID"), QString()}, {QStringLiteral("ready"), false},
+            {QStringLiteral("started"), false}, {QStringLiteral("restartCount"), 0},
+            {QStringLiteral("state"), QJsonObject{{QStringLiteral("waiting"), waiting}}}};
     });
-    return QJsonObject{
-        {QStringLiteral("phase"), QStringLiteral("Pending")},
-        {QStringLiteral("conditions"), QJsonArray{condition(QStringLiteral("Initialized"), true, {}, {}, now),
-                                                  condition(QStringLiteral("Ready"), false, QStringLiteral("ContainersNotReady"), notReady, now),
-                                                  condition(QStringLiteral("ContainersReady"), false, QStringLiteral("ContainersNotReady"), notReady, now),
-                                                  condition(QStringLiteral("PodScheduled"), true, {}, {}, now)}},
+    return QJsonObject{{QStringLiteral("phase"), QStringLiteral("Pending")},
+        {QStringLiteral("conditions"),
+            QJsonArray{condition(QStringLiteral("Initialized"), true, {}, {}, now),
+                condition(QStringLiteral("Ready"), false, QStringLiteral("ContainersNotReady"), notReady, now),
+                condition(
+                    QStringLiteral("ContainersReady"), false, QStringLiteral("ContainersNotReady"), notReady, now),
+                condition(QStringLiteral("PodScheduled"), true, {}, {}, now)}},
         {QStringLiteral("hostIP"), QStringLiteral("10.0.0.1")},
         {QStringLiteral("startTime"), startTime.isEmpty() ? now : startTime},
-        {QStringLiteral("qosClass"), QStringLiteral("BestEffort")},
-        {QStringLiteral("containerStatuses"), statuses}};
+        {QStringLiteral("qosClass"), QStringLiteral("BestEffort")}, {QStringLiteral("containerStatuses"), statuses}};
 }
 
 QJsonObject podRunningStatus(const QJsonObject &podSpec, const QString &now, const QString &startTime, int ipSuffix)
@@ -261,29 +264,29 @@ QJsonObject podRunningStatus(const QJsonObject &podSpec, const QString &now, con
     const QJsonArray statuses = containerStatuses(podSpec, [&now](const QJsonObject &c) {
         const QString image = c.value(QLatin1String("image")).toString();
         return QJsonObject{{QStringLiteral("name"), c.value(QLatin1String("name"))}, {QStringLiteral("image"), image},
-                           {QStringLiteral("imageID"), image}, {QStringLiteral("ready"), true},
-                           {QStringLiteral("started"), true}, {QStringLiteral("restartCount"), 0},
-                           {QStringLiteral("containerID"), QStringLiteral("opbench://") + podTemplateHash(c)},
-                           {QStringLiteral("state"), QJsonObject{{QStringLiteral("running"), QJsonObject{{QStringLiteral("startedAt"), now}}}}}};
+            {QStringLiteral("imageID"), image}, {QStringLiteral("ready"), true}, {QStringLiteral("started"), true},
+            {QStringLiteral("restartCount"), 0},
+            {QStringLiteral("containerID"), QStringLiteral("opbench://") + podTemplateHash(c)},
+            {QStringLiteral("state"),
+                QJsonObject{{QStringLiteral("running"), QJsonObject{{QStringLiteral("startedAt"), now}}}}}};
     });
     const QString ip = QStringLiteral("10.244.%1.%2").arg((ipSuffix / 250) % 250).arg(ipSuffix % 250 + 2);
-    return QJsonObject{
-        {QStringLiteral("phase"), QStringLiteral("Running")},
-        {QStringLiteral("conditions"), QJsonArray{condition(QStringLiteral("Initialized"), true, {}, {}, startTime),
-                                                  condition(QStringLiteral("Ready"), true, {}, {}, now),
-                                                  condition(QStringLiteral("ContainersReady"), true, {}, {}, now),
-                                                  condition(QStringLiteral("PodScheduled"), true, {}, {}, startTime)}},
-        {QStringLiteral("hostIP"), QStringLiteral("10.0.0.1")},
-        {QStringLiteral("podIP"), ip},
+    return QJsonObject{{QStringLiteral("phase"), QStringLiteral("Running")},
+        {QStringLiteral("conditions"),
+            QJsonArray{condition(QStringLiteral("Initialized"), true, {}, {}, startTime),
+                condition(QStringLiteral("Ready"), true, {}, {}, now),
+                condition(QStringLiteral("ContainersReady"), true, {}, {}, now),
+                condition(QStringLiteral("PodScheduled"), true, {}, {}, startTime)}},
+        {QStringLiteral("hostIP"), QStringLiteral("10.0.0.1")}, {QStringLiteral("podIP"), ip},
         {QStringLiteral("podIPs"), QJsonArray{QJsonObject{{QStringLiteral("ip"), ip}}}},
-        {QStringLiteral("startTime"), startTime},
-        {QStringLiteral("qosClass"), QStringLiteral("BestEffort")},
+        {QStringLiteral("startTime"), startTime}, {QStringLiteral("qosClass"), QStringLiteral("BestEffort")},
         {QStringLiteral("containerStatuses"), statuses}};
 }
 
 bool podReady(const QJsonObject &pod, QDateTime *since)
 {
-    for (const QJsonValue &c : pod.value(QLatin1String("status")).toObject().value(QLatin1String("conditions")).toArray()) {
+    for (const QJsonValue &c :
+        pod.value(QLatin1String("status")).toObject().value(QLatin1String("conditions")).toArray()) {
         const QJsonObject o = c.toObject();
         if (o.value(QLatin1String("type")).toString() != QLatin1String("Ready"))
             continue;
@@ -296,7 +299,8 @@ bool podReady(const QJsonObject &pod, QDateTime *since)
 
 QJsonObject replicaSetStatus(int replicas, int ready, int available, qint64 observedGeneration)
 {
-    QJsonObject status{{QStringLiteral("replicas"), replicas}, {QStringLiteral("observedGeneration"), observedGeneration}};
+    QJsonObject status{
+        {QStringLiteral("replicas"), replicas}, {QStringLiteral("observedGeneration"), observedGeneration}};
     if (replicas > 0)
         status.insert(QStringLiteral("fullyLabeledReplicas"), replicas);
     if (ready > 0)
@@ -330,8 +334,10 @@ QJsonObject nextDeploymentStatus(const QJsonObject &old, const DeploymentObserva
     }
     const bool minAvailable = obs.available >= obs.desired - obs.maxUnavailable;
     Conditions::set(conds.available, minAvailable, QStringLiteral("Available"),
-                    minAvailable ? QStringLiteral("MinimumReplicasAvailable") : QStringLiteral("MinimumReplicasUnavailable"),
-                    minAvailable ? QStringLiteral("Deployment has minimum availability.") : QStringLiteral("Deployment does not have minimum availability."), now);
+        minAvailable ? QStringLiteral("MinimumReplicasAvailable") : QStringLiteral("MinimumReplicasUnavailable"),
+        minAvailable ? QStringLiteral("Deployment has minimum availability.")
+                     : QStringLiteral("Deployment does not have minimum availability."),
+        now);
 
     updateProgressing(conds.progressing, old, obs, now);
     QJsonArray list{conds.available};
@@ -348,8 +354,8 @@ QDateTime progressDeadline(const QJsonObject &status, int progressDeadlineSecond
         if (o.value(QLatin1String("type")).toString() != QLatin1String("Progressing"))
             continue;
         const QString reason = o.value(QLatin1String("reason")).toString();
-        if (o.value(QLatin1String("status")).toString() == QLatin1String("False") || reason == QLatin1String("NewReplicaSetAvailable")
-            || reason == QLatin1String("DeploymentPaused"))
+        if (o.value(QLatin1String("status")).toString() == QLatin1String("False")
+            || reason == QLatin1String("NewReplicaSetAvailable") || reason == QLatin1String("DeploymentPaused"))
             return {};
         const QDateTime from = QDateTime::fromString(o.value(QLatin1String("lastUpdateTime")).toString(), Qt::ISODate);
         return from.isValid() ? from.addSecs(progressDeadlineSeconds + 1) : QDateTime();

@@ -70,14 +70,14 @@ struct DeploymentObservation
     qint64 generation = 0;
     int desired = 1;
     int maxUnavailable = 0;
-    int replicas = 0;       // Σ RS status.replicas
-    int specReplicas = 0;   // Σ RS spec.replicas
-    int updated = 0;        // new RS status.replicas
-    int ready = 0;          // Σ RS status.readyReplicas
-    int available = 0;      // Σ RS status.availableReplicas
-    QString newReplicaSet;  // name of the new RS ("" if none)
+    int replicas = 0;      // Σ RS status.replicas
+    int specReplicas = 0;  // Σ RS spec.replicas
+    int updated = 0;       // new RS status.replicas
+    int ready = 0;         // Σ RS status.readyReplicas
+    int available = 0;     // Σ RS status.availableReplicas
+    QString newReplicaSet; // name of the new RS ("" if none)
     bool createdNow = false;
-    bool paused = false;    // spec.paused: Progressing becomes Unknown DeploymentPaused
+    bool paused = false; // spec.paused: Progressing becomes Unknown DeploymentPaused
     int progressDeadlineSeconds = 600;
     QDateTime now;
 };

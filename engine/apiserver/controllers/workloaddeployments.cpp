@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // WorkloadSimulator: the Deployment controller (ReplicaSets, rollout, Deployment status).
 #include "engine/apiserver/controllers/simulatorrules.h"
-#include "engine/apiserver/storage/store.h"
 #include "engine/apiserver/controllers/workloadsimulator.h"
+#include "engine/apiserver/storage/store.h"
 
 #include <QJsonArray>
 #include <QLoggingCategory>
@@ -20,10 +20,7 @@ namespace {
 const GroupVersionResource kDeployments{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("deployments")};
 const GroupVersionResource kReplicaSets{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("replicasets")};
 
-QJsonObject sub(const QJsonObject &o, const char *key)
-{
-    return o.value(QLatin1String(key)).toObject();
-}
+QJsonObject sub(const QJsonObject &o, const char *key) { return o.value(QLatin1String(key)).toObject(); }
 
 // One decode of a ReplicaSet's counts (Object::json() parses the document each time).
 RsPlan planFor(const Object &rs, const QJsonObject &json)
@@ -31,13 +28,10 @@ RsPlan planFor(const Object &rs, const QJsonObject &json)
     const QJsonObject status = sub(json, "status");
     const int spec = sim::desiredReplicas(sub(json, "spec"));
     return RsPlan{rs, spec, spec, status.value(QLatin1String("replicas")).toInt(),
-                  status.value(QLatin1String("availableReplicas")).toInt()};
+        status.value(QLatin1String("availableReplicas")).toInt()};
 }
 
-int revisionOf(const Object &rs)
-{
-    return rs.annotations().value(QLatin1String(sim::kRevisionAnnotation)).toInt();
-}
+int revisionOf(const Object &rs) { return rs.annotations().value(QLatin1String(sim::kRevisionAnnotation)).toInt(); }
 
 QJsonObject replicaSetFor(const Object &d, const QString &hash, int replicas, int revision, int maxReplicas)
 {
@@ -52,20 +46,23 @@ QJsonObject replicaSetFor(const Object &d, const QString &hash, int replicas, in
     QJsonObject matchLabels = sub(selector, "matchLabels");
     matchLabels.insert(QLatin1String(sim::kPodTemplateHashLabel), hash);
     selector.insert(QStringLiteral("matchLabels"), matchLabels);
-    QJsonObject rsSpec{{QStringLiteral("replicas"), replicas}, {QStringLiteral("selector"), selector}, {QStringLiteral("template"), tmpl}};
+    QJsonObject rsSpec{{QStringLiteral("replicas"), replicas}, {QStringLiteral("selector"), selector},
+        {QStringLiteral("template"), tmpl}};
     if (spec.contains(QLatin1String("minReadySeconds")))
         rsSpec.insert(QStringLiteral("minReadySeconds"), spec.value(QLatin1String("minReadySeconds")));
     const QJsonObject annotations{{QLatin1String(sim::kRevisionAnnotation), QString::number(revision)},
-                                  {QLatin1String(sim::kDesiredReplicasAnnotation), QString::number(sim::desiredReplicas(spec))},
-                                  {QLatin1String(sim::kMaxReplicasAnnotation), QString::number(maxReplicas)}};
-    const QJsonObject owner{{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")}, {QStringLiteral("kind"), QStringLiteral("Deployment")},
-                            {QStringLiteral("name"), d.name()}, {QStringLiteral("uid"), d.uid()},
-                            {QStringLiteral("controller"), true}, {QStringLiteral("blockOwnerDeletion"), true}};
-    const QJsonObject meta{{QStringLiteral("name"), d.name() + u'-' + hash}, {QStringLiteral("namespace"), d.namespaceName()},
-                           {QStringLiteral("labels"), labels}, {QStringLiteral("annotations"), annotations},
-                           {QStringLiteral("ownerReferences"), QJsonArray{owner}}};
-    return QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")}, {QStringLiteral("kind"), QStringLiteral("ReplicaSet")},
-                       {QStringLiteral("metadata"), meta}, {QStringLiteral("spec"), rsSpec}};
+        {QLatin1String(sim::kDesiredReplicasAnnotation), QString::number(sim::desiredReplicas(spec))},
+        {QLatin1String(sim::kMaxReplicasAnnotation), QString::number(maxReplicas)}};
+    const QJsonObject owner{{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")},
+        {QStringLiteral("kind"), QStringLiteral("Deployment")}, {QStringLiteral("name"), d.name()},
+        {QStringLiteral("uid"), d.uid()}, {QStringLiteral("controller"), true},
+        {QStringLiteral("blockOwnerDeletion"), true}};
+    const QJsonObject meta{{QStringLiteral("name"), d.name() + u'-' + hash},
+        {QStringLiteral("namespace"), d.namespaceName()}, {QStringLiteral("labels"), labels},
+        {QStringLiteral("annotations"), annotations}, {QStringLiteral("ownerReferences"), QJsonArray{owner}}};
+    return QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")},
+        {QStringLiteral("kind"), QStringLiteral("ReplicaSet")}, {QStringLiteral("metadata"), meta},
+        {QStringLiteral("spec"), rsSpec}};
 }
 
 // Rolling update: how far to scale the new RS up, and the old ones down (the real controller's
@@ -118,7 +115,8 @@ void planRecreate(RsPlan &fresh, QList<RsPlan> &old, int desired)
 
 // Sorts the Deployment's live ReplicaSets into the one matching its template and the old ones
 // (oldest first); returns the highest revision among the old ones.
-int collectReplicaSets(Store *store, const Object &d, const QJsonObject &bareTemplate, RsPlan &fresh, QList<RsPlan> &old)
+int collectReplicaSets(
+    Store *store, const Object &d, const QJsonObject &bareTemplate, RsPlan &fresh, QList<RsPlan> &old)
 {
     int maxOldRevision = 0;
     for (const ObjectRef &ref : store->dependentsOf(d.uid())) {
@@ -134,8 +132,9 @@ int collectReplicaSets(Store *store, const Object &d, const QJsonObject &bareTem
         }
     }
     std::sort(old.begin(), old.end(), [](const RsPlan &a, const RsPlan &b) {
-        return a.rs.creationTimestamp() != b.rs.creationTimestamp() ? a.rs.creationTimestamp() < b.rs.creationTimestamp()
-                                                                     : a.rs.name() < b.rs.name();
+        return a.rs.creationTimestamp() != b.rs.creationTimestamp()
+            ? a.rs.creationTimestamp() < b.rs.creationTimestamp()
+            : a.rs.name() < b.rs.name();
     });
     return maxOldRevision;
 }
@@ -202,10 +201,12 @@ bool WorkloadSimulator::syncDeploymentQuietly(const QString &key)
         planRolling(fresh, old, desired, limits);
 
     const int maxReplicas = desired + limits.maxSurge;
-    const int revision = fresh.rs.isNull() || revisionOf(fresh.rs) <= maxOldRevision ? maxOldRevision + 1 : revisionOf(fresh.rs);
+    const int revision
+        = fresh.rs.isNull() || revisionOf(fresh.rs) <= maxOldRevision ? maxOldRevision + 1 : revisionOf(fresh.rs);
     bool createdNow = false;
     if (fresh.rs.isNull()) {
-        const auto created = m_store->create(kReplicaSets, ns, replicaSetFor(d, hash, fresh.replicas, revision, maxReplicas));
+        const auto created
+            = m_store->create(kReplicaSets, ns, replicaSetFor(d, hash, fresh.replicas, revision, maxReplicas));
         if (!created) {
             qCWarning(lcSim) << "cannot create the replicaset of deployment" << key << ":" << created.error().message();
             return false;
@@ -231,8 +232,8 @@ bool WorkloadSimulator::syncDeploymentQuietly(const QString &key)
     return changed && (!complete || !old.isEmpty()); // old ones: history cleanup once they are idle
 }
 
-void WorkloadSimulator::syncPaused(const QString &key, RsPlan &fresh, QList<RsPlan> &old, int desired,
-                                   const sim::RolloutLimits &limits)
+void WorkloadSimulator::syncPaused(
+    const QString &key, RsPlan &fresh, QList<RsPlan> &old, int desired, const sim::RolloutLimits &limits)
 {
     // Paused: no new ReplicaSet, no rollout; a lone active ReplicaSet (or the newest) follows
     // spec.replicas. Several active ones (a paused rollout) are left as they are.
@@ -246,12 +247,14 @@ void WorkloadSimulator::syncPaused(const QString &key, RsPlan &fresh, QList<RsPl
     RsPlan *target = active.size() == 1 ? active.first() : nullptr;
     if (active.isEmpty())
         target = !fresh.rs.isNull() ? &fresh : (old.isEmpty() ? nullptr : &old.last());
-    if (target && target->replicas != desired && scaleReplicaSet(target->rs, desired, desired, desired + limits.maxSurge, std::nullopt))
+    if (target && target->replicas != desired
+        && scaleReplicaSet(target->rs, desired, desired, desired + limits.maxSurge, std::nullopt))
         syncReplicaSet(target->rs.key());
     writeDeploymentStatus(key, fresh.rs.name(), false, limits.maxUnavailable, true);
 }
 
-bool WorkloadSimulator::scaleReplicaSet(const Object &rs, int replicas, int desired, int maxReplicas, std::optional<int> revision)
+bool WorkloadSimulator::scaleReplicaSet(
+    const Object &rs, int replicas, int desired, int maxReplicas, std::optional<int> revision)
 {
     QJsonObject json = m_store->find({kReplicaSets, rs.namespaceName(), rs.name()}).json();
     if (json.isEmpty())
@@ -291,7 +294,8 @@ void WorkloadSimulator::writeDeploymentRevision(const Object &d, int revision)
         qCWarning(lcSim) << "cannot annotate deployment" << d.name() << ":" << r.error().message();
 }
 
-bool WorkloadSimulator::writeDeploymentStatus(const QString &key, const QString &newRs, bool createdNow, int maxUnavailable, bool paused)
+bool WorkloadSimulator::writeDeploymentStatus(
+    const QString &key, const QString &newRs, bool createdNow, int maxUnavailable, bool paused)
 {
     const qsizetype slash = key.indexOf(u'/');
     const Object d = m_store->find({kDeployments, key.left(slash), key.mid(slash + 1)});

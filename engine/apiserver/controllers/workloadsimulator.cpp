@@ -58,25 +58,31 @@ WorkloadSimulator::PodInfo podInfo(const Object &pod)
 QJsonObject podFor(const Object &rs, const QJsonObject &tmpl)
 {
     const QJsonObject tmeta = tmpl.value(QLatin1String("metadata")).toObject();
-    const QJsonObject owner{{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")}, {QStringLiteral("kind"), QStringLiteral("ReplicaSet")},
-                            {QStringLiteral("name"), rs.name()}, {QStringLiteral("uid"), rs.uid()},
-                            {QStringLiteral("controller"), true}, {QStringLiteral("blockOwnerDeletion"), true}};
+    const QJsonObject owner{{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")},
+        {QStringLiteral("kind"), QStringLiteral("ReplicaSet")}, {QStringLiteral("name"), rs.name()},
+        {QStringLiteral("uid"), rs.uid()}, {QStringLiteral("controller"), true},
+        {QStringLiteral("blockOwnerDeletion"), true}};
     QJsonObject meta{{QStringLiteral("name"), rs.name() + u'-' + sim::randomSuffix()},
-                     {QStringLiteral("namespace"), rs.namespaceName()},
-                     {QStringLiteral("labels"), tmeta.value(QLatin1String("labels"))},
-                     {QStringLiteral("ownerReferences"), QJsonArray{owner}}};
+        {QStringLiteral("namespace"), rs.namespaceName()},
+        {QStringLiteral("labels"), tmeta.value(QLatin1String("labels"))},
+        {QStringLiteral("ownerReferences"), QJsonArray{owner}}};
     if (tmeta.contains(QLatin1String("annotations")))
         meta.insert(QStringLiteral("annotations"), tmeta.value(QLatin1String("annotations")));
     QJsonObject spec = tmpl.value(QLatin1String("spec")).toObject();
     spec.insert(QStringLiteral("nodeName"), QStringLiteral("opbench-node"));
-    return QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("kind"), QStringLiteral("Pod")},
-                       {QStringLiteral("metadata"), meta}, {QStringLiteral("spec"), spec}};
+    return QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
+        {QStringLiteral("kind"), QStringLiteral("Pod")}, {QStringLiteral("metadata"), meta},
+        {QStringLiteral("spec"), spec}};
 }
 
 } // namespace
 
-WorkloadSimulator::WorkloadSimulator(Store *store, Clock *clock, std::chrono::milliseconds podReadyDelay, QObject *parent)
-    : QObject(parent), m_store(store), m_clock(clock), m_readyDelay(podReadyDelay)
+WorkloadSimulator::WorkloadSimulator(
+    Store *store, Clock *clock, std::chrono::milliseconds podReadyDelay, QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_clock(clock)
+    , m_readyDelay(podReadyDelay)
 {
     connect(m_store, &Store::committed, this, &WorkloadSimulator::onCommitted);
 }
@@ -248,7 +254,8 @@ void WorkloadSimulator::createPods(const Object &rs, const QJsonObject &rsJson, 
                 break;
             }
             if (!isAlreadyExists(created.error())) { // a name collision is retried with a new suffix
-                qCWarning(lcSim) << "cannot create a pod for replicaset" << rs.name() << ":" << created.error().message();
+                qCWarning(lcSim) << "cannot create a pod for replicaset" << rs.name() << ":"
+                                 << created.error().message();
                 return;
             }
         }
@@ -266,7 +273,8 @@ void WorkloadSimulator::deleteExcessPods(QList<PodInfo> &pods, int desired)
     }
 }
 
-void WorkloadSimulator::writeReplicaSetStatus(const QString &key, const Object &rs, const QJsonObject &json, const QList<PodInfo> &pods)
+void WorkloadSimulator::writeReplicaSetStatus(
+    const QString &key, const Object &rs, const QJsonObject &json, const QList<PodInfo> &pods)
 {
     // available = ready for minReadySeconds; a wake-up re-examines pods that will be.
     const int minReady = json.value(QLatin1String("spec")).toObject().value(QLatin1String("minReadySeconds")).toInt();
@@ -326,8 +334,8 @@ Object WorkloadSimulator::admit(const Object &pod, const QJsonObject &spec)
     const bool pullable = sim::podImagesPullable(spec);
     const bool immediate = pullable && m_readyDelay.count() == 0;
     // updateStatus takes only .status: no need to re-encode the whole pod.
-    const QJsonObject body{{QStringLiteral("status"), immediate ? sim::podRunningStatus(spec, now, now, ++m_podCounter)
-                                                                : sim::podPendingStatus(spec, now)}};
+    const QJsonObject body{{QStringLiteral("status"),
+        immediate ? sim::podRunningStatus(spec, now, now, ++m_podCounter) : sim::podPendingStatus(spec, now)}};
     const auto r = m_store->updateStatus(kPods, pod.namespaceName(), pod.name(), body);
     if (!r)
         qCWarning(lcSim) << "cannot write the status of pod" << pod.key() << ":" << r.error().message();
@@ -349,8 +357,10 @@ void WorkloadSimulator::kubeletWake()
             continue;
         QJsonObject json = pod.json();
         const QJsonObject spec = json.value(QLatin1String("spec")).toObject();
-        const QString started = json.value(QLatin1String("status")).toObject().value(QLatin1String("startTime")).toString();
-        json.insert(QStringLiteral("status"), sim::podRunningStatus(spec, stamp, started.isEmpty() ? stamp : started, ++m_podCounter));
+        const QString started
+            = json.value(QLatin1String("status")).toObject().value(QLatin1String("startTime")).toString();
+        json.insert(QStringLiteral("status"),
+            sim::podRunningStatus(spec, stamp, started.isEmpty() ? stamp : started, ++m_podCounter));
         if (auto r = m_store->updateStatus(kPods, due.ns, due.name, json); !r)
             qCWarning(lcSim) << "cannot mark pod" << due.name << "ready:" << r.error().message();
     }

@@ -29,9 +29,9 @@
 // the simulator's own writes to the object being synced (and its ReplicaSets) do not mark it
 // dirty again; a rollout that is not complete yet is re-examined on the next pass.
 
-#include "engine/base/clock.h"
 #include "engine/api/object.h"
 #include "engine/apiserver/controllers/simulatorrules.h"
+#include "engine/base/clock.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -105,9 +105,11 @@ private:
     bool syncDeploymentQuietly(const QString &key);
     bool scaleReplicaSet(const Object &rs, int replicas, int desired, int maxReplicas, std::optional<int> revision);
     void writeDeploymentRevision(const Object &deployment, int revision);
-    void syncPaused(const QString &key, RsPlan &fresh, QList<RsPlan> &old, int desired, const sim::RolloutLimits &limits);
+    void syncPaused(
+        const QString &key, RsPlan &fresh, QList<RsPlan> &old, int desired, const sim::RolloutLimits &limits);
     /// Returns whether the rollout is complete (all replicas updated and available).
-    bool writeDeploymentStatus(const QString &key, const QString &newReplicaSet, bool createdNow, int maxUnavailable, bool paused);
+    bool writeDeploymentStatus(
+        const QString &key, const QString &newReplicaSet, bool createdNow, int maxUnavailable, bool paused);
     void armDeadline(const QString &key, const QDateTime &at);
 
     // ReplicaSet controller and kubelet (workloadsimulator.cpp).
@@ -116,7 +118,8 @@ private:
     QList<PodInfo> activePods(const Object &rs) const;
     void createPods(const Object &rs, const QJsonObject &rsJson, int count, QList<PodInfo> &pods);
     void deleteExcessPods(QList<PodInfo> &pods, int desired);
-    void writeReplicaSetStatus(const QString &key, const Object &rs, const QJsonObject &rsJson, const QList<PodInfo> &pods);
+    void writeReplicaSetStatus(
+        const QString &key, const Object &rs, const QJsonObject &rsJson, const QList<PodInfo> &pods);
     Object kubeletAdmit(const QString &key); // the pod as admitted (null if not written)
     Object admit(const Object &pod, const QJsonObject &podSpec);
     void kubeletWake();

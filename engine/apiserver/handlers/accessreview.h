@@ -17,7 +17,9 @@ namespace opbench::apiserver {
 class AccessReviews
 {
 public:
-    explicit AccessReviews(const Authorizer *auth) : m_auth(auth) {}
+    explicit AccessReviews(const Authorizer *auth)
+        : m_auth(auth)
+    { }
 
     /// True when `info` addresses one of the review resources above.
     static bool isReview(const RequestInfo &info);

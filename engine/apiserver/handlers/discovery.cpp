@@ -22,16 +22,15 @@ QJsonArray toArray(const QStringList &l)
 QJsonObject groupVersion(const QString &group, const QString &version)
 {
     return QJsonObject{{QStringLiteral("groupVersion"), group.isEmpty() ? version : group + u'/' + version},
-                       {QStringLiteral("version"), version}};
+        {QStringLiteral("version"), version}};
 }
 
 QJsonObject subresourceEntry(const ResourceType &t, const QString &sub)
 {
     QJsonObject e{{QStringLiteral("name"), t.mapping.gvr.resource + u'/' + sub},
-                  {QStringLiteral("singularName"), QString()},
-                  {QStringLiteral("namespaced"), t.namespaced()},
-                  {QStringLiteral("kind"), t.kind()},
-                  {QStringLiteral("verbs"), toArray({QStringLiteral("get"), QStringLiteral("patch"), QStringLiteral("update")})}};
+        {QStringLiteral("singularName"), QString()}, {QStringLiteral("namespaced"), t.namespaced()},
+        {QStringLiteral("kind"), t.kind()},
+        {QStringLiteral("verbs"), toArray({QStringLiteral("get"), QStringLiteral("patch"), QStringLiteral("update")})}};
     if (sub == QLatin1String("scale")) {
         e.insert(QStringLiteral("group"), QStringLiteral("autoscaling"));
         e.insert(QStringLiteral("version"), QStringLiteral("v1"));
@@ -44,7 +43,8 @@ QJsonObject subresourceEntry(const ResourceType &t, const QString &sub)
 
 } // namespace
 
-Discovery::Discovery(ResourceRegistry *registry) : m_registry(registry)
+Discovery::Discovery(ResourceRegistry *registry)
+    : m_registry(registry)
 {
     QObject::connect(registry, &ResourceRegistry::changed, registry, [cache = m_openApiV2] { cache->reset(); });
 }
@@ -111,10 +111,11 @@ void Discovery::openApiV2(const Request &request, Responder responder, bool lega
     }
     if (!body) {
         responder.sendStatus(Status(406, QString::fromLatin1(StatusReason::NotAcceptable),
-                                    QStringLiteral("only application/json and %1 are served here").arg(QLatin1String(pb))));
+            QStringLiteral("only application/json and %1 are served here").arg(QLatin1String(pb))));
         return;
     }
-    const Responder::Headers headers{{QByteArrayLiteral("ETag"), *etag}, {QByteArrayLiteral("Vary"), QByteArrayLiteral("Accept")}};
+    const Responder::Headers headers{
+        {QByteArrayLiteral("ETag"), *etag}, {QByteArrayLiteral("Vary"), QByteArrayLiteral("Accept")}};
     bool notModified = false;
     for (const QByteArray &tag : request.header("if-none-match").split(','))
         notModified = notModified || tag.trimmed() == *etag || tag.trimmed() == "*";
@@ -127,7 +128,8 @@ void Discovery::openApiV2(const Request &request, Responder responder, bool lega
 
 bool Discovery::isPublicPath(const QString &path)
 {
-    static const QStringList pub{QStringLiteral("/healthz"), QStringLiteral("/livez"), QStringLiteral("/readyz"), QStringLiteral("/version")};
+    static const QStringList pub{
+        QStringLiteral("/healthz"), QStringLiteral("/livez"), QStringLiteral("/readyz"), QStringLiteral("/version")};
     for (const QString &p : pub)
         if (path == p || path.startsWith(p + u'/'))
             return true;
@@ -137,10 +139,10 @@ bool Discovery::isPublicPath(const QString &path)
 QJsonObject Discovery::apiVersions() const
 {
     return QJsonObject{{QStringLiteral("kind"), QStringLiteral("APIVersions")},
-                       {QStringLiteral("versions"), toArray(m_registry->versions(QString()))},
-                       {QStringLiteral("serverAddressByClientCIDRs"),
-                        QJsonArray{QJsonObject{{QStringLiteral("clientCIDR"), QStringLiteral("0.0.0.0/0")},
-                                               {QStringLiteral("serverAddress"), m_serverAddress}}}}};
+        {QStringLiteral("versions"), toArray(m_registry->versions(QString()))},
+        {QStringLiteral("serverAddressByClientCIDRs"),
+            QJsonArray{QJsonObject{{QStringLiteral("clientCIDR"), QStringLiteral("0.0.0.0/0")},
+                {QStringLiteral("serverAddress"), m_serverAddress}}}}};
 }
 
 QJsonObject Discovery::group(const QString &name) const
@@ -149,10 +151,9 @@ QJsonObject Discovery::group(const QString &name) const
     for (const QString &v : m_registry->versions(name))
         versions.append(groupVersion(name, v));
     return QJsonObject{{QStringLiteral("kind"), QStringLiteral("APIGroup")},
-                       {QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                       {QStringLiteral("name"), name},
-                       {QStringLiteral("versions"), versions},
-                       {QStringLiteral("preferredVersion"), groupVersion(name, m_registry->preferredVersion(name))}};
+        {QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("name"), name},
+        {QStringLiteral("versions"), versions},
+        {QStringLiteral("preferredVersion"), groupVersion(name, m_registry->preferredVersion(name))}};
 }
 
 QJsonObject Discovery::groupList() const
@@ -167,8 +168,7 @@ QJsonObject Discovery::groupList() const
         groups.append(o);
     }
     return QJsonObject{{QStringLiteral("kind"), QStringLiteral("APIGroupList")},
-                       {QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                       {QStringLiteral("groups"), groups}};
+        {QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("groups"), groups}};
 }
 
 QJsonObject Discovery::resourceList(const QString &group, const QString &version) const
@@ -181,10 +181,8 @@ QJsonObject Discovery::resourceList(const QString &group, const QString &version
         if (t.mapping.gvr.resource == QLatin1String("namespaces") && !t.custom)
             verbs.removeAll(QStringLiteral("deletecollection"));
         QJsonObject e{{QStringLiteral("name"), t.mapping.gvr.resource},
-                      {QStringLiteral("singularName"), t.mapping.singular},
-                      {QStringLiteral("namespaced"), t.namespaced()},
-                      {QStringLiteral("kind"), t.kind()},
-                      {QStringLiteral("verbs"), toArray(verbs)}};
+            {QStringLiteral("singularName"), t.mapping.singular}, {QStringLiteral("namespaced"), t.namespaced()},
+            {QStringLiteral("kind"), t.kind()}, {QStringLiteral("verbs"), toArray(verbs)}};
         if (!t.mapping.shortNames.isEmpty())
             e.insert(QStringLiteral("shortNames"), toArray(t.mapping.shortNames));
         if (!t.mapping.categories.isEmpty())
@@ -194,22 +192,20 @@ QJsonObject Discovery::resourceList(const QString &group, const QString &version
             resources.append(subresourceEntry(t, sub));
     }
     return QJsonObject{{QStringLiteral("kind"), QStringLiteral("APIResourceList")},
-                       {QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                       {QStringLiteral("groupVersion"), group.isEmpty() ? version : group + u'/' + version},
-                       {QStringLiteral("resources"), resources}};
+        {QStringLiteral("apiVersion"), QStringLiteral("v1")},
+        {QStringLiteral("groupVersion"), group.isEmpty() ? version : group + u'/' + version},
+        {QStringLiteral("resources"), resources}};
 }
 
 QJsonObject Discovery::version()
 {
-    return QJsonObject{{QStringLiteral("major"), QStringLiteral("1")},
-                       {QStringLiteral("minor"), QStringLiteral("30")},
-                       {QStringLiteral("gitVersion"), QStringLiteral("v1.30.0-opbench")},
-                       {QStringLiteral("gitCommit"), QStringLiteral("0000000000000000000000000000000000000000")},
-                       {QStringLiteral("gitTreeState"), QStringLiteral("clean")},
-                       {QStringLiteral("buildDate"), QStringLiteral("2024-05-01T00:00:00Z")},
-                       {QStringLiteral("goVersion"), QStringLiteral("go1.22.2")},
-                       {QStringLiteral("compiler"), QStringLiteral("gc")},
-                       {QStringLiteral("platform"), QStringLiteral("linux/amd64")}};
+    return QJsonObject{{QStringLiteral("major"), QStringLiteral("1")}, {QStringLiteral("minor"), QStringLiteral("30")},
+        {QStringLiteral("gitVersion"), QStringLiteral("v1.30.0-opbench")},
+        {QStringLiteral("gitCommit"), QStringLiteral("0000000000000000000000000000000000000000")},
+        {QStringLiteral("gitTreeState"), QStringLiteral("clean")},
+        {QStringLiteral("buildDate"), QStringLiteral("2024-05-01T00:00:00Z")},
+        {QStringLiteral("goVersion"), QStringLiteral("go1.22.2")}, {QStringLiteral("compiler"), QStringLiteral("gc")},
+        {QStringLiteral("platform"), QStringLiteral("linux/amd64")}};
 }
 
 void Discovery::health(const Request &request, Responder responder, const QString &which) const
@@ -228,18 +224,21 @@ bool Discovery::handle(const Request &request, Responder responder) const
     while (path.size() > 1 && path.endsWith(u'/'))
         path.chop(1);
     const QStringList parts = path.split(u'/', Qt::SkipEmptyParts);
-    const bool health = path == QLatin1String("/healthz") || path == QLatin1String("/livez") || path == QLatin1String("/readyz");
+    const bool health
+        = path == QLatin1String("/healthz") || path == QLatin1String("/livez") || path == QLatin1String("/readyz");
     const bool known = health || path == QLatin1String("/version") || path == QLatin1String("/openapi/v2")
-                       || path == QLatin1String("/swagger-2.0.0.pb-v1") || path.startsWith(QLatin1String("/openapi/v3"))
-                       || path == QLatin1String("/api") || path == QLatin1String("/api/v1") || path == QLatin1String("/apis")
-                       || (parts.value(0) == QLatin1String("apis") && parts.size() <= 3) || path == QLatin1String("/");
+        || path == QLatin1String("/swagger-2.0.0.pb-v1") || path.startsWith(QLatin1String("/openapi/v3"))
+        || path == QLatin1String("/api") || path == QLatin1String("/api/v1") || path == QLatin1String("/apis")
+        || (parts.value(0) == QLatin1String("apis") && parts.size() <= 3) || path == QLatin1String("/");
     if (!known)
         return false;
     if (request.method != "GET" && request.method != "HEAD") {
-        responder.sendStatus(Status::methodNotAllowed(QStringLiteral("the server does not allow this method on the requested resource")));
+        responder.sendStatus(Status::methodNotAllowed(
+            QStringLiteral("the server does not allow this method on the requested resource")));
         return true;
     }
-    const Status notFound(404, QString::fromLatin1(StatusReason::NotFound), QStringLiteral("the server could not find the requested resource"));
+    const Status notFound(404, QString::fromLatin1(StatusReason::NotFound),
+        QStringLiteral("the server could not find the requested resource"));
     if (health) {
         this->health(request, responder, path.mid(1));
     } else if (path == QLatin1String("/version")) {
@@ -254,9 +253,11 @@ bool Discovery::handle(const Request &request, Responder responder) const
         else
             responder.sendStatus(notFound);
     } else if (path == QLatin1String("/")) {
-        responder.sendJson(200, QJsonObject{{QStringLiteral("paths"), toArray({QStringLiteral("/api"), QStringLiteral("/api/v1"), QStringLiteral("/apis"),
-                                                                                QStringLiteral("/healthz"), QStringLiteral("/livez"), QStringLiteral("/openapi/v2"),
-                                                                                QStringLiteral("/readyz"), QStringLiteral("/version")})}});
+        responder.sendJson(200,
+            QJsonObject{{QStringLiteral("paths"),
+                toArray({QStringLiteral("/api"), QStringLiteral("/api/v1"), QStringLiteral("/apis"),
+                    QStringLiteral("/healthz"), QStringLiteral("/livez"), QStringLiteral("/openapi/v2"),
+                    QStringLiteral("/readyz"), QStringLiteral("/version")})}});
     } else if (path == QLatin1String("/api")) {
         responder.sendJson(200, apiVersions());
     } else if (path == QLatin1String("/api/v1")) {

@@ -5,8 +5,8 @@
 // see openapiv2.h: JSON, or gnostic protobuf for kubectl, with an ETag) and /openapi/v3
 // (discovery and one document per group version, see openapi.h).
 
-#include "engine/apiserver/http/exchange.h"
 #include "engine/apiserver/handlers/openapiv2.h"
+#include "engine/apiserver/http/exchange.h"
 #include "engine/apiserver/registry/registry.h"
 
 #include <memory>
@@ -39,7 +39,8 @@ private:
     void openApiV2(const Request &request, Responder responder, bool legacyPath) const;
     ResourceRegistry *m_registry;
     // /openapi/v2 in both encodings, built on first use, dropped when the registry changes
-    std::shared_ptr<std::optional<OpenApiV2::Encoded>> m_openApiV2 = std::make_shared<std::optional<OpenApiV2::Encoded>>();
+    std::shared_ptr<std::optional<OpenApiV2::Encoded>> m_openApiV2
+        = std::make_shared<std::optional<OpenApiV2::Encoded>>();
     QString m_serverAddress = QStringLiteral("127.0.0.1:6443");
 };
 

@@ -207,7 +207,10 @@ QByteArray parameterItem(const QJsonObject &p)
         // The four non-body sub-schemas share required/in/description/name = 1..4; after that
         // query and formData have allow_empty_value = 5 and so shift the rest by one.
         const bool shifted = in == QLatin1String("query") || in == QLatin1String("formData");
-        const quint32 which = in == QLatin1String("header") ? 1 : in == QLatin1String("formData") ? 2 : in == QLatin1String("query") ? 3 : 4;
+        const quint32 which = in == QLatin1String("header") ? 1
+            : in == QLatin1String("formData")               ? 2
+            : in == QLatin1String("query")                  ? 3
+                                                            : 4;
         const quint32 k = shifted ? 1 : 0;
         Message sub;
         sub.boolean(1, p.value(QLatin1String("required")).toBool());
@@ -309,7 +312,8 @@ QByteArray encodeGnosticV2Document(const QJsonObject &swagger)
     doc.strings(5, swagger.value(QLatin1String("schemes")));
     doc.strings(6, swagger.value(QLatin1String("consumes")));
     doc.strings(7, swagger.value(QLatin1String("produces")));
-    if (swagger.value(QLatin1String("paths")).isObject()) { // Paths{vendor = 1, path = 2 (NamedPathItem{name = 1, value = 2})}
+    if (swagger.value(QLatin1String("paths"))
+            .isObject()) { // Paths{vendor = 1, path = 2 (NamedPathItem{name = 1, value = 2})}
         const QJsonObject paths = swagger.value(QLatin1String("paths")).toObject();
         Message m;
         vendorExtensions(m, 1, paths);

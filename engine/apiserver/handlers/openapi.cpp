@@ -17,14 +17,16 @@ const QString kSchemaPrefix = QStringLiteral("#/components/schemas/");
 
 QString gvPathOf(const GroupVersionResource &gvr)
 {
-    return gvr.group.isEmpty() ? QStringLiteral("api/") + gvr.version : QStringLiteral("apis/%1/%2").arg(gvr.group, gvr.version);
+    return gvr.group.isEmpty() ? QStringLiteral("api/") + gvr.version
+                               : QStringLiteral("apis/%1/%2").arg(gvr.group, gvr.version);
 }
 
 QJsonObject refTo(const QString &name) { return QJsonObject{{QStringLiteral("$ref"), kSchemaPrefix + name}}; }
 
 QJsonObject gvkObject(const ResourceType &t)
 {
-    return QJsonObject{{QStringLiteral("group"), t.gvr().group}, {QStringLiteral("version"), t.gvr().version}, {QStringLiteral("kind"), t.kind()}};
+    return QJsonObject{{QStringLiteral("group"), t.gvr().group}, {QStringLiteral("version"), t.gvr().version},
+        {QStringLiteral("kind"), t.kind()}};
 }
 
 } // namespace
@@ -32,15 +34,20 @@ QJsonObject gvkObject(const ResourceType &t)
 QJsonObject OpenApiV3::customKindSchema(const ResourceType &t)
 {
     QJsonObject s = t.schema.isEmpty() ? QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
-                                                     {QStringLiteral("x-kubernetes-preserve-unknown-fields"), true}}
+                        {QStringLiteral("x-kubernetes-preserve-unknown-fields"), true}}
                                        : t.schema;
     QJsonObject props = s.value(QLatin1String("properties")).toObject();
-    props.insert(QStringLiteral("apiVersion"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
-                                                           {QStringLiteral("description"), QStringLiteral("APIVersion defines the versioned schema of this representation of an object.")}});
-    props.insert(QStringLiteral("kind"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
-                                                     {QStringLiteral("description"), QStringLiteral("Kind is a string value representing the REST resource this object represents.")}});
-    props.insert(QStringLiteral("metadata"), QJsonObject{{QStringLiteral("allOf"), QJsonArray{refTo(objectMetaDefinition())}},
-                                                         {QStringLiteral("description"), QStringLiteral("Standard object's metadata.")}});
+    props.insert(QStringLiteral("apiVersion"),
+        QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
+            {QStringLiteral("description"),
+                QStringLiteral("APIVersion defines the versioned schema of this representation of an object.")}});
+    props.insert(QStringLiteral("kind"),
+        QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
+            {QStringLiteral("description"),
+                QStringLiteral("Kind is a string value representing the REST resource this object represents.")}});
+    props.insert(QStringLiteral("metadata"),
+        QJsonObject{{QStringLiteral("allOf"), QJsonArray{refTo(objectMetaDefinition())}},
+            {QStringLiteral("description"), QStringLiteral("Standard object's metadata.")}});
     s.insert(QStringLiteral("properties"), props);
     s.insert(QStringLiteral("type"), QStringLiteral("object"));
     s.insert(QStringLiteral("x-kubernetes-group-version-kind"), QJsonArray{gvkObject(t)});
@@ -69,20 +76,23 @@ void collectRefs(const QJsonValue &v, QStringList *out)
 QJsonObject operation(const ResourceType &t, const char *action, const QString &schemaName, bool patch = false)
 {
     QJsonObject op{{QStringLiteral("operationId"), QStringLiteral("%1%2").arg(QLatin1String(action), t.kind())},
-                   {QStringLiteral("x-kubernetes-action"), QLatin1String(action)},
-                   {QStringLiteral("x-kubernetes-group-version-kind"), gvkObject(t)},
-                   {QStringLiteral("responses"),
-                    QJsonObject{{QStringLiteral("200"),
-                                 QJsonObject{{QStringLiteral("description"), QStringLiteral("OK")},
-                                             {QStringLiteral("content"),
-                                              QJsonObject{{QStringLiteral("application/json"), QJsonObject{{QStringLiteral("schema"), refTo(schemaName)}}}}}}}}}};
+        {QStringLiteral("x-kubernetes-action"), QLatin1String(action)},
+        {QStringLiteral("x-kubernetes-group-version-kind"), gvkObject(t)},
+        {QStringLiteral("responses"),
+            QJsonObject{{QStringLiteral("200"),
+                QJsonObject{{QStringLiteral("description"), QStringLiteral("OK")},
+                    {QStringLiteral("content"),
+                        QJsonObject{{QStringLiteral("application/json"),
+                            QJsonObject{{QStringLiteral("schema"), refTo(schemaName)}}}}}}}}}};
     if (patch) {
         QJsonArray params;
         for (const char *p : {"dryRun", "fieldManager", "fieldValidation", "force"}) {
-            params.append(QJsonObject{{QStringLiteral("name"), QLatin1String(p)},
-                                      {QStringLiteral("in"), QStringLiteral("query")},
-                                      {QStringLiteral("schema"), QJsonObject{{QStringLiteral("type"), QString::fromLatin1(qstrcmp(p, "force") == 0 ? "boolean" : "string")}}},
-                                      {QStringLiteral("uniqueItems"), true}});
+            params.append(
+                QJsonObject{{QStringLiteral("name"), QLatin1String(p)}, {QStringLiteral("in"), QStringLiteral("query")},
+                    {QStringLiteral("schema"),
+                        QJsonObject{{QStringLiteral("type"),
+                            QString::fromLatin1(qstrcmp(p, "force") == 0 ? "boolean" : "string")}}},
+                    {QStringLiteral("uniqueItems"), true}});
         }
         op.insert(QStringLiteral("parameters"), params);
     }
@@ -91,7 +101,10 @@ QJsonObject operation(const ResourceType &t, const char *action, const QString &
 
 QString hashOf(const QJsonObject &doc)
 {
-    return QString::fromLatin1(QCryptographicHash::hash(QJsonDocument(doc).toJson(QJsonDocument::Compact), QCryptographicHash::Sha256).toHex().toUpper());
+    return QString::fromLatin1(
+        QCryptographicHash::hash(QJsonDocument(doc).toJson(QJsonDocument::Compact), QCryptographicHash::Sha256)
+            .toHex()
+            .toUpper());
 }
 
 } // namespace
@@ -124,16 +137,21 @@ std::optional<QJsonObject> OpenApiV3::document(const QString &gvPath) const
             schemas.insert(name, builtinSchemas().value(name));
         }
         collectRefs(schemas.value(name), &pending);
-        const QString base = QLatin1Char('/') + gvPath + (t.namespaced() ? QStringLiteral("/namespaces/{namespace}/") : QStringLiteral("/")) + t.gvr().resource;
-        paths.insert(base, QJsonObject{{QStringLiteral("get"), operation(t, "list", name)}, {QStringLiteral("post"), operation(t, "post", name)}});
-        paths.insert(base + QStringLiteral("/{name}"), QJsonObject{{QStringLiteral("get"), operation(t, "get", name)},
-                                                                   {QStringLiteral("put"), operation(t, "put", name)},
-                                                                   {QStringLiteral("patch"), operation(t, "patch", name, true)},
-                                                                   {QStringLiteral("delete"), operation(t, "delete", name)}});
+        const QString base = QLatin1Char('/') + gvPath
+            + (t.namespaced() ? QStringLiteral("/namespaces/{namespace}/") : QStringLiteral("/")) + t.gvr().resource;
+        paths.insert(base,
+            QJsonObject{{QStringLiteral("get"), operation(t, "list", name)},
+                {QStringLiteral("post"), operation(t, "post", name)}});
+        paths.insert(base + QStringLiteral("/{name}"),
+            QJsonObject{{QStringLiteral("get"), operation(t, "get", name)},
+                {QStringLiteral("put"), operation(t, "put", name)},
+                {QStringLiteral("patch"), operation(t, "patch", name, true)},
+                {QStringLiteral("delete"), operation(t, "delete", name)}});
         if (t.statusSubresource) {
-            paths.insert(base + QStringLiteral("/{name}/status"), QJsonObject{{QStringLiteral("get"), operation(t, "get", name)},
-                                                                              {QStringLiteral("put"), operation(t, "put", name)},
-                                                                              {QStringLiteral("patch"), operation(t, "patch", name, true)}});
+            paths.insert(base + QStringLiteral("/{name}/status"),
+                QJsonObject{{QStringLiteral("get"), operation(t, "get", name)},
+                    {QStringLiteral("put"), operation(t, "put", name)},
+                    {QStringLiteral("patch"), operation(t, "patch", name, true)}});
         }
     }
     if (!any)
@@ -147,10 +165,11 @@ std::optional<QJsonObject> OpenApiV3::document(const QString &gvPath) const
     }
     const QJsonObject version = Discovery::version();
     return QJsonObject{{QStringLiteral("openapi"), QStringLiteral("3.0.0")},
-                       {QStringLiteral("info"), QJsonObject{{QStringLiteral("title"), QStringLiteral("Kubernetes")},
-                                                            {QStringLiteral("version"), version.value(QLatin1String("gitVersion")).toString()}}},
-                       {QStringLiteral("paths"), paths},
-                       {QStringLiteral("components"), QJsonObject{{QStringLiteral("schemas"), schemas}}}};
+        {QStringLiteral("info"),
+            QJsonObject{{QStringLiteral("title"), QStringLiteral("Kubernetes")},
+                {QStringLiteral("version"), version.value(QLatin1String("gitVersion")).toString()}}},
+        {QStringLiteral("paths"), paths},
+        {QStringLiteral("components"), QJsonObject{{QStringLiteral("schemas"), schemas}}}};
 }
 
 QJsonObject OpenApiV3::discovery() const
@@ -163,8 +182,9 @@ QJsonObject OpenApiV3::discovery() const
             continue;
         seen.insert(gv);
         if (auto doc = document(gv)) {
-            paths.insert(gv, QJsonObject{{QStringLiteral("serverRelativeURL"),
-                                          QStringLiteral("/openapi/v3/%1?hash=%2").arg(gv, hashOf(*doc))}});
+            paths.insert(gv,
+                QJsonObject{{QStringLiteral("serverRelativeURL"),
+                    QStringLiteral("/openapi/v3/%1?hash=%2").arg(gv, hashOf(*doc))}});
         }
     }
     return QJsonObject{{QStringLiteral("paths"), paths}};

@@ -25,7 +25,9 @@ namespace opbench::apiserver {
 class OpenApiV3
 {
 public:
-    explicit OpenApiV3(const ResourceRegistry *registry) : m_registry(registry) {}
+    explicit OpenApiV3(const ResourceRegistry *registry)
+        : m_registry(registry)
+    { }
 
     /// The /openapi/v3 discovery document.
     QJsonObject discovery() const;

@@ -32,7 +32,7 @@ QJsonObject toV2(QJsonObject s, bool builtin, bool kindRoot)
         return s; // a reference: the rest is its description
     }
     const bool scalarUnion = s.contains(QLatin1String("oneOf")) || s.contains(QLatin1String("anyOf"))
-                             || s.value(QLatin1String("x-kubernetes-int-or-string")).toBool();
+        || s.value(QLatin1String("x-kubernetes-int-or-string")).toBool();
     s.remove(QStringLiteral("oneOf"));
     s.remove(QStringLiteral("anyOf"));
     s.remove(QStringLiteral("not"));
@@ -50,7 +50,8 @@ QJsonObject toV2(QJsonObject s, bool builtin, bool kindRoot)
         if (builtin && !s.contains(QLatin1String("additionalProperties")))
             s.remove(QStringLiteral("type"));
     }
-    if (s.value(QLatin1String("type")).toString() == QLatin1String("array") && !s.value(QLatin1String("items")).isObject())
+    if (s.value(QLatin1String("type")).toString() == QLatin1String("array")
+        && !s.value(QLatin1String("items")).isObject())
         s.remove(QStringLiteral("type"));
 
     if (s.value(QLatin1String("properties")).isObject()) {
@@ -75,7 +76,8 @@ QJsonObject toV2(QJsonObject s, bool builtin, bool kindRoot)
     if (s.value(QLatin1String("items")).isObject())
         s.insert(QStringLiteral("items"), toV2(s.value(QLatin1String("items")).toObject(), builtin, false));
     if (s.value(QLatin1String("additionalProperties")).isObject())
-        s.insert(QStringLiteral("additionalProperties"), toV2(s.value(QLatin1String("additionalProperties")).toObject(), builtin, false));
+        s.insert(QStringLiteral("additionalProperties"),
+            toV2(s.value(QLatin1String("additionalProperties")).toObject(), builtin, false));
     return s;
 }
 
@@ -104,13 +106,13 @@ QJsonObject gvkOf(const ResourceType &t)
 QJsonObject pathParameter(const char *name, const char *description)
 {
     return QJsonObject{{l("name"), l(name)}, {l("in"), l("path")}, {l("description"), l(description)},
-                       {l("required"), true}, {l("type"), l("string")}, {l("uniqueItems"), true}};
+        {l("required"), true}, {l("type"), l("string")}, {l("uniqueItems"), true}};
 }
 
 QJsonObject queryParameter(const char *name, const char *type, const char *description)
 {
     return QJsonObject{{l("name"), l(name)}, {l("in"), l("query")}, {l("description"), l(description)},
-                       {l("type"), l(type)}, {l("uniqueItems"), true}};
+        {l("type"), l(type)}, {l("uniqueItems"), true}};
 }
 
 QJsonArray writeParameters(bool patch)
@@ -119,24 +121,26 @@ QJsonArray writeParameters(bool patch)
         queryParameter("dryRun", "string", "When present, modifications are not persisted (All)."),
         queryParameter("fieldManager", "string", "The name of the actor or entity making these changes."),
         queryParameter("fieldValidation", "string",
-                       "How the server treats unknown or duplicate fields in the request: Ignore, Warn or Strict."),
+            "How the server treats unknown or duplicate fields in the request: Ignore, Warn or Strict."),
     };
     if (patch)
         params.append(queryParameter("force", "boolean", "Force Apply requests: take the fields other managers own."));
     return params;
 }
 
-QJsonObject operation(const ResourceType &t, const char *action, const QString &definition, const QString &id, const QJsonArray &params = {})
+QJsonObject operation(const ResourceType &t, const char *action, const QString &definition, const QString &id,
+    const QJsonArray &params = {})
 {
     QJsonObject op{{l("operationId"), QString(l(action) + id)},
-                   {l("description"), QStringLiteral("%1 %2").arg(l(action), t.kind())},
-                   {l("produces"), QJsonArray{l("application/json"), l("application/yaml")}},
-                   {l("schemes"), QJsonArray{l("https")}},
-                   {l("x-kubernetes-action"), l(action)},
-                   {l("x-kubernetes-group-version-kind"), gvkOf(t)},
-                   {l("responses"), QJsonObject{{l("200"), QJsonObject{{l("description"), l("OK")},
-                                                                         {l("schema"), QJsonObject{{l("$ref"), kV2Prefix + definition}}}}},
-                                                {l("401"), QJsonObject{{l("description"), l("Unauthorized")}}}}}};
+        {l("description"), QStringLiteral("%1 %2").arg(l(action), t.kind())},
+        {l("produces"), QJsonArray{l("application/json"), l("application/yaml")}},
+        {l("schemes"), QJsonArray{l("https")}}, {l("x-kubernetes-action"), l(action)},
+        {l("x-kubernetes-group-version-kind"), gvkOf(t)},
+        {l("responses"),
+            QJsonObject{{l("200"),
+                            QJsonObject{{l("description"), l("OK")},
+                                {l("schema"), QJsonObject{{l("$ref"), kV2Prefix + definition}}}}},
+                {l("401"), QJsonObject{{l("description"), l("Unauthorized")}}}}}};
     if (!params.isEmpty())
         op.insert(l("parameters"), params);
     if (qstrcmp(action, "patch") == 0) {
@@ -198,30 +202,31 @@ QJsonObject OpenApiV2::document() const
         }
         collectRefs(definitions.value(name), &pending);
 
-        const QString gvPath = t.gvr().group.isEmpty() ? QStringLiteral("/api/") + t.gvr().version
-                                                       : QStringLiteral("/apis/%1/%2").arg(t.gvr().group, t.gvr().version);
-        const QString base = gvPath + (t.namespaced() ? QStringLiteral("/namespaces/{namespace}/") : QStringLiteral("/")) + t.gvr().resource;
+        const QString gvPath = t.gvr().group.isEmpty()
+            ? QStringLiteral("/api/") + t.gvr().version
+            : QStringLiteral("/apis/%1/%2").arg(t.gvr().group, t.gvr().version);
+        const QString base = gvPath
+            + (t.namespaced() ? QStringLiteral("/namespaces/{namespace}/") : QStringLiteral("/")) + t.gvr().resource;
         const QString id = operationIdOf(t);
         QJsonArray scope;
         if (t.namespaced())
             scope.append(pathParameter("namespace", "object name and auth scope, such as for teams and projects"));
         QJsonArray named = scope;
         named.append(pathParameter("name", "name of the object"));
-        paths.insert(base, QJsonObject{{l("get"), operation(t, "list", name, id)},
-                                       {l("post"), operation(t, "post", name, id, writeParameters(false))},
-                                       {l("parameters"), scope}});
+        paths.insert(base,
+            QJsonObject{{l("get"), operation(t, "list", name, id)},
+                {l("post"), operation(t, "post", name, id, writeParameters(false))}, {l("parameters"), scope}});
         paths.insert(base + QStringLiteral("/{name}"),
-                     QJsonObject{{l("get"), operation(t, "get", name, id)},
-                                 {l("put"), operation(t, "put", name, id, writeParameters(false))},
-                                 {l("patch"), operation(t, "patch", name, id, writeParameters(true))},
-                                 {l("delete"), operation(t, "delete", name, id)},
-                                 {l("parameters"), named}});
+            QJsonObject{{l("get"), operation(t, "get", name, id)},
+                {l("put"), operation(t, "put", name, id, writeParameters(false))},
+                {l("patch"), operation(t, "patch", name, id, writeParameters(true))},
+                {l("delete"), operation(t, "delete", name, id)}, {l("parameters"), named}});
         if (t.statusSubresource) {
             paths.insert(base + QStringLiteral("/{name}/status"),
-                         QJsonObject{{l("get"), operation(t, "get", name, id + QStringLiteral("Status"))},
-                                     {l("put"), operation(t, "put", name, id + QStringLiteral("Status"), writeParameters(false))},
-                                     {l("patch"), operation(t, "patch", name, id + QStringLiteral("Status"), writeParameters(true))},
-                                     {l("parameters"), named}});
+                QJsonObject{{l("get"), operation(t, "get", name, id + QStringLiteral("Status"))},
+                    {l("put"), operation(t, "put", name, id + QStringLiteral("Status"), writeParameters(false))},
+                    {l("patch"), operation(t, "patch", name, id + QStringLiteral("Status"), writeParameters(true))},
+                    {l("parameters"), named}});
         }
     }
     while (!pending.isEmpty()) { // the definitions the kinds refer to, transitively
@@ -232,10 +237,10 @@ QJsonObject OpenApiV2::document() const
         collectRefs(definitions.value(name), &pending);
     }
     return QJsonObject{{l("swagger"), l("2.0")},
-                       {l("info"), QJsonObject{{l("title"), l("Kubernetes")},
-                                               {l("version"), Discovery::version().value(QLatin1String("gitVersion")).toString()}}},
-                       {l("paths"), paths},
-                       {l("definitions"), definitions}};
+        {l("info"),
+            QJsonObject{{l("title"), l("Kubernetes")},
+                {l("version"), Discovery::version().value(QLatin1String("gitVersion")).toString()}}},
+        {l("paths"), paths}, {l("definitions"), definitions}};
 }
 
 OpenApiV2::Encoded OpenApiV2::encode(const QJsonObject &document)

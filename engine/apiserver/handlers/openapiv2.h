@@ -37,7 +37,9 @@ namespace opbench::apiserver {
 class OpenApiV2
 {
 public:
-    explicit OpenApiV2(const ResourceRegistry *registry) : m_registry(registry) {}
+    explicit OpenApiV2(const ResourceRegistry *registry)
+        : m_registry(registry)
+    { }
 
     /// The swagger 2.0 document, built from the registry now.
     QJsonObject document() const;

@@ -6,8 +6,8 @@
 // JSON or YAML, 400 malformed, 415 wrong content type).
 
 #include "engine/apiserver/http/exchange.h"
-#include "engine/apiserver/storage/freshness.h"
 #include "engine/apiserver/http/requestinfo.h"
+#include "engine/apiserver/storage/freshness.h"
 #include "engine/apiserver/storage/store.h"
 #include "engine/apiserver/storage/watchhub.h"
 
@@ -43,9 +43,10 @@ private:
     void removeCollection(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
     void scale(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
     /// Writes `patched` (a whole object in served form) through the right Store call.
-    Expected<Object> write(const RequestInfo &info, const ResourceType &type, const QJsonObject &patched, const WriteOptions &wo);
+    Expected<Object> write(
+        const RequestInfo &info, const ResourceType &type, const QJsonObject &patched, const WriteOptions &wo);
     void sendObject(const Request &r, const ResourceType &type, const Object &object, int code, Responder resp,
-                    const Responder::Headers &extra = {});
+        const Responder::Headers &extra = {});
 
     Store *m_store;
     WatchHub *m_watches;

@@ -4,12 +4,12 @@
 
 #include "engine/apiserver/apply/fieldmanager.h"
 
-#include "engine/base/clock.h"
 #include "engine/api/yamlcodec.h"
-#include "engine/apiserver/validation/conversion.h"
-#include "engine/apiserver/transform/partialmetadata.h"
 #include "engine/apiserver/schema/protobufdecode.h"
+#include "engine/apiserver/transform/partialmetadata.h"
 #include "engine/apiserver/transform/tables.h"
+#include "engine/apiserver/validation/conversion.h"
+#include "engine/base/clock.h"
 
 #include <QJsonDocument>
 
@@ -19,7 +19,8 @@ namespace {
 
 Status notFoundPath()
 {
-    return Status(404, QString::fromLatin1(StatusReason::NotFound), QStringLiteral("the server could not find the requested resource"));
+    return Status(404, QString::fromLatin1(StatusReason::NotFound),
+        QStringLiteral("the server could not find the requested resource"));
 }
 
 Status methodNotAllowed()
@@ -30,9 +31,10 @@ Status methodNotAllowed()
 } // namespace
 
 ResourceHandler::ResourceHandler(Store *store, WatchHub *watches, QObject *context)
-    : m_store(store), m_watches(watches), m_context(context)
-{
-}
+    : m_store(store)
+    , m_watches(watches)
+    , m_context(context)
+{ }
 
 Expected<WriteOptions> writeOptionsFrom(const Request &request)
 {
@@ -40,7 +42,8 @@ Expected<WriteOptions> writeOptionsFrom(const Request &request)
     if (request.hasParam(QStringLiteral("dryRun"))) {
         const QString v = request.param(QStringLiteral("dryRun"));
         if (v != QLatin1String("All"))
-            return Status::badRequest(QStringLiteral("dryRun: Unsupported value: \"%1\": supported values: \"All\"").arg(v));
+            return Status::badRequest(
+                QStringLiteral("dryRun: Unsupported value: \"%1\": supported values: \"All\"").arg(v));
         wo.dryRun = true;
     }
     wo.fieldManager = fieldManagerFor(request.param(QStringLiteral("fieldManager")), request.header("user-agent"));
@@ -55,19 +58,23 @@ Expected<QJsonObject> ResourceHandler::decodeBody(const Request &request)
         if (!docs)
             return docs.error();
         if (docs->size() != 1)
-            return Status::badRequest(QStringLiteral("the request body must hold exactly one YAML document, found %1").arg(docs->size()));
+            return Status::badRequest(
+                QStringLiteral("the request body must hold exactly one YAML document, found %1").arg(docs->size()));
         return docs->first();
     }
     if (mt == kProtobufMediaType)
         return decodeProtobufBody(request.body);
     if (!mt.isEmpty() && mt != "application/json" && mt != "*/*") {
-        return Status::unsupportedMediaType(QStringLiteral("the body of the request was in an unknown format - accepted media types "
-                                                           "include: application/json, application/yaml, application/vnd.kubernetes.protobuf"));
+        return Status::unsupportedMediaType(
+            QStringLiteral("the body of the request was in an unknown format - accepted media types "
+                           "include: application/json, application/yaml, application/vnd.kubernetes.protobuf"));
     }
     QJsonParseError err{};
     const QJsonDocument doc = QJsonDocument::fromJson(request.body, &err);
     if (err.error != QJsonParseError::NoError)
-        return Status::badRequest(QStringLiteral("the request body is not valid JSON: %1 at offset %2").arg(err.errorString()).arg(err.offset));
+        return Status::badRequest(QStringLiteral("the request body is not valid JSON: %1 at offset %2")
+                                      .arg(err.errorString())
+                                      .arg(err.offset));
     if (!doc.isObject())
         return Status::badRequest(QStringLiteral("the request body must be a JSON object"));
     return doc.object();
@@ -79,12 +86,14 @@ void ResourceHandler::handle(const Request &request, const RequestInfo &info, Re
     if (!found || found->reviewOnly || info.malformed)
         return resp.sendStatus(notFoundPath());
     const ResourceType &type = *found;
-    if ((!type.namespaced() && !info.namespaceName.isEmpty()) || (type.namespaced() && info.namespaceName.isEmpty() && !info.name.isEmpty()))
+    if ((!type.namespaced() && !info.namespaceName.isEmpty())
+        || (type.namespaced() && info.namespaceName.isEmpty() && !info.name.isEmpty()))
         return resp.sendStatus(notFoundPath());
     if (!info.subresource.isEmpty() && !type.mapping.subresources.contains(info.subresource))
         return resp.sendStatus(notFoundPath());
     if (!tableObjectFrom(request.param(QStringLiteral("includeObject")))) {
-        return resp.sendStatus(Status::badRequest(QStringLiteral("includeObject: Unsupported value: \"%1\": supported values: \"None\", \"Metadata\", \"Object\"")
+        return resp.sendStatus(Status::badRequest(QStringLiteral(
+            "includeObject: Unsupported value: \"%1\": supported values: \"None\", \"Metadata\", \"Object\"")
                                                       .arg(request.param(QStringLiteral("includeObject")))));
     }
     const QByteArray &m = request.method;
@@ -109,15 +118,16 @@ void ResourceHandler::handle(const Request &request, const RequestInfo &info, Re
     resp.sendStatus(methodNotAllowed());
 }
 
-void ResourceHandler::sendObject(const Request &r, const ResourceType &type, const Object &object, int code, Responder resp,
-                                 const Responder::Headers &extra)
+void ResourceHandler::sendObject(const Request &r, const ResourceType &type, const Object &object, int code,
+    Responder resp, const Responder::Headers &extra)
 {
     const Object served = toServed(type, object);
     if (acceptsPartialMetadata(r.header("accept")) && r.method == "GET")
         return resp.sendJson(code, partialObjectMetadata(served), extra);
     if (r.wantsTable() && r.method == "GET") {
-        const QJsonObject t = makeTable(type, {served}, served.resourceVersion(), QString(), m_store->clock()->wallNow(), true,
-                                        tableObjectFrom(r.param(QStringLiteral("includeObject"))).value_or(TableObject::Metadata));
+        const QJsonObject t
+            = makeTable(type, {served}, served.resourceVersion(), QString(), m_store->clock()->wallNow(), true,
+                tableObjectFrom(r.param(QStringLiteral("includeObject"))).value_or(TableObject::Metadata));
         return resp.sendJson(code, t, extra);
     }
     resp.send(code, "application/json", served.toJsonBytes(), extra);
@@ -138,7 +148,8 @@ void ResourceHandler::list(const Request &r, const RequestInfo &info, const Reso
     if (!numeric || rv <= m_store->resourceVersion())
         return listNow(r, info, type, resp);
     // A future resourceVersion: wait for it (the store answers 504 if it never comes).
-    whenFresh(m_store, rv, m_freshnessWait, m_context, [this, r, info, type, resp](bool) { listNow(r, info, type, resp); });
+    whenFresh(
+        m_store, rv, m_freshnessWait, m_context, [this, r, info, type, resp](bool) { listNow(r, info, type, resp); });
 }
 
 void ResourceHandler::listNow(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
@@ -167,7 +178,8 @@ void ResourceHandler::listNow(const Request &r, const RequestInfo &info, const R
         for (qsizetype i = 0; i < result->items.size(); ++i) {
             if (i > 0)
                 body += ',';
-            body += QJsonDocument(partialObjectMetadata(toServed(type, result->items.at(i)))).toJson(QJsonDocument::Compact);
+            body += QJsonDocument(partialObjectMetadata(toServed(type, result->items.at(i))))
+                        .toJson(QJsonDocument::Compact);
         }
         body += "]}";
         return resp.send(200, "application/json", body);
@@ -176,16 +188,18 @@ void ResourceHandler::listNow(const Request &r, const RequestInfo &info, const R
         QList<Object> served;
         for (const Object &o : result->items)
             served << toServed(type, o);
-        return resp.sendJson(200, makeTable(type, served, rv, result->continueToken, m_store->clock()->wallNow(), true,
-                                            tableObjectFrom(r.param(QStringLiteral("includeObject"))).value_or(TableObject::Metadata)));
+        return resp.sendJson(200,
+            makeTable(type, served, rv, result->continueToken, m_store->clock()->wallNow(), true,
+                tableObjectFrom(r.param(QStringLiteral("includeObject"))).value_or(TableObject::Metadata)));
     }
     QJsonObject meta{{QStringLiteral("resourceVersion"), rv}};
     if (!result->continueToken.isEmpty())
         meta.insert(QStringLiteral("continue"), result->continueToken);
     if (result->remainingItemCount >= 0)
         meta.insert(QStringLiteral("remainingItemCount"), result->remainingItemCount);
-    QByteArray body = "{\"kind\":\"" + type.mapping.listKind.toUtf8() + "\",\"apiVersion\":\"" + type.apiVersion().toUtf8()
-                      + "\",\"metadata\":" + QJsonDocument(meta).toJson(QJsonDocument::Compact) + ",\"items\":[";
+    QByteArray body = "{\"kind\":\"" + type.mapping.listKind.toUtf8() + "\",\"apiVersion\":\""
+        + type.apiVersion().toUtf8() + "\",\"metadata\":" + QJsonDocument(meta).toJson(QJsonDocument::Compact)
+        + ",\"items\":[";
     bool first = true;
     for (const Object &o : std::as_const(result->items)) {
         const qsizetype before = body.size();
@@ -204,7 +218,8 @@ void ResourceHandler::watch(const Request &r, const RequestInfo &info, const Res
 {
     QString fieldSelector = r.param(QStringLiteral("fieldSelector"));
     if (!info.name.isEmpty()) // legacy /watch/.../{name}
-        fieldSelector = QStringLiteral("metadata.name=") + info.name + (fieldSelector.isEmpty() ? QString() : u',' + fieldSelector);
+        fieldSelector = QStringLiteral("metadata.name=") + info.name
+            + (fieldSelector.isEmpty() ? QString() : u',' + fieldSelector);
     auto filter = makeFilter(type, r.param(QStringLiteral("labelSelector")), fieldSelector);
     if (!filter)
         return resp.sendStatus(filter.error());

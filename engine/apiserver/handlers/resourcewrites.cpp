@@ -3,13 +3,13 @@
 #include "engine/apiserver/handlers/resourcehandler.h"
 
 #include "engine/api/yamlcodec.h"
+#include "engine/apiserver/apply/fieldmanager.h"
+#include "engine/apiserver/apply/patch.h"
+#include "engine/apiserver/controllers/crdcontroller.h"
 #include "engine/apiserver/validation/builtindecode.h"
 #include "engine/apiserver/validation/conversion.h"
-#include "engine/apiserver/controllers/crdcontroller.h"
-#include "engine/apiserver/apply/fieldmanager.h"
 #include "engine/apiserver/validation/fieldvalidation.h"
 #include "engine/apiserver/validation/objectrules.h"
-#include "engine/apiserver/apply/patch.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -23,15 +23,18 @@ Expected<QJsonObject> checkKind(const ResourceType &type, QJsonObject body)
     const QString kind = body.value(QLatin1String("kind")).toString();
     const QString apiVersion = body.value(QLatin1String("apiVersion")).toString();
     if (!type.custom && !kind.isEmpty() && kind != type.kind())
-        return Status::badRequest(QStringLiteral("the kind in the data (%1) does not match the expected kind (%2)").arg(kind, type.kind()));
+        return Status::badRequest(
+            QStringLiteral("the kind in the data (%1) does not match the expected kind (%2)").arg(kind, type.kind()));
     if (!type.custom && !apiVersion.isEmpty() && apiVersion != type.apiVersion()) {
-        return Status::badRequest(QStringLiteral("the API version in the data (%1) does not match the expected API version (%2)")
-                                      .arg(apiVersion, type.apiVersion()));
+        return Status::badRequest(
+            QStringLiteral("the API version in the data (%1) does not match the expected API version (%2)")
+                .arg(apiVersion, type.apiVersion()));
     }
     if (type.custom && !kind.isEmpty() && kind != type.kind()) {
-        return Status::invalid(type.gvr().group, type.kind(), body.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString(),
-                               {StatusCause{QStringLiteral("FieldValueInvalid"),
-                                            QStringLiteral("Invalid value: \"%1\": must be %2").arg(kind, type.kind()), QStringLiteral("kind")}});
+        return Status::invalid(type.gvr().group, type.kind(),
+            body.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString(),
+            {StatusCause{QStringLiteral("FieldValueInvalid"),
+                QStringLiteral("Invalid value: \"%1\": must be %2").arg(kind, type.kind()), QStringLiteral("kind")}});
     }
     body.insert(QLatin1String("kind"), type.kind());
     body.insert(QLatin1String("apiVersion"), type.apiVersion());
@@ -39,8 +42,8 @@ Expected<QJsonObject> checkKind(const ResourceType &type, QJsonObject body)
 }
 
 /// fieldValidation on the object about to be written (see fieldvalidation.h).
-Expected<void> validateFields(const Request &r, const ResourceType &type, const QString &optionsKind, QJsonObject &object,
-                              Responder::Headers *warnings)
+Expected<void> validateFields(const Request &r, const ResourceType &type, const QString &optionsKind,
+    QJsonObject &object, Responder::Headers *warnings)
 {
     auto mode = fieldValidationFrom(r, optionsKind);
     if (!mode)
@@ -52,7 +55,8 @@ Expected<void> validateFields(const Request &r, const ResourceType &type, const 
         return ok;
     // create and update wrap decoding errors as the real server's transformDecodeError does
     const QString version = GroupVersion::parse(object.value(QLatin1String("apiVersion")).toString()).version;
-    return Status::badRequest(QStringLiteral("%1 in version \"%2\" cannot be handled as a %1: %3").arg(type.kind(), version, ok.error().message()));
+    return Status::badRequest(QStringLiteral("%1 in version \"%2\" cannot be handled as a %1: %3")
+                                  .arg(type.kind(), version, ok.error().message()));
 }
 
 Expected<DeleteOptions> deleteOptionsFrom(const Request &r)
@@ -65,10 +69,12 @@ Expected<DeleteOptions> deleteOptionsFrom(const Request &r)
             return decoded.error();
         body = *decoded;
     }
-    opts.propagationPolicy = body.value(QLatin1String("propagationPolicy")).toString(r.param(QStringLiteral("propagationPolicy")));
+    opts.propagationPolicy
+        = body.value(QLatin1String("propagationPolicy")).toString(r.param(QStringLiteral("propagationPolicy")));
     const QJsonValue orphan = body.contains(QLatin1String("orphanDependents"))
-                                  ? body.value(QLatin1String("orphanDependents"))
-                                  : (r.hasParam(QStringLiteral("orphanDependents")) ? QJsonValue(r.boolParam(QStringLiteral("orphanDependents"))) : QJsonValue());
+        ? body.value(QLatin1String("orphanDependents"))
+        : (r.hasParam(QStringLiteral("orphanDependents")) ? QJsonValue(r.boolParam(QStringLiteral("orphanDependents")))
+                                                          : QJsonValue());
     if (opts.propagationPolicy.isEmpty() && orphan.isBool())
         opts.propagationPolicy = orphan.toBool() ? QStringLiteral("Orphan") : QStringLiteral("Background");
     if (body.value(QLatin1String("gracePeriodSeconds")).isDouble())
@@ -85,8 +91,8 @@ Expected<DeleteOptions> deleteOptionsFrom(const Request &r)
     return opts;
 }
 
-const GroupVersionResource kCrdResource{QStringLiteral("apiextensions.k8s.io"), QStringLiteral("v1"),
-                                         QStringLiteral("customresourcedefinitions")};
+const GroupVersionResource kCrdResource{
+    QStringLiteral("apiextensions.k8s.io"), QStringLiteral("v1"), QStringLiteral("customresourcedefinitions")};
 
 /// 405 while the CRD of a custom resource is being deleted.
 Expected<void> checkCrdNotTerminating(Store *store, const ResourceType &type)
@@ -94,7 +100,8 @@ Expected<void> checkCrdNotTerminating(Store *store, const ResourceType &type)
     if (!type.custom)
         return {};
     if (auto crd = store->get(kCrdResource, QString(), type.crdName); crd && crd->isBeingDeleted())
-        return Status::methodNotAllowed(QStringLiteral("create not allowed while custom resource definition is terminating"));
+        return Status::methodNotAllowed(
+            QStringLiteral("create not allowed while custom resource definition is terminating"));
     return {};
 }
 
@@ -109,7 +116,8 @@ Expected<void> prepareDelete(Store *store, const ResourceType &type, const QStri
         return {};
     if (!options->preconditionUid.isEmpty() && options->preconditionUid != crd->uid())
         return {}; // the delete itself answers the failed precondition
-    if (!options->preconditionResourceVersion.isEmpty() && options->preconditionResourceVersion != crd->resourceVersion())
+    if (!options->preconditionResourceVersion.isEmpty()
+        && options->preconditionResourceVersion != crd->resourceVersion())
         return {};
     QJsonObject json = crd->json();
     QJsonObject meta = json.value(QLatin1String("metadata")).toObject();
@@ -150,8 +158,8 @@ void ResourceHandler::create(const Request &r, const RequestInfo &info, const Re
     sendObject(r, type, *o, 201, resp, warnings);
 }
 
-Expected<Object> ResourceHandler::write(const RequestInfo &info, const ResourceType &type, const QJsonObject &object,
-                                        const WriteOptions &wo)
+Expected<Object> ResourceHandler::write(
+    const RequestInfo &info, const ResourceType &type, const QJsonObject &object, const WriteOptions &wo)
 {
     const QJsonObject stored = toStorage(type, object);
     if (info.subresource == QLatin1String("status"))
@@ -187,7 +195,9 @@ void ResourceHandler::patch(const Request &r, const RequestInfo &info, const Res
         return resp.sendStatus(type.custom ? customResourcePatchUnsupported() : builtinPatchUnsupported());
     if (type.custom && kind == PatchKind::StrategicMerge)
         return resp.sendStatus(customResourcePatchUnsupported());
-    if (auto ok = validatePatchOptions(kind, r.param(QStringLiteral("fieldManager")), r.hasParam(QStringLiteral("force"))); !ok)
+    if (auto ok
+        = validatePatchOptions(kind, r.param(QStringLiteral("fieldManager")), r.hasParam(QStringLiteral("force")));
+        !ok)
         return resp.sendStatus(ok.error());
     auto wo = writeOptionsFrom(r);
     if (!wo)
@@ -208,7 +218,8 @@ void ResourceHandler::patch(const Request &r, const RequestInfo &info, const Res
             return resp.sendStatus(Status::badRequest(QStringLiteral("an apply patch must hold exactly one document")));
         if (docs->first().value(QLatin1String("metadata")).toObject().contains(QLatin1String("managedFields")))
             return resp.sendStatus(Status::badRequest(QStringLiteral("metadata.managedFields must be nil")));
-        const FieldManagerWrite w{wo->fieldManager, type.apiVersion(), info.subresource, rules::timestamp(m_store->clock())};
+        const FieldManagerWrite w{
+            wo->fieldManager, type.apiVersion(), info.subresource, rules::timestamp(m_store->clock())};
         patched = serverSideApply(type, live, docs->first(), w, r.boolParam(QStringLiteral("force")));
         wo->managedFieldsSet = true;
     } else {
@@ -244,20 +255,18 @@ void ResourceHandler::remove(const Request &r, const RequestInfo &info, const Re
     if (!result)
         return resp.sendStatus(result.error());
     if (result->removed && !(type.gvr().resource == QLatin1String("pods") && !type.custom)) {
-        const QJsonObject details{{QStringLiteral("name"), info.name},
-                                  {QStringLiteral("group"), type.gvr().group},
-                                  {QStringLiteral("kind"), type.gvr().resource},
-                                  {QStringLiteral("uid"), result->object.uid()}};
-        return resp.sendJson(200, QJsonObject{{QStringLiteral("kind"), QStringLiteral("Status")},
-                                              {QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                                              {QStringLiteral("metadata"), QJsonObject()},
-                                              {QStringLiteral("status"), QStringLiteral("Success")},
-                                              {QStringLiteral("details"), details}});
+        const QJsonObject details{{QStringLiteral("name"), info.name}, {QStringLiteral("group"), type.gvr().group},
+            {QStringLiteral("kind"), type.gvr().resource}, {QStringLiteral("uid"), result->object.uid()}};
+        return resp.sendJson(200,
+            QJsonObject{{QStringLiteral("kind"), QStringLiteral("Status")},
+                {QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("metadata"), QJsonObject()},
+                {QStringLiteral("status"), QStringLiteral("Success")}, {QStringLiteral("details"), details}});
     }
     sendObject(r, type, result->object, 200, resp);
 }
 
-void ResourceHandler::removeCollection(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
+void ResourceHandler::removeCollection(
+    const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
 {
     auto opts = deleteOptionsFrom(r);
     if (!opts)
@@ -280,10 +289,11 @@ void ResourceHandler::removeCollection(const Request &r, const RequestInfo &info
         if (result)
             items.append(toServed(type, result->object.json()));
     }
-    resp.sendJson(200, QJsonObject{{QStringLiteral("kind"), type.mapping.listKind},
-                                   {QStringLiteral("apiVersion"), type.apiVersion()},
-                                   {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("resourceVersion"), QString::number(m_store->resourceVersion())}}},
-                                   {QStringLiteral("items"), items}});
+    resp.sendJson(200,
+        QJsonObject{{QStringLiteral("kind"), type.mapping.listKind}, {QStringLiteral("apiVersion"), type.apiVersion()},
+            {QStringLiteral("metadata"),
+                QJsonObject{{QStringLiteral("resourceVersion"), QString::number(m_store->resourceVersion())}}},
+            {QStringLiteral("items"), items}});
 }
 
 } // namespace opbench::apiserver

@@ -4,8 +4,8 @@
 #include "engine/apiserver/handlers/resourcehandler.h"
 
 #include "engine/api/labelselector.h"
-#include "engine/apiserver/validation/conversion.h"
 #include "engine/apiserver/apply/patch.h"
+#include "engine/apiserver/validation/conversion.h"
 
 #include <QJsonDocument>
 
@@ -25,10 +25,11 @@ QStringList splitPath(const QString &p) { return p.split(u'.', Qt::SkipEmptyPart
 ScalePaths pathsFor(const ResourceType &type)
 {
     if (!type.custom)
-        return {{QStringLiteral("spec"), QStringLiteral("replicas")}, {QStringLiteral("status"), QStringLiteral("replicas")}, {}};
+        return {{QStringLiteral("spec"), QStringLiteral("replicas")},
+            {QStringLiteral("status"), QStringLiteral("replicas")}, {}};
     return {splitPath(type.scaleSpec.value(QLatin1String("specReplicasPath")).toString()),
-            splitPath(type.scaleSpec.value(QLatin1String("statusReplicasPath")).toString()),
-            splitPath(type.scaleSpec.value(QLatin1String("labelSelectorPath")).toString())};
+        splitPath(type.scaleSpec.value(QLatin1String("statusReplicasPath")).toString()),
+        splitPath(type.scaleSpec.value(QLatin1String("labelSelectorPath")).toString())};
 }
 
 QJsonValue valueAt(const QJsonObject &o, const QStringList &path)
@@ -56,7 +57,8 @@ QJsonObject toScale(const ResourceType &type, const QJsonObject &o)
     const ScalePaths p = pathsFor(type);
     QString selector;
     if (!type.custom) {
-        auto ls = LabelSelector::fromJson(o.value(QLatin1String("spec")).toObject().value(QLatin1String("selector")).toObject());
+        auto ls = LabelSelector::fromJson(
+            o.value(QLatin1String("spec")).toObject().value(QLatin1String("selector")).toObject());
         selector = ls ? ls->toString() : QString();
     } else if (!p.selector.isEmpty()) {
         selector = valueAt(o, p.selector).toString();
@@ -70,10 +72,9 @@ QJsonObject toScale(const ResourceType &type, const QJsonObject &o)
     if (!selector.isEmpty())
         status.insert(QStringLiteral("selector"), selector);
     return QJsonObject{{QStringLiteral("kind"), QStringLiteral("Scale")},
-                       {QStringLiteral("apiVersion"), QStringLiteral("autoscaling/v1")},
-                       {QStringLiteral("metadata"), scaleMeta},
-                       {QStringLiteral("spec"), QJsonObject{{QStringLiteral("replicas"), valueAt(o, p.spec).toInt()}}},
-                       {QStringLiteral("status"), status}};
+        {QStringLiteral("apiVersion"), QStringLiteral("autoscaling/v1")}, {QStringLiteral("metadata"), scaleMeta},
+        {QStringLiteral("spec"), QJsonObject{{QStringLiteral("replicas"), valueAt(o, p.spec).toInt()}}},
+        {QStringLiteral("status"), status}};
 }
 
 } // namespace
@@ -104,13 +105,17 @@ void ResourceHandler::scale(const Request &r, const RequestInfo &info, const Res
     const QJsonValue replicas = wanted->value(QLatin1String("spec")).toObject().value(QLatin1String("replicas"));
     if (!replicas.isDouble() || replicas.toInteger() < 0) {
         return resp.sendStatus(Status::invalid(QStringLiteral("autoscaling"), QStringLiteral("Scale"), info.name,
-                                               {StatusCause{QStringLiteral("FieldValueInvalid"),
-                                                            QStringLiteral("Invalid value: %1: must be greater than or equal to 0")
-                                                                .arg(QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("v"), replicas}}).toJson(QJsonDocument::Compact)).mid(5).chopped(1)),
-                                                            QStringLiteral("spec.replicas")}}));
+            {StatusCause{QStringLiteral("FieldValueInvalid"),
+                QStringLiteral("Invalid value: %1: must be greater than or equal to 0")
+                    .arg(QString::fromUtf8(
+                        QJsonDocument(QJsonObject{{QStringLiteral("v"), replicas}}).toJson(QJsonDocument::Compact))
+                             .mid(5)
+                             .chopped(1)),
+                QStringLiteral("spec.replicas")}}));
     }
     QJsonObject next = setAt(live, pathsFor(type).spec, replicas.toInteger());
-    const QString rv = wanted->value(QLatin1String("metadata")).toObject().value(QLatin1String("resourceVersion")).toString();
+    const QString rv
+        = wanted->value(QLatin1String("metadata")).toObject().value(QLatin1String("resourceVersion")).toString();
     QJsonObject meta = next.value(QLatin1String("metadata")).toObject();
     if (!rv.isEmpty())
         meta.insert(QLatin1String("resourceVersion"), rv);

@@ -26,13 +26,13 @@ namespace opbench::apiserver {
 
 struct Request
 {
-    QByteArray method;                       // "GET", "POST", ... (upper case as sent)
-    QString path;                            // percent-decoded path, no query
-    QUrlQuery query;                         // '+' already decoded as a space
-    QHash<QByteArray, QByteArray> headers;   // lower-case names
+    QByteArray method;                     // "GET", "POST", ... (upper case as sent)
+    QString path;                          // percent-decoded path, no query
+    QUrlQuery query;                       // '+' already decoded as a space
+    QHash<QByteArray, QByteArray> headers; // lower-case names
     QByteArray body;
     QHostAddress remote;
-    QString user;                            // set by authentication
+    QString user; // set by authentication
 
     /// Copies what the server needs out of Qt's request.
     static Request fromQt(const QHttpServerRequest &request);

@@ -45,7 +45,8 @@ RequestInfo RequestInfo::parse(const Request &request)
         rest.removeFirst();
     }
     if (rest.size() >= 2 && rest[0] == QLatin1String("namespaces")) {
-        if (rest.size() == 2 || (rest.size() == 3 && (rest[2] == QLatin1String("status") || rest[2] == QLatin1String("finalize")))) {
+        if (rest.size() == 2
+            || (rest.size() == 3 && (rest[2] == QLatin1String("status") || rest[2] == QLatin1String("finalize")))) {
             info.resource = rest[0]; // a namespace object itself
             info.name = rest[1];
             info.subresource = rest.value(2);

@@ -14,8 +14,8 @@ struct RequestInfo
 {
     bool isResourceRequest = false;
     QString path;
-    QString verb;        // get, list, watch, create, update, patch, delete, deletecollection
-    QString apiGroup;    // "" for core
+    QString verb;     // get, list, watch, create, update, patch, delete, deletecollection
+    QString apiGroup; // "" for core
     QString apiVersion;
     QString resource;
     QString subresource;

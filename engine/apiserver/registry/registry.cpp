@@ -18,14 +18,17 @@ QStringList strList(const QJsonValue &v)
 bool tracksGenerationBuiltin(const GroupVersionResource &gvr)
 {
     static const QStringList tracked{QStringLiteral("deployments"), QStringLiteral("replicasets"),
-                                     QStringLiteral("customresourcedefinitions"), QStringLiteral("statefulsets"),
-                                     QStringLiteral("daemonsets")};
+        QStringLiteral("customresourcedefinitions"), QStringLiteral("statefulsets"), QStringLiteral("daemonsets")};
     return tracked.contains(gvr.resource);
 }
 
 } // namespace
 
-ResourceRegistry::ResourceRegistry(QObject *parent) : QObject(parent) { addBuiltins(); }
+ResourceRegistry::ResourceRegistry(QObject *parent)
+    : QObject(parent)
+{
+    addBuiltins();
+}
 
 void ResourceRegistry::addBuiltins()
 {
@@ -43,7 +46,8 @@ void ResourceRegistry::addBuiltins()
         add(std::move(t));
     }
     // Access reviews (accessreview.h): create-only, never stored.
-    auto review = [this](const char *group, const char *resource, const char *kind, bool namespaced, const char *version = "v1") {
+    auto review = [this](const char *group, const char *resource, const char *kind, bool namespaced,
+                      const char *version = "v1") {
         ResourceType t;
         t.mapping.gvr = {QString::fromLatin1(group), QString::fromLatin1(version), QString::fromLatin1(resource)};
         t.mapping.kind = QString::fromLatin1(kind);
@@ -58,7 +62,8 @@ void ResourceRegistry::addBuiltins()
         add(std::move(t));
     };
     review("authentication.k8s.io", "selfsubjectreviews", "SelfSubjectReview", false);
-    review("authentication.k8s.io", "selfsubjectreviews", "SelfSubjectReview", false, "v1beta1"); // kubectl 1.27 auth whoami
+    review("authentication.k8s.io", "selfsubjectreviews", "SelfSubjectReview", false,
+        "v1beta1"); // kubectl 1.27 auth whoami
     review("authorization.k8s.io", "localsubjectaccessreviews", "LocalSubjectAccessReview", true);
     review("authorization.k8s.io", "selfsubjectaccessreviews", "SelfSubjectAccessReview", false);
     review("authorization.k8s.io", "selfsubjectrulesreviews", "SelfSubjectRulesReview", false);
@@ -148,7 +153,11 @@ QStringList ResourceRegistry::registerCrd(const QJsonObject &crd)
     if (!problems.isEmpty())
         return problems;
 
-    const quint64 crdRv = crd.value(QLatin1String("metadata")).toObject().value(QLatin1String("resourceVersion")).toString().toULongLong();
+    const quint64 crdRv = crd.value(QLatin1String("metadata"))
+                              .toObject()
+                              .value(QLatin1String("resourceVersion"))
+                              .toString()
+                              .toULongLong();
     QHash<QString, QPair<QJsonObject, quint64>> previousSchemas; // version -> (schema, since)
     for (const ResourceType &t : std::as_const(m_types))
         if (t.custom && t.crdName == crdName)

@@ -20,27 +20,30 @@ namespace opbench::apiserver {
 
 struct ResourceType
 {
-    ResourceMapping mapping;           // served gvr, kind, listKind, scope, short names, verbs
-    GroupVersionResource storage;      // where objects live; equals mapping.gvr except shared storage;
-                                       // custom resources: {group, "", plural}, one bucket for every version
-    QString storageVersion;            // the version objects are written at (a CRD's storage version)
-    bool custom = false;               // served from a CRD
-    bool statusSubresource = false;    // "/status" exists: main endpoint ignores status, /status the rest
+    ResourceMapping mapping;        // served gvr, kind, listKind, scope, short names, verbs
+    GroupVersionResource storage;   // where objects live; equals mapping.gvr except shared storage;
+                                    // custom resources: {group, "", plural}, one bucket for every version
+    QString storageVersion;         // the version objects are written at (a CRD's storage version)
+    bool custom = false;            // served from a CRD
+    bool statusSubresource = false; // "/status" exists: main endpoint ignores status, /status the rest
     bool scaleSubresource = false;
-    bool tracksGeneration = false;     // metadata.generation maintained (CRs, deployments, CRDs, ...)
-    bool reviewOnly = false;           // answered by a handler, never stored (access reviews)
-    QString crdName;                   // custom only: "myapplications.example.com"
-    QJsonObject schema;                // custom only: the version's openAPIV3Schema
-    QJsonArray printerColumns;         // custom only: additionalPrinterColumns
-    QJsonObject scaleSpec;             // custom only: subresources.scale (specReplicasPath, ...)
-    quint64 schemaSince = 0;           // custom only: the CRD's resourceVersion when this schema took
-                                       // effect; objects written at or before it get its defaults on read
+    bool tracksGeneration = false; // metadata.generation maintained (CRs, deployments, CRDs, ...)
+    bool reviewOnly = false;       // answered by a handler, never stored (access reviews)
+    QString crdName;               // custom only: "myapplications.example.com"
+    QJsonObject schema;            // custom only: the version's openAPIV3Schema
+    QJsonArray printerColumns;     // custom only: additionalPrinterColumns
+    QJsonObject scaleSpec;         // custom only: subresources.scale (specReplicasPath, ...)
+    quint64 schemaSince = 0;       // custom only: the CRD's resourceVersion when this schema took
+                                   // effect; objects written at or before it get its defaults on read
 
     const GroupVersionResource &gvr() const { return mapping.gvr; }
     QString kind() const { return mapping.kind; }
     QString apiVersion() const { return mapping.gvr.groupVersion().toString(); }
     /// The apiVersion stored objects are written with.
-    QString storageApiVersion() const { return storage.group.isEmpty() ? storageVersion : storage.group + u'/' + storageVersion; }
+    QString storageApiVersion() const
+    {
+        return storage.group.isEmpty() ? storageVersion : storage.group + u'/' + storageVersion;
+    }
     bool namespaced() const { return mapping.namespaced; }
 };
 

@@ -31,9 +31,11 @@ struct Definition
     const char *kind = nullptr;
 };
 
-const char *const kMetaDescription = "Standard object's metadata: name, namespace, labels, annotations, owner references, "
-                                     "finalizers and the fields the server sets (uid, resourceVersion, creationTimestamp).";
-const char *const kApiVersionDescription = "APIVersion defines the versioned schema of this representation of an object.";
+const char *const kMetaDescription
+    = "Standard object's metadata: name, namespace, labels, annotations, owner references, "
+      "finalizers and the fields the server sets (uid, resourceVersion, creationTimestamp).";
+const char *const kApiVersionDescription
+    = "APIVersion defines the versioned schema of this representation of an object.";
 const char *const kKindDescription = "Kind is a string value representing the REST resource this object represents.";
 
 /// apiVersion, kind and metadata, then `fields`.
@@ -45,6 +47,8 @@ QList<Field> kindFields(QList<Field> fields)
     return fields;
 }
 
+// The field table: one line a field, kept as written (clang-format would fold it).
+// clang-format off
 const QList<Definition> &definitions()
 {
     static const QList<Definition> defs{
@@ -428,6 +432,7 @@ const QList<Definition> &definitions()
     };
     return defs;
 }
+// clang-format on
 
 QString expandName(const QString &shortName)
 {
@@ -457,7 +462,8 @@ QJsonObject ref(const QString &shortName)
 QJsonObject typeSchema(const QString &type)
 {
     if (type.startsWith(QLatin1String("[]")))
-        return QJsonObject{{QStringLiteral("type"), QStringLiteral("array")}, {QStringLiteral("items"), typeSchema(type.mid(2))}};
+        return QJsonObject{
+            {QStringLiteral("type"), QStringLiteral("array")}, {QStringLiteral("items"), typeSchema(type.mid(2))}};
     if (type.startsWith(u'@')) // refs are wrapped in allOf, as kube-openapi's v3 documents do
         return QJsonObject{{QStringLiteral("allOf"), QJsonArray{ref(type.mid(1))}}};
     if (type.startsWith(QLatin1String("enum:"))) {
@@ -467,22 +473,27 @@ QJsonObject typeSchema(const QString &type)
         return QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}, {QStringLiteral("enum"), values}};
     }
     if (type == QLatin1String("integer"))
-        return QJsonObject{{QStringLiteral("type"), QStringLiteral("integer")}, {QStringLiteral("format"), QStringLiteral("int32")}};
+        return QJsonObject{
+            {QStringLiteral("type"), QStringLiteral("integer")}, {QStringLiteral("format"), QStringLiteral("int32")}};
     if (type == QLatin1String("int64"))
-        return QJsonObject{{QStringLiteral("type"), QStringLiteral("integer")}, {QStringLiteral("format"), QStringLiteral("int64")}};
+        return QJsonObject{
+            {QStringLiteral("type"), QStringLiteral("integer")}, {QStringLiteral("format"), QStringLiteral("int64")}};
     if (type == QLatin1String("time"))
-        return QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}, {QStringLiteral("format"), QStringLiteral("date-time")}};
+        return QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
+            {QStringLiteral("format"), QStringLiteral("date-time")}};
     if (type == QLatin1String("quantity"))
         return QJsonObject{{QStringLiteral("allOf"), QJsonArray{ref(QStringLiteral("resource.Quantity"))}}};
     if (type == QLatin1String("intstr"))
         return QJsonObject{{QStringLiteral("allOf"), QJsonArray{ref(QStringLiteral("intstr.IntOrString"))}}};
     if (type == QLatin1String("map"))
         return QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
-                           {QStringLiteral("additionalProperties"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}}}};
+            {QStringLiteral("additionalProperties"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}}}};
     if (type == QLatin1String("map:quantity"))
-        return QJsonObject{{QStringLiteral("type"), QStringLiteral("object")}, {QStringLiteral("additionalProperties"), typeSchema(QStringLiteral("quantity"))}};
+        return QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
+            {QStringLiteral("additionalProperties"), typeSchema(QStringLiteral("quantity"))}};
     if (type == QLatin1String("object"))
-        return QJsonObject{{QStringLiteral("type"), QStringLiteral("object")}, {QStringLiteral("x-kubernetes-preserve-unknown-fields"), true}};
+        return QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
+            {QStringLiteral("x-kubernetes-preserve-unknown-fields"), true}};
     return QJsonObject{{QStringLiteral("type"), type}}; // string, number, boolean
 }
 
@@ -502,24 +513,25 @@ QHash<QString, QString> patchMergeKeys()
     for (const Definition &d : definitions())
         byName.insert(QLatin1String(d.name), &d);
     QHash<QString, QString> out;
-    std::function<void(const Definition &, const QString &, int)> walk = [&](const Definition &d, const QString &path, int depth) {
-        if (depth > 16)
-            return;
-        for (const Field &f : d.fields) {
-            const QString name = fieldNameOf(f);
-            const QString fieldPath = path.isEmpty() ? name : path + u'.' + name;
-            QString type = QLatin1String(f.type);
-            if (type.startsWith(QLatin1String("[]"))) {
-                type = type.mid(2);
-                const QString key = QLatin1String(d.name) + u'|' + name;
-                if (const auto mergeKey = strategicMergeKey(fieldPath); mergeKey && !out.contains(key))
-                    out.insert(key, *mergeKey);
-            }
-            if (type.startsWith(u'@'))
-                if (const Definition *sub = byName.value(type.mid(1)))
-                    walk(*sub, fieldPath, depth + 1);
-        }
-    };
+    std::function<void(const Definition &, const QString &, int)> walk
+        = [&](const Definition &d, const QString &path, int depth) {
+              if (depth > 16)
+                  return;
+              for (const Field &f : d.fields) {
+                  const QString name = fieldNameOf(f);
+                  const QString fieldPath = path.isEmpty() ? name : path + u'.' + name;
+                  QString type = QLatin1String(f.type);
+                  if (type.startsWith(QLatin1String("[]"))) {
+                      type = type.mid(2);
+                      const QString key = QLatin1String(d.name) + u'|' + name;
+                      if (const auto mergeKey = strategicMergeKey(fieldPath); mergeKey && !out.contains(key))
+                          out.insert(key, *mergeKey);
+                  }
+                  if (type.startsWith(u'@'))
+                      if (const Definition *sub = byName.value(type.mid(1)))
+                          walk(*sub, fieldPath, depth + 1);
+              }
+          };
     for (const Definition &d : definitions())
         if (d.kind)
             walk(d, QString(), 0);
@@ -532,15 +544,17 @@ QJsonObject definitionSchema(const Definition &d, const QHash<QString, QString> 
     const QString name = QLatin1String(d.name);
     // v3 shapes of the two scalar unions: no "type", so kubectl names them (<Quantity>, <IntOrString>)
     if (name == QLatin1String("resource.Quantity")) {
-        schema.insert(QStringLiteral("oneOf"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}},
-                                                          QJsonObject{{QStringLiteral("type"), QStringLiteral("number")}}});
+        schema.insert(QStringLiteral("oneOf"),
+            QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}},
+                QJsonObject{{QStringLiteral("type"), QStringLiteral("number")}}});
         return schema;
     }
     if (name == QLatin1String("intstr.IntOrString")) {
         schema.insert(QStringLiteral("format"), QStringLiteral("int-or-string"));
         schema.insert(QStringLiteral("x-kubernetes-int-or-string"), true);
-        schema.insert(QStringLiteral("anyOf"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("integer")}},
-                                                          QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}}});
+        schema.insert(QStringLiteral("anyOf"),
+            QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("integer")}},
+                QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}}});
         return schema;
     }
     schema.insert(QStringLiteral("type"), QStringLiteral("object"));
@@ -567,9 +581,9 @@ QJsonObject definitionSchema(const Definition &d, const QHash<QString, QString> 
         schema.insert(QStringLiteral("required"), required);
     if (d.kind) {
         schema.insert(QStringLiteral("x-kubernetes-group-version-kind"),
-                      QJsonArray{QJsonObject{{QStringLiteral("group"), QLatin1String(d.group)},
-                                             {QStringLiteral("version"), QLatin1String(d.version)},
-                                             {QStringLiteral("kind"), QLatin1String(d.kind)}}});
+            QJsonArray{QJsonObject{{QStringLiteral("group"), QLatin1String(d.group)},
+                {QStringLiteral("version"), QLatin1String(d.version)},
+                {QStringLiteral("kind"), QLatin1String(d.kind)}}});
     }
     return schema;
 }
@@ -591,7 +605,8 @@ const QHash<QString, QJsonObject> &builtinSchemas()
 QString builtinDefinitionFor(const GroupVersionKind &gvk)
 {
     for (const Definition &d : definitions())
-        if (d.kind && gvk.kind == QLatin1String(d.kind) && gvk.group == QLatin1String(d.group) && gvk.version == QLatin1String(d.version))
+        if (d.kind && gvk.kind == QLatin1String(d.kind) && gvk.group == QLatin1String(d.group)
+            && gvk.version == QLatin1String(d.version))
             return expandName(QLatin1String(d.name));
     return QString();
 }

@@ -13,9 +13,15 @@ namespace {
 using T = ProtobufFieldType;
 using Field = ProtobufReader::Field;
 
-Status malformed(const QString &what) { return Status::badRequest(QStringLiteral("the protobuf request body is malformed: %1").arg(what)); }
+Status malformed(const QString &what)
+{
+    return Status::badRequest(QStringLiteral("the protobuf request body is malformed: %1").arg(what));
+}
 
-QString joinPath(const QString &path, const char *name) { return path.isEmpty() ? QString::fromLatin1(name) : path + u'.' + QLatin1String(name); }
+QString joinPath(const QString &path, const char *name)
+{
+    return path.isEmpty() ? QString::fromLatin1(name) : path + u'.' + QLatin1String(name);
+}
 
 bool wantsVarint(T type) { return type == T::Int || type == T::Bool; }
 
@@ -139,11 +145,12 @@ Expected<void> addField(QJsonObject *obj, const ProtobufField &spec, const Field
     const QString path = joinPath(parent, spec.json);
     const bool varint = f.wireType == ProtobufReader::Varint;
     if (varint != wantsVarint(spec.type) || (!varint && f.wireType != ProtobufReader::LengthDelimited)) {
-        return malformed(QStringLiteral("field %1 (number %2) has wire type %3, expected %4")
-                             .arg(path)
-                             .arg(f.number)
-                             .arg(f.wireType)
-                             .arg(wantsVarint(spec.type) ? QStringLiteral("0 (varint)") : QStringLiteral("2 (length-delimited)")));
+        return malformed(
+            QStringLiteral("field %1 (number %2) has wire type %3, expected %4")
+                .arg(path)
+                .arg(f.number)
+                .arg(f.wireType)
+                .arg(wantsVarint(spec.type) ? QStringLiteral("0 (varint)") : QStringLiteral("2 (length-delimited)")));
     }
     if (spec.type == T::StringMap || spec.type == T::BytesMap || spec.type == T::QuantityMap)
         return addMapEntry(obj, spec, f.bytes, path);
@@ -216,8 +223,9 @@ Expected<QJsonObject> decodeProtobufMessage(QByteArrayView bytes, const Protobuf
             return ok.error();
     }
     if (!r.error().isEmpty())
-        return malformed(QStringLiteral("%1 in %2%3").arg(r.error(), QLatin1String(message.name),
-                                                          path.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(path)));
+        return malformed(QStringLiteral("%1 in %2%3")
+                             .arg(r.error(), QLatin1String(message.name),
+                                 path.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(path)));
     return obj;
 }
 
@@ -231,14 +239,15 @@ Expected<QJsonObject> decodeProtobufBody(const QByteArray &body)
         return envelope.error();
     if (!envelope->contentEncoding.isEmpty()) {
         return Status::unsupportedMediaType(
-            QStringLiteral("the protobuf request body uses content encoding \"%1\", which this server does not support").arg(envelope->contentEncoding));
+            QStringLiteral("the protobuf request body uses content encoding \"%1\", which this server does not support")
+                .arg(envelope->contentEncoding));
     }
     const ProtobufMessage *message = protobufMessageFor(envelope->apiVersion, envelope->kind);
     if (!message) {
-        return Status::unsupportedMediaType(QStringLiteral("this server cannot decode %1 %2 from protobuf (supported: %3); send it as application/json")
-                                                .arg(envelope->apiVersion.isEmpty() ? QStringLiteral("(no apiVersion)") : envelope->apiVersion,
-                                                     envelope->kind.isEmpty() ? QStringLiteral("(no kind)") : envelope->kind,
-                                                     protobufSupportedKinds()));
+        return Status::unsupportedMediaType(
+            QStringLiteral("this server cannot decode %1 %2 from protobuf (supported: %3); send it as application/json")
+                .arg(envelope->apiVersion.isEmpty() ? QStringLiteral("(no apiVersion)") : envelope->apiVersion,
+                    envelope->kind.isEmpty() ? QStringLiteral("(no kind)") : envelope->kind, protobufSupportedKinds()));
     }
     auto object = decodeProtobufMessage(envelope->raw, *message);
     if (!object)

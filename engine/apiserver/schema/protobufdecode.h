@@ -34,6 +34,7 @@ Expected<QJsonObject> decodeProtobufBody(const QByteArray &body);
 
 /// Decodes one message (no magic, no envelope) with `message`'s table; `path` prefixes field
 /// names in error messages ("spec.template").
-Expected<QJsonObject> decodeProtobufMessage(QByteArrayView bytes, const ProtobufMessage &message, const QString &path = QString());
+Expected<QJsonObject> decodeProtobufMessage(
+    QByteArrayView bytes, const ProtobufMessage &message, const QString &path = QString());
 
 } // namespace opbench::apiserver

@@ -61,7 +61,10 @@ bool ProtobufReader::next(Field *field)
         if (!readVarint(&len))
             return false;
         if (len > quint64(m_data.size() - m_pos))
-            return fail(QStringLiteral("field %1 claims %2 bytes, only %3 left").arg(field->number).arg(len).arg(m_data.size() - m_pos));
+            return fail(QStringLiteral("field %1 claims %2 bytes, only %3 left")
+                            .arg(field->number)
+                            .arg(len)
+                            .arg(m_data.size() - m_pos));
         field->bytes = m_data.sliced(m_pos, qsizetype(len));
         m_pos += qsizetype(len);
         return true;

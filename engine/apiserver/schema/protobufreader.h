@@ -30,7 +30,9 @@ public:
         QByteArrayView bytes;
     };
 
-    explicit ProtobufReader(QByteArrayView data) : m_data(data) {}
+    explicit ProtobufReader(QByteArrayView data)
+        : m_data(data)
+    { }
 
     /// Reads the next field; false at the end of the input or on an error (then error() says
     /// what and at which offset). Group wire types (3, 4) are errors: Kubernetes never uses them.

@@ -10,12 +10,26 @@ namespace {
 using T = ProtobufFieldType;
 using MessageFn = const ProtobufMessage &(*)();
 
-ProtobufField scalar(quint32 n, const char *json, T type) { return ProtobufField{n, json, type, nullptr, false, false}; }
-ProtobufField pointer(quint32 n, const char *json, T type) { return ProtobufField{n, json, type, nullptr, false, true}; }
+ProtobufField scalar(quint32 n, const char *json, T type)
+{
+    return ProtobufField{n, json, type, nullptr, false, false};
+}
+ProtobufField pointer(quint32 n, const char *json, T type)
+{
+    return ProtobufField{n, json, type, nullptr, false, true};
+}
 ProtobufField strings(quint32 n, const char *json) { return ProtobufField{n, json, T::String, nullptr, true, false}; }
-ProtobufField message(quint32 n, const char *json, MessageFn m) { return ProtobufField{n, json, T::Message, m, false, false}; }
-ProtobufField messages(quint32 n, const char *json, MessageFn m) { return ProtobufField{n, json, T::Message, m, true, false}; }
+ProtobufField message(quint32 n, const char *json, MessageFn m)
+{
+    return ProtobufField{n, json, T::Message, m, false, false};
+}
+ProtobufField messages(quint32 n, const char *json, MessageFn m)
+{
+    return ProtobufField{n, json, T::Message, m, true, false};
+}
 
+// The message tables, kept one field list a message as written.
+// clang-format off
 const ProtobufMessage &ownerReference()
 {
     static const ProtobufMessage m{"OwnerReference",
@@ -296,4 +310,5 @@ QString protobufSupportedKinds()
     return names.join(QLatin1String(", "));
 }
 
+// clang-format on
 } // namespace opbench::apiserver

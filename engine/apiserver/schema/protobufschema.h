@@ -34,10 +34,10 @@ enum class ProtobufFieldType {
 struct ProtobufField
 {
     quint32 number;
-    const char *json;                            ///< JSON field name
+    const char *json; ///< JSON field name
     ProtobufFieldType type;
     const ProtobufMessage &(*message)() = nullptr; ///< for Message fields
-    bool repeated = false;                       ///< JSON array
+    bool repeated = false;                         ///< JSON array
     /// Go pointer field (`*int32`, `*bool`, ...): the wire carries it only when set, so a zero
     /// value is kept. Other zero scalars are dropped (Go's `omitempty`).
     bool pointer = false;

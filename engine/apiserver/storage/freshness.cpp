@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/apiserver/storage/freshness.h"
 
-#include "engine/base/clock.h"
 #include "engine/apiserver/storage/store.h"
+#include "engine/base/clock.h"
 
 #include <QPointer>
 
@@ -13,8 +13,9 @@ namespace opbench::apiserver {
 Status tooLargeResourceVersion(quint64 wanted, quint64 current)
 {
     Status s(504, QString::fromLatin1(StatusReason::Timeout),
-             QStringLiteral("Timeout: Too large resource version: %1, current: %2").arg(wanted).arg(current));
-    s.details().causes << StatusCause{QStringLiteral("ResourceVersionTooLarge"), QStringLiteral("Too large resource version"), {}};
+        QStringLiteral("Timeout: Too large resource version: %1, current: %2").arg(wanted).arg(current));
+    s.details().causes << StatusCause{
+        QStringLiteral("ResourceVersionTooLarge"), QStringLiteral("Too large resource version"), {}};
     s.details().retryAfterSeconds = 1;
     return s;
 }
@@ -51,7 +52,8 @@ struct Wait
 
 } // namespace
 
-void whenFresh(Store *store, quint64 rv, std::chrono::milliseconds wait, QObject *context, std::function<void(bool fresh)> done)
+void whenFresh(
+    Store *store, quint64 rv, std::chrono::milliseconds wait, QObject *context, std::function<void(bool fresh)> done)
 {
     if (store->resourceVersion() >= rv) {
         done(true);

@@ -30,6 +30,7 @@ Status tooLargeResourceVersion(quint64 wanted, quint64 current);
 /// Calls `done(true)` as soon as `store`'s resourceVersion is at least `rv` (at once when it
 /// already is), or `done(false)` once `wait` has passed on the store's Clock. `done` runs
 /// exactly once, on `context`'s thread, and not at all if `context` is destroyed first.
-void whenFresh(Store *store, quint64 rv, std::chrono::milliseconds wait, QObject *context, std::function<void(bool fresh)> done);
+void whenFresh(
+    Store *store, quint64 rv, std::chrono::milliseconds wait, QObject *context, std::function<void(bool fresh)> done);
 
 } // namespace opbench::apiserver

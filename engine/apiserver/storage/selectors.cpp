@@ -41,12 +41,13 @@ QStringList selectableFields(const ResourceType &type)
         return {};
     const QString r = type.gvr().resource;
     if (r == QLatin1String("pods")) {
-        return {QStringLiteral("spec.nodeName"), QStringLiteral("spec.restartPolicy"), QStringLiteral("spec.schedulerName"),
-                QStringLiteral("spec.serviceAccountName"), QStringLiteral("status.phase"), QStringLiteral("status.podIP"),
-                QStringLiteral("status.nominatedNodeName")};
+        return {QStringLiteral("spec.nodeName"), QStringLiteral("spec.restartPolicy"),
+            QStringLiteral("spec.schedulerName"), QStringLiteral("spec.serviceAccountName"),
+            QStringLiteral("status.phase"), QStringLiteral("status.podIP"), QStringLiteral("status.nominatedNodeName")};
     }
     if (r == QLatin1String("events")) {
-        const QString prefix = type.gvr().group.isEmpty() ? QStringLiteral("involvedObject.") : QStringLiteral("regarding.");
+        const QString prefix
+            = type.gvr().group.isEmpty() ? QStringLiteral("involvedObject.") : QStringLiteral("regarding.");
         QStringList out;
         for (const char *f : {"kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath"})
             out << prefix + QLatin1String(f);
@@ -75,7 +76,7 @@ Expected<ObjectFilter> makeFilter(const ResourceType &type, const QString &label
     bool needsJson = false;
     for (const FieldRequirement &r : fields->requirements()) {
         const bool meta = r.field == QLatin1String("metadata.name")
-                          || (type.namespaced() && r.field == QLatin1String("metadata.namespace"));
+            || (type.namespaced() && r.field == QLatin1String("metadata.namespace"));
         if (!meta && !extra.contains(r.field))
             return Status::badRequest(QStringLiteral("field label not supported: %1").arg(r.field));
         needsJson = needsJson || !meta;

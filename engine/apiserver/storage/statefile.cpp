@@ -12,7 +12,10 @@ namespace {
 const QLatin1String kKind("OpbenchApiServerState");
 }
 
-StateFile::StateFile(QString path, QObject *parent) : QObject(parent), m_path(std::move(path)), m_debounce(this)
+StateFile::StateFile(QString path, QObject *parent)
+    : QObject(parent)
+    , m_path(std::move(path))
+    , m_debounce(this)
 {
     m_debounce.setSingleShot(true);
     connect(&m_debounce, &QTimer::timeout, this, [this]() {
@@ -27,7 +30,8 @@ Expected<std::optional<ServerState>> StateFile::load() const
         return std::optional<ServerState>();
     auto corrupt = [this](const QString &why) {
         return Status::internalError(
-            QStringLiteral("state file %1 is corrupt: %2; refusing to start (the file was left untouched)").arg(m_path, why));
+            QStringLiteral("state file %1 is corrupt: %2; refusing to start (the file was left untouched)")
+                .arg(m_path, why));
     };
     QFile f(m_path);
     if (!f.open(QIODevice::ReadOnly))
@@ -50,11 +54,9 @@ Expected<std::optional<ServerState>> StateFile::load() const
 
 Expected<void> StateFile::save(const ServerState &state)
 {
-    const QJsonObject o{{QStringLiteral("kind"), kKind},
-                        {QStringLiteral("version"), 1},
-                        {QStringLiteral("token"), state.token},
-                        {QStringLiteral("tls"), state.tls.toJson()},
-                        {QStringLiteral("store"), state.store}};
+    const QJsonObject o{{QStringLiteral("kind"), kKind}, {QStringLiteral("version"), 1},
+        {QStringLiteral("token"), state.token}, {QStringLiteral("tls"), state.tls.toJson()},
+        {QStringLiteral("store"), state.store}};
     QSaveFile f(m_path);
     if (!f.open(QIODevice::WriteOnly))
         return Status::internalError(QStringLiteral("cannot write state file %1: %2").arg(m_path, f.errorString()));

@@ -3,9 +3,9 @@
 // storewrites.cpp.
 #include "engine/apiserver/storage/store.h"
 
-#include "engine/base/clock.h"
-#include "engine/apiserver/validation/defaults.h"
 #include "engine/apiserver/storage/freshness.h"
+#include "engine/apiserver/validation/defaults.h"
+#include "engine/base/clock.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -42,15 +42,20 @@ Status tooOld(quint64 requested, quint64 oldest)
 QString eventTypeName(EventType t)
 {
     switch (t) {
-    case EventType::Added: return QStringLiteral("ADDED");
-    case EventType::Modified: return QStringLiteral("MODIFIED");
-    case EventType::Deleted: return QStringLiteral("DELETED");
+    case EventType::Added:
+        return QStringLiteral("ADDED");
+    case EventType::Modified:
+        return QStringLiteral("MODIFIED");
+    case EventType::Deleted:
+        return QStringLiteral("DELETED");
     }
     return {};
 }
 
 Store::Store(Clock *clock, QObject *parent)
-    : QObject(parent), m_registry(new ResourceRegistry(this)), m_clock(clock ? clock : Clock::system())
+    : QObject(parent)
+    , m_registry(new ResourceRegistry(this))
+    , m_clock(clock ? clock : Clock::system())
 {
     qRegisterMetaType<StoreEvent>();
     const GroupVersionResource ns{QString(), QStringLiteral("v1"), QStringLiteral("namespaces")};
@@ -66,7 +71,8 @@ Expected<ResourceType> Store::typeFor(const GroupVersionResource &gvr) const
 {
     auto t = m_registry->find(gvr);
     if (!t || t->reviewOnly)
-        return Status(404, QString::fromLatin1(StatusReason::NotFound), QStringLiteral("the server could not find the requested resource"));
+        return Status(404, QString::fromLatin1(StatusReason::NotFound),
+            QStringLiteral("the server could not find the requested resource"));
     return *t;
 }
 
@@ -91,11 +97,13 @@ Expected<ListResult> Store::list(const GroupVersionResource &gvr, const ListOpti
     const QString &rvParam = options.resourceVersion;
     const QString &match = options.resourceVersionMatch;
     if (!match.isEmpty() && rvParam.isEmpty())
-        return Status::badRequest(QStringLiteral("resourceVersionMatch is forbidden unless resourceVersion is provided"));
+        return Status::badRequest(
+            QStringLiteral("resourceVersionMatch is forbidden unless resourceVersion is provided"));
     if (!match.isEmpty() && match != QLatin1String("NotOlderThan") && match != QLatin1String("Exact"))
         return Status::badRequest(QStringLiteral("resourceVersionMatch \"%1\" is not supported").arg(match));
     if (match == QLatin1String("Exact") && rvParam == QLatin1String("0"))
-        return Status::badRequest(QStringLiteral("resourceVersionMatch \"Exact\" is forbidden for resourceVersion \"0\""));
+        return Status::badRequest(
+            QStringLiteral("resourceVersionMatch \"Exact\" is forbidden for resourceVersion \"0\""));
     if (!rvParam.isEmpty() && rvParam != QLatin1String("0")) {
         bool ok = false;
         const quint64 n = rvParam.toULongLong(&ok);
@@ -122,9 +130,12 @@ Expected<ListResult> Store::list(const GroupVersionResource &gvr, const ListOpti
             return Status::badRequest(QStringLiteral("continue key is not valid: %1").arg(options.continueToken));
         if (tokenRv < m_compactedRv) {
             Status s = Status::expired(QStringLiteral(
-                "The provided continue parameter is too old to display a consistent list result. You can start a new list "
-                "without the continue parameter, or use the continue token in this response to retrieve the remainder of the "
-                "results. Continuing with the provided token results in an inconsistent list - objects that were created, "
+                "The provided continue parameter is too old to display a consistent list result. You can start a new "
+                "list "
+                "without the continue parameter, or use the continue token in this response to retrieve the remainder "
+                "of the "
+                "results. Continuing with the provided token results in an inconsistent list - objects that were "
+                "created, "
                 "modified, or deleted between the time the first chunk was returned and now may show up in the list."));
             s.setContinueToken(encodeContinue(m_rv, startAfter));
             return s;
@@ -134,8 +145,10 @@ Expected<ListResult> Store::list(const GroupVersionResource &gvr, const ListOpti
     static const QMap<QString, Object> empty;
     const auto bit = m_objects.constFind(type->storage);
     const QMap<QString, Object> &bucket = bit == m_objects.cend() ? empty : *bit;
-    const QString prefix = type->namespaced() && !options.namespaceName.isEmpty() ? options.namespaceName + u'/' : QString();
-    auto it = startAfter.isEmpty() ? (prefix.isEmpty() ? bucket.cbegin() : bucket.lowerBound(prefix)) : bucket.upperBound(startAfter);
+    const QString prefix
+        = type->namespaced() && !options.namespaceName.isEmpty() ? options.namespaceName + u'/' : QString();
+    auto it = startAfter.isEmpty() ? (prefix.isEmpty() ? bucket.cbegin() : bucket.lowerBound(prefix))
+                                   : bucket.upperBound(startAfter);
     for (; it != bucket.cend(); ++it) {
         if (!prefix.isEmpty() && !it.key().startsWith(prefix))
             break;
@@ -206,7 +219,8 @@ int Store::purge(const GroupVersionResource &gvr)
 
 void Store::addAdmissionHook(AdmissionHook hook) { m_hooks.append(std::move(hook)); }
 
-Expected<void> Store::runHooks(const ResourceType &type, QJsonObject &object, const QJsonObject &old, const QString &sub) const
+Expected<void> Store::runHooks(
+    const ResourceType &type, QJsonObject &object, const QJsonObject &old, const QString &sub) const
 {
     for (const AdmissionHook &hook : m_hooks) {
         Expected<void> r = hook(type, object, old, sub);
@@ -328,12 +342,12 @@ QJsonObject Store::snapshot() const
         QJsonArray items;
         for (const Object &o : it.value())
             items.append(o.json());
-        resources.append(QJsonObject{{QStringLiteral("group"), it.key().group},
-                                     {QStringLiteral("version"), it.key().version},
-                                     {QStringLiteral("resource"), it.key().resource},
-                                     {QStringLiteral("items"), items}});
+        resources.append(
+            QJsonObject{{QStringLiteral("group"), it.key().group}, {QStringLiteral("version"), it.key().version},
+                {QStringLiteral("resource"), it.key().resource}, {QStringLiteral("items"), items}});
     }
-    return QJsonObject{{QStringLiteral("resourceVersion"), QString::number(m_rv)}, {QStringLiteral("resources"), resources}};
+    return QJsonObject{
+        {QStringLiteral("resourceVersion"), QString::number(m_rv)}, {QStringLiteral("resources"), resources}};
 }
 
 Expected<void> Store::restore(const QJsonObject &snapshot)
@@ -341,12 +355,13 @@ Expected<void> Store::restore(const QJsonObject &snapshot)
     bool ok = false;
     const quint64 rv = snapshot.value(QLatin1String("resourceVersion")).toString().toULongLong(&ok);
     if (!ok || !snapshot.value(QLatin1String("resources")).isArray())
-        return Status::badRequest(QStringLiteral("state snapshot lacks a resourceVersion counter or a resources array"));
+        return Status::badRequest(
+            QStringLiteral("state snapshot lacks a resourceVersion counter or a resources array"));
     QHash<GroupVersionResource, QMap<QString, Object>> objects;
     for (const QJsonValue &rv2 : snapshot.value(QLatin1String("resources")).toArray()) {
         const QJsonObject r = rv2.toObject();
-        const GroupVersionResource gvr{r.value(QLatin1String("group")).toString(), r.value(QLatin1String("version")).toString(),
-                                       r.value(QLatin1String("resource")).toString()};
+        const GroupVersionResource gvr{r.value(QLatin1String("group")).toString(),
+            r.value(QLatin1String("version")).toString(), r.value(QLatin1String("resource")).toString()};
         if (gvr.resource.isEmpty() || (gvr.version.isEmpty() && gvr.group.isEmpty()))
             return Status::badRequest(QStringLiteral("state snapshot has a resource entry without version/resource"));
         const auto type = typeFor(gvr);
@@ -356,7 +371,8 @@ Expected<void> Store::restore(const QJsonObject &snapshot)
                 defaults::applyDefaults(*type, json); // as the real server defaults what it reads from etcd
             const Object o = Object::fromJson(json);
             if (o.name().isEmpty() || o.resourceVersion().toULongLong() > rv)
-                return Status::badRequest(QStringLiteral("state snapshot holds an invalid %1 object").arg(gvr.resource));
+                return Status::badRequest(
+                    QStringLiteral("state snapshot holds an invalid %1 object").arg(gvr.resource));
             objects[gvr].insert(o.key(), o);
         }
     }

@@ -45,9 +45,9 @@ QString eventTypeName(EventType t);
 struct StoreEvent
 {
     EventType type = EventType::Added;
-    GroupVersionResource gvr;   // the storage resource
-    Object object;              // new state; for Deleted the last state, stamped with the deletion RV
-    Object previous;            // state before the write (null for Added)
+    GroupVersionResource gvr; // the storage resource
+    Object object;            // new state; for Deleted the last state, stamped with the deletion RV
+    Object previous;          // state before the write (null for Added)
     quint64 resourceVersion = 0;
 };
 
@@ -62,43 +62,43 @@ struct ObjectRef
 
 struct WriteOptions
 {
-    bool dryRun = false;          // full processing, nothing stored, no RV change, no event
-    QString fieldManager;         // non-empty: metadata.managedFields records the write (an Update
-                                  // entry; see fieldmanager.h). Empty (internal writers): kept as is
-    QString apiVersion;           // the version the write was served at (default: the type's)
+    bool dryRun = false;           // full processing, nothing stored, no RV change, no event
+    QString fieldManager;          // non-empty: metadata.managedFields records the write (an Update
+                                   // entry; see fieldmanager.h). Empty (internal writers): kept as is
+    QString apiVersion;            // the version the write was served at (default: the type's)
     bool managedFieldsSet = false; // the caller computed managedFields already (server-side apply)
 };
 
 struct DeleteOptions
 {
-    QString propagationPolicy;    // "Background" (default when empty), "Foreground", "Orphan"
+    QString propagationPolicy; // "Background" (default when empty), "Foreground", "Orphan"
     std::optional<qint64> gracePeriodSeconds;
-    QString preconditionUid;      // empty: no precondition
+    QString preconditionUid; // empty: no precondition
     QString preconditionResourceVersion;
     bool dryRun = false;
 };
 
 struct DeleteResult
 {
-    Object object;                // the removed object, or the object now carrying deletionTimestamp
-    bool removed = false;         // true: gone now; false: kept (finalizers / graceful deletion)
+    Object object;        // the removed object, or the object now carrying deletionTimestamp
+    bool removed = false; // true: gone now; false: kept (finalizers / graceful deletion)
 };
 
 struct ListOptions
 {
-    QString namespaceName;                          // empty: all namespaces
-    std::function<bool(const Object &)> filter;     // label/field selectors; empty: everything
-    qint64 limit = 0;                               // 0: no paging
-    QString continueToken;                          // from a previous page
-    QString resourceVersion;                        // "", "0", or "N"
-    QString resourceVersionMatch;                   // "", "NotOlderThan", "Exact"
+    QString namespaceName;                      // empty: all namespaces
+    std::function<bool(const Object &)> filter; // label/field selectors; empty: everything
+    qint64 limit = 0;                           // 0: no paging
+    QString continueToken;                      // from a previous page
+    QString resourceVersion;                    // "", "0", or "N"
+    QString resourceVersionMatch;               // "", "NotOlderThan", "Exact"
 };
 
 struct ListResult
 {
     QList<Object> items;
-    quint64 resourceVersion = 0;  // the RV the list is consistent with (the first page's for paging)
-    QString continueToken;        // empty: last page
+    quint64 resourceVersion = 0;    // the RV the list is consistent with (the first page's for paging)
+    QString continueToken;          // empty: last page
     qint64 remainingItemCount = -1; // -1: unknown/not set
 };
 
@@ -107,8 +107,8 @@ struct ListResult
 /// Status::invalid, ...) rejects the write; nothing is stored. `old` (the stored document) is empty
 /// on create.
 /// `subresource` is "" for the main endpoint, "status" for /status writes.
-using AdmissionHook = std::function<Expected<void>(const ResourceType &type, QJsonObject &object, const QJsonObject &old,
-                                                   const QString &subresource)>;
+using AdmissionHook = std::function<Expected<void>(
+    const ResourceType &type, QJsonObject &object, const QJsonObject &old, const QString &subresource)>;
 
 class Store : public QObject
 {
@@ -148,23 +148,23 @@ public:
     /// POST: name/generateName, namespace must exist (404) and match, 409 AlreadyExists, uid,
     /// creationTimestamp, generation=1 where tracked, status dropped where a status subresource
     /// exists. `ns` is the URL namespace ("" for cluster-scoped).
-    Expected<Object> create(const GroupVersionResource &gvr, const QString &ns, QJsonObject object,
-                            const WriteOptions &options = {});
+    Expected<Object> create(
+        const GroupVersionResource &gvr, const QString &ns, QJsonObject object, const WriteOptions &options = {});
     /// PUT to the main endpoint: RV precondition (409), custom resources require an RV (422),
     /// immutable uid/creationTimestamp, generation bump rules, status ignored where a status
     /// subresource exists, finalizer rules while terminating; removes the object when its last
     /// finalizer goes while it is terminating. A no-op returns the stored object unchanged.
     Expected<Object> update(const GroupVersionResource &gvr, const QString &ns, const QString &name, QJsonObject object,
-                            const WriteOptions &options = {});
+        const WriteOptions &options = {});
     /// PUT .../status: only .status is taken from `object` (404 when the type has no status
     /// subresource).
     Expected<Object> updateStatus(const GroupVersionResource &gvr, const QString &ns, const QString &name,
-                                  QJsonObject object, const WriteOptions &options = {});
+        QJsonObject object, const WriteOptions &options = {});
     /// DELETE: preconditions (409), propagation finalizers (foregroundDeletion / orphan),
     /// finalizers keep the object with deletionTimestamp; otherwise removed at once (pods with a
     /// grace period are removed after a short simulated kubelet delay).
-    Expected<DeleteResult> remove(const GroupVersionResource &gvr, const QString &ns, const QString &name,
-                                  const DeleteOptions &options = {});
+    Expected<DeleteResult> remove(
+        const GroupVersionResource &gvr, const QString &ns, const QString &name, const DeleteOptions &options = {});
 
     /// Removes every object of storage resource `gvr` at once, finalizers or not (a CRD went away).
     /// Emits DELETED for each. Returns how many were removed.
@@ -203,11 +203,12 @@ Q_SIGNALS:
 private:
     Expected<ResourceType> typeFor(const GroupVersionResource &gvr) const;
     Expected<void> checkNamespace(const ResourceType &type, const QString &ns) const;
-    Expected<void> runHooks(const ResourceType &type, QJsonObject &object, const QJsonObject &old, const QString &sub) const;
-    Expected<Object> finishUpdate(const ResourceType &type, const Object &old, const QJsonObject &oldJson, QJsonObject object,
-                                  const WriteOptions &options, const QString &subresource);
-    Expected<DeleteResult> markTerminating(const ResourceType &type, const Object &old, QJsonObject object,
-                                           qint64 graceSeconds, bool dryRun);
+    Expected<void> runHooks(
+        const ResourceType &type, QJsonObject &object, const QJsonObject &old, const QString &sub) const;
+    Expected<Object> finishUpdate(const ResourceType &type, const Object &old, const QJsonObject &oldJson,
+        QJsonObject object, const WriteOptions &options, const QString &subresource);
+    Expected<DeleteResult> markTerminating(
+        const ResourceType &type, const Object &old, QJsonObject object, qint64 graceSeconds, bool dryRun);
     Object commit(EventType type, const ResourceType &rt, QJsonObject object, const Object &previous);
     void evictOldest();
     void index(const GroupVersionResource &storage, const Object &previous, const Object &current);
@@ -217,8 +218,8 @@ private:
     ResourceRegistry *m_registry = nullptr;
     Clock *m_clock = nullptr;
     quint64 m_rv = 1;
-    quint64 m_compactedRv = 1;   // newest RV dropped from the window (any kind)
-    quint64 m_clearedRv = 1;     // compact()/restore: nothing before this can be resumed
+    quint64 m_compactedRv = 1;                        // newest RV dropped from the window (any kind)
+    quint64 m_clearedRv = 1;                          // compact()/restore: nothing before this can be resumed
     QHash<GroupVersionResource, quint64> m_evictedRv; // per storage resource: newest RV dropped
     int m_historyLimit = 10000;
     QHash<GroupVersionResource, QMap<QString, Object>> m_objects; // storage gvr -> key -> object

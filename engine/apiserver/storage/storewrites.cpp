@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Store: the write path (create, update, updateStatus, remove) and its rules.
-#include "engine/apiserver/validation/defaults.h"
 #include "engine/apiserver/apply/fieldmanager.h"
+#include "engine/apiserver/storage/store.h"
+#include "engine/apiserver/validation/defaults.h"
 #include "engine/apiserver/validation/objectrules.h"
 #include "engine/apiserver/validation/servicedefaults.h"
-#include "engine/apiserver/storage/store.h"
 
-#include "engine/base/clock.h"
 #include "engine/api/validation.h"
+#include "engine/base/clock.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -47,8 +47,8 @@ void keepField(QJsonObject &to, const QJsonObject &from, const char *key)
 }
 
 /// Update bookkeeping of metadata.managedFields for a write with a field manager.
-void recordManagedFields(const ResourceType &type, const QJsonObject &old, QJsonObject &next, const WriteOptions &options,
-                         const QString &subresource, const Clock *clock)
+void recordManagedFields(const ResourceType &type, const QJsonObject &old, QJsonObject &next,
+    const WriteOptions &options, const QString &subresource, const Clock *clock)
 {
     if (options.managedFieldsSet)
         return;
@@ -56,7 +56,8 @@ void recordManagedFields(const ResourceType &type, const QJsonObject &old, QJson
         // no manager (internal writers): a body without managedFields keeps the stored ones
         const QJsonObject oldMeta = metaOf(old);
         QJsonObject meta = metaOf(next);
-        if (meta.value(QLatin1String("managedFields")).toArray().isEmpty() && oldMeta.contains(QLatin1String("managedFields"))) {
+        if (meta.value(QLatin1String("managedFields")).toArray().isEmpty()
+            && oldMeta.contains(QLatin1String("managedFields"))) {
             meta.insert(QLatin1String("managedFields"), oldMeta.value(QLatin1String("managedFields")));
             setMeta(next, meta);
         }
@@ -68,15 +69,19 @@ void recordManagedFields(const ResourceType &type, const QJsonObject &old, QJson
     if (secs != lastTime.first)
         lastTime = {secs, QDateTime::fromSecsSinceEpoch(secs, Qt::UTC).toString(Qt::ISODate)};
     recordUpdate(type, old, next,
-                 FieldManagerWrite{options.fieldManager, options.apiVersion.isEmpty() ? type.apiVersion() : options.apiVersion,
-                                   subresource, lastTime.second});
+        FieldManagerWrite{options.fieldManager, options.apiVersion.isEmpty() ? type.apiVersion() : options.apiVersion,
+            subresource, lastTime.second});
 }
 
-bool isService(const ResourceType &type) { return !type.custom && type.gvr().group.isEmpty() && type.gvr().resource == QLatin1String("services"); }
+bool isService(const ResourceType &type)
+{
+    return !type.custom && type.gvr().group.isEmpty() && type.gvr().resource == QLatin1String("services");
+}
 
 /// The cluster IPs and node ports of the stored Services (`services`, keyed "ns/name") other
 /// than `key`.
-void usedServiceAddresses(const QMap<QString, Object> &services, const QString &key, QSet<QString> &ips, QSet<int> &ports)
+void usedServiceAddresses(
+    const QMap<QString, Object> &services, const QString &key, QSet<QString> &ips, QSet<int> &ports)
 {
     for (auto it = services.cbegin(); it != services.cend(); ++it) {
         if (it.key() == key)
@@ -138,12 +143,13 @@ Expected<void> Store::checkNamespace(const ResourceType &type, const QString &ns
         return Status::notFound(QString(), QStringLiteral("namespaces"), ns);
     if (nsObj.isBeingDeleted()) {
         return Status::forbidden(type.gvr().group, type.gvr().resource, QString(),
-                                 QStringLiteral("unable to create new content in namespace %1 because it is being terminated").arg(ns));
+            QStringLiteral("unable to create new content in namespace %1 because it is being terminated").arg(ns));
     }
     return {};
 }
 
-Expected<Object> Store::create(const GroupVersionResource &gvr, const QString &ns, QJsonObject object, const WriteOptions &options)
+Expected<Object> Store::create(
+    const GroupVersionResource &gvr, const QString &ns, QJsonObject object, const WriteOptions &options)
 {
     auto type = typeFor(gvr);
     if (!type)
@@ -152,7 +158,8 @@ Expected<Object> Store::create(const GroupVersionResource &gvr, const QString &n
     if (type->namespaced()) {
         const QString bodyNs = meta.value(QLatin1String("namespace")).toString();
         if (!ns.isEmpty() && !bodyNs.isEmpty() && bodyNs != ns)
-            return Status::badRequest(QStringLiteral("the namespace of the provided object does not match the namespace sent on the request"));
+            return Status::badRequest(QStringLiteral(
+                "the namespace of the provided object does not match the namespace sent on the request"));
         meta.insert(QLatin1String("namespace"), bodyNs.isEmpty() ? ns : bodyNs);
     } else {
         meta.remove(QLatin1String("namespace"));
@@ -161,10 +168,11 @@ Expected<Object> Store::create(const GroupVersionResource &gvr, const QString &n
     static const QMap<QString, Object> empty;
     const auto bit = m_objects.constFind(type->storage);
     const QMap<QString, Object> &bucket = bit == m_objects.cend() ? empty : *bit; // no copy: commit() inserts below
-    if (meta.value(QLatin1String("name")).toString().isEmpty() && !meta.value(QLatin1String("generateName")).toString().isEmpty()) {
-        meta.insert(QLatin1String("name"), rules::generateName(meta.value(QLatin1String("generateName")).toString(), [&](const QString &n) {
-                        return bucket.contains(objectKey(objNs, n));
-                    }));
+    if (meta.value(QLatin1String("name")).toString().isEmpty()
+        && !meta.value(QLatin1String("generateName")).toString().isEmpty()) {
+        meta.insert(QLatin1String("name"),
+            rules::generateName(meta.value(QLatin1String("generateName")).toString(),
+                [&](const QString &n) { return bucket.contains(objectKey(objNs, n)); }));
     }
     const QString name = meta.value(QLatin1String("name")).toString();
     if (const QList<StatusCause> causes = rules::validateMeta(*type, meta); !causes.isEmpty())
@@ -195,8 +203,8 @@ Expected<Object> Store::create(const GroupVersionResource &gvr, const QString &n
     return commit(EventType::Added, *type, object, Object());
 }
 
-Expected<Object> Store::update(const GroupVersionResource &gvr, const QString &ns, const QString &name, QJsonObject object,
-                               const WriteOptions &options)
+Expected<Object> Store::update(const GroupVersionResource &gvr, const QString &ns, const QString &name,
+    QJsonObject object, const WriteOptions &options)
 {
     auto type = typeFor(gvr);
     if (!type)
@@ -207,10 +215,12 @@ Expected<Object> Store::update(const GroupVersionResource &gvr, const QString &n
     QJsonObject meta = metaOf(object);
     const QString bodyName = meta.value(QLatin1String("name")).toString();
     if (!bodyName.isEmpty() && bodyName != name)
-        return Status::badRequest(QStringLiteral("the name of the object (%1) does not match the name on the URL (%2)").arg(bodyName, name));
+        return Status::badRequest(
+            QStringLiteral("the name of the object (%1) does not match the name on the URL (%2)").arg(bodyName, name));
     const QString bodyNs = meta.value(QLatin1String("namespace")).toString();
     if (type->namespaced() && !bodyNs.isEmpty() && bodyNs != ns)
-        return Status::badRequest(QStringLiteral("the namespace of the provided object does not match the namespace sent on the request"));
+        return Status::badRequest(
+            QStringLiteral("the namespace of the provided object does not match the namespace sent on the request"));
     meta.insert(QLatin1String("name"), name);
     if (type->namespaced())
         meta.insert(QLatin1String("namespace"), ns);
@@ -218,7 +228,8 @@ Expected<Object> Store::update(const GroupVersionResource &gvr, const QString &n
     if (!uid.isEmpty() && uid != old->uid()) {
         // the body's uid is a precondition (kube-apiserver's defaultUpdatedObjectInfo): 409
         return Status::conflict(gvr.group, gvr.resource, name,
-                                QStringLiteral("Precondition failed: UID in precondition: %1, UID in object meta: %2").arg(uid, old->uid()));
+            QStringLiteral("Precondition failed: UID in precondition: %1, UID in object meta: %2")
+                .arg(uid, old->uid()));
     }
     setMeta(object, meta);
     const QJsonObject oldJson = old->json(); // decoded once for every check below
@@ -227,20 +238,22 @@ Expected<Object> Store::update(const GroupVersionResource &gvr, const QString &n
     return finishUpdate(*type, *old, oldJson, object, options, QString());
 }
 
-Expected<Object> Store::updateStatus(const GroupVersionResource &gvr, const QString &ns, const QString &name, QJsonObject object,
-                                     const WriteOptions &options)
+Expected<Object> Store::updateStatus(const GroupVersionResource &gvr, const QString &ns, const QString &name,
+    QJsonObject object, const WriteOptions &options)
 {
     auto type = typeFor(gvr);
     if (!type)
         return type.error();
     if (!type->statusSubresource)
-        return Status(404, QString::fromLatin1(StatusReason::NotFound), QStringLiteral("the server could not find the requested resource"));
+        return Status(404, QString::fromLatin1(StatusReason::NotFound),
+            QStringLiteral("the server could not find the requested resource"));
     auto old = get(gvr, ns, name);
     if (!old)
         return old.error();
     const QString bodyName = metaString(object, "name");
     if (!bodyName.isEmpty() && bodyName != name)
-        return Status::badRequest(QStringLiteral("the name of the object (%1) does not match the name on the URL (%2)").arg(bodyName, name));
+        return Status::badRequest(
+            QStringLiteral("the name of the object (%1) does not match the name on the URL (%2)").arg(bodyName, name));
     const QJsonObject oldJson = old->json();
     QJsonObject next = oldJson; // shares the unchanged parts with oldJson: cheap comparisons
     QJsonObject meta = metaOf(next);
@@ -250,8 +263,8 @@ Expected<Object> Store::updateStatus(const GroupVersionResource &gvr, const QStr
     return finishUpdate(*type, *old, oldJson, next, options, QStringLiteral("status"));
 }
 
-Expected<Object> Store::finishUpdate(const ResourceType &type, const Object &old, const QJsonObject &oldJson, QJsonObject object,
-                                     const WriteOptions &options, const QString &subresource)
+Expected<Object> Store::finishUpdate(const ResourceType &type, const Object &old, const QJsonObject &oldJson,
+    QJsonObject object, const WriteOptions &options, const QString &subresource)
 {
     const QJsonObject oldMeta = metaOf(oldJson);
     QJsonObject meta = metaOf(object);
@@ -259,12 +272,13 @@ Expected<Object> Store::finishUpdate(const ResourceType &type, const Object &old
     const QString bodyRv = meta.value(QLatin1String("resourceVersion")).toString();
     if (bodyRv.isEmpty() && type.custom) {
         return Status::invalid(gr, type.kind(), old.name(),
-                               {fielderror::invalidRaw(QStringLiteral("metadata.resourceVersion"), QStringLiteral("0x0"),
-                                                       QStringLiteral("must be specified for an update"))});
+            {fielderror::invalidRaw(QStringLiteral("metadata.resourceVersion"), QStringLiteral("0x0"),
+                QStringLiteral("must be specified for an update"))});
     }
     if (!bodyRv.isEmpty() && bodyRv != old.resourceVersion())
         return Status::modifiedConflict(gr, type.gvr().resource, old.name());
-    for (const char *k : {"uid", "creationTimestamp", "generation", "deletionTimestamp", "deletionGracePeriodSeconds", "resourceVersion"})
+    for (const char *k : {"uid", "creationTimestamp", "generation", "deletionTimestamp", "deletionGracePeriodSeconds",
+             "resourceVersion"})
         keepField(meta, oldMeta, k);
     meta.remove(QLatin1String("selfLink"));
     if (old.isBeingDeleted()) {
@@ -300,8 +314,8 @@ Expected<Object> Store::finishUpdate(const ResourceType &type, const Object &old
     return commit(EventType::Modified, type, object, old);
 }
 
-Expected<DeleteResult> Store::remove(const GroupVersionResource &gvr, const QString &ns, const QString &name,
-                                     const DeleteOptions &options)
+Expected<DeleteResult> Store::remove(
+    const GroupVersionResource &gvr, const QString &ns, const QString &name, const DeleteOptions &options)
 {
     auto type = typeFor(gvr);
     if (!type)
@@ -311,21 +325,23 @@ Expected<DeleteResult> Store::remove(const GroupVersionResource &gvr, const QStr
         return old.error();
     if (!options.preconditionUid.isEmpty() && options.preconditionUid != old->uid()) {
         return Status::conflict(gvr.group, gvr.resource, name,
-                                QStringLiteral("Precondition failed: UID in precondition: %1, UID in object meta: %2")
-                                    .arg(options.preconditionUid, old->uid()));
+            QStringLiteral("Precondition failed: UID in precondition: %1, UID in object meta: %2")
+                .arg(options.preconditionUid, old->uid()));
     }
-    if (!options.preconditionResourceVersion.isEmpty() && options.preconditionResourceVersion != old->resourceVersion()) {
+    if (!options.preconditionResourceVersion.isEmpty()
+        && options.preconditionResourceVersion != old->resourceVersion()) {
         return Status::conflict(gvr.group, gvr.resource, name,
-                                QStringLiteral("Precondition failed: ResourceVersion in precondition: %1, ResourceVersion in object meta: %2")
-                                    .arg(options.preconditionResourceVersion, old->resourceVersion()));
+            QStringLiteral(
+                "Precondition failed: ResourceVersion in precondition: %1, ResourceVersion in object meta: %2")
+                .arg(options.preconditionResourceVersion, old->resourceVersion()));
     }
     const QString policy = options.propagationPolicy;
     if (!policy.isEmpty() && policy != QLatin1String("Background") && policy != QLatin1String("Foreground")
         && policy != QLatin1String("Orphan")) {
         return Status::invalid(gvr.group, type->kind(), name,
-                               {fielderror::notSupported(QStringLiteral("propagationPolicy"), policy,
-                                                         {QStringLiteral("Foreground"), QStringLiteral("Background"),
-                                                          QStringLiteral("Orphan"), QStringLiteral("nil")})});
+            {fielderror::notSupported(QStringLiteral("propagationPolicy"), policy,
+                {QStringLiteral("Foreground"), QStringLiteral("Background"), QStringLiteral("Orphan"),
+                    QStringLiteral("nil")})});
     }
     if (old->isBeingDeleted())
         return DeleteResult{*old, false}; // already terminating: nothing changes
@@ -333,7 +349,7 @@ Expected<DeleteResult> Store::remove(const GroupVersionResource &gvr, const QStr
     QJsonObject meta = metaOf(object);
     QJsonArray finalizers = meta.value(QLatin1String("finalizers")).toArray();
     const QString extra = policy == QLatin1String("Foreground") ? QStringLiteral("foregroundDeletion")
-                          : policy == QLatin1String("Orphan")   ? QStringLiteral("orphan")
+        : policy == QLatin1String("Orphan")                     ? QStringLiteral("orphan")
                                                                 : QString();
     if (!extra.isEmpty() && !finalizers.contains(extra))
         finalizers.append(extra);
@@ -342,7 +358,8 @@ Expected<DeleteResult> Store::remove(const GroupVersionResource &gvr, const QStr
     setMeta(object, meta);
     qint64 grace = 0;
     if (!type->custom && gvr.resource == QLatin1String("pods")) {
-        const QJsonValue specGrace = object.value(QLatin1String("spec")).toObject().value(QLatin1String("terminationGracePeriodSeconds"));
+        const QJsonValue specGrace
+            = object.value(QLatin1String("spec")).toObject().value(QLatin1String("terminationGracePeriodSeconds"));
         grace = options.gracePeriodSeconds.value_or(specGrace.isDouble() ? specGrace.toInteger() : 30);
     }
     if (!rules::readyToRemove(object) || grace > 0)
@@ -352,8 +369,8 @@ Expected<DeleteResult> Store::remove(const GroupVersionResource &gvr, const QStr
     return DeleteResult{commit(EventType::Deleted, *type, old->json(), *old), true};
 }
 
-Expected<DeleteResult> Store::markTerminating(const ResourceType &type, const Object &old, QJsonObject object, qint64 graceSeconds,
-                                              bool dryRun)
+Expected<DeleteResult> Store::markTerminating(
+    const ResourceType &type, const Object &old, QJsonObject object, qint64 graceSeconds, bool dryRun)
 {
     QJsonObject meta = metaOf(object);
     meta.insert(QLatin1String("deletionTimestamp"), rules::timestamp(m_clock, graceSeconds));

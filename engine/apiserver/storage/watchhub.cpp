@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/apiserver/storage/watchhub.h"
 
-#include "engine/base/clock.h"
-#include "engine/apiserver/validation/conversion.h"
 #include "engine/apiserver/storage/freshness.h"
 #include "engine/apiserver/transform/partialmetadata.h"
 #include "engine/apiserver/transform/tables.h"
+#include "engine/apiserver/validation/conversion.h"
+#include "engine/base/clock.h"
 
 #include <QJsonDocument>
 #include <QLoggingCategory>
@@ -17,7 +17,7 @@ struct WatchHub::Watcher
     quint64 id = 0;
     Responder responder{nullptr};
     WatchRequest request;
-    quint64 startRv = 0;       // events at or below this RV are not sent
+    quint64 startRv = 0; // events at or below this RV are not sent
     bool tableHeaderSent = false;
     QMetaObject::Connection disconnected;
     std::unique_ptr<QTimer> timeout;
@@ -59,7 +59,10 @@ Object withRv(const Object &o, quint64 rv)
 
 } // namespace
 
-WatchHub::WatchHub(Store *store, QObject *parent) : QObject(parent), m_store(store), m_bookmarks(this)
+WatchHub::WatchHub(Store *store, QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_bookmarks(this)
 {
     connect(store, &Store::committed, this, &WatchHub::onCommitted);
     m_bookmarks.setInterval(60000);
@@ -97,7 +100,8 @@ void WatchHub::start(Responder responder, const WatchRequest &request)
                 if (fresh)
                     return start(responder, request);
                 if (Responder r = responder; r.beginChunked(200, "application/json")) {
-                    r.writeChunk(eventLine(QStringLiteral("ERROR"), tooLargeResourceVersion(n, m_store->resourceVersion()).toJsonBytes()));
+                    r.writeChunk(eventLine(
+                        QStringLiteral("ERROR"), tooLargeResourceVersion(n, m_store->resourceVersion()).toJsonBytes()));
                     r.endChunked();
                 }
             });
@@ -185,11 +189,12 @@ void WatchHub::closeSlow(quint64 id)
     if (it == m_watchers.end())
         return;
     const QTcpSocket *s = it->second->responder.socket();
-    qCWarning(lcWatch) << "Forcing watcher close due to unresponsiveness:" << it->second->request.type.gvr().groupResource()
-                       << (s ? s->bytesToWrite() : 0) << "bytes unsent";
+    qCWarning(lcWatch) << "Forcing watcher close due to unresponsiveness:"
+                       << it->second->request.type.gvr().groupResource() << (s ? s->bytesToWrite() : 0)
+                       << "bytes unsent";
     Responder responder = it->second->responder;
     ++m_slowClosed;
-    finish(id, false);  // forgets the watcher (its terminating chunk would only queue behind the rest)
+    finish(id, false); // forgets the watcher (its terminating chunk would only queue behind the rest)
     responder.abort(); // and frees everything buffered for it
 }
 
@@ -207,7 +212,8 @@ void WatchHub::deliver(Watcher &w, const StoreEvent &event, QHash<QString, QByte
     else if (is)
         send(w, QStringLiteral("ADDED"), event.object, event.resourceVersion, &cache);
     else if (was)
-        send(w, QStringLiteral("DELETED"), withRv(event.previous, event.resourceVersion), event.resourceVersion, nullptr);
+        send(w, QStringLiteral("DELETED"), withRv(event.previous, event.resourceVersion), event.resourceVersion,
+            nullptr);
 }
 
 QByteArray WatchHub::encodeObject(const Watcher &w, const Object &object)
@@ -218,16 +224,18 @@ QByteArray WatchHub::encodeObject(const Watcher &w, const Object &object)
     if (!w.request.table)
         return served.toJsonBytes();
     const QJsonObject table = makeTable(w.request.type, {served}, served.resourceVersion(), QString(),
-                                        m_store->clock()->wallNow(), !w.tableHeaderSent, w.request.tableObject);
+        m_store->clock()->wallNow(), !w.tableHeaderSent, w.request.tableObject);
     return QJsonDocument(table).toJson(QJsonDocument::Compact);
 }
 
-bool WatchHub::send(Watcher &w, const QString &type, const Object &object, quint64 rv, QHash<QString, QByteArray> *cache)
+bool WatchHub::send(
+    Watcher &w, const QString &type, const Object &object, quint64 rv, QHash<QString, QByteArray> *cache)
 {
     QByteArray line;
     // one encoding per event and served version, shared by every watcher of that version
     const bool cacheable = cache && !w.request.table;
-    const QString key = type + QString::number(rv) + u' ' + w.request.type.apiVersion() + (w.request.metadataOnly ? QStringLiteral(" m") : QString());
+    const QString key = type + QString::number(rv) + u' ' + w.request.type.apiVersion()
+        + (w.request.metadataOnly ? QStringLiteral(" m") : QString());
     if (cacheable && cache->contains(key)) {
         line = cache->value(key);
     } else {
@@ -243,10 +251,13 @@ void WatchHub::sendBookmark(Watcher &w, bool initialEventsEnd)
 {
     QJsonObject meta{{QStringLiteral("resourceVersion"), QString::number(m_store->resourceVersion())}};
     if (initialEventsEnd)
-        meta.insert(QStringLiteral("annotations"), QJsonObject{{QStringLiteral("k8s.io/initial-events-end"), QStringLiteral("true")}});
-    const QJsonObject obj{{QStringLiteral("kind"), w.request.metadataOnly ? QStringLiteral("PartialObjectMetadata") : w.request.type.kind()},
-                          {QStringLiteral("apiVersion"), w.request.metadataOnly ? QStringLiteral("meta.k8s.io/v1") : w.request.type.apiVersion()},
-                          {QStringLiteral("metadata"), meta}};
+        meta.insert(QStringLiteral("annotations"),
+            QJsonObject{{QStringLiteral("k8s.io/initial-events-end"), QStringLiteral("true")}});
+    const QJsonObject obj{{QStringLiteral("kind"),
+                              w.request.metadataOnly ? QStringLiteral("PartialObjectMetadata") : w.request.type.kind()},
+        {QStringLiteral("apiVersion"),
+            w.request.metadataOnly ? QStringLiteral("meta.k8s.io/v1") : w.request.type.apiVersion()},
+        {QStringLiteral("metadata"), meta}};
     w.responder.writeChunk(eventLine(QStringLiteral("BOOKMARK"), QJsonDocument(obj).toJson(QJsonDocument::Compact)));
 }
 

@@ -24,21 +24,21 @@
 
 #include <chrono>
 #include <map>
-#include <optional>
 #include <memory>
+#include <optional>
 
 namespace opbench::apiserver {
 
 struct WatchRequest
 {
     ResourceType type;
-    QString namespaceName;           // empty: all namespaces
-    ObjectFilter filter;             // label/field selectors
-    QString resourceVersion;         // "", "0" or "N"
+    QString namespaceName;   // empty: all namespaces
+    ObjectFilter filter;     // label/field selectors
+    QString resourceVersion; // "", "0" or "N"
     bool allowBookmarks = false;
-    int timeoutSeconds = 0;          // 0: until the client leaves (or the server stops)
-    bool table = false;              // events carry one-row Tables
-    bool metadataOnly = false;       // events carry PartialObjectMetadata (partialmetadata.h)
+    int timeoutSeconds = 0;                          // 0: until the client leaves (or the server stops)
+    bool table = false;                              // events carry one-row Tables
+    bool metadataOnly = false;                       // events carry PartialObjectMetadata (partialmetadata.h)
     TableObject tableObject = TableObject::Metadata; // what each row's object carries
     /// Streaming list: true → ADDED for current objects then (with bookmarks) an initial-events-end
     /// BOOKMARK, whatever the RV; false → none; unset → initial ADDED only from RV ""/"0".

@@ -17,14 +17,14 @@ bool acceptsPartialMetadata(const QByteArray &accept)
 QJsonObject partialObjectMetadata(const Object &object)
 {
     return QJsonObject{{QStringLiteral("kind"), QStringLiteral("PartialObjectMetadata")},
-                       {QStringLiteral("apiVersion"), QStringLiteral("meta.k8s.io/v1")},
-                       {QStringLiteral("metadata"), object.json().value(QLatin1String("metadata"))}};
+        {QStringLiteral("apiVersion"), QStringLiteral("meta.k8s.io/v1")},
+        {QStringLiteral("metadata"), object.json().value(QLatin1String("metadata"))}};
 }
 
 QByteArray partialMetadataListHead(const QJsonObject &listMeta)
 {
     return R"({"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1","metadata":)"
-           + QJsonDocument(listMeta).toJson(QJsonDocument::Compact) + R"(,"items":[)";
+        + QJsonDocument(listMeta).toJson(QJsonDocument::Compact) + R"(,"items":[)";
 }
 
 } // namespace opbench::apiserver

@@ -40,7 +40,10 @@ QString text(const QJsonObject &o, const char *path) { return at(o, path).toStri
 qint64 integer(const QJsonObject &o, const char *path) { return at(o, path).toInteger(); }
 QString orNone(const QString &s) { return s.isEmpty() ? QStringLiteral("<none>") : s; }
 
-QString age(const QJsonObject &o, const QDateTime &now) { return humanAge(parseTimestamp(text(o, ".metadata.creationTimestamp")), now); }
+QString age(const QJsonObject &o, const QDateTime &now)
+{
+    return humanAge(parseTimestamp(text(o, ".metadata.creationTimestamp")), now);
+}
 
 QString ageOf(const QString &timestamp, const QDateTime &now)
 {
@@ -77,7 +80,9 @@ QString formatSelector(const QJsonObject &selector)
         else if (op == QLatin1String("DoesNotExist"))
             parts << u'!' + key;
         else
-            parts << QStringLiteral("%1 %2 (%3)").arg(key, op == QLatin1String("In") ? QStringLiteral("in") : QStringLiteral("notin"), values.join(u','));
+            parts << QStringLiteral("%1 %2 (%3)")
+                         .arg(key, op == QLatin1String("In") ? QStringLiteral("in") : QStringLiteral("notin"),
+                             values.join(u','));
     }
     return orNone(parts.join(u','));
 }
@@ -113,8 +118,12 @@ PodSummary summarizePod(const QJsonObject &o)
     for (qsizetype i = statuses.size() - 1; i >= 0; --i) {
         const QJsonObject cs = statuses.at(i).toObject();
         s.restarts += cs.value(QLatin1String("restartCount")).toInteger();
-        const QString finished =
-            cs.value(QLatin1String("lastState")).toObject().value(QLatin1String("terminated")).toObject().value(QLatin1String("finishedAt")).toString();
+        const QString finished = cs.value(QLatin1String("lastState"))
+                                     .toObject()
+                                     .value(QLatin1String("terminated"))
+                                     .toObject()
+                                     .value(QLatin1String("finishedAt"))
+                                     .toString();
         if (!finished.isEmpty()) {
             const QDateTime t = parseTimestamp(finished);
             if (!s.lastRestart.isValid() || t > s.lastRestart)
@@ -129,8 +138,9 @@ PodSummary summarizePod(const QJsonObject &o)
             s.reason = terminated.value(QLatin1String("reason")).toString();
         } else if (state.contains(QLatin1String("terminated"))) {
             const int signal = terminated.value(QLatin1String("signal")).toInt();
-            s.reason = signal != 0 ? QStringLiteral("Signal:%1").arg(signal)
-                                   : QStringLiteral("ExitCode:%1").arg(terminated.value(QLatin1String("exitCode")).toInt());
+            s.reason = signal != 0
+                ? QStringLiteral("Signal:%1").arg(signal)
+                : QStringLiteral("ExitCode:%1").arg(terminated.value(QLatin1String("exitCode")).toInt());
         } else if (cs.value(QLatin1String("ready")).toBool() && state.contains(QLatin1String("running"))) {
             hasRunning = true;
             ++s.ready;
@@ -139,7 +149,8 @@ PodSummary summarizePod(const QJsonObject &o)
     if (s.reason == QLatin1String("Completed") && hasRunning)
         s.reason = QStringLiteral("Running");
     if (!text(o, ".metadata.deletionTimestamp").isEmpty())
-        s.reason = text(o, ".status.reason") == QLatin1String("NodeLost") ? QStringLiteral("Unknown") : QStringLiteral("Terminating");
+        s.reason = text(o, ".status.reason") == QLatin1String("NodeLost") ? QStringLiteral("Unknown")
+                                                                          : QStringLiteral("Terminating");
     return s;
 }
 
@@ -160,7 +171,8 @@ QString readinessGates(const QJsonObject &o)
     for (const QJsonValue &g : gates) {
         const QString type = g.toObject().value(QLatin1String("conditionType")).toString();
         for (const QJsonValue &c : at(o, ".status.conditions").toArray())
-            if (c.toObject().value(QLatin1String("type")).toString() == type && c.toObject().value(QLatin1String("status")).toString() == QLatin1String("True"))
+            if (c.toObject().value(QLatin1String("type")).toString() == type
+                && c.toObject().value(QLatin1String("status")).toString() == QLatin1String("True"))
                 ++ready;
     }
     return QStringLiteral("%1/%2").arg(ready).arg(gates.size());
@@ -175,8 +187,9 @@ QString servicePorts(const QJsonObject &o)
         const QJsonObject p = pv.toObject();
         const QString proto = p.value(QLatin1String("protocol")).toString(QStringLiteral("TCP"));
         const qint64 nodePort = p.value(QLatin1String("nodePort")).toInteger();
-        out << (nodePort != 0 ? QStringLiteral("%1:%2/%3").arg(p.value(QLatin1String("port")).toInteger()).arg(nodePort).arg(proto)
-                              : QStringLiteral("%1/%2").arg(p.value(QLatin1String("port")).toInteger()).arg(proto));
+        out << (nodePort != 0
+                ? QStringLiteral("%1:%2/%3").arg(p.value(QLatin1String("port")).toInteger()).arg(nodePort).arg(proto)
+                : QStringLiteral("%1/%2").arg(p.value(QLatin1String("port")).toInteger()).arg(proto));
     }
     return orNone(out.join(u','));
 }
@@ -201,7 +214,8 @@ QString serviceExternalIp(const QJsonObject &o)
         QStringList lb;
         for (const QJsonValue &v : at(o, ".status.loadBalancer.ingress").toArray()) {
             const QJsonObject ing = v.toObject();
-            lb << (ing.contains(QLatin1String("ip")) ? ing.value(QLatin1String("ip")).toString() : ing.value(QLatin1String("hostname")).toString());
+            lb << (ing.contains(QLatin1String("ip")) ? ing.value(QLatin1String("ip")).toString()
+                                                     : ing.value(QLatin1String("hostname")).toString());
         }
         lb += external;
         return lb.isEmpty() ? QStringLiteral("<pending>") : lb.join(u',');
@@ -236,7 +250,8 @@ qint64 eventCount(const QJsonObject &o)
 {
     if (o.contains(QLatin1String("series")))
         return integer(o, ".series.count");
-    const qint64 c = o.contains(QLatin1String("count")) ? o.value(QLatin1String("count")).toInteger() : o.value(QLatin1String("deprecatedCount")).toInteger();
+    const qint64 c = o.contains(QLatin1String("count")) ? o.value(QLatin1String("count")).toInteger()
+                                                        : o.value(QLatin1String("deprecatedCount")).toInteger();
     return c == 0 ? 1 : c;
 }
 
@@ -269,8 +284,9 @@ QString subjects(const QJsonObject &o, const char *kind)
         if (s.value(QLatin1String("kind")).toString() != QLatin1String(kind))
             continue;
         const QString ns = s.value(QLatin1String("namespace")).toString();
-        out << (ns.isEmpty() || QLatin1String(kind) != QLatin1String("ServiceAccount") ? s.value(QLatin1String("name")).toString()
-                                                                                       : ns + u'/' + s.value(QLatin1String("name")).toString());
+        out << (ns.isEmpty() || QLatin1String(kind) != QLatin1String("ServiceAccount")
+                ? s.value(QLatin1String("name")).toString()
+                : ns + u'/' + s.value(QLatin1String("name")).toString());
     }
     return out.join(QLatin1String(", "));
 }
@@ -280,7 +296,9 @@ QString nodeStatus(const QJsonObject &o)
     QStringList out;
     for (const QJsonValue &c : at(o, ".status.conditions").toArray())
         if (c.toObject().value(QLatin1String("type")).toString() == QLatin1String("Ready"))
-            out << (c.toObject().value(QLatin1String("status")).toString() == QLatin1String("True") ? QStringLiteral("Ready") : QStringLiteral("NotReady"));
+            out << (c.toObject().value(QLatin1String("status")).toString() == QLatin1String("True")
+                    ? QStringLiteral("Ready")
+                    : QStringLiteral("NotReady"));
     if (out.isEmpty())
         out << QStringLiteral("Unknown");
     if (at(o, ".spec.unschedulable").toBool())
@@ -308,125 +326,178 @@ QString nodeAddress(const QJsonObject &o, const char *type)
 
 // ---- the printer table --------------------------------------------------------------------
 
-const Column kAge{"Age", "string", "", 0, "CreationTimestamp is a timestamp representing the server time when this object was created.",
-                  [](const QJsonObject &o, const QDateTime &now) -> QJsonValue { return age(o, now); }};
-const Column kCreatedAt{"Created At", "date", "", 0, "CreationTimestamp is a timestamp representing the server time when this object was created.",
-                        [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return text(o, ".metadata.creationTimestamp"); }};
+const Column kAge{"Age", "string", "", 0,
+    "CreationTimestamp is a timestamp representing the server time when this object was created.",
+    [](const QJsonObject &o, const QDateTime &now) -> QJsonValue { return age(o, now); }};
+const Column kCreatedAt{"Created At", "date", "", 0,
+    "CreationTimestamp is a timestamp representing the server time when this object was created.",
+    [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return text(o, ".metadata.creationTimestamp"); }};
 
 const Column kDeploymentLike[] = {
     {"Containers", "string", "", 1, "Names of each container in the template.",
-     [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return containerField(o, ".spec.template.spec.containers", "name"); }},
+        [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+            return containerField(o, ".spec.template.spec.containers", "name");
+        }},
     {"Images", "string", "", 1, "Images referenced by each container in the template.",
-     [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return containerField(o, ".spec.template.spec.containers", "image"); }},
+        [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+            return containerField(o, ".spec.template.spec.containers", "image");
+        }},
     {"Selector", "string", "", 1, "Label selector for pods.",
-     [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return formatSelector(at(o, ".spec.selector").toObject()); }},
+        [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+            return formatSelector(at(o, ".spec.selector").toObject());
+        }},
 };
 
 const QList<Printer> &printers()
 {
     static const QList<Printer> table{
         {"", "pods", true,
-         {{"Ready", "string", "", 0, "The aggregate readiness state of this pod for accepting traffic.",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
-               const PodSummary s = summarizePod(o);
-               return QStringLiteral("%1/%2").arg(s.ready).arg(s.total);
-           }},
-          {"Status", "string", "", 0, "The aggregate status of the containers in this pod.",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return summarizePod(o).reason; }},
-          {"Restarts", "string", "", 0, "The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.",
-           &podRestarts},
-          kAge,
-          {"IP", "string", "", 1, "IP address allocated to the pod. Routable at least within the cluster.",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return orNone(text(o, ".status.podIP")); }},
-          {"Node", "string", "", 1, "Name of the Node this pod is scheduled to.",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return orNone(text(o, ".spec.nodeName")); }},
-          {"Nominated Node", "string", "", 1, "Name of the node nominated by the scheduler.",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return orNone(text(o, ".status.nominatedNodeName")); }},
-          {"Readiness Gates", "string", "", 1, "Pod readiness gates.",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return readinessGates(o); }}}},
+            {{"Ready", "string", "", 0, "The aggregate readiness state of this pod for accepting traffic.",
+                 [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+                     const PodSummary s = summarizePod(o);
+                     return QStringLiteral("%1/%2").arg(s.ready).arg(s.total);
+                 }},
+                {"Status", "string", "", 0, "The aggregate status of the containers in this pod.",
+                    [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return summarizePod(o).reason; }},
+                {"Restarts", "string", "", 0,
+                    "The number of times the containers in this pod have been restarted and when the last container in "
+                    "this pod has restarted.",
+                    &podRestarts},
+                kAge,
+                {"IP", "string", "", 1, "IP address allocated to the pod. Routable at least within the cluster.",
+                    [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+                        return orNone(text(o, ".status.podIP"));
+                    }},
+                {"Node", "string", "", 1, "Name of the Node this pod is scheduled to.",
+                    [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+                        return orNone(text(o, ".spec.nodeName"));
+                    }},
+                {"Nominated Node", "string", "", 1, "Name of the node nominated by the scheduler.",
+                    [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+                        return orNone(text(o, ".status.nominatedNodeName"));
+                    }},
+                {"Readiness Gates", "string", "", 1, "Pod readiness gates.",
+                    [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return readinessGates(o); }}}},
         {"", "services", true,
-         {{"Type", "string", "", 0, "The type of the service.",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return text(o, ".spec.type"); }},
-          {"Cluster-IP", "string", "", 0, "The cluster IP of the service.",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return serviceClusterIp(o); }},
-          {"External-IP", "string", "", 0, "The external IP of the service.",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return serviceExternalIp(o); }},
-          {"Port(s)", "string", "", 0, "The ports of the service.",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return servicePorts(o); }},
-          kAge,
-          {"Selector", "string", "", 1, "The selector of the service.",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return formatLabels(at(o, ".spec.selector").toObject()); }}}},
+            {{"Type", "string", "", 0, "The type of the service.",
+                 [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return text(o, ".spec.type"); }},
+                {"Cluster-IP", "string", "", 0, "The cluster IP of the service.",
+                    [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return serviceClusterIp(o); }},
+                {"External-IP", "string", "", 0, "The external IP of the service.",
+                    [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return serviceExternalIp(o); }},
+                {"Port(s)", "string", "", 0, "The ports of the service.",
+                    [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return servicePorts(o); }},
+                kAge,
+                {"Selector", "string", "", 1, "The selector of the service.",
+                    [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+                        return formatLabels(at(o, ".spec.selector").toObject());
+                    }}}},
         {"apps", "deployments", true,
-         {{"Ready", "string", "", 0, "Number of the pod with ready state.",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
-               return QStringLiteral("%1/%2").arg(integer(o, ".status.readyReplicas")).arg(integer(o, ".spec.replicas"));
-           }},
-          {"Up-to-date", "integer", "", 0, "Total number of non-terminated pods targeted by this deployment that have the desired template spec.",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return integer(o, ".status.updatedReplicas"); }},
-          {"Available", "integer", "", 0, "Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return integer(o, ".status.availableReplicas"); }},
-          kAge, kDeploymentLike[0], kDeploymentLike[1], kDeploymentLike[2]}},
+            {{"Ready", "string", "", 0, "Number of the pod with ready state.",
+                 [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+                     return QStringLiteral("%1/%2")
+                         .arg(integer(o, ".status.readyReplicas"))
+                         .arg(integer(o, ".spec.replicas"));
+                 }},
+                {"Up-to-date", "integer", "", 0,
+                    "Total number of non-terminated pods targeted by this deployment that have the desired template "
+                    "spec.",
+                    [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+                        return integer(o, ".status.updatedReplicas");
+                    }},
+                {"Available", "integer", "", 0,
+                    "Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.",
+                    [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+                        return integer(o, ".status.availableReplicas");
+                    }},
+                kAge, kDeploymentLike[0], kDeploymentLike[1], kDeploymentLike[2]}},
         {"apps", "replicasets", true,
-         {{"Desired", "integer", "", 0, "Number of desired pods.",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return integer(o, ".spec.replicas"); }},
-          {"Current", "integer", "", 0, "Number of actual pods.",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return integer(o, ".status.replicas"); }},
-          {"Ready", "integer", "", 0, "Number of ready pods.",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return integer(o, ".status.readyReplicas"); }},
-          kAge, kDeploymentLike[0], kDeploymentLike[1], kDeploymentLike[2]}},
+            {{"Desired", "integer", "", 0, "Number of desired pods.",
+                 [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return integer(o, ".spec.replicas"); }},
+                {"Current", "integer", "", 0, "Number of actual pods.",
+                    [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+                        return integer(o, ".status.replicas");
+                    }},
+                {"Ready", "integer", "", 0, "Number of ready pods.",
+                    [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+                        return integer(o, ".status.readyReplicas");
+                    }},
+                kAge, kDeploymentLike[0], kDeploymentLike[1], kDeploymentLike[2]}},
         {"", "namespaces", true,
-         {{"Status", "string", "", 0, "The status of the namespace",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return text(o, ".status.phase"); }},
-          kAge}},
+            {{"Status", "string", "", 0, "The status of the namespace",
+                 [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return text(o, ".status.phase"); }},
+                kAge}},
         {"", "configmaps", true,
-         {{"Data", "integer", "", 0, "Number of data entries.",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
-               return qint64(o.value(QLatin1String("data")).toObject().size() + o.value(QLatin1String("binaryData")).toObject().size());
-           }},
-          kAge}},
+            {{"Data", "integer", "", 0, "Number of data entries.",
+                 [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+                     return qint64(o.value(QLatin1String("data")).toObject().size()
+                         + o.value(QLatin1String("binaryData")).toObject().size());
+                 }},
+                kAge}},
         {"", "secrets", true,
-         {{"Type", "string", "", 0, "The type of the secret",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return o.value(QLatin1String("type")).toString(); }},
-          {"Data", "integer", "", 0, "Number of data entries.",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return qint64(o.value(QLatin1String("data")).toObject().size()); }},
-          kAge}},
+            {{"Type", "string", "", 0, "The type of the secret",
+                 [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+                     return o.value(QLatin1String("type")).toString();
+                 }},
+                {"Data", "integer", "", 0, "Number of data entries.",
+                    [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+                        return qint64(o.value(QLatin1String("data")).toObject().size());
+                    }},
+                kAge}},
         {"", "serviceaccounts", true,
-         {{"Secrets", "string", "", 0, "Secrets is the list of secrets allowed to be used by pods running using this ServiceAccount",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return QString::number(at(o, ".secrets").toArray().size()); }},
-          kAge}},
+            {{"Secrets", "string", "", 0,
+                 "Secrets is the list of secrets allowed to be used by pods running using this ServiceAccount",
+                 [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+                     return QString::number(at(o, ".secrets").toArray().size());
+                 }},
+                kAge}},
         {"", "nodes", true,
-         {{"Status", "string", "", 0, "The status of the node",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return nodeStatus(o); }},
-          {"Roles", "string", "", 0, "The roles of the node",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return nodeRoles(o); }},
-          kAge,
-          {"Version", "string", "", 0, "Kubelet Version reported by the node.",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return text(o, ".status.nodeInfo.kubeletVersion"); }},
-          {"Internal-IP", "string", "", 1, "List of internal IPs in the node.",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return nodeAddress(o, "InternalIP"); }},
-          {"External-IP", "string", "", 1, "List of external IPs in the node.",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return nodeAddress(o, "ExternalIP"); }}}},
+            {{"Status", "string", "", 0, "The status of the node",
+                 [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return nodeStatus(o); }},
+                {"Roles", "string", "", 0, "The roles of the node",
+                    [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return nodeRoles(o); }},
+                kAge,
+                {"Version", "string", "", 0, "Kubelet Version reported by the node.",
+                    [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+                        return text(o, ".status.nodeInfo.kubeletVersion");
+                    }},
+                {"Internal-IP", "string", "", 1, "List of internal IPs in the node.",
+                    [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return nodeAddress(o, "InternalIP"); }},
+                {"External-IP", "string", "", 1, "List of external IPs in the node.",
+                    [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+                        return nodeAddress(o, "ExternalIP");
+                    }}}},
         {"coordination.k8s.io", "leases", true,
-         {{"Holder", "string", "", 0, "The holder of the lease",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return text(o, ".spec.holderIdentity"); }},
-          kAge}},
+            {{"Holder", "string", "", 0, "The holder of the lease",
+                 [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return text(o, ".spec.holderIdentity"); }},
+                kAge}},
         {"apiextensions.k8s.io", "customresourcedefinitions", true, {kCreatedAt}},
         {"rbac.authorization.k8s.io", "roles", true, {kCreatedAt}},
         {"rbac.authorization.k8s.io", "clusterroles", true, {kCreatedAt}},
         {"rbac.authorization.k8s.io", "rolebindings", true,
-         {{"Role", "string", "", 0, "Role", [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return roleRef(o); }},
-          kAge,
-          {"Users", "string", "", 1, "Users in the roleBinding", [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return subjects(o, "User"); }},
-          {"Groups", "string", "", 1, "Groups in the roleBinding", [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return subjects(o, "Group"); }},
-          {"ServiceAccounts", "string", "", 1, "ServiceAccounts in the roleBinding",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return subjects(o, "ServiceAccount"); }}}},
+            {{"Role", "string", "", 0, "Role",
+                 [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return roleRef(o); }},
+                kAge,
+                {"Users", "string", "", 1, "Users in the roleBinding",
+                    [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return subjects(o, "User"); }},
+                {"Groups", "string", "", 1, "Groups in the roleBinding",
+                    [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return subjects(o, "Group"); }},
+                {"ServiceAccounts", "string", "", 1, "ServiceAccounts in the roleBinding",
+                    [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+                        return subjects(o, "ServiceAccount");
+                    }}}},
         {"rbac.authorization.k8s.io", "clusterrolebindings", true,
-         {{"Role", "string", "", 0, "Role", [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return roleRef(o); }},
-          kAge,
-          {"Users", "string", "", 1, "Users in the clusterRoleBinding", [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return subjects(o, "User"); }},
-          {"Groups", "string", "", 1, "Groups in the clusterRoleBinding", [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return subjects(o, "Group"); }},
-          {"ServiceAccounts", "string", "", 1, "ServiceAccounts in the clusterRoleBinding",
-           [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return subjects(o, "ServiceAccount"); }}}},
+            {{"Role", "string", "", 0, "Role",
+                 [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return roleRef(o); }},
+                kAge,
+                {"Users", "string", "", 1, "Users in the clusterRoleBinding",
+                    [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return subjects(o, "User"); }},
+                {"Groups", "string", "", 1, "Groups in the clusterRoleBinding",
+                    [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return subjects(o, "Group"); }},
+                {"ServiceAccounts", "string", "", 1, "ServiceAccounts in the clusterRoleBinding",
+                    [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+                        return subjects(o, "ServiceAccount");
+                    }}}},
     };
     return table;
 }
@@ -435,30 +506,38 @@ const QList<Column> &eventColumns()
 {
     static const QList<Column> cols{
         {"Last Seen", "string", "", 0, "Time when last this event was observed",
-         [](const QJsonObject &o, const QDateTime &now) -> QJsonValue { return eventLastSeen(o, now); }},
+            [](const QJsonObject &o, const QDateTime &now) -> QJsonValue { return eventLastSeen(o, now); }},
         {"Type", "string", "", 0, "Type of this event (Normal, Warning), new types could be added in the future.",
-         [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return o.value(QLatin1String("type")).toString(); }},
+            [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+                return o.value(QLatin1String("type")).toString();
+            }},
         {"Reason", "string", "", 0, "The reason for this event.",
-         [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return o.value(QLatin1String("reason")).toString(); }},
+            [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+                return o.value(QLatin1String("reason")).toString();
+            }},
         {"Object", "string", "", 0, "The object that this event is about.",
-         [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
-             const QJsonObject io = eventSubject(o);
-             const QString kind = io.value(QLatin1String("kind")).toString().toLower();
-             const QString name = io.value(QLatin1String("name")).toString();
-             return name.isEmpty() ? kind : kind + u'/' + name;
-         }},
+            [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+                const QJsonObject io = eventSubject(o);
+                const QString kind = io.value(QLatin1String("kind")).toString().toLower();
+                const QString name = io.value(QLatin1String("name")).toString();
+                return name.isEmpty() ? kind : kind + u'/' + name;
+            }},
         {"Subobject", "string", "", 1, "The subobject that this event is about.",
-         [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return eventSubject(o).value(QLatin1String("fieldPath")).toString(); }},
+            [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+                return eventSubject(o).value(QLatin1String("fieldPath")).toString();
+            }},
         {"Source", "string", "", 1, "The component reporting this event.",
-         [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return eventSource(o); }},
+            [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return eventSource(o); }},
         {"Message", "string", "", 0, "A human-readable description of the status of this operation.",
-         [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return eventField(o, "message", "note").trimmed(); }},
+            [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+                return eventField(o, "message", "note").trimmed();
+            }},
         {"First Seen", "string", "", 1, "The first time this event was observed.",
-         [](const QJsonObject &o, const QDateTime &now) -> QJsonValue { return eventFirstSeen(o, now); }},
+            [](const QJsonObject &o, const QDateTime &now) -> QJsonValue { return eventFirstSeen(o, now); }},
         {"Count", "string", "", 1, "The number of times this event has occurred.",
-         [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return eventCount(o); }},
+            [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return eventCount(o); }},
         {"Name", "string", "name", 1, "Name must be unique within a namespace.",
-         [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return text(o, ".metadata.name"); }},
+            [](const QJsonObject &o, const QDateTime &) -> QJsonValue { return text(o, ".metadata.name"); }},
     };
     return cols;
 }
@@ -469,7 +548,8 @@ const QList<Column> *builtinColumns(const ResourceType &type, bool *nameColumn)
     *nameColumn = true;
     if (type.custom)
         return nullptr;
-    if (type.gvr().resource == QLatin1String("events") && (type.gvr().group.isEmpty() || type.gvr().group == QLatin1String("events.k8s.io"))) {
+    if (type.gvr().resource == QLatin1String("events")
+        && (type.gvr().group.isEmpty() || type.gvr().group == QLatin1String("events.k8s.io"))) {
         *nameColumn = false;
         return &eventColumns();
     }
@@ -479,19 +559,18 @@ const QList<Column> *builtinColumns(const ResourceType &type, bool *nameColumn)
     return nullptr;
 }
 
-QJsonObject columnJson(const QString &name, const QString &type, const QString &format, int priority, const QString &description)
+QJsonObject columnJson(
+    const QString &name, const QString &type, const QString &format, int priority, const QString &description)
 {
-    return QJsonObject{{QStringLiteral("name"), name},
-                       {QStringLiteral("type"), type},
-                       {QStringLiteral("format"), format},
-                       {QStringLiteral("description"), description},
-                       {QStringLiteral("priority"), priority}};
+    return QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("type"), type},
+        {QStringLiteral("format"), format}, {QStringLiteral("description"), description},
+        {QStringLiteral("priority"), priority}};
 }
 
 const QJsonObject &nameColumnJson()
 {
     static const QJsonObject c = columnJson(QStringLiteral("Name"), QStringLiteral("string"), QStringLiteral("name"), 0,
-                                            QStringLiteral("Name must be unique within a namespace."));
+        QStringLiteral("Name must be unique within a namespace."));
     return c;
 }
 
@@ -517,7 +596,8 @@ QJsonValue customCell(const QJsonObject &col, const QJsonObject &o, const QDateT
         return v.toDouble() == double(v.toInteger()) ? QString::number(v.toInteger()) : QString::number(v.toDouble());
     if (v.isBool())
         return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    return QString::fromUtf8(QJsonDocument(v.isObject() ? QJsonDocument(v.toObject()) : QJsonDocument(v.toArray())).toJson(QJsonDocument::Compact));
+    return QString::fromUtf8(QJsonDocument(v.isObject() ? QJsonDocument(v.toObject()) : QJsonDocument(v.toArray()))
+                                 .toJson(QJsonDocument::Compact));
 }
 
 // ---- JSONPath -----------------------------------------------------------------------------
@@ -580,7 +660,12 @@ bool filterMatches(const QJsonValue &element, const QString &expr)
         const QJsonArray got = jsonPathValues(element.toObject(), lhs.mid(1));
         QString value;
         if (!got.isEmpty())
-            value = got.first().isString() ? got.first().toString() : (got.first().isDouble() ? QString::number(got.first().toDouble()) : (got.first().isBool() ? (got.first().toBool() ? QStringLiteral("true") : QStringLiteral("false")) : QString()));
+            value = got.first().isString()
+                ? got.first().toString()
+                : (got.first().isDouble() ? QString::number(got.first().toDouble())
+                                          : (got.first().isBool() ? (got.first().toBool() ? QStringLiteral("true")
+                                                                                          : QStringLiteral("false"))
+                                                                  : QString()));
         const bool equal = !got.isEmpty() && value == rhs;
         return op == QLatin1String("==") ? equal : !equal;
     }
@@ -654,7 +739,8 @@ QString humanAge(const QDateTime &since, const QDateTime &now)
     if (secs < 0)
         return QStringLiteral("0s");
     auto two = [](qint64 a, const char *ua, qint64 b, const char *ub) {
-        return b == 0 ? QString::number(a) + QLatin1String(ua) : QString::number(a) + QLatin1String(ua) + QString::number(b) + QLatin1String(ub);
+        return b == 0 ? QString::number(a) + QLatin1String(ua)
+                      : QString::number(a) + QLatin1String(ua) + QString::number(b) + QLatin1String(ub);
     };
     const qint64 minutes = secs / 60;
     const qint64 hours = secs / 3600;
@@ -686,19 +772,22 @@ QJsonArray tableColumns(const ResourceType &type)
         cols.append(nameColumnJson());
     if (builtin) {
         for (const Column &c : *builtin)
-            cols.append(columnJson(QLatin1String(c.name), QLatin1String(c.type), QLatin1String(c.format), c.priority, QLatin1String(c.description)));
+            cols.append(columnJson(QLatin1String(c.name), QLatin1String(c.type), QLatin1String(c.format), c.priority,
+                QLatin1String(c.description)));
         return cols;
     }
     if (type.custom && !type.printerColumns.isEmpty()) {
         for (const QJsonValue &v : type.printerColumns) {
             const QJsonObject pc = v.toObject();
-            cols.append(columnJson(pc.value(QLatin1String("name")).toString(), pc.value(QLatin1String("type")).toString(QStringLiteral("string")),
-                                   pc.value(QLatin1String("format")).toString(), pc.value(QLatin1String("priority")).toInt(),
-                                   pc.value(QLatin1String("description")).toString()));
+            cols.append(columnJson(pc.value(QLatin1String("name")).toString(),
+                pc.value(QLatin1String("type")).toString(QStringLiteral("string")),
+                pc.value(QLatin1String("format")).toString(), pc.value(QLatin1String("priority")).toInt(),
+                pc.value(QLatin1String("description")).toString()));
         }
         return cols;
     }
-    cols.append(columnJson(QLatin1String(kAge.name), QLatin1String(kAge.type), QString(), 0, QLatin1String(kAge.description)));
+    cols.append(
+        columnJson(QLatin1String(kAge.name), QLatin1String(kAge.type), QString(), 0, QLatin1String(kAge.description)));
     return cols;
 }
 
@@ -725,15 +814,15 @@ QJsonObject tableRow(const ResourceType &type, const Object &object, const QDate
     } else if (include == TableObject::Metadata) {
         QJsonObject meta = o.value(QLatin1String("metadata")).toObject();
         meta.remove(QLatin1String("managedFields"));
-        row.insert(QStringLiteral("object"), QJsonObject{{QStringLiteral("kind"), QStringLiteral("PartialObjectMetadata")},
-                                                        {QStringLiteral("apiVersion"), QStringLiteral("meta.k8s.io/v1")},
-                                                        {QStringLiteral("metadata"), meta}});
+        row.insert(QStringLiteral("object"),
+            QJsonObject{{QStringLiteral("kind"), QStringLiteral("PartialObjectMetadata")},
+                {QStringLiteral("apiVersion"), QStringLiteral("meta.k8s.io/v1")}, {QStringLiteral("metadata"), meta}});
     }
     return row;
 }
 
 QJsonObject makeTable(const ResourceType &type, const QList<Object> &objects, const QString &resourceVersion,
-                      const QString &continueToken, const QDateTime &now, bool withColumns, TableObject include)
+    const QString &continueToken, const QDateTime &now, bool withColumns, TableObject include)
 {
     QJsonArray rows;
     for (const Object &o : objects)
@@ -742,9 +831,8 @@ QJsonObject makeTable(const ResourceType &type, const QList<Object> &objects, co
     if (!continueToken.isEmpty())
         meta.insert(QStringLiteral("continue"), continueToken);
     QJsonObject table{{QStringLiteral("kind"), QStringLiteral("Table")},
-                      {QStringLiteral("apiVersion"), QStringLiteral("meta.k8s.io/v1")},
-                      {QStringLiteral("metadata"), meta},
-                      {QStringLiteral("rows"), rows}};
+        {QStringLiteral("apiVersion"), QStringLiteral("meta.k8s.io/v1")}, {QStringLiteral("metadata"), meta},
+        {QStringLiteral("rows"), rows}};
     table.insert(QStringLiteral("columnDefinitions"), withColumns ? tableColumns(type) : QJsonArray());
     return table;
 }

@@ -35,11 +35,11 @@ QJsonArray jsonPathValues(const QJsonObject &root, const QString &jsonPath);
 /// The column definitions for `type`.
 QJsonArray tableColumns(const ResourceType &type);
 /// One row (cells plus the object `include` asks for) for `object`.
-QJsonObject tableRow(const ResourceType &type, const Object &object, const QDateTime &now,
-                     TableObject include = TableObject::Metadata);
+QJsonObject tableRow(
+    const ResourceType &type, const Object &object, const QDateTime &now, TableObject include = TableObject::Metadata);
 /// A whole Table; `withColumns` false omits columnDefinitions (watch events after the first).
 QJsonObject makeTable(const ResourceType &type, const QList<Object> &objects, const QString &resourceVersion,
-                      const QString &continueToken, const QDateTime &now, bool withColumns = true,
-                      TableObject include = TableObject::Metadata);
+    const QString &continueToken, const QDateTime &now, bool withColumns = true,
+    TableObject include = TableObject::Metadata);
 
 } // namespace opbench::apiserver

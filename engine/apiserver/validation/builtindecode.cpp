@@ -73,7 +73,8 @@ struct Walker
         QString what = jsonKind(v);
         if (v.isDouble() && type.startsWith(QLatin1String("int"))) // Go names the literal it could not fit
             what = QStringLiteral("number ") + QString::number(v.toDouble(), 'g', 17);
-        error = QStringLiteral("json: cannot unmarshal %1 into Go struct field %2.%3 of type %4").arg(what, structName, path, type);
+        error = QStringLiteral("json: cannot unmarshal %1 into Go struct field %2.%3 of type %4")
+                    .arg(what, structName, path, type);
     }
 
     /// Checks `v` against `schema` (a field of struct `structName` at JSON path `path`).
@@ -84,7 +85,8 @@ struct Walker
         const QString ref = refName(schema);
         if (!ref.isEmpty()) {
             const QJsonObject target = builtinSchemas().value(ref);
-            if (!target.contains(QLatin1String("properties")) && target.value(QLatin1String("type")).toString() != QLatin1String("object"))
+            if (!target.contains(QLatin1String("properties"))
+                && target.value(QLatin1String("type")).toString() != QLatin1String("object"))
                 return; // Quantity, IntOrString: their own unmarshalers
             if (!v.isObject())
                 return fail(v, structName, path, goRefType(ref));

@@ -69,10 +69,12 @@ bool selectorMatches(const QJsonObject &selector, const QJsonObject &labels)
 
 bool isEmptySelector(const QJsonObject &selector)
 {
-    return sub(selector, "matchLabels").isEmpty() && selector.value(QLatin1String("matchExpressions")).toArray().isEmpty();
+    return sub(selector, "matchLabels").isEmpty()
+        && selector.value(QLatin1String("matchExpressions")).toArray().isEmpty();
 }
 
-void validatePorts(const QJsonArray &ports, const QString &path, const char *field, QList<StatusCause> &causes, bool zeroIsMissing)
+void validatePorts(
+    const QJsonArray &ports, const QString &path, const char *field, QList<StatusCause> &causes, bool zeroIsMissing)
 {
     for (qsizetype i = 0; i < ports.size(); ++i) {
         const QString at = QStringLiteral("%1[%2].%3").arg(path).arg(i).arg(QLatin1String(field));
@@ -81,7 +83,8 @@ void validatePorts(const QJsonArray &ports, const QString &path, const char *fie
         if (zeroIsMissing && port == 0)
             causes.append(fielderror::required(at));
         else if (port < 1 || port > 65535)
-            causes.append(fielderror::invalidRaw(at, QString::number(port), QStringLiteral("must be between 1 and 65535, inclusive")));
+            causes.append(fielderror::invalidRaw(
+                at, QString::number(port), QStringLiteral("must be between 1 and 65535, inclusive")));
     }
 }
 
@@ -100,12 +103,13 @@ void validatePodSpec(const QJsonObject &spec, const QString &path, QList<StatusC
         if (name.isEmpty())
             causes.append(fielderror::required(at + QStringLiteral(".name")));
         else if (names.contains(name))
-            causes.append(StatusCause{QStringLiteral("FieldValueDuplicate"), QStringLiteral("Duplicate value: ") + fielderror::quote(name),
-                                      at + QStringLiteral(".name")});
+            causes.append(StatusCause{QStringLiteral("FieldValueDuplicate"),
+                QStringLiteral("Duplicate value: ") + fielderror::quote(name), at + QStringLiteral(".name")});
         names.insert(name);
         if (c.value(QLatin1String("image")).toString().isEmpty())
             causes.append(fielderror::required(at + QStringLiteral(".image")));
-        validatePorts(c.value(QLatin1String("ports")).toArray(), at + QStringLiteral(".ports"), "containerPort", causes, true);
+        validatePorts(
+            c.value(QLatin1String("ports")).toArray(), at + QStringLiteral(".ports"), "containerPort", causes, true);
     }
 }
 
@@ -115,17 +119,18 @@ bool isWorkload(const ResourceType &type)
         return false;
     const QString r = type.gvr().resource;
     return r == QLatin1String("deployments") || r == QLatin1String("replicasets") || r == QLatin1String("statefulsets")
-           || r == QLatin1String("daemonsets");
+        || r == QLatin1String("daemonsets");
 }
 
-void validateWorkload(const ResourceType &type, const QJsonObject &object, const QJsonObject &old, QList<StatusCause> &causes)
+void validateWorkload(
+    const ResourceType &type, const QJsonObject &object, const QJsonObject &old, QList<StatusCause> &causes)
 {
     const QJsonObject spec = sub(object, "spec");
     const QString resource = type.gvr().resource;
     const QJsonValue replicas = spec.value(QLatin1String("replicas"));
     if (resource != QLatin1String("daemonsets") && replicas.isDouble() && replicas.toInteger() < 0)
         causes.append(fielderror::invalidRaw(QStringLiteral("spec.replicas"), QString::number(replicas.toInteger()),
-                                             QStringLiteral("must be greater than or equal to 0")));
+            QStringLiteral("must be greater than or equal to 0")));
     const QJsonObject tmpl = sub(spec, "template");
     const QJsonObject labels = sub(sub(tmpl, "metadata"), "labels");
     if (!spec.value(QLatin1String("selector")).isObject()) {
@@ -133,17 +138,20 @@ void validateWorkload(const ResourceType &type, const QJsonObject &object, const
     } else {
         const QJsonObject selector = sub(spec, "selector");
         if (isEmptySelector(selector)) {
-            const QString what = resource == QLatin1String("deployments") ? QStringLiteral("deployment") : type.kind().toLower();
+            const QString what
+                = resource == QLatin1String("deployments") ? QStringLiteral("deployment") : type.kind().toLower();
             causes.append(fielderror::invalidRaw(QStringLiteral("spec.selector"), goLabelSelector(selector),
-                                                 QStringLiteral("empty selector is invalid for ") + what));
+                QStringLiteral("empty selector is invalid for ") + what));
         } else if (!selectorMatches(selector, labels)) {
-            causes.append(fielderror::invalidRaw(QStringLiteral("spec.template.metadata.labels"), goStringMap(labels.isEmpty() ? QJsonValue() : QJsonValue(labels)),
-                                                 QStringLiteral("`selector` does not match template `labels`")));
+            causes.append(fielderror::invalidRaw(QStringLiteral("spec.template.metadata.labels"),
+                goStringMap(labels.isEmpty() ? QJsonValue() : QJsonValue(labels)),
+                QStringLiteral("`selector` does not match template `labels`")));
         }
         if (!old.isEmpty()) {
             const QJsonValue before = sub(old, "spec").value(QLatin1String("selector"));
             if (before.isObject() && before.toObject() != selector)
-                causes.append(fielderror::invalidRaw(QStringLiteral("spec.selector"), goLabelSelector(selector), QStringLiteral("field is immutable")));
+                causes.append(fielderror::invalidRaw(
+                    QStringLiteral("spec.selector"), goLabelSelector(selector), QStringLiteral("field is immutable")));
         }
     }
     validatePodSpec(sub(tmpl, "spec"), QStringLiteral("spec.template.spec"), causes);
@@ -153,7 +161,8 @@ void validateService(const QJsonObject &object, const QJsonObject &old, QList<St
 {
     const QJsonObject spec = sub(object, "spec");
     if (spec.value(QLatin1String("type")).toString() != QLatin1String("ExternalName"))
-        validatePorts(spec.value(QLatin1String("ports")).toArray(), QStringLiteral("spec.ports"), "port", causes, false);
+        validatePorts(
+            spec.value(QLatin1String("ports")).toArray(), QStringLiteral("spec.ports"), "port", causes, false);
     if (old.isEmpty())
         return;
     const QString before = sub(old, "spec").value(QLatin1String("clusterIP")).toString();
@@ -186,11 +195,13 @@ QString goLabelSelector(const QJsonObject &selector)
             const QJsonObject o = r.toObject();
             reqs.append(QStringLiteral("v1.LabelSelectorRequirement{Key:%1, Operator:%2, Values:%3}")
                             .arg(fielderror::quote(o.value(QLatin1String("key")).toString()),
-                                 fielderror::quote(o.value(QLatin1String("operator")).toString()), goStringSlice(o.value(QLatin1String("values")))));
+                                fielderror::quote(o.value(QLatin1String("operator")).toString()),
+                                goStringSlice(o.value(QLatin1String("values")))));
         }
         expressions = QStringLiteral("[]v1.LabelSelectorRequirement{") + reqs.join(QStringLiteral(", ")) + u'}';
     }
-    return QStringLiteral("v1.LabelSelector{MatchLabels:%1, MatchExpressions:%2}").arg(goStringMap(selector.value(QLatin1String("matchLabels"))), expressions);
+    return QStringLiteral("v1.LabelSelector{MatchLabels:%1, MatchExpressions:%2}")
+        .arg(goStringMap(selector.value(QLatin1String("matchLabels"))), expressions);
 }
 
 QList<StatusCause> validateBuiltinObject(const ResourceType &type, const QJsonObject &object, const QJsonObject &old)

@@ -15,9 +15,12 @@ struct Rename
 
 // core/v1 Event field → events.k8s.io/v1 field.
 const Rename kEventRenames[] = {
-    {"involvedObject", "regarding"},          {"message", "note"},
-    {"firstTimestamp", "deprecatedFirstTimestamp"}, {"lastTimestamp", "deprecatedLastTimestamp"},
-    {"count", "deprecatedCount"},             {"source", "deprecatedSource"},
+    {"involvedObject", "regarding"},
+    {"message", "note"},
+    {"firstTimestamp", "deprecatedFirstTimestamp"},
+    {"lastTimestamp", "deprecatedLastTimestamp"},
+    {"count", "deprecatedCount"},
+    {"source", "deprecatedSource"},
     {"reportingComponent", "reportingController"},
 };
 

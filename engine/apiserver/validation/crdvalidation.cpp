@@ -11,18 +11,20 @@ namespace {
 
 StatusCause required(const QString &field, const QString &detail = {})
 {
-    return {QStringLiteral("FieldValueRequired"), detail.isEmpty() ? QStringLiteral("Required value") : QStringLiteral("Required value: ") + detail, field};
+    return {QStringLiteral("FieldValueRequired"),
+        detail.isEmpty() ? QStringLiteral("Required value") : QStringLiteral("Required value: ") + detail, field};
 }
 
 StatusCause invalid(const QString &field, const QJsonValue &value, const QString &detail)
 {
-    return {QStringLiteral("FieldValueInvalid"), QStringLiteral("Invalid value: %1: %2").arg(formatCauseValue(value), detail), field};
+    return {QStringLiteral("FieldValueInvalid"),
+        QStringLiteral("Invalid value: %1: %2").arg(formatCauseValue(value), detail), field};
 }
 
 const QStringList &knownTypes()
 {
     static const QStringList t{QStringLiteral("object"), QStringLiteral("array"), QStringLiteral("string"),
-                               QStringLiteral("integer"), QStringLiteral("number"), QStringLiteral("boolean")};
+        QStringLiteral("integer"), QStringLiteral("number"), QStringLiteral("boolean")};
     return t;
 }
 
@@ -33,12 +35,14 @@ void checkStructural(const QJsonObject &s, const QString &path, bool root, QList
     const bool typeless = s.value(QLatin1String("x-kubernetes-int-or-string")).toBool()
         || s.value(QLatin1String("x-kubernetes-preserve-unknown-fields")).toBool();
     if (type.isEmpty() && !typeless)
-        out.append(required(path + QLatin1String(".type"), QStringLiteral("must not be empty for specified object fields")));
+        out.append(
+            required(path + QLatin1String(".type"), QStringLiteral("must not be empty for specified object fields")));
     else if (!type.isEmpty() && !knownTypes().contains(type))
         out.append({QStringLiteral("FieldValueNotSupported"),
-                    QStringLiteral("Unsupported value: %1: supported values: \"array\", \"boolean\", \"integer\", \"number\", \"object\", \"string\"")
-                        .arg(formatCauseValue(type)),
-                    path + QLatin1String(".type")});
+            QStringLiteral("Unsupported value: %1: supported values: \"array\", \"boolean\", \"integer\", \"number\", "
+                           "\"object\", \"string\"")
+                .arg(formatCauseValue(type)),
+            path + QLatin1String(".type")});
     if (root && !type.isEmpty() && type != QLatin1String("object"))
         out.append(invalid(path + QLatin1String(".type"), type, QStringLiteral("must be object at the root")));
     const QJsonObject props = s.value(QLatin1String("properties")).toObject();
@@ -49,7 +53,8 @@ void checkStructural(const QJsonObject &s, const QString &path, bool root, QList
     else if (type == QLatin1String("array"))
         out.append(required(path + QLatin1String(".items"), QStringLiteral("must be specified")));
     if (s.value(QLatin1String("additionalProperties")).isObject())
-        checkStructural(s.value(QLatin1String("additionalProperties")).toObject(), path + QLatin1String(".additionalProperties"), false, out);
+        checkStructural(s.value(QLatin1String("additionalProperties")).toObject(),
+            path + QLatin1String(".additionalProperties"), false, out);
 }
 
 void checkNames(const QJsonObject &crd, const QJsonObject &spec, QList<StatusCause> &out)
@@ -59,11 +64,13 @@ void checkNames(const QJsonObject &crd, const QJsonObject &spec, QList<StatusCau
     const QString plural = names.value(QLatin1String("plural")).toString();
     const QString name = crd.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString();
     if (!plural.isEmpty() && !group.isEmpty() && name != plural + u'.' + group)
-        out.append(invalid(QStringLiteral("metadata.name"), name, QStringLiteral("must be spec.names.plural+\".\"+spec.group")));
+        out.append(invalid(
+            QStringLiteral("metadata.name"), name, QStringLiteral("must be spec.names.plural+\".\"+spec.group")));
     if (group.isEmpty())
         out.append(required(QStringLiteral("spec.group")));
     else if (!group.contains(u'.'))
-        out.append(invalid(QStringLiteral("spec.group"), group, QStringLiteral("should be a domain with at least one dot")));
+        out.append(
+            invalid(QStringLiteral("spec.group"), group, QStringLiteral("should be a domain with at least one dot")));
     if (plural.isEmpty())
         out.append(required(QStringLiteral("spec.names.plural")));
     if (names.value(QLatin1String("kind")).toString().isEmpty())
@@ -73,15 +80,17 @@ void checkNames(const QJsonObject &crd, const QJsonObject &spec, QList<StatusCau
         out.append(required(QStringLiteral("spec.scope")));
     else if (scope != QLatin1String("Namespaced") && scope != QLatin1String("Cluster"))
         out.append({QStringLiteral("FieldValueNotSupported"),
-                    QStringLiteral("Unsupported value: %1: supported values: \"Cluster\", \"Namespaced\"").arg(formatCauseValue(scope)),
-                    QStringLiteral("spec.scope")});
+            QStringLiteral("Unsupported value: %1: supported values: \"Cluster\", \"Namespaced\"")
+                .arg(formatCauseValue(scope)),
+            QStringLiteral("spec.scope")});
 }
 
 void checkVersions(const QJsonObject &spec, QList<StatusCause> &out)
 {
     const QJsonArray versions = spec.value(QLatin1String("versions")).toArray();
     if (versions.isEmpty()) {
-        out.append(required(QStringLiteral("spec.versions"), QStringLiteral("must have exactly one version marked as storage version")));
+        out.append(required(QStringLiteral("spec.versions"),
+            QStringLiteral("must have exactly one version marked as storage version")));
         return;
     }
     int storage = 0;
@@ -93,18 +102,21 @@ void checkVersions(const QJsonObject &spec, QList<StatusCause> &out)
         if (vname.isEmpty())
             out.append(required(path + QLatin1String(".name")));
         else if (seen.contains(vname))
-            out.append({QStringLiteral("FieldValueDuplicate"), QStringLiteral("Duplicate value: %1").arg(formatCauseValue(vname)), path + QLatin1String(".name")});
+            out.append({QStringLiteral("FieldValueDuplicate"),
+                QStringLiteral("Duplicate value: %1").arg(formatCauseValue(vname)), path + QLatin1String(".name")});
         seen.insert(vname);
         if (v.value(QLatin1String("storage")).toBool())
             ++storage;
         const QJsonValue schema = v.value(QLatin1String("schema")).toObject().value(QLatin1String("openAPIV3Schema"));
         if (!schema.isObject())
-            out.append(required(path + QLatin1String(".schema.openAPIV3Schema"), QStringLiteral("schemas are required")));
+            out.append(
+                required(path + QLatin1String(".schema.openAPIV3Schema"), QStringLiteral("schemas are required")));
         else
             checkStructural(schema.toObject(), path + QLatin1String(".schema.openAPIV3Schema"), true, out);
     }
     if (storage != 1)
-        out.append(invalid(QStringLiteral("spec.versions"), double(storage), QStringLiteral("must have exactly one version marked as storage version")));
+        out.append(invalid(QStringLiteral("spec.versions"), double(storage),
+            QStringLiteral("must have exactly one version marked as storage version")));
 }
 
 } // namespace
@@ -124,7 +136,7 @@ Expected<void> checkCrd(const QJsonObject &crd)
     if (causes.isEmpty())
         return {};
     return Status::invalid(QStringLiteral("apiextensions.k8s.io"), QStringLiteral("CustomResourceDefinition"),
-                           crd.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString(), causes);
+        crd.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString(), causes);
 }
 
 } // namespace opbench::apiserver

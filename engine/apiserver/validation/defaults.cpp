@@ -17,7 +17,8 @@ const QLatin1String kRbacGroup("rbac.authorization.k8s.io");
 /// fieldRef.apiVersion "v1" of an env var's valueFrom or a downward API item.
 void defaultFieldRef(QJsonObject &holder)
 {
-    editIfPresent(holder, QLatin1String("fieldRef"), [](QJsonObject &ref) { setDefaultString(ref, kApiVersion, QStringLiteral("v1")); });
+    editIfPresent(holder, QLatin1String("fieldRef"),
+        [](QJsonObject &ref) { setDefaultString(ref, kApiVersion, QStringLiteral("v1")); });
 }
 
 void defaultHttpGet(QJsonObject &handler)
@@ -35,7 +36,8 @@ void defaultProbe(QJsonObject &probe)
     setDefaultNonZero(probe, QLatin1String("successThreshold"), 1);
     setDefaultNonZero(probe, QLatin1String("failureThreshold"), 3);
     defaultHttpGet(probe);
-    editIfPresent(probe, QLatin1String("grpc"), [](QJsonObject &grpc) { setDefault(grpc, QLatin1String("service"), QStringLiteral("")); });
+    editIfPresent(probe, QLatin1String("grpc"),
+        [](QJsonObject &grpc) { setDefault(grpc, QLatin1String("service"), QStringLiteral("")); });
 }
 
 /// A repository name the reference grammar accepts: an optional registry host[:port] and
@@ -45,8 +47,8 @@ bool validRepository(const QString &repo)
     QStringList parts = repo.split(QLatin1Char('/'));
     const QString first = parts.first();
     const bool domain = parts.size() > 1
-                        && (first.contains(QLatin1Char('.')) || first.contains(QLatin1Char(':'))
-                            || first == QLatin1String("localhost") || first != first.toLower());
+        && (first.contains(QLatin1Char('.')) || first.contains(QLatin1Char(':')) || first == QLatin1String("localhost")
+            || first != first.toLower());
     if (domain)
         parts.removeFirst();
     for (const QString &p : parts) {
@@ -167,7 +169,8 @@ void applyDefaults(const ResourceType &type, QJsonObject &object)
             defaultNamespace(object);
     } else if (gvr.group == QLatin1String("apiextensions.k8s.io") && r == QLatin1String("customresourcedefinitions")) {
         defaultCrd(object);
-    } else if (gvr.group == kRbacGroup && (r == QLatin1String("rolebindings") || r == QLatin1String("clusterrolebindings"))) {
+    } else if (gvr.group == kRbacGroup
+        && (r == QLatin1String("rolebindings") || r == QLatin1String("clusterrolebindings"))) {
         defaultRoleBinding(object);
     }
 }
@@ -227,13 +230,14 @@ void defaultPodSpec(QJsonObject &spec)
 
 void defaultContainer(QJsonObject &container)
 {
-    setDefaultString(container, QLatin1String("imagePullPolicy"), pullPolicyFor(container.value(QLatin1String("image")).toString()));
+    setDefaultString(
+        container, QLatin1String("imagePullPolicy"), pullPolicyFor(container.value(QLatin1String("image")).toString()));
     setDefaultString(container, QLatin1String("terminationMessagePath"), QStringLiteral("/dev/termination-log"));
     setDefaultString(container, QLatin1String("terminationMessagePolicy"), QStringLiteral("File"));
-    editEach(container, QLatin1String("ports"), [](QJsonObject &port) {
-        setDefaultString(port, QLatin1String("protocol"), QStringLiteral("TCP"));
-    });
-    editEach(container, QLatin1String("env"), [](QJsonObject &env) { editIfPresent(env, QLatin1String("valueFrom"), defaultFieldRef); });
+    editEach(container, QLatin1String("ports"),
+        [](QJsonObject &port) { setDefaultString(port, QLatin1String("protocol"), QStringLiteral("TCP")); });
+    editEach(container, QLatin1String("env"),
+        [](QJsonObject &env) { editIfPresent(env, QLatin1String("valueFrom"), defaultFieldRef); });
     for (const char *probe : {"livenessProbe", "readinessProbe", "startupProbe"})
         editIfPresent(container, QLatin1String(probe), defaultProbe);
     editIfPresent(container, QLatin1String("lifecycle"), [](QJsonObject &lifecycle) {
@@ -260,13 +264,14 @@ void defaultVolume(QJsonObject &volume)
     editIfPresent(volume, QLatin1String("projected"), [mode420](QJsonObject &projected) {
         mode420(projected);
         editEach(projected, QLatin1String("sources"), [](QJsonObject &source) {
-            editIfPresent(source, QLatin1String("serviceAccountToken"), [](QJsonObject &token) {
-                setDefault(token, QLatin1String("expirationSeconds"), 3600);
-            });
-            editIfPresent(source, QLatin1String("downwardAPI"), [](QJsonObject &d) { editEach(d, QLatin1String("items"), defaultFieldRef); });
+            editIfPresent(source, QLatin1String("serviceAccountToken"),
+                [](QJsonObject &token) { setDefault(token, QLatin1String("expirationSeconds"), 3600); });
+            editIfPresent(source, QLatin1String("downwardAPI"),
+                [](QJsonObject &d) { editEach(d, QLatin1String("items"), defaultFieldRef); });
         });
     });
-    editIfPresent(volume, QLatin1String("hostPath"), [](QJsonObject &hostPath) { setDefault(hostPath, QLatin1String("type"), QStringLiteral("")); });
+    editIfPresent(volume, QLatin1String("hostPath"),
+        [](QJsonObject &hostPath) { setDefault(hostPath, QLatin1String("type"), QStringLiteral("")); });
 }
 
 QString pullPolicyFor(const QString &image)
@@ -308,11 +313,13 @@ void defaultCrd(QJsonObject &crd)
             if (!kind.isEmpty())
                 setDefaultString(names, QLatin1String("listKind"), kind + QLatin1String("List"));
         });
-        setDefault(spec, QLatin1String("conversion"), QJsonObject{{QStringLiteral("strategy"), QStringLiteral("None")}});
+        setDefault(
+            spec, QLatin1String("conversion"), QJsonObject{{QStringLiteral("strategy"), QStringLiteral("None")}});
         editIfPresent(spec, QLatin1String("conversion"), [](QJsonObject &conversion) {
             editIfPresent(conversion, QLatin1String("webhook"), [](QJsonObject &webhook) {
                 editIfPresent(webhook, QLatin1String("clientConfig"), [](QJsonObject &config) {
-                    editIfPresent(config, QLatin1String("service"), [](QJsonObject &service) { setDefault(service, QLatin1String("port"), 443); });
+                    editIfPresent(config, QLatin1String("service"),
+                        [](QJsonObject &service) { setDefault(service, QLatin1String("port"), 443); });
                 });
             });
         });
@@ -321,7 +328,8 @@ void defaultCrd(QJsonObject &crd)
 
 void defaultRoleBinding(QJsonObject &binding)
 {
-    editIfPresent(binding, QLatin1String("roleRef"), [](QJsonObject &ref) { setDefaultString(ref, QLatin1String("apiGroup"), kRbacGroup); });
+    editIfPresent(binding, QLatin1String("roleRef"),
+        [](QJsonObject &ref) { setDefaultString(ref, QLatin1String("apiGroup"), kRbacGroup); });
     editEach(binding, QLatin1String("subjects"), [](QJsonObject &subject) {
         const QString kind = subject.value(QLatin1String("kind")).toString();
         if (kind == QLatin1String("User") || kind == QLatin1String("Group"))

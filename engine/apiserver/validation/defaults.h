@@ -10,8 +10,8 @@
 // such as probe periods) where the Go type cannot tell those apart from unset.
 //
 // Covered (the kinds the embedded server serves): Deployment, ReplicaSet, Pod (and every pod
-// template), Service, Namespace, CustomResourceDefinition, RoleBinding/ClusterRoleBinding. Not done here: what admission
-// plugins add on a real cluster (serviceAccountName, the token volume, tolerations, priority,
+// template), Service, Namespace, CustomResourceDefinition, RoleBinding/ClusterRoleBinding. Not done here: what
+// admission plugins add on a real cluster (serviceAccountName, the token volume, tolerations, priority,
 // preemptionPolicy), quantity canonicalisation, and zero-value structs a Go encoder would emit
 // (`resources: {}`, `creationTimestamp: null` in templates). Secrets keep their own rule
 // (rules::defaultSecret). Service defaults and cluster IP allocation: servicedefaults.h.

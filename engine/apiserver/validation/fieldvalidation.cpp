@@ -13,10 +13,10 @@ namespace {
 const QSet<QString> &objectMetaFields()
 {
     static const QSet<QString> f{QStringLiteral("name"), QStringLiteral("generateName"), QStringLiteral("namespace"),
-                                 QStringLiteral("selfLink"), QStringLiteral("uid"), QStringLiteral("resourceVersion"),
-                                 QStringLiteral("generation"), QStringLiteral("creationTimestamp"), QStringLiteral("deletionTimestamp"),
-                                 QStringLiteral("deletionGracePeriodSeconds"), QStringLiteral("labels"), QStringLiteral("annotations"),
-                                 QStringLiteral("ownerReferences"), QStringLiteral("finalizers"), QStringLiteral("managedFields")};
+        QStringLiteral("selfLink"), QStringLiteral("uid"), QStringLiteral("resourceVersion"),
+        QStringLiteral("generation"), QStringLiteral("creationTimestamp"), QStringLiteral("deletionTimestamp"),
+        QStringLiteral("deletionGracePeriodSeconds"), QStringLiteral("labels"), QStringLiteral("annotations"),
+        QStringLiteral("ownerReferences"), QStringLiteral("finalizers"), QStringLiteral("managedFields")};
     return f;
 }
 
@@ -59,8 +59,9 @@ Expected<FieldValidation> fieldValidationFrom(const Request &request, const QStr
     if (v == QLatin1String("Ignore"))
         return FieldValidation::Ignore;
     const StatusCause cause{QStringLiteral("FieldValueNotSupported"),
-                            QStringLiteral("Unsupported value: %1: supported values: \"\", \"Ignore\", \"Strict\", \"Warn\"").arg(formatCauseValue(v)),
-                            QStringLiteral("fieldValidation")};
+        QStringLiteral("Unsupported value: %1: supported values: \"\", \"Ignore\", \"Strict\", \"Warn\"")
+            .arg(formatCauseValue(v)),
+        QStringLiteral("fieldValidation")};
     return Status::invalid(QStringLiteral("meta.k8s.io"), optionsKind, QString(), {cause});
 }
 
@@ -78,7 +79,8 @@ QStringList unknownFields(const ResourceType &type, const QJsonObject &object)
     return out;
 }
 
-Expected<void> applyFieldValidation(FieldValidation mode, const ResourceType &type, QJsonObject &object, Responder::Headers *headers)
+Expected<void> applyFieldValidation(
+    FieldValidation mode, const ResourceType &type, QJsonObject &object, Responder::Headers *headers)
 {
     const QStringList topLevel = unknownTopLevelKeys(type, object);
     if (mode == FieldValidation::Ignore && unknownMetadataKeys(object).isEmpty() && topLevel.isEmpty())

@@ -37,7 +37,8 @@ QStringList unknownFields(const ResourceType &type, const QJsonObject &object);
 /// Applies `mode` to `object`: with Strict and unknown fields, the 400 Status; otherwise ok, the
 /// unknown metadata keys removed from `object` and, for Warn, one Warning header per field
 /// appended to `headers`.
-Expected<void> applyFieldValidation(FieldValidation mode, const ResourceType &type, QJsonObject &object, Responder::Headers *headers);
+Expected<void> applyFieldValidation(
+    FieldValidation mode, const ResourceType &type, QJsonObject &object, Responder::Headers *headers);
 
 /// The value of a Warning header for `text`: `299 - "…"` with quotes and backslashes escaped.
 QByteArray warningHeaderValue(const QString &text);

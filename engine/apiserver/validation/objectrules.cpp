@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/apiserver/validation/objectrules.h"
 
-#include "engine/base/clock.h"
 #include "engine/api/validation.h"
+#include "engine/base/clock.h"
 
 #include <QJsonArray>
 #include <QRandomGenerator>
@@ -99,9 +99,9 @@ QList<StatusCause> checkFinalizerAdditions(const QJsonObject &oldMeta, const QJs
             added << fielderror::quote(v.toString());
     if (added.isEmpty())
         return {};
-    return {fielderror::forbidden(
-        QStringLiteral("metadata.finalizers"),
-        QStringLiteral("no new finalizers can be added if the object is being deleted, found new finalizers []string{%1}")
+    return {fielderror::forbidden(QStringLiteral("metadata.finalizers"),
+        QStringLiteral(
+            "no new finalizers can be added if the object is being deleted, found new finalizers []string{%1}")
             .arg(added.join(QLatin1String(", "))))};
 }
 

@@ -10,10 +10,7 @@ namespace {
 
 const QLatin1String kPreserve("x-kubernetes-preserve-unknown-fields");
 
-QString childPath(const QString &path, const QString &key)
-{
-    return path.isEmpty() ? key : path + u'.' + key;
-}
+QString childPath(const QString &path, const QString &key) { return path.isEmpty() ? key : path + u'.' + key; }
 
 bool isRootMetaKey(const QString &key)
 {

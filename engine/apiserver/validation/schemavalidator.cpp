@@ -17,22 +17,26 @@ const QLatin1String kType("type");
 const QLatin1String kIntOrString("x-kubernetes-int-or-string");
 const QLatin1String kEmbedded("x-kubernetes-embedded-resource");
 
-bool isIntegral(double d)
-{
-    return std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.3e18;
-}
+bool isIntegral(double d) { return std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.3e18; }
 
 // The JSON type name of a value as kube-openapi reports it.
 QString typeName(const QJsonValue &v)
 {
     switch (v.type()) {
-    case QJsonValue::Null: return QStringLiteral("null");
-    case QJsonValue::Bool: return QStringLiteral("boolean");
-    case QJsonValue::Double: return isIntegral(v.toDouble()) ? QStringLiteral("integer") : QStringLiteral("number");
-    case QJsonValue::String: return QStringLiteral("string");
-    case QJsonValue::Array: return QStringLiteral("array");
-    case QJsonValue::Object: return QStringLiteral("object");
-    case QJsonValue::Undefined: break;
+    case QJsonValue::Null:
+        return QStringLiteral("null");
+    case QJsonValue::Bool:
+        return QStringLiteral("boolean");
+    case QJsonValue::Double:
+        return isIntegral(v.toDouble()) ? QStringLiteral("integer") : QStringLiteral("number");
+    case QJsonValue::String:
+        return QStringLiteral("string");
+    case QJsonValue::Array:
+        return QStringLiteral("array");
+    case QJsonValue::Object:
+        return QStringLiteral("object");
+    case QJsonValue::Undefined:
+        break;
     }
     return QStringLiteral("undefined");
 }
@@ -70,7 +74,8 @@ private:
     }
     void invalid(const QJsonValue &v, const QString &path, const QString &detail)
     {
-        add("FieldValueInvalid", QStringLiteral("Invalid value: %1: %2 in body %3").arg(formatCauseValue(v), path, detail), path);
+        add("FieldValueInvalid",
+            QStringLiteral("Invalid value: %1: %2 in body %3").arg(formatCauseValue(v), path, detail), path);
     }
     bool checkType(const QJsonValue &v, const QJsonObject &s, const QString &path);
     void string(const QString &str, const QJsonObject &s, const QString &path);
@@ -86,14 +91,17 @@ bool Validator::checkType(const QJsonValue &v, const QJsonObject &s, const QStri
         if (v.isString() || typeName(v) == QLatin1String("integer"))
             return true;
         const QString t = typeName(v);
-        add("FieldValueTypeInvalid", QStringLiteral("Invalid value: %1: %2 in body must be of type integer,string: %1").arg(quoted(t), path), path);
+        add("FieldValueTypeInvalid",
+            QStringLiteral("Invalid value: %1: %2 in body must be of type integer,string: %1").arg(quoted(t), path),
+            path);
         return false;
     }
     const QString type = s.value(kType).toString();
     if (type.isEmpty() || typeMatches(type, v))
         return true;
     const QString t = typeName(v);
-    add("FieldValueTypeInvalid", QStringLiteral("Invalid value: %1: %2 in body must be of type %3: %1").arg(quoted(t), path, type), path);
+    add("FieldValueTypeInvalid",
+        QStringLiteral("Invalid value: %1: %2 in body must be of type %3: %1").arg(quoted(t), path, type), path);
     return false;
 }
 
@@ -124,9 +132,12 @@ void Validator::string(const QString &str, const QJsonObject &s, const QString &
 {
     const qsizetype len = str.toUcs4().size();
     if (s.contains(QLatin1String("maxLength")) && len > s.value(QLatin1String("maxLength")).toInteger())
-        add("FieldValueTooLong", QStringLiteral("Too long: may not be longer than %1").arg(s.value(QLatin1String("maxLength")).toInteger()), path);
+        add("FieldValueTooLong",
+            QStringLiteral("Too long: may not be longer than %1").arg(s.value(QLatin1String("maxLength")).toInteger()),
+            path);
     if (s.contains(QLatin1String("minLength")) && len < s.value(QLatin1String("minLength")).toInteger())
-        invalid(str, path, QStringLiteral("should be at least %1 chars long").arg(s.value(QLatin1String("minLength")).toInteger()));
+        invalid(str, path,
+            QStringLiteral("should be at least %1 chars long").arg(s.value(QLatin1String("minLength")).toInteger()));
     const QString pattern = s.value(QLatin1String("pattern")).toString();
     if (!pattern.isEmpty()) {
         // Go's regexp MatchString: an unanchored search. Compiled patterns are cached per thread.
@@ -148,21 +159,29 @@ void Validator::number(double d, const QJsonObject &s, const QString &path)
     if (s.contains(QLatin1String("maximum"))) {
         const double max = s.value(QLatin1String("maximum")).toDouble();
         if (s.value(QLatin1String("exclusiveMaximum")).toBool() ? d >= max : d > max)
-            invalid(d, path, QStringLiteral("should be less than %1%2")
-                                 .arg(s.value(QLatin1String("exclusiveMaximum")).toBool() ? QString() : QStringLiteral("or equal to "), formatNumber(max)));
+            invalid(d, path,
+                QStringLiteral("should be less than %1%2")
+                    .arg(s.value(QLatin1String("exclusiveMaximum")).toBool() ? QString()
+                                                                             : QStringLiteral("or equal to "),
+                        formatNumber(max)));
     }
     if (s.contains(QLatin1String("minimum"))) {
         const double min = s.value(QLatin1String("minimum")).toDouble();
         if (s.value(QLatin1String("exclusiveMinimum")).toBool() ? d <= min : d < min)
-            invalid(d, path, QStringLiteral("should be greater than %1%2")
-                                 .arg(s.value(QLatin1String("exclusiveMinimum")).toBool() ? QString() : QStringLiteral("or equal to "), formatNumber(min)));
+            invalid(d, path,
+                QStringLiteral("should be greater than %1%2")
+                    .arg(s.value(QLatin1String("exclusiveMinimum")).toBool() ? QString()
+                                                                             : QStringLiteral("or equal to "),
+                        formatNumber(min)));
     }
     const double factor = s.value(QLatin1String("multipleOf")).toDouble();
     if (factor > 0 && std::fabs(std::remainder(d, factor)) > 1e-9 * std::max(1.0, std::fabs(d)))
         invalid(d, path, QStringLiteral("should be a multiple of %1").arg(formatNumber(factor)));
     const QString format = s.value(QLatin1String("format")).toString();
-    const bool out32 = format == QLatin1String("int32") && (d < std::numeric_limits<qint32>::min() || d > std::numeric_limits<qint32>::max());
-    const bool out64 = format == QLatin1String("int64") && (d < -9.223372036854775808e18 || d >= 9.223372036854775808e18);
+    const bool out32 = format == QLatin1String("int32")
+        && (d < std::numeric_limits<qint32>::min() || d > std::numeric_limits<qint32>::max());
+    const bool out64
+        = format == QLatin1String("int64") && (d < -9.223372036854775808e18 || d >= 9.223372036854775808e18);
     if (out32 || out64)
         invalid(d, path, QStringLiteral("must be of type %1: %2").arg(format, quoted(formatNumber(d))));
 }
@@ -170,18 +189,29 @@ void Validator::number(double d, const QJsonObject &s, const QString &path)
 void Validator::array(const QJsonArray &a, const QJsonObject &s, const QString &path)
 {
     if (s.contains(QLatin1String("maxItems")) && a.size() > s.value(QLatin1String("maxItems")).toInteger())
-        add("FieldValueTooMany", QStringLiteral("Too many: %1: must have at most %2 items").arg(a.size()).arg(s.value(QLatin1String("maxItems")).toInteger()), path);
+        add("FieldValueTooMany",
+            QStringLiteral("Too many: %1: must have at most %2 items")
+                .arg(a.size())
+                .arg(s.value(QLatin1String("maxItems")).toInteger()),
+            path);
     if (s.contains(QLatin1String("minItems")) && a.size() < s.value(QLatin1String("minItems")).toInteger())
-        invalid(double(a.size()), path, QStringLiteral("should have at least %1 items").arg(s.value(QLatin1String("minItems")).toInteger()));
+        invalid(double(a.size()), path,
+            QStringLiteral("should have at least %1 items").arg(s.value(QLatin1String("minItems")).toInteger()));
 }
 
 void Validator::object(const QJsonObject &o, const QJsonObject &s, const QString &path)
 {
     const auto child = [&path](const QString &k) { return path.isEmpty() ? k : path + u'.' + k; };
     if (s.contains(QLatin1String("maxProperties")) && o.size() > s.value(QLatin1String("maxProperties")).toInteger())
-        add("FieldValueTooMany", QStringLiteral("Too many: %1: must have at most %2 items").arg(o.size()).arg(s.value(QLatin1String("maxProperties")).toInteger()), path);
+        add("FieldValueTooMany",
+            QStringLiteral("Too many: %1: must have at most %2 items")
+                .arg(o.size())
+                .arg(s.value(QLatin1String("maxProperties")).toInteger()),
+            path);
     if (s.contains(QLatin1String("minProperties")) && o.size() < s.value(QLatin1String("minProperties")).toInteger())
-        invalid(double(o.size()), path, QStringLiteral("should have at least %1 properties").arg(s.value(QLatin1String("minProperties")).toInteger()));
+        invalid(double(o.size()), path,
+            QStringLiteral("should have at least %1 properties")
+                .arg(s.value(QLatin1String("minProperties")).toInteger()));
     for (const QJsonValue &r : s.value(QLatin1String("required")).toArray()) {
         if (!o.contains(r.toString()))
             add("FieldValueRequired", QStringLiteral("Required value"), child(r.toString()));
@@ -211,8 +241,13 @@ void Validator::enumeration(const QJsonValue &v, const QJsonObject &s, const QSt
         return;
     QStringList names;
     for (const QJsonValue &a : allowed)
-        names << quoted(a.isString() ? a.toString() : QString::fromUtf8(QJsonDocument(QJsonArray{a}).toJson(QJsonDocument::Compact)).mid(1).chopped(1));
-    add("FieldValueNotSupported", QStringLiteral("Unsupported value: %1: supported values: %2").arg(formatCauseValue(v), names.join(QLatin1String(", "))), path);
+        names << quoted(a.isString()
+                ? a.toString()
+                : QString::fromUtf8(QJsonDocument(QJsonArray{a}).toJson(QJsonDocument::Compact)).mid(1).chopped(1));
+    add("FieldValueNotSupported",
+        QStringLiteral("Unsupported value: %1: supported values: %2")
+            .arg(formatCauseValue(v), names.join(QLatin1String(", "))),
+        path);
 }
 
 } // namespace
@@ -221,17 +256,25 @@ QString formatCauseValue(const QJsonValue &v)
 {
     switch (v.type()) {
     case QJsonValue::Null:
-    case QJsonValue::Undefined: return QStringLiteral("null");
-    case QJsonValue::Bool: return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    case QJsonValue::Double: return formatNumber(v.toDouble());
-    case QJsonValue::String: return quoted(v.toString());
-    case QJsonValue::Array: return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
-    case QJsonValue::Object: return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+    case QJsonValue::Undefined:
+        return QStringLiteral("null");
+    case QJsonValue::Bool:
+        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    case QJsonValue::Double:
+        return formatNumber(v.toDouble());
+    case QJsonValue::String:
+        return quoted(v.toString());
+    case QJsonValue::Array:
+        return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
+    case QJsonValue::Object:
+        return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
     }
     return {};
 }
 
-SchemaValidator::SchemaValidator(QJsonObject openAPIV3Schema) : m_schema(std::move(openAPIV3Schema)) {}
+SchemaValidator::SchemaValidator(QJsonObject openAPIV3Schema)
+    : m_schema(std::move(openAPIV3Schema))
+{ }
 
 QList<StatusCause> SchemaValidator::validate(const QJsonObject &object) const
 {
@@ -242,7 +285,8 @@ QList<StatusCause> SchemaValidator::validate(const QJsonObject &object) const
         body.remove(QLatin1String(k));
     QJsonArray required;
     for (const QJsonValue &r : m_schema.value(QLatin1String("required")).toArray()) {
-        if (r.toString() != QLatin1String("metadata") && r.toString() != QLatin1String("apiVersion") && r.toString() != QLatin1String("kind"))
+        if (r.toString() != QLatin1String("metadata") && r.toString() != QLatin1String("apiVersion")
+            && r.toString() != QLatin1String("kind"))
             required.append(r);
     }
     rootSchema.insert(QLatin1String("required"), required);

@@ -41,9 +41,14 @@ void defaultSessionAffinity(QJsonObject &spec)
     const QLatin1String configKey("sessionAffinityConfig");
     if (affinity == QLatin1String("None"))
         spec.remove(configKey);
-    const QJsonValue timeout = spec.value(configKey).toObject().value(QLatin1String("clientIP")).toObject().value(QLatin1String("timeoutSeconds"));
+    const QJsonValue timeout = spec.value(configKey)
+                                   .toObject()
+                                   .value(QLatin1String("clientIP"))
+                                   .toObject()
+                                   .value(QLatin1String("timeoutSeconds"));
     if (affinity == QLatin1String("ClientIP") && isUnset(timeout))
-        spec.insert(configKey, QJsonObject{{QStringLiteral("clientIP"), QJsonObject{{QStringLiteral("timeoutSeconds"), 10800}}}});
+        spec.insert(configKey,
+            QJsonObject{{QStringLiteral("clientIP"), QJsonObject{{QStringLiteral("timeoutSeconds"), 10800}}}});
 }
 
 void defaultPorts(QJsonObject &spec)
@@ -51,7 +56,8 @@ void defaultPorts(QJsonObject &spec)
     editEach(spec, QLatin1String("ports"), [](QJsonObject &port) {
         setDefaultString(port, QLatin1String("protocol"), QStringLiteral("TCP"));
         const QJsonValue target = port.value(QLatin1String("targetPort"));
-        if (isUnset(target) || (target.isDouble() && target.toInteger() == 0) || (target.isString() && target.toString().isEmpty()))
+        if (isUnset(target) || (target.isDouble() && target.toInteger() == 0)
+            || (target.isString() && target.toString().isEmpty()))
             port.insert(QLatin1String("targetPort"), port.value(QLatin1String("port")));
     });
 }
@@ -67,9 +73,9 @@ void defaultIpFields(QJsonObject &spec)
     else if (ip.isEmpty() && !ips.isEmpty())
         spec.insert(kClusterIp, ips.first());
     const bool headlessWithoutSelector = spec.value(kClusterIp).toString() == QLatin1String("None")
-                                         && spec.value(QLatin1String("selector")).toObject().isEmpty();
+        && spec.value(QLatin1String("selector")).toObject().isEmpty();
     setDefaultString(spec, QLatin1String("ipFamilyPolicy"),
-                     headlessWithoutSelector ? QStringLiteral("RequireDualStack") : QStringLiteral("SingleStack"));
+        headlessWithoutSelector ? QStringLiteral("RequireDualStack") : QStringLiteral("SingleStack"));
     if (spec.value(QLatin1String("ipFamilies")).toArray().isEmpty())
         spec.insert(QLatin1String("ipFamilies"), QJsonArray{QStringLiteral("IPv4")});
 }
@@ -84,7 +90,8 @@ void defaultService(QJsonObject &service)
         defaultPorts(spec);
         const QString type = spec.value(kType).toString();
         const bool nodePorts = type == QLatin1String("NodePort") || type == QLatin1String("LoadBalancer");
-        if (nodePorts || (type == QLatin1String("ClusterIP") && !spec.value(QLatin1String("externalIPs")).toArray().isEmpty()))
+        if (nodePorts
+            || (type == QLatin1String("ClusterIP") && !spec.value(QLatin1String("externalIPs")).toArray().isEmpty()))
             setDefaultString(spec, QLatin1String("externalTrafficPolicy"), QStringLiteral("Cluster"));
         if (nodePorts || type == QLatin1String("ClusterIP"))
             setDefault(spec, QLatin1String("internalTrafficPolicy"), QStringLiteral("Cluster"));
@@ -98,18 +105,19 @@ void defaultService(QJsonObject &service)
 bool needsClusterIp(const QJsonObject &serviceSpec)
 {
     return !isExternalName(serviceSpec) && serviceSpec.value(kClusterIp).toString().isEmpty()
-           && serviceSpec.value(kClusterIps).toArray().isEmpty();
+        && serviceSpec.value(kClusterIps).toArray().isEmpty();
 }
 
 QString allocateClusterIp(const QString &key, const QSet<QString> &used)
 {
     constexpr quint32 base = (10u << 24) | (96u << 16); // 10.96.0.0/12
-    constexpr quint32 first = 2;                          // .0 is the network, .1 the kubernetes Service
-    constexpr quint32 count = (1u << 20) - 3;             // up to, not including, the broadcast address
+    constexpr quint32 first = 2;                        // .0 is the network, .1 the kubernetes Service
+    constexpr quint32 count = (1u << 20) - 3;           // up to, not including, the broadcast address
     const quint32 start = fnv1a(key) % count;
     for (quint32 i = 0; i < count; ++i) {
         const quint32 a = base + first + (start + i) % count;
-        const QString ip = QStringLiteral("%1.%2.%3.%4").arg(a >> 24).arg((a >> 16) & 255).arg((a >> 8) & 255).arg(a & 255);
+        const QString ip
+            = QStringLiteral("%1.%2.%3.%4").arg(a >> 24).arg((a >> 16) & 255).arg((a >> 8) & 255).arg(a & 255);
         if (!used.contains(ip))
             return ip;
     }
@@ -121,7 +129,8 @@ bool needsNodePorts(const QJsonObject &serviceSpec)
     const QString type = typeOf(serviceSpec);
     if (type == QLatin1String("NodePort"))
         return true;
-    return type == QLatin1String("LoadBalancer") && serviceSpec.value(QLatin1String("allocateLoadBalancerNodePorts")).toBool(true);
+    return type == QLatin1String("LoadBalancer")
+        && serviceSpec.value(QLatin1String("allocateLoadBalancerNodePorts")).toBool(true);
 }
 
 int allocateNodePort(const QString &key, const QSet<int> &used)
@@ -157,7 +166,8 @@ void keepAllocatedServiceFields(QJsonObject &service, const QJsonObject &old)
             usedByNew.insert(p.toObject().value(kNodePort).toInteger());
         editEach(spec, QLatin1String("ports"), [&](QJsonObject &port) {
             const QJsonValue previous = oldPorts.value(port.value(QLatin1String("name")).toString());
-            if (port.value(kNodePort).toInteger() == 0 && previous.toInteger() != 0 && !usedByNew.contains(previous.toInteger()))
+            if (port.value(kNodePort).toInteger() == 0 && previous.toInteger() != 0
+                && !usedByNew.contains(previous.toInteger()))
                 port.insert(kNodePort, previous);
         });
     });

@@ -49,7 +49,7 @@ void spin(int ms)
 bool retriable(const Status &s)
 {
     return isTransportError(s) || isTooManyRequests(s) || isTimeout(s) || isInternalError(s) || s.code() >= 500
-           || s.code() == 0;
+        || s.code() == 0;
 }
 
 QJsonValue maskValue(const QJsonValue &v)
@@ -116,10 +116,7 @@ QString describeObject(const Object &o)
     return o.kind() + u' ' + (o.namespaceName().isEmpty() ? o.name() : o.namespaceName() + u'/' + o.name());
 }
 
-bool rvAtLeast(const QString &rv, const QString &target)
-{
-    return rv.toULongLong() >= target.toULongLong();
-}
+bool rvAtLeast(const QString &rv, const QString &target) { return rv.toULongLong() >= target.toULongLong(); }
 
 } // namespace
 
@@ -135,10 +132,14 @@ Step Step::remove(const Object &target, bool settle) { return {Action::Delete, t
 QString Step::describe() const
 {
     switch (action) {
-    case Action::Create: return QStringLiteral("create ") + describeObject(object) + u' '
-                                + QString::fromUtf8(QJsonDocument(object.json().value(QLatin1String("spec")).toObject()).toJson(QJsonDocument::Compact));
-    case Action::MergePatch: return QStringLiteral("patch ") + describeObject(object) + u' ' + QString::fromUtf8(patch);
-    case Action::Delete: return QStringLiteral("delete ") + describeObject(object);
+    case Action::Create:
+        return QStringLiteral("create ") + describeObject(object) + u' '
+            + QString::fromUtf8(
+                QJsonDocument(object.json().value(QLatin1String("spec")).toObject()).toJson(QJsonDocument::Compact));
+    case Action::MergePatch:
+        return QStringLiteral("patch ") + describeObject(object) + u' ' + QString::fromUtf8(patch);
+    case Action::Delete:
+        return QStringLiteral("delete ") + describeObject(object);
     }
     return {};
 }
@@ -186,8 +187,10 @@ QString compareEndStates(const EndState &expected, const EndState &actual)
                         if (es.value(sub) != as.value(sub))
                             fields << QStringLiteral("    %1.%2: reference %3, faulty %4")
                                           .arg(top, sub,
-                                               QString::fromUtf8(QJsonDocument(QJsonArray{es.value(sub)}).toJson(QJsonDocument::Compact)),
-                                               QString::fromUtf8(QJsonDocument(QJsonArray{as.value(sub)}).toJson(QJsonDocument::Compact)));
+                                              QString::fromUtf8(QJsonDocument(QJsonArray{es.value(sub)})
+                                                                    .toJson(QJsonDocument::Compact)),
+                                              QString::fromUtf8(QJsonDocument(QJsonArray{as.value(sub)})
+                                                                    .toJson(QJsonDocument::Compact)));
                 } else {
                     fields << QStringLiteral("    %1 differs").arg(top);
                 }
@@ -197,10 +200,16 @@ QString compareEndStates(const EndState &expected, const EndState &actual)
     }
     for (const QString &k : keysOf(expected.creates, actual.creates))
         if (expected.creates.value(k) != actual.creates.value(k))
-            diff << QStringLiteral("~ creates of %1: reference %2, faulty %3").arg(k).arg(expected.creates.value(k)).arg(actual.creates.value(k));
+            diff << QStringLiteral("~ creates of %1: reference %2, faulty %3")
+                        .arg(k)
+                        .arg(expected.creates.value(k))
+                        .arg(actual.creates.value(k));
     for (const QString &k : keysOf(expected.deletes, actual.deletes))
         if (expected.deletes.value(k) != actual.deletes.value(k))
-            diff << QStringLiteral("~ deletes of %1: reference %2, faulty %3").arg(k).arg(expected.deletes.value(k)).arg(actual.deletes.value(k));
+            diff << QStringLiteral("~ deletes of %1: reference %2, faulty %3")
+                        .arg(k)
+                        .arg(expected.deletes.value(k))
+                        .arg(actual.deletes.value(k));
     if (diff.isEmpty())
         return {};
     return QStringLiteral("end states differ:\n%1\nreference end state:\n%2faulty end state:\n%3")
@@ -213,7 +222,9 @@ QString compareEndStates(const EndState &expected, const EndState &actual)
 class FaultHarness::Session
 {
 public:
-    explicit Session(const FaultHarness &h) : m_h(h), m_mapper(RestMapper::withBuiltins())
+    explicit Session(const FaultHarness &h)
+        : m_h(h)
+        , m_mapper(RestMapper::withBuiltins())
     {
         m_random.seed(h.m_seed);
         (void)registerCrds(m_mapper, h.m_def.crds); // errors surface when the operator starts
@@ -277,18 +288,22 @@ public:
     {
         if (!m_bumpNamespace) {
             Object ns = Object::fromJson(QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                                                     {QStringLiteral("kind"), QStringLiteral("Namespace")},
-                                                     {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), kPaddingNamespace}}}});
-            Expected<Object> made = retried([&] { return QCoro::waitFor(m_rest->create({QString(), QStringLiteral("v1"), QStringLiteral("namespaces")}, QString(), ns)); });
+                {QStringLiteral("kind"), QStringLiteral("Namespace")},
+                {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), kPaddingNamespace}}}});
+            Expected<Object> made = retried([&] {
+                return QCoro::waitFor(
+                    m_rest->create({QString(), QStringLiteral("v1"), QStringLiteral("namespaces")}, QString(), ns));
+            });
             m_bumpNamespace = made.ok() || isAlreadyExists(made.error());
         }
-        const Object bump = Object::fromJson(
-            QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                        {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
-                        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("bump-%1").arg(++m_bumps)},
-                                                                 {QStringLiteral("namespace"), kPaddingNamespace}}}});
+        const Object bump = Object::fromJson(QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
+            {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
+            {QStringLiteral("metadata"),
+                QJsonObject{{QStringLiteral("name"), QStringLiteral("bump-%1").arg(++m_bumps)},
+                    {QStringLiteral("namespace"), kPaddingNamespace}}}});
         (void)retried([&] {
-            return QCoro::waitFor(m_rest->create({QString(), QStringLiteral("v1"), QStringLiteral("configmaps")}, kPaddingNamespace, bump));
+            return QCoro::waitFor(m_rest->create(
+                {QString(), QStringLiteral("v1"), QStringLiteral("configmaps")}, kPaddingNamespace, bump));
         });
         m_server->runOnServerThread([](apiserver::ApiServer &s) {
             s.compactHistory();
@@ -315,7 +330,8 @@ public:
         m_ctrl = *ctrl;
         QObject::connect(m_ctrl, &Controller::reconcileFinished, m_mgr.get(), [this] { ++m_reconciles; });
         Client *client = m_mgr->client();
-        client->setWriteObserver([this, client](const TraceCall &call, const Object &sent) { observe(client, call, sent); });
+        client->setWriteObserver(
+            [this, client](const TraceCall &call, const Object &sent) { observe(client, call, sent); });
         Expected<void> started = QCoro::waitFor(m_mgr->start());
         if (!started)
             return fail(QStringLiteral("the manager did not start: ") + started.error().message());
@@ -348,12 +364,16 @@ public:
         ++m_writes;
         m_writeLog << QStringLiteral("%1 %2 %3 %4").arg(call.verb, call.gvk.kind, call.key).arg(call.code);
         const bool conditional = !sent.resourceVersion().isEmpty();
-        if (m_staleWindow && !conditional && call.verb != QLatin1String("create") && !call.verb.startsWith(QLatin1String("patch")))
+        if (m_staleWindow && !conditional && call.verb != QLatin1String("create")
+            && !call.verb.startsWith(QLatin1String("patch")))
             ++m_unconditional;
         if (m_crashAfter > 0 && m_writes == m_crashAfter && !m_crashed) {
             m_crashed = true;
             // The process is gone: nothing it would still send reaches the server.
-            client->setWriteFence([] { return std::optional<Status>(Status(503, QStringLiteral("ServiceUnavailable"), QStringLiteral("the operator crashed (fault injection)"))); });
+            client->setWriteFence([] {
+                return std::optional<Status>(Status(503, QStringLiteral("ServiceUnavailable"),
+                    QStringLiteral("the operator crashed (fault injection)")));
+            });
         }
     }
 
@@ -364,9 +384,9 @@ public:
         const auto mapping = mappingOf(step.object.gvk());
         if (!mapping)
             return fail(QStringLiteral("%1: kind not known").arg(step.describe()));
-        const QString ns = !mapping->namespaced ? QString()
-                           : step.object.namespaceName().isEmpty() ? QStringLiteral("default")
-                                                                   : step.object.namespaceName();
+        const QString ns = !mapping->namespaced     ? QString()
+            : step.object.namespaceName().isEmpty() ? QStringLiteral("default")
+                                                    : step.object.namespaceName();
         QElapsedTimer t;
         t.start();
         for (int attempt = 0;; ++attempt) {
@@ -378,7 +398,8 @@ public:
                 if (!r)
                     error = r.error();
             } else if (step.action == Step::Action::MergePatch) {
-                Expected<Object> r = QCoro::waitFor(m_rest->patch(mapping->gvr, ns, step.object.name(), PatchType::Merge, step.patch));
+                Expected<Object> r
+                    = QCoro::waitFor(m_rest->patch(mapping->gvr, ns, step.object.name(), PatchType::Merge, step.patch));
                 done = r.ok();
                 if (!r)
                     error = r.error();
@@ -405,8 +426,7 @@ public:
                 return false;
         return true;
     }
-    template<class Fn>
-    auto retried(Fn fn) -> decltype(fn())
+    template<class Fn> auto retried(Fn fn) -> decltype(fn())
     {
         QElapsedTimer t;
         t.start();
@@ -437,8 +457,8 @@ public:
         if (count <= 0)
             return true;
         Object ns = Object::fromJson(QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                                                 {QStringLiteral("kind"), QStringLiteral("Namespace")},
-                                                 {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), kPaddingNamespace}}}});
+            {QStringLiteral("kind"), QStringLiteral("Namespace")},
+            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), kPaddingNamespace}}}});
         if (!apply(Step::create(ns)))
             return false;
         for (int i = 0; i < count; ++i) {
@@ -461,7 +481,10 @@ public:
             return QStringLiteral("no operator");
         const WorkQueue *q = m_ctrl->queue();
         if (q->len() || q->processingCount() || q->waitingCount() || m_ctrl->activeWorkers())
-            return QStringLiteral("queue: %1 queued, %2 processing, %3 waiting").arg(q->len()).arg(q->processingCount()).arg(q->waitingCount());
+            return QStringLiteral("queue: %1 queued, %2 processing, %3 waiting")
+                .arg(q->len())
+                .arg(q->processingCount())
+                .arg(q->waitingCount());
         for (Informer *inf : m_mgr->cache()->informers()) {
             if (inf->heldDeltaCount() > 0)
                 return QStringLiteral("%1: events held").arg(inf->options().kind);
@@ -548,14 +571,17 @@ public:
                 QJsonObject m = masked(o.json());
                 if (m_h.m_options.mask)
                     m_h.m_options.mask(m);
-                const QString name = m.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString();
-                const QString key = gvk.kind + u' ' + (o.namespaceName().isEmpty() ? name : o.namespaceName() + u'/' + name);
+                const QString name
+                    = m.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString();
+                const QString key
+                    = gvk.kind + u' ' + (o.namespaceName().isEmpty() ? name : o.namespaceName() + u'/' + name);
                 byKey[key] << QJsonDocument(m).toJson(QJsonDocument::Compact);
             }
             for (auto it = byKey.begin(); it != byKey.end(); ++it) {
                 std::sort(it->begin(), it->end());
                 for (int i = 0; i < it->size(); ++i)
-                    s.objects.insert(it->size() == 1 ? it.key() : it.key() + QStringLiteral(" #%1").arg(i + 1), it->at(i));
+                    s.objects.insert(
+                        it->size() == 1 ? it.key() : it.key() + QStringLiteral(" #%1").arg(i + 1), it->at(i));
             }
         }
         QFile audit(m_dir.filePath(QStringLiteral("audit.log")));
@@ -568,9 +594,11 @@ public:
                 const QString ns = line.value(QLatin1String("namespace")).toString();
                 if (resources.contains(resource) || resource.isEmpty())
                     ++s.codes[code];
-                if (code < 200 || code > 299 || !resources.contains(resource) || m_h.m_options.ignoredNamespaces.contains(ns))
+                if (code < 200 || code > 299 || !resources.contains(resource)
+                    || m_h.m_options.ignoredNamespaces.contains(ns))
                     continue;
-                const QString key = resource + u' ' + (ns.isEmpty() ? QString() : ns + u'/') + line.value(QLatin1String("name")).toString();
+                const QString key = resource + u' ' + (ns.isEmpty() ? QString() : ns + u'/')
+                    + line.value(QLatin1String("name")).toString();
                 if (verb == QLatin1String("create"))
                     ++s.creates[key];
                 else if (verb == QLatin1String("delete"))
@@ -674,7 +702,8 @@ public:
 // ---------------------------------------------------------------------------------------------
 
 FaultHarness::FaultHarness(OperatorDefinition definition, HarnessOptions options)
-    : m_def(std::move(definition)), m_options(std::move(options))
+    : m_def(std::move(definition))
+    , m_options(std::move(options))
 {
     m_seed = m_options.seed;
     if (m_seed == 0) {
@@ -683,7 +712,7 @@ FaultHarness::FaultHarness(OperatorDefinition definition, HarnessOptions options
         m_seed = ok && env != 0 ? env : kDefaultSeed;
     }
     std::fprintf(stderr, "opbench fault harness: operator %s, seed %u (set OPBENCH_FAULT_SEED to change it)\n",
-                 qPrintable(m_def.name), m_seed);
+        qPrintable(m_def.name), m_seed);
 }
 
 FaultHarness::~FaultHarness() = default;
@@ -724,7 +753,8 @@ RunReport FaultHarness::reference(const Workload &workload)
 
 namespace {
 /// Compares `r` with `ref`; fills ok/failure.
-void judge(RunReport &r, const RunReport &ref, const QString &mode, const std::function<QString(const QString &)> &failureText)
+void judge(
+    RunReport &r, const RunReport &ref, const QString &mode, const std::function<QString(const QString &)> &failureText)
 {
     if (!ref.ok) {
         r.ok = false;
@@ -738,7 +768,8 @@ void judge(RunReport &r, const RunReport &ref, const QString &mode, const std::f
     }
     r.ok = why.isEmpty();
     if (!r.ok)
-        r.failure = failureText(mode + QStringLiteral(": ") + why + QStringLiteral("\noperator writes:\n  ") + r.writes.join(QStringLiteral("\n  ")));
+        r.failure = failureText(mode + QStringLiteral(": ") + why + QStringLiteral("\noperator writes:\n  ")
+            + r.writes.join(QStringLiteral("\n  ")));
 }
 } // namespace
 
@@ -765,11 +796,13 @@ RunReport FaultHarness::crashAfterWrite(const Workload &workload, int writeIndex
     }
     RunReport r = s.report(ok);
     r.end = s.snapshot();
-    judge(r, ref, QStringLiteral("crash after write %1").arg(writeIndex), [this](const QString &w) { return failureText(w); });
+    judge(r, ref, QStringLiteral("crash after write %1").arg(writeIndex),
+        [this](const QString &w) { return failureText(w); });
     return r;
 }
 
-RunReport FaultHarness::staleCache(const Workload &setup, const Workload &changes, const QList<GroupVersionKind> &heldKinds)
+RunReport FaultHarness::staleCache(
+    const Workload &setup, const Workload &changes, const QList<GroupVersionKind> &heldKinds)
 {
     const RunReport ref = reference(setup + changes);
     Session s(*this);
@@ -791,16 +824,17 @@ RunReport FaultHarness::staleCache(const Workload &setup, const Workload &change
     RunReport r = s.report(ok);
     r.end = s.snapshot();
     if (r.ok && r.unconditionalWrites > 0)
-        r.ok = s.fail(QStringLiteral("%1 update(s)/delete(s) without a resourceVersion were accepted while the cache was stale")
-                          .arg(r.unconditionalWrites));
+        r.ok = s.fail(
+            QStringLiteral("%1 update(s)/delete(s) without a resourceVersion were accepted while the cache was stale")
+                .arg(r.unconditionalWrites));
     if (!r.ok && r.failure.isEmpty())
         r.failure = s.m_error;
     judge(r, ref, QStringLiteral("stale cache"), [this](const QString &w) { return failureText(w); });
     return r;
 }
 
-RunReport FaultHarness::unobserved(const Workload &setup, const Workload &dropped, const Workload &after,
-                                   const QList<GroupVersionKind> &kinds)
+RunReport FaultHarness::unobserved(
+    const Workload &setup, const Workload &dropped, const Workload &after, const QList<GroupVersionKind> &kinds)
 {
     const RunReport ref = reference(setup + dropped + after);
     Session s(*this);
@@ -819,7 +853,8 @@ RunReport FaultHarness::unobserved(const Workload &setup, const Workload &droppe
         // Wait until the reflectors have read past the last dropped change.
         QString target;
         if (ok && !dropping.isEmpty()) {
-            Expected<Object::List> l = s.retried([&] { return QCoro::waitFor(s.m_rest->list(dropping.first()->options().resource, QString())); });
+            Expected<Object::List> l = s.retried(
+                [&] { return QCoro::waitFor(s.m_rest->list(dropping.first()->options().resource, QString())); });
             if (l)
                 target = l->resourceVersion;
         }
@@ -836,7 +871,8 @@ RunReport FaultHarness::unobserved(const Workload &setup, const Workload &droppe
         for (Informer *inf : dropping)
             inf->setDeltaFilter({});
         if (ok && droppedCount == 0)
-            ok = s.fail(QStringLiteral("no event was dropped (the workload's dropped part changed nothing the kinds watch)"));
+            ok = s.fail(
+                QStringLiteral("no event was dropped (the workload's dropped part changed nothing the kinds watch)"));
         ok = ok && s.applyAll(after) && s.waitQuiescent();
     }
     RunReport r = s.report(ok);
@@ -872,10 +908,12 @@ RunReport FaultHarness::apiFaults(const Workload &workload, const ApiFaults &fau
     }
     RunReport r = s.report(ok);
     r.end = s.snapshot();
-    judge(r, ref, QStringLiteral("API faults (%1%2%3)")
-                      .arg(faults.faults.join(QLatin1String("; ")), faults.expireWatches ? QStringLiteral(", 410 on watch") : QString(),
-                           faults.restartServer ? QStringLiteral(", server restarts") : QString()),
-          [this](const QString &w) { return failureText(w); });
+    judge(r, ref,
+        QStringLiteral("API faults (%1%2%3)")
+            .arg(faults.faults.join(QLatin1String("; ")),
+                faults.expireWatches ? QStringLiteral(", 410 on watch") : QString(),
+                faults.restartServer ? QStringLiteral(", server restarts") : QString()),
+        [this](const QString &w) { return failureText(w); });
     return r;
 }
 
@@ -888,7 +926,9 @@ StabilityReport FaultHarness::stability(const Workload &workload, int maxReconci
     out.writesToConverge = s.m_writes;
     if (ok && s.m_reconciles > maxReconcilesPerStep * qMax(1, int(workload.size())))
         ok = s.fail(QStringLiteral("%1 reconciles to converge %2 steps (bound %3 per step): a hot loop?")
-                        .arg(s.m_reconciles).arg(workload.size()).arg(maxReconcilesPerStep));
+                        .arg(s.m_reconciles)
+                        .arg(workload.size())
+                        .arg(maxReconcilesPerStep));
     if (ok) {
         const int r0 = s.m_reconciles, w0 = s.m_writes;
         const QList<Informer *> forInformers = s.informersOf({m_def.kinds.value(0)});
@@ -903,9 +943,12 @@ StabilityReport FaultHarness::stability(const Workload &workload, int maxReconci
         out.writesAfter = s.m_writes - w0;
         if (ok && out.writesAfter > 0)
             ok = s.fail(QStringLiteral("reconciling converged objects wrote %1 time(s):\n  %2")
-                            .arg(out.writesAfter).arg(s.m_writeLog.mid(w0).join(QStringLiteral("\n  "))));
+                            .arg(out.writesAfter)
+                            .arg(s.m_writeLog.mid(w0).join(QStringLiteral("\n  "))));
         if (ok && out.reconcilesAfter > queued)
-            ok = s.fail(QStringLiteral("%1 objects queued once gave %2 reconciles (no hot loop allowed)").arg(queued).arg(out.reconcilesAfter));
+            ok = s.fail(QStringLiteral("%1 objects queued once gave %2 reconciles (no hot loop allowed)")
+                            .arg(queued)
+                            .arg(out.reconcilesAfter));
     }
     out.ok = ok;
     if (!ok)
@@ -929,27 +972,36 @@ MutationReport FaultHarness::specMutations(const Workload &workload, const Objec
             if (spec.value(QLatin1String("names")).toObject().value(QLatin1String("kind")).toString() != target.kind())
                 continue;
             for (const QJsonValue &v : spec.value(QLatin1String("versions")).toArray())
-                if (spec.value(QLatin1String("group")).toString() + u'/' + v.toObject().value(QLatin1String("name")).toString() == target.apiVersion())
+                if (spec.value(QLatin1String("group")).toString() + u'/'
+                        + v.toObject().value(QLatin1String("name")).toString()
+                    == target.apiVersion())
                     specSchema = v.toObject()
-                                     .value(QLatin1String("schema")).toObject()
-                                     .value(QLatin1String("openAPIV3Schema")).toObject()
-                                     .value(QLatin1String("properties")).toObject()
-                                     .value(QLatin1String("spec")).toObject();
+                                     .value(QLatin1String("schema"))
+                                     .toObject()
+                                     .value(QLatin1String("openAPIV3Schema"))
+                                     .toObject()
+                                     .value(QLatin1String("properties"))
+                                     .toObject()
+                                     .value(QLatin1String("spec"))
+                                     .toObject();
         }
     }
     if (ok && specSchema.isEmpty())
-        ok = s.fail(QStringLiteral("no openAPIV3Schema for %1 %2 in the definition's CRDs").arg(target.apiVersion(), target.kind()));
+        ok = s.fail(QStringLiteral("no openAPIV3Schema for %1 %2 in the definition's CRDs")
+                        .arg(target.apiVersion(), target.kind()));
     const auto mapping = s.mappingOf(target.gvk());
     const QJsonObject props = specSchema.value(QLatin1String("properties")).toObject();
     QStringList required;
     for (const QJsonValue &v : specSchema.value(QLatin1String("required")).toArray())
         required << v.toString();
     const auto specPatch = [](const QString &field, const QJsonValue &value) {
-        return QJsonDocument(QJsonObject{{QStringLiteral("spec"), QJsonObject{{field, value}}}}).toJson(QJsonDocument::Compact);
+        return QJsonDocument(QJsonObject{{QStringLiteral("spec"), QJsonObject{{field, value}}}})
+            .toJson(QJsonDocument::Compact);
     };
     const auto patchTarget = [&](const QByteArray &patch) {
         return s.retried([&] {
-            return QCoro::waitFor(s.m_rest->patch(mapping->gvr, target.namespaceName(), target.name(), PatchType::Merge, patch));
+            return QCoro::waitFor(
+                s.m_rest->patch(mapping->gvr, target.namespaceName(), target.name(), PatchType::Merge, patch));
         });
     };
     struct Mutation
@@ -962,7 +1014,8 @@ MutationReport FaultHarness::specMutations(const Workload &workload, const Objec
     QList<Mutation> mutations;
     Expected<Object> live = ok ? s.get(target) : Expected<Object>(Status::badRequest(QStringLiteral("not started")));
     if (ok && !live)
-        ok = s.fail(QStringLiteral("the target %1 is not there: %2").arg(describeObject(target), live.error().toString()));
+        ok = s.fail(
+            QStringLiteral("the target %1 is not there: %2").arg(describeObject(target), live.error().toString()));
     if (ok) {
         const QJsonObject spec = live->json().value(QLatin1String("spec")).toObject();
         for (auto it = props.begin(); it != props.end(); ++it) {
@@ -972,14 +1025,17 @@ MutationReport FaultHarness::specMutations(const Workload &workload, const Objec
             const QJsonValue cur = spec.value(field);
             const QByteArray revert = specPatch(field, cur.isUndefined() ? QJsonValue(QJsonValue::Null) : cur);
             const auto add = [&](const QString &what, const QJsonValue &v, bool valid) {
-                mutations << Mutation{QStringLiteral("%1 spec.%2=%3").arg(valid ? QStringLiteral("valid") : QStringLiteral("invalid"), field,
-                                                                         what),
-                                      specPatch(field, v), revert, valid};
+                mutations << Mutation{
+                    QStringLiteral("%1 spec.%2=%3")
+                        .arg(valid ? QStringLiteral("valid") : QStringLiteral("invalid"), field, what),
+                    specPatch(field, v), revert, valid};
             };
             if (type == QLatin1String("integer")) {
                 const bool hasMin = p.contains(QLatin1String("minimum")), hasMax = p.contains(QLatin1String("maximum"));
-                const qint64 min = p.value(QLatin1String("minimum")).toInteger(), max = p.value(QLatin1String("maximum")).toInteger();
-                const qint64 now = cur.isUndefined() ? p.value(QLatin1String("default")).toInteger(hasMin ? min : 0) : cur.toInteger();
+                const qint64 min = p.value(QLatin1String("minimum")).toInteger(),
+                             max = p.value(QLatin1String("maximum")).toInteger();
+                const qint64 now = cur.isUndefined() ? p.value(QLatin1String("default")).toInteger(hasMin ? min : 0)
+                                                     : cur.toInteger();
                 qint64 next = now + 1 + qint64(s.m_random.bounded(2));
                 if (hasMax && next > max)
                     next = hasMin ? qMax(min, now - 1) : now - 1;
@@ -1014,19 +1070,20 @@ MutationReport FaultHarness::specMutations(const Workload &workload, const Objec
                 if (p.value(QLatin1String("minLength")).toInt() >= 1)
                     add(QStringLiteral("\"\""), QString(), false);
                 if (p.contains(QLatin1String("maxLength")))
-                    add(QStringLiteral("(too long)"), QString(p.value(QLatin1String("maxLength")).toInt() + 1, u'x'), false);
+                    add(QStringLiteral("(too long)"), QString(p.value(QLatin1String("maxLength")).toInt() + 1, u'x'),
+                        false);
                 add(QStringLiteral("42"), 42, false);
             } else if (type == QLatin1String("boolean")) {
                 add(cur.toBool() ? QStringLiteral("false") : QStringLiteral("true"), !cur.toBool(), true);
                 add(QStringLiteral("\"yes\""), QStringLiteral("yes"), false);
             }
             if (required.contains(field))
-                mutations << Mutation{QStringLiteral("invalid spec.%1 missing").arg(field), specPatch(field, QJsonValue(QJsonValue::Null)), revert,
-                                      false};
+                mutations << Mutation{QStringLiteral("invalid spec.%1 missing").arg(field),
+                    specPatch(field, QJsonValue(QJsonValue::Null)), revert, false};
         }
         mutations << Mutation{QStringLiteral("valid metadata.labels +fault.opbench.io/mutated"),
-                              R"({"metadata":{"labels":{"fault.opbench.io/mutated":"yes"}}})",
-                              R"({"metadata":{"labels":{"fault.opbench.io/mutated":null}}})", true};
+            R"({"metadata":{"labels":{"fault.opbench.io/mutated":"yes"}}})",
+            R"({"metadata":{"labels":{"fault.opbench.io/mutated":null}}})", true};
     }
     for (const Mutation &m : std::as_const(mutations)) {
         if (!ok)
@@ -1043,7 +1100,8 @@ MutationReport FaultHarness::specMutations(const Workload &workload, const Objec
                 break;
             }
             if (!isInvalid(patched.error())) {
-                ok = s.fail(QStringLiteral("%1 was refused with %2 (expected 422 Invalid)").arg(m.label, patched.error().toString()));
+                ok = s.fail(QStringLiteral("%1 was refused with %2 (expected 422 Invalid)")
+                                .arg(m.label, patched.error().toString()));
                 break;
             }
             const Expected<Object> afterTarget = s.get(target);
@@ -1068,11 +1126,14 @@ MutationReport FaultHarness::specMutations(const Workload &workload, const Objec
             break;
         }
         const Expected<Object> now = s.get(target);
-        const QJsonValue observed = now ? now->json().value(QLatin1String("status")).toObject().value(QLatin1String("observedGeneration"))
-                                        : QJsonValue();
+        const QJsonValue observed = now
+            ? now->json().value(QLatin1String("status")).toObject().value(QLatin1String("observedGeneration"))
+            : QJsonValue();
         if (now && !observed.isUndefined() && observed.toInteger() != now->generation()) {
             ok = s.fail(QStringLiteral("%1: status.observedGeneration %2 after converging, generation %3")
-                            .arg(m.label).arg(observed.toInteger()).arg(now->generation()));
+                            .arg(m.label)
+                            .arg(observed.toInteger())
+                            .arg(now->generation()));
             break;
         }
         if (!patchTarget(m.revert) || !s.waitQuiescent()) {
@@ -1084,14 +1145,16 @@ MutationReport FaultHarness::specMutations(const Workload &workload, const Objec
             EndState b, a;
             b.objects = before;
             a.objects = after;
-            ok = s.fail(QStringLiteral("reverting %1 did not restore what the object controls: %2").arg(m.label, compareEndStates(b, a)));
+            ok = s.fail(QStringLiteral("reverting %1 did not restore what the object controls: %2")
+                            .arg(m.label, compareEndStates(b, a)));
             break;
         }
         out.log << m.label + QStringLiteral(": converged, reverted, children restored");
     }
     out.ok = ok;
     if (!ok)
-        out.failure = failureText(QStringLiteral("spec mutations: ") + s.m_error + QStringLiteral("\n") + out.log.join(u'\n'));
+        out.failure
+            = failureText(QStringLiteral("spec mutations: ") + s.m_error + QStringLiteral("\n") + out.log.join(u'\n'));
     return out;
 }
 

@@ -80,9 +80,9 @@ struct RunReport
     EndState end;
     /// The operator's writes the server accepted, in order ("create Deployment default/a 201").
     QStringList writes;
-    int operatorWrites = 0;      ///< accepted writes (2xx)
-    int conflicts = 0;           ///< writes answered 409 Conflict (stale reads the server caught)
-    int transportErrors = 0;     ///< writes that got no complete answer (connection reset)
+    int operatorWrites = 0;  ///< accepted writes (2xx)
+    int conflicts = 0;       ///< writes answered 409 Conflict (stale reads the server caught)
+    int transportErrors = 0; ///< writes that got no complete answer (connection reset)
     /// Faults that fired, by kind ("error", "throttle", "reset", "expire-continue",
     /// "expire-watches", "restart"): a fault run where nothing fired proves nothing.
     QMap<QString, int> injected;
@@ -96,8 +96,8 @@ struct StabilityReport
     QString failure;
     int reconcilesToConverge = 0; ///< reconciles from the first step until quiescent
     int writesToConverge = 0;
-    int reconcilesAfter = 0;      ///< reconciles of the extra round (every For object queued once)
-    int writesAfter = 0;          ///< writes the extra round made (must be 0)
+    int reconcilesAfter = 0; ///< reconciles of the extra round (every For object queued once)
+    int writesAfter = 0;     ///< writes the extra round made (must be 0)
 };
 
 struct MutationReport
@@ -157,7 +157,7 @@ public:
     /// (empty: all) produced by `dropped` is lost; then `after` is applied (normally). The end
     /// state must equal the reference of setup + dropped + after.
     RunReport unobserved(const Workload &setup, const Workload &dropped, const Workload &after,
-                         const QList<GroupVersionKind> &kinds = {});
+        const QList<GroupVersionKind> &kinds = {});
 
     /// API faults: `faults` (FaultSpec syntax, e.g. "error:rate=0.2,code=503",
     /// "throttle:rate=0.2,retry-after=1", "latency:ms=20", "reset:rate=0.1",

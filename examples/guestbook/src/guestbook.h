@@ -8,8 +8,8 @@
 
 namespace guestbook {
 
-inline const opbench::GroupVersionKind kGuestbookGvk{QStringLiteral("webapp.example.org"), QStringLiteral("v1"),
-                                                     QStringLiteral("Guestbook")};
+inline const opbench::GroupVersionKind kGuestbookGvk{
+    QStringLiteral("webapp.example.org"), QStringLiteral("v1"), QStringLiteral("Guestbook")};
 /// The finalizer that removes a guestbook's entry from the namespace's registry ConfigMap.
 inline QString registryFinalizer() { return QStringLiteral("webapp.example.org/registry"); }
 /// The ConfigMap (not owned by any guestbook) listing every guestbook of a namespace.
@@ -18,8 +18,12 @@ inline QString registryName() { return QStringLiteral("guestbook-registry"); }
 class Guestbook : public opbench::ObjectView
 {
 public:
-    Guestbook() : ObjectView(kGuestbookGvk.apiVersion(), kGuestbookGvk.kind) {}
-    explicit Guestbook(const opbench::Object &object) : ObjectView(object) {}
+    Guestbook()
+        : ObjectView(kGuestbookGvk.apiVersion(), kGuestbookGvk.kind)
+    { }
+    explicit Guestbook(const opbench::Object &object)
+        : ObjectView(object)
+    { }
 
     QString title() const { return stringAt({"spec", "title"}); }
     void setTitle(const QString &t) { setAt({"spec", "title"}, t); }

@@ -29,10 +29,9 @@ ReconcileOutcome conflictOr(const Status &error)
 
 Object named(const QString &apiVersion, const QString &kind, const Object &owner, const QString &name)
 {
-    QJsonObject json{{QStringLiteral("apiVersion"), apiVersion},
-                     {QStringLiteral("kind"), kind},
-                     {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name},
-                                                              {QStringLiteral("namespace"), owner.namespaceName()}}}};
+    QJsonObject json{{QStringLiteral("apiVersion"), apiVersion}, {QStringLiteral("kind"), kind},
+        {QStringLiteral("metadata"),
+            QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), owner.namespaceName()}}}};
     return Object::fromJson(json);
 }
 
@@ -51,10 +50,10 @@ Expected<Object> mutateService(const Object &book, const Object &current)
     QJsonObject json = current.json();
     QJsonObject spec = json.value(QLatin1String("spec")).toObject();
     spec.insert(QStringLiteral("selector"), QJsonObject{{QStringLiteral("app.kubernetes.io/name"), book.name()}});
-    spec.insert(QStringLiteral("ports"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("http")},
-                                                                {QStringLiteral("port"), Guestbook(book).port()},
-                                                                {QStringLiteral("protocol"), QStringLiteral("TCP")},
-                                                                {QStringLiteral("targetPort"), 8080}}});
+    spec.insert(QStringLiteral("ports"),
+        QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("http")},
+            {QStringLiteral("port"), Guestbook(book).port()}, {QStringLiteral("protocol"), QStringLiteral("TCP")},
+            {QStringLiteral("targetPort"), 8080}}});
     json.insert(QStringLiteral("spec"), spec);
     return setControllerReference(book, Object::fromJson(json));
 }
@@ -87,13 +86,15 @@ QCoro::Task<ReconcileOutcome> GuestbookReconciler::reconcile(Request request)
 
     Object cm = named(QStringLiteral("v1"), QStringLiteral("ConfigMap"), book, book.name());
     MutateFn cmMutate = [book](const Object &current) { return mutateConfigMap(book, current); };
-    Expected<OperationOutcome> cmDone = co_await createOrUpdate(m_client, request.ctx, std::move(cm), std::move(cmMutate));
+    Expected<OperationOutcome> cmDone
+        = co_await createOrUpdate(m_client, request.ctx, std::move(cm), std::move(cmMutate));
     if (!cmDone)
         co_return conflictOr(cmDone.error());
 
     Object svc = named(QStringLiteral("v1"), QStringLiteral("Service"), book, book.name());
     MutateFn svcMutate = [book](const Object &current) { return mutateService(book, current); };
-    Expected<OperationOutcome> svcDone = co_await createOrUpdate(m_client, request.ctx, std::move(svc), std::move(svcMutate));
+    Expected<OperationOutcome> svcDone
+        = co_await createOrUpdate(m_client, request.ctx, std::move(svc), std::move(svcMutate));
     if (!svcDone)
         co_return conflictOr(svcDone.error());
 
@@ -103,7 +104,8 @@ QCoro::Task<ReconcileOutcome> GuestbookReconciler::reconcile(Request request)
         r.setValue(book.name(), Guestbook(book).title());
         return r.toObject();
     };
-    Expected<OperationOutcome> regDone = co_await createOrUpdate(m_client, request.ctx, std::move(registry), std::move(regMutate));
+    Expected<OperationOutcome> regDone
+        = co_await createOrUpdate(m_client, request.ctx, std::move(registry), std::move(regMutate));
     if (!regDone)
         co_return conflictOr(regDone.error());
 

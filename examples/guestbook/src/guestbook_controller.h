@@ -20,7 +20,9 @@ namespace guestbook {
 class GuestbookReconciler final : public opbench::Reconciler
 {
 public:
-    explicit GuestbookReconciler(opbench::Client *client) : m_client(client) {}
+    explicit GuestbookReconciler(opbench::Client *client)
+        : m_client(client)
+    { }
     QCoro::Task<opbench::ReconcileOutcome> reconcile(opbench::Request request) override;
 
 private:

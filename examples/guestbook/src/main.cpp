@@ -4,7 +4,4 @@
 
 #include <engine/sdk/operatormain.h>
 
-int main(int argc, char **argv)
-{
-    return opbench::runOperator(argc, argv, guestbook::definition());
-}
+int main(int argc, char **argv) { return opbench::runOperator(argc, argv, guestbook::definition()); }

@@ -20,10 +20,7 @@ QByteArray resource(const QString &path)
 
 } // namespace
 
-QByteArray crdYaml()
-{
-    return resource(QStringLiteral(":/guestbook/crd/guestbooks.webapp.example.org.yaml"));
-}
+QByteArray crdYaml() { return resource(QStringLiteral(":/guestbook/crd/guestbooks.webapp.example.org.yaml")); }
 
 opbench::OperatorDefinition definition()
 {
@@ -31,9 +28,8 @@ opbench::OperatorDefinition definition()
     def.name = QStringLiteral("guestbook");
     def.leaseName = QStringLiteral("guestbook-operator.webapp.example.org");
     def.crds = {crdYaml()};
-    def.kinds = {kGuestbookGvk,
-                 {QString(), QStringLiteral("v1"), QStringLiteral("ConfigMap")},
-                 {QString(), QStringLiteral("v1"), QStringLiteral("Service")}};
+    def.kinds = {kGuestbookGvk, {QString(), QStringLiteral("v1"), QStringLiteral("ConfigMap")},
+        {QString(), QStringLiteral("v1"), QStringLiteral("Service")}};
     def.setup = [](opbench::Manager *manager) { return setupGuestbookController(manager); };
     if (auto docs = opbench::yamlToJson(resource(QStringLiteral(":/guestbook/samples/guestbook.yaml"))))
         for (const QJsonObject &doc : *docs)

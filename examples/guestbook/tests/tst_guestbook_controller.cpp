@@ -23,7 +23,8 @@ private Q_SLOTS:
     {
         QVERIFY2(m_api.start(), qPrintable(m_api.errorString()));
         Expected<void> installed;
-        m_api.runOnServerThread([&installed](apiserver::ApiServer &s) { installed = s.installCrd(guestbook::crdYaml()); });
+        m_api.runOnServerThread(
+            [&installed](apiserver::ApiServer &s) { installed = s.installCrd(guestbook::crdYaml()); });
         QVERIFY2(installed.ok(), qPrintable(installed.ok() ? QString() : installed.error().message()));
         Expected<RestConfig> config = loadConfig(m_api.kubeconfigPath());
         QVERIFY(config.ok());
@@ -47,14 +48,15 @@ private Q_SLOTS:
         book.setTitle(QStringLiteral("Party guests"));
         book.setEntries({QStringLiteral("ada"), QStringLiteral("alan")});
         book.setPort(9090);
-        auto created = QCoro::waitFor(m_manager->restClient()->create(books(), QStringLiteral("default"), book.toObject()));
+        auto created
+            = QCoro::waitFor(m_manager->restClient()->create(books(), QStringLiteral("default"), book.toObject()));
         QVERIFY2(created.ok(), qPrintable(created.ok() ? QString() : created.error().message()));
 
-        QTRY_COMPARE_WITH_TIMEOUT(configMap(QStringLiteral("party")).value(QStringLiteral("entries")),
-                                  QStringLiteral("ada\nalan"), 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            configMap(QStringLiteral("party")).value(QStringLiteral("entries")), QStringLiteral("ada\nalan"), 15000);
         QTRY_COMPARE_WITH_TIMEOUT(servicePort(QStringLiteral("party")), 9090, 15000);
         QTRY_COMPARE_WITH_TIMEOUT(configMap(QStringLiteral("guestbook-registry")).value(QStringLiteral("party")),
-                                  QStringLiteral("Party guests"), 15000);
+            QStringLiteral("Party guests"), 15000);
         QTRY_COMPARE_WITH_TIMEOUT(phaseOf(QStringLiteral("party")), QStringLiteral("Ready"), 15000);
         const Object now = get(books(), QStringLiteral("party"));
         QVERIFY(now.finalizers().contains(guestbook::registryFinalizer()));
@@ -62,16 +64,16 @@ private Q_SLOTS:
 
     void shouldRestoreADeletedService()
     {
-        auto removed = QCoro::waitFor(m_manager->restClient()->remove(services(), QStringLiteral("default"),
-                                                                      QStringLiteral("party")));
+        auto removed = QCoro::waitFor(
+            m_manager->restClient()->remove(services(), QStringLiteral("default"), QStringLiteral("party")));
         QVERIFY(removed.ok());
         QTRY_COMPARE_WITH_TIMEOUT(servicePort(QStringLiteral("party")), 9090, 15000);
     }
 
     void shouldCleanTheRegistryBeforeTheGuestbookGoes()
     {
-        auto removed = QCoro::waitFor(m_manager->restClient()->remove(books(), QStringLiteral("default"),
-                                                                      QStringLiteral("party")));
+        auto removed = QCoro::waitFor(
+            m_manager->restClient()->remove(books(), QStringLiteral("default"), QStringLiteral("party")));
         QVERIFY(removed.ok());
         // The finalizer removed the registry entry, then let the deletion complete.
         QTRY_VERIFY_WITH_TIMEOUT(get(books(), QStringLiteral("party")).isNull(), 15000);
@@ -79,7 +81,10 @@ private Q_SLOTS:
     }
 
 private:
-    static GroupVersionResource books() { return {QStringLiteral("webapp.example.org"), QStringLiteral("v1"), QStringLiteral("guestbooks")}; }
+    static GroupVersionResource books()
+    {
+        return {QStringLiteral("webapp.example.org"), QStringLiteral("v1"), QStringLiteral("guestbooks")};
+    }
     static GroupVersionResource configMaps() { return {QString(), QStringLiteral("v1"), QStringLiteral("configmaps")}; }
     static GroupVersionResource services() { return {QString(), QStringLiteral("v1"), QStringLiteral("services")}; }
     Object get(const GroupVersionResource &gvr, const QString &name)
@@ -91,8 +96,13 @@ private:
     int servicePort(const QString &name)
     {
         const Object svc = get(services(), name);
-        return svc.isNull() ? 0 : svc.value({QLatin1String("spec"), QLatin1String("ports")}).toArray().at(0)
-                                      .toObject().value(QLatin1String("port")).toInt();
+        return svc.isNull() ? 0
+                            : svc.value({QLatin1String("spec"), QLatin1String("ports")})
+                                  .toArray()
+                                  .at(0)
+                                  .toObject()
+                                  .value(QLatin1String("port"))
+                                  .toInt();
     }
     QString phaseOf(const QString &name) { return guestbook::Guestbook(get(books(), name)).phase(); }
 
