@@ -106,6 +106,7 @@ MyApplicationStatus MyApplicationReconciler::desiredStatus(const MyApplication &
     return s;
 }
 
+// [readme-reconciler] README.md quotes the lines between these markers (tst_readme_snippet)
 QCoro::Task<ReconcileOutcome> MyApplicationReconciler::reconcile(Request request)
 {
     // Every call goes through the traced Client with locals moved in (g++ 12 mis-destroys
@@ -119,6 +120,7 @@ QCoro::Task<ReconcileOutcome> MyApplicationReconciler::reconcile(Request request
     const Object appObj = got.value();
     if (appObj.isBeingDeleted())
         co_return Result{};
+    // [readme-reconciler]
 
     Expected<bool> live = co_await ownerIsLive(request.ctx, appObj);
     if (!live)
@@ -128,6 +130,7 @@ QCoro::Task<ReconcileOutcome> MyApplicationReconciler::reconcile(Request request
         r.requeue = true; // the cache lags: try again once it caught up (with backoff)
         co_return r;
     }
+    // [readme-reconciler]
     Expected<OperationOutcome> applied = co_await ensureDeployment(request.ctx, appObj);
     if (!applied)
         co_return conflictOr(applied.error());
@@ -144,6 +147,7 @@ QCoro::Task<ReconcileOutcome> MyApplicationReconciler::reconcile(Request request
         co_return conflictOr(written.error());
     co_return Result{};
 }
+// [readme-reconciler]
 
 QCoro::Task<Expected<bool>> MyApplicationReconciler::ownerIsLive(ReconcileContext ctx, Object appObj)
 {
