@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The house habits of CONTRIBUTING.md, checked (meant for CI; installs nothing):
+#   1. format: every tracked .cpp/.h is as clang-format-14 formats it (.clang-format);
+#   2. subjects: every commit subject after the reformat commit ("Format the whole tree with
+#      clang-format 14") is at most 72 characters; in a shallow clone without that commit, every
+#      commit the clone has;
+#   3. tidy: with clang-tidy-14 (or clang-tidy) installed and build/compile_commands.json present
+#      (packaging/build.sh writes it), the .cpp files changed since the reformat commit (committed
+#      or not) have no finding of the checks in .clang-tidy; otherwise says it skipped.
+# Usage: packaging/check-style.sh         Env: OPBENCH_BUILD_DIR (default build)
+# Exit 0 when every check passes or was skipped; 1 naming each check that failed and why.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build=${OPBENCH_BUILD_DIR:-build}
+reformat_subject="Format the whole tree with clang-format 14"
+failed=()
+
+# 1. Formatting.
+if ! command -v clang-format-14 >/dev/null; then
+  echo "format: FAILED: clang-format-14 not found (Debian 12: apt-get install clang-format-14)"
+  failed+=(format)
+else
+  # One clang-format per batch of files; it names each file that differs (-Wclang-format-violations).
+  fmt_out=$(git ls-files -z -- '*.cpp' '*.h' | xargs -0 -r clang-format-14 --dry-run -Werror 2>&1 >/dev/null)
+  fmt_rc=$?
+  mapfile -t unformatted < <(sed -n 's/^\(.*\):[0-9]*:[0-9]*: error: code should be clang-formatted.*/\1/p' <<<"$fmt_out" | sort -u)
+  if [ $fmt_rc -ne 0 ] && [ ${#unformatted[@]} -eq 0 ]; then
+    echo "format: FAILED: clang-format-14 exited with $fmt_rc without naming a file:"
+    head -20 <<<"$fmt_out"
+    failed+=(format)
+  elif [ ${#unformatted[@]} -gt 0 ]; then
+    echo "format: FAILED: ${#unformatted[@]} file(s) differ from clang-format-14 (fix: clang-format-14 -i FILE):"
+    printf '  %s\n' "${unformatted[@]}"
+    failed+=(format)
+  else
+    echo "format: ok ($(git ls-files -- '*.cpp' '*.h' | wc -l) files)"
+  fi
+fi
+
+# 2. Commit subjects. The reformat commit is found by its subject (the newest one with it).
+reformat=$(git log --format='%H %s' | awk -v s="$reformat_subject" 'substr($0, 42) == s { print $1; exit }')
+if [ -n "$reformat" ]; then
+  range="$reformat..HEAD"
+  what="after ${reformat:0:7} ($reformat_subject)"
+else
+  range=HEAD
+  what="in this clone's history (the reformat commit is not in it: shallow clone?)"
+fi
+long=$(git log --format='%h %s' "$range" | while IFS= read -r line; do
+  subject=${line#* }
+  # Characters, not bytes (a subject may hold "→" or "…").
+  n=$(LC_ALL=C.UTF-8 bash -c 'printf %s "${#1}"' _ "$subject")
+  [ "$n" -gt 72 ] && printf '  %s (%d characters)\n' "$line" "$n"
+done)
+count=$(git rev-list --count "$range")
+if [ -n "$long" ]; then
+  echo "subjects: FAILED: commit subjects over 72 characters $what (put the detail in the body):"
+  echo "$long"
+  failed+=(subjects)
+else
+  echo "subjects: ok ($count commit(s) $what)"
+fi
+
+# 3. clang-tidy on the .cpp files changed since the reformat commit.
+tidy=$(command -v clang-tidy-14 || command -v clang-tidy || true)
+db=$build/compile_commands.json
+if [ -z "$tidy" ]; then
+  echo "tidy: skipped: neither clang-tidy-14 nor clang-tidy is installed"
+elif [ ! -f "$db" ]; then
+  echo "tidy: skipped: no $db (run packaging/build.sh first)"
+else
+  if [ -n "$reformat" ]; then
+    mapfile -t changed < <(git diff --name-only --diff-filter=d "$reformat" -- '*.cpp')
+  else
+    mapfile -t changed < <(git log --format= --name-only HEAD -- '*.cpp' | sort -u)
+  fi
+  checked=0 unparsed=() notindb=() findings=()
+  for f in "${changed[@]}"; do
+    [ -f "$f" ] || continue
+    if ! grep -q "\"file\": \"$PWD/$f\"" "$db"; then
+      notindb+=("$f")
+      continue
+    fi
+    out=$("$tidy" -p "$build" --quiet --extra-arg=-Wno-unknown-warning-option "$f" 2>/dev/null)
+    checked=$((checked + 1))
+    # Findings of the agreed checks; the compiler's own diagnostics are not findings.
+    hits=$(grep -E '(warning|error): .* \[[a-z]+-[a-z0-9.-]+(,[a-z0-9.-]+)*\]$' <<<"$out" | grep -v '\[clang-diagnostic-')
+    [ -n "$hits" ] && findings+=("$hits")
+    # clang 14 cannot parse everything g++ 12 compiles (e.g. structured bindings captured by a
+    # lambda): such a file is reported, not failed.
+    if grep -q '\[clang-diagnostic-error\]$' <<<"$out"; then
+      unparsed+=("$f: $(grep -m1 '\[clang-diagnostic-error\]$' <<<"$out" | sed "s|^$PWD/||")")
+    fi
+  done
+  if [ ${#notindb[@]} -gt 0 ]; then
+    echo "tidy: not in $db (not built here), not checked: ${notindb[*]}"
+  fi
+  if [ ${#unparsed[@]} -gt 0 ]; then
+    echo "tidy: clang-tidy's clang could not parse these, their findings may be incomplete:"
+    printf '  %s\n' "${unparsed[@]}"
+  fi
+  if [ ${#findings[@]} -gt 0 ]; then
+    echo "tidy: FAILED: findings in files changed ${reformat:+since ${reformat:0:7}} (.clang-tidy; $tidy -p $build FILE):"
+    printf '%s\n' "${findings[@]}" | sed "s|^$PWD/|  |"
+    failed+=(tidy)
+  else
+    echo "tidy: ok ($checked changed .cpp file(s) checked with $(basename "$tidy"))"
+  fi
+fi
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "check-style: FAILED: ${failed[*]}"
+  exit 1
+fi
+echo "check-style: ok"
