@@ -5,8 +5,9 @@
 #      clang-format 14") is at most 72 characters; in a shallow clone without that commit, every
 #      commit the clone has;
 #   3. tidy: with clang-tidy-14 (or clang-tidy) installed and build/compile_commands.json present
-#      (packaging/build.sh writes it), the .cpp files changed since the reformat commit (committed
-#      or not) have no finding of the checks in .clang-tidy; otherwise says it skipped.
+#      (packaging/build.sh writes it), clang-tidy runs on the .cpp files changed since the reformat
+#      commit (committed or not); a finding of .clang-tidy's checks located in a changed .cpp or .h
+#      fails (findings in headers nobody changed are not this change's); otherwise says it skipped.
 # Usage: packaging/check-style.sh         Env: OPBENCH_BUILD_DIR (default build)
 # Exit 0 when every check passes or was skipped; 1 naming each check that failed and why.
 set -uo pipefail
@@ -70,13 +71,13 @@ elif [ ! -f "$db" ]; then
   echo "tidy: skipped: no $db (run packaging/build.sh first)"
 else
   if [ -n "$reformat" ]; then
-    mapfile -t changed < <(git diff --name-only --diff-filter=d "$reformat" -- '*.cpp')
+    mapfile -t changed < <(git diff --name-only --diff-filter=d "$reformat" -- '*.cpp' '*.h')
   else
-    mapfile -t changed < <(git log --format= --name-only HEAD -- '*.cpp' | sort -u)
+    mapfile -t changed < <(git log --format= --name-only HEAD -- '*.cpp' '*.h' | sort -u)
   fi
   checked=0 unparsed=() notindb=() findings=()
   for f in "${changed[@]}"; do
-    [ -f "$f" ] || continue
+    [ -f "$f" ] && [ "${f%.cpp}" != "$f" ] || continue
     if ! grep -q "\"file\": \"$PWD/$f\"" "$db"; then
       notindb+=("$f")
       continue
@@ -85,7 +86,11 @@ else
     checked=$((checked + 1))
     # Findings of the agreed checks; the compiler's own diagnostics are not findings.
     hits=$(grep -E '(warning|error): .* \[[a-z]+-[a-z0-9.-]+(,[a-z0-9.-]+)*\]$' <<<"$out" | grep -v '\[clang-diagnostic-')
-    [ -n "$hits" ] && findings+=("$hits")
+    while IFS= read -r hit; do
+      file=${hit%%:*}
+      file=${file#"$PWD/"}
+      printf '%s\n' "${changed[@]}" | grep -qxF -- "$file" && findings+=("$file:${hit#*:}")
+    done <<<"$hits"
     # clang 14 cannot parse everything g++ 12 compiles (e.g. structured bindings captured by a
     # lambda): such a file is reported, not failed.
     if grep -q '\[clang-diagnostic-error\]$' <<<"$out"; then
@@ -101,7 +106,7 @@ else
   fi
   if [ ${#findings[@]} -gt 0 ]; then
     echo "tidy: FAILED: findings in files changed ${reformat:+since ${reformat:0:7}} (.clang-tidy; $tidy -p $build FILE):"
-    printf '%s\n' "${findings[@]}" | sed "s|^$PWD/|  |"
+    printf '%s\n' "${findings[@]}" | sort -u | sed 's/^/  /'
     failed+=(tidy)
   else
     echo "tidy: ok ($checked changed .cpp file(s) checked with $(basename "$tidy"))"
