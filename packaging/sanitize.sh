@@ -6,7 +6,7 @@
 #        packaging/sanitize.sh 'tst_(reflector|informer)'    the tests with those names
 # Only the selected test executables (and what they link or start) are built.
 # Not part of the README's test command: it is a second build of the tree (.ci/run runs the
-# unit and integration labels under it after the test command; see the README's Tests section).
+# unit and integration labels under it after the test command; see docs/testing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packaging/setup.sh

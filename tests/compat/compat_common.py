@@ -49,7 +49,7 @@ class Report:
         print(f"FAIL - {what}: {details}", flush=True)
 
     def known(self, what, details):
-        """A documented gap of the server (README "Known gaps"): printed, counted, not a pass."""
+        """A documented gap of the server (docs/apiserver.md, "Known gaps"): printed, counted, not a pass."""
         self.known_gaps += 1
         print(f"known gap - {what}: {details}", flush=True)
 
