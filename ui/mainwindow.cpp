@@ -241,7 +241,7 @@ void MainWindow::createStatusBar()
     m_syncLabel = add(tr("synced 0/0"), tr("Informers that finished their initial LIST"));
     m_objectsLabel = add(tr("0 objects"), tr("Objects in the informer cache"));
     m_queueLabel = add(tr("queue –"), tr("Work queue depth (ready items)"));
-    m_reconcileLabel = add(tr("rec/s –"), tr("Reconciles per second (no controller in this build yet)"));
+    m_reconcileLabel = add(tr("rec/s –"), tr("Reconciles per second, over the last 5 seconds"));
     m_leaderLabel = add(tr("leader –"), tr("Who holds the operator's leader-election Lease"));
 }
 

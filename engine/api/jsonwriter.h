@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Internal to engine/api (simdjson is a private dependency): compact JSON of strings and scalar
-// simdjson DOM elements, used by Object's packer (objectencoding.h).
+// simdjson DOM elements, used by Object's packer (objectencoding_p.h).
 
 #include <simdjson.h>
 

@@ -38,7 +38,7 @@ struct ObjectType
 // of it, published once with compare-and-swap, so concurrent readers are safe).
 //
 // Memory (see bench/objectmemory.cpp): one allocation holds this block and, right after it, the
-// packed document (objectencoding.h); apiVersion and kind point to a shared ObjectType, the
+// packed document (objectencoding_p.h); apiVersion and kind point to a shared ObjectType, the
 // namespace is interned (thousands of objects share one copy); other metadata are positions in
 // the packed document, read on demand.
 class ObjectData : public QSharedData
@@ -354,7 +354,7 @@ void readListMetadata(dom::object meta, Object::List &list)
         list.remainingItemCount = remaining;
 }
 
-// Item by item (listscanner.h): the parser holds one item at a time, not the whole page.
+// Item by item (listscanner_p.h): the parser holds one item at a time, not the whole page.
 // nullopt when the body's shape needs the whole-document parser (and its exact errors).
 // `wrap` makes an Object of a built block (Object's constructor from one is private).
 template<typename Wrap>
@@ -689,7 +689,7 @@ bool operator==(const Object &a, const Object &b)
         return true;
     if (!a.d || !b.d)
         return false;
-    // The packing is canonical (objectencoding.h): equal packed bytes ⇔ equal documents.
+    // The packing is canonical (objectencoding_p.h): equal packed bytes ⇔ equal documents.
     return a.d->packed() == b.d->packed();
 }
 

@@ -3,7 +3,7 @@
 // Object: an immutable, implicitly shared Kubernetes object.
 //
 // It keeps the whole document once, as compact JSON in a packed form (object keys, enum-like
-// values and timestamps replaced by short tokens, see objectencoding.h), plus where the metadata
+// values and timestamps replaced by short tokens, see objectencoding_p.h), plus where the metadata
 // fields sit in it. Accessors decode on each call (name(), uid(), …: a small allocation);
 // labels(), ownerReferences() and finalizers() return references, so they are decoded on their
 // first call and kept with the object from then on. Copies are a pointer copy. Editing goes

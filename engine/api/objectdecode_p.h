@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Internal to engine/api (simdjson is a private dependency): reading Object's metadata from the
-// simdjson DOM while an object is built, and from its packed text (objectencoding.h) afterwards.
+// simdjson DOM while an object is built, and from its packed text (objectencoding_p.h) afterwards.
 
 #include "engine/api/object.h"
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// RestMapper (the Scheme's REST half): kind <-> resource, namespaced or not, short names.
-// Built-in kinds are pre-registered; CRD kinds are added at run time.
+// RestMapper: client-go's RESTMapper, kind <-> resource, namespaced or not, short names, and
+// what a user types resolved as kubectl does. Built-in kinds are pre-registered
+// (withBuiltins()); CRD kinds are added at run time (crdMappings(), registerCrds()).
 
 #include "engine/api/expected.h"
 #include "engine/api/gvk.h"

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+// configureAllocator(): tunes glibc's malloc for the process's role (a controller, or an API
+// server answering large lists). Each main calls it once, first thing (runOperator(),
+// runWorkbench(), opbench-apiserver).
 
 namespace opbench {
 

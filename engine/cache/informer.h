@@ -118,7 +118,7 @@ public:
     /// namespaces, the first namespace's.
     [[nodiscard]] Reflector *reflector() const { return m_reflector.get(); }
 
-    /// A fault-injection hook (engine/sdk/fault; stale and unobserved state): decides for each
+    /// A fault-injection hook (engine/testing/fault; stale and unobserved state): decides for each
     /// delta from the reflector whether it is applied now, held back (it and every later delta,
     /// in order, until releaseHeldDeltas()) or dropped. Unset (the default): all are applied.
     enum class DeltaAction { Apply, Hold, Drop };

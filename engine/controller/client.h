@@ -87,7 +87,7 @@ public:
     /// the other replicas, even when a busy event loop has not run the elector's timers yet.
     void setWriteFence(std::function<std::optional<Status>()> fence) { m_writeFence = std::move(fence); }
     /// Called after every write with its trace record (verb, kind, key, code, resourceVersion)
-    /// and the object sent, whatever the outcome. A test-harness hook (engine/sdk/fault counts
+    /// and the object sent, whatever the outcome. A test-harness hook (engine/testing/fault counts
     /// the operator's writes with it and crashes the operator right after the i-th); one
     /// observer, empty = none.
     using WriteObserver = std::function<void(const TraceCall &call, const Object &sent)>;

@@ -6,7 +6,7 @@
 // <fields>…,"error":"…"}; console encoding with `--zap-encoder console`
 // ("2024-05-01T10:00:00.123Z\tINFO\tlogger\tmsg\t{fields}"). Levels: debug (V(1)), info (V(0)),
 // error (errors only), or N > 0 (V(N) and below). Qt messages (qDebug/qWarning…) go through the
-// same encoder with the category as logger name once installQtHandler() is called.
+// same encoder with the category as logger name once ZapSink::install() is called.
 
 #include "engine/api/expected.h"
 #include "engine/base/logger.h"

@@ -6,10 +6,10 @@
 //   OperatorDefinition def;
 //   def.name = "guestbook";
 //   def.leaseName = "guestbook-operator.example.org";
-//   def.crds = {crdYaml};                              // registered in the Scheme, installed when embedded
+//   def.crds = {crdYaml};                              // kinds mapped, installed when embedded
 //   def.kinds = {guestbookGvk, configMapGvk, serviceGvk}; // For kind first, then what it owns
 //   def.setup = [](Manager *m) { return setupGuestbookController(m); };
-//   def.samples = loadSamples("config/samples");       // created on an embedded cluster
+//   def.samples = loadObjects("config/samples").value(); // created on an embedded cluster
 
 #include "engine/api/expected.h"
 #include "engine/api/gvk.h"

@@ -9,7 +9,8 @@
 //   releases the lease once it runs; takeBack() stops it (SIGTERM: it releases) and campaigns.
 // - Real cluster: handOffToCluster() applies the CRD and packaging/manifests (clusterhandoff.h),
 //   then releases; takeBack() scales that Deployment to 0, waits for the lease, campaigns.
-// - toggleHandOff() is the toolbar's one button: take back when handed off, else hand off.
+// - The toolbar's one Hand off button (ui: MainWindow::onHandOffAction) calls takeBack() when
+//   handed off, else hands off (on a real cluster after asking for the image).
 //
 // Lives on the engine thread; the Manager is not owned (attach(nullptr) before it goes).
 

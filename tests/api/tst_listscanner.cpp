@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Lists are decoded item by item (listscanner.h) so that a page never needs a DOM of its own:
+// Lists are decoded item by item (listscanner_p.h) so that a page never needs a DOM of its own:
 // whatever the body looks like, the result must be what a whole-document parse gives, and a
 // broken body must still be reported, naming where.
 #include "engine/api/listscanner_p.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The MyApplication workloads the fault suite runs through the harness (engine/sdk/fault).
+// The MyApplication workloads the fault suite runs through the harness (engine/testing/fault).
 
 #include "engine/operator/definition.h"
 #include "engine/operator/myapplication.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// ReconcileTimeline: where each reconcile's bar goes on the Reconciles panel's time axis. Pure
+// layoutTimeline() → TimelineLayout: where each reconcile's bar goes on the Reconciles panel's time axis. Pure
 // geometry, no widgets: one lane per key or per concurrent worker slot, x from the start time,
 // width from the duration (never thinner than MinBarWidth), plus the paused/stepping periods as
 // shaded spans. The painted view (ui/widgets/reconciletimelineview) only draws what this returns.

@@ -3,7 +3,8 @@
 // EngineSession: the UI side of the engine<->UI bridge. Owns two threads: the embedded API
 // server's and the engine's (a WorkbenchEngine hosting the operator's Manager). The UI thread
 // never touches an engine object: it connects once to the engine parts' signals (immutable
-// snapshots, delivered queued) and posts intents to their slots in one hop.
+// snapshots, delivered queued) and sends intents to their slots in one hop (post(), or a
+// connect() from a UI signal, which is queued across the threads).
 //
 //   EngineSession session({});          // embedded cluster, the MyApplication operator
 //   connect(session.cacheFeed(), &CacheFeed::batch, model, &CacheTreeModel::apply);
@@ -66,8 +67,9 @@ public:
     /// not started yet, or the file cannot be written (the message names it).
     Expected<void> writeKubeconfig(const QString &path) const;
 
-    /// The engine parts, to connect to (their signals arrive queued on the UI thread). Connect
-    /// only; call their slots through post().
+    /// The engine parts, to connect to (their signals arrive queued on the UI thread). Never
+    /// call their slots directly: reach them through post() or connect a UI signal to them
+    /// (queued, since they live on the engine thread), as MainWindow does.
     const WorkbenchEngine *engine() const { return m_engine; }
     const CacheFeed *cacheFeed() const { return m_engine->cacheFeed(); }
     const QueueObserver *queue() const { return m_engine->queue(); }

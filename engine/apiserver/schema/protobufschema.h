@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// ProtobufSchema: the field tables of the Kubernetes protobuf messages the embedded server can
-// decode (field numbers as in k8s.io/api and k8s.io/apimachinery generated.proto), enough for
-// the objects kubectl's generators send (`kubectl create configmap|secret|namespace|deployment`,
-// `kubectl run`): ObjectMeta, ConfigMap, Secret, Namespace, Pod, Deployment with
-// DeploymentSpec/Strategy/Status, LabelSelector, PodTemplateSpec, PodSpec, Container (ports, env,
-// resources, volume mounts, command/args) and their small helpers.
+// Protobuf schemas (ProtobufMessage, ProtobufField): the field tables of the Kubernetes
+// messages the embedded server can decode (field numbers as in k8s.io/api and
+// k8s.io/apimachinery generated.proto), enough for the objects kubectl's generators send
+// (`kubectl create configmap|secret|namespace|deployment`, `kubectl run`): ObjectMeta,
+// ConfigMap, Secret, Namespace, Pod, Deployment with DeploymentSpec/Strategy/Status,
+// LabelSelector, PodTemplateSpec, PodSpec, Container (ports, env, resources, volume mounts,
+// command/args) and their small helpers.
 //
 // Field numbers missing from a table are skipped by the decoder; see protobufdecode.h for how
-// each FieldType maps to JSON.
+// each ProtobufFieldType maps to JSON.
 
 #include <QByteArray>
 #include <QList>
