@@ -6,9 +6,12 @@
 #      commit the clone has;
 #   3. tidy: with clang-tidy-14 (or clang-tidy) installed and build/compile_commands.json present
 #      (packaging/build.sh writes it), clang-tidy runs on the .cpp files changed since the reformat
-#      commit (committed or not); a finding of .clang-tidy's checks located in a changed .cpp or .h
-#      fails (findings in headers nobody changed are not this change's); otherwise says it skipped.
-# Usage: packaging/check-style.sh         Env: OPBENCH_BUILD_DIR (default build)
+#      commit (committed or not); a finding of .clang-tidy's checks on a line changed since then
+#      (in any .cpp or .h) fails; older findings in changed files are counted, not failed (the
+#      tree predates the rule). Otherwise it says it skipped.
+# Usage: packaging/check-style.sh
+# Env:   OPBENCH_BUILD_DIR (default build); OPBENCH_STYLE_BASE: the commit the tidy check diffs
+#        against (default the reformat commit; e.g. origin/main to check one branch's changes).
 # Exit 0 when every check passes or was skipped; 1 naming each check that failed and why.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -62,7 +65,7 @@ else
   echo "subjects: ok ($count commit(s) $what)"
 fi
 
-# 3. clang-tidy on the .cpp files changed since the reformat commit.
+# 3. clang-tidy on the .cpp files changed since the reformat commit (or OPBENCH_STYLE_BASE).
 tidy=$(command -v clang-tidy-14 || command -v clang-tidy || true)
 db=$build/compile_commands.json
 if [ -z "$tidy" ]; then
@@ -70,26 +73,50 @@ if [ -z "$tidy" ]; then
 elif [ ! -f "$db" ]; then
   echo "tidy: skipped: no $db (run packaging/build.sh first)"
 else
-  if [ -n "$reformat" ]; then
-    mapfile -t changed < <(git diff --name-only --diff-filter=d "$reformat" -- '*.cpp' '*.h')
+  base=${OPBENCH_STYLE_BASE:-$reformat}
+  if [ -n "$base" ] && ! git rev-parse -q --verify "$base^{commit}" >/dev/null; then
+    echo "tidy: FAILED: OPBENCH_STYLE_BASE=$base is not a commit here; checking since the reformat commit"
+    bad_base=1
+    base=$reformat
+  fi
+  if [ -n "$base" ]; then
+    mapfile -t changed < <(git diff --name-only --diff-filter=d "$base" -- '*.cpp' '*.h')
   else
     mapfile -t changed < <(git log --format= --name-only HEAD -- '*.cpp' '*.h' | sort -u)
   fi
-  checked=0 unparsed=() notindb=() findings=()
+  todo=() unparsed=() notindb=() findings=() older=0
+  outdir=$(mktemp -d)
+  trap 'rm -rf "$outdir"' EXIT
+  # "file:line" for every line added or changed since the base (committed or not).
+  git diff -U0 --diff-filter=d "${base:-HEAD}" -- '*.cpp' '*.h' | awk '
+    /^\+\+\+ b\// { file = substr($0, 7) }
+    /^@@/ { split($3, a, ","); start = substr(a[1], 2); n = (a[2] == "") ? 1 : a[2]
+            for (i = 0; i < n; i++) print file ":" (start + i) }' >"$outdir/changed-lines"
   for f in "${changed[@]}"; do
     [ -f "$f" ] && [ "${f%.cpp}" != "$f" ] || continue
-    if ! grep -q "\"file\": \"$PWD/$f\"" "$db"; then
-      notindb+=("$f")
-      continue
-    fi
-    out=$("$tidy" -p "$build" --quiet --extra-arg=-Wno-unknown-warning-option "$f" 2>/dev/null)
-    checked=$((checked + 1))
+    if grep -q "\"file\": \"$PWD/$f\"" "$db"; then todo+=("$f"); else notindb+=("$f"); fi
+  done
+  # One clang-tidy per file, as many at once as there are cores; outputs are read afterwards.
+  if [ ${#todo[@]} -gt 0 ]; then
+    printf '%s\0' "${todo[@]}" | xargs -0 -r -P "$(nproc)" -I{} sh -c \
+      'out="$4/$(printf %s "$3" | tr / _).out"; "$1" -p "$2" --quiet --extra-arg=-Wno-unknown-warning-option "$3" >"$out" 2>/dev/null || true' \
+      _ "$tidy" "$build" {} "$outdir"
+  fi
+  for f in "${todo[@]}"; do
+    out=$(cat "$outdir/$(printf %s "$f" | tr / _).out" 2>/dev/null)
     # Findings of the agreed checks; the compiler's own diagnostics are not findings.
     hits=$(grep -E '(warning|error): .* \[[a-z]+-[a-z0-9.-]+(,[a-z0-9.-]+)*\]$' <<<"$out" | grep -v '\[clang-diagnostic-')
     while IFS= read -r hit; do
+      [ -n "$hit" ] || continue
       file=${hit%%:*}
       file=${file#"$PWD/"}
-      printf '%s\n' "${changed[@]}" | grep -qxF -- "$file" && findings+=("$file:${hit#*:}")
+      line=${hit#*:}
+      line=${line%%:*}
+      if grep -qxF -- "$file:$line" "$outdir/changed-lines"; then
+        findings+=("$file:${hit#*:}")
+      elif printf '%s\n' "${changed[@]}" | grep -qxF -- "$file"; then
+        older=$((older + 1))
+      fi
     done <<<"$hits"
     # clang 14 cannot parse everything g++ 12 compiles (e.g. structured bindings captured by a
     # lambda): such a file is reported, not failed.
@@ -97,6 +124,7 @@ else
       unparsed+=("$f: $(grep -m1 '\[clang-diagnostic-error\]$' <<<"$out" | sed "s|^$PWD/||")")
     fi
   done
+  checked=${#todo[@]}
   if [ ${#notindb[@]} -gt 0 ]; then
     echo "tidy: not in $db (not built here), not checked: ${notindb[*]}"
   fi
@@ -104,9 +132,14 @@ else
     echo "tidy: clang-tidy's clang could not parse these, their findings may be incomplete:"
     printf '  %s\n' "${unparsed[@]}"
   fi
+  if [ "$older" -gt 0 ]; then
+    echo "tidy: $older older finding(s) in the changed files, not on changed lines (not failed)"
+  fi
   if [ ${#findings[@]} -gt 0 ]; then
-    echo "tidy: FAILED: findings in files changed ${reformat:+since ${reformat:0:7}} (.clang-tidy; $tidy -p $build FILE):"
+    echo "tidy: FAILED: findings on lines changed ${base:+since ${base:0:12}} (.clang-tidy; $tidy -p $build FILE):"
     printf '%s\n' "${findings[@]}" | sort -u | sed 's/^/  /'
+    failed+=(tidy)
+  elif [ -n "${bad_base:-}" ]; then
     failed+=(tidy)
   else
     echo "tidy: ok ($checked changed .cpp file(s) checked with $(basename "$tidy"))"
