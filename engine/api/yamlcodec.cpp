@@ -13,6 +13,7 @@
 #include <charconv>
 #include <cmath>
 #include <sstream>
+#include <vector>
 
 namespace opbench {
 
@@ -196,39 +197,130 @@ struct Converter
     }
 };
 
+// A dry run through yaml-cpp's event API, before any node is built, serves two purposes.
+//
 // yaml-cpp 0.7's LoadAll() never returns for some inputs (a document whose first token is ',':
 // ",", "--- ,", "# c\n,"): its parser reports the same empty document forever without consuming
-// anything, and the node list grows until memory runs out. A dry run through the event API,
-// bounded by the input size (every real document takes at least one byte), finds that first.
-class NoEvents final : public YAML::EventHandler
+// anything, and the node list grows until memory runs out. The dry run is bounded by the input
+// size (every real document takes at least one byte).
+//
+// yaml-cpp's node graph shares an anchored node between its aliases, but converting it to JSON
+// copies the anchored value at every alias: nine aliases of nine aliases of ... ("billion laughs",
+// CVE-2019-11253) turn a few hundred bytes into gigabytes. The dry run adds up the decoded size
+// the conversion will produce: a scalar weighs 1 + its length in bytes, a null, a sequence or a
+// mapping 1 plus its content, an alias what its anchored node weighs (so about the size of the
+// compact JSON). An alias to a node that is still open (`a: &a [*a]`) would make the conversion
+// recurse forever. Either stops the parse as soon as it is seen.
+struct ExcessiveAliasing
 {
-public:
-    void OnDocumentStart(const YAML::Mark &) override { }
-    void OnDocumentEnd() override { }
-    void OnNull(const YAML::Mark &, YAML::anchor_t) override { }
-    void OnAlias(const YAML::Mark &, YAML::anchor_t) override { }
-    void OnScalar(const YAML::Mark &, const std::string &, YAML::anchor_t, const std::string &) override { }
-    void OnSequenceStart(const YAML::Mark &, const std::string &, YAML::anchor_t, YAML::EmitterStyle::value) override {
-    }
-    void OnSequenceEnd() override { }
-    void OnMapStart(const YAML::Mark &, const std::string &, YAML::anchor_t, YAML::EmitterStyle::value) override { }
-    void OnMapEnd() override { }
+    YAML::Mark mark;
+    bool selfReference = false;
 };
 
-bool loadAllEnds(const std::string &text)
+class ExpansionCounter final : public YAML::EventHandler
+{
+public:
+    explicit ExpansionCounter(YamlExpansionBudget *budget)
+        : m_budget(budget)
+    { }
+
+    void OnDocumentStart(const YAML::Mark &) override
+    {
+        m_anchors.clear(); // yaml-cpp numbers anchors per document, from 1
+        m_open.clear();
+    }
+    void OnDocumentEnd() override { }
+    void OnNull(const YAML::Mark &mark, YAML::anchor_t anchor) override { leaf(mark, anchor, 1); }
+    void OnAlias(const YAML::Mark &mark, YAML::anchor_t anchor) override
+    {
+        if (anchor >= m_anchors.size() || m_anchors[anchor] < 0) // unknown: yaml-cpp throws first
+            throw ExcessiveAliasing{mark, true};
+        add(mark, m_anchors[anchor]);
+    }
+    void OnScalar(const YAML::Mark &mark, const std::string &, YAML::anchor_t anchor, const std::string &value) override
+    {
+        leaf(mark, anchor, 1 + qint64(value.size()));
+    }
+    void OnSequenceStart(
+        const YAML::Mark &mark, const std::string &, YAML::anchor_t anchor, YAML::EmitterStyle::value) override
+    {
+        open(mark, anchor);
+    }
+    void OnSequenceEnd() override { close(); }
+    void OnMapStart(
+        const YAML::Mark &mark, const std::string &, YAML::anchor_t anchor, YAML::EmitterStyle::value) override
+    {
+        open(mark, anchor);
+    }
+    void OnMapEnd() override { close(); }
+
+private:
+    void add(const YAML::Mark &mark, qint64 weight)
+    {
+        // Every anchored weight was at most the budget when recorded, so this cannot overflow.
+        m_budget->used += weight;
+        if (m_budget->used > m_budget->limit)
+            throw ExcessiveAliasing{mark, false};
+    }
+    void setAnchor(YAML::anchor_t anchor, qint64 weight)
+    {
+        if (anchor == YAML::NullAnchor)
+            return;
+        if (anchor >= m_anchors.size())
+            m_anchors.resize(anchor + 1, -1);
+        m_anchors[anchor] = weight;
+    }
+    void leaf(const YAML::Mark &mark, YAML::anchor_t anchor, qint64 weight)
+    {
+        add(mark, weight);
+        setAnchor(anchor, weight);
+    }
+    void open(const YAML::Mark &mark, YAML::anchor_t anchor)
+    {
+        add(mark, 1);
+        if (anchor != YAML::NullAnchor && anchor >= m_anchors.size())
+            m_anchors.resize(anchor + 1, -1); // -1 while open: an alias to it refers to itself
+        m_open.push_back({anchor, m_budget->used - 1});
+    }
+    void close()
+    {
+        if (m_open.empty())
+            return;
+        const auto [anchor, usedBefore] = m_open.back();
+        m_open.pop_back();
+        setAnchor(anchor, m_budget->used - usedBefore);
+    }
+
+    YamlExpansionBudget *m_budget;
+    std::vector<qint64> m_anchors;                         // weight per anchor id, -1 while open
+    std::vector<std::pair<YAML::anchor_t, qint64>> m_open; // open collections: anchor, used before
+};
+
+enum class DryRun { Ends, Endless };
+
+// Throws ExcessiveAliasing, or yaml-cpp's exceptions for malformed input.
+DryRun dryRun(const std::string &text, YamlExpansionBudget *budget)
 {
     std::istringstream in(text);
     YAML::Parser parser(in);
-    NoEvents events;
+    ExpansionCounter events(budget);
     for (std::size_t documents = 0; parser.HandleNextDocument(events);)
         if (++documents > text.size() + 1)
-            return false;
-    return true;
+            return DryRun::Endless;
+    return DryRun::Ends;
 }
 
 Status yamlError(const QString &detail)
 {
     return Status::badRequest(QStringLiteral("error converting YAML to JSON: ") + detail);
+}
+
+/// kube-apiserver's wording (go-yaml's) for an alias bomb; a self-referencing alias is told apart.
+Status aliasingError(const ExcessiveAliasing &e, const Converter &conv)
+{
+    if (e.selfReference)
+        return yamlError(QStringLiteral("yaml: %1: an alias refers to the node it is in").arg(conv.where(e.mark)));
+    return yamlError(QStringLiteral("yaml: document contains excessive aliasing"));
 }
 
 bool isBlank(const QByteArray &chunk)
@@ -269,10 +361,28 @@ QJsonValue resolvePlainYamlScalar(const QString &text)
     return text;
 }
 
+Expected<void> checkYamlAliasing(const QByteArray &yaml)
+{
+    YamlExpansionBudget budget = YamlExpansionBudget::forInput(yaml.size());
+    try {
+        dryRun(yaml.toStdString(), &budget);
+    } catch (const ExcessiveAliasing &e) {
+        if (e.selfReference)
+            return Status::badRequest(QStringLiteral("yaml: line %1, column %2: an alias refers to the node it is in")
+                                          .arg(e.mark.line + 1)
+                                          .arg(e.mark.column + 1));
+        return Status::badRequest(QStringLiteral("yaml: document contains excessive aliasing"));
+    } catch (const YAML::Exception &) {
+        // malformed: the caller's parse says where
+    }
+    return {};
+}
+
 Expected<QList<QJsonObject>> yamlToJson(const QByteArray &yaml)
 {
     QList<QJsonObject> out;
     int document = 0;
+    YamlExpansionBudget budget = YamlExpansionBudget::forInput(yaml.size());
     const auto chunks = splitDocuments(yaml);
     for (qsizetype ci = 0; ci < chunks.size(); ++ci) {
         const auto &[firstLine, chunk] = chunks[ci];
@@ -284,9 +394,11 @@ Expected<QList<QJsonObject>> yamlToJson(const QByteArray &yaml)
         std::vector<YAML::Node> nodes;
         try {
             const std::string text = chunk.toStdString();
-            if (!loadAllEnds(text))
+            if (dryRun(text, &budget) == DryRun::Endless)
                 return yamlError(QStringLiteral("yaml: document %1: did not find expected node content").arg(document));
             nodes = YAML::LoadAll(text);
+        } catch (const ExcessiveAliasing &e) {
+            return aliasingError(e, conv);
         } catch (const YAML::ParserException &e) {
             return yamlError(QStringLiteral("yaml: %1: %2").arg(conv.where(e.mark), QString::fromStdString(e.msg)));
         } catch (const YAML::Exception &e) {
