@@ -7,6 +7,7 @@
 #include <QSet>
 #include <QVariant>
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
@@ -106,24 +107,140 @@ QList<std::pair<int, QByteArray>> splitDocuments(const QByteArray &yaml)
     return chunks;
 }
 
-struct Converter
+// Builds one JSON value per document straight from yaml-cpp's parser events, so yaml-cpp's node
+// graph (about 80 bytes of memory per byte of dense YAML) is never built. Scalars are resolved
+// where they are used as values (a key keeps its text: `1: a` is the key "1"); an alias stands
+// for its anchored node, shared, not copied (the JSON values share their data). The dry run
+// (below) has already refused unknown anchors, aliases inside their own anchor and alias bombs.
+class JsonBuilder final : public YAML::EventHandler
 {
-    int lineOffset = 0;
-    int document = 0;
-    QString error;
+public:
+    enum class Kind { Null, Scalar, Sequence, Map };
+    struct Document
+    {
+        Kind kind = Kind::Null;
+        YAML::Mark mark;
+        QJsonValue value;
+        QString error; // the first conversion error in the document
+    };
+
+    JsonBuilder(int lineOffset, int document)
+        : m_lineOffset(lineOffset)
+        , m_document(document)
+    { }
 
     QString where(const YAML::Mark &m) const
     {
         return QStringLiteral("line %1, column %2 (document %3)")
-            .arg(m.line + 1 + lineOffset)
+            .arg(m.line + 1 + m_lineOffset)
             .arg(m.column + 1)
-            .arg(document);
+            .arg(m_document);
     }
 
-    QJsonValue scalar(const YAML::Node &n)
+    QList<Document> documents;
+
+    void OnDocumentStart(const YAML::Mark &) override
     {
-        const std::string &tag = n.Tag();
-        const QString text = QString::fromStdString(n.Scalar());
+        m_anchors.clear(); // yaml-cpp numbers anchors per document, from 1
+        m_stack.clear();
+        m_current = Document();
+        m_hasRoot = false;
+    }
+    void OnDocumentEnd() override
+    {
+        if (m_hasRoot)
+            documents.append(std::move(m_current));
+    }
+    void OnNull(const YAML::Mark &mark, YAML::anchor_t anchor) override
+    {
+        complete(Node{Kind::Null, mark, {}, QJsonValue(QJsonValue::Null), {}}, anchor);
+    }
+    void OnAlias(const YAML::Mark &, YAML::anchor_t anchor) override
+    {
+        if (anchor < m_anchors.size())
+            complete(m_anchors[anchor], YAML::NullAnchor);
+    }
+    void OnScalar(
+        const YAML::Mark &mark, const std::string &tag, YAML::anchor_t anchor, const std::string &value) override
+    {
+        complete(Node{Kind::Scalar, mark, tag, {}, QString::fromStdString(value)}, anchor);
+    }
+    void OnSequenceStart(
+        const YAML::Mark &mark, const std::string &, YAML::anchor_t anchor, YAML::EmitterStyle::value) override
+    {
+        open(false, mark, anchor);
+    }
+    void OnSequenceEnd() override
+    {
+        Frame f = pop();
+        complete(Node{Kind::Sequence, f.mark, {}, f.array, {}}, f.anchor);
+    }
+    void OnMapStart(
+        const YAML::Mark &mark, const std::string &, YAML::anchor_t anchor, YAML::EmitterStyle::value) override
+    {
+        open(true, mark, anchor);
+    }
+    void OnMapEnd() override
+    {
+        Frame f = pop();
+        if (!f.mergeSource.isUndefined())
+            merge(f.object, f.mergeSource);
+        complete(Node{Kind::Map, f.mark, {}, f.object, {}}, f.anchor);
+    }
+
+private:
+    struct Node
+    {
+        Kind kind;
+        YAML::Mark mark;
+        std::string tag;  // scalars
+        QJsonValue value; // collections and null; a scalar's is resolved where it is used
+        QString text;     // scalars
+    };
+    struct Frame
+    {
+        bool isMap = false;
+        YAML::anchor_t anchor = YAML::NullAnchor;
+        YAML::Mark mark;
+        bool quiet = false; // inside a mapping key: it is refused as a whole, nothing in it resolved
+        QJsonArray array;
+        QJsonObject object;
+        bool haveKey = false; // maps: a key is waiting for its value
+        bool skipValue = false;
+        bool mergeKey = false;
+        QString key;
+        QJsonValue mergeSource = QJsonValue(QJsonValue::Undefined);
+    };
+
+    void fail(const QString &message)
+    {
+        if (m_current.error.isEmpty())
+            m_current.error = message;
+    }
+
+    bool inKeyPosition() const { return !m_stack.empty() && m_stack.back().isMap && !m_stack.back().haveKey; }
+
+    void open(bool isMap, const YAML::Mark &mark, YAML::anchor_t anchor)
+    {
+        Frame f;
+        f.isMap = isMap;
+        f.anchor = anchor;
+        f.mark = mark;
+        f.quiet = inKeyPosition() || (!m_stack.empty() && m_stack.back().quiet);
+        m_stack.push_back(std::move(f));
+    }
+
+    Frame pop()
+    {
+        Frame f = std::move(m_stack.back());
+        m_stack.pop_back();
+        return f;
+    }
+
+    QJsonValue scalar(const Node &n)
+    {
+        const std::string &tag = n.tag;
+        const QString &text = n.text;
         if (tag == "?")
             return resolvePlainYamlScalar(text);
         if (tag == "!" || tag.empty() || tag == kStrTag || tag.rfind("tag:yaml.org,2002:", 0) != 0)
@@ -133,13 +250,13 @@ struct Converter
         const bool fits = (tag == "tag:yaml.org,2002:int" && v.isDouble())
             || (tag == "tag:yaml.org,2002:float" && v.isDouble()) || (tag == "tag:yaml.org,2002:bool" && v.isBool())
             || (tag == kNullTag && v.isNull());
-        if (!fits && error.isEmpty())
-            error = QStringLiteral("yaml: %1: cannot decode %2 as %3")
-                        .arg(where(n.Mark()), text, QString::fromStdString(tag.substr(18)));
+        if (!fits && (m_stack.empty() || !m_stack.back().quiet))
+            fail(QStringLiteral("yaml: %1: cannot decode %2 as %3")
+                     .arg(where(n.mark), text, QString::fromStdString(tag.substr(18))));
         return v;
     }
 
-    void merge(QJsonObject &into, const QJsonValue &source)
+    static void merge(QJsonObject &into, const QJsonValue &source)
     {
         const QJsonArray sources = source.isArray() ? source.toArray() : QJsonArray{source};
         for (const QJsonValue &s : sources) {
@@ -150,67 +267,79 @@ struct Converter
         }
     }
 
-    QJsonValue map(const YAML::Node &n)
+    void complete(const Node &n, YAML::anchor_t anchor)
     {
-        QJsonObject out;
-        QJsonValue mergeSource;
-        for (auto it = n.begin(); it != n.end(); ++it) {
-            if (!it->first.IsScalar()) {
-                if (error.isEmpty())
-                    error = QStringLiteral("yaml: %1: only scalar mapping keys are supported")
-                                .arg(where(it->first.Mark()));
-                continue;
-            }
-            const QString key = QString::fromStdString(it->first.Scalar());
-            if (key == QLatin1String("<<") && it->first.Tag() == "?") {
-                mergeSource = convert(it->second);
-                continue;
-            }
-            if (out.contains(key) && error.isEmpty())
-                error = QStringLiteral("yaml: %1: key %2 already set in map")
-                            .arg(where(it->first.Mark()), QLatin1Char('"') + key + QLatin1Char('"'));
-            out.insert(key, convert(it->second));
+        if (anchor != YAML::NullAnchor) {
+            if (anchor >= m_anchors.size())
+                m_anchors.resize(anchor + 1);
+            m_anchors[anchor] = n;
         }
-        if (!mergeSource.isUndefined())
-            merge(out, mergeSource);
-        return out;
+        if (m_stack.empty()) { // the document's root: only a mapping is converted (yamlToJson)
+            m_current.kind = n.kind;
+            m_current.mark = n.mark;
+            if (n.kind == Kind::Map)
+                m_current.value = n.value;
+            m_hasRoot = true;
+            return;
+        }
+        Frame &f = m_stack.back();
+        if (!f.isMap) {
+            f.array.append(n.kind == Kind::Scalar ? scalar(n) : n.value);
+            return;
+        }
+        if (!f.haveKey) {
+            f.haveKey = true;
+            f.skipValue = false;
+            f.mergeKey = false;
+            if (n.kind != Kind::Scalar) {
+                if (!f.quiet)
+                    fail(QStringLiteral("yaml: %1: only scalar mapping keys are supported").arg(where(n.mark)));
+                f.skipValue = true;
+                return;
+            }
+            f.key = n.text;
+            if (f.key == QLatin1String("<<") && n.tag == "?") {
+                f.mergeKey = true;
+                return;
+            }
+            if (f.object.contains(f.key) && !f.quiet)
+                fail(QStringLiteral("yaml: %1: key %2 already set in map")
+                         .arg(where(n.mark), QLatin1Char('"') + f.key + QLatin1Char('"')));
+            return;
+        }
+        f.haveKey = false;
+        if (f.skipValue)
+            return;
+        const QJsonValue value = n.kind == Kind::Scalar ? scalar(n) : n.value;
+        if (f.mergeKey)
+            f.mergeSource = value;
+        else
+            f.object.insert(f.key, value);
     }
 
-    QJsonValue convert(const YAML::Node &n)
-    {
-        switch (n.Type()) {
-        case YAML::NodeType::Scalar:
-            return scalar(n);
-        case YAML::NodeType::Sequence: {
-            QJsonArray arr;
-            for (const YAML::Node &child : n)
-                arr.append(convert(child));
-            return arr;
-        }
-        case YAML::NodeType::Map:
-            return map(n);
-        case YAML::NodeType::Null:
-        case YAML::NodeType::Undefined:
-            break;
-        }
-        return QJsonValue(QJsonValue::Null);
-    }
+    int m_lineOffset;
+    int m_document;
+    std::vector<Node> m_anchors;
+    std::vector<Frame> m_stack;
+    Document m_current;
+    bool m_hasRoot = false;
 };
 
 // A dry run through yaml-cpp's event API, before any node is built, serves two purposes.
 //
-// yaml-cpp 0.7's LoadAll() never returns for some inputs (a document whose first token is ',':
+// yaml-cpp 0.7's parser never ends for some inputs (a document whose first token is ',':
 // ",", "--- ,", "# c\n,"): its parser reports the same empty document forever without consuming
-// anything, and the node list grows until memory runs out. The dry run is bounded by the input
+// anything, and the document list grows until memory runs out. The dry run is bounded by the input
 // size (every real document takes at least one byte).
 //
-// yaml-cpp's node graph shares an anchored node between its aliases, but converting it to JSON
-// copies the anchored value at every alias: nine aliases of nine aliases of ... ("billion laughs",
+// Converting to JSON expands every alias into a copy of its anchored value wherever it is
+// serialized, validated or stored: nine aliases of nine aliases of ... ("billion laughs",
 // CVE-2019-11253) turn a few hundred bytes into gigabytes. The dry run adds up the decoded size
-// the conversion will produce: a scalar weighs 1 + its length in bytes, a null, a sequence or a
+// the document stands for: a scalar weighs 1 + its length in bytes, a null, a sequence or a
 // mapping 1 plus its content, an alias what its anchored node weighs (so about the size of the
-// compact JSON). An alias to a node that is still open (`a: &a [*a]`) would make the conversion
-// recurse forever. Either stops the parse as soon as it is seen.
+// compact JSON). An alias to a node that is still open (`a: &a [*a]`) would be a cycle (with
+// yaml-cpp's nodes the conversion recursed until the stack overflowed). Either stops the parse
+// as soon as it is seen.
 struct ExcessiveAliasing
 {
     YAML::Mark mark;
@@ -316,7 +445,7 @@ Status yamlError(const QString &detail)
 }
 
 /// kube-apiserver's wording (go-yaml's) for an alias bomb; a self-referencing alias is told apart.
-Status aliasingError(const ExcessiveAliasing &e, const Converter &conv)
+Status aliasingError(const ExcessiveAliasing &e, const JsonBuilder &conv)
 {
     if (e.selfReference)
         return yamlError(QStringLiteral("yaml: %1: an alias refers to the node it is in").arg(conv.where(e.mark)));
@@ -390,31 +519,36 @@ Expected<QList<QJsonObject>> yamlToJson(const QByteArray &yaml)
         if (ci == 0 && !chunk.startsWith("---") && isBlank(chunk))
             continue;
         ++document;
-        Converter conv{firstLine, document, {}};
-        std::vector<YAML::Node> nodes;
+        JsonBuilder builder(firstLine, document);
         try {
             const std::string text = chunk.toStdString();
             if (dryRun(text, &budget) == DryRun::Endless)
                 return yamlError(QStringLiteral("yaml: document %1: did not find expected node content").arg(document));
-            nodes = YAML::LoadAll(text);
+            std::istringstream in(text);
+            YAML::Parser parser(in);
+            while (parser.HandleNextDocument(builder)) { }
         } catch (const ExcessiveAliasing &e) {
-            return aliasingError(e, conv);
+            return aliasingError(e, builder);
+        } catch (const YAML::DeepRecursion &e) {
+            return yamlError(QStringLiteral("yaml: %1: nested deeper than the limit of %2 levels")
+                                 .arg(builder.where(e.mark))
+                                 .arg(e.depth()));
         } catch (const YAML::ParserException &e) {
-            return yamlError(QStringLiteral("yaml: %1: %2").arg(conv.where(e.mark), QString::fromStdString(e.msg)));
+            return yamlError(QStringLiteral("yaml: %1: %2").arg(builder.where(e.mark), QString::fromStdString(e.msg)));
         } catch (const YAML::Exception &e) {
             return yamlError(QStringLiteral("yaml: document %1: %2").arg(document).arg(QString::fromUtf8(e.what())));
         }
-        for (const YAML::Node &node : nodes) {
-            if (node.IsNull() || !node.IsDefined())
+        for (const JsonBuilder::Document &doc : std::as_const(builder.documents)) {
+            if (doc.kind == JsonBuilder::Kind::Null)
                 continue;
-            if (!node.IsMap())
+            if (doc.kind != JsonBuilder::Kind::Map)
                 return yamlError(QStringLiteral("yaml: %1: a document must be a mapping (an object), not a %2")
-                                     .arg(conv.where(node.Mark()),
-                                         node.IsSequence() ? QStringLiteral("sequence") : QStringLiteral("scalar")));
-            const QJsonValue v = conv.convert(node);
-            if (!conv.error.isEmpty())
-                return yamlError(conv.error);
-            out.append(v.toObject());
+                                     .arg(builder.where(doc.mark),
+                                         doc.kind == JsonBuilder::Kind::Sequence ? QStringLiteral("sequence")
+                                                                                 : QStringLiteral("scalar")));
+            if (!doc.error.isEmpty())
+                return yamlError(doc.error);
+            out.append(doc.value.toObject());
         }
     }
     return out;

@@ -87,6 +87,10 @@ private Q_SLOTS:
         QTest::newRow("bad int tag") << QByteArray("a: !!int abc\n") << "cannot decode abc as int";
         QTest::newRow("duplicate key") << QByteArray("a: 1\nb:\n  c: 1\n  c: 2\n")
                                        << "line 4, column 3 (document 1): key \"c\" already set in map";
+        QTest::newRow("too deep") << "a: " + QByteArray(600, '[') + QByteArray(600, ']')
+                                  << "(document 1): nested deeper than the limit of 500 levels";
+        QTest::newRow("key inside a key") << QByteArray("? [a, !!int x]\n: 1\n")
+                                          << "line 1, column 3 (document 1): only scalar mapping keys are supported";
     }
     void shouldNameLineColumnAndDocumentInErrors()
     {

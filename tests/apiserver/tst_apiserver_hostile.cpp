@@ -266,7 +266,7 @@ private Q_SLOTS:
         QVERIFY2(message(r).endsWith(QLatin1String(
                      "add up to more than 12582912 bytes (4 times the request body limit of 3145728 bytes)")),
             qPrintable(message(r)));
-        CHECK_GROWTH(memory, 64 * kMiB);
+        CHECK_GROWTH(memory, 32 * kMiB);
         checkStillServing();
     }
 
@@ -317,6 +317,7 @@ private Q_SLOTS:
             << QByteArray("application/yaml")
             << "metadata: {name: deep}\nx:\n" + QByteArray("- ").repeated(100000) + "a\n"
             << QStringLiteral("error converting YAML to JSON: yaml: ");
+        // (yaml-cpp stops at 500 levels: "... nested deeper than the limit of 500 levels")
     }
     void shouldRefuseDeepNesting()
     {
@@ -327,8 +328,7 @@ private Q_SLOTS:
         const HttpReply r = m_http.call("POST", kCms, body, contentType);
         QCOMPARE(r.code, 400);
         QVERIFY2(message(r).startsWith(messageStart), qPrintable(message(r)));
-        qInfo("%s", qPrintable(message(r).left(200)));
-        CHECK_GROWTH(memory, 64 * kMiB);
+        CHECK_GROWTH(memory, 32 * kMiB);
         checkStillServing();
     }
 
@@ -338,6 +338,7 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("body");
         QTest::addColumn<qint64>("bound");
         // Just under 3 MiB with as many nodes as fit: the costliest bodies a client may send.
+        // Measured: 12 MiB for JSON, 15 MiB for YAML (249 MiB while yaml-cpp built its node graph).
         QByteArray json = "{\"metadata\":{\"name\":\"dense-json\"},\"data\":{";
         QByteArray yaml = "metadata: {name: dense-yaml}\ndata:\n";
         for (int i = 0; json.size() < 3 * kMiB - 64; ++i)
@@ -345,8 +346,8 @@ private Q_SLOTS:
         json += "}}";
         for (int i = 0; yaml.size() < 3 * kMiB - 64; ++i)
             yaml += " " + QByteArray::number(i, 36) + ": \"\"\n";
-        QTest::newRow("JSON") << QByteArray("application/json") << json << 160 * kMiB;
-        QTest::newRow("YAML") << QByteArray("application/yaml") << yaml << 640 * kMiB;
+        QTest::newRow("JSON") << QByteArray("application/json") << json << 48 * kMiB;
+        QTest::newRow("YAML") << QByteArray("application/yaml") << yaml << 48 * kMiB;
     }
     void shouldDecodeABodyAtTheSizeLimitWithinBoundedMemory()
     {
@@ -389,7 +390,7 @@ private Q_SLOTS:
         const QList<QByteArray> replies = last.responses(1);
         QCOMPARE(replies.size(), 1);
         QCOMPARE(RawClient::code(replies.first()), 201);
-        CHECK_GROWTH(memory, 64 * kMiB);
+        CHECK_GROWTH(memory, 32 * kMiB);
         slow.clear();
         checkStillServing();
     }
@@ -428,7 +429,7 @@ private Q_SLOTS:
         qInfo("%s", replies.isEmpty() ? "closed" : replies.first().left(12).constData());
         if (!replies.isEmpty())
             QVERIFY2(codes.contains(RawClient::code(replies.first())), replies.first().left(400).constData());
-        CHECK_GROWTH(memory, 64 * kMiB);
+        CHECK_GROWTH(memory, 32 * kMiB);
         checkStillServing();
     }
 
@@ -447,7 +448,7 @@ private Q_SLOTS:
         QCOMPARE(replies.size(), kRequests);
         for (const QByteArray &reply : replies)
             QCOMPARE(RawClient::code(reply), 200);
-        CHECK_GROWTH(memory, 64 * kMiB);
+        CHECK_GROWTH(memory, 32 * kMiB);
         checkStillServing();
     }
 };
