@@ -11,8 +11,10 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <numeric>
 #include <sstream>
 #include <vector>
 
@@ -184,8 +186,8 @@ public:
     {
         Frame f = pop();
         if (!f.mergeSource.isUndefined())
-            merge(f.object, f.mergeSource);
-        complete(Node{Kind::Map, f.mark, {}, f.object, {}}, f.anchor);
+            merge(f, f.mergeSource);
+        complete(Node{Kind::Map, f.mark, {}, f.toObject(), {}}, f.anchor);
     }
 
 private:
@@ -204,7 +206,40 @@ private:
         YAML::Mark mark;
         bool quiet = false; // inside a mapping key: it is refused as a whole, nothing in it resolved
         QJsonArray array;
-        QJsonObject object;
+        // A map's entries in document order, made a QJsonObject at its end: inserting keys one by
+        // one in document order costs O(n) each (QJsonObject is a sorted array), minutes for
+        // 200,000 keys. The values wait in a QJsonArray, which stores scalars compactly.
+        std::vector<QString> keys;
+        QJsonArray values;
+        QSet<QString> keySet; // the same keys, once there are more than a few
+
+        bool has(const QString &key)
+        {
+            if (keys.size() <= 16)
+                return std::find(keys.begin(), keys.end(), key) != keys.end();
+            if (keySet.isEmpty())
+                keySet = QSet<QString>(keys.begin(), keys.end());
+            return keySet.contains(key);
+        }
+        void add(const QString &key, const QJsonValue &value)
+        {
+            keys.push_back(key);
+            values.append(value);
+            if (!keySet.isEmpty())
+                keySet.insert(key);
+        }
+        QJsonObject toObject() const
+        {
+            // Inserted in key order, each insert appends; a repeated key keeps its last value.
+            std::vector<qsizetype> order(keys.size());
+            std::iota(order.begin(), order.end(), 0);
+            std::stable_sort(
+                order.begin(), order.end(), [this](qsizetype a, qsizetype b) { return keys[a] < keys[b]; });
+            QJsonObject object;
+            for (qsizetype i : order)
+                object.insert(keys[i], values.at(i));
+            return object;
+        }
         bool haveKey = false; // maps: a key is waiting for its value
         bool skipValue = false;
         bool mergeKey = false;
@@ -256,14 +291,17 @@ private:
         return v;
     }
 
-    static void merge(QJsonObject &into, const QJsonValue &source)
+    // `<<` merge keys: what the map does not set itself comes from the merged maps, the first
+    // one that sets it.
+    static void merge(Frame &into, const QJsonValue &source)
     {
         const QJsonArray sources = source.isArray() ? source.toArray() : QJsonArray{source};
         for (const QJsonValue &s : sources) {
             const QJsonObject o = s.toObject();
-            for (auto it = o.begin(); it != o.end(); ++it)
-                if (!into.contains(it.key()))
-                    into.insert(it.key(), it.value());
+            for (auto it = o.begin(); it != o.end(); ++it) {
+                if (!into.has(it.key()))
+                    into.add(it.key(), it.value());
+            }
         }
     }
 
@@ -302,7 +340,7 @@ private:
                 f.mergeKey = true;
                 return;
             }
-            if (f.object.contains(f.key) && !f.quiet)
+            if (!f.quiet && f.has(f.key))
                 fail(QStringLiteral("yaml: %1: key %2 already set in map")
                          .arg(where(n.mark), QLatin1Char('"') + f.key + QLatin1Char('"')));
             return;
@@ -314,7 +352,7 @@ private:
         if (f.mergeKey)
             f.mergeSource = value;
         else
-            f.object.insert(f.key, value);
+            f.add(f.key, value);
     }
 
     int m_lineOffset;
@@ -425,6 +463,28 @@ private:
     std::vector<std::pair<YAML::anchor_t, qint64>> m_open; // open collections: anchor, used before
 };
 
+// yaml-cpp keeps every token of a line whose flow collections are still open (about 250 bytes
+// for each `[`): 3 MiB of `[[[[...` took 750 MB before its parser refused the depth (500).
+// Counting unclosed `[` and `{` in the raw text first (brackets in strings and comments count
+// too, so the limit is well above yaml-cpp's own) refuses that cheaply. Returns the offset
+// where the count passed the limit, or -1.
+constexpr int kMaxUnclosedFlow = 2000;
+
+qsizetype excessiveFlowNesting(const QByteArray &text)
+{
+    int open = 0;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '[' || c == '{') {
+            if (++open > kMaxUnclosedFlow)
+                return i;
+        } else if ((c == ']' || c == '}') && open > 0) {
+            --open;
+        }
+    }
+    return -1;
+}
+
 enum class DryRun { Ends, Endless };
 
 // Throws ExcessiveAliasing, or yaml-cpp's exceptions for malformed input.
@@ -493,6 +553,9 @@ QJsonValue resolvePlainYamlScalar(const QString &text)
 Expected<void> checkYamlAliasing(const QByteArray &yaml)
 {
     YamlExpansionBudget budget = YamlExpansionBudget::forInput(yaml.size());
+    if (excessiveFlowNesting(yaml) >= 0)
+        return Status::badRequest(
+            QStringLiteral("yaml: more than %1 flow collections ([ or {) open at once").arg(kMaxUnclosedFlow));
     try {
         dryRun(yaml.toStdString(), &budget);
     } catch (const ExcessiveAliasing &e) {
@@ -520,6 +583,15 @@ Expected<QList<QJsonObject>> yamlToJson(const QByteArray &yaml)
             continue;
         ++document;
         JsonBuilder builder(firstLine, document);
+        if (const qsizetype at = excessiveFlowNesting(chunk); at >= 0) {
+            const qsizetype lineStart = chunk.lastIndexOf('\n', at) + 1;
+            YAML::Mark mark;
+            mark.line = int(chunk.left(at).count('\n'));
+            mark.column = int(at - lineStart);
+            return yamlError(QStringLiteral("yaml: %1: more than %2 flow collections ([ or {) open at once")
+                                 .arg(builder.where(mark))
+                                 .arg(kMaxUnclosedFlow));
+        }
         try {
             const std::string text = chunk.toStdString();
             if (dryRun(text, &budget) == DryRun::Endless)

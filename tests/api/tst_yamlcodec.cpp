@@ -89,6 +89,8 @@ private Q_SLOTS:
                                        << "line 4, column 3 (document 1): key \"c\" already set in map";
         QTest::newRow("too deep") << "a: " + QByteArray(600, '[') + QByteArray(600, ']')
                                   << "(document 1): nested deeper than the limit of 500 levels";
+        QTest::newRow("too many open flow collections") << "a: b\nc: "
+                + QByteArray(100000, '{') << "line 2, column 2004 (document 1): more than 2000 flow collections";
         QTest::newRow("key inside a key") << QByteArray("? [a, !!int x]\n: 1\n")
                                           << "line 1, column 3 (document 1): only scalar mapping keys are supported";
     }
