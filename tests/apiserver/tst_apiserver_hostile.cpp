@@ -213,6 +213,46 @@ private Q_SLOTS:
         checkStillServing();
     }
 
+    void shouldRefuseAnAliasBombThatACustomResourceWouldKeep()
+    {
+        // A built-in drops unknown fields before anything expands the aliases; a custom resource
+        // that preserves unknown fields would store the bomb and expand it on every read.
+        const QByteArray crd = R"({"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+            "metadata":{"name":"bombs.hostile.test"},
+            "spec":{"group":"hostile.test","scope":"Namespaced","names":{"plural":"bombs","singular":"bomb","kind":"Bomb"},
+              "versions":[{"name":"v1","served":true,"storage":true,
+                "schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}})";
+        QCOMPARE(
+            m_http.call("POST", QStringLiteral("/apis/apiextensions.k8s.io/v1/customresourcedefinitions"), crd).code,
+            201);
+        const QString bombs = QStringLiteral("/apis/hostile.test/v1/namespaces/default/bombs");
+        QVERIFY(QTest::qWaitFor([&]() { return m_http.get(bombs).code == 200; }, 10000)); // once established
+        auto asBomb = [](QByteArray yaml) {
+            return yaml.replace("apiVersion: v1\nkind: ConfigMap", "apiVersion: hostile.test/v1\nkind: Bomb");
+        };
+        MemoryWatch memory;
+        const HttpReply r = m_http.call("POST", bombs, asBomb(aliasBomb(7)), "application/yaml");
+        QCOMPARE(r.code, 400);
+        QCOMPARE(message(r), kAliasing);
+        CHECK_GROWTH(memory, 16 * kMiB);
+        // Within the budget the aliases are expanded and kept: 4 levels of 8, 4,096 strings.
+        const HttpReply modest = m_http.call("POST", bombs, asBomb(aliasBomb(4, 8, "modest")), "application/yaml");
+        QCOMPARE(modest.code, 201);
+        QCOMPARE(m_http.get(bombs + QStringLiteral("/modest"))
+                     .json()
+                     .value(QLatin1String("l4"))
+                     .toArray()
+                     .at(7)
+                     .toArray()
+                     .at(7)
+                     .toArray()
+                     .at(7)
+                     .toArray()
+                     .size(),
+            8);
+        checkStillServing();
+    }
+
     void shouldRefuseASelfReferencingAlias()
     {
         // yaml-cpp builds a cycle; converting it recursed until the server's stack overflowed.
