@@ -10,8 +10,13 @@
 # Environment: OPBENCH_FUZZ_CXX (default clang++-16), OPBENCH_FUZZ_BUILD_DIR
 # (default build-fuzz), OPBENCH_FUZZ_JOBS (build parallelism, default nproc),
 # OPBENCH_FUZZ_ARGS (extra libFuzzer flags).
+# Memory blow-ups fail a run too, not only crashes: -rss_limit_mb (whole process, ASan's shadow
+# and a quarantine cut to 64 MB included) and -malloc_limit_mb (one allocation) are low enough
+# that issue 27's 400-byte YAML alias bomb (423 MB without sanitizers) is an artifact named
+# oom-*. Override with OPBENCH_FUZZ_RSS_MB / OPBENCH_FUZZ_MALLOC_MB.
 # A crash input is replayed with: build-fuzz/tests/fuzz/fuzz_<target> <file>; once fixed, copy it
-# to tests/fuzz/regressions/<target>/ so tst_fuzz_corpus replays it in every test run.
+# to tests/fuzz/regressions/<target>/ so tst_fuzz_corpus replays it in every test run (which also
+# fails an input whose peak RSS grows by more than 256 MB).
 # Not part of the README's test command (a clang build of the engine libraries: ~15 min cold).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,7 +38,9 @@ targets=$(echo "$all" | grep -E "^($only)\$" || true)
 [ -n "$targets" ] || { echo "fuzz: no target matches $only (targets: $(echo $all))"; exit 2; }
 cmake --build "$BUILD_DIR" --parallel "${OPBENCH_FUZZ_JOBS:-$(nproc)}" --target $(printf 'fuzz_%s ' $targets)
 
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1:quarantine_size_mb=64}
+rss_mb=${OPBENCH_FUZZ_RSS_MB:-768}
+malloc_mb=${OPBENCH_FUZZ_MALLOC_MB:-128}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 out="$BUILD_DIR/fuzz-out"
 summary=$(mktemp)
@@ -51,8 +58,10 @@ for t in $targets; do
   while :; do
     left=$(( end - $(date +%s) ))
     [ "$left" -gt 0 ] || break
-    # -timeout: a single input running longer than 10 s is a hang (an artifact named timeout-*).
-    "$BUILD_DIR/tests/fuzz/fuzz_$t" -max_total_time="$left" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
+    # -timeout: a single input running longer than 10 s is a hang (an artifact named timeout-*);
+    # past the RSS or single-allocation limit it is a memory blow-up (oom-*).
+    "$BUILD_DIR/tests/fuzz/fuzz_$t" -max_total_time="$left" -timeout=10 -rss_limit_mb="$rss_mb" \
+        -malloc_limit_mb="$malloc_mb" -max_len=65536 \
         -print_final_stats=1 -artifact_prefix="$out/$t/artifacts/" "${dict[@]}" ${OPBENCH_FUZZ_ARGS:-} \
         "$out/$t/corpus" "tests/fuzz/corpus/$t" >>"$log" 2>&1 || true
     n=$(grep -a 'stat::number_of_executed_units' "$log" | tail -1 | awk '{print $2}')

@@ -7,12 +7,16 @@
 #include <QSet>
 #include <QVariant>
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <numeric>
 #include <sstream>
+#include <vector>
 
 namespace opbench {
 
@@ -105,24 +109,173 @@ QList<std::pair<int, QByteArray>> splitDocuments(const QByteArray &yaml)
     return chunks;
 }
 
-struct Converter
+// Builds one JSON value per document straight from yaml-cpp's parser events, so yaml-cpp's node
+// graph (about 80 bytes of memory per byte of dense YAML) is never built. Scalars are resolved
+// where they are used as values (a key keeps its text: `1: a` is the key "1"); an alias stands
+// for its anchored node, shared, not copied (the JSON values share their data). The dry run
+// (below) has already refused unknown anchors, aliases inside their own anchor and alias bombs.
+class JsonBuilder final : public YAML::EventHandler
 {
-    int lineOffset = 0;
-    int document = 0;
-    QString error;
+public:
+    enum class Kind { Null, Scalar, Sequence, Map };
+    struct Document
+    {
+        Kind kind = Kind::Null;
+        YAML::Mark mark;
+        QJsonValue value;
+        QString error; // the first conversion error in the document
+    };
+
+    JsonBuilder(int lineOffset, int document)
+        : m_lineOffset(lineOffset)
+        , m_document(document)
+    { }
 
     QString where(const YAML::Mark &m) const
     {
         return QStringLiteral("line %1, column %2 (document %3)")
-            .arg(m.line + 1 + lineOffset)
+            .arg(m.line + 1 + m_lineOffset)
             .arg(m.column + 1)
-            .arg(document);
+            .arg(m_document);
     }
 
-    QJsonValue scalar(const YAML::Node &n)
+    QList<Document> documents;
+
+    void OnDocumentStart(const YAML::Mark &) override
     {
-        const std::string &tag = n.Tag();
-        const QString text = QString::fromStdString(n.Scalar());
+        m_anchors.clear(); // yaml-cpp numbers anchors per document, from 1
+        m_stack.clear();
+        m_current = Document();
+        m_hasRoot = false;
+    }
+    void OnDocumentEnd() override
+    {
+        if (m_hasRoot)
+            documents.append(std::move(m_current));
+    }
+    void OnNull(const YAML::Mark &mark, YAML::anchor_t anchor) override
+    {
+        complete(Node{Kind::Null, mark, {}, QJsonValue(QJsonValue::Null), {}}, anchor);
+    }
+    void OnAlias(const YAML::Mark &, YAML::anchor_t anchor) override
+    {
+        if (anchor < m_anchors.size())
+            complete(m_anchors[anchor], YAML::NullAnchor);
+    }
+    void OnScalar(
+        const YAML::Mark &mark, const std::string &tag, YAML::anchor_t anchor, const std::string &value) override
+    {
+        complete(Node{Kind::Scalar, mark, tag, {}, QString::fromStdString(value)}, anchor);
+    }
+    void OnSequenceStart(
+        const YAML::Mark &mark, const std::string &, YAML::anchor_t anchor, YAML::EmitterStyle::value) override
+    {
+        open(false, mark, anchor);
+    }
+    void OnSequenceEnd() override
+    {
+        Frame f = pop();
+        complete(Node{Kind::Sequence, f.mark, {}, f.array, {}}, f.anchor);
+    }
+    void OnMapStart(
+        const YAML::Mark &mark, const std::string &, YAML::anchor_t anchor, YAML::EmitterStyle::value) override
+    {
+        open(true, mark, anchor);
+    }
+    void OnMapEnd() override
+    {
+        Frame f = pop();
+        if (!f.mergeSource.isUndefined())
+            merge(f, f.mergeSource);
+        complete(Node{Kind::Map, f.mark, {}, f.toObject(), {}}, f.anchor);
+    }
+
+private:
+    struct Node
+    {
+        Kind kind;
+        YAML::Mark mark;
+        std::string tag;  // scalars
+        QJsonValue value; // collections and null; a scalar's is resolved where it is used
+        QString text;     // scalars
+    };
+    struct Frame
+    {
+        bool isMap = false;
+        YAML::anchor_t anchor = YAML::NullAnchor;
+        YAML::Mark mark;
+        bool quiet = false; // inside a mapping key: it is refused as a whole, nothing in it resolved
+        QJsonArray array;
+        // A map's entries in document order, made a QJsonObject at its end: inserting keys one by
+        // one in document order costs O(n) each (QJsonObject is a sorted array), minutes for
+        // 200,000 keys. The values wait in a QJsonArray, which stores scalars compactly.
+        std::vector<QString> keys;
+        QJsonArray values;
+        QSet<QString> keySet; // the same keys, once there are more than a few
+
+        bool has(const QString &key)
+        {
+            if (keys.size() <= 16)
+                return std::find(keys.begin(), keys.end(), key) != keys.end();
+            if (keySet.isEmpty())
+                keySet = QSet<QString>(keys.begin(), keys.end());
+            return keySet.contains(key);
+        }
+        void add(const QString &key, const QJsonValue &value)
+        {
+            keys.push_back(key);
+            values.append(value);
+            if (!keySet.isEmpty())
+                keySet.insert(key);
+        }
+        QJsonObject toObject() const
+        {
+            // Inserted in key order, each insert appends; a repeated key keeps its last value.
+            std::vector<qsizetype> order(keys.size());
+            std::iota(order.begin(), order.end(), 0);
+            std::stable_sort(
+                order.begin(), order.end(), [this](qsizetype a, qsizetype b) { return keys[a] < keys[b]; });
+            QJsonObject object;
+            for (qsizetype i : order)
+                object.insert(keys[i], values.at(i));
+            return object;
+        }
+        bool haveKey = false; // maps: a key is waiting for its value
+        bool skipValue = false;
+        bool mergeKey = false;
+        QString key;
+        QJsonValue mergeSource = QJsonValue(QJsonValue::Undefined);
+    };
+
+    void fail(const QString &message)
+    {
+        if (m_current.error.isEmpty())
+            m_current.error = message;
+    }
+
+    bool inKeyPosition() const { return !m_stack.empty() && m_stack.back().isMap && !m_stack.back().haveKey; }
+
+    void open(bool isMap, const YAML::Mark &mark, YAML::anchor_t anchor)
+    {
+        Frame f;
+        f.isMap = isMap;
+        f.anchor = anchor;
+        f.mark = mark;
+        f.quiet = inKeyPosition() || (!m_stack.empty() && m_stack.back().quiet);
+        m_stack.push_back(std::move(f));
+    }
+
+    Frame pop()
+    {
+        Frame f = std::move(m_stack.back());
+        m_stack.pop_back();
+        return f;
+    }
+
+    QJsonValue scalar(const Node &n)
+    {
+        const std::string &tag = n.tag;
+        const QString &text = n.text;
         if (tag == "?")
             return resolvePlainYamlScalar(text);
         if (tag == "!" || tag.empty() || tag == kStrTag || tag.rfind("tag:yaml.org,2002:", 0) != 0)
@@ -132,103 +285,231 @@ struct Converter
         const bool fits = (tag == "tag:yaml.org,2002:int" && v.isDouble())
             || (tag == "tag:yaml.org,2002:float" && v.isDouble()) || (tag == "tag:yaml.org,2002:bool" && v.isBool())
             || (tag == kNullTag && v.isNull());
-        if (!fits && error.isEmpty())
-            error = QStringLiteral("yaml: %1: cannot decode %2 as %3")
-                        .arg(where(n.Mark()), text, QString::fromStdString(tag.substr(18)));
+        if (!fits && (m_stack.empty() || !m_stack.back().quiet))
+            fail(QStringLiteral("yaml: %1: cannot decode %2 as %3")
+                     .arg(where(n.mark), text, QString::fromStdString(tag.substr(18))));
         return v;
     }
 
-    void merge(QJsonObject &into, const QJsonValue &source)
+    // `<<` merge keys: what the map does not set itself comes from the merged maps, the first
+    // one that sets it.
+    static void merge(Frame &into, const QJsonValue &source)
     {
         const QJsonArray sources = source.isArray() ? source.toArray() : QJsonArray{source};
         for (const QJsonValue &s : sources) {
             const QJsonObject o = s.toObject();
-            for (auto it = o.begin(); it != o.end(); ++it)
-                if (!into.contains(it.key()))
-                    into.insert(it.key(), it.value());
+            for (auto it = o.begin(); it != o.end(); ++it) {
+                if (!into.has(it.key()))
+                    into.add(it.key(), it.value());
+            }
         }
     }
 
-    QJsonValue map(const YAML::Node &n)
+    void complete(const Node &n, YAML::anchor_t anchor)
     {
-        QJsonObject out;
-        QJsonValue mergeSource;
-        for (auto it = n.begin(); it != n.end(); ++it) {
-            if (!it->first.IsScalar()) {
-                if (error.isEmpty())
-                    error = QStringLiteral("yaml: %1: only scalar mapping keys are supported")
-                                .arg(where(it->first.Mark()));
-                continue;
-            }
-            const QString key = QString::fromStdString(it->first.Scalar());
-            if (key == QLatin1String("<<") && it->first.Tag() == "?") {
-                mergeSource = convert(it->second);
-                continue;
-            }
-            if (out.contains(key) && error.isEmpty())
-                error = QStringLiteral("yaml: %1: key %2 already set in map")
-                            .arg(where(it->first.Mark()), QLatin1Char('"') + key + QLatin1Char('"'));
-            out.insert(key, convert(it->second));
+        if (anchor != YAML::NullAnchor) {
+            if (anchor >= m_anchors.size())
+                m_anchors.resize(anchor + 1);
+            m_anchors[anchor] = n;
         }
-        if (!mergeSource.isUndefined())
-            merge(out, mergeSource);
-        return out;
+        if (m_stack.empty()) { // the document's root: only a mapping is converted (yamlToJson)
+            m_current.kind = n.kind;
+            m_current.mark = n.mark;
+            if (n.kind == Kind::Map)
+                m_current.value = n.value;
+            m_hasRoot = true;
+            return;
+        }
+        Frame &f = m_stack.back();
+        if (!f.isMap) {
+            f.array.append(n.kind == Kind::Scalar ? scalar(n) : n.value);
+            return;
+        }
+        if (!f.haveKey) {
+            f.haveKey = true;
+            f.skipValue = false;
+            f.mergeKey = false;
+            if (n.kind != Kind::Scalar) {
+                if (!f.quiet)
+                    fail(QStringLiteral("yaml: %1: only scalar mapping keys are supported").arg(where(n.mark)));
+                f.skipValue = true;
+                return;
+            }
+            f.key = n.text;
+            if (f.key == QLatin1String("<<") && n.tag == "?") {
+                f.mergeKey = true;
+                return;
+            }
+            if (!f.quiet && f.has(f.key))
+                fail(QStringLiteral("yaml: %1: key %2 already set in map")
+                         .arg(where(n.mark), QLatin1Char('"') + f.key + QLatin1Char('"')));
+            return;
+        }
+        f.haveKey = false;
+        if (f.skipValue)
+            return;
+        const QJsonValue value = n.kind == Kind::Scalar ? scalar(n) : n.value;
+        if (f.mergeKey)
+            f.mergeSource = value;
+        else
+            f.add(f.key, value);
     }
 
-    QJsonValue convert(const YAML::Node &n)
-    {
-        switch (n.Type()) {
-        case YAML::NodeType::Scalar:
-            return scalar(n);
-        case YAML::NodeType::Sequence: {
-            QJsonArray arr;
-            for (const YAML::Node &child : n)
-                arr.append(convert(child));
-            return arr;
-        }
-        case YAML::NodeType::Map:
-            return map(n);
-        case YAML::NodeType::Null:
-        case YAML::NodeType::Undefined:
-            break;
-        }
-        return QJsonValue(QJsonValue::Null);
-    }
+    int m_lineOffset;
+    int m_document;
+    std::vector<Node> m_anchors;
+    std::vector<Frame> m_stack;
+    Document m_current;
+    bool m_hasRoot = false;
 };
 
-// yaml-cpp 0.7's LoadAll() never returns for some inputs (a document whose first token is ',':
+// A dry run through yaml-cpp's event API, before any node is built, serves two purposes.
+//
+// yaml-cpp 0.7's parser never ends for some inputs (a document whose first token is ',':
 // ",", "--- ,", "# c\n,"): its parser reports the same empty document forever without consuming
-// anything, and the node list grows until memory runs out. A dry run through the event API,
-// bounded by the input size (every real document takes at least one byte), finds that first.
-class NoEvents final : public YAML::EventHandler
+// anything, and the document list grows until memory runs out. The dry run is bounded by the input
+// size (every real document takes at least one byte).
+//
+// Converting to JSON expands every alias into a copy of its anchored value wherever it is
+// serialized, validated or stored: nine aliases of nine aliases of ... ("billion laughs",
+// CVE-2019-11253) turn a few hundred bytes into gigabytes. The dry run adds up the decoded size
+// the document stands for: a scalar weighs 1 + its length in bytes, a null, a sequence or a
+// mapping 1 plus its content, an alias what its anchored node weighs (so about the size of the
+// compact JSON). An alias to a node that is still open (`a: &a [*a]`) would be a cycle (with
+// yaml-cpp's nodes the conversion recursed until the stack overflowed). Either stops the parse
+// as soon as it is seen.
+struct ExcessiveAliasing
+{
+    YAML::Mark mark;
+    bool selfReference = false;
+};
+
+class ExpansionCounter final : public YAML::EventHandler
 {
 public:
-    void OnDocumentStart(const YAML::Mark &) override { }
-    void OnDocumentEnd() override { }
-    void OnNull(const YAML::Mark &, YAML::anchor_t) override { }
-    void OnAlias(const YAML::Mark &, YAML::anchor_t) override { }
-    void OnScalar(const YAML::Mark &, const std::string &, YAML::anchor_t, const std::string &) override { }
-    void OnSequenceStart(const YAML::Mark &, const std::string &, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    explicit ExpansionCounter(YamlExpansionBudget *budget)
+        : m_budget(budget)
+    { }
+
+    void OnDocumentStart(const YAML::Mark &) override
+    {
+        m_anchors.clear(); // yaml-cpp numbers anchors per document, from 1
+        m_open.clear();
     }
-    void OnSequenceEnd() override { }
-    void OnMapStart(const YAML::Mark &, const std::string &, YAML::anchor_t, YAML::EmitterStyle::value) override { }
-    void OnMapEnd() override { }
+    void OnDocumentEnd() override { }
+    void OnNull(const YAML::Mark &mark, YAML::anchor_t anchor) override { leaf(mark, anchor, 1); }
+    void OnAlias(const YAML::Mark &mark, YAML::anchor_t anchor) override
+    {
+        if (anchor >= m_anchors.size() || m_anchors[anchor] < 0) // unknown: yaml-cpp throws first
+            throw ExcessiveAliasing{mark, true};
+        add(mark, m_anchors[anchor]);
+    }
+    void OnScalar(const YAML::Mark &mark, const std::string &, YAML::anchor_t anchor, const std::string &value) override
+    {
+        leaf(mark, anchor, 1 + qint64(value.size()));
+    }
+    void OnSequenceStart(
+        const YAML::Mark &mark, const std::string &, YAML::anchor_t anchor, YAML::EmitterStyle::value) override
+    {
+        open(mark, anchor);
+    }
+    void OnSequenceEnd() override { close(); }
+    void OnMapStart(
+        const YAML::Mark &mark, const std::string &, YAML::anchor_t anchor, YAML::EmitterStyle::value) override
+    {
+        open(mark, anchor);
+    }
+    void OnMapEnd() override { close(); }
+
+private:
+    void add(const YAML::Mark &mark, qint64 weight)
+    {
+        // Every anchored weight was at most the budget when recorded, so this cannot overflow.
+        m_budget->used += weight;
+        if (m_budget->used > m_budget->limit)
+            throw ExcessiveAliasing{mark, false};
+    }
+    void setAnchor(YAML::anchor_t anchor, qint64 weight)
+    {
+        if (anchor == YAML::NullAnchor)
+            return;
+        if (anchor >= m_anchors.size())
+            m_anchors.resize(anchor + 1, -1);
+        m_anchors[anchor] = weight;
+    }
+    void leaf(const YAML::Mark &mark, YAML::anchor_t anchor, qint64 weight)
+    {
+        add(mark, weight);
+        setAnchor(anchor, weight);
+    }
+    void open(const YAML::Mark &mark, YAML::anchor_t anchor)
+    {
+        add(mark, 1);
+        if (anchor != YAML::NullAnchor && anchor >= m_anchors.size())
+            m_anchors.resize(anchor + 1, -1); // -1 while open: an alias to it refers to itself
+        m_open.push_back({anchor, m_budget->used - 1});
+    }
+    void close()
+    {
+        if (m_open.empty())
+            return;
+        const auto [anchor, usedBefore] = m_open.back();
+        m_open.pop_back();
+        setAnchor(anchor, m_budget->used - usedBefore);
+    }
+
+    YamlExpansionBudget *m_budget;
+    std::vector<qint64> m_anchors;                         // weight per anchor id, -1 while open
+    std::vector<std::pair<YAML::anchor_t, qint64>> m_open; // open collections: anchor, used before
 };
 
-bool loadAllEnds(const std::string &text)
+// yaml-cpp keeps every token of a line whose flow collections are still open (about 250 bytes
+// for each `[`): 3 MiB of `[[[[...` took 750 MB before its parser refused the depth (500).
+// Counting unclosed `[` and `{` in the raw text first (brackets in strings and comments count
+// too, so the limit is well above yaml-cpp's own) refuses that cheaply. Returns the offset
+// where the count passed the limit, or -1.
+constexpr int kMaxUnclosedFlow = 2000;
+
+qsizetype excessiveFlowNesting(const QByteArray &text)
+{
+    int open = 0;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '[' || c == '{') {
+            if (++open > kMaxUnclosedFlow)
+                return i;
+        } else if ((c == ']' || c == '}') && open > 0) {
+            --open;
+        }
+    }
+    return -1;
+}
+
+enum class DryRun { Ends, Endless };
+
+// Throws ExcessiveAliasing, or yaml-cpp's exceptions for malformed input.
+DryRun dryRun(const std::string &text, YamlExpansionBudget *budget)
 {
     std::istringstream in(text);
     YAML::Parser parser(in);
-    NoEvents events;
+    ExpansionCounter events(budget);
     for (std::size_t documents = 0; parser.HandleNextDocument(events);)
         if (++documents > text.size() + 1)
-            return false;
-    return true;
+            return DryRun::Endless;
+    return DryRun::Ends;
 }
 
 Status yamlError(const QString &detail)
 {
     return Status::badRequest(QStringLiteral("error converting YAML to JSON: ") + detail);
+}
+
+/// kube-apiserver's wording (go-yaml's) for an alias bomb; a self-referencing alias is told apart.
+Status aliasingError(const ExcessiveAliasing &e, const JsonBuilder &conv)
+{
+    if (e.selfReference)
+        return yamlError(QStringLiteral("yaml: %1: an alias refers to the node it is in").arg(conv.where(e.mark)));
+    return yamlError(QStringLiteral("yaml: document contains excessive aliasing"));
 }
 
 bool isBlank(const QByteArray &chunk)
@@ -269,10 +550,31 @@ QJsonValue resolvePlainYamlScalar(const QString &text)
     return text;
 }
 
+Expected<void> checkYamlAliasing(const QByteArray &yaml)
+{
+    YamlExpansionBudget budget = YamlExpansionBudget::forInput(yaml.size());
+    if (excessiveFlowNesting(yaml) >= 0)
+        return Status::badRequest(
+            QStringLiteral("yaml: more than %1 flow collections ([ or {) open at once").arg(kMaxUnclosedFlow));
+    try {
+        dryRun(yaml.toStdString(), &budget);
+    } catch (const ExcessiveAliasing &e) {
+        if (e.selfReference)
+            return Status::badRequest(QStringLiteral("yaml: line %1, column %2: an alias refers to the node it is in")
+                                          .arg(e.mark.line + 1)
+                                          .arg(e.mark.column + 1));
+        return Status::badRequest(QStringLiteral("yaml: document contains excessive aliasing"));
+    } catch (const YAML::Exception &) {
+        // malformed: the caller's parse says where
+    }
+    return {};
+}
+
 Expected<QList<QJsonObject>> yamlToJson(const QByteArray &yaml)
 {
     QList<QJsonObject> out;
     int document = 0;
+    YamlExpansionBudget budget = YamlExpansionBudget::forInput(yaml.size());
     const auto chunks = splitDocuments(yaml);
     for (qsizetype ci = 0; ci < chunks.size(); ++ci) {
         const auto &[firstLine, chunk] = chunks[ci];
@@ -280,29 +582,45 @@ Expected<QList<QJsonObject>> yamlToJson(const QByteArray &yaml)
         if (ci == 0 && !chunk.startsWith("---") && isBlank(chunk))
             continue;
         ++document;
-        Converter conv{firstLine, document, {}};
-        std::vector<YAML::Node> nodes;
+        JsonBuilder builder(firstLine, document);
+        if (const qsizetype at = excessiveFlowNesting(chunk); at >= 0) {
+            const qsizetype lineStart = chunk.lastIndexOf('\n', at) + 1;
+            YAML::Mark mark;
+            mark.line = int(chunk.left(at).count('\n'));
+            mark.column = int(at - lineStart);
+            return yamlError(QStringLiteral("yaml: %1: more than %2 flow collections ([ or {) open at once")
+                                 .arg(builder.where(mark))
+                                 .arg(kMaxUnclosedFlow));
+        }
         try {
             const std::string text = chunk.toStdString();
-            if (!loadAllEnds(text))
+            if (dryRun(text, &budget) == DryRun::Endless)
                 return yamlError(QStringLiteral("yaml: document %1: did not find expected node content").arg(document));
-            nodes = YAML::LoadAll(text);
+            std::istringstream in(text);
+            YAML::Parser parser(in);
+            while (parser.HandleNextDocument(builder)) { }
+        } catch (const ExcessiveAliasing &e) {
+            return aliasingError(e, builder);
+        } catch (const YAML::DeepRecursion &e) {
+            return yamlError(QStringLiteral("yaml: %1: nested deeper than the limit of %2 levels")
+                                 .arg(builder.where(e.mark))
+                                 .arg(e.depth()));
         } catch (const YAML::ParserException &e) {
-            return yamlError(QStringLiteral("yaml: %1: %2").arg(conv.where(e.mark), QString::fromStdString(e.msg)));
+            return yamlError(QStringLiteral("yaml: %1: %2").arg(builder.where(e.mark), QString::fromStdString(e.msg)));
         } catch (const YAML::Exception &e) {
             return yamlError(QStringLiteral("yaml: document %1: %2").arg(document).arg(QString::fromUtf8(e.what())));
         }
-        for (const YAML::Node &node : nodes) {
-            if (node.IsNull() || !node.IsDefined())
+        for (const JsonBuilder::Document &doc : std::as_const(builder.documents)) {
+            if (doc.kind == JsonBuilder::Kind::Null)
                 continue;
-            if (!node.IsMap())
+            if (doc.kind != JsonBuilder::Kind::Map)
                 return yamlError(QStringLiteral("yaml: %1: a document must be a mapping (an object), not a %2")
-                                     .arg(conv.where(node.Mark()),
-                                         node.IsSequence() ? QStringLiteral("sequence") : QStringLiteral("scalar")));
-            const QJsonValue v = conv.convert(node);
-            if (!conv.error.isEmpty())
-                return yamlError(conv.error);
-            out.append(v.toObject());
+                                     .arg(builder.where(doc.mark),
+                                         doc.kind == JsonBuilder::Kind::Sequence ? QStringLiteral("sequence")
+                                                                                 : QStringLiteral("scalar")));
+            if (!doc.error.isEmpty())
+                return yamlError(doc.error);
+            out.append(doc.value.toObject());
         }
     }
     return out;

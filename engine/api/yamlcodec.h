@@ -8,6 +8,20 @@
 // null; everything else, and every quoted or block scalar, is a string; `!!str`, `!!int`,
 // `!!float`, `!!bool` and `!!null` tags are honoured; `<<` merge keys are applied.
 // Writing quotes every string that would read back as something else.
+//
+// The JSON is built from yaml-cpp's parser events, never from its node graph (which takes about
+// 80 bytes of memory per byte of dense YAML); an alias shares its anchored value. Nesting deeper
+// than yaml-cpp's limit (500 levels) is a 400 saying so.
+//
+// Aliases are expanded under a budget ("billion laughs", CVE-2019-11253): before any node is
+// built, a dry run of the parser adds up the decoded size the input expands to (a scalar weighs
+// 1 + its length in bytes, a null, sequence or mapping 1 plus its content, an alias what its
+// anchored node weighs: about the size of the compact JSON) and refuses input that would decode
+// into more than YamlExpansionBudget::forInput() allows (4 times its size, at least 256 KiB),
+// with kube-apiserver's 400 `error converting YAML to JSON: yaml: document contains excessive
+// aliasing`. go-yaml (kube-apiserver's parser) instead bounds the share of decoded nodes that
+// come from aliases (99% up to 400,000 nodes, 10% from 4,000,000); a bound on size relative to the
+// input keeps a request's decoded size within a fixed multiple of the request size limit.
 
 #include "engine/api/expected.h"
 
@@ -15,7 +29,30 @@
 #include <QJsonObject>
 #include <QList>
 
+#include <QtGlobal>
+
 namespace opbench {
+
+/// How much decoded size (in the weight units above, about bytes of compact JSON) a YAML input
+/// may expand to, and how much of it has been used.
+struct YamlExpansionBudget
+{
+    /// Any input may decode to this much, however small.
+    static constexpr qint64 kMinimum = 256 * 1024;
+    /// ... and to this many times its own size.
+    static constexpr qint64 kRatio = 4;
+
+    qint64 limit = kMinimum;
+    qint64 used = 0;
+
+    static YamlExpansionBudget forInput(qint64 inputBytes) { return {qMax(kMinimum, kRatio * inputBytes), 0}; }
+};
+
+/// The dry run of yamlToJson() on its own, for code that builds yaml-cpp nodes itself (the
+/// kubeconfig reader): a 400 `yaml: document contains excessive aliasing` when `yaml` expands past
+/// YamlExpansionBudget::forInput(yaml.size()) or an alias refers to the node it is in; success
+/// otherwise, malformed YAML included (the caller's own parse reports that).
+Expected<void> checkYamlAliasing(const QByteArray &yaml);
 
 /// Parses a (multi-document) YAML file into one JSON object per non-empty document.
 /// Errors are BadRequest Statuses naming the 1-based line and column and the 1-based document

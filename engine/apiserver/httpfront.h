@@ -12,13 +12,11 @@
 #include "engine/apiserver/handlers/accessreview.h"
 #include "engine/apiserver/handlers/discovery.h"
 #include "engine/apiserver/handlers/resourcehandler.h"
+#include "engine/apiserver/http/limits.h"
 
 #include <QAbstractHttpServer>
 
 namespace opbench::apiserver {
-
-/// Request bodies above this size are refused with 413.
-inline constexpr qsizetype kMaxRequestBodyBytes = 3 * 1024 * 1024;
 
 class HttpFront : public QAbstractHttpServer
 {

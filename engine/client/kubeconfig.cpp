@@ -2,6 +2,8 @@
 // Kubeconfig parsing and merging (yaml-cpp stays private to this file).
 #include "engine/client/kubeconfig.h"
 
+#include "engine/api/yamlcodec.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -206,6 +208,9 @@ Expected<Kubeconfig> Kubeconfig::parse(const QByteArray &yaml, const QString &fi
 {
     Kubeconfig kc;
     kc.files << file;
+    // An alias bomb is refused before yaml-cpp builds its nodes (yamlcodec.h).
+    if (auto ok = checkYamlAliasing(yaml); !ok)
+        return configError(QStringLiteral("kubeconfig %1: %2").arg(file, ok.error().message()));
     try {
         const YAML::Node root = YAML::Load(yaml.toStdString());
         Parser(file, baseDir).document(root, kc);

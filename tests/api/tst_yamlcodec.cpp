@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/api/yamlcodec.h"
+#include "tests/support/aliasbomb.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -86,6 +87,12 @@ private Q_SLOTS:
         QTest::newRow("bad int tag") << QByteArray("a: !!int abc\n") << "cannot decode abc as int";
         QTest::newRow("duplicate key") << QByteArray("a: 1\nb:\n  c: 1\n  c: 2\n")
                                        << "line 4, column 3 (document 1): key \"c\" already set in map";
+        QTest::newRow("too deep") << "a: " + QByteArray(600, '[') + QByteArray(600, ']')
+                                  << "(document 1): nested deeper than the limit of 500 levels";
+        QTest::newRow("too many open flow collections") << "a: b\nc: "
+                + QByteArray(100000, '{') << "line 2, column 2004 (document 1): more than 2000 flow collections";
+        QTest::newRow("key inside a key") << QByteArray("? [a, !!int x]\n: 1\n")
+                                          << "line 1, column 3 (document 1): only scalar mapping keys are supported";
     }
     void shouldNameLineColumnAndDocumentInErrors()
     {
@@ -107,6 +114,81 @@ private Q_SLOTS:
         QCOMPARE(d.value(QLatin1String("x")).toInt(), 1);
         QCOMPARE(d.value(QLatin1String("y")).toInt(), 3);
         QVERIFY(!d.contains(QLatin1String("<<")));
+    }
+
+    void shouldRefuseAliasBombsBeforeBuildingThem_data()
+    {
+        QTest::addColumn<QByteArray>("yaml");
+        QTest::newRow("issue 27: 7 levels of 9") << opbench::testing::aliasBomb(7);
+        QTest::newRow("8 levels of 9") << opbench::testing::aliasBomb(8);
+        QTest::newRow("64 levels of 2") << opbench::testing::aliasBomb(64, 2);
+        // Just past the minimum allowance: 10 levels of 4 "lol" = 4^10 strings of weight 4.
+        QTest::newRow("4 MiB from 400 bytes") << opbench::testing::aliasBomb(10, 4);
+        // The budget covers the whole stream, not each document.
+        QByteArray stream;
+        for (int i = 0; i < 40; ++i)
+            stream += "---\n" + opbench::testing::aliasBomb(5, 6, "doc" + QByteArray::number(i));
+        QTest::newRow("40 documents of 31 KiB each") << stream;
+        QTest::newRow("merge keys") << QByteArray("a: &a {x: lollollollollollollollollol, y: lollollollollollol}\n"
+                                                  "b: &b {<<: [*a], c: [*a,*a,*a,*a,*a,*a,*a,*a]}\n"
+                                                  "c: &c [*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c]\n"
+                                                  "e: &e [*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e,*e,*e]\n");
+    }
+    void shouldRefuseAliasBombsBeforeBuildingThem()
+    {
+        QFETCH(QByteArray, yaml);
+        const auto docs = yamlToJson(yaml);
+        QVERIFY(!docs.ok());
+        QCOMPARE(docs.error().code(), 400);
+        QCOMPARE(docs.error().message(),
+            QStringLiteral("error converting YAML to JSON: yaml: document contains excessive aliasing"));
+        QVERIFY(!checkYamlAliasing(yaml).ok());
+    }
+
+    void shouldExpandAliasesWithinTheBudget()
+    {
+        // 5 levels of 8: 32,768 strings, about 150 KiB decoded from 280 bytes (under the 256 KiB
+        // minimum allowance).
+        const QByteArray fiveOfEight = opbench::testing::aliasBomb(5, 8);
+        const auto docs = yamlToJson(fiveOfEight);
+        QVERIFY2(docs.ok(), docs.ok() ? "" : qPrintable(docs.error().message()));
+        QCOMPARE(docs->first().value(QLatin1String("l5")).toArray().size(), 8);
+        QCOMPARE(docs->first().value(QLatin1String("l5")).toArray().at(7).toArray().at(7).toArray().size(), 8);
+        QVERIFY(checkYamlAliasing(fiveOfEight).ok());
+        // A file past the minimum allowance, without aliases, is never near its budget (4 times
+        // its size): 400 lines of 1000 characters.
+        QByteArray big = "items:\n";
+        for (int i = 0; i < 400; ++i)
+            big += "- " + QByteArray(1000, 'a' + char(i % 26)) + "\n";
+        const auto bigDocs = yamlToJson(big);
+        QVERIFY2(bigDocs.ok(), bigDocs.ok() ? "" : qPrintable(bigDocs.error().message()));
+        QCOMPARE(bigDocs->first().value(QLatin1String("items")).toArray().size(), 400);
+        // ... nor one whose aliases repeat a block a few times.
+        const auto repeated = yamlToJson(big
+            + "again: &again [x]\ncopies: [*again, *again]\n"
+              "three: &three {a: *again, b: *again}\nmore: [*three, *three, *three]\n");
+        QVERIFY2(repeated.ok(), repeated.ok() ? "" : qPrintable(repeated.error().message()));
+    }
+
+    void shouldRefuseAnAliasInsideItsOwnAnchor_data()
+    {
+        QTest::addColumn<QByteArray>("yaml");
+        QTest::addColumn<QString>("where");
+        QTest::newRow("sequence") << QByteArray("a: &a [1, *a]\n") << QStringLiteral("line 1, column 11");
+        QTest::newRow("mapping") << QByteArray("x: 1\na: &a\n  b: *a\n") << QStringLiteral("line 3, column 6");
+        QTest::newRow("merge key") << QByteArray("a: &a\n  <<: *a\n") << QStringLiteral("line 2, column 7");
+    }
+    void shouldRefuseAnAliasInsideItsOwnAnchor()
+    {
+        // yaml-cpp builds a cycle for these; converting it recursed until the stack overflowed.
+        QFETCH(QByteArray, yaml);
+        QFETCH(QString, where);
+        const auto docs = yamlToJson(yaml);
+        QVERIFY(!docs.ok());
+        QCOMPARE(docs.error().code(), 400);
+        QCOMPARE(docs.error().message(),
+            QStringLiteral("error converting YAML to JSON: yaml: %1 (document 1): an alias refers to the node it is in")
+                .arg(where));
     }
 
     void shouldQuoteStringsThatWouldChangeType_data()

@@ -3,6 +3,7 @@
 #include "engine/apiserver/apply/jsonpatch.h"
 #include "engine/apiserver/apply/patch.h"
 #include "engine/apiserver/apply/strategicmerge.h"
+#include "engine/apiserver/http/limits.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -153,6 +154,49 @@ private Q_SLOTS:
         QVERIFY(!r.ok());
         QCOMPARE(r.error().code(), 413);
         QCOMPARE(r.error().reason(), QStringLiteral("RequestEntityTooLarge"));
+    }
+
+    void shouldBoundWhatCopiesAddUpTo()
+    {
+        // Each `copy` of /spec into itself doubles the document: 60 such operations (3 KB of
+        // patch) would make 2^60 copies of the seed. Values are shared while patching, so the
+        // harm comes later (validation, storage, the response); the copies are refused once
+        // they add up to kMaxDecodedBytes (limits.h).
+        QJsonArray ops;
+        for (int i = 0; i < 60; ++i)
+            ops.append(QJsonObject{{QStringLiteral("op"), QStringLiteral("copy")},
+                {QStringLiteral("from"), QStringLiteral("/spec")},
+                {QStringLiteral("path"), QStringLiteral("/spec/c%1").arg(i)}});
+        const QJsonObject seed{{QStringLiteral("spec"), QJsonObject{{QStringLiteral("x"), QString(1000, u'x')}}}};
+        const auto r = applyJsonPatch(seed, ops);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().code(), 413);
+        QCOMPARE(r.error().message(),
+            QStringLiteral("the values copied by JSON patch operations 0 to 13 add up to more than 12582912 bytes "
+                           "(4 times the request body limit of 3145728 bytes)"));
+        // A few copies of a small value are fine.
+        ops = QJsonArray();
+        for (int i = 0; i < 8; ++i)
+            ops.append(QJsonObject{{QStringLiteral("op"), QStringLiteral("copy")},
+                {QStringLiteral("from"), QStringLiteral("/spec")},
+                {QStringLiteral("path"), QStringLiteral("/spec/c%1").arg(i)}});
+        const auto fine = applyJsonPatch(seed, ops);
+        QVERIFY(fine.ok());
+        QVERIFY(decodedSize(*fine, kMaxDecodedBytes) > 256 * 1000);
+    }
+
+    void shouldMeasureDecodedSizeAsCompactJson_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::newRow("empty") << QByteArray("{}");
+        QTest::newRow("strings") << QByteArray("{\"a\":\"xyz\",\"bb\":[\"\",\"q\"],\"c\":{}}");
+        QTest::newRow("literals") << QByteArray("{\"t\":true,\"f\":false,\"n\":null,\"a\":[]}");
+    }
+    void shouldMeasureDecodedSizeAsCompactJson()
+    {
+        QFETCH(QByteArray, json);
+        QCOMPARE(decodedSize(obj(json), 1000), json.size());
+        QVERIFY(decodedSize(obj(json), 3) > 3 || json.size() <= 3);
     }
 
     void shouldStrategicMerge_data()

@@ -4,6 +4,7 @@
 #include "engine/client/kubeconfig.h"
 #include "engine/client/restconfig.h"
 #include "tests/client/testutil.h"
+#include "tests/support/aliasbomb.h"
 
 #include <QDir>
 #include <QFile>
@@ -165,6 +166,21 @@ private Q_SLOTS:
         // The flow sequence opened on line 7 is never closed: yaml-cpp reports line 8 (the
         // first line after it); either way the line is 1-based and names the broken spot.
         QVERIFY2(msg.contains(QStringLiteral(" line 7:")) || msg.contains(QStringLiteral(" line 8:")), qPrintable(msg));
+    }
+
+    void shouldRefuseAnAliasBomb()
+    {
+        // The same alias budget as every YAML read (yamlcodec.h), checked before yaml-cpp builds
+        // the nodes; here the bomb sits in fields the reader does not even look at.
+        QTemporaryDir dir;
+        const QString p = writeFile(dir.path(), QStringLiteral("bomb.yaml"),
+            "apiVersion: v1\nkind: Config\ncurrent-context: x\nclusters: []\npreferences:\n  "
+                + opbench::testing::aliasBomb(8).replace("\n", "\n  "));
+        Expected<Kubeconfig> kc = Kubeconfig::loadFile(p);
+        QVERIFY(!kc.ok());
+        QCOMPARE(
+            kc.error().message(), QStringLiteral("kubeconfig %1: yaml: document contains excessive aliasing").arg(p));
+        QCOMPARE(kc.error().reason(), QString::fromLatin1(StatusReason::ConfigError));
     }
 
     void shouldNameLineOfAWronglyTypedField()

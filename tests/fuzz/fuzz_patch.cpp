@@ -6,10 +6,12 @@
 // Invariants: merge patches are idempotent (RFC 7386); a strategic merge patch with no lists and
 // no directives gives the merge patch's result; no `$` directive survives a strategic merge;
 // a JSON patch of only `test` operations leaves the document as it was; JSON pointers survive
-// escaping.
+// escaping; what a patch produces is at most kMaxDecodedBytes larger than the object and the body
+// together (limits.h: JSON patch `copy` operations could otherwise double it each).
 #include "engine/apiserver/apply/jsonpatch.h"
 #include "engine/apiserver/apply/patch.h"
 #include "engine/apiserver/apply/strategicmerge.h"
+#include "engine/apiserver/http/limits.h"
 #include "tests/fuzz/fuzzsupport.h"
 #include "tests/fuzz/fuzztarget.h"
 
@@ -106,6 +108,9 @@ OPBENCH_FUZZ_TARGET(patch)(const std::uint8_t *data, std::size_t size)
     const Expected<QJsonObject> dispatched = applyPatch(kind, live, body, custom);
     if (!dispatched)
         FUZZ_CHECK(dispatched.error().code() >= 400 && dispatched.error().code() < 500, dispatched.error().message());
+    const qint64 bound = decodedSize(live, kMaxDecodedBytes) + body.size() + kMaxDecodedBytes;
+    if (dispatched)
+        FUZZ_CHECK(decodedSize(*dispatched, bound) <= bound, QString::fromUtf8(body.left(2000)));
 
     const Expected<QJsonValue> patch = parsePatchBody(body);
     if (!patch)
@@ -146,6 +151,8 @@ OPBENCH_FUZZ_TARGET(patch)(const std::uint8_t *data, std::size_t size)
             }
         }
         const Expected<QJsonObject> applied = applyJsonPatch(live, *patch);
+        if (applied)
+            FUZZ_CHECK(decodedSize(*applied, bound) <= bound, text(*patch).left(2000));
         if (applied && onlyTests)
             FUZZ_CHECK(*applied == live, text(*patch));
     }

@@ -4,6 +4,10 @@
 // seeds and crash inputs are replayed by the ordinary test command, without clang.
 // A crash or a broken invariant aborts the process (the file being replayed is printed first);
 // a target with no corpus, or a corpus folder naming no target, is a failure too.
+// An input that makes the process's peak resident size grow by more than
+// OPBENCH_FUZZ_REPLAY_RSS_MB (default 256; what libFuzzer's -rss_limit_mb catches in
+// packaging/fuzz.sh) fails too: memory blow-ups such as YAML alias bombs are bugs even when
+// nothing crashes. Not checked under AddressSanitizer (its quarantine keeps freed memory).
 //
 // Usage: tst_fuzz_corpus [target-regex] [file...]   (files: replayed through the one target)
 #include "tests/fuzz/fuzztarget.h"
@@ -15,6 +19,14 @@
 #include <QRegularExpression>
 
 #include <cstdio>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define OPBENCH_REPLAY_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define OPBENCH_REPLAY_ASAN 1
+#endif
+#endif
 
 namespace {
 
@@ -32,6 +44,35 @@ void quietHandler(QtMsgType type, const QMessageLogContext &, const QString &msg
     }
 }
 
+qint64 statusKiB(const char *field)
+{
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : f.readAll().split('\n'))
+        if (line.startsWith(field))
+            return line.mid(qstrlen(field)).trimmed().split(' ').value(0).toLongLong();
+    return -1;
+}
+
+/// Resets the kernel's peak-RSS mark (VmHWM) to the current RSS; false where that is not possible.
+bool resetPeakRss()
+{
+#ifdef OPBENCH_REPLAY_ASAN
+    return false;
+#else
+    QFile clear(QStringLiteral("/proc/self/clear_refs"));
+    return clear.open(QIODevice::WriteOnly) && clear.write("5") == 1;
+#endif
+}
+
+qint64 rssLimitKiB()
+{
+    bool ok = false;
+    const qint64 mb = qEnvironmentVariableIntValue("OPBENCH_FUZZ_REPLAY_RSS_MB", &ok);
+    return (ok && mb > 0 ? mb : 256) * 1024;
+}
+
 int replay(const QString &target, opbench::fuzz::TargetFn fn, const QString &path)
 {
     QFile f(path);
@@ -42,7 +83,17 @@ int replay(const QString &target, opbench::fuzz::TargetFn fn, const QString &pat
     const QByteArray data = f.readAll();
     std::fprintf(stderr, "%s %s (%lld bytes)\n", qPrintable(target), qPrintable(path), qlonglong(data.size()));
     std::fflush(stderr);
+    const bool measured = resetPeakRss();
+    const qint64 before = statusKiB("VmRSS:");
     fn(reinterpret_cast<const std::uint8_t *>(data.constData()), std::size_t(data.size()));
+    if (measured && before > 0) {
+        const qint64 grown = statusKiB("VmHWM:") - before;
+        if (grown > rssLimitKiB()) {
+            std::fprintf(stderr, "FAIL %s: peak RSS grew by %lld MiB (limit %lld MiB, OPBENCH_FUZZ_REPLAY_RSS_MB)\n",
+                qPrintable(path), grown / 1024, rssLimitKiB() / 1024);
+            return 1;
+        }
+    }
     return 0;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/apiserver/apply/jsonpatch.h"
 
+#include "engine/apiserver/http/limits.h"
+
 #include <QJsonArray>
 
 namespace opbench::apiserver {
@@ -219,8 +221,19 @@ Expected<QJsonObject> applyJsonPatch(const QJsonObject &document, const QJsonVal
         decoded.append(std::move(op).value());
     }
     QJsonValue doc = document;
+    // `copy` is the one operation that grows the document by more than the patch's own bytes
+    // (each can double it): what the copies add up to is bounded like a decoded body (limits.h).
+    qint64 copied = 0;
     for (qsizetype i = 0; i < decoded.size(); ++i) {
         const Op &op = decoded.at(i);
+        if (op.op == QLatin1String("copy")) {
+            if (const auto src = valueAt(doc, op.fromTokens)) {
+                copied += decodedSize(*src, kMaxDecodedBytes - copied);
+                if (copied > kMaxDecodedBytes)
+                    return decodedTooLarge(
+                        QStringLiteral("the values copied by JSON patch operations 0 to %1 add up to").arg(i));
+            }
+        }
         const QString err = applyOp(doc, op);
         if (!err.isEmpty())
             return Status(422, QString::fromLatin1(StatusReason::Invalid),

@@ -18,8 +18,10 @@ inline constexpr int kMaxJsonPatchOperations = 10000;
 /// move, copy, test; paths are JSON pointers with `~0`/`~1` escapes and `-` to append).
 /// Errors: a patch that is not an array, or an operation that is malformed (unknown op, missing
 /// `path`/`value`/`from`, a pointer not starting with '/') → 400 BadRequest; more than
-/// kMaxJsonPatchOperations operations → 413; an operation that does not apply (missing path,
-/// index out of range, failed `test`) → 422 Invalid naming the operation index, op and path.
+/// kMaxJsonPatchOperations operations → 413; `copy` operations whose copied values add up to
+/// more than kMaxDecodedBytes (http/limits.h) → 413 naming the limit; an operation that does not
+/// apply (missing path, index out of range, failed `test`) → 422 Invalid naming the operation
+/// index, op and path.
 /// The document is patched as a whole: on error nothing of it is returned.
 Expected<QJsonObject> applyJsonPatch(const QJsonObject &document, const QJsonValue &patch);
 

@@ -6,6 +6,7 @@
 #include "engine/apiserver/apply/fieldmanager.h"
 #include "engine/apiserver/apply/patch.h"
 #include "engine/apiserver/controllers/crdcontroller.h"
+#include "engine/apiserver/http/limits.h"
 #include "engine/apiserver/validation/builtindecode.h"
 #include "engine/apiserver/validation/conversion.h"
 #include "engine/apiserver/validation/fieldvalidation.h"
@@ -143,6 +144,8 @@ void ResourceHandler::create(const Request &r, const RequestInfo &info, const Re
     auto body = decodeBody(r);
     if (!body)
         return resp.sendStatus(body.error());
+    if (auto ok = checkDecodedSize(*body, QStringLiteral("the request body")); !ok)
+        return resp.sendStatus(ok.error());
     auto checked = checkKind(type, *body);
     if (!checked)
         return resp.sendStatus(checked.error());
@@ -175,6 +178,8 @@ void ResourceHandler::update(const Request &r, const RequestInfo &info, const Re
     auto body = decodeBody(r);
     if (!body)
         return resp.sendStatus(body.error());
+    if (auto ok = checkDecodedSize(*body, QStringLiteral("the request body")); !ok)
+        return resp.sendStatus(ok.error());
     auto checked = checkKind(type, *body);
     if (!checked)
         return resp.sendStatus(checked.error());
@@ -227,6 +232,8 @@ void ResourceHandler::patch(const Request &r, const RequestInfo &info, const Res
     }
     if (!patched)
         return resp.sendStatus(patched.error());
+    if (auto ok = checkDecodedSize(*patched, QStringLiteral("the patched object")); !ok)
+        return resp.sendStatus(ok.error());
     Responder::Headers warnings;
     if (auto ok = validateFields(r, type, QStringLiteral("PatchOptions"), *patched, &warnings); !ok)
         return resp.sendStatus(ok.error());
