@@ -63,14 +63,8 @@ QString render(QByteArray text, const Names &n)
     return s;
 }
 
-} // namespace
-
-int main(int argc, char **argv)
+void addOptions(QCommandLineParser &p)
 {
-    QCoreApplication app(argc, argv);
-    QCoreApplication::setApplicationName(QStringLiteral("opbench-init"));
-    QCoreApplication::setApplicationVersion(opbench::version());
-    QCommandLineParser p;
     // --version is the API version (kubebuilder's flag), so there is no "print the version" option:
     // the description names it.
     p.setApplicationDescription(
@@ -92,27 +86,11 @@ int main(int argc, char **argv)
     });
     p.addPositionalArgument(
         QStringLiteral("dir"), QStringLiteral("Where to write the project (default: the current folder)."));
-    p.process(app);
+}
 
-    const QRegularExpression dnsLabel(QStringLiteral("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"));
-    const QRegularExpression dnsName(
-        QStringLiteral("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"));
-    const QRegularExpression apiVersion(QStringLiteral("^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$"));
-    const QRegularExpression kindName(QStringLiteral("^[A-Z][A-Za-z0-9]*$"));
-    const QString domain = p.value(QStringLiteral("domain"));
-    const QString group = p.value(QStringLiteral("group"));
-    const QString version = p.value(QStringLiteral("version"));
-    const QString kind = p.value(QStringLiteral("kind"));
-    for (const QString &error :
-        {check(domain, QStringLiteral("domain"), dnsName, QStringLiteral("a DNS name such as example.org")),
-            check(group, QStringLiteral("group"), dnsLabel, QStringLiteral("a DNS label such as webapp")),
-            check(version, QStringLiteral("version"), apiVersion, QStringLiteral("v1, v1alpha1, v2beta3, …")),
-            check(kind, QStringLiteral("kind"), kindName, QStringLiteral("UpperCamelCase such as Guestbook"))})
-        if (!error.isEmpty())
-            return fail(error);
-
-    const QString dirArg = p.positionalArguments().value(0, QStringLiteral("."));
-    const QDir dir(QDir::current().absoluteFilePath(dirArg));
+/// 0 when `dir` may be scaffolded into (absent or empty), else fail()'s code.
+int refuseTarget(const QDir &dir)
+{
     if (QFileInfo(dir.absolutePath()).isFile())
         return fail(QStringLiteral("%1 is a file, not a folder").arg(dir.absolutePath()));
     if (dir.exists()) {
@@ -127,21 +105,12 @@ int main(int argc, char **argv)
                     .arg(entries.first()),
                 1);
     }
+    return 0;
+}
 
-    Names n;
-    n.kind = kind;
-    n.lower = kind.toLower();
-    n.plural = p.isSet(QStringLiteral("plural")) ? p.value(QStringLiteral("plural")) : n.lower + u's';
-    if (!dnsLabel.match(n.plural).hasMatch())
-        return fail(QStringLiteral("--plural \"%1\" is not a DNS label").arg(n.plural));
-    n.group = group + u'.' + domain;
-    n.version = version;
-    n.project = p.isSet(QStringLiteral("project")) ? p.value(QStringLiteral("project")) : dir.dirName();
-    n.ns = n.project;
-    n.ns.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_]")), QStringLiteral("_"));
-    if (n.ns.isEmpty() || n.ns.front().isDigit())
-        n.ns.prepend(u'p');
-
+/// Writes every template, rendered for `n`, under `dir`: 0, else fail()'s code.
+int writeFiles(const QDir &dir, const Names &n)
+{
     const std::pair<const char *, QString> files[] = {
         {"CMakeLists.txt.in", QStringLiteral("CMakeLists.txt")},
         {"README.md.in", QStringLiteral("README.md")},
@@ -172,6 +141,58 @@ int main(int argc, char **argv)
         f.write(render(in.readAll(), n).toUtf8());
         std::printf("  wrote %s\n", qPrintable(out));
     }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("opbench-init"));
+    QCoreApplication::setApplicationVersion(opbench::version());
+    QCommandLineParser p;
+    addOptions(p);
+    p.process(app);
+
+    const QRegularExpression dnsLabel(QStringLiteral("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"));
+    const QRegularExpression dnsName(
+        QStringLiteral("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"));
+    const QRegularExpression apiVersion(QStringLiteral("^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$"));
+    const QRegularExpression kindName(QStringLiteral("^[A-Z][A-Za-z0-9]*$"));
+    const QString domain = p.value(QStringLiteral("domain"));
+    const QString group = p.value(QStringLiteral("group"));
+    const QString version = p.value(QStringLiteral("version"));
+    const QString kind = p.value(QStringLiteral("kind"));
+    for (const QString &error :
+        {check(domain, QStringLiteral("domain"), dnsName, QStringLiteral("a DNS name such as example.org")),
+            check(group, QStringLiteral("group"), dnsLabel, QStringLiteral("a DNS label such as webapp")),
+            check(version, QStringLiteral("version"), apiVersion, QStringLiteral("v1, v1alpha1, v2beta3, …")),
+            check(kind, QStringLiteral("kind"), kindName, QStringLiteral("UpperCamelCase such as Guestbook"))})
+        if (!error.isEmpty())
+            return fail(error);
+
+    const QString dirArg = p.positionalArguments().value(0, QStringLiteral("."));
+    const QDir dir(QDir::current().absoluteFilePath(dirArg));
+    if (const int refused = refuseTarget(dir))
+        return refused;
+
+    Names n;
+    n.kind = kind;
+    n.lower = kind.toLower();
+    n.plural = p.isSet(QStringLiteral("plural")) ? p.value(QStringLiteral("plural")) : n.lower + u's';
+    if (!dnsLabel.match(n.plural).hasMatch())
+        return fail(QStringLiteral("--plural \"%1\" is not a DNS label").arg(n.plural));
+    n.group = group + u'.' + domain;
+    n.version = version;
+    n.project = p.isSet(QStringLiteral("project")) ? p.value(QStringLiteral("project")) : dir.dirName();
+    n.ns = n.project;
+    n.ns.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_]")), QStringLiteral("_"));
+    if (n.ns.isEmpty() || n.ns.front().isDigit())
+        n.ns.prepend(u'p');
+
+    if (const int failed = writeFiles(dir, n))
+        return failed;
     std::printf("\nScaffolded %s: kind %s, group %s, version %s, resource %s.\nNext:\n"
                 "  cd %s\n  cmake -S . -B build -G Ninja -DCMAKE_PREFIX_PATH=<opbench install prefix>\n"
                 "  cmake --build build && ctest --test-dir build\n  ./build/%s-workbench\n",

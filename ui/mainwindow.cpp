@@ -84,97 +84,6 @@ void MainWindow::offerTourOnFirstStart()
 
 MainWindow::~MainWindow() = default;
 
-QAction *MainWindow::action(const QString &name) const { return m_actions.value(name); }
-
-void MainWindow::createActions()
-{
-    auto *tb = addToolBar(tr("Control"));
-    tb->setObjectName(QStringLiteral("controlToolBar"));
-    tb->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    auto *fileMenu = menuBar()->addMenu(tr("&File"));
-    auto *controlMenu = menuBar()->addMenu(tr("&Control"));
-    auto *viewMenu = menuBar()->addMenu(tr("&View"));
-    viewMenu->setObjectName(QStringLiteral("viewMenu"));
-    auto *helpMenu = menuBar()->addMenu(tr("&Help"));
-    auto make = [this](const QString &name, const QString &text, QStyle::StandardPixmap icon, QKeySequence key) {
-        auto *a = new QAction(style()->standardIcon(icon), text, this);
-        a->setObjectName(name);
-        a->setShortcut(key);
-        m_actions.insert(name, a);
-        return a;
-    };
-    const QString noController = tr("Not available yet: no controller is running (yet).");
-    struct Step
-    {
-        const char *name;
-        QString text;
-        QStyle::StandardPixmap icon;
-        QKeySequence key;
-    };
-    const Step steps[] = {
-        {"run", tr("Run"), QStyle::SP_MediaPlay, QKeySequence(Qt::Key_F5)},
-        {"pause", tr("Pause"), QStyle::SP_MediaPause, QKeySequence(Qt::Key_F6)},
-        {"step", tr("Step"), QStyle::SP_MediaSeekForward, QKeySequence(Qt::Key_F10)},
-        {"stepInto", tr("Step into"), QStyle::SP_ArrowDown, QKeySequence(Qt::Key_F11)},
-        {"continue", tr("Continue"), QStyle::SP_MediaSkipForward, QKeySequence(Qt::SHIFT | Qt::Key_F5)},
-        {"breakpoints", tr("Breakpoints"), QStyle::SP_DialogNoButton, QKeySequence(Qt::CTRL | Qt::Key_B)},
-        {"handOff", tr("Hand off"), QStyle::SP_BrowserReload, QKeySequence(Qt::CTRL | Qt::Key_H)},
-    };
-    for (const Step &s : steps) {
-        QAction *a = make(QString::fromLatin1(s.name), s.text, s.icon, s.key);
-        a->setEnabled(false);
-        a->setToolTip(
-            QStringLiteral("%1 (%2)\n%3").arg(s.text, s.key.toString(QKeySequence::NativeText), noController));
-        tb->addAction(a);
-        controlMenu->addAction(a);
-    }
-    m_actions.value(QStringLiteral("handOff"))
-        ->setToolTip(tr("Hand off (Ctrl+H)\nNot available yet: the operator is not running."));
-    connect(m_actions.value(QStringLiteral("handOff")), &QAction::triggered, this, &MainWindow::onHandOffAction);
-    connect(m_actions.value(QStringLiteral("run")), &QAction::triggered, m_session->controller(),
-        &ControllerObserver::resume);
-    connect(m_actions.value(QStringLiteral("pause")), &QAction::triggered, m_session->controller(),
-        &ControllerObserver::pause);
-    connect(m_actions.value(QStringLiteral("step")), &QAction::triggered, this,
-        [this] { m_session->post(&ControllerObserver::step, QString()); });
-    connect(m_actions.value(QStringLiteral("stepInto")), &QAction::triggered, this,
-        [this] { m_session->post(&ControllerObserver::stepInto, QString()); });
-    connect(m_actions.value(QStringLiteral("continue")), &QAction::triggered, m_session->controller(),
-        &ControllerObserver::continueRunning);
-    connect(m_actions.value(QStringLiteral("breakpoints")), &QAction::triggered, this,
-        &MainWindow::toggleBreakpointOnSelection);
-    QAction *onError = make(QStringLiteral("breakOnError"), tr("Break on errors"), QStyle::SP_MessageBoxCritical, {});
-    onError->setCheckable(true);
-    onError->setEnabled(false);
-    connect(onError, &QAction::toggled, m_session->controller(), &ControllerObserver::setBreakOnError);
-    controlMenu->addAction(onError);
-    QAction *connectTo = make(QStringLiteral("connect"), tr("Connect to cluster…"), QStyle::SP_DriveNetIcon,
-        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
-    connectTo->setToolTip(tr("Choose the embedded cluster or a kubeconfig context; the workbench restarts against it"));
-    connect(connectTo, &QAction::triggered, this, &MainWindow::showConnectDialog);
-    fileMenu->addAction(connectTo);
-    tb->insertAction(tb->actions().value(0), connectTo);
-    tb->insertSeparator(tb->actions().value(1));
-    QAction *kube = make(QStringLiteral("writeKubeconfig"), tr("Write kubeconfig…"), QStyle::SP_DialogSaveButton,
-        QKeySequence(Qt::CTRL | Qt::Key_K));
-    kube->setEnabled(false);
-    connect(kube, &QAction::triggered, this, &MainWindow::writeKubeconfig);
-    fileMenu->addAction(kube);
-    tb->addSeparator();
-    tb->addAction(kube);
-    fileMenu->addSeparator();
-    QAction *quit = make(QStringLiteral("quit"), tr("Quit"), QStyle::SP_DialogCloseButton, QKeySequence::Quit);
-    connect(quit, &QAction::triggered, this, &QWidget::close);
-    fileMenu->addAction(quit);
-    QAction *about = make(QStringLiteral("about"), tr("About opbench"), QStyle::SP_MessageBoxInformation, {});
-    connect(about, &QAction::triggered, this, &MainWindow::showAbout);
-    QAction *tour = make(QStringLiteral("tour"), tr("Tour"), QStyle::SP_DialogHelpButton, QKeySequence(Qt::Key_F1));
-    tour->setToolTip(tr("A guided tour of the controller pattern: ten lessons, each something you do here (F1)"));
-    connect(tour, &QAction::triggered, this, &MainWindow::startTour);
-    helpMenu->addAction(tour);
-    helpMenu->addAction(about);
-}
-
 InfoDock *MainWindow::addDock(
     const QString &title, const QString &name, const QString &explanation, QWidget *content, Qt::DockWidgetArea area)
 {
@@ -249,6 +158,14 @@ void MainWindow::connectSession()
 {
     connect(m_session, &EngineSession::started, this, &MainWindow::onStarted);
     connect(m_session, &EngineSession::failed, this, &MainWindow::onFailed);
+    connectPanels();
+    connectPipeline();
+    connectTour();
+    connectLeadership();
+}
+
+void MainWindow::connectPanels()
+{
     const WorkbenchEngine *engine = m_session->engine();
     connect(engine, &WorkbenchEngine::samplesCreated, this, [this](int created, const QStringList &errors) {
         if (!errors.isEmpty())
@@ -287,7 +204,13 @@ void MainWindow::connectSession()
     connect(controller, &ControllerObserver::reconcilesFinished, this, &MainWindow::onReconciles);
     connect(m_reconcilesPanel, &ReconcilesPanel::exportRequested, this, &MainWindow::exportTraces);
     connect(m_reconcilesPanel, &ReconcilesPanel::reconcileSelected, this, &MainWindow::followReconcile);
+}
 
+void MainWindow::connectPipeline()
+{
+    const CacheFeed *feed = m_session->cacheFeed();
+    const QueueObserver *queue = m_session->queue();
+    const ControllerObserver *controller = m_session->controller();
     connect(feed, &CacheFeed::batch, m_pipelineModel, &PipelineModel::applyCache);
     connect(queue, &QueueObserver::sample, m_pipelineModel, &PipelineModel::applyQueue);
     connect(controller, &ControllerObserver::controlState, m_pipelineModel, &PipelineModel::applyControl);
@@ -308,7 +231,13 @@ void MainWindow::connectSession()
     connect(m_faultsPanel, &FaultsPanel::dropWatchesRequested, m_session, &EngineSession::dropWatches);
     connect(m_faultsPanel, &FaultsPanel::compactRequested, m_session, &EngineSession::compactHistory);
     m_faultsPanel->setEmbedded(m_session->isEmbedded());
+}
 
+void MainWindow::connectTour()
+{
+    const CacheFeed *feed = m_session->cacheFeed();
+    const QueueObserver *queue = m_session->queue();
+    const ControllerObserver *controller = m_session->controller();
     // The tour watches the same events the panels show.
     connect(feed, &CacheFeed::batch, m_tour, &workbench::Tour::observeCache);
     connect(feed, &CacheFeed::cacheAt, m_tour, &workbench::Tour::observeTimeTravel);
@@ -321,7 +250,10 @@ void MainWindow::connectSession()
     connect(m_tourPanel, &TourPanel::nextRequested, m_tour, &workbench::Tour::next);
     connect(m_tourPanel, &TourPanel::backRequested, m_tour, &workbench::Tour::back);
     connect(m_tourPanel, &TourPanel::stopRequested, m_tour, &workbench::Tour::stop);
+}
 
+void MainWindow::connectLeadership()
+{
     const Leadership *leadership = m_session->leadership();
     connect(leadership, &Leadership::leadershipState, this, &MainWindow::onLeadership);
     connect(m_leadershipPanel, &LeadershipPanel::handOffRequested, leadership, &Leadership::handOff);

@@ -74,10 +74,16 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    void createActions();
+    void createActions(); // mainwindowactions.cpp
+    void createControlActions(QToolBar *tb, QMenu *controlMenu);
+    void createFileActions(QToolBar *tb, QMenu *fileMenu, QMenu *helpMenu);
     void createDocks();
     void createStatusBar();
     void connectSession();
+    void connectPanels();
+    void connectPipeline();
+    void connectTour();
+    void connectLeadership();
     void restoreSettings();
     void saveSettings() const;
     void onStarted(const ClusterInfo &cluster);

@@ -38,23 +38,13 @@ double secondsOf(const QCommandLineParser &parser, const QCommandLineOption &o, 
     return s;
 }
 
-} // namespace
-
-int runWorkbench(int argc, char **argv, OperatorDefinition def)
+struct WorkbenchOptions
 {
-    configureAllocator();
-    QApplication app(argc, argv);
-    if (QApplication::organizationName().isEmpty())
-        QApplication::setOrganizationName(QStringLiteral("opbench"));
-    if (QApplication::applicationVersion().isEmpty())
-        QApplication::setApplicationVersion(opbench::version());
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "The opbench workbench for the %1 operator: the informer cache, the work queue and every reconcile, live. "
-        "With no options it starts an embedded API server with the operator's CRDs and samples.")
-                                         .arg(def.name));
-    parser.addHelpOption();
-    parser.addVersionOption();
+    QCommandLineOption kubeconfig, context, samples, screenshot, exitAfter, reportAfter, tour;
+};
+
+WorkbenchOptions workbenchOptions()
+{
     const QCommandLineOption kubeconfig(QStringLiteral("kubeconfig"),
         QStringLiteral("Use the cluster of this kubeconfig instead of the embedded one."), QStringLiteral("path"));
     const QCommandLineOption context(QStringLiteral("context"),
@@ -76,6 +66,65 @@ int runWorkbench(int argc, char **argv, OperatorDefinition def)
         QStringLiteral("seconds"));
     const QCommandLineOption tour(QStringLiteral("tour"),
         QStringLiteral("Open the guided tour at this lesson (1-10) at start."), QStringLiteral("lesson"));
+    return {kubeconfig, context, samples, screenshot, exitAfter, reportAfter, tour};
+}
+
+/// --report-after and --exit-after/--screenshot: timers that report or grab, then quit with `rc`.
+void scheduleQuit(QApplication &app, ui::WorkbenchHost &host, int &rc, double report, double seconds,
+    const QString &path, const Object &first, const QString &firstKey)
+{
+    if (report >= 0) {
+        QTimer::singleShot(int(report * 1000), &app, [&host, &rc] {
+            ui::MainWindow *w = host.window();
+            if (!w) {
+                rc = 1;
+                QApplication::exit(rc);
+                return;
+            }
+            std::printf("%s\n", QJsonDocument(w->panelReport()).toJson(QJsonDocument::Compact).constData());
+            std::fflush(stdout);
+            w->close();
+            QApplication::exit(0);
+        });
+    }
+    if (seconds >= 0) {
+        if (!path.isEmpty() && !first.isNull()) {
+            QTimer::singleShot(int(seconds * 600), &app, [&host, kind = first.gvk().kind, firstKey] {
+                if (host.window())
+                    host.window()->selectObject(kind, firstKey);
+            });
+        }
+        QTimer::singleShot(int(seconds * 1000), &app, [&host, &rc, path] {
+            if (host.window() && !path.isEmpty() && !host.window()->grab().save(path, "PNG")) {
+                std::fprintf(stderr, "%s: cannot write the screenshot to %s\n",
+                    qPrintable(QCoreApplication::applicationName()), qPrintable(path));
+                rc = 1;
+            }
+            if (host.window())
+                host.window()->close();
+            QApplication::exit(rc);
+        });
+    }
+}
+
+} // namespace
+
+int runWorkbench(int argc, char **argv, OperatorDefinition def)
+{
+    configureAllocator();
+    QApplication app(argc, argv);
+    if (QApplication::organizationName().isEmpty())
+        QApplication::setOrganizationName(QStringLiteral("opbench"));
+    if (QApplication::applicationVersion().isEmpty())
+        QApplication::setApplicationVersion(opbench::version());
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "The opbench workbench for the %1 operator: the informer cache, the work queue and every reconcile, live. "
+        "With no options it starts an embedded API server with the operator's CRDs and samples.")
+                                         .arg(def.name));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const auto [kubeconfig, context, samples, screenshot, exitAfter, reportAfter, tour] = workbenchOptions();
     parser.addOptions({kubeconfig, context, samples, screenshot, exitAfter, reportAfter, tour});
     parser.process(app);
 
@@ -124,39 +173,7 @@ int runWorkbench(int argc, char **argv, OperatorDefinition def)
     }
 
     int rc = 0;
-    if (report >= 0) {
-        QTimer::singleShot(int(report * 1000), &app, [&host, &rc] {
-            ui::MainWindow *w = host.window();
-            if (!w) {
-                rc = 1;
-                QApplication::exit(rc);
-                return;
-            }
-            std::printf("%s\n", QJsonDocument(w->panelReport()).toJson(QJsonDocument::Compact).constData());
-            std::fflush(stdout);
-            w->close();
-            QApplication::exit(0);
-        });
-    }
-    if (seconds >= 0) {
-        const QString path = parser.value(screenshot);
-        if (!path.isEmpty() && !first.isNull()) {
-            QTimer::singleShot(int(seconds * 600), &app, [&host, kind = first.gvk().kind, firstKey] {
-                if (host.window())
-                    host.window()->selectObject(kind, firstKey);
-            });
-        }
-        QTimer::singleShot(int(seconds * 1000), &app, [&host, &rc, path] {
-            if (host.window() && !path.isEmpty() && !host.window()->grab().save(path, "PNG")) {
-                std::fprintf(stderr, "%s: cannot write the screenshot to %s\n",
-                    qPrintable(QCoreApplication::applicationName()), qPrintable(path));
-                rc = 1;
-            }
-            if (host.window())
-                host.window()->close();
-            QApplication::exit(rc);
-        });
-    }
+    scheduleQuit(app, host, rc, report, seconds, parser.value(screenshot), first, firstKey);
     const int loop = app.exec();
     return rc != 0 ? rc : loop;
 }

@@ -39,206 +39,254 @@ bool ListStreamDecoder::feed(QByteArrayView bytes)
     const char *p = bytes.data();
     const qsizetype n = bytes.size();
     qsizetype i = 0;
-    const auto at = [this, &i]() { return m_offset + i; };
     while (i < n) {
-        const char c = p[i];
+        bool ok = true;
         switch (m_where) {
         case Where::Start:
-            if (isSpace(c)) {
-                ++i;
-                break;
-            }
-            if (c != '{')
-                return fail(QStringLiteral("a list must be a JSON object (byte %1)").arg(at()));
-            m_outside += c;
-            m_where = Where::TopKey;
-            m_keyDone = false;
-            ++i;
-            break;
         case Where::TopKey:
-            if (!m_inString) {
-                if (isSpace(c)) {
-                    ++i;
-                    break;
-                }
-                if (c == '}' && m_key.isNull()) { // "{}"
-                    m_outside += c;
-                    m_where = Where::Done;
-                    ++i;
-                    break;
-                }
-                if (c != '"')
-                    return fail(
-                        QStringLiteral("invalid JSON in the list at byte %1: expected a member name").arg(at()));
-                m_inString = true;
-                m_key = QByteArray("");
-                m_outside += c;
-                ++i;
-                break;
-            }
-            m_outside += c;
-            ++i;
-            if (m_escape) {
-                m_escape = false;
-                m_key += c;
-            } else if (c == '\\') {
-                m_escape = true;
-                m_key += c;
-            } else if (c == '"') {
-                m_inString = false;
-                m_where = Where::TopColon;
-            } else {
-                m_key += c;
-            }
-            break;
         case Where::TopColon:
-            ++i;
-            if (isSpace(c))
-                break;
-            if (c != ':')
-                return fail(QStringLiteral("invalid JSON in the list at byte %1: expected ':'").arg(at() - 1));
-            m_outside += c;
-            m_depth = 0;
-            m_value.clear();
-            m_where = m_key == "items" ? Where::ItemsStart : Where::TopValue;
+            ok = scanMemberName(p[i], i);
             break;
         case Where::ItemsStart:
+        case Where::TopValue:
+            ok = scanTopValue(p[i], i);
+            break;
+        case Where::Item:
+            ok = scanItem(p, n, i);
+            break;
+        case Where::ItemsNext:
+        case Where::TopAfterValue:
+        case Where::Done:
+            ok = scanSeparator(p[i], i);
+            break;
+        }
+        if (!ok)
+            return false;
+    }
+    m_offset += n;
+    return true;
+}
+
+bool ListStreamDecoder::scanMemberName(char c, qsizetype &i)
+{
+    const auto at = [this, &i]() { return m_offset + i; };
+    switch (m_where) {
+    case Where::Start:
+        if (isSpace(c)) {
+            ++i;
+            break;
+        }
+        if (c != '{')
+            return fail(QStringLiteral("a list must be a JSON object (byte %1)").arg(at()));
+        m_outside += c;
+        m_where = Where::TopKey;
+        m_keyDone = false;
+        ++i;
+        break;
+    case Where::TopKey:
+        if (!m_inString) {
             if (isSpace(c)) {
                 ++i;
                 break;
             }
-            if (c == '[') {
+            if (c == '}' && m_key.isNull()) { // "{}"
                 m_outside += c;
-                m_sawItems = true;
-                m_where = Where::ItemsNext;
+                m_where = Where::Done;
                 ++i;
                 break;
             }
-            m_where = Where::TopValue; // null or not an array: kept, judged at the end
-            break;
-        case Where::TopValue:
-            // Any JSON value; it ends at ',' or '}' outside strings and containers.
-            if (!m_inString && m_depth == 0 && (c == ',' || c == '}')) {
-                endTopValue();
-                m_outside += c;
-                ++i;
-                if (c == ',') {
-                    m_where = Where::TopKey;
-                } else {
-                    m_where = Where::Done;
-                }
-                break;
-            }
+            if (c != '"')
+                return fail(QStringLiteral("invalid JSON in the list at byte %1: expected a member name").arg(at()));
+            m_inString = true;
+            m_key = QByteArray("");
             m_outside += c;
-            if (m_key == "kind")
-                m_value += c;
             ++i;
-            if (m_inString) {
-                if (m_escape)
-                    m_escape = false;
-                else if (c == '\\')
-                    m_escape = true;
-                else if (c == '"')
-                    m_inString = false;
-            } else if (c == '"') {
-                m_inString = true;
-            } else if (c == '{' || c == '[') {
-                ++m_depth;
-            } else if (c == '}' || c == ']') {
-                if (--m_depth < 0)
-                    return fail(QStringLiteral("invalid JSON in the list at byte %1: unbalanced '%2'")
-                                    .arg(at() - 1)
-                                    .arg(QChar::fromLatin1(c)));
-            }
             break;
-        case Where::ItemsNext:
+        }
+        m_outside += c;
+        ++i;
+        if (m_escape) {
+            m_escape = false;
+            m_key += c;
+        } else if (c == '\\') {
+            m_escape = true;
+            m_key += c;
+        } else if (c == '"') {
+            m_inString = false;
+            m_where = Where::TopColon;
+        } else {
+            m_key += c;
+        }
+        break;
+    case Where::TopColon:
+        ++i;
+        if (isSpace(c))
+            break;
+        if (c != ':')
+            return fail(QStringLiteral("invalid JSON in the list at byte %1: expected ':'").arg(at() - 1));
+        m_outside += c;
+        m_depth = 0;
+        m_value.clear();
+        m_where = m_key == "items" ? Where::ItemsStart : Where::TopValue;
+        break;
+    default:
+        break;
+    }
+    return true;
+}
+
+bool ListStreamDecoder::scanTopValue(char c, qsizetype &i)
+{
+    const auto at = [this, &i]() { return m_offset + i; };
+    switch (m_where) {
+    case Where::ItemsStart:
+        if (isSpace(c)) {
             ++i;
-            if (isSpace(c) || c == ',')
-                break;
-            if (c == ']') {
-                m_outside += c;
-                m_where = Where::TopAfterValue;
-                break;
-            }
-            if (c != '{')
-                return fail(QStringLiteral("a list item is not an object (byte %1)").arg(at() - 1));
-            if (m_batch.isEmpty())
-                m_batch = kBatchStart;
-            else if (m_batchItems > 0)
-                m_batch += ',';
-            m_batch += '{';
-            m_depth = 1;
-            m_where = Where::Item;
             break;
-        case Where::Item: {
-            // The bulk of the body: find the item's end (strings skipped with memchr), then copy
-            // the run into the batch at once.
-            qsizetype j = i;
-            while (j < n) {
-                if (m_inString) {
-                    if (m_escape) {
-                        m_escape = false;
-                        ++j;
-                        continue;
-                    }
-                    const auto *quote = static_cast<const char *>(std::memchr(p + j, '"', size_t(n - j)));
-                    const qsizetype stop = quote ? quote - p : n;
-                    const auto *slash = static_cast<const char *>(std::memchr(p + j, '\\', size_t(stop - j)));
-                    if (slash) {
-                        m_escape = true;
-                        j = slash - p + 1;
-                    } else if (quote) {
-                        m_inString = false;
-                        j = stop + 1;
-                    } else {
-                        j = n;
-                    }
-                    continue;
-                }
-                const char d = p[j++];
-                if (d == '"') {
-                    m_inString = true;
-                } else if (d == '{' || d == '[') {
-                    ++m_depth;
-                } else if ((d == '}' || d == ']') && --m_depth == 0) {
-                    break;
-                }
-            }
-            m_batch.append(p + i, j - i);
-            i = j;
-            if (m_depth == 0) {
-                ++m_batchItems;
-                m_where = Where::ItemsNext;
-                if (m_batch.size() >= kBatchBytes)
-                    flushBatch(false);
-                if (m_error)
-                    return false;
+        }
+        if (c == '[') {
+            m_outside += c;
+            m_sawItems = true;
+            m_where = Where::ItemsNext;
+            ++i;
+            break;
+        }
+        m_where = Where::TopValue; // null or not an array: kept, judged at the end
+        break;
+    case Where::TopValue:
+        // Any JSON value; it ends at ',' or '}' outside strings and containers.
+        if (!m_inString && m_depth == 0 && (c == ',' || c == '}')) {
+            endTopValue();
+            m_outside += c;
+            ++i;
+            if (c == ',') {
+                m_where = Where::TopKey;
+            } else {
+                m_where = Where::Done;
             }
             break;
         }
-        case Where::TopAfterValue:
-            ++i;
-            if (isSpace(c))
-                break;
-            if (c == ',') {
-                m_outside += c;
-                m_where = Where::TopKey;
-            } else if (c == '}') {
-                m_outside += c;
-                m_where = Where::Done;
-            } else {
-                return fail(QStringLiteral("invalid JSON in the list at byte %1: expected ',' or '}'").arg(at() - 1));
+        m_outside += c;
+        if (m_key == "kind")
+            m_value += c;
+        ++i;
+        if (m_inString) {
+            if (m_escape)
+                m_escape = false;
+            else if (c == '\\')
+                m_escape = true;
+            else if (c == '"')
+                m_inString = false;
+        } else if (c == '"') {
+            m_inString = true;
+        } else if (c == '{' || c == '[') {
+            ++m_depth;
+        } else if (c == '}' || c == ']') {
+            if (--m_depth < 0)
+                return fail(QStringLiteral("invalid JSON in the list at byte %1: unbalanced '%2'")
+                                .arg(at() - 1)
+                                .arg(QChar::fromLatin1(c)));
+        }
+        break;
+    default:
+        break;
+    }
+    return true;
+}
+
+bool ListStreamDecoder::scanItem(const char *p, qsizetype n, qsizetype &i)
+{
+    // The bulk of the body: find the item's end (strings skipped with memchr), then copy
+    // the run into the batch at once.
+    qsizetype j = i;
+    while (j < n) {
+        if (m_inString) {
+            if (m_escape) {
+                m_escape = false;
+                ++j;
+                continue;
             }
-            break;
-        case Where::Done:
-            ++i;
-            if (!isSpace(c))
-                return fail(
-                    QStringLiteral("invalid JSON in the list at byte %1: bytes after the document").arg(at() - 1));
+            const auto *quote = static_cast<const char *>(std::memchr(p + j, '"', size_t(n - j)));
+            const qsizetype stop = quote ? quote - p : n;
+            const auto *slash = static_cast<const char *>(std::memchr(p + j, '\\', size_t(stop - j)));
+            if (slash) {
+                m_escape = true;
+                j = slash - p + 1;
+            } else if (quote) {
+                m_inString = false;
+                j = stop + 1;
+            } else {
+                j = n;
+            }
+            continue;
+        }
+        const char d = p[j++];
+        if (d == '"') {
+            m_inString = true;
+        } else if (d == '{' || d == '[') {
+            ++m_depth;
+        } else if ((d == '}' || d == ']') && --m_depth == 0) {
             break;
         }
     }
-    m_offset += n;
+    m_batch.append(p + i, j - i);
+    i = j;
+    if (m_depth == 0) {
+        ++m_batchItems;
+        m_where = Where::ItemsNext;
+        if (m_batch.size() >= kBatchBytes)
+            flushBatch(false);
+        if (m_error)
+            return false;
+    }
+    return true;
+}
+
+bool ListStreamDecoder::scanSeparator(char c, qsizetype &i)
+{
+    const auto at = [this, &i]() { return m_offset + i; };
+    switch (m_where) {
+    case Where::ItemsNext:
+        ++i;
+        if (isSpace(c) || c == ',')
+            break;
+        if (c == ']') {
+            m_outside += c;
+            m_where = Where::TopAfterValue;
+            break;
+        }
+        if (c != '{')
+            return fail(QStringLiteral("a list item is not an object (byte %1)").arg(at() - 1));
+        if (m_batch.isEmpty())
+            m_batch = kBatchStart;
+        else if (m_batchItems > 0)
+            m_batch += ',';
+        m_batch += '{';
+        m_depth = 1;
+        m_where = Where::Item;
+        break;
+    case Where::TopAfterValue:
+        ++i;
+        if (isSpace(c))
+            break;
+        if (c == ',') {
+            m_outside += c;
+            m_where = Where::TopKey;
+        } else if (c == '}') {
+            m_outside += c;
+            m_where = Where::Done;
+        } else {
+            return fail(QStringLiteral("invalid JSON in the list at byte %1: expected ',' or '}'").arg(at() - 1));
+        }
+        break;
+    case Where::Done:
+        ++i;
+        if (!isSpace(c))
+            return fail(QStringLiteral("invalid JSON in the list at byte %1: bytes after the document").arg(at() - 1));
+        break;
+    default:
+        break;
+    }
     return true;
 }
 

@@ -38,6 +38,12 @@ private:
     enum class Where { Start, TopKey, TopColon, TopValue, TopAfterValue, ItemsStart, ItemsNext, Item, Done };
 
     bool fail(const QString &why);
+    // feed()'s scan, one part of the document each: each consumes bytes at `i` (advancing it)
+    // and returns false once the body is known to be malformed.
+    bool scanMemberName(char c, qsizetype &i);               // Start, TopKey, TopColon
+    bool scanTopValue(char c, qsizetype &i);                 // ItemsStart, TopValue
+    bool scanItem(const char *p, qsizetype n, qsizetype &i); // Item: the bulk of the body
+    bool scanSeparator(char c, qsizetype &i);                // ItemsNext, TopAfterValue, Done
     void flushBatch(bool force);
     void endTopValue();
 

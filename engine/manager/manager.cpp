@@ -131,6 +131,17 @@ Expected<void> Manager::init()
     m_cache = new InformerCache(std::move(co), this);
     m_client = new Client(m_cache, m_rest, m_clock, this);
 
+    if (Expected<void> ok = initEndpoints(); !ok)
+        return ok.error();
+    registerProcessMetrics(MetricsRegistry::global());
+
+    if (!m_options.leaderElection)
+        return {};
+    return initLeaderElection(cfg);
+}
+
+Expected<void> Manager::initEndpoints()
+{
     auto metricsAddr = BindAddress::parse(m_options.metricsBindAddress);
     if (!metricsAddr)
         return metricsAddr.error();
@@ -152,10 +163,11 @@ Expected<void> Manager::init()
             return HttpReply{404, QByteArrayLiteral("404 page not found\n")};
         },
         this);
-    registerProcessMetrics(MetricsRegistry::global());
+    return {};
+}
 
-    if (!m_options.leaderElection)
-        return {};
+Expected<void> Manager::initLeaderElection(const RestConfig &cfg)
+{
     QString ns = m_options.leaderElectionNamespace;
     if (ns.isEmpty()) {
         QFile f(QDir(serviceAccountDir()).filePath(QStringLiteral("namespace"))); // OPBENCH_SERVICEACCOUNT_DIR aware

@@ -135,6 +135,8 @@ Q_SIGNALS:
 private:
     explicit Manager(ManagerOptions options, QObject *parent);
     Expected<void> init();
+    Expected<void> initEndpoints();                           // metrics and health probes
+    Expected<void> initLeaderElection(const RestConfig &cfg); // the elector, maybe on its thread
     QCoro::Task<void> startElected();
     QCoro::Task<void> shutdown(int exitCode, QString reason);
     QCoro::Task<void> stopRunnables(bool elected);

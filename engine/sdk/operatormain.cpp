@@ -58,6 +58,46 @@ QCoro::Task<PreflightResult> check(RestClient *client, const OperatorDefinition 
     co_return co_await preflight(client, std::move(spec.value()));
 }
 
+// The Manager's options from the flags (out of cluster, the lease lives in the context's namespace).
+ManagerOptions managerOptions(const Flags &flags, const RestConfig &config, bool embedded)
+{
+    ManagerOptions mo;
+    mo.restConfig = config;
+    mo.namespaceName = flags.namespaceName;
+    mo.leaderElection = flags.leaderElect;
+    mo.leaderElectionId = flags.leaderElectionId;
+    mo.leaderElectionNamespace = flags.leaderElectionNamespace;
+    if (mo.leaderElectionNamespace.isEmpty() && (embedded || !config.source.startsWith(QLatin1String("in-cluster"))))
+        mo.leaderElectionNamespace = config.namespaceName; // out of cluster: the context's namespace
+    mo.identity = flags.identity;
+    mo.maxConcurrentReconciles = flags.maxConcurrent;
+    mo.controllerWarmup = flags.controllerWarmup;
+    mo.metricsBindAddress = flags.metricsBindAddress;
+    mo.healthProbeBindAddress = flags.healthProbeBindAddress;
+    return mo;
+}
+
+// Traces, health checks, SIGTERM/SIGINT and the exit code of a created manager.
+void wireManager(Manager *mgr, TraceWriter *traceWriter, Controller *ctrl)
+{
+    if (traceWriter && ctrl)
+        QObject::connect(ctrl, &Controller::reconcileFinished, traceWriter, &TraceWriter::write);
+    mgr->addHealthzCheck(QStringLiteral("healthz"), pingCheck);
+    mgr->addReadyzCheck(QStringLiteral("readyz"), pingCheck);
+    auto *sigs = new SignalHandler(mgr);
+    QObject::connect(sigs, &SignalHandler::terminationRequested, mgr, [mgr](int) {
+        Logger()
+            .withName(QStringLiteral("setup"))
+            .info(QStringLiteral("Shutdown signal received, waiting for all workers to finish"));
+        mgr->stop(0);
+    });
+    QObject::connect(mgr, &Manager::finished, QCoreApplication::instance(), [](int code, const QString &reason) {
+        if (code != 0)
+            std::fprintf(stderr, "%s: %s\n", qPrintable(program()), qPrintable(reason));
+        QCoreApplication::exit(code);
+    });
+}
+
 // Everything after flag parsing runs here, on the event loop.
 QCoro::Task<void> run(Flags flags, OperatorDefinition def, RestConfig config, bool embedded, TraceWriter *traceWriter)
 {
@@ -90,19 +130,7 @@ QCoro::Task<void> run(Flags flags, OperatorDefinition def, RestConfig config, bo
                 : pre.message);
         co_return;
     }
-    ManagerOptions mo;
-    mo.restConfig = config;
-    mo.namespaceName = flags.namespaceName;
-    mo.leaderElection = flags.leaderElect;
-    mo.leaderElectionId = flags.leaderElectionId;
-    mo.leaderElectionNamespace = flags.leaderElectionNamespace;
-    if (mo.leaderElectionNamespace.isEmpty() && (embedded || !config.source.startsWith(QLatin1String("in-cluster"))))
-        mo.leaderElectionNamespace = config.namespaceName; // out of cluster: the context's namespace
-    mo.identity = flags.identity;
-    mo.maxConcurrentReconciles = flags.maxConcurrent;
-    mo.controllerWarmup = flags.controllerWarmup;
-    mo.metricsBindAddress = flags.metricsBindAddress;
-    mo.healthProbeBindAddress = flags.healthProbeBindAddress;
+    const ManagerOptions mo = managerOptions(flags, config, embedded);
     auto created = Manager::create(mo, QCoreApplication::instance());
     if (!created) {
         fail(ExitCodes::Usage, created.error().message());
@@ -119,22 +147,7 @@ QCoro::Task<void> run(Flags flags, OperatorDefinition def, RestConfig config, bo
         fail(ExitCodes::Failure, QStringLiteral("unable to create controller: ") + ctrl.error().message());
         co_return;
     }
-    if (traceWriter && *ctrl)
-        QObject::connect(*ctrl, &Controller::reconcileFinished, traceWriter, &TraceWriter::write);
-    mgr->addHealthzCheck(QStringLiteral("healthz"), pingCheck);
-    mgr->addReadyzCheck(QStringLiteral("readyz"), pingCheck);
-    auto *sigs = new SignalHandler(mgr);
-    QObject::connect(sigs, &SignalHandler::terminationRequested, mgr, [mgr](int) {
-        Logger()
-            .withName(QStringLiteral("setup"))
-            .info(QStringLiteral("Shutdown signal received, waiting for all workers to finish"));
-        mgr->stop(0);
-    });
-    QObject::connect(mgr, &Manager::finished, QCoreApplication::instance(), [](int code, const QString &reason) {
-        if (code != 0)
-            std::fprintf(stderr, "%s: %s\n", qPrintable(program()), qPrintable(reason));
-        QCoreApplication::exit(code);
-    });
+    wireManager(mgr, traceWriter, *ctrl);
     Logger()
         .withName(QStringLiteral("setup"))
         .info(QStringLiteral("starting manager"),

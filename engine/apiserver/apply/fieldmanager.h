@@ -19,7 +19,7 @@
 // - At most 10 Update entries are kept: the oldest are folded per apiVersion into an
 //   "ancient-changes" entry.
 // Lists are maps or sets according to the CRD schema (x-kubernetes-list-type: map|set and
-// x-kubernetes-list-map-keys) or, for built-in kinds, the table in fieldmanager.cpp
+// x-kubernetes-list-map-keys) or, for built-in kinds, the table in fieldschema.cpp
 // (containers by name, ports by containerPort+protocol, env by name, conditions by type, ...);
 // other lists are atomic. apiVersion, kind and server-owned metadata (name, namespace, uid,
 // resourceVersion, generation, creationTimestamp, managedFields, ...) are never owned.

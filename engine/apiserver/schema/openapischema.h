@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The OpenAPI schemas of the built-in kinds the server serves, generated from ONE compact field
-// table (openapischema.cpp): each definition lists its fields as (name, type, description),
+// table (openapifields.cpp): each definition lists its fields as (name, type, description),
 // with a small type language:
 //
 //   string integer int64 number boolean time quantity intstr object map map:quantity

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Server-side printing: meta.k8s.io/v1 Tables for `kubectl get` (Accept: ...;as=Table;...).
-// One printer table (tables.cpp) lists, per built-in resource, the columns kube-apiserver's
+// One printer table (tableprinters.cpp) lists, per built-in resource, the columns kube-apiserver's
 // printers produce (priority 1 = shown by `-o wide` only) and how each cell is computed:
 // Services (TYPE CLUSTER-IP EXTERNAL-IP PORT(S)), Pods (READY STATUS RESTARTS), Deployments,
 // ReplicaSets, Events (LAST SEEN TYPE REASON OBJECT MESSAGE, no NAME), Leases, Namespaces,

@@ -190,7 +190,8 @@ public:
     MutationReport specMutations(const Workload &workload, const Object &target);
 
 private:
-    class Session;
+    class Session;         // one run's server, operator and counters (faultsession_p.h)
+    class SpecMutationRun; // the mutations of one target and their checks (specmutations.cpp)
     QString failureText(const QString &what) const;
 
     OperatorDefinition m_def;
