@@ -50,11 +50,12 @@ void BodyStream::send(Responder responder, const QByteArray &contentType, QByteA
     if (!socket || responder.sent())
         return;
     auto *stream = new BodyStream(responder, std::move(tail), count, std::move(appendItem));
-    QByteArray first = stream->encodeChunk(std::move(head));
+    QByteArray &first = stream->encodeChunk(head);
     if (stream->m_done) { // all of it in one chunk: an ordinary response (send() cuts it if asked)
+        QByteArray body = std::move(first);
         delete stream;
-        first.remove(0, kPrefix); // O(1): moves the start, not the bytes
-        responder.send(200, contentType, first);
+        body.remove(0, kPrefix); // O(1): moves the start, not the bytes
+        responder.send(200, contentType, body);
         return;
     }
     if (responder.cutsBody()) { // injected reset: about half the items, then the connection closes
@@ -70,14 +71,27 @@ void BodyStream::send(Responder responder, const QByteArray &contentType, QByteA
     connect(socket, &QIODevice::bytesWritten, stream, &BodyStream::pump);
     if (auto *ssl = qobject_cast<QSslSocket *>(socket))
         connect(ssl, &QSslSocket::encryptedBytesWritten, stream, &BodyStream::pump);
-    stream->writeChunk(std::move(first));
+    stream->writeChunk(first);
     stream->pump();
 }
 
-QByteArray BodyStream::encodeChunk(QByteArray start)
+QByteArray &BodyStream::takeBuffer()
 {
-    QByteArray buf;
-    buf.reserve(kPrefix + kChunkBytes + kSlack);
+    for (QByteArray &b : m_pool) {
+        if (b.isDetached()) { // the socket has sent it and let it go: reuse its memory
+            b.truncate(0);
+            return b;
+        }
+    }
+    QByteArray &b = m_pool[m_nextSlot++ % m_pool.size()]; // all out: the socket keeps that one
+    b = QByteArray();
+    b.reserve(kPrefix + kChunkBytes + kSlack);
+    return b;
+}
+
+QByteArray &BodyStream::encodeChunk(QByteArrayView start)
+{
+    QByteArray &buf = takeBuffer();
     buf.resize(kPrefix);
     buf += start;
     while (m_next < m_stopAt && buf.size() - kPrefix < kChunkBytes) {
@@ -94,7 +108,7 @@ QByteArray BodyStream::encodeChunk(QByteArray start)
     return buf;
 }
 
-void BodyStream::writeChunk(QByteArray chunk)
+void BodyStream::writeChunk(QByteArray &chunk)
 {
     QTcpSocket *s = m_responder.socket();
     if (!s)
@@ -113,8 +127,8 @@ void BodyStream::writeChunk(QByteArray chunk)
     }
     if (terminate)
         chunk += "0\r\n\r\n";
-    chunk.remove(0, start); // O(1); appends came first so nothing moves
-    s->write(chunk);        // 4 KB or more: Qt's write buffer keeps this array, no copy
+    chunk.remove(0, start); // O(1) (not shared); appends came first so nothing moves
+    s->write(chunk);        // 4 KB or more: Qt's write buffer shares this array, no copy
 }
 
 void BodyStream::pump()

@@ -6,7 +6,8 @@
 // The body is `head`, the items (comma-separated, each appended by a callback), then `tail`.
 // Items are encoded into chunks of about kChunkBytes; each chunk is handed to the socket without
 // a copy (Qt's write buffer shares a QByteArray of 4 KB or more) and framed in place with
-// chunked transfer encoding. Encoding pauses while more than kHighWaterBytes are unsent and
+// chunked transfer encoding; a small pool of chunk buffers is reused once the socket is done
+// with them. Encoding pauses while more than kHighWaterBytes are unsent and
 // resumes on bytesWritten, so neither this object nor the socket ever holds more than a few
 // chunks: the memory of one list response is bounded by a constant (plus its largest item), not
 // by the list. A body that fits in one chunk goes out as an ordinary Content-Length response.
@@ -20,6 +21,7 @@
 
 #include <QObject>
 
+#include <array>
 #include <functional>
 
 namespace opbench::apiserver {
@@ -48,11 +50,14 @@ public:
 private:
     BodyStream(Responder responder, QByteArray tail, qsizetype count, AppendItem appendItem);
     ~BodyStream() override;
-    /// Encodes items into a fresh chunk buffer (after a reserved framing prefix) until it
-    /// reaches kChunkBytes or the items run out; appends the tail after the last item.
-    QByteArray encodeChunk(QByteArray start);
-    /// Frames `chunk` (made by encodeChunk) in place and writes it to the socket.
-    void writeChunk(QByteArray chunk);
+    /// A chunk buffer from the pool: one the socket has let go of (its memory is reused, so
+    /// a long list does not keep faulting in fresh pages), or a new one.
+    QByteArray &takeBuffer();
+    /// Encodes items into a pool buffer (after a reserved framing prefix) until it reaches
+    /// kChunkBytes or the items run out; appends the tail after the last item.
+    QByteArray &encodeChunk(QByteArrayView start);
+    /// Frames `chunk` (made by encodeChunk) in place and hands it to the socket (shared).
+    void writeChunk(QByteArray &chunk);
     /// Writes chunks while the socket has room; finishes or closes when done.
     void pump();
     void finish();
@@ -63,6 +68,8 @@ private:
     qsizetype m_stopAt = 0; // m_count, or about half of it when the body is to be cut
     qsizetype m_next = 0;
     AppendItem m_appendItem;
+    std::array<QByteArray, 4> m_pool; // chunk buffers, each shared with the socket until sent
+    size_t m_nextSlot = 0;
     bool m_pumping = false;
     bool m_done = false;
 };
