@@ -24,6 +24,7 @@
 // and QNetworkAccessManager's HTTP threads about a quarter on top. Compare the *_cpu_seconds
 // figures with `seconds` to see how much of the wall time other processes took.
 #include "bench/bench.h"
+#include "bench/costprobe.h"
 #include "bench/serverthread.h"
 
 #include "engine/apiserver/apiserver.h"
@@ -221,12 +222,14 @@ int run(const QStringList &args)
         QObject::connect(*appInformer, &Informer::changed, qApp, [&f](const CacheChange &c) { track(&f, c); });
     RestClient rest(*cfg);
     const double cpu0 = bench::threadCpuSeconds();
+    bench::CostProbe probe(QStringLiteral("reconcile")); // for bench/cost-guard.sh (costprobe.h)
     f.timer.start();
     f.creatorsRunning = s.creators;
     for (int i = 0; i < s.creators; ++i)
         creator(&rest, &f);
     QTimer::singleShot(std::chrono::seconds(s.timeoutSeconds), qApp, [] { QCoreApplication::exit(1); });
     const int rc = QCoreApplication::exec();
+    probe.end();
     const double seconds = double(f.timer.nsecsElapsed()) / 1e9;
     const double operatorCpu = bench::threadCpuSeconds() - cpu0;
     if (!f.firstError.isEmpty())

@@ -14,6 +14,8 @@ PACKAGES=(
   qcoro-qt6-dev libyaml-cpp-dev libssl-dev openssl libsimdjson-dev
   # test and screenshot tooling
   xvfb xauth imagemagick python3 python3-kubernetes python3-prometheus-client curl procps
+  # cost guard (bench/cost-guard.sh): instructions counted under callgrind
+  valgrind
 )
 
 die() { echo "setup: $*" >&2; exit 1; }

@@ -49,6 +49,15 @@ QByteArray HttpReply::readAll()
     return taken;
 }
 
+QByteArrayView HttpReply::takeView()
+{
+    m_taken.swap(m_body); // the bytes go to the view's buffer; m_body gets the old one's memory
+    m_body.truncate(0);
+    if (HttpConnection *c = m_connection.data())
+        c->resume();
+    return m_taken;
+}
+
 HttpReply::~HttpReply()
 {
     if (HttpConnection *c = m_connection.data(); c && !m_finished)

@@ -37,6 +37,10 @@ public:
     QByteArray rawHeader(QByteArrayView name) const;
     bool hasRawHeader(QByteArrayView name) const;
     QByteArray readAll();
+    /// The body bytes received and not yet taken, as a view valid until the next takeView() or
+    /// readAll() or until control returns to the event loop. Unlike readAll(), the buffer keeps
+    /// its memory for the next bytes: a streamed list reuses one buffer, nothing per read.
+    QByteArrayView takeView();
     /// Body bytes received and not yet taken.
     qint64 bytesAvailable() const { return m_body.size(); }
     bool isFinished() const { return m_finished; }
@@ -74,6 +78,7 @@ private:
     int m_code = 0;
     QList<QPair<QByteArray, QByteArray>> m_headers; // lower-case names
     QByteArray m_body;
+    QByteArray m_taken; // what takeView() last handed out (its memory returns to m_body next time)
     QStringList m_tlsErrors;
     Error m_error = Error::None;
     QString m_errorString;

@@ -258,7 +258,7 @@ bool ListStreamDecoder::scanSeparator(char c, qsizetype &i)
         if (c != '{')
             return fail(QStringLiteral("a list item is not an object (byte %1)").arg(at() - 1));
         if (m_batch.isEmpty())
-            m_batch = kBatchStart;
+            m_batch.append(kBatchStart); // into the capacity the last batch left
         else if (m_batchItems > 0)
             m_batch += ',';
         m_batch += '{';
@@ -300,9 +300,11 @@ void ListStreamDecoder::flushBatch(bool force)
         return;
     const QString itemKind = m_kind.endsWith(QLatin1String("List")) ? m_kind.chopped(4) : QString();
     m_batch.append("]}");
-    const QByteArray doc = std::exchange(m_batch, {});
     m_batchItems = 0;
-    Expected<Object::List> part = Object::parseList(doc, m_apiVersion, itemKind, m_strip);
+    Expected<Object::List> part = Object::parseList(m_batch, m_apiVersion, itemKind, m_strip);
+    // Emptied, not freed: every batch of the page reuses one buffer (a fresh 256 KB one per
+    // batch was a fresh mapping, its pages faulted in each time).
+    m_batch.truncate(0);
     if (!part) {
         fail(QStringLiteral("list item near byte %1: %2").arg(m_offset).arg(part.error().message()));
         return;

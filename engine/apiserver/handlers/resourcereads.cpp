@@ -5,6 +5,7 @@
 #include "engine/apiserver/apply/fieldmanager.h"
 
 #include "engine/api/yamlcodec.h"
+#include "engine/apiserver/http/bodystream.h"
 #include "engine/apiserver/schema/protobufdecode.h"
 #include "engine/apiserver/transform/partialmetadata.h"
 #include "engine/apiserver/transform/tables.h"
@@ -22,6 +23,8 @@ Status notFoundPath()
     return Status(404, QString::fromLatin1(StatusReason::NotFound),
         QStringLiteral("the server could not find the requested resource"));
 }
+
+QByteArray compactJson(const QJsonObject &o) { return QJsonDocument(o).toJson(QJsonDocument::Compact); }
 
 Status methodNotAllowed()
 {
@@ -167,51 +170,48 @@ void ResourceHandler::listNow(const Request &r, const RequestInfo &info, const R
     auto result = m_store->list(type.gvr(), lo);
     if (!result)
         return resp.sendStatus(result.error());
+    // Every form is streamed (bodystream.h): the items are encoded into bounded chunks as the
+    // socket drains, from this snapshot (objects are immutable and shared: a pointer each).
+    const QList<Object> items = std::move(result->items);
     const QString rv = QString::number(result->resourceVersion);
-    if (acceptsPartialMetadata(r.header("accept"))) {
-        QJsonObject meta{{QStringLiteral("resourceVersion"), rv}};
-        if (!result->continueToken.isEmpty())
-            meta.insert(QStringLiteral("continue"), result->continueToken);
-        if (result->remainingItemCount >= 0)
-            meta.insert(QStringLiteral("remainingItemCount"), result->remainingItemCount);
-        QByteArray body = partialMetadataListHead(meta);
-        for (qsizetype i = 0; i < result->items.size(); ++i) {
-            if (i > 0)
-                body += ',';
-            body += QJsonDocument(partialObjectMetadata(toServed(type, result->items.at(i))))
-                        .toJson(QJsonDocument::Compact);
-        }
-        body += "]}";
-        return resp.send(200, "application/json", body);
-    }
-    if (r.wantsTable()) {
-        QList<Object> served;
-        for (const Object &o : result->items)
-            served << toServed(type, o);
-        return resp.sendJson(200,
-            makeTable(type, served, rv, result->continueToken, m_store->clock()->wallNow(), true,
-                tableObjectFrom(r.param(QStringLiteral("includeObject"))).value_or(TableObject::Metadata)));
-    }
     QJsonObject meta{{QStringLiteral("resourceVersion"), rv}};
     if (!result->continueToken.isEmpty())
         meta.insert(QStringLiteral("continue"), result->continueToken);
+    if (acceptsPartialMetadata(r.header("accept"))) {
+        if (result->remainingItemCount >= 0)
+            meta.insert(QStringLiteral("remainingItemCount"), result->remainingItemCount);
+        return BodyStream::send(
+            resp, "application/json", partialMetadataListHead(meta), items.size(),
+            [type, items](qsizetype i, QByteArray &out) {
+                out += compactJson(partialObjectMetadata(toServed(type, items.at(i))));
+            },
+            "]}");
+    }
+    if (r.wantsTable()) {
+        // The keys in the order QJsonDocument writes a whole Table (sorted), rows last.
+        const QByteArray head = R"({"apiVersion":"meta.k8s.io/v1","columnDefinitions":)"
+            + QJsonDocument(tableColumns(type)).toJson(QJsonDocument::Compact) + R"(,"kind":"Table","metadata":)"
+            + compactJson(meta) + R"(,"rows":[)";
+        const QDateTime now = m_store->clock()->wallNow();
+        const TableObject include
+            = tableObjectFrom(r.param(QStringLiteral("includeObject"))).value_or(TableObject::Metadata);
+        return BodyStream::send(
+            resp, "application/json", head, items.size(),
+            [type, items, now, include](qsizetype i, QByteArray &out) {
+                out += compactJson(tableRow(type, toServed(type, items.at(i)), now, include));
+            },
+            "]}");
+    }
     if (result->remainingItemCount >= 0)
         meta.insert(QStringLiteral("remainingItemCount"), result->remainingItemCount);
-    QByteArray body = "{\"kind\":\"" + type.mapping.listKind.toUtf8() + "\",\"apiVersion\":\""
-        + type.apiVersion().toUtf8() + "\",\"metadata\":" + QJsonDocument(meta).toJson(QJsonDocument::Compact)
-        + ",\"items\":[";
-    bool first = true;
-    for (const Object &o : std::as_const(result->items)) {
-        const qsizetype before = body.size();
-        if (!first)
-            body += ',';
-        toServed(type, o).appendJsonTo(body); // unpacked straight into the body
-        if (first) // one reservation sized from the first item, not a growth copy per doubling
-            body.reserve(body.size() + (body.size() - before + 1) * (result->items.size() - 1) * 11 / 10 + 2);
-        first = false;
-    }
-    body += "]}";
-    resp.send(200, "application/json", body);
+    const QByteArray head = "{\"kind\":\"" + type.mapping.listKind.toUtf8() + "\",\"apiVersion\":\""
+        + type.apiVersion().toUtf8() + "\",\"metadata\":" + compactJson(meta) + ",\"items\":[";
+    BodyStream::send(
+        resp, "application/json", head, items.size(),
+        [type, items](qsizetype i, QByteArray &out) {
+            toServed(type, items.at(i)).appendJsonTo(out); // unpacked straight into the chunk
+        },
+        "]}");
 }
 
 void ResourceHandler::watch(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)

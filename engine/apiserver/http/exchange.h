@@ -80,6 +80,8 @@ public:
     /// Fault injection (reset): the next complete response sends its head and half its body,
     /// then the connection is closed.
     void cutBodyOnSend() { m_state->cutBody = true; }
+    /// True when cutBodyOnSend() was called (streamed bodies honour it too, see bodystream.h).
+    bool cutsBody() const { return m_state->cutBody; }
 
 private:
     /// Records the code (audit) and returns the status line and headers.
