@@ -16,6 +16,8 @@ PACKAGES=(
   xvfb xauth imagemagick python3 python3-kubernetes python3-prometheus-client curl procps
   # cost guard (bench/cost-guard.sh): instructions counted under callgrind
   valgrind
+  # style checks (packaging/check-style.sh)
+  clang-format-14 clang-tidy-14
 )
 
 die() { echo "setup: $*" >&2; exit 1; }
