@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/base/clock.h"
+#include "engine/testing/fakeclock.h"
 
 #include <QTest>
 
@@ -63,5 +64,4 @@ private Q_SLOTS:
 };
 
 QTEST_GUILESS_MAIN(tst_Clock)
-#include "engine/testing/fakeclock.h"
 #include "tst_clock.moc"

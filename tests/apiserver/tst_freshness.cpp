@@ -3,10 +3,10 @@
 // ends as soon as the RV is committed, or with "too large" once the wait has passed; and the 504
 // Status has the real server's shape.
 #include "engine/apiserver/storage/freshness.h"
+#include "engine/testing/fakeclock.h"
 
 #include "engine/apiserver/storage/store.h"
 #include "engine/base/clock.h"
-#include "engine/testing/fakeclock.h"
 
 #include <QJsonArray>
 #include <QtTest>

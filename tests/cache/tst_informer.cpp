@@ -2,6 +2,7 @@
 // The informer's dispatch, fed deltas directly (the reflector's network side is covered by
 // tst_reflector against the embedded API server).
 #include "engine/cache/informer.h"
+#include "engine/testing/fakeclock.h"
 
 #include <QJsonArray>
 #include <QSignalSpy>
@@ -296,5 +297,4 @@ private Q_SLOTS:
 };
 
 QTEST_GUILESS_MAIN(tst_Informer)
-#include "engine/testing/fakeclock.h"
 #include "tst_informer.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Cached reads over informers fed directly (network side: tst_reflector).
 #include "engine/cache/informercache.h"
+#include "engine/testing/fakeclock.h"
 
 #include <QJsonArray>
 #include <QTest>
@@ -271,5 +272,4 @@ private Q_SLOTS:
 };
 
 QTEST_GUILESS_MAIN(tst_InformerCache)
-#include "engine/testing/fakeclock.h"
 #include "tst_informercache.moc"

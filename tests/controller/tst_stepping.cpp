@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Stepping hooks: pause, step, step into (halting before each client call), breakpoints.
+#include "engine/testing/fakeclock.h"
 #include "tests/controller/scriptedreconciler.h"
 
 #include "engine/cache/informercache.h"
-#include "engine/testing/fakeclock.h"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/queue/ratelimiter.h"
+#include "engine/testing/fakeclock.h"
 
 #include <QTest>
 
@@ -145,5 +146,4 @@ private Q_SLOTS:
 };
 
 QTEST_GUILESS_MAIN(tst_RateLimiter)
-#include "engine/testing/fakeclock.h"
 #include "tst_ratelimiter.moc"
