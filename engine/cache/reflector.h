@@ -80,6 +80,9 @@ public:
     [[nodiscard]] int watchCount() const { return m_watches; }
     /// Initial states received through a streaming list (WatchList).
     [[nodiscard]] int watchListCount() const { return m_watchLists; }
+    /// Objects taken so far from a streaming list still under way (0 once it ended); lets tests
+    /// move a FakeClock only after an event was handled.
+    [[nodiscard]] int initialEventCount() const { return int(m_initialEvents.size()); }
     /// True once the server refused streaming lists (the reflector then lists).
     [[nodiscard]] bool watchListUnsupported() const { return m_watchListUnsupported; }
     /// The wait of the current or last backoff.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // CRDs at run time: the built-in MyApplication CRD, a new CRD becoming served with its
 // conditions, and its removal.
+#include "engine/apiserver/registry/registry.h"
+#include "engine/apiserver/storage/store.h"
 #include "tests/apiserver/apiserverfixture.h"
 
 #include <QJsonArray>
@@ -49,6 +51,17 @@ QString conditionStatus(const QJsonObject &crd, const QString &type)
 class TestApiServerCrd : public QObject, private ApiServerFixture
 {
     Q_OBJECT
+
+    /// The version the server writes `gvr`'s objects at (read on the server's thread).
+    QString storageVersionOf(const opbench::GroupVersionResource &gvr)
+    {
+        QString out;
+        m_api.runOnServerThread([&](opbench::apiserver::ApiServer &server) {
+            if (const auto type = server.store()->registry()->find(gvr))
+                out = type->storageVersion;
+        });
+        return out;
+    }
 private Q_SLOTS:
     void initTestCase() { QVERIFY2(m_api.start(), qPrintable(m_api.errorString())); }
 
@@ -138,6 +151,9 @@ private Q_SLOTS:
         };
         QCOMPARE(setVersions(QJsonArray{version("v1alpha1", false), version("v1", true)}), 200);
         QVERIFY(QTest::qWaitFor([&]() { return m_http.get(v1).code == 200; }, 5000));
+        QTRY_COMPARE_WITH_TIMEOUT(
+            storageVersionOf({QStringLiteral("test.example"), QStringLiteral("v1alpha1"), QStringLiteral("gizmos")}),
+            QStringLiteral("v1"), 10000);
         const HttpReply gotV1 = m_http.get(v1 + QStringLiteral("/old"));
         QVERIFY2(gotV1.code == 200, gotV1.body.constData());
         const QJsonObject atV1 = gotV1.json();
@@ -173,10 +189,15 @@ private Q_SLOTS:
                     == QJsonArray({QStringLiteral("v1alpha1"), QStringLiteral("v1")});
             },
             5000));
-        // and back: nothing is lost either way
+        // and back: nothing is lost either way. v1alpha1 is served before and after this change,
+        // so the reads below wait for the positive signal that it took effect: the registry's
+        // storage version for the group is v1alpha1 again.
         QCOMPARE(setVersions(QJsonArray{version("v1alpha1", true), version("v1", false)}), 200);
-        QTest::qWait(50);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            storageVersionOf({QStringLiteral("test.example"), QStringLiteral("v1"), QStringLiteral("gizmos")}),
+            QStringLiteral("v1alpha1"), 10000);
         QCOMPARE(names(alpha), (QStringList{"new", "old"}));
+        QCOMPARE(names(v1), (QStringList{"new", "old"}));
         QCOMPARE(m_http.del(kCrds + QStringLiteral("/gizmos.test.example")).code, 200);
     }
 

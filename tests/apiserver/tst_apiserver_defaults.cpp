@@ -52,20 +52,23 @@ class TestApiServerDefaults : public QObject, private ApiServerFixture
 {
     Q_OBJECT
 
-    /// The Deployment once the workload simulator has written its status and stopped.
+    /// The Deployment once the workload simulator has written its status and stopped: its last
+    /// write for a finished rollout sets Progressing to NewReplicaSetAvailable for generation 1,
+    /// after which it changes nothing (simulatorrules.cpp, updateProgressing: alreadyComplete).
     QJsonObject settled(const QString &name)
     {
-        QString rv;
         QJsonObject d;
-        for (int i = 0; i < 50; ++i) {
+        const auto done = [&] {
             d = m_http.get(kDeploys + u'/' + name).json();
-            const bool observed
-                = d.value(QLatin1String("status")).toObject().value(QLatin1String("observedGeneration")).toInt() == 1;
-            if (observed && rvOf(d) == rv)
-                return d;
-            rv = rvOf(d);
-            QTest::qWait(100);
-        }
+            const QJsonObject status = d.value(QLatin1String("status")).toObject();
+            if (status.value(QLatin1String("observedGeneration")).toInt() != 1)
+                return false;
+            for (const QJsonValue &c : status.value(QLatin1String("conditions")).toArray())
+                if (c[QLatin1String("type")].toString() == QLatin1String("Progressing"))
+                    return c[QLatin1String("reason")].toString() == QLatin1String("NewReplicaSetAvailable");
+            return false;
+        };
+        [&] { QVERIFY2(QTest::qWaitFor(done, 20000), qPrintable(name + QStringLiteral(": rollout not complete"))); }();
         return d;
     }
 
@@ -114,6 +117,8 @@ private Q_SLOTS:
         const QJsonObject original = deployment(name);
         QCOMPARE(m_http.post(kDeploys, original).code, 201);
         const QJsonObject live = settled(name);
+        if (QTest::currentTestFailed())
+            return;
         const QString rv = rvOf(live);
         WatchStream w(m_api);
         w.open(kDeploys + QStringLiteral("?watch=1&fieldSelector=metadata.name%3Dno-op&resourceVersion=") + rv);

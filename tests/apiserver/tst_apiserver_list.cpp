@@ -215,10 +215,17 @@ private Q_SLOTS:
         QVERIFY2(api.start(), qPrintable(api.errorString()));
         TestHttp http(api);
         const quint64 future = listRv(http.get(kCms).json()).toULongLong() + 1;
+        const auto requests = [&api] {
+            quint64 n = 0;
+            api.runOnServerThread([&n](opbench::apiserver::ApiServer &s) { n = s.requestCount(); });
+            return n;
+        };
+        const quint64 before = requests();
         QNetworkAccessManager nam;
         std::unique_ptr<QNetworkReply> pending(nam.get(
             api.request(kCms + QStringLiteral("?resourceVersion=%1&resourceVersionMatch=NotOlderThan").arg(future))));
-        QTest::qWait(50); // let the request reach the server (it then waits; no timing is asserted)
+        // The request has reached the server (which then waits for the resourceVersion)
+        QTRY_VERIFY_WITH_TIMEOUT(requests() > before, 10000);
         QVERIFY(!pending->isFinished());
         QCOMPARE(http.post(kCms,
                          QJsonObject{{QStringLiteral("metadata"),

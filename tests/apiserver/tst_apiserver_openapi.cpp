@@ -332,8 +332,7 @@ private Q_SLOTS:
             = crd({{QStringLiteral("size"), QJsonObject{{QStringLiteral("type"), QStringLiteral("integer")}}}});
         QCOMPARE(m_http.post(kCrds, v1).code, 201);
         const QString name = QStringLiteral("test.openapi.v1.Gadget");
-        for (int i = 0; i < 50 && !definitions().contains(name); ++i)
-            QTest::qWait(20);
+        QTRY_VERIFY_WITH_TIMEOUT(definitions().contains(name), 10000);
         QCOMPARE(definitions()
                      .value(name)
                      .toObject()
@@ -360,24 +359,22 @@ private Q_SLOTS:
         changed.insert(QStringLiteral("metadata"),
             m_http.get(kCrds + QStringLiteral("/gadgets.openapi.test")).json().value(QLatin1String("metadata")));
         QCOMPARE(m_http.put(kCrds + QStringLiteral("/gadgets.openapi.test"), changed).code, 200);
-        QStringList fieldsNow;
-        for (int i = 0; i < 50 && fieldsNow != QStringList{QStringLiteral("color")}; ++i, QTest::qWait(20))
-            fieldsNow = definitions()
-                            .value(name)
-                            .toObject()
-                            .value(QLatin1String("properties"))
-                            .toObject()
-                            .value(QLatin1String("spec"))
-                            .toObject()
-                            .value(QLatin1String("properties"))
-                            .toObject()
-                            .keys();
-        QCOMPARE(fieldsNow, QStringList{QStringLiteral("color")});
+        const auto fieldsNow = [&] {
+            return definitions()
+                .value(name)
+                .toObject()
+                .value(QLatin1String("properties"))
+                .toObject()
+                .value(QLatin1String("spec"))
+                .toObject()
+                .value(QLatin1String("properties"))
+                .toObject()
+                .keys();
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(fieldsNow(), QStringList{QStringLiteral("color")}, 10000);
 
         QCOMPARE(m_http.del(kCrds + QStringLiteral("/gadgets.openapi.test")).code, 200);
-        for (int i = 0; i < 50 && definitions().contains(name); ++i)
-            QTest::qWait(20);
-        QVERIFY(!definitions().contains(name));
+        QTRY_VERIFY_WITH_TIMEOUT(!definitions().contains(name), 10000);
     }
 
     void shouldFollowCrdChanges()
@@ -387,8 +384,7 @@ private Q_SLOTS:
                 {QStringLiteral("description"), QStringLiteral("How big.")}}}});
         QCOMPARE(m_http.post(kCrds, v1).code, 201);
         QJsonObject doc;
-        for (int i = 0; i < 50 && doc.isEmpty(); ++i, QTest::qWait(20))
-            doc = document(QStringLiteral("apis/openapi.test/v1"));
+        QTRY_VERIFY_WITH_TIMEOUT(!(doc = document(QStringLiteral("apis/openapi.test/v1"))).isEmpty(), 10000);
         QJsonObject gadget
             = schemaFor(doc, QStringLiteral("openapi.test"), QStringLiteral("v1"), QStringLiteral("Gadget"));
         QCOMPARE(propertyAt(doc, gadget, QStringLiteral("spec.size")).value(QLatin1String("description")).toString(),
@@ -413,23 +409,22 @@ private Q_SLOTS:
                 {QStringLiteral("color"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}}}});
         changed.insert(QStringLiteral("metadata"), current.value(QLatin1String("metadata")));
         QCOMPARE(m_http.put(kCrds + QStringLiteral("/gadgets.openapi.test"), changed).code, 200);
-        QString secondUrl;
-        for (int i = 0; i < 50 && (secondUrl.isEmpty() || secondUrl == firstUrl); ++i, QTest::qWait(20))
-            secondUrl = discovery()
-                            .value(QLatin1String("apis/openapi.test/v1"))
-                            .toObject()
-                            .value(QLatin1String("serverRelativeURL"))
-                            .toString();
-        QVERIFY(secondUrl != firstUrl); // a new hash: clients refetch
+        const auto currentUrl = [&] {
+            return discovery()
+                .value(QLatin1String("apis/openapi.test/v1"))
+                .toObject()
+                .value(QLatin1String("serverRelativeURL"))
+                .toString();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !currentUrl().isEmpty() && currentUrl() != firstUrl, 10000); // a new hash: clients refetch
         doc = document(QStringLiteral("apis/openapi.test/v1"));
         gadget = schemaFor(doc, QStringLiteral("openapi.test"), QStringLiteral("v1"), QStringLiteral("Gadget"));
         QCOMPARE(propertyAt(doc, gadget, QStringLiteral("spec.color")).value(QLatin1String("type")).toString(),
             QStringLiteral("string"));
 
         QCOMPARE(m_http.del(kCrds + QStringLiteral("/gadgets.openapi.test")).code, 200);
-        for (int i = 0; i < 50 && discovery().contains(QLatin1String("apis/openapi.test/v1")); ++i)
-            QTest::qWait(20);
-        QVERIFY(!discovery().contains(QLatin1String("apis/openapi.test/v1")));
+        QTRY_VERIFY_WITH_TIMEOUT(!discovery().contains(QLatin1String("apis/openapi.test/v1")), 10000);
         QCOMPARE(m_http.get(QStringLiteral("/openapi/v3/apis/openapi.test/v1")).code, 404);
     }
 };

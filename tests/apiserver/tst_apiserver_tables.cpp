@@ -177,10 +177,13 @@ private Q_SLOTS:
         QCOMPARE(m_http.post(QStringLiteral("/apis/apiextensions.k8s.io/v1/customresourcedefinitions"), crd).code, 201);
         const QString base = QStringLiteral("/apis/tables.test/v1/namespaces/default/widgets");
         HttpReply created;
-        for (int i = 0; i < 50
-             && (created = m_http.post(base, obj(R"({"metadata":{"name":"w1"},"spec":{"sizes":[1,7]}})"))).code == 404;
-             ++i)
-            QTest::qWait(20); // the CRD is served once established
+        // The CRD is served once established (qWaitFor: the POST must run once per try).
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                created = m_http.post(base, obj(R"({"metadata":{"name":"w1"},"spec":{"sizes":[1,7]}})"));
+                return created.code != 404;
+            },
+            10000));
         QCOMPARE(created.code, 201);
         QJsonObject w = created.json();
         w.insert(QStringLiteral("status"),

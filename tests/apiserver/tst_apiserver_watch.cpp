@@ -217,12 +217,19 @@ private Q_SLOTS:
         QVERIFY2(api.start(), qPrintable(api.errorString()));
         TestHttp http(api);
         const quint64 future = rvOf(http.get(kCms).json()).toULongLong() + 1;
+        const auto requests = [&api] {
+            quint64 n = 0;
+            api.runOnServerThread([&n](opbench::apiserver::ApiServer &s) { n = s.requestCount(); });
+            return n;
+        };
+        const quint64 before = requests();
         WatchStream w(api);
         w.open(kCms
             + QStringLiteral("?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks="
                              "true&resourceVersion=%1")
                   .arg(future));
-        QTest::qWait(50); // let the request reach the server (it then waits; no timing is asserted)
+        // The watch has reached the server (which then waits for the resourceVersion)
+        QTRY_VERIFY_WITH_TIMEOUT(requests() > before, 10000);
         QCOMPARE(http.post(kCms, cm(QStringLiteral("arrives"), QStringLiteral("x"))).code, 201);
         QVERIFY(w.waitForEvents(2));
         QCOMPARE(w.types(), (QStringList{"ADDED", "BOOKMARK"}));
@@ -244,7 +251,9 @@ private Q_SLOTS:
         QCOMPARE(bm.value(QLatin1String("object")).toObject().value(QLatin1String("apiVersion")).toString(),
             QStringLiteral("v1"));
         QVERIFY(!rvOf(bm.value(QLatin1String("object")).toObject()).isEmpty());
-        QTest::qWait(200);
+        // The positive signal: two more bookmark intervals went by on the watch that asked for
+        // them; the one that did not ask has had as long to get one.
+        QVERIFY(marked.waitForEvents(3));
         QVERIFY(plain.events().isEmpty());
     }
 
@@ -358,8 +367,9 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitFor([&]() { return w.statusCode() != 0; }, 5000));
         QCOMPARE(m_http->put(kCms + QStringLiteral("/quiet"), o).code, 200);
         QCOMPARE(m_http->post(kCms, cm(QStringLiteral("loud"), QStringLiteral("x"))).code, 201);
-        QVERIFY(w.waitForEvents(1));
-        QTest::qWait(100);
+        // Events come in commit order: once "loud" is here, an event of the no-op write before it
+        // would be here too.
+        QTRY_VERIFY_WITH_TIMEOUT(!w.events().isEmpty() && nameOf(w.events().last()) == QLatin1String("loud"), 10000);
         QCOMPARE(w.events().size(), 1);
         QCOMPARE(nameOf(w.events().first()), QStringLiteral("loud"));
     }

@@ -5,6 +5,7 @@
 #include "engine/apiserver/storage/store.h"
 #include "engine/base/clock.h"
 #include "engine/testing/fakeclock.h"
+#include "tests/support/eventloop.h"
 
 #include <QJsonArray>
 #include <QTest>
@@ -124,7 +125,7 @@ private Q_SLOTS:
         QTRY_VERIFY(find(QStringLiteral("free")).isNull());
         QTRY_VERIFY(find(QStringLiteral("blocker")).isBeingDeleted());
         // The blocking dependent is still there (its own finalizer holds it): the owner waits.
-        QTest::qWait(20);
+        testing::drainEventLoop();
         QVERIFY(!find(QStringLiteral("owner")).isNull());
         QVERIFY(find(QStringLiteral("owner")).isBeingDeleted());
         dropFinalizers(QStringLiteral("blocker"));
@@ -170,7 +171,7 @@ private Q_SLOTS:
             {QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("apps/v1")},
                 {QStringLiteral("kind"), QStringLiteral("StatefulSet")}, {QStringLiteral("name"), QStringLiteral("db")},
                 {QStringLiteral("uid"), QStringLiteral("uid-of-a-statefulset")}}});
-        QTest::qWait(20);
+        testing::drainEventLoop();
         QVERIFY(!find(QStringLiteral("child")).isNull());
         QVERIFY(!find(QStringLiteral("child")).isBeingDeleted());
     }
@@ -216,7 +217,7 @@ private Q_SLOTS:
         const Object owner = make(QStringLiteral("owner"));
         make(QStringLiteral("child"), {ownerRef(owner, false)});
         remove(QStringLiteral("owner"), QString());
-        QTest::qWait(10);
+        testing::drainEventLoop();
         QVERIFY(!find(QStringLiteral("child")).isNull());
         m_gc = std::make_unique<GarbageCollector>(m_store.get(), m_clock.get());
         m_gc->resyncAll();

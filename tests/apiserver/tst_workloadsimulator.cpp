@@ -8,6 +8,7 @@
 #include "engine/apiserver/storage/store.h"
 #include "engine/base/clock.h"
 #include "engine/testing/fakeclock.h"
+#include "tests/support/eventloop.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -148,7 +149,7 @@ private Q_SLOTS:
         QVERIFY(m_sim->pendingWakeUps() <= 1);
         // Not ready before the delay...
         m_clock->advance(1500ms);
-        QTest::qWait(1);
+        testing::drainEventLoop();
         QCOMPARE(statusInt(deploy(QStringLiteral("web")), "availableReplicas"), 0);
         // ...available after it.
         QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("web")), "availableReplicas") == 3; }));
@@ -169,7 +170,7 @@ private Q_SLOTS:
         // Quiet once settled: no further writes.
         const quint64 rv = m_store->resourceVersion();
         m_clock->advance(10s);
-        QTest::qWait(5);
+        testing::drainEventLoop();
         QCOMPARE(m_store->resourceVersion(), rv);
     }
 
@@ -369,7 +370,7 @@ private Q_SLOTS:
         QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("slow")), "readyReplicas") == 2; }));
         QCOMPARE(statusInt(deploy(QStringLiteral("slow")), "availableReplicas"), 0);
         m_clock->advance(5s);
-        QTest::qWait(5);
+        testing::drainEventLoop();
         QCOMPARE(statusInt(deploy(QStringLiteral("slow")), "availableReplicas"), 0);
         QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("slow")), "availableReplicas") == 2; }, 1s, 10));
     }

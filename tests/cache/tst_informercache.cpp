@@ -2,6 +2,7 @@
 // Cached reads over informers fed directly (network side: tst_reflector).
 #include "engine/cache/informercache.h"
 #include "engine/testing/fakeclock.h"
+#include "tests/support/eventloop.h"
 
 #include <QJsonArray>
 #include <QTest>
@@ -240,7 +241,7 @@ private Q_SLOTS:
         InformerCache cache(std::move(o));
         std::optional<Expected<Object>> read;
         readInto(&cache, &read);
-        QTest::qWait(250);
+        testing::drainEventLoop(); // everything queued ran; only the fake clock can end the wait
         QVERIFY(!read.has_value());
         clock.advance(std::chrono::minutes(2));
         QTRY_VERIFY_WITH_TIMEOUT(read.has_value(), 3000);
@@ -249,7 +250,7 @@ private Q_SLOTS:
         // waitForCacheSync likewise.
         std::optional<bool> synced;
         waitInto(&cache, std::chrono::minutes(1), &synced);
-        QTest::qWait(250);
+        testing::drainEventLoop();
         QVERIFY(!synced.has_value());
         clock.advance(std::chrono::minutes(1));
         QTRY_VERIFY_WITH_TIMEOUT(synced.has_value(), 3000);

@@ -250,8 +250,12 @@ private Q_SLOTS:
         auto inf = informer();
         inf->start();
         QCOMPARE(inf->reflector()->state(), Reflector::State::Listing);
-        inf->stop();       // the reflector goes away mid-list
-        QTest::qWait(300); // the in-flight list completes and is ignored
+        inf->stop(); // the reflector goes away mid-list
+        // The in-flight list completes and is ignored. The positive signal that it completed: the
+        // same list, asked after the stop, has been answered (the server answers on one thread,
+        // in the order the requests came in), and the events queued with it were handled.
+        QCOMPARE(serverNames().size(), 300);
+        QCoreApplication::processEvents();
         QVERIFY(!inf->hasSynced());
         QCOMPARE(inf->store().size(), 0);
         QVERIFY(!inf->isRunning());

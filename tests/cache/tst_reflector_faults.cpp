@@ -169,18 +169,23 @@ private Q_SLOTS:
                 R"({"type":"BOOKMARK","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"9",)"
                 R"("annotations":{"k8s.io/initial-events-end":"true"}}}})"
                 "\n");
-            resp.chunkIntervalMs = 1000; // one event a second, real time
+            resp.chunksOnDemand = true; // each event when the test lets it out
             resp.keepOpen = true;
             return resp;
         });
         auto inf = informer(true);
         inf->start();
-        // 3 s of the reflector's time per second: the stream takes ~24 s of it in all, and at
-        // most a few seconds pass between two events.
-        for (int i = 0; i < 30 && !inf->hasSynced(); ++i) {
-            QTest::qWait(1000);
+        // 3 s of the reflector's time between two events, moved only once the reflector has
+        // taken the event: the stream takes 24 s of its time in all (more than the 10 s deadline),
+        // and never more than 3 s pass without progress — however fast or slow the machine.
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->onDemandStreams(), 1, 10000);
+        for (int i = 1; i <= all.size(); ++i) {
+            QCOMPARE(m_server->releaseChunk(), 1);
+            QTRY_COMPARE_WITH_TIMEOUT(inf->reflector()->initialEventCount(), i, 10000);
             m_clock->advance(3s);
         }
+        QCOMPARE(m_server->releaseChunk(), 1); // the end bookmark
+        QTRY_VERIFY_WITH_TIMEOUT(inf->hasSynced(), 10000);
         QVERIFY(inf->hasSynced());
         QCOMPARE(names(*inf), QStringList({"a", "b", "c", "d", "e", "f", "g", "h"}));
         QCOMPARE(inf->reflector()->watchListCount(), 1);
@@ -228,13 +233,15 @@ private Q_SLOTS:
         QTRY_VERIFY(inf->hasSynced());
         QTRY_VERIFY(watches() >= 1);
         QTRY_COMPARE(inf->reflector()->state(), Reflector::State::BackingOff);
-        QTest::qWait(200); // time for a relist storm, were there one
-        QCOMPARE(lists().size(), 1);
-        m_clock->advance(700ms); // the first backoff is 800 ms to 1.6 s
-        QTest::qWait(50);
-        QCOMPARE(lists().size(), 1);
+        // Time moves only on the fake clock: the relist is due between 800 ms and 1.6 s.
+        m_clock->advance(700ms);
+        QCOMPARE(inf->reflector()->state(), Reflector::State::BackingOff); // still waiting
         m_clock->advance(900ms);
-        QTRY_COMPARE(lists().size(), 2);
+        // The positive signal: the next round ran (relisted, watched, expired, backing off again),
+        // so every list of the first round has reached the server: exactly one relist, no storm.
+        QTRY_VERIFY_WITH_TIMEOUT(watches() >= 2, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(inf->reflector()->state(), Reflector::State::BackingOff, 10000);
+        QCOMPARE(lists().size(), 2);
         QCOMPARE(lists().last().query(QStringLiteral("resourceVersion")), QStringLiteral("100"));
         QCOMPARE(names(*inf), QStringList{QStringLiteral("a")});
     }

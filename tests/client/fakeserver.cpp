@@ -139,6 +139,30 @@ static QByteArray reasonPhrase(int code)
     }
 }
 
+int FakeServer::onDemandStreams() const
+{
+    int n = 0;
+    for (const OnDemand &d : m_onDemand)
+        n += d.socket && !d.chunks.isEmpty() ? 1 : 0;
+    return n;
+}
+
+int FakeServer::releaseChunk()
+{
+    int written = 0;
+    for (OnDemand &d : m_onDemand) {
+        if (!d.socket || d.chunks.isEmpty())
+            continue;
+        const QByteArray chunk = d.chunks.takeFirst();
+        d.socket->write(QByteArray::number(chunk.size(), 16) + "\r\n" + chunk + "\r\n");
+        if (d.chunks.isEmpty() && !d.keepOpen)
+            d.socket->write("0\r\n\r\n");
+        d.socket->flush();
+        ++written;
+    }
+    return written;
+}
+
 void FakeServer::respond(QTcpSocket *s, const FakeResponse &r)
 {
     if (r.hang)
@@ -155,6 +179,10 @@ void FakeServer::respond(QTcpSocket *s, const FakeResponse &r)
     s->write(head);
     s->flush();
     QPointer<QTcpSocket> sock(s);
+    if (r.chunksOnDemand) {
+        m_onDemand.append({sock, r.chunks, r.keepOpen});
+        return;
+    }
     for (qsizetype i = 0; i < r.chunks.size(); ++i) {
         const QByteArray chunk = r.chunks[i];
         const bool last = i + 1 == r.chunks.size();

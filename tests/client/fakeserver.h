@@ -8,14 +8,15 @@
 #include <QMap>
 #include <QObject>
 #include <QPair>
+#include <QPointer>
 #include <QSslCertificate>
 #include <QSslKey>
+#include <QTcpSocket>
 #include <QUrlQuery>
 
 #include <functional>
 
 class QTcpServer;
-class QTcpSocket;
 
 namespace opbench::test {
 
@@ -43,6 +44,9 @@ struct FakeResponse
     int chunkIntervalMs = 5;
     /// Keep the stream open after the last chunk (no terminating chunk).
     bool keepOpen = false;
+    /// Write each chunk only when the test calls FakeServer::releaseChunk() (instead of timed):
+    /// a test on a FakeClock then decides how much fake time passes between two events.
+    bool chunksOnDemand = false;
     /// Never answer (for client timeouts).
     bool hang = false;
 
@@ -63,6 +67,10 @@ public:
     /// Before listen(): ask TLS clients for a certificate signed by `ca` (and refuse others).
     void requireClientCertificates(const QList<QSslCertificate> &ca) { m_clientCa = ca; }
     void setHandler(Handler h) { m_handler = std::move(h); }
+    /// Streams answered with chunksOnDemand that still have chunks to write.
+    int onDemandStreams() const;
+    /// Writes the next chunk of every on-demand stream; returns how many were written.
+    int releaseChunk();
 
     QList<FakeRequest> requests;
 
@@ -75,6 +83,13 @@ private:
     bool m_tls = false;
     Handler m_handler;
     QMap<QTcpSocket *, QByteArray> m_buffers;
+    struct OnDemand
+    {
+        QPointer<QTcpSocket> socket;
+        QList<QByteArray> chunks; // not written yet
+        bool keepOpen = false;
+    };
+    QList<OnDemand> m_onDemand;
     QList<QSslCertificate> m_clientCa;
 };
 

@@ -425,8 +425,10 @@ private Q_SLOTS:
         QTRY_COMPARE(clock.pending(), 1);
         QCOMPARE(server.requests.size(), 1);
         clock.advance(2900ms);
-        QTest::qWait(50);
-        QCOMPARE(server.requests.size(), 1); // still waiting for Retry-After
+        // Still waiting for Retry-After: the retry's timer is still pending on the fake clock (a
+        // retry due earlier would have run inside advance(), leaving none).
+        QCOMPARE(clock.pending(), 1);
+        QCOMPARE(server.requests.size(), 1);
         clock.advance(100ms);
         QTRY_COMPARE(server.requests.size(), 2);
         QTRY_COMPARE(clock.pending(), 1);
@@ -917,32 +919,49 @@ private Q_SLOTS:
                 r.chunks.append("{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"x\",\"resourceVersion\":\""
                     + QByteArray::number(i) + "\"}}}\n");
             r.keepOpen = true;
+            r.chunksOnDemand = true; // written when the test says, to every open watch at once
             return r;
         });
         RestClient client(plainConfig(server));
-        // Destroyed by the first event's slot.
+        // Destroyed by the first event's slot. A control watch gets the same chunks at the same
+        // time: once it has all five, so would the destroyed one have.
         QPointer<WatchStream> watch = client.watch(kConfigMaps, QString(), {}).release();
         int seen = 0;
         connect(watch.data(), &WatchStream::eventReceived, this, [&seen, &watch](const WatchEvent &) {
             ++seen;
             delete watch.data();
         });
+        std::unique_ptr<WatchStream> control = client.watch(kConfigMaps, QString(), {});
+        QSignalSpy controlEvents(control.get(), &WatchStream::eventReceived);
         watch->start();
-        QTRY_VERIFY(watch.isNull());
-        QTest::qWait(100);
+        control->start();
+        QTRY_COMPARE(server.onDemandStreams(), 2);
+        for (int i = 0; i < 5; ++i)
+            QCOMPARE(server.releaseChunk(), 2);
+        QTRY_COMPARE(controlEvents.size(), 5);
+        QVERIFY(watch.isNull());
         QCOMPARE(seen, 1);
-        // Cancelled while streaming: no more signals.
+        control.reset();
+        // Cancelled while streaming: no more signals (again beside a control watch).
         std::unique_ptr<WatchStream> second = client.watch(kConfigMaps, QString(), {});
         QSignalSpy events(second.get(), &WatchStream::eventReceived);
         QSignalSpy finished(second.get(), &WatchStream::finished);
+        std::unique_ptr<WatchStream> control2 = client.watch(kConfigMaps, QString(), {});
+        QSignalSpy control2Events(control2.get(), &WatchStream::eventReceived);
         second->start();
+        control2->start();
+        QTRY_COMPARE(server.onDemandStreams(), 2);
+        QCOMPARE(server.releaseChunk(), 2);
         QTRY_VERIFY(events.size() >= 1);
         second->cancel();
         const qsizetype n = events.size();
-        QTest::qWait(100);
+        for (int i = 1; i < 5; ++i)
+            server.releaseChunk();
+        QTRY_COMPARE(control2Events.size(), 5);
         QCOMPARE(events.size(), n);
         QCOMPARE(finished.size(), 0);
         QVERIFY(!second->isRunning());
+        control2.reset();
         // And a client destroyed mid-request answers Cancelled, without crashing.
         server.setHandler([](const FakeRequest &) {
             FakeResponse r;
@@ -951,7 +970,7 @@ private Q_SLOTS:
         });
         auto doomed = std::make_unique<RestClient>(plainConfig(server));
         QCoro::Task<Expected<Object>> pending = doomed->get(kConfigMaps, QStringLiteral("ns1"), QStringLiteral("demo"));
-        QTRY_COMPARE(server.requests.size(), 3);
+        QTRY_COMPARE(server.requests.size(), 5); // four watches above, then this request
         doomed.reset();
         Expected<Object> r = QCoro::waitFor(std::move(pending));
         QVERIFY(!r.ok());

@@ -2,8 +2,6 @@
 #include "tests/controller/scriptedreconciler.h"
 #include "engine/testing/fakeclock.h"
 
-#include <QCoreApplication>
-#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QTest>
 
@@ -102,16 +100,6 @@ Controller *startedController(ControllerOptions options, std::shared_ptr<Reconci
     return *c;
 }
 
-bool waitUntil(const std::function<bool()> &pred)
-{
-    QElapsedTimer t;
-    t.start();
-    while (!pred()) {
-        if (t.elapsed() > 2000)
-            return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
-    }
-    return true;
-}
+bool waitUntil(const std::function<bool()> &pred, int timeoutMs) { return QTest::qWaitFor(pred, timeoutMs); }
 
 } // namespace opbench::test

@@ -75,7 +75,8 @@ ControllerOptions testOptions(const QString &name, testing::FakeClock *clock, Me
 /// Builds and starts a controller (no sources). Fails the test on error.
 Controller *startedController(ControllerOptions options, std::shared_ptr<Reconciler> reconciler, QObject *parent);
 
-/// Processes events until `pred` holds or ~2 s passed.
-bool waitUntil(const std::function<bool()> &pred);
+/// Runs the event loop until `pred` holds; false after `timeoutMs` (a generous bound for a
+/// loaded machine: the condition, not the time, is what the test waits for).
+bool waitUntil(const std::function<bool()> &pred, int timeoutMs = 20000);
 
 } // namespace opbench::test

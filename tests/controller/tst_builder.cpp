@@ -5,6 +5,7 @@
 
 #include "engine/cache/informercache.h"
 #include "engine/controller/builder.h"
+#include "tests/support/eventloop.h"
 
 #include <QJsonArray>
 #include <QTest>
@@ -332,7 +333,7 @@ private Q_SLOTS:
                                     QStringLiteral("apps/v1"), QStringLiteral("Deployment"))},
             QStringLiteral("10"));
         QCOMPARE(c->queue()->len(), 1);
-        QTest::qWait(50);
+        testing::drainEventLoop(); // a controller that reconciled before start() would have by now
         QVERIFY(rec->requests.isEmpty());
         QVERIFY(QCoro::waitFor(c->start()).ok());
         QTRY_COMPARE(rec->requests.size(), 1);

@@ -111,7 +111,22 @@ private Q_SLOTS:
         QSignalSpy finished(f.ctrl, &Controller::reconcileFinished);
         f.ctrl->queue()->add({QStringLiteral("ns"), QStringLiteral("a")}, Cause::manual());
         QTRY_COMPARE(f.server.requests.size(), 1);
-        QTest::qWait(50); // the 429 is read; RestClient now waits 30 s on the clock
+        // The 429 is read (counted by the client: the positive signal); RestClient now waits 30 s
+        // on the clock.
+        const QUrl url(f.server.url());
+        const QString host = QStringLiteral("%1:%2").arg(url.host()).arg(url.port());
+        const auto throttled = [&host] {
+            double n = 0;
+            for (const char *method : {"GET", "POST", "PUT", "PATCH", "DELETE"})
+                if (const Counter *c
+                    = MetricsRegistry::global()
+                          .counter(QStringLiteral("rest_client_requests_total"), QString(),
+                              {QStringLiteral("code"), QStringLiteral("method"), QStringLiteral("host")})
+                          ->find({QStringLiteral("429"), QString::fromLatin1(method), host}))
+                    n += c->value();
+            return n;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(throttled() >= 1, 10000);
         for (int i = 0; i < 25 && finished.isEmpty(); ++i) {
             f.clock.advance(100ms);
             QTest::qWait(5);

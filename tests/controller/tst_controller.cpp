@@ -3,6 +3,7 @@
 // table, concurrency, causes, panics, timeouts, metrics, logs, traces.
 #include "engine/testing/fakeclock.h"
 #include "tests/controller/scriptedreconciler.h"
+#include "tests/support/eventloop.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -301,7 +302,7 @@ private Q_SLOTS:
         QSignalSpy finished(f.ctrl, &Controller::reconcileFinished);
         f.ctrl->queue()->add({QStringLiteral("ns"), QStringLiteral("waits")}, Cause::manual());
         QTRY_COMPARE(f.rec->running.size(), 1);
-        QTest::qWait(200);
+        testing::drainEventLoop();
         QCOMPARE(finished.size(), 0); // waiting for the cache
         f.clock.advance(2s);
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 5000);
@@ -429,7 +430,7 @@ private Q_SLOTS:
             &never, {QString(), QStringLiteral("v1"), QStringLiteral("ConfigMap")}, enqueueRequestForObject());
         std::optional<Expected<void>> started;
         startInto(*created, &started);
-        QTest::qWait(250);
+        testing::drainEventLoop();
         QVERIFY(!started.has_value());
         f.clock.advance(2min);
         QTRY_VERIFY_WITH_TIMEOUT(started.has_value(), 3000);

@@ -156,6 +156,17 @@ class TestControllerWarmup : public QObject
             .ok();
     }
 
+    /// Waits until the standby has read the lease `tries` more times (retry period 200 ms).
+    /// The positive signal behind "the standby did nothing": its elector ran that many rounds
+    /// after the manager started, so whatever the manager starts before or beside the election
+    /// (warm-up informers, their lists and watches) has been started and its requests sent.
+    static void waitForLeaseTries(Fixture &f, int tries)
+    {
+        const int before = audited(f.auditPath(), QStringLiteral("get"), kLeases.resource);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            audited(f.auditPath(), QStringLiteral("get"), kLeases.resource) >= before + tries, 20000);
+    }
+
     static void tearDown(Fixture &f)
     {
         bool finished = false;
@@ -172,7 +183,8 @@ private Q_SLOTS:
         // Standing by: the lease was read, another identity holds it.
         QTRY_COMPARE_WITH_TIMEOUT(f.mgr->elector()->observedLeader(), QStringLiteral("other"), 10000);
         QVERIFY(!f.mgr->isLeader());
-        QTest::qWait(300); // anything the standby would list or watch has had time to go out
+        waitForLeaseTries(f, 3);
+        QVERIFY(!f.mgr->isLeader());
         QCOMPARE(f.reads(kConfigMaps), 0);
         QCOMPARE(f.reads(kSecrets), 0);
         QVERIFY(f.mgr->cache()->informers().isEmpty());
@@ -201,7 +213,7 @@ private Q_SLOTS:
         Fixture g;
         QVERIFY(setUp(g, false, true));
         QTRY_COMPARE_WITH_TIMEOUT(g.mgr->elector()->observedLeader(), QStringLiteral("other"), 10000);
-        QTest::qWait(300);
+        waitForLeaseTries(g, 3);
         QVERIFY(g.mgr->cache()->informers().isEmpty());
         QCOMPARE(g.reads(kConfigMaps), 0);
         tearDown(g);
@@ -220,7 +232,9 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(audited(f.auditPath(), QStringLiteral("watch"), kConfigMaps.resource) >= 1, 5000);
         QVERIFY(!f.mgr->isLeader());
         QVERIFY(!f.controller->isRunning());
-        QTest::qWait(300);
+        // The synced cache has queued cm1; a running controller would reconcile it at once.
+        waitForLeaseTries(f, 3);
+        QVERIFY(!f.controller->isRunning());
         QVERIFY(f.reconciled.isEmpty());
         const int listsBefore = audited(f.auditPath(), QStringLiteral("list"), kConfigMaps.resource);
         // Leading: the requests queued while standing by are reconciled; no new list.

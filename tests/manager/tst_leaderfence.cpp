@@ -121,8 +121,17 @@ private Q_SLOTS:
             = QCoro::waitFor(rest.get(kLeases, QStringLiteral("default"), QStringLiteral("fence")));
         QVERIFY(lease.ok());
         QCOMPARE(LeaderElectionRecord::fromLease(*lease).holderIdentity, QStringLiteral("spinner"));
-        QTest::qWait(200); // the stop it would have made on a lost lease is queued: let it run
+        // A stop it would have made on a lost lease was queued during the spin. The positive
+        // signal that such queued work has run: the elector renewed the lease again since.
+        const QDateTime renewed = LeaderElectionRecord::fromLease(*lease).renewTime;
+        const auto renewTime = [&rest] {
+            const Expected<Object> now
+                = QCoro::waitFor(rest.get(kLeases, QStringLiteral("default"), QStringLiteral("fence")));
+            return now ? LeaderElectionRecord::fromLease(*now).renewTime : QDateTime();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(renewTime() > renewed, 10000);
         QVERIFY(!finished);
+        QVERIFY(mgr->isLeader());
         mgr->stop();
         QTRY_VERIFY_WITH_TIMEOUT(finished, 10000);
     }

@@ -6,6 +6,7 @@
 #include "engine/testing/fakeclock.h"
 #include "tests/controller/scriptedreconciler.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
@@ -213,6 +214,41 @@ private Q_SLOTS:
         QVERIFY(!o.parseEncoder(QStringLiteral("yaml")).ok());
         QVERIFY(o.parseEncoder(QStringLiteral("console")).ok());
         QVERIFY(!o.json);
+    }
+
+    // formatLogLine(): the default (Qt logging) sink's line, "name: message key=value …".
+    void shouldFormatLogLinesForTheQtSink_data()
+    {
+        QTest::addColumn<bool>("isError");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("error");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("info, no name") << false << QString() << QString()
+                                       << "Starting workers worker count=2 "
+                                          "leader=true key=ns/web labels={\"app\":\"web\"} ids=[1,\"a\"] none=null";
+        QTest::newRow("named") << false << QStringLiteral("controller.myapp") << QString()
+                               << "controller.myapp: Starting workers worker count=2 leader=true key=ns/web "
+                                  "labels={\"app\":\"web\"} ids=[1,\"a\"] none=null";
+        QTest::newRow("error last") << true << QStringLiteral("controller") << QStringLiteral("boom: 500")
+                                    << "controller: Starting workers worker count=2 leader=true key=ns/web "
+                                       "labels={\"app\":\"web\"} ids=[1,\"a\"] none=null error=boom: 500";
+    }
+    void shouldFormatLogLinesForTheQtSink()
+    {
+        QFETCH(bool, isError);
+        QFETCH(QString, name);
+        QFETCH(QString, error);
+        QFETCH(QString, expected);
+        LogRecord r;
+        r.isError = isError;
+        r.name = name;
+        r.message = QStringLiteral("Starting workers");
+        r.error = error;
+        r.fields = {{QStringLiteral("worker count"), 2}, {QStringLiteral("leader"), true},
+            {QStringLiteral("key"), QStringLiteral("ns/web")},
+            {QStringLiteral("labels"), QJsonObject{{QStringLiteral("app"), QStringLiteral("web")}}},
+            {QStringLiteral("ids"), QJsonArray{1, QStringLiteral("a")}}, {QStringLiteral("none"), QJsonValue()}};
+        QCOMPARE(formatLogLine(r), expected);
     }
 };
 

@@ -46,12 +46,41 @@ private:
         Expected<Object> r = QCoro::waitFor(m_rest->create(kApps, kNs, app.toObject()));
         QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().toString()));
     }
-    void mergePatch(const GroupVersionResource &gvr, const QString &name, const QByteArray &body)
+    /// The patched object (null, with the test failed, when the patch was refused).
+    Object mergePatch(const GroupVersionResource &gvr, const QString &name, const QByteArray &body)
     {
         Expected<Object> r = QCoro::waitFor(m_rest->patch(gvr, kNs, name, PatchType::Merge, body));
-        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().toString()));
+        [&] { QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().toString())); }();
+        return r ? r.value() : Object();
     }
     QString phaseOf(const QString &name) { return MyApplication(get(kApps, name)).phase(); }
+    /// Whether `name`'s status describes its current spec and says Running.
+    bool converged(const QString &name)
+    {
+        const Object app = get(kApps, name);
+        const MyApplication view(app);
+        return !app.isNull() && view.phase() == Phase::Running && view.observedGeneration() == app.generation()
+            && view.availableReplicas() == view.replicas();
+    }
+    /// Creates `name` unless an earlier slot did, and waits until it converged: every slot that
+    /// uses an app of shouldConvergeAppsToRunningDeployments can run alone.
+    [[nodiscard]] bool ensureConverged(const QString &name, const QString &image, int replicas)
+    {
+        if (get(kApps, name).isNull()) {
+            createApp(name, image, replicas);
+            if (QTest::currentTestFailed())
+                return false;
+        }
+        return QTest::qWaitFor([&] { return converged(name); }, 30000);
+    }
+    /// The first reconcile of `name` finished after the first `seen` traces, or null.
+    const ReconcileTrace *reconciledSince(qsizetype seen, const QString &name) const
+    {
+        for (qsizetype i = seen; i < m_traces.size(); ++i)
+            if (m_traces.at(i).request.name == name)
+                return &m_traces.at(i);
+        return nullptr;
+    }
 
     testing::TestApiServer m_api;
     std::unique_ptr<RestClient> m_rest;
@@ -105,7 +134,8 @@ private Q_SLOTS:
     void shouldConvergeAppsToRunningDeployments()
     {
         for (int i = 0; i < 5; ++i)
-            createApp(QStringLiteral("app-%1").arg(i), QStringLiteral("nginx:1.%1").arg(i), 1 + i % 3);
+            if (get(kApps, QStringLiteral("app-%1").arg(i)).isNull())
+                createApp(QStringLiteral("app-%1").arg(i), QStringLiteral("nginx:1.%1").arg(i), 1 + i % 3);
         for (int i = 0; i < 5; ++i) {
             const QString name = QStringLiteral("app-%1").arg(i);
             QTRY_COMPARE_WITH_TIMEOUT(phaseOf(name), Phase::Running, 20000);
@@ -165,11 +195,23 @@ private Q_SLOTS:
 
     void shouldStopWritingStatusOnceConverged()
     {
-        const QString before = get(kApps, QStringLiteral("app-1")).resourceVersion();
-        const QString deployBefore = get(kDeployments, QStringLiteral("app-1")).resourceVersion();
-        QTest::qWait(2000);
-        QCOMPARE(get(kApps, QStringLiteral("app-1")).resourceVersion(), before);
-        QCOMPARE(get(kDeployments, QStringLiteral("app-1")).resourceVersion(), deployBefore);
+        // Given app-1 converged (its status says Running for its current spec)
+        const QString name = QStringLiteral("app-1");
+        QVERIFY(ensureConverged(name, QStringLiteral("nginx:1.1"), 2));
+        const Object app = get(kApps, name);
+        QVERIFY(!app.isNull());
+        // When an event on its Deployment makes the operator reconcile it again
+        const qsizetype seen = m_traces.size();
+        const Object poked = mergePatch(kDeployments, name, R"({"metadata":{"annotations":{"converged":"poke"}}})");
+        QVERIFY(!poked.isNull());
+        // Then that reconcile ran (the positive signal) and wrote neither the status nor the
+        // Deployment: both objects are at the resourceVersion they had before it.
+        QTRY_VERIFY_WITH_TIMEOUT(reconciledSince(seen, name) != nullptr, 10000);
+        for (const TraceCall &c : reconciledSince(seen, name)->calls)
+            QVERIFY2(c.verb == QLatin1String("get") || c.verb == QLatin1String("list"),
+                qPrintable(c.verb + u' ' + c.gvk.kind));
+        QCOMPARE(get(kApps, name).resourceVersion(), app.resourceVersion());
+        QCOMPARE(get(kDeployments, name).resourceVersion(), poked.resourceVersion());
     }
 
     void shouldReconcileInSyncAppWithoutWrites()
@@ -177,6 +219,7 @@ private Q_SLOTS:
         // The server defaults the Deployment (strategy, pull policy, ...); createOrUpdate must
         // still find it in sync: a reconcile of a converged app reads and writes nothing.
         const QString name = QStringLiteral("app-1");
+        QVERIFY(ensureConverged(name, QStringLiteral("nginx:1.1"), 2));
         const Object deployment = get(kDeployments, name);
         QCOMPARE(deployment.value({QLatin1String("spec"), QLatin1String("strategy"), QLatin1String("type")}).toString(),
             QStringLiteral("RollingUpdate"));
@@ -185,16 +228,10 @@ private Q_SLOTS:
             const QString annotation = QStringLiteral(R"({"metadata":{"annotations":{"poke":"%1"}}})").arg(round);
             // An event on the owned Deployment enqueues the app (the app's own metadata-only
             // changes are filtered by the generationChanged predicate).
-            mergePatch(kDeployments, name, annotation.toUtf8());
-            const auto reconciled = [&] {
-                for (qsizetype i = seen; i < m_traces.size(); ++i)
-                    if (m_traces.at(i).request.name == name)
-                        return &m_traces.at(i);
-                return static_cast<const ReconcileTrace *>(nullptr);
-            };
-            QTRY_VERIFY_WITH_TIMEOUT(reconciled() != nullptr, 10000);
+            QVERIFY(!mergePatch(kDeployments, name, annotation.toUtf8()).isNull());
+            QTRY_VERIFY_WITH_TIMEOUT(reconciledSince(seen, name) != nullptr, 10000);
             QStringList writes;
-            for (const TraceCall &c : reconciled()->calls)
+            for (const TraceCall &c : reconciledSince(seen, name)->calls)
                 if (c.verb != QLatin1String("get") && c.verb != QLatin1String("list"))
                     writes << c.verb + u' ' + c.gvk.kind;
             QVERIFY2(writes.isEmpty(), qPrintable(writes.join(QLatin1String(", "))));
@@ -216,6 +253,7 @@ private Q_SLOTS:
 
     void shouldPropagateSpecChangeKeepingOthersFields()
     {
+        QVERIFY(ensureConverged(QStringLiteral("app-0"), QStringLiteral("nginx:1.0"), 1));
         // Someone else annotates the Deployment; the operator must keep it.
         mergePatch(kDeployments, QStringLiteral("app-0"), R"({"metadata":{"annotations":{"team":"blue"}}})");
         mergePatch(kApps, QStringLiteral("app-0"), R"({"spec":{"replicas":3,"image":"nginx:2.0"}})");
@@ -229,6 +267,7 @@ private Q_SLOTS:
 
     void shouldRecreateDeletedDeployment()
     {
+        QVERIFY(ensureConverged(QStringLiteral("app-2"), QStringLiteral("nginx:1.2"), 3));
         const QString oldUid = get(kDeployments, QStringLiteral("app-2")).uid();
         QVERIFY(!oldUid.isEmpty());
         Expected<DeleteResult> r = QCoro::waitFor(m_rest->remove(kDeployments, kNs, QStringLiteral("app-2")));
@@ -255,16 +294,20 @@ private Q_SLOTS:
 
     void shouldRecordCreatedEvents()
     {
-        Expected<Object::List> events
-            = QCoro::waitFor(m_rest->list({QString(), QStringLiteral("v1"), QStringLiteral("events")}, kNs));
-        QVERIFY(events.ok());
-        bool found = false;
-        for (const Object &e : events->items)
-            found = found
-                || (e.value({QLatin1String("reason")}).toString() == QLatin1String("Created")
-                    && e.value({QLatin1String("involvedObject"), QLatin1String("name")}).toString()
-                        == QLatin1String("app-3"));
-        QVERIFY(found);
+        QVERIFY(ensureConverged(QStringLiteral("app-3"), QStringLiteral("nginx:1.3"), 1));
+        const auto createdEventFound = [this] {
+            Expected<Object::List> events
+                = QCoro::waitFor(m_rest->list({QString(), QStringLiteral("v1"), QStringLiteral("events")}, kNs));
+            bool found = false;
+            for (const Object &e : events ? events->items : QList<Object>())
+                found = found
+                    || (e.value({QLatin1String("reason")}).toString() == QLatin1String("Created")
+                        && e.value({QLatin1String("involvedObject"), QLatin1String("name")}).toString()
+                            == QLatin1String("app-3"));
+            return found;
+        };
+        // The recorder sends events in the background (client-go's broadcaster).
+        QTRY_VERIFY_WITH_TIMEOUT(createdEventFound(), 10000);
     }
 };
 

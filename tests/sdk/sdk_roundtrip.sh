@@ -5,6 +5,8 @@
 #   3. the scaffold configures against the installed package only, builds, and passes its test;
 #   4. examples/guestbook (an external project) the same way;
 #   5. the Guestbook workbench starts offscreen and its cache, queue and reconcile panels fill.
+# Every step must run: a step that cannot (the workbench not built, a project with no test) fails
+# the round trip, and the last line checks that all of them ran.
 # Usage: sdk_roundtrip.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src=$1
@@ -23,7 +25,8 @@ sanitize=$(sed -n 's/^OPBENCH_SANITIZE:STRING=//p' "$build/CMakeCache.txt")
 if [ -n "$sanitize" ]; then
   launcher+=("-DCMAKE_CXX_FLAGS=-fsanitize=$sanitize -fno-omit-frame-pointer" "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=$sanitize")
 fi
-step() { printf '\n== %s\n' "$*"; }
+steps_run=0
+step() { steps_run=$((steps_run + 1)); printf '\n== %s\n' "$*"; }
 
 step "install the SDK into $prefix"
 cmake --install "$build" --prefix "$prefix" >"$work/install.log"
@@ -56,7 +59,8 @@ build_project() { # $1 source, $2 build dir
   cmake -S "$1" -B "$2" "${gen[@]}" "${launcher[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DCMAKE_PREFIX_PATH="$prefix" >"$2.configure.log" || { cat "$2.configure.log"; return 1; }
   cmake --build "$2" --parallel 2 >"$2.build.log" || { tail -60 "$2.build.log"; return 1; }
-  (cd "$2" && ctest --output-on-failure --timeout 120)
+  # --no-tests=error: a project whose test was not registered fails (ctest 3.25 exits 0 on none).
+  (cd "$2" && ctest --no-tests=error --output-on-failure --timeout 120)
 }
 
 step "the scaffold builds against the installed SDK and passes its test"
@@ -68,13 +72,25 @@ fi
 step "examples/guestbook builds against the installed SDK and passes its test"
 build_project "$src/examples/guestbook" "$work/guestbook-build"
 
-if [ -x "$work/guestbook-build/guestbook-workbench" ]; then
-  step "the workbench runs the Guestbook operator (offscreen)"
-  report=$(cd "$work" && QT_QPA_PLATFORM=offscreen "$work/guestbook-build/guestbook-workbench" --report-after 6 2>"$work/workbench.log" | tail -1)
-  echo "$report"
-  /usr/bin/python3 - "$report" <<'PY'
+step "the workbench runs the Guestbook operator (offscreen)"
+# This test is registered only when the GUI is built, so the installed SDK has the workbench
+# library and examples/guestbook must have built its workbench: not finding it is a failure.
+if [ ! -x "$work/guestbook-build/guestbook-workbench" ]; then
+  echo "guestbook-workbench was not built (is opbench::workbench missing from the installed SDK?)"; exit 1
+fi
+# The panels fill once the informers have synced and the operator reconciled: a condition, not a
+# time. The report is taken after a delay, so ask again with a longer one until it holds (a loaded
+# machine gets up to 6 + 20 + 60 s; a quiet one passes on the first try).
+panels_filled=false
+for wait_s in 6 20 60; do
+  report=$(cd "$work" && QT_QPA_PLATFORM=offscreen "$work/guestbook-build/guestbook-workbench" --report-after "$wait_s" 2>"$work/workbench.log" | tail -1)
+  echo "after $wait_s s: $report"
+  if /usr/bin/python3 - "$report" <<'PY'
 import json, sys
-r = json.loads(sys.argv[1])
+try:
+    r = json.loads(sys.argv[1])
+except ValueError:
+    print("workbench panels: no report"); sys.exit(1)
 problems = []
 if r.get("operator") != "guestbook": problems.append("operator %r" % r.get("operator"))
 if r.get("synced") != r.get("informers") or r.get("informers") != 3: problems.append("informers %s/%s synced" % (r.get("synced"), r.get("informers")))
@@ -89,5 +105,14 @@ if problems:
     print("workbench panels: " + "; ".join(problems)); sys.exit(1)
 print("workbench panels filled")
 PY
-fi
-echo "sdk roundtrip: OK"
+  then
+    panels_filled=true
+    break
+  fi
+done
+$panels_filled || { echo "the workbench's panels did not fill"; tail -40 "$work/workbench.log"; exit 1; }
+
+# Every step above ran (set -e stops at the first failure; this catches a step skipped).
+expected_steps=6
+[ "$steps_run" -eq "$expected_steps" ] || { echo "sdk roundtrip: $steps_run of $expected_steps steps ran"; exit 1; }
+echo "sdk roundtrip: OK ($steps_run steps)"

@@ -33,7 +33,10 @@ private Q_SLOTS:
                 ++m_halts;
             m_state = s;
         });
-        connect(m_session->queue(), &QueueObserver::sample, this, [this](const QueueSample &s) { m_queue = s; });
+        connect(m_session->queue(), &QueueObserver::sample, this, [this](const QueueSample &s) {
+            m_queue = s;
+            ++m_samples;
+        });
         connect(m_session->controller(), &ControllerObserver::reconcilesFinished, this,
             [this](const QList<ReconcileTrace> &t) { m_traces.append(t); });
         connect(m_session->cacheFeed(), &CacheFeed::batch, this, [this](const CacheBatch &b) {
@@ -114,7 +117,12 @@ private Q_SLOTS:
         // Then the controller pauses on that key before reconciling it
         QTRY_VERIFY_WITH_TIMEOUT(m_state.paused, 10000);
         QVERIFY2(m_state.lastBreak.contains(key), qPrintable(m_state.lastBreak));
-        QTest::qWait(500);
+        // and, while three more queue samples go by, the key waits unreconciled
+        QTRY_VERIFY_WITH_TIMEOUT(queued(key), 10000);
+        for (int i = 0; i < 3; ++i) {
+            waitForSamples(1);
+            QVERIFY2(queued(key), qPrintable(key));
+        }
         QCOMPARE(tracesFor(key), 0);
         m_session->post(&ControllerObserver::toggleBreakpoint, key);
         QTRY_VERIFY_WITH_TIMEOUT(!m_state.breakpoints.contains(key), 5000);
@@ -122,18 +130,26 @@ private Q_SLOTS:
 
     void shouldHaltStepIntoBeforeTheFirstClientCallAndResume()
     {
-        // Given the controller paused with bp-app queued and never reconciled
-        QVERIFY(m_state.paused);
-        const QString key = QStringLiteral("default/bp-app");
+        // Given the controller paused with a key of its own queued and never reconciled
+        m_session->post(&ControllerObserver::pause);
+        QTRY_VERIFY_WITH_TIMEOUT(m_state.paused, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(m_state.activeWorkers, 0, 10000);
+        const QString key = QStringLiteral("default/into-app");
+        m_session->createApplication(QStringLiteral("into-app"), QStringLiteral("nginx:1.25"), 1);
         QTRY_VERIFY_WITH_TIMEOUT(queued(key), 10000);
         const int halts = m_halts;
         // When the user steps into that key
         m_session->post(&ControllerObserver::stepInto, key);
         // Then the reconcile halts before its first client call, which is shown, and does not finish
         QTRY_VERIFY_WITH_TIMEOUT(m_halts == halts + 1, 10000);
-        QVERIFY2(
-            m_state.pendingCalls.first().contains(QStringLiteral("bp-app")), qPrintable(m_state.pendingCalls.first()));
-        QTest::qWait(500);
+        QVERIFY2(m_state.pendingCalls.first().contains(QStringLiteral("into-app")),
+            qPrintable(m_state.pendingCalls.first()));
+        // (three more queue samples show it still in a worker's hands, halted)
+        for (int i = 0; i < 3; ++i) {
+            waitForSamples(1);
+            QCOMPARE(m_queue.processing, 1);
+            QCOMPARE(m_halts, halts + 1);
+        }
         QCOMPARE(tracesFor(key), 0);
         QVERIFY(!m_state.pendingCalls.isEmpty());
         // When the user steps over that call, the reconcile halts again before the next one
@@ -147,6 +163,13 @@ private Q_SLOTS:
         QVERIFY(m_state.paused);
         const ReconcileTrace trace = lastTraceFor(key);
         QVERIFY(!trace.calls.isEmpty());
+        m_session->post(&ControllerObserver::resume);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_state.paused, 5000);
+    }
+
+    // Every slot starts with the controller running, whatever the previous one left.
+    void cleanup()
+    {
         m_session->post(&ControllerObserver::resume);
         QTRY_VERIFY_WITH_TIMEOUT(!m_state.paused, 5000);
     }
@@ -176,6 +199,13 @@ private:
         return {};
     }
 
+    /// Waits for `n` more queue samples (every 500 ms on the engine thread).
+    void waitForSamples(int n)
+    {
+        const int seen = m_samples;
+        QTRY_VERIFY_WITH_TIMEOUT(m_samples >= seen + n, 10000);
+    }
+
     bool queued(const QString &key) const
     {
         for (const QueueRow &r : m_queue.rows) {
@@ -191,6 +221,7 @@ private:
     ControlState m_state;
     int m_halts = 0; ///< times a reconcile halted before a call (pendingCalls became non-empty)
     QueueSample m_queue;
+    int m_samples = 0;
     QList<ReconcileTrace> m_traces;
     QHash<QString, Object> m_objects;
 };

@@ -25,6 +25,13 @@ const GroupVersionResource MyApps{
     QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")};
 const QString Kind = QStringLiteral("MyApplication");
 
+/// Whether the operator's first status write for `key` is in the model.
+bool hasPhase(const CacheTreeModel *model, const QString &key)
+{
+    const Object o = model->indexOf(Kind, key).data(CacheTreeModel::ObjectRole).value<Object>();
+    return !o.value({QLatin1String("status"), QLatin1String("phase")}).toString().isEmpty();
+}
+
 int replicasOf(const CacheTreeModel *model, const QString &key)
 {
     const Object o = model->indexOf(Kind, key).data(CacheTreeModel::ObjectRole).value<Object>();
@@ -54,7 +61,9 @@ private Q_SLOTS:
         auto config = loadConfig(session.cluster().kubeconfigPath);
         QVERIFY(config.ok());
         RestClient client(config.value());
-        QTest::qWait(1500); // let the operator's first status writes land
+        // The operator's first status writes have landed (the cache shows a phase for each app)
+        for (const char *app : {"default/frontend", "default/backend", "default/worker", "default/cache"})
+            QTRY_VERIFY2_WITH_TIMEOUT(hasPhase(&live, QLatin1String(app)), app, 30000);
         const int replicasBefore = replicasOf(&live, QStringLiteral("default/worker"));
         const QString before = QString::number(live.latestRv());
 

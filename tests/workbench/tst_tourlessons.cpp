@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: Apache-2.0
+// The guided tour's lesson detection (engine/workbench/tour.h), fed the snapshots the window
+// receives: each lesson completes on the engine event that shows the learner did it, and not on
+// the near miss next to it (the wrong lesson, a missing detail). Pure logic: no clock, no server.
+#include "engine/workbench/tour.h"
+#include "tests/workbench/headless.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace opbench;
+using namespace opbench::workbench;
+
+namespace {
+
+int lessonIndex(const QString &id)
+{
+    const QList<TourLesson> all = Tour::lessons();
+    for (int i = 0; i < all.size(); ++i)
+        if (all.at(i).id == id)
+            return i;
+    return -1;
+}
+
+TraceCall call(const QString &verb, const QString &kind, int code)
+{
+    TraceCall c;
+    c.verb = verb;
+    c.gvk = {QStringLiteral("apps"), QStringLiteral("v1"), kind};
+    c.code = code;
+    return c;
+}
+
+ReconcileTrace trace(QList<TraceCall> calls, ReconcileTrace::Result result = ReconcileTrace::Result::Success,
+    int retries = 0, QList<Cause> causes = {})
+{
+    ReconcileTrace t;
+    t.request = {QStringLiteral("default"), QStringLiteral("web")};
+    t.calls = std::move(calls);
+    t.result = result;
+    t.retries = retries;
+    for (Cause &c : causes)
+        t.causes.merge(std::move(c), 32);
+    return t;
+}
+
+InformerState informer(const QString &kind, bool synced, const QString &lastSyncRv)
+{
+    InformerState s;
+    s.kind = kind;
+    s.synced = synced;
+    s.lastSyncRv = lastSyncRv;
+    return s;
+}
+
+CacheBatch batchOf(QList<InformerState> informers)
+{
+    CacheBatch b;
+    b.informers = std::move(informers);
+    return b;
+}
+
+ControlState control(bool paused, QStringList pendingCalls = {})
+{
+    ControlState s;
+    s.available = true;
+    s.paused = paused;
+    s.pendingCalls = std::move(pendingCalls);
+    return s;
+}
+
+QueueSample queueWith(QStringList causes)
+{
+    QueueSample s;
+    QueueRow r;
+    r.key = QStringLiteral("default/web");
+    r.state = QStringLiteral("queued");
+    r.causes = std::move(causes);
+    s.rows = {r};
+    return s;
+}
+
+LeadershipState leadership(LeadershipState::Role role)
+{
+    LeadershipState s;
+    s.role = role;
+    return s;
+}
+
+} // namespace
+
+class tst_TourLessons : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { testing::verifyNoGuiLibrariesLoaded(); }
+
+    void shouldListTenLessonsInOrder()
+    {
+        QStringList ids;
+        for (const TourLesson &l : Tour::lessons()) {
+            ids << l.id;
+            QVERIFY2(
+                !l.title.isEmpty() && !l.task.isEmpty() && !l.lesson.isEmpty() && !l.panel.isEmpty(), qPrintable(l.id));
+        }
+        QCOMPARE(ids,
+            (QStringList{"sync", "follow-key", "level-triggered", "dedup", "step", "step-into", "backoff", "relist",
+                "time-travel", "hand-off"}));
+    }
+
+    void shouldCompleteSyncOnlyWhenEveryInformerSynced()
+    {
+        Tour tour;
+        QSignalSpy changed(&tour, &Tour::stateChanged);
+        tour.start(lessonIndex(QStringLiteral("sync")));
+        QCOMPARE(changed.size(), 1);
+        tour.observeCache(batchOf({informer(QStringLiteral("MyApplication"), true, QStringLiteral("5")),
+            informer(QStringLiteral("Deployment"), false, QString())}));
+        QVERIFY(!tour.state().done);
+        tour.observeCache(batchOf({informer(QStringLiteral("MyApplication"), true, QStringLiteral("5")),
+            informer(QStringLiteral("Deployment"), true, QStringLiteral("5"))}));
+        QVERIFY(tour.state().done);
+        QCOMPARE(tour.state().completed, QStringList{QStringLiteral("sync")});
+    }
+
+    void shouldCompleteFollowKeyOnASuccessfulCreate()
+    {
+        Tour tour;
+        tour.start(lessonIndex(QStringLiteral("follow-key")));
+        tour.observeTraces({trace({call(QStringLiteral("get"), QStringLiteral("MyApplication"), 200)})});
+        QVERIFY(!tour.state().done);
+        tour.observeTraces({trace({call(QStringLiteral("create"), QStringLiteral("Deployment"), 409)})});
+        QVERIFY2(!tour.state().done, "a refused create is not the lesson");
+        tour.observeTraces({trace({call(QStringLiteral("create"), QStringLiteral("Deployment"), 201)})});
+        QVERIFY(tour.state().done);
+    }
+
+    void shouldCompleteLevelTriggeredOnARecreateCausedByADeletedChild()
+    {
+        Tour tour;
+        tour.start(lessonIndex(QStringLiteral("level-triggered")));
+        const QList<TraceCall> create{call(QStringLiteral("create"), QStringLiteral("Deployment"), 201)};
+        tour.observeTraces({trace(create, ReconcileTrace::Result::Success, 0,
+            {Cause::watchEvent(Cause::EventType::Deleted, QStringLiteral("MyApplication.v1alpha1.example.com"),
+                QStringLiteral("default/web"), QStringLiteral("7"))})});
+        QVERIFY2(!tour.state().done, "the app's own delete event is not a child's");
+        tour.observeTraces({trace(create, ReconcileTrace::Result::Success, 0,
+            {Cause::ownerMapping(Cause::EventType::Modified, QStringLiteral("Deployment.v1.apps"),
+                QStringLiteral("default/web"), QStringLiteral("8"))})});
+        QVERIFY2(!tour.state().done, "a child's update is not its deletion");
+        tour.observeTraces({trace(create, ReconcileTrace::Result::Success, 0,
+            {Cause::ownerMapping(Cause::EventType::Deleted, QStringLiteral("Deployment.v1.apps"),
+                QStringLiteral("default/web"), QStringLiteral("9"))})});
+        QVERIFY(tour.state().done);
+    }
+
+    void shouldCompleteDedupOnTwoWatchCausesWhilePaused()
+    {
+        Tour tour;
+        tour.start(lessonIndex(QStringLiteral("dedup")));
+        const QueueSample merged = queueWith({QStringLiteral("watch MODIFIED MyApplication default/web @7"),
+            QStringLiteral("watch MODIFIED MyApplication default/web @8")});
+        tour.observeQueue(merged);
+        QVERIFY2(!tour.state().done, "not paused yet");
+        tour.observeControl(control(true));
+        tour.observeQueue(
+            queueWith({QStringLiteral("watch MODIFIED MyApplication default/web @7"), QStringLiteral("manual")}));
+        QVERIFY2(!tour.state().done, "one watch cause is no de-duplication");
+        tour.observeQueue(merged);
+        QVERIFY(tour.state().done);
+    }
+
+    void shouldCompleteStepOnAReconcileWhilePaused()
+    {
+        Tour tour;
+        tour.start(lessonIndex(QStringLiteral("step")));
+        tour.observeTraces({trace({})});
+        QVERIFY2(!tour.state().done, "a reconcile of a running controller is no step");
+        tour.observeControl(control(true));
+        tour.observeTraces({trace({})});
+        QVERIFY(tour.state().done);
+    }
+
+    void shouldCompleteStepIntoOnAHaltedCall()
+    {
+        Tour tour;
+        tour.start(lessonIndex(QStringLiteral("step-into")));
+        tour.observeControl(control(true));
+        QVERIFY(!tour.state().done);
+        tour.observeControl(control(true, {QStringLiteral("get MyApplication default/web")}));
+        QVERIFY(tour.state().done);
+    }
+
+    void shouldCompleteBackoffOnARetriedError()
+    {
+        Tour tour;
+        tour.start(lessonIndex(QStringLiteral("backoff")));
+        tour.observeTraces({trace({}, ReconcileTrace::Result::Error, 0)});
+        QVERIFY2(!tour.state().done, "a first failure has not been retried yet");
+        tour.observeTraces({trace({}, ReconcileTrace::Result::Success, 2)});
+        QVERIFY(!tour.state().done);
+        tour.observeTraces({trace({}, ReconcileTrace::Result::Error, 1)});
+        QVERIFY(tour.state().done);
+    }
+
+    void shouldCompleteRelistOnANewListAfterTheLessonBegan()
+    {
+        Tour tour;
+        tour.start(lessonIndex(QStringLiteral("relist")));
+        const auto at
+            = [](const QString &rv) { return batchOf({informer(QStringLiteral("MyApplication"), true, rv)}); };
+        tour.observeCache(at(QStringLiteral("5"))); // what it was when the lesson began
+        tour.observeCache(at(QStringLiteral("5")));
+        QVERIFY(!tour.state().done);
+        tour.observeCache(at(QStringLiteral("12")));
+        QVERIFY(tour.state().done);
+    }
+
+    void shouldCompleteTimeTravelOnAReachedPast()
+    {
+        Tour tour;
+        tour.start(lessonIndex(QStringLiteral("time-travel")));
+        CachePast tooOld;
+        tooOld.resourceVersion = QStringLiteral("1");
+        tooOld.error = QStringLiteral("The history does not reach back");
+        tour.observeTimeTravel(tooOld);
+        QVERIFY(!tour.state().done);
+        CachePast reached;
+        reached.resourceVersion = QStringLiteral("5");
+        tour.observeTimeTravel(reached);
+        QVERIFY(tour.state().done);
+    }
+
+    void shouldCompleteHandOffOnlyAfterTakingBack()
+    {
+        Tour tour;
+        tour.start(lessonIndex(QStringLiteral("hand-off")));
+        tour.observeLeadership(leadership(LeadershipState::Role::Leader));
+        QVERIFY2(!tour.state().done, "leading without a hand-off");
+        tour.observeLeadership(leadership(LeadershipState::Role::HandedOff));
+        QVERIFY(!tour.state().done);
+        tour.observeLeadership(leadership(LeadershipState::Role::Leader));
+        QVERIFY(tour.state().done);
+    }
+
+    void shouldIgnoreEventsOfAnotherLessonAndKeepProgress()
+    {
+        Tour tour;
+        tour.observeControl(control(true, {QStringLiteral("get MyApplication default/web")}));
+        QCOMPARE(tour.state().index, -1); // not started: nothing completes
+        tour.start(lessonIndex(QStringLiteral("sync")));
+        tour.observeControl(control(true, {QStringLiteral("get MyApplication default/web")}));
+        QVERIFY2(!tour.state().done, "a step-into halt does not complete the sync lesson");
+        tour.observeCache(batchOf({informer(QStringLiteral("MyApplication"), true, QStringLiteral("5"))}));
+        QVERIFY(tour.state().done);
+        // Next, back: the lesson done before stays done; the list of completed ones is kept
+        tour.next();
+        QCOMPARE(tour.state().lesson.id, QStringLiteral("follow-key"));
+        QVERIFY(!tour.state().done);
+        tour.back();
+        QVERIFY(tour.state().done);
+        QCOMPARE(tour.state().completed, QStringList{QStringLiteral("sync")});
+        tour.start(int(Tour::lessons().size()) - 1);
+        tour.next();
+        QVERIFY(tour.state().finished);
+        tour.stop();
+        QCOMPARE(tour.state().index, -1);
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_TourLessons)
+#include "tst_tourlessons.moc"
