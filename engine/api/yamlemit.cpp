@@ -11,6 +11,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <charconv>
 
 namespace opbench {
 
