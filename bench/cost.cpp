@@ -146,7 +146,7 @@ int listWorkload(const QStringList &args, QJsonObject *out)
         settle.exec();
     }
     QTcpSocket socket;
-    socket.setReadBufferSize(64 * 1024); // a bounded client: the server's backpressure is exercised
+    socket.setReadBufferSize(qint64(64) * 1024); // a bounded client: the server's backpressure is exercised
     socket.connectToHost(QHostAddress::LocalHost, server.port());
     if (!socket.waitForConnected(5000)) {
         err << "cost: cannot connect: " << socket.errorString() << '\n';

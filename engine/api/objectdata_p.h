@@ -47,6 +47,8 @@ public:
 
     ObjectData(const ObjectData &) = delete;
     ObjectData &operator=(const ObjectData &) = delete;
+    ObjectData(ObjectData &&) = delete;
+    ObjectData &operator=(ObjectData &&) = delete;
     ~ObjectData()
     {
         delete labels.load(std::memory_order_acquire);

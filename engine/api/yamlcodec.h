@@ -38,7 +38,7 @@ namespace opbench {
 struct YamlExpansionBudget
 {
     /// Any input may decode to this much, however small.
-    static constexpr qint64 kMinimum = 256 * 1024;
+    static constexpr qint64 kMinimum = qint64(256) * 1024;
     /// ... and to this many times its own size.
     static constexpr qint64 kRatio = 4;
 

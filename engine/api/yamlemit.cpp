@@ -142,7 +142,7 @@ void emitValue(YAML::Emitter &e, const QJsonValue &v, int depth, bool inMetadata
             break;
         }
         e << YAML::BeginSeq;
-        for (const QJsonValue &x : arr)
+        for (const QJsonValue x : arr)
             emitValue(e, x, depth + 1, false);
         e << YAML::EndSeq;
         break;

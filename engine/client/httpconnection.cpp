@@ -9,7 +9,7 @@ namespace {
 
 /// A streamed body not yet taken by its reader stops the reading here (and, with the socket's
 /// read buffer of the same size, the sender, by TCP flow control).
-constexpr qint64 kStreamBufferBytes = 1024 * 1024;
+constexpr qint64 kStreamBufferBytes = qint64(1024) * 1024;
 
 QString describe(const QSslError &e)
 {
@@ -140,7 +140,7 @@ bool HttpConnection::parse()
         case Phase::Head: {
             const qsizetype end = m_buf.indexOf("\r\n\r\n", m_pos);
             if (end < 0)
-                return m_buf.size() - m_pos < 1024 * 1024;
+                return m_buf.size() - m_pos < qint64(1024) * 1024;
             if (!parseHead(QByteArrayView(m_buf).sliced(m_pos, end - m_pos)))
                 return false;
             m_pos = end + 4;

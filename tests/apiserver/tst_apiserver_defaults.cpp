@@ -63,7 +63,7 @@ class TestApiServerDefaults : public QObject, private ApiServerFixture
             const QJsonObject status = d.value(QLatin1String("status")).toObject();
             if (status.value(QLatin1String("observedGeneration")).toInt() != 1)
                 return false;
-            for (const QJsonValue &c : status.value(QLatin1String("conditions")).toArray())
+            for (const QJsonValue c : status.value(QLatin1String("conditions")).toArray())
                 if (c[QLatin1String("type")].toString() == QLatin1String("Progressing"))
                     return c[QLatin1String("reason")].toString() == QLatin1String("NewReplicaSetAvailable");
             return false;

@@ -38,7 +38,7 @@ using namespace opbench::testing;
 namespace {
 
 const QString kCms = QStringLiteral("/api/v1/namespaces/default/configmaps");
-constexpr qint64 kMiB = 1024 * 1024;
+constexpr qint64 kMiB = qint64(1024) * 1024;
 const QString kAliasing = QStringLiteral("error converting YAML to JSON: yaml: document contains excessive aliasing");
 
 qint64 statusKiB(const char *field)
@@ -326,7 +326,7 @@ private Q_SLOTS:
         QString text;
         for (int i = 0; i < 6 && code != 413; ++i) {
             const QByteArray patch
-                = "{\"data\":{\"k" + QByteArray::number(i) + "\":\"" + QByteArray(2500 * 1000, 'z') + "\"}}";
+                = "{\"data\":{\"k" + QByteArray::number(i) + "\":\"" + QByteArray(qint64(2500) * 1000, 'z') + "\"}}";
             const HttpReply r
                 = m_http.call("PATCH", kCms + QStringLiteral("/growing"), patch, "application/merge-patch+json");
             code = r.code;
@@ -451,10 +451,10 @@ private Q_SLOTS:
             << QByteArray("GET /api/v1/namespaces/default/configmaps?labelSelector=" + selector + " HTTP/1.1\r\n")
             << QList<int>{200};
         QTest::newRow("1 MB query string") << QByteArray(
-            "GET /api/v1/namespaces/default/configmaps?x=" + QByteArray(1000 * 1000, 'q') + " HTTP/1.1\r\n")
+            "GET /api/v1/namespaces/default/configmaps?x=" + QByteArray(qint64(1000) * 1000, 'q') + " HTTP/1.1\r\n")
                                            << QList<int>{200, 400, 414, 431};
         QTest::newRow("1 MB path") << QByteArray(
-            "GET /api/v1/namespaces/" + QByteArray(1000 * 1000, 'n') + "/configmaps HTTP/1.1\r\n")
+            "GET /api/v1/namespaces/" + QByteArray(qint64(1000) * 1000, 'n') + "/configmaps HTTP/1.1\r\n")
                                    << QList<int>{200, 400, 414, 431}; // an empty list, like kube-apiserver
         QByteArray headers = "GET /api/v1/namespaces/default/configmaps HTTP/1.1\r\n";
         for (int i = 0; i < 2000; ++i)

@@ -24,6 +24,7 @@ class tst_ControllerObserver : public QObject
 
     struct Fixture
     {
+        Q_DISABLE_COPY_MOVE(Fixture)
         testing::FakeClock clock;
         MetricsRegistry metrics;
         QObject parent;

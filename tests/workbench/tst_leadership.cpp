@@ -50,6 +50,7 @@ class tst_Leadership : public QObject
 
     struct Fixture
     {
+        Q_DISABLE_COPY_MOVE(Fixture)
         testing::TestApiServer api;
         RestConfig cfg;
         std::unique_ptr<RestClient> rest;

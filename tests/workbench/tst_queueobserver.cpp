@@ -35,6 +35,7 @@ class tst_QueueObserver : public QObject
 
     struct Fixture
     {
+        Q_DISABLE_COPY_MOVE(Fixture)
         testing::FakeClock clock;
         MetricsRegistry metrics;
         std::unique_ptr<RateLimitingQueue> queue;

@@ -52,11 +52,9 @@ private:
 
     void leaf(const QJsonValue &a, const QJsonValue &b)
     {
-        if (a.isUndefined())
-            mark(m_changed, m_diff.changed);
-        else if (b.isUndefined())
+        if (!a.isUndefined() && b.isUndefined())
             mark(m_removed, m_diff.removed);
-        else if (a != b)
+        else if (a.isUndefined() || a != b)
             mark(m_changed, m_diff.changed);
     }
 

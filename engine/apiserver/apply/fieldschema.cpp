@@ -116,7 +116,7 @@ ListInfo listInfo(const Cursor &c)
             li.type = ListType::Set;
         } else if (t == QLatin1String("map")) {
             li.type = ListType::Map;
-            for (const QJsonValue &k : c.node.value(QLatin1String("x-kubernetes-list-map-keys")).toArray())
+            for (const QJsonValue k : c.node.value(QLatin1String("x-kubernetes-list-map-keys")).toArray())
                 li.keys.append(k.toString());
         }
         return li;

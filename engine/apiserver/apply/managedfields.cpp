@@ -38,7 +38,7 @@ const QString kLastApplied = QStringLiteral("kubectl.kubernetes.io/last-applied-
 QList<Entry> entriesOf(const QJsonObject &object)
 {
     QList<Entry> out;
-    for (const QJsonValue &v : object.value(kMetadata).toObject().value(kManagedFields).toArray()) {
+    for (const QJsonValue v : object.value(kMetadata).toObject().value(kManagedFields).toArray()) {
         Entry e;
         e.json = v.toObject();
         out.append(e);

@@ -15,7 +15,7 @@ namespace {
 // that the chunk is framed where it was encoded.
 constexpr qsizetype kPrefix = 18;
 // Capacity beyond kChunkBytes: the item that crosses kChunkBytes usually fits without a regrowth.
-constexpr qsizetype kSlack = 16 * 1024;
+constexpr qsizetype kSlack = qint64(16) * 1024;
 
 std::atomic<int> g_active{0};
 

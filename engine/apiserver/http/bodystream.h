@@ -29,6 +29,7 @@ namespace opbench::apiserver {
 class BodyStream : public QObject
 {
     Q_OBJECT
+    Q_DISABLE_COPY_MOVE(BodyStream)
 public:
     /// Appends item `index` (no separator) to `out`.
     using AppendItem = std::function<void(qsizetype index, QByteArray &out)>;
@@ -40,9 +41,9 @@ public:
         AppendItem appendItem, QByteArray tail);
 
     /// A chunk is cut after the item that makes it reach this size.
-    static constexpr qsizetype kChunkBytes = 64 * 1024;
+    static constexpr qsizetype kChunkBytes = qint64(64) * 1024;
     /// Encoding pauses while the socket holds more than this unsent.
-    static constexpr qint64 kHighWaterBytes = 128 * 1024;
+    static constexpr qint64 kHighWaterBytes = qint64(128) * 1024;
 
     /// Streams in progress on this thread (for tests and the cost guard).
     static int active();

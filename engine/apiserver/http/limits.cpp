@@ -24,7 +24,7 @@ bool add(const QJsonValue &v, qint64 stopAbove, qint64 *total)
     case QJsonValue::Array: {
         const QJsonArray a = v.toArray();
         *total += 2 + qMax<qint64>(0, a.size() - 1);
-        for (const QJsonValue &x : a)
+        for (const QJsonValue x : a)
             if (*total > stopAbove || !add(x, stopAbove, total))
                 return false;
         break;

@@ -16,7 +16,7 @@
 namespace opbench::apiserver {
 
 /// Request bodies above this size are refused with 413.
-inline constexpr qsizetype kMaxRequestBodyBytes = 3 * 1024 * 1024;
+inline constexpr qsizetype kMaxRequestBodyBytes = qint64(3) * 1024 * 1024;
 /// How many times its size a body may grow when decoded (or patched).
 inline constexpr qint64 kDecodedSizeFactor = 4;
 /// The largest decoded object a request may produce: 12 MiB.

@@ -84,7 +84,7 @@ QJsonArray jsonPathValues(const QJsonObject &root, const QString &jsonPath)
     QJsonArray current{root};
     for (const QString &step : pathSteps(jsonPath)) {
         QJsonArray next;
-        for (const QJsonValue &v : std::as_const(current)) {
+        for (const QJsonValue v : std::as_const(current)) {
             if (!step.startsWith(u'[')) {
                 const QJsonValue child = v.toObject().value(step);
                 if (v.isObject() && !child.isUndefined())
@@ -94,13 +94,13 @@ QJsonArray jsonPathValues(const QJsonObject &root, const QString &jsonPath)
             const QString inner = step.mid(1, step.size() - 2).trimmed();
             if (inner == QLatin1String("*")) {
                 if (v.isArray())
-                    for (const QJsonValue &e : v.toArray())
+                    for (const QJsonValue e : v.toArray())
                         next.append(e);
                 else if (v.isObject())
-                    for (const QJsonValue &e : v.toObject())
+                    for (const QJsonValue e : v.toObject())
                         next.append(e);
             } else if (inner.startsWith(QLatin1String("?(")) && inner.endsWith(u')')) {
-                for (const QJsonValue &e : v.toArray())
+                for (const QJsonValue e : v.toArray())
                     if (filterMatches(e, inner.mid(2, inner.size() - 3)))
                         next.append(e);
             } else if (inner.startsWith(u'\'') || inner.startsWith(u'"')) {

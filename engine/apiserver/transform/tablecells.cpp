@@ -49,12 +49,12 @@ QString formatSelector(const QJsonObject &selector)
     const QJsonObject ml = selector.value(QLatin1String("matchLabels")).toObject();
     for (auto it = ml.begin(); it != ml.end(); ++it)
         parts << it.key() + u'=' + it.value().toString();
-    for (const QJsonValue &e : selector.value(QLatin1String("matchExpressions")).toArray()) {
+    for (const QJsonValue e : selector.value(QLatin1String("matchExpressions")).toArray()) {
         const QJsonObject x = e.toObject();
         const QString key = x.value(QLatin1String("key")).toString();
         const QString op = x.value(QLatin1String("operator")).toString();
         QStringList values;
-        for (const QJsonValue &v : x.value(QLatin1String("values")).toArray())
+        for (const QJsonValue v : x.value(QLatin1String("values")).toArray())
             values << v.toString();
         if (op == QLatin1String("Exists"))
             parts << key;
@@ -71,7 +71,7 @@ QString formatSelector(const QJsonObject &selector)
 QString containerField(const QJsonObject &o, const char *containersPath, const char *field)
 {
     QStringList out;
-    for (const QJsonValue &c : at(o, containersPath).toArray())
+    for (const QJsonValue c : at(o, containersPath).toArray())
         out << c.toObject().value(QLatin1String(field)).toString();
     return orNone(out.join(u','));
 }
@@ -140,9 +140,9 @@ QString readinessGates(const QJsonObject &o)
     if (gates.isEmpty())
         return QStringLiteral("<none>");
     int ready = 0;
-    for (const QJsonValue &g : gates) {
+    for (const QJsonValue g : gates) {
         const QString type = g.toObject().value(QLatin1String("conditionType")).toString();
-        for (const QJsonValue &c : at(o, ".status.conditions").toArray())
+        for (const QJsonValue c : at(o, ".status.conditions").toArray())
             if (c.toObject().value(QLatin1String("type")).toString() == type
                 && c.toObject().value(QLatin1String("status")).toString() == QLatin1String("True"))
                 ++ready;
@@ -155,7 +155,7 @@ QString readinessGates(const QJsonObject &o)
 QString servicePorts(const QJsonObject &o)
 {
     QStringList out;
-    for (const QJsonValue &pv : at(o, ".spec.ports").toArray()) {
+    for (const QJsonValue pv : at(o, ".spec.ports").toArray()) {
         const QJsonObject p = pv.toObject();
         const QString proto = p.value(QLatin1String("protocol")).toString(QStringLiteral("TCP"));
         const qint64 nodePort = p.value(QLatin1String("nodePort")).toInteger();
@@ -178,13 +178,13 @@ QString serviceExternalIp(const QJsonObject &o)
 {
     const QString type = text(o, ".spec.type");
     QStringList external;
-    for (const QJsonValue &v : at(o, ".spec.externalIPs").toArray())
+    for (const QJsonValue v : at(o, ".spec.externalIPs").toArray())
         external << v.toString();
     if (type == QLatin1String("ExternalName"))
         return text(o, ".spec.externalName");
     if (type == QLatin1String("LoadBalancer")) {
         QStringList lb;
-        for (const QJsonValue &v : at(o, ".status.loadBalancer.ingress").toArray()) {
+        for (const QJsonValue v : at(o, ".status.loadBalancer.ingress").toArray()) {
             const QJsonObject ing = v.toObject();
             lb << (ing.contains(QLatin1String("ip")) ? ing.value(QLatin1String("ip")).toString()
                                                      : ing.value(QLatin1String("hostname")).toString());
@@ -251,7 +251,7 @@ QString roleRef(const QJsonObject &o) { return text(o, ".roleRef.kind") + u'/' +
 QString subjects(const QJsonObject &o, const char *kind)
 {
     QStringList out;
-    for (const QJsonValue &v : at(o, ".subjects").toArray()) {
+    for (const QJsonValue v : at(o, ".subjects").toArray()) {
         const QJsonObject s = v.toObject();
         if (s.value(QLatin1String("kind")).toString() != QLatin1String(kind))
             continue;
@@ -266,7 +266,7 @@ QString subjects(const QJsonObject &o, const char *kind)
 QString nodeStatus(const QJsonObject &o)
 {
     QStringList out;
-    for (const QJsonValue &c : at(o, ".status.conditions").toArray())
+    for (const QJsonValue c : at(o, ".status.conditions").toArray())
         if (c.toObject().value(QLatin1String("type")).toString() == QLatin1String("Ready"))
             out << (c.toObject().value(QLatin1String("status")).toString() == QLatin1String("True")
                     ? QStringLiteral("Ready")
@@ -290,7 +290,7 @@ QString nodeRoles(const QJsonObject &o)
 
 QString nodeAddress(const QJsonObject &o, const char *type)
 {
-    for (const QJsonValue &a : at(o, ".status.addresses").toArray())
+    for (const QJsonValue a : at(o, ".status.addresses").toArray())
         if (a.toObject().value(QLatin1String("type")).toString() == QLatin1String(type))
             return a.toObject().value(QLatin1String("address")).toString();
     return QStringLiteral("<none>");

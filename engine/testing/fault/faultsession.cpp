@@ -53,7 +53,7 @@ QJsonValue maskValue(const QJsonValue &v)
         return time.match(v.toString()).hasMatch() ? QJsonValue(QStringLiteral("<time>")) : v;
     if (v.isArray()) {
         QJsonArray out;
-        for (const QJsonValue &e : v.toArray())
+        for (const QJsonValue e : v.toArray())
             out.append(maskValue(e));
         return out;
     }
@@ -78,7 +78,7 @@ QJsonObject masked(const QJsonObject &in)
     } else {
         // Names a controller generated as "<owner>-<5 random characters>" (pods of a ReplicaSet).
         const QString name = meta.value(QLatin1String("name")).toString();
-        for (const QJsonValue &r : meta.value(QLatin1String("ownerReferences")).toArray()) {
+        for (const QJsonValue r : meta.value(QLatin1String("ownerReferences")).toArray()) {
             const QString owner = r.toObject().value(QLatin1String("name")).toString();
             if (r.toObject().value(QLatin1String("controller")).toBool() && name.size() == owner.size() + 6
                 && name.startsWith(owner + u'-'))
@@ -94,7 +94,7 @@ QJsonObject masked(const QJsonObject &in)
     }
     if (meta.contains(QLatin1String("ownerReferences"))) {
         QJsonArray refs;
-        for (const QJsonValue &r : meta.value(QLatin1String("ownerReferences")).toArray()) {
+        for (const QJsonValue r : meta.value(QLatin1String("ownerReferences")).toArray()) {
             QJsonObject ref = r.toObject();
             ref.insert(QStringLiteral("uid"), QStringLiteral("<uid>"));
             refs.append(ref);

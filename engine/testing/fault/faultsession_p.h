@@ -38,6 +38,7 @@ QString describeObject(const Object &o);
 // Session: one server (restartable from its state file), one operator (crashable), counters.
 class FaultHarness::Session
 {
+    Q_DISABLE_COPY_MOVE(Session)
 public:
     explicit Session(const FaultHarness &h);
     ~Session();

@@ -42,7 +42,7 @@ QJsonObject specSchemaOf(const QList<QByteArray> &crds, const Object &target)
             const QJsonObject spec = crd.value(QLatin1String("spec")).toObject();
             if (spec.value(QLatin1String("names")).toObject().value(QLatin1String("kind")).toString() != target.kind())
                 continue;
-            for (const QJsonValue &v : spec.value(QLatin1String("versions")).toArray())
+            for (const QJsonValue v : spec.value(QLatin1String("versions")).toArray())
                 if (spec.value(QLatin1String("group")).toString() + u'/'
                         + v.toObject().value(QLatin1String("name")).toString()
                     == target.apiVersion())
@@ -98,7 +98,7 @@ void addFieldMutations(QList<Mutation> &mutations, const QString &field, const Q
     } else if (type == QLatin1String("string")) {
         const QJsonArray en = p.value(QLatin1String("enum")).toArray();
         if (!en.isEmpty()) {
-            for (const QJsonValue &e : en)
+            for (const QJsonValue e : en)
                 if (e != cur) {
                     add(e.toString(), e, true);
                     break;
@@ -124,7 +124,7 @@ QList<Mutation> mutationsOf(const QJsonObject &specSchema, const QJsonObject &sp
 {
     const QJsonObject props = specSchema.value(QLatin1String("properties")).toObject();
     QStringList required;
-    for (const QJsonValue &v : specSchema.value(QLatin1String("required")).toArray())
+    for (const QJsonValue v : specSchema.value(QLatin1String("required")).toArray())
         required << v.toString();
     QList<Mutation> mutations;
     for (auto it = props.begin(); it != props.end(); ++it) {
