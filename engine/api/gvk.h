@@ -5,10 +5,21 @@
 #include <QHashFunctions>
 #include <QString>
 
+#include <utility>
+
 namespace opbench {
 
+// These identities have constructors (they are not aggregates) on purpose: g++ 12 destroys an
+// aggregate temporary with non-trivial members twice when it is built inside a co_await
+// expression, and GroupVersionKind{…} is a natural argument of an awaited client call
+// (tests/api/tst_awaitsafety.cpp checks every such type).
 struct GroupVersion
 {
+    GroupVersion() = default;
+    GroupVersion(QString g, QString v)
+        : group(std::move(g))
+        , version(std::move(v))
+    { }
     QString group; // "" for the core group
     QString version;
     /// "v1" for core, "apps/v1" otherwise.
@@ -26,6 +37,12 @@ struct GroupVersion
 
 struct GroupVersionKind
 {
+    GroupVersionKind() = default;
+    GroupVersionKind(QString g, QString v, QString k)
+        : group(std::move(g))
+        , version(std::move(v))
+        , kind(std::move(k))
+    { }
     QString group;
     QString version;
     QString kind;
@@ -45,6 +62,12 @@ struct GroupVersionKind
 
 struct GroupVersionResource
 {
+    GroupVersionResource() = default;
+    GroupVersionResource(QString g, QString v, QString r)
+        : group(std::move(g))
+        , version(std::move(v))
+        , resource(std::move(r))
+    { }
     QString group;
     QString version;
     QString resource; // plural, lower case
