@@ -16,6 +16,9 @@
 #      assembly at the top (apiserver.h, httpfront.h):
 #        http, registry < apply < schema, transform, auth < validation < storage
 #        < controllers < handlers < (top)
+#   8. the workbench (engine/workbench, ui/) never includes the sample operator (engine/operator):
+#      it runs the OperatorDefinition it is given; only app/ (opbench's own main) may pass
+#      MyApplication's (tests/workbench/check_workbench_boundary.cmake checks this rule fails).
 if(NOT SOURCE_DIR)
   message(FATAL_ERROR "CheckBoundaries: pass -DSOURCE_DIR=<repository root>")
 endif()
@@ -73,6 +76,11 @@ foreach(_pair IN LISTS _areas)
   endforeach()
   _check_folder(engine/apiserver/${_area} "\"engine/apiserver/(${_higher})"
                 "engine/apiserver/${_area} includes only lower areas (see engine/apiserver/CMakeLists.txt)")
+endforeach()
+
+foreach(_folder engine/workbench ui)
+  _check_folder(${_folder} "[\"<]engine/operator/"
+                "the workbench runs the definition it is given, never the sample operator (only app/ may)")
 endforeach()
 
 _check_folder(engine "(\"ui/|<Qt(Gui|Widgets)|<Q(Widget|MainWindow|Painter|Pixmap|Image)>)"

@@ -31,8 +31,9 @@ QString learnerText(Panel panel)
             "history slider goes back through the versions the informer saw and the diff shows what each one changed.");
     case Panel::Children:
         return QCoreApplication::translate(ctx,
-            "The operator creates a Deployment for each MyApplication and points the Deployment's owner reference at "
-            "it. Owner references let the garbage collector delete children with their parent, and let the controller "
+            "For each object of its kind the operator creates the objects it owns (a MyApplication's Deployment, a "
+            "Guestbook's ConfigMap) and points their owner references at it. Owner references let the garbage "
+            "collector delete children with their parent, and let the controller "
             "map an event on a child back to its owner's key.");
     case Panel::Leadership:
         return QCoreApplication::translate(ctx,

@@ -24,11 +24,13 @@
 #include "ui/widgets/reconcilespanel.h"
 #include "ui/widgets/tourpanel.h"
 
+#include "engine/workbench/createform.h"
 #include "engine/workbench/tour.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
@@ -53,8 +55,8 @@ MainWindow::MainWindow(SessionOptions options, QWidget *parent)
     , m_cacheModel(new CacheTreeModel(this))
     , m_queueModel(new QueueItemsModel(this))
     , m_reconcileModel(new ReconcileListModel(5000, this))
-    , m_childrenModel(new ChildrenTreeModel(hostedOperator().kinds.value(0).kind, this))
-    , m_tour(new workbench::Tour(this))
+    , m_childrenModel(new ChildrenTreeModel(workbench::forKindOf(hostedOperator()).kind, this))
+    , m_tour(new workbench::Tour(workbench::TourSubject::of(hostedOperator()), this))
 {
     setObjectName(QStringLiteral("opbenchMainWindow"));
     setWindowTitle(tr("opbench — starting…"));
@@ -110,7 +112,7 @@ void MainWindow::createDocks()
         tr("Queue"), QStringLiteral("queueDock"), learnerText(Panel::Queue), m_queuePanel, Qt::RightDockWidgetArea);
     auto *object = addDock(tr("Object (YAML)"), QStringLiteral("objectDock"), learnerText(Panel::Object), m_objectPanel,
         Qt::BottomDockWidgetArea);
-    m_childrenPanel = new ChildrenPanel(m_childrenModel);
+    m_childrenPanel = new ChildrenPanel(m_childrenModel, hostedCreateForm());
     auto *children = addDock(tr("Children"), QStringLiteral("childrenDock"), learnerText(Panel::Children),
         m_childrenPanel, Qt::BottomDockWidgetArea);
     m_leadershipPanel = new LeadershipPanel;
@@ -119,6 +121,7 @@ void MainWindow::createDocks()
     auto *faults = addDock(tr("Faults"), QStringLiteral("faultsDock"), learnerText(Panel::Faults), m_faultsPanel,
         Qt::BottomDockWidgetArea);
     m_tourPanel = new TourPanel;
+    m_tourPanel->apply(m_tour->state()); // "N short lessons" for this operator's tour
     m_tourDock = addDock(tr("Tour"), QStringLiteral("tourDock"),
         tr("The guided tour of the controller pattern. Each lesson is something you do in this "
            "window, and it completes when the engine shows that it happened."),
@@ -162,6 +165,7 @@ void MainWindow::connectSession()
     connectPipeline();
     connectTour();
     connectLeadership();
+    connectDefinition();
 }
 
 void MainWindow::connectPanels()
@@ -179,7 +183,6 @@ void MainWindow::connectPanels()
         [this](const QString &key) { statusBar()->showMessage(tr("Created %1").arg(key), 5000); });
     connect(engine, &WorkbenchEngine::createFailed, m_childrenPanel, &ChildrenPanel::showCreateError);
     connect(m_childrenPanel, &ChildrenPanel::deleteRequested, engine, &WorkbenchEngine::deleteObject);
-    connect(m_childrenPanel, &ChildrenPanel::createRequested, m_session, &EngineSession::createApplication);
 
     const CacheFeed *feed = m_session->cacheFeed();
     connect(feed, &CacheFeed::batch, this, &MainWindow::onCacheBatch);
@@ -329,7 +332,9 @@ QJsonObject MainWindow::panelReport() const
         {QStringLiteral("informers"), m_cacheModel->informerCount()},
         {QStringLiteral("synced"), m_cacheModel->syncedCount()}, {QStringLiteral("cache"), cache},
         {QStringLiteral("queueSamples"), m_queueSamples}, {QStringLiteral("reconciles"), m_reconcileModel->rowCount()},
-        {QStringLiteral("ownerTrees"), m_childrenModel->rowCount()}};
+        {QStringLiteral("ownerTrees"), m_childrenModel->rowCount()},
+        {QStringLiteral("controllers"), m_controllerPicker ? m_controllerPicker->count() : 0},
+        {QStringLiteral("formCreated"), formReport()}};
 }
 
 void MainWindow::selectObject(const QString &kind, const QString &key) { m_cachePanel->select(kind, key); }
@@ -550,7 +555,7 @@ void MainWindow::checkCluster()
             probe->deleteLater();
             return;
         }
-        if (QMessageBox::question(this, tr("%1 CRD missing").arg(hostedOperator().kinds.value(0).kind),
+        if (QMessageBox::question(this, tr("%1 CRD missing").arg(workbench::forKindOf(hostedOperator()).kind),
                 r.message + u'\n' + tr("Install it now?"))
             == QMessageBox::Yes)
             probe->installCrd(m_session->options().kubeconfig, m_session->options().context);

@@ -11,11 +11,13 @@
 #include <QMainWindow>
 
 class QAction;
+class QComboBox;
 class QDockWidget;
 class QLabel;
 
 namespace opbench::workbench {
 class Tour;
+struct CreateForm;
 struct TourState;
 } // namespace opbench::workbench
 
@@ -57,8 +59,13 @@ public:
     /// Selects an object in the cache tree (and shows it in the Object panel).
     void selectObject(const QString &kind, const QString &key);
     /// What the panels hold, for --report-after and tests: {"operator", "informers", "synced",
-    /// "cache": {kind: objects}, "queueSamples", "reconciles", "ownerTrees"}.
+    /// "cache": {kind: objects}, "queueSamples", "reconciles", "ownerTrees", "controllers",
+    /// "formCreated": {"key", "reconciles"} after createFromForm()}.
     QJsonObject panelReport() const;
+    /// Creates an object of the operator's kind named `name` from the Children panel's form as
+    /// it stands (its sample values, or the sample's YAML renamed), as a click on Create would;
+    /// panelReport()'s "formCreated" then says how often that key was reconciled.
+    void createFromForm(const QString &name);
     workbench::Tour *tour() const { return m_tour; }
     TourPanel *tourPanel() const { return m_tourPanel; }
     /// Help ▸ Tour: shows the tour dock and starts (or resumes) the tour.
@@ -84,6 +91,9 @@ private:
     void connectPipeline();
     void connectTour();
     void connectLeadership();
+    void connectDefinition(); // mainwindowdefinition.cpp
+    static workbench::CreateForm hostedCreateForm();
+    QJsonObject formReport() const;
     void restoreSettings();
     void saveSettings() const;
     void onStarted(const ClusterInfo &cluster);
@@ -135,6 +145,8 @@ private:
     QLabel *m_reconcileLabel = nullptr;
     QLabel *m_leaderLabel = nullptr;
     QHash<QString, QAction *> m_actions;
+    QComboBox *m_controllerPicker = nullptr;
+    QString m_formCreated; // the key createFromForm() created
 };
 
 } // namespace opbench::ui

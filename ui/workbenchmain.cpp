@@ -13,6 +13,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QJsonDocument>
+#include <QPointer>
 #include <QTimer>
 
 #include <cstdio>
@@ -40,7 +41,7 @@ double secondsOf(const QCommandLineParser &parser, const QCommandLineOption &o, 
 
 struct WorkbenchOptions
 {
-    QCommandLineOption kubeconfig, context, samples, screenshot, exitAfter, reportAfter, tour;
+    QCommandLineOption kubeconfig, context, samples, screenshot, exitAfter, reportAfter, tour, createFromForm;
 };
 
 WorkbenchOptions workbenchOptions()
@@ -65,8 +66,13 @@ WorkbenchOptions workbenchOptions()
                        "then quit."),
         QStringLiteral("seconds"));
     const QCommandLineOption tour(QStringLiteral("tour"),
-        QStringLiteral("Open the guided tour at this lesson (1-10) at start."), QStringLiteral("lesson"));
-    return {kubeconfig, context, samples, screenshot, exitAfter, reportAfter, tour};
+        QStringLiteral("Open the guided tour at this lesson (1: the first) at start."), QStringLiteral("lesson"));
+    const QCommandLineOption createFromForm(QStringLiteral("create-from-form"),
+        QStringLiteral("Once the cluster is ready, create an object of the operator's kind with this name from "
+                       "the Children panel's form (its sample values); --report-after then says how often it "
+                       "was reconciled (\"formCreated\")."),
+        QStringLiteral("name"));
+    return {kubeconfig, context, samples, screenshot, exitAfter, reportAfter, tour, createFromForm};
 }
 
 /// --report-after and --exit-after/--screenshot: timers that report or grab, then quit with `rc`.
@@ -107,6 +113,25 @@ void scheduleQuit(QApplication &app, ui::WorkbenchHost &host, int &rc, double re
     }
 }
 
+/// --create-from-form: once the operator runs (and, embedded, its samples exist: the CRDs are
+/// installed by then), the window's form creates `name`.
+void createFromFormWhenReady(ui::WorkbenchHost &host, const QString &name)
+{
+    ui::MainWindow *w = host.window();
+    if (!w)
+        return;
+    const ui::WorkbenchEngine *engine = w->session()->engine();
+    QPointer<ui::MainWindow> window(w);
+    const auto create = [window, name] {
+        if (window)
+            window->createFromForm(name);
+    };
+    if (w->session()->isEmbedded())
+        QObject::connect(engine, &ui::WorkbenchEngine::samplesCreated, w, create, Qt::SingleShotConnection);
+    else
+        QObject::connect(engine, &ui::WorkbenchEngine::connected, w, create, Qt::SingleShotConnection);
+}
+
 } // namespace
 
 int runWorkbench(int argc, char **argv, OperatorDefinition def)
@@ -124,8 +149,9 @@ int runWorkbench(int argc, char **argv, OperatorDefinition def)
                                          .arg(def.name));
     parser.addHelpOption();
     parser.addVersionOption();
-    const auto [kubeconfig, context, samples, screenshot, exitAfter, reportAfter, tour] = workbenchOptions();
-    parser.addOptions({kubeconfig, context, samples, screenshot, exitAfter, reportAfter, tour});
+    const auto [kubeconfig, context, samples, screenshot, exitAfter, reportAfter, tour, formCreate]
+        = workbenchOptions();
+    parser.addOptions({kubeconfig, context, samples, screenshot, exitAfter, reportAfter, tour, formCreate});
     parser.process(app);
 
     bool ok = true;
@@ -172,6 +198,8 @@ int runWorkbench(int argc, char **argv, OperatorDefinition def)
         }
     }
 
+    if (parser.isSet(formCreate))
+        createFromFormWhenReady(host, parser.value(formCreate));
     int rc = 0;
     scheduleQuit(app, host, rc, report, seconds, parser.value(screenshot), first, firstKey);
     const int loop = app.exec();

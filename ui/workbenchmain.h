@@ -10,7 +10,9 @@
 // faults). Flags: --kubeconfig/--context (a real cluster), --samples DIR (YAML/JSON objects to
 // create on the embedded cluster; default: the definition's samples, else ./config/samples when
 // it exists), --screenshot PATH --exit-after SECONDS (render the window and quit),
-// --report-after SECONDS (print one JSON line saying what the panels hold, then quit: for CI).
+// --report-after SECONDS (print one JSON line saying what the panels hold, then quit: for CI),
+// --create-from-form NAME (create NAME of the operator's kind from the Children panel's form once
+// the cluster is ready; the report's "formCreated" says how often it was reconciled).
 
 #include "engine/sdk/operatordefinition.h"
 

@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Tour: the guided tour of the controller pattern. Ten short lessons, each one a thing the
-// learner does in the window and then sees; a lesson completes when the engine's own events show
-// that it happened (not when a button is pressed). Pure logic on the snapshots the window already
+// Tour: the guided tour of the controller pattern. Short lessons, each one a thing the learner
+// does in the window and then sees; a lesson completes when the engine's own events show that it
+// happened (not when a button is pressed). Pure logic on the snapshots the window already
 // receives — the UI feeds them in and shows state(); nothing here touches a widget.
 //
-//   Tour tour;
+// The lessons follow the hosted operator (TourSubject): the sample MyApplication operator gets
+// its ten lessons; any other operator gets the generic ones, in its kind's words, each completing
+// on what every operator does (the cache syncs, a key goes from event to write, a deleted child
+// comes back, step / step into, backoff, …).
+//
+//   Tour tour(TourSubject::of(definition));
 //   connect(session->cacheFeed(), &CacheFeed::batch, &tour, &Tour::observeCache);  // … and the rest
 //   tour.start();                    // stateChanged() follows each step
 
@@ -13,6 +18,7 @@
 #include "engine/workbench/snapshots.h"
 
 #include "engine/controller/reconciletrace.h"
+#include "engine/sdk/operatordefinition.h"
 
 #include <QHash>
 #include <QObject>
@@ -31,6 +37,24 @@ struct TourLesson
     QString panel;  ///< objectName of the dock that shows it (highlighted)
 };
 
+/// The operator the tour is about.
+struct TourSubject
+{
+    QString kind;                ///< the For kind ("Guestbook")
+    QString childKind;           ///< the first kind it owns ("ConfigMap"); empty: none
+    bool sampleOperator = false; ///< the MyApplication sample: its own ten lessons
+
+    static TourSubject myApplication();
+    /// The subject of `def`: its For kind, its first other kind, and whether it is MyApplication's.
+    static TourSubject of(const OperatorDefinition &def);
+    /// "a Guestbook", "an Order".
+    QString aKind() const;
+};
+
+/// The Reconciles panel's hint when the controller has been idle, in the kind's own words
+/// ("… Try editing a Guestbook, deleting its ConfigMap (Children), …").
+QString idleHint(const TourSubject &subject);
+
 struct TourState
 {
     int index = -1; ///< the current lesson; -1: not started
@@ -45,9 +69,11 @@ class Tour : public QObject
 {
     Q_OBJECT
 public:
-    explicit Tour(QObject *parent = nullptr);
+    explicit Tour(TourSubject subject, QObject *parent = nullptr);
 
-    static QList<TourLesson> lessons();
+    /// The lessons for `subject`: MyApplication's ten, or the generic ones (tourlessons.cpp).
+    static QList<TourLesson> lessons(const TourSubject &subject);
+    const TourSubject &subject() const { return m_subject; }
     const TourState &state() const { return m_state; }
 
 public Q_SLOTS:
@@ -74,8 +100,10 @@ private:
     void complete();
     const QString &currentId() const { return m_state.lesson.id; }
 
+    TourSubject m_subject;
     TourState m_state;
     QList<TourLesson> m_lessons;
+    QList<InformerState> m_informers; // the latest informer states, whatever the lesson
     // What each lesson waits for, observed since it started.
     bool m_paused = false;
     QHash<QString, QString> m_syncRvAtStart; // informer kind -> lastSyncRv when the lesson began

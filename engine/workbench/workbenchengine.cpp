@@ -11,12 +11,24 @@
 #include "engine/workbench/controllerobserver.h"
 #include "engine/workbench/queueobserver.h"
 
+#include <type_traits>
+
 namespace opbench::workbench {
 
 namespace {
 
 /// Changes kept per kind for time travel and the object history.
 constexpr int HistoryPerKind = 2000;
+
+/// The controller a setup returned, when its result carries one (OperatorDefinition::setup
+/// returned Expected<Controller *> in SDK 0.2; a setup that returns nothing names none).
+template<typename Result> Controller *returnedController(const Result &result)
+{
+    if constexpr (std::is_same_v<Result, Expected<Controller *>>)
+        return result.value();
+    else
+        return nullptr;
+}
 
 } // namespace
 
@@ -82,16 +94,19 @@ void WorkbenchEngine::connectTo(
         m_manager.reset();
         return;
     }
-    auto controller = m_def.setup ? m_def.setup(m_manager.get())
-                                  : Expected<Controller *>(Status::badRequest(tr("no operator setup given")));
+    if (!m_def.setup) {
+        Q_EMIT failed(tr("The operator could not be set up: no operator setup given"));
+        m_manager.reset();
+        return;
+    }
+    auto controller = m_def.setup(m_manager.get());
     if (!controller) {
         Q_EMIT failed(tr("The operator could not be set up: %1").arg(controller.error().message()));
         m_manager.reset();
         return;
     }
+    collectControllers(returnedController(controller));
     m_cacheFeed->observe(m_manager->cache(), m_def.kinds);
-    m_controller->observe(controller.value());
-    m_queue->observe(controller.value()->queue());
     m_leadership->attach(m_manager.get(), m_def.leaseName, handOff);
     runManager(embedded);
     Q_EMIT connected(server);
@@ -122,11 +137,56 @@ QCoro::Task<void> WorkbenchEngine::runManager(bool embedded)
         createSamples();
 }
 
+void WorkbenchEngine::collectControllers(Controller *returned)
+{
+    // Manager has no accessor for its controllers: the builders parent them to the manager
+    // (ControllerBuilder::build(reconciler, manager)), so they are found among its QObject
+    // descendants, in the order setup created them.
+    m_controllers.clear();
+    const QList<Controller *> children = m_manager->findChildren<Controller *>();
+    for (Controller *c : children)
+        m_controllers.append(c);
+    if (returned && !children.contains(returned))
+        m_controllers.prepend(returned);
+    m_current = nullptr;
+    if (!m_controllers.isEmpty())
+        selectController(returned ? returned->name() : m_controllers.first()->name());
+}
+
+QStringList WorkbenchEngine::controllerNames() const
+{
+    QStringList names;
+    for (const QPointer<Controller> &c : m_controllers)
+        if (c)
+            names.append(c->name());
+    return names;
+}
+
+QString WorkbenchEngine::currentController() const { return m_current ? m_current->name() : QString(); }
+
+void WorkbenchEngine::selectController(const QString &name)
+{
+    for (const QPointer<Controller> &c : std::as_const(m_controllers)) {
+        if (!c || c->name() != name)
+            continue;
+        if (c.data() != m_current.data()) {
+            m_current = c;
+            m_controller->observe(c);
+            m_queue->observe(c->queue());
+        }
+        Q_EMIT controllersChanged(controllerNames(), name);
+        return;
+    }
+    Q_EMIT actionFailed(tr("There is no controller named %1.").arg(name));
+}
+
 void WorkbenchEngine::shutdown()
 {
     m_leadership->attach(nullptr, {}, {});
     m_queue->observe(nullptr);
     m_controller->observe(nullptr);
+    m_current = nullptr;
+    m_controllers.clear();
     m_cacheFeed->stop();
     m_stopRequested = true;
     if (!managerDone())

@@ -5,8 +5,9 @@
 // small observers at *that* Manager, so the window shows exactly what the reconciler reads:
 //
 //   cacheFeed()   the Manager's informer cache (one watch per kind, shared with the controllers)
-//   queue()       the controller's work queue
-//   controller()  reconcile traces and stepping
+//   queue()       the selected controller's work queue
+//   controller()  the selected controller's reconcile traces and stepping
+//   controllers() every controller the definition's setup registered (selectController())
 //   leadership()  the Manager's leader elector and the hand-off
 //
 // and carries the object intents (create, delete, samples) through the Manager's REST client.
@@ -24,6 +25,7 @@
 
 #include <QObject>
 #include <QPointer>
+#include <QStringList>
 
 #include <qcoro/qcorotask.h>
 
@@ -53,6 +55,11 @@ public:
     Leadership *leadership() const { return m_leadership; }
     /// The hosted manager (null before connectTo() or after a failed start).
     Manager *manager() const { return m_manager.get(); }
+    /// The names of every controller the definition registered on the manager, in the order
+    /// setup created them (empty before connectTo()).
+    QStringList controllerNames() const;
+    /// The controller queue() and controller() observe now.
+    QString currentController() const;
 
 public Q_SLOTS:
     /// Builds the Manager for `kubeconfigPath`/`context`, registers the operator's CRD kinds,
@@ -71,6 +78,9 @@ public Q_SLOTS:
     /// Creates `object` in its namespace ("default" when it has none): created(key) or
     /// createFailed(field, message) naming the offending field.
     void createObject(const opbench::Object &object);
+    /// Points queue() and controller() at the controller `name` (controllersChanged() follows;
+    /// actionFailed() when there is no such controller).
+    void selectController(const QString &name);
 
 Q_SIGNALS:
     void connected(const QUrl &server);
@@ -80,6 +90,8 @@ Q_SIGNALS:
     void actionFailed(const QString &message);
     void createFailed(const QString &field, const QString &message);
     void created(const QString &key);
+    /// The definition's controllers (after connectTo()) and the one observed, after each change.
+    void controllersChanged(const QStringList &names, const QString &current);
     /// The manager finished stopping after shutdown() (emitted once).
     void stopped();
 
@@ -99,6 +111,7 @@ private:
     };
 
     bool managerDone() const;
+    void collectControllers(Controller *returned);
     void emitStopped();
     QCoro::Task<void> runManager(bool embedded);
     QCoro::Task<void> createSamples();
@@ -110,7 +123,9 @@ private:
     bool m_managerFinished = false;
     bool m_stopRequested = false;
     bool m_stoppedSent = false;
-    int m_busy = 0;                   // running intents (BusyScope)
+    int m_busy = 0;                            // running intents (BusyScope)
+    QList<QPointer<Controller>> m_controllers; // the manager's (children of it)
+    QPointer<Controller> m_current;
     CacheFeed *m_cacheFeed;           // child
     QueueObserver *m_queue;           // child
     ControllerObserver *m_controller; // child

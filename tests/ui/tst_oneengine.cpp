@@ -3,6 +3,7 @@
 // the one the reconciler reads. Proven from outside: the embedded server's audit log shows one
 // LIST and one WATCH per shown kind (a second cache would double them), and an object the panel
 // shows at resourceVersion X is read by the next reconcile at exactly X.
+#include "tests/ui/myappfixture.h"
 #include "ui/session/enginesession.h"
 
 #include <QFile>
@@ -68,7 +69,7 @@ private Q_SLOTS:
         m_session->post(&ControllerObserver::pause);
         QTRY_VERIFY_WITH_TIMEOUT(m_state.paused, 5000);
         QTRY_COMPARE_WITH_TIMEOUT(m_state.activeWorkers, 0, 10000);
-        m_session->createApplication(QStringLiteral("same-rv"), QStringLiteral("nginx:1.25"), 1);
+        m_session->createObject(testing::myApp(QStringLiteral("same-rv"), QStringLiteral("nginx:1.25"), 1));
         const QString key = QStringLiteral("MyApplication/default/same-rv");
         QTRY_VERIFY_WITH_TIMEOUT(m_shown.contains(key), 10000);
         const QString shownRv = m_shown.value(key);

@@ -4,6 +4,7 @@
 // throttle: 10,000 objects move the counts once); paused workers, a stepping reconcile and a
 // backoff wait mark their stages; a click on a stage asks for the dock that shows it; and the
 // counts move when a real embedded session runs the sample operator.
+#include "tests/ui/myappfixture.h"
 #include "ui/models/pipelinemodel.h"
 #include "ui/session/enginesession.h"
 #include "ui/widgets/pipelinepanel.h"
@@ -218,7 +219,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(
             (model.advance(), model.state(PipelineModel::Workers) == PipelineModel::State::Paused), 10000);
         const qint64 handled = model.count(PipelineModel::Handlers);
-        session.createApplication(QStringLiteral("piped"), QStringLiteral("nginx:1.25"), 1);
+        session.createObject(testing::myApp(QStringLiteral("piped"), QStringLiteral("nginx:1.25"), 1));
         // Then its event reaches the handlers and its key waits in the queue
         QTRY_VERIFY_WITH_TIMEOUT((model.advance(), model.count(PipelineModel::Handlers) > handled), 10000);
         QTRY_VERIFY_WITH_TIMEOUT((model.advance(), model.count(PipelineModel::Queue) >= 1), 10000);

@@ -4,6 +4,7 @@
 // Run drains the queue again. Everything observed only through the session's queued signals.
 // Each slot sets up what it needs (a paused controller, a queued key of its own) and leaves the
 // controller running, so every slot runs alone too (tst_sessioncontrol <slot>).
+#include "tests/ui/myappfixture.h"
 #include "ui/session/enginesession.h"
 
 #include <QSignalSpy>
@@ -51,7 +52,7 @@ private Q_SLOTS:
         pauseAndSettle();
         const qsizetype before = m_traces.size();
         // When an app is created
-        m_session->createApplication(QStringLiteral("paused-app"), QStringLiteral("nginx:1.25"), 1);
+        m_session->createObject(testing::myApp(QStringLiteral("paused-app"), QStringLiteral("nginx:1.25"), 1));
         // Then the cache sees it and the queue holds its key, but nothing reconciles it
         QTRY_VERIFY_WITH_TIMEOUT(m_cacheKeys.contains(QStringLiteral("MyApplication/default/paused-app")), 10000);
         QTRY_VERIFY_WITH_TIMEOUT(queued(QStringLiteral("default/paused-app")), 10000);
@@ -63,8 +64,8 @@ private Q_SLOTS:
     {
         // Given a paused controller with two keys of its own queued
         pauseAndSettle();
-        m_session->createApplication(QStringLiteral("step-one"), QStringLiteral("nginx:1.25"), 1);
-        m_session->createApplication(QStringLiteral("step-two"), QStringLiteral("nginx:1.25"), 1);
+        m_session->createObject(testing::myApp(QStringLiteral("step-one"), QStringLiteral("nginx:1.25"), 1));
+        m_session->createObject(testing::myApp(QStringLiteral("step-two"), QStringLiteral("nginx:1.25"), 1));
         QTRY_VERIFY_WITH_TIMEOUT(queued(QStringLiteral("default/step-one")), 10000);
         QTRY_VERIFY_WITH_TIMEOUT(queued(QStringLiteral("default/step-two")), 10000);
         const qsizetype before = m_traces.size();
@@ -83,7 +84,7 @@ private Q_SLOTS:
     {
         // Given a paused controller with a key of its own queued
         pauseAndSettle();
-        m_session->createApplication(QStringLiteral("drain-app"), QStringLiteral("nginx:1.25"), 1);
+        m_session->createObject(testing::myApp(QStringLiteral("drain-app"), QStringLiteral("nginx:1.25"), 1));
         QTRY_VERIFY_WITH_TIMEOUT(queued(QStringLiteral("default/drain-app")), 10000);
         // When the user runs again, the queue drains
         m_session->post(&ControllerObserver::resume);

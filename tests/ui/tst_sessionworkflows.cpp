@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // What a learner does in the workbench, against the embedded cluster and the real MyApplication
 // operator, observed only through the session's queued signals and the real panels: the children
-// tree rebuilds a deleted Deployment; the create form shows the server's 422 on the replicas
-// field; a breakpoint on a key stops there; Step into halts before the first client call and
-// resumes. Every model involved runs under QAbstractItemModelTester.
+// tree rebuilds a deleted Deployment; the create form built from the CRD keeps replicas at the
+// CRD's minimum and shows the server's 422 on the required image field; a breakpoint on a key
+// stops there; Step into halts before the first client call and resumes. Every model involved runs under
+// QAbstractItemModelTester.
+#include "tests/ui/myappfixture.h"
 #include "ui/models/childrentreemodel.h"
 #include "ui/session/enginesession.h"
+#include "ui/session/hostedoperator.h"
 #include "ui/widgets/childrenpanel.h"
+#include "ui/widgets/createformwidget.h"
 
 #include <QAbstractItemModelTester>
 #include <QLabel>
@@ -78,31 +82,47 @@ private Q_SLOTS:
         QCOMPARE(now.parent().data(ChildrenTreeModel::KindRole).toString(), QStringLiteral("MyApplication"));
     }
 
-    void shouldShowTheServer422OnTheReplicasField()
+    void shouldShowTheServer422OnTheRequiredImageField()
     {
-        // Given the create form wired to the session the way the window wires it
-        ChildrenPanel panel(&m_children);
-        connect(&panel, &ChildrenPanel::createRequested, m_session.get(), &EngineSession::createApplication);
+        // Given the create form the window builds from the MyApplication CRD, wired the same way
+        auto form = workbench::createFormFor(hostedOperator());
+        QVERIFY2(form, qPrintable(form ? QString() : form.error().message()));
+        ChildrenPanel panel(&m_children, *form);
+        connect(&panel, &ChildrenPanel::createRequested, m_session.get(), &EngineSession::createObject);
         connect(m_session->engine(), &WorkbenchEngine::createFailed, &panel, &ChildrenPanel::showCreateError);
         panel.show();
-        auto *name = panel.findChildren<QLineEdit *>().value(0);
-        auto *replicas = panel.findChild<QSpinBox *>();
-        QPushButton *create = nullptr;
-        for (QPushButton *b : panel.findChildren<QPushButton *>())
-            create = b->text() == u"Create" ? b : create;
-        QVERIFY(name && replicas && create);
-        // When the user asks for 0 replicas (the CRD says minimum 1)
-        name->setText(QStringLiteral("zero-replicas"));
-        replicas->setValue(0);
-        create->click();
-        // Then the server's 422 is shown, on the replicas field
+        CreateFormWidget *f = panel.createForm();
+        auto *image = qobject_cast<QLineEdit *>(f->editor(QStringLiteral("image")));
+        auto *replicas = qobject_cast<QSpinBox *>(f->editor(QStringLiteral("replicas")));
+        QVERIFY(image && replicas);
+        // The CRD's minimum is the spin box's: 0 replicas cannot be asked for (the lowest value
+        // is "(unset)", which leaves the field to the server's default); the form starts at the
+        // definition's first sample
+        QCOMPARE(replicas->minimum(), 0);
+        QCOMPARE(replicas->specialValueText(), QStringLiteral("(unset)"));
+        QCOMPARE(replicas->value(), form->sampleSpec.value(QLatin1String("replicas")).toInt(1)); // the sample's
+        // When the user leaves the required image empty
+        f->nameEdit()->setText(QStringLiteral("blank"));
+        image->clear();
+        f->createButton()->click();
+        // Then the server's 422 is shown, on the image field
         QLabel *error = nullptr;
         QTRY_VERIFY_WITH_TIMEOUT((error = visibleError(panel)) != nullptr, 10000);
-        QVERIFY2(error->text().contains(QStringLiteral("replicas")), qPrintable(error->text()));
-        QVERIFY(replicas->styleSheet().contains(QStringLiteral("border")));
-        QVERIFY(replicas->toolTip().contains(QStringLiteral("replicas")));
-        QVERIFY(!name->styleSheet().contains(QStringLiteral("border")));
-        QVERIFY(!m_objects.contains(QStringLiteral("MyApplication/default/zero-replicas")));
+        QVERIFY2(error->text().contains(QStringLiteral("image")), qPrintable(error->text()));
+        QVERIFY(image->styleSheet().contains(QStringLiteral("border")));
+        QVERIFY(image->toolTip().contains(QStringLiteral("image")));
+        QVERIFY(!f->nameEdit()->styleSheet().contains(QStringLiteral("border")));
+        QVERIFY(!m_objects.contains(QStringLiteral("MyApplication/default/blank")));
+        // And with an image the same form creates the app, which the operator reconciles
+        image->setText(QStringLiteral("nginx:1.25"));
+        replicas->setValue(2);
+        f->createButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(tracesFor(QStringLiteral("default/blank")) > 0, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(m_objects.value(QStringLiteral("MyApplication/default/blank"))
+                                      .value({QLatin1String("spec"), QLatin1String("replicas")})
+                                      .toInt(),
+            2, 10000);
+        QVERIFY(visibleError(panel) == nullptr);
     }
 
     void shouldStopAtABreakpointOnAKey()
@@ -113,7 +133,7 @@ private Q_SLOTS:
         m_session->post(&ControllerObserver::toggleBreakpoint, key);
         QTRY_VERIFY_WITH_TIMEOUT(m_state.breakpoints.contains(key), 5000);
         // When the app is created (its key is queued)
-        m_session->createApplication(QStringLiteral("bp-app"), QStringLiteral("nginx:1.25"), 1);
+        m_session->createObject(testing::myApp(QStringLiteral("bp-app"), QStringLiteral("nginx:1.25"), 1));
         // Then the controller pauses on that key before reconciling it
         QTRY_VERIFY_WITH_TIMEOUT(m_state.paused, 10000);
         QVERIFY2(m_state.lastBreak.contains(key), qPrintable(m_state.lastBreak));
@@ -135,7 +155,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(m_state.paused, 5000);
         QTRY_COMPARE_WITH_TIMEOUT(m_state.activeWorkers, 0, 10000);
         const QString key = QStringLiteral("default/into-app");
-        m_session->createApplication(QStringLiteral("into-app"), QStringLiteral("nginx:1.25"), 1);
+        m_session->createObject(testing::myApp(QStringLiteral("into-app"), QStringLiteral("nginx:1.25"), 1));
         QTRY_VERIFY_WITH_TIMEOUT(queued(key), 10000);
         const int halts = m_halts;
         // When the user steps into that key
@@ -177,11 +197,8 @@ private Q_SLOTS:
 private:
     static QLabel *visibleError(const ChildrenPanel &panel)
     {
-        for (QLabel *l : panel.findChildren<QLabel *>()) {
-            if (l->isVisible() && !l->text().isEmpty())
-                return l;
-        }
-        return nullptr;
+        auto *l = panel.findChild<QLabel *>(QStringLiteral("createError"));
+        return l && l->isVisible() && !l->text().isEmpty() ? l : nullptr;
     }
 
     int tracesFor(const QString &key) const

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // The guided tour's lesson detection (engine/workbench/tour.h), fed the snapshots the window
 // receives: each lesson completes on the engine event that shows the learner did it, and not on
-// the near miss next to it (the wrong lesson, a missing detail). Pure logic: no clock, no server.
+// the near miss next to it (the wrong lesson, a missing detail). The sample MyApplication operator
+// gets its ten lessons; any other operator the generic ones, in its kind's words, completing on
+// what every operator does. Pure logic: no clock, no server.
 #include "engine/workbench/tour.h"
 #include "tests/workbench/headless.h"
+#include "tests/workbench/widgetoperator.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -13,9 +16,9 @@ using namespace opbench::workbench;
 
 namespace {
 
-int lessonIndex(const QString &id)
+int lessonIndex(const QString &id, const TourSubject &subject = TourSubject::myApplication())
 {
-    const QList<TourLesson> all = Tour::lessons();
+    const QList<TourLesson> all = Tour::lessons(subject);
     for (int i = 0; i < all.size(); ++i)
         if (all.at(i).id == id)
             return i;
@@ -98,7 +101,7 @@ private Q_SLOTS:
     void shouldListTenLessonsInOrder()
     {
         QStringList ids;
-        for (const TourLesson &l : Tour::lessons()) {
+        for (const TourLesson &l : Tour::lessons(TourSubject::myApplication())) {
             ids << l.id;
             QVERIFY2(
                 !l.title.isEmpty() && !l.task.isEmpty() && !l.lesson.isEmpty() && !l.panel.isEmpty(), qPrintable(l.id));
@@ -110,7 +113,7 @@ private Q_SLOTS:
 
     void shouldCompleteSyncOnlyWhenEveryInformerSynced()
     {
-        Tour tour;
+        Tour tour(TourSubject::myApplication());
         QSignalSpy changed(&tour, &Tour::stateChanged);
         tour.start(lessonIndex(QStringLiteral("sync")));
         QCOMPARE(changed.size(), 1);
@@ -125,7 +128,7 @@ private Q_SLOTS:
 
     void shouldCompleteFollowKeyOnASuccessfulCreate()
     {
-        Tour tour;
+        Tour tour(TourSubject::myApplication());
         tour.start(lessonIndex(QStringLiteral("follow-key")));
         tour.observeTraces({trace({call(QStringLiteral("get"), QStringLiteral("MyApplication"), 200)})});
         QVERIFY(!tour.state().done);
@@ -137,7 +140,7 @@ private Q_SLOTS:
 
     void shouldCompleteLevelTriggeredOnARecreateCausedByADeletedChild()
     {
-        Tour tour;
+        Tour tour(TourSubject::myApplication());
         tour.start(lessonIndex(QStringLiteral("level-triggered")));
         const QList<TraceCall> create{call(QStringLiteral("create"), QStringLiteral("Deployment"), 201)};
         tour.observeTraces({trace(create, ReconcileTrace::Result::Success, 0,
@@ -156,7 +159,7 @@ private Q_SLOTS:
 
     void shouldCompleteDedupOnTwoWatchCausesWhilePaused()
     {
-        Tour tour;
+        Tour tour(TourSubject::myApplication());
         tour.start(lessonIndex(QStringLiteral("dedup")));
         const QueueSample merged = queueWith({QStringLiteral("watch MODIFIED MyApplication default/web @7"),
             QStringLiteral("watch MODIFIED MyApplication default/web @8")});
@@ -172,7 +175,7 @@ private Q_SLOTS:
 
     void shouldCompleteStepOnAReconcileWhilePaused()
     {
-        Tour tour;
+        Tour tour(TourSubject::myApplication());
         tour.start(lessonIndex(QStringLiteral("step")));
         tour.observeTraces({trace({})});
         QVERIFY2(!tour.state().done, "a reconcile of a running controller is no step");
@@ -183,7 +186,7 @@ private Q_SLOTS:
 
     void shouldCompleteStepIntoOnAHaltedCall()
     {
-        Tour tour;
+        Tour tour(TourSubject::myApplication());
         tour.start(lessonIndex(QStringLiteral("step-into")));
         tour.observeControl(control(true));
         QVERIFY(!tour.state().done);
@@ -193,7 +196,7 @@ private Q_SLOTS:
 
     void shouldCompleteBackoffOnARetriedError()
     {
-        Tour tour;
+        Tour tour(TourSubject::myApplication());
         tour.start(lessonIndex(QStringLiteral("backoff")));
         tour.observeTraces({trace({}, ReconcileTrace::Result::Error, 0)});
         QVERIFY2(!tour.state().done, "a first failure has not been retried yet");
@@ -205,7 +208,7 @@ private Q_SLOTS:
 
     void shouldCompleteRelistOnANewListAfterTheLessonBegan()
     {
-        Tour tour;
+        Tour tour(TourSubject::myApplication());
         tour.start(lessonIndex(QStringLiteral("relist")));
         const auto at
             = [](const QString &rv) { return batchOf({informer(QStringLiteral("MyApplication"), true, rv)}); };
@@ -218,7 +221,7 @@ private Q_SLOTS:
 
     void shouldCompleteTimeTravelOnAReachedPast()
     {
-        Tour tour;
+        Tour tour(TourSubject::myApplication());
         tour.start(lessonIndex(QStringLiteral("time-travel")));
         CachePast tooOld;
         tooOld.resourceVersion = QStringLiteral("1");
@@ -233,7 +236,7 @@ private Q_SLOTS:
 
     void shouldCompleteHandOffOnlyAfterTakingBack()
     {
-        Tour tour;
+        Tour tour(TourSubject::myApplication());
         tour.start(lessonIndex(QStringLiteral("hand-off")));
         tour.observeLeadership(leadership(LeadershipState::Role::Leader));
         QVERIFY2(!tour.state().done, "leading without a hand-off");
@@ -245,7 +248,7 @@ private Q_SLOTS:
 
     void shouldIgnoreEventsOfAnotherLessonAndKeepProgress()
     {
-        Tour tour;
+        Tour tour(TourSubject::myApplication());
         tour.observeControl(control(true, {QStringLiteral("get MyApplication default/web")}));
         QCOMPARE(tour.state().index, -1); // not started: nothing completes
         tour.start(lessonIndex(QStringLiteral("sync")));
@@ -260,11 +263,102 @@ private Q_SLOTS:
         tour.back();
         QVERIFY(tour.state().done);
         QCOMPARE(tour.state().completed, QStringList{QStringLiteral("sync")});
-        tour.start(int(Tour::lessons().size()) - 1);
+        tour.start(int(Tour::lessons(TourSubject::myApplication()).size()) - 1);
         tour.next();
         QVERIFY(tour.state().finished);
         tour.stop();
         QCOMPARE(tour.state().index, -1);
+    }
+
+    void shouldOfferMyApplicationsLessonsOnlyForMyApplication()
+    {
+        OperatorDefinition sample;
+        sample.kinds = {{QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("MyApplication")},
+            {QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("Deployment")}};
+        QVERIFY(TourSubject::of(sample).sampleOperator);
+        QCOMPARE(Tour::lessons(TourSubject::of(sample)).size(), 10);
+
+        const TourSubject widget = TourSubject::of(testing::widget::definition());
+        QVERIFY(!widget.sampleOperator);
+        QCOMPARE(widget.kind, QStringLiteral("Widget"));
+        QCOMPARE(widget.childKind, QStringLiteral("ConfigMap"));
+        QStringList ids;
+        for (const TourLesson &l : Tour::lessons(widget)) {
+            ids << l.id;
+            const QString text = l.title + l.task + l.lesson;
+            for (const char *word : {"MyApplication", "an app", "nginx", "Deployment"})
+                QVERIFY2(!text.contains(QLatin1String(word)), qPrintable(l.id + QStringLiteral(": ") + text));
+        }
+        QCOMPARE(ids,
+            (QStringList{"sync", "follow-key", "level-triggered", "dedup", "step", "step-into", "backoff", "relist",
+                "time-travel"}));
+        QVERIFY(Tour::lessons(widget).at(1).task.contains(QStringLiteral("Create a Widget")));
+        QVERIFY(Tour::lessons(widget).at(2).task.contains(QStringLiteral("ConfigMap")));
+        Tour tour(widget);
+        QCOMPARE(tour.state().count, 9); // what the intro and "Lesson n of N" count
+
+        TourSubject lonely = widget; // owns nothing: no child to delete
+        lonely.childKind.clear();
+        QVERIFY(!Tour::lessons(lonely).isEmpty());
+        QCOMPARE(lessonIndex(QStringLiteral("level-triggered"), lonely), -1);
+    }
+
+    void shouldCompleteSyncAtOnceWhenTheCacheSyncedBeforeTheLesson()
+    {
+        Tour tour(TourSubject::of(testing::widget::definition()));
+        tour.observeCache(batchOf({informer(QStringLiteral("Widget"), true, QStringLiteral("5")),
+            informer(QStringLiteral("ConfigMap"), true, QStringLiteral("5"))}));
+        tour.start(lessonIndex(QStringLiteral("sync"), tour.subject()));
+        QVERIFY2(tour.state().done, "the cache was synced before the lesson began: no batch will come to say so");
+        Tour notYet(TourSubject::myApplication());
+        notYet.observeCache(batchOf({informer(QStringLiteral("MyApplication"), false, QString())}));
+        notYet.start(lessonIndex(QStringLiteral("sync")));
+        QVERIFY(!notYet.state().done);
+    }
+
+    void shouldCompleteTheGenericLessonsOnAnyOperator()
+    {
+        Tour tour(TourSubject::of(testing::widget::definition()));
+        const TourSubject &s = tour.subject();
+        // One key from event to write: any write that went through (this operator only writes status)
+        tour.start(lessonIndex(QStringLiteral("follow-key"), s));
+        tour.observeTraces({trace({call(QStringLiteral("get"), QStringLiteral("Widget"), 200)})});
+        QVERIFY(!tour.state().done);
+        tour.observeTraces({trace({call(QStringLiteral("updateStatus"), QStringLiteral("Widget"), 409)})});
+        QVERIFY2(!tour.state().done, "a refused write is not the lesson");
+        tour.observeTraces({trace({call(QStringLiteral("updateStatus"), QStringLiteral("Widget"), 200)})});
+        QVERIFY(tour.state().done);
+        // The level-triggered child: the ConfigMap comes back after its deletion
+        tour.start(lessonIndex(QStringLiteral("level-triggered"), s));
+        tour.observeTraces({trace({call(QStringLiteral("create"), QStringLiteral("ConfigMap"), 201)},
+            ReconcileTrace::Result::Success, 0,
+            {Cause::ownerMapping(Cause::EventType::Deleted, QStringLiteral("ConfigMap.v1"), QStringLiteral("default/w"),
+                QStringLiteral("9"))})});
+        QVERIFY(tour.state().done);
+        // Step, step into, backoff
+        tour.start(lessonIndex(QStringLiteral("step"), s));
+        tour.observeControl(control(true));
+        tour.observeTraces({trace({})});
+        QVERIFY(tour.state().done);
+        tour.start(lessonIndex(QStringLiteral("step-into"), s));
+        tour.observeControl(control(true, {QStringLiteral("get Widget default/w")}));
+        QVERIFY(tour.state().done);
+        tour.start(lessonIndex(QStringLiteral("backoff"), s));
+        tour.observeTraces({trace({}, ReconcileTrace::Result::Error, 1)});
+        QVERIFY(tour.state().done);
+    }
+
+    void shouldHintInTheKindsOwnWords()
+    {
+        const TourSubject widget = TourSubject::of(testing::widget::definition());
+        QVERIFY2(idleHint(widget).contains(QStringLiteral("Try editing a Widget, deleting its ConfigMap")),
+            qPrintable(idleHint(widget)));
+        QVERIFY(!idleHint(widget).contains(QStringLiteral("app")));
+        TourSubject order;
+        order.kind = QStringLiteral("Order");
+        QVERIFY2(idleHint(order).contains(QStringLiteral("Try editing an Order")), qPrintable(idleHint(order)));
+        QVERIFY(idleHint(TourSubject::myApplication())
+                    .contains(QStringLiteral("a MyApplication, deleting its Deployment")));
     }
 };
 

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/dialogs/connectdialog.h"
 
+#include "ui/session/hostedoperator.h"
 #include "ui/widgets/palette.h"
+
+#include "engine/workbench/createform.h"
 
 #include "engine/client/kubeconfig.h"
 
@@ -61,7 +64,7 @@ ConnectDialog::ConnectDialog(const QString &kubeconfigPath, const QString &prese
     buttons->addButton(m_connect, QDialogButtonBox::AcceptRole);
     buttons->addButton(QDialogButtonBox::Cancel);
     m_installCrd->setVisible(false);
-    m_installCrd->setToolTip(tr("Create CustomResourceDefinition myapplications.example.com from resources/crds/"));
+    m_installCrd->setToolTip(tr("Create the CustomResourceDefinitions of operator %1").arg(hostedOperator().name));
     layout->addWidget(buttons);
     connect(browse, &QPushButton::clicked, this, &ConnectDialog::browse);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -174,7 +177,7 @@ void ConnectDialog::connectSelected()
 void ConnectDialog::installCrd()
 {
     const SessionOptions o = selectedOptions();
-    setBusy(true, tr("Installing the MyApplication CRD…"));
+    setBusy(true, tr("Installing the %1 CRD…").arg(workbench::forKindOf(hostedOperator()).kind));
     m_probe->installCrd(o.kubeconfig, o.context);
 }
 

@@ -66,10 +66,10 @@ QString childStatusText(const QString &kind, const Object &o)
         return reason.isEmpty() ? phase : QStringLiteral("%1 (%2)").arg(phase, reason);
     }
     // Custom resources: "Running 2/3" when they report a phase and available replicas (the
-    // MyApplication convention), else the phase, else nothing.
+    // MyApplication convention), else the phase, else its Ready/Available condition.
     const bool counts = o.value({spec, replicas}).isDouble();
     if (phase.isEmpty() && !counts)
-        return {};
+        return objectBadge(kind, o).text;
     if (!counts)
         return phase;
     return QStringLiteral("%1 %2/%3")

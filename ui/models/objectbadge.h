@@ -2,7 +2,9 @@
 #pragma once
 // ObjectBadge: the state a learner looks for on an object, as the trees show it in a coloured
 // pill (gui.md "Visual language"): the phase of any object that reports `status.phase` (Running
-// green, Pending grey, Failed red) and `available/desired` on Deployments.
+// green, Pending grey, Failed red), `available/desired` on Deployments, and for a kind without a
+// phase its `Ready` (else `Available`) condition: "Ready" green when True, its reason (or "Not
+// Ready") red when False, grey when Unknown.
 
 #include "engine/api/object.h"
 

@@ -60,6 +60,15 @@ void ReconcileListModel::append(const QList<ReconcileTrace> &traces)
     }
 }
 
+void ReconcileListModel::clear()
+{
+    if (m_traces.isEmpty())
+        return;
+    beginResetModel();
+    m_traces.clear();
+    endResetModel();
+}
+
 int ReconcileListModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_traces.size());

@@ -22,6 +22,8 @@ public:
     /// Appends finished traces (one insert per batch; trimming emits one removal).
     void append(const QList<opbench::ReconcileTrace> &traces);
     const ReconcileTrace &traceAt(int row) const { return m_traces.at(row); }
+    /// Drops every trace (another controller is shown).
+    void clear();
     /// Reconciles appended since construction (including dropped ones).
     qint64 totalAppended() const { return m_total; }
 

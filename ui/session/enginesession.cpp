@@ -7,7 +7,6 @@
 #include "engine/apiserver/apiserver.h"
 #include "engine/client/kubeconfig.h"
 #include "engine/manager/leaderelector.h"
-#include "engine/operator/myapplication.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -170,15 +169,7 @@ void EngineSession::compactHistory()
         QMetaObject::invokeMethod(m_server.data(), "compactHistory");
 }
 
-void EngineSession::createApplication(const QString &name, const QString &image, int replicas)
-{
-    myapp::MyApplication app;
-    app.meta().setName(name);
-    app.meta().setNamespace(QStringLiteral("default"));
-    app.setImage(image);
-    app.setReplicas(replicas);
-    post(&WorkbenchEngine::createObject, app.toObject());
-}
+void EngineSession::createObject(const Object &object) { post(&WorkbenchEngine::createObject, object); }
 
 QString EngineSession::operatorProgram() const
 {

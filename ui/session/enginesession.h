@@ -6,7 +6,7 @@
 // snapshots, delivered queued) and sends intents to their slots in one hop (post(), or a
 // connect() from a UI signal, which is queued across the threads).
 //
-//   EngineSession session({});          // embedded cluster, the MyApplication operator
+//   EngineSession session({});          // embedded cluster, the hosted operator (hostedoperator.h)
 //   connect(session.cacheFeed(), &CacheFeed::batch, model, &CacheTreeModel::apply);
 //   session.post(&ControllerObserver::step, QString());
 //   session.start();                    // returns at once; started() or failed() follows
@@ -92,8 +92,9 @@ public:
     void setFaults(const QStringList &specs);
     void dropWatches();
     void compactHistory();
-    /// Creates MyApplication `name` in "default" (the Children panel's form).
-    void createApplication(const QString &name, const QString &image, int replicas);
+    /// Creates `object` through the engine (the Children panel's form): created() or
+    /// createFailed() follows on engine().
+    void createObject(const opbench::Object &object);
     /// The program Hand off starts.
     QString operatorProgram() const;
 

@@ -1,17 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/session/hostedoperator.h"
 
-#include "engine/operator/definition.h"
-
-#include <optional>
-
 namespace opbench::ui {
 
 namespace {
 
-std::optional<OperatorDefinition> &slot()
+OperatorDefinition &slot()
 {
-    static std::optional<OperatorDefinition> def;
+    static OperatorDefinition def;
     return def;
 }
 
@@ -19,11 +15,6 @@ std::optional<OperatorDefinition> &slot()
 
 void setHostedOperator(OperatorDefinition def) { slot() = std::move(def); }
 
-const OperatorDefinition &hostedOperator()
-{
-    if (!slot())
-        slot() = myapp::definition();
-    return *slot();
-}
+const OperatorDefinition &hostedOperator() { return slot(); }
 
 } // namespace opbench::ui

@@ -1,43 +1,44 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// ChildrenPanel: the ownership tree MyApplication -> Deployment -> ReplicaSet -> Pod with
-// replicas, availability and phases, and the actions a learner uses to poke the controller:
-// delete the selected object (a child comes back), create an app.
+// ChildrenPanel: the ownership tree of the operator's For kind (MyApplication -> Deployment ->
+// ReplicaSet -> Pod, Guestbook -> ConfigMap, …) with replicas, availability, phases and
+// conditions, and the actions a learner uses to poke the controller: delete the selected object
+// (a child comes back), create an object of the For kind from the form its CRD describes
+// (CreateFormWidget).
+
+#include "engine/api/object.h"
+#include "engine/workbench/createform.h"
 
 #include <QWidget>
 
-class QLabel;
-class QLineEdit;
-class QSpinBox;
 class QTreeView;
 
 namespace opbench::ui {
 
 class ChildrenTreeModel;
+class CreateFormWidget;
 
 class ChildrenPanel : public QWidget
 {
     Q_OBJECT
 public:
-    explicit ChildrenPanel(ChildrenTreeModel *model, QWidget *parent = nullptr);
+    ChildrenPanel(ChildrenTreeModel *model, workbench::CreateForm form, QWidget *parent = nullptr);
 
     QTreeView *view() const { return m_view; }
-    /// Shows a server error under the create form (e.g. a 422 naming spec.replicas).
+    CreateFormWidget *createForm() const { return m_form; }
+    /// Shows a server error under the create form, on the field it names (e.g. a 422 naming
+    /// spec.replicas).
     void showCreateError(const QString &field, const QString &message);
 
 Q_SIGNALS:
     void deleteRequested(const QString &kind, const QString &key);
-    void createRequested(const QString &name, const QString &image, int replicas);
+    void createRequested(const opbench::Object &object);
 
 private:
     void onDelete();
-    void onCreate();
 
     QTreeView *m_view;
-    QLineEdit *m_name;
-    QLineEdit *m_image;
-    QSpinBox *m_replicas;
-    QLabel *m_error;
+    CreateFormWidget *m_form;
 };
 
 } // namespace opbench::ui
