@@ -39,7 +39,7 @@ Expected<CrdVersion> findCrd(const QByteArrayList &crds, const GroupVersionKind 
             if (spec.value(QLatin1String("group")).toString() != gvk.group
                 || objectAt(spec, {QLatin1String("names")}).value(QLatin1String("kind")).toString() != gvk.kind)
                 continue;
-            for (const QJsonValue &v : spec.value(QLatin1String("versions")).toArray()) {
+            for (const auto &v : spec.value(QLatin1String("versions")).toArray()) {
                 const QJsonObject version = v.toObject();
                 const QString name = version.value(QLatin1String("name")).toString();
                 if (!gvk.version.isEmpty() && name != gvk.version)
@@ -71,7 +71,7 @@ std::optional<FormField> fieldFor(const QString &name, const QJsonObject &schema
     if (schema.value(QLatin1String("x-kubernetes-int-or-string")).toBool())
         return std::nullopt;
     if (type == u"string") {
-        for (const QJsonValue &v : schema.value(QLatin1String("enum")).toArray())
+        for (const auto &v : schema.value(QLatin1String("enum")).toArray())
             f.enumValues.append(v.toString());
         f.type = f.enumValues.isEmpty() ? FormField::Type::String : FormField::Type::Enum;
     } else if (type == u"integer") {
@@ -142,7 +142,7 @@ GroupVersionKind forKindOf(const OperatorDefinition &def)
             continue;
         const QJsonObject spec = docs->first().value(QLatin1String("spec")).toObject();
         const QString kind = objectAt(spec, {QLatin1String("names")}).value(QLatin1String("kind")).toString();
-        for (const QJsonValue &v : spec.value(QLatin1String("versions")).toArray()) {
+        for (const auto &v : spec.value(QLatin1String("versions")).toArray()) {
             if (v.toObject().value(QLatin1String("storage")).toBool())
                 return {spec.value(QLatin1String("group")).toString(),
                     v.toObject().value(QLatin1String("name")).toString(), kind};
@@ -166,7 +166,7 @@ Expected<CreateForm> createFormFor(const OperatorDefinition &def)
     } else {
         const QJsonObject spec = objectAt(crd->schema, {QLatin1String("properties"), QLatin1String("spec")});
         QStringList required;
-        for (const QJsonValue &r : spec.value(QLatin1String("required")).toArray())
+        for (const auto &r : spec.value(QLatin1String("required")).toArray())
             required.append(r.toString());
         const QJsonObject props = spec.value(QLatin1String("properties")).toObject();
         QList<FormField> optional;

@@ -15,7 +15,7 @@ ObjectBadge conditionBadge(const Object &o)
 {
     const QJsonArray conditions = o.value({QLatin1String("status"), QLatin1String("conditions")}).toArray();
     for (const QLatin1String type : {QLatin1String("Ready"), QLatin1String("Available")}) {
-        for (const QJsonValue &v : conditions) {
+        for (const auto &v : conditions) {
             const QJsonObject c = v.toObject();
             if (c.value(QLatin1String("type")).toString() != type)
                 continue;

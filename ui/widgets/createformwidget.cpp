@@ -203,7 +203,7 @@ void CreateFormWidget::setValue(const FormField &f, const QJsonValue &value)
         combo->setCurrentText(value.toString());
     else if (auto *edit = qobject_cast<QLineEdit *>(w)) {
         QStringList items;
-        for (const QJsonValue &v : value.toArray())
+        for (const auto &v : value.toArray())
             items.append(v.toString());
         edit->setText(value.isArray() ? items.join(QStringLiteral(", ")) : value.toVariant().toString());
     }
