@@ -81,7 +81,7 @@ public:
         return false;
     }
 
-    /// The struct's OpenAPI v3 schema: type object, properties in description order, required.
+    /// The struct's OpenAPI v3 schema: type object, properties (by name), required (in description order).
     QJsonObject schema() const
     {
         QJsonObject properties;
