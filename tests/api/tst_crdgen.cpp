@@ -186,7 +186,7 @@ private Q_SLOTS:
         const HttpReply r = m_http.get(kCrds + name);
         QCOMPARE(r.code, 200);
         bool established = false;
-        for (const QJsonValue &c :
+        for (const QJsonValue c :
             r.json().value(QLatin1String("status")).toObject().value(QLatin1String("conditions")).toArray())
             established |= c.toObject().value(QLatin1String("type")).toString() == QLatin1String("Established")
                 && c.toObject().value(QLatin1String("status")).toString() == QLatin1String("True");
@@ -284,7 +284,7 @@ private Q_SLOTS:
             {{"Accept", "application/json;as=Table;v=v1;g=meta.k8s.io"}});
         QCOMPARE(table.code, 200);
         QStringList columns;
-        for (const QJsonValue &c : table.json().value(QLatin1String("columnDefinitions")).toArray())
+        for (const QJsonValue c : table.json().value(QLatin1String("columnDefinitions")).toArray())
             columns << c.toObject().value(QLatin1String("name")).toString();
         QVERIFY2(columns.contains(QStringLiteral("Title")) && columns.contains(QStringLiteral("Phase")),
             qPrintable(columns.join(u',')));

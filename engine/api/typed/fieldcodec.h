@@ -204,13 +204,21 @@ template<class X> struct FieldCodec<std::optional<X>>
     }
 };
 
+// Uses Fields<S> (fields.h, which every described struct includes) when instantiated.
 template<Described S> struct FieldCodec<S>
 {
-    static QJsonObject schema();
+    static QJsonObject schema() { return describedFields<S>().schema(); }
     static bool omit(const S & /*v*/, bool /*keepZero*/) { return false; }
     /// Written over `base`: fields the description does not list are kept.
-    static QJsonValue encode(const S &v, const QJsonValue &base);
-    static void decode(const QJsonValue &j, S &out, const QString &path, DecodeErrors &errors);
+    static QJsonValue encode(const S &v, const QJsonValue &base)
+    {
+        return describedFields<S>().encode(v, base.toObject());
+    }
+    static void decode(const QJsonValue &j, S &out, const QString &path, DecodeErrors &errors)
+    {
+        if (typed::expectObject(j, path, errors))
+            describedFields<S>().decode(j.toObject(), out, path, errors);
+    }
 };
 
 } // namespace opbench

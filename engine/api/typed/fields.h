@@ -171,17 +171,4 @@ template<Described T> Expected<void> fromJson(const QJsonObject &json, T &out, c
 /// The OpenAPI v3 schema of a described struct.
 template<Described T> QJsonObject schemaOf() { return describedFields<T>().schema(); }
 
-template<Described S> QJsonObject FieldCodec<S>::schema() { return describedFields<S>().schema(); }
-
-template<Described S> QJsonValue FieldCodec<S>::encode(const S &v, const QJsonValue &base)
-{
-    return describedFields<S>().encode(v, base.toObject());
-}
-
-template<Described S> void FieldCodec<S>::decode(const QJsonValue &j, S &out, const QString &path, DecodeErrors &errors)
-{
-    if (typed::expectObject(j, path, errors))
-        describedFields<S>().decode(j.toObject(), out, path, errors);
-}
-
 } // namespace opbench
