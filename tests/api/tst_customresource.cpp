@@ -233,6 +233,11 @@ private Q_SLOTS:
         QVERIFY(!(a == b));
         const Guestbook c(a.toObject());
         QVERIFY(c == a);
+        // The acceptance's way to build a status: designated initializers, describe() or not.
+        const GuestbookStatus ready{.phase = QStringLiteral("Ready"), .entries = 2, .observedGeneration = 2};
+        QVERIFY(!(a.status == ready));
+        a.status = ready;
+        QVERIFY(Guestbook(a.toObject()).status == ready);
     }
 };
 
