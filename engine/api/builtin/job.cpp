@@ -37,7 +37,7 @@ void Job::setTemplate(const PodTemplate &t)
 
 bool Job::hasTrueCondition(const QString &type) const
 {
-    for (const QJsonValue &v : at({"status", "conditions"}).toArray()) {
+    for (const auto &v : at({"status", "conditions"}).toArray()) {
         const QJsonObject c = v.toObject();
         if (c.value(QLatin1String("type")).toString() == type)
             return c.value(QLatin1String("status")).toString() == QLatin1String("True");

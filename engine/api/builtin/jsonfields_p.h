@@ -76,7 +76,7 @@ inline QString str(const QJsonObject &o, const char *k) { return o.value(key(k))
 inline QStringList strList(const QJsonObject &o, const char *k)
 {
     QStringList out;
-    for (const QJsonValue &v : o.value(key(k)).toArray())
+    for (const auto &v : o.value(key(k)).toArray())
         out << v.toString();
     return out;
 }
@@ -111,7 +111,7 @@ template<class T> std::optional<T> optValue(const QJsonObject &o, const char *k)
 template<class T> QList<T> list(const QJsonObject &o, const char *k)
 {
     QList<T> out;
-    for (const QJsonValue &v : o.value(key(k)).toArray())
+    for (const auto &v : o.value(key(k)).toArray())
         out << T::fromJson(v.toObject());
     return out;
 }

@@ -11,7 +11,7 @@ namespace {
 
 bool allObjects(const QJsonArray &a)
 {
-    for (const QJsonValue &v : a)
+    for (const auto &v : a)
         if (!v.isObject())
             return false;
     return true;

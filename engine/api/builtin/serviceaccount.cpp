@@ -32,7 +32,7 @@ std::optional<bool> ServiceAccount::automountServiceAccountToken() const
 QStringList ServiceAccount::imagePullSecrets() const
 {
     QStringList out;
-    for (const QJsonValue &v : at({"imagePullSecrets"}).toArray())
+    for (const auto &v : at({"imagePullSecrets"}).toArray())
         out << v.toObject().value(QLatin1String("name")).toString();
     return out;
 }
