@@ -115,7 +115,7 @@ bool setStatusCondition(QList<Condition> &conditions, const Condition &c, const 
     if (!setStatusCondition(array, c, now))
         return false;
     QList<Condition> out;
-    for (const QJsonValue &v : std::as_const(array))
+    for (const auto &v : std::as_const(array))
         out.append(Condition::fromJson(v.toObject()));
     conditions = out;
     return true;

@@ -45,6 +45,8 @@ public:
     ~OperatorFixture();
     OperatorFixture(const OperatorFixture &) = delete;
     OperatorFixture &operator=(const OperatorFixture &) = delete;
+    OperatorFixture(OperatorFixture &&) = delete;
+    OperatorFixture &operator=(OperatorFixture &&) = delete;
 
     [[nodiscard]] bool ok() const { return m_error.isEmpty(); }
     [[nodiscard]] QString errorString() const { return m_error; }
