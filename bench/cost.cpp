@@ -13,6 +13,7 @@
 // Prints one JSON line with what it did (items, bytes, cycles).
 #include "bench/bench.h"
 #include "bench/costprobe.h"
+#include "bench/sampledeployment.h"
 
 #include "engine/apiserver/apiserver.h"
 #include "engine/apiserver/storage/store.h"
@@ -34,27 +35,6 @@ using namespace opbench;
 namespace {
 
 const GroupVersionResource kDeployments{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("deployments")};
-
-QJsonObject deployment(int i)
-{
-    static const QByteArray shape = R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"NAME",
-      "labels":{"app":"NAME","tier":"backend","owner":"team-T"},
-      "annotations":{"opbench.dev/purpose":"cost guard object, sized like a typical application Deployment"}},
-      "spec":{"replicas":0,"revisionHistoryLimit":5,"selector":{"matchLabels":{"app":"NAME"}},
-      "strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":"25%","maxUnavailable":"25%"}},
-      "template":{"metadata":{"labels":{"app":"NAME","tier":"backend"}},"spec":{"serviceAccountName":"default",
-      "containers":[{"name":"main","image":"registry.example.com/apps/NAME:2.T.1","imagePullPolicy":"IfNotPresent",
-      "args":["--port=8080","--metrics-port=9090","--log-format=json"],
-      "ports":[{"name":"http","containerPort":8080,"protocol":"TCP"},{"name":"metrics","containerPort":9090,"protocol":"TCP"}],
-      "env":[{"name":"APP_NAME","value":"NAME"},{"name":"LOG_LEVEL","value":"info"}],
-      "resources":{"requests":{"cpu":"50m","memory":"64Mi"},"limits":{"memory":"128Mi"}},
-      "readinessProbe":{"httpGet":{"path":"/ready","port":8080},"periodSeconds":10}}]}}}})";
-    QByteArray text = shape;
-    text.replace("NAME", "cost-" + QByteArray::number(i))
-        .replace("team-T", "team-" + QByteArray::number(i % 13))
-        .replace("2.T.1", "2." + QByteArray::number(i % 7) + ".1");
-    return QJsonDocument::fromJson(text).object();
-}
 
 /// Reads one HTTP response (Content-Length or chunked) from `s` into a fixed buffer (the client
 /// side costs the same whatever the server does); returns its size in bytes, or -1 on a timeout
@@ -132,7 +112,9 @@ int listWorkload(const QStringList &args, QJsonObject *out)
     apiserver::WriteOptions wo;
     wo.fieldManager = QStringLiteral("opbench-bench"); // managedFields as a client's create leaves them
     for (int i = 0; i < objects; ++i) {
-        if (auto r = server.store()->create(kDeployments, QStringLiteral("default"), deployment(i), wo); !r) {
+        if (auto r
+            = server.store()->create(kDeployments, QStringLiteral("default"), bench::sampleDeployment("cost-", i), wo);
+            !r) {
             err << "cost: create: " << r.error().message() << '\n';
             return 2;
         }

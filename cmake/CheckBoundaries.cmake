@@ -48,6 +48,8 @@ foreach(_folder api client queue cache controller manager)
   _check_folder(engine/${_folder} "\"engine/(operator|workbench|apiserver)/"
                 "the runtime does not know the operator, the workbench or the API server")
 endforeach()
+_check_folder(engine/sdk "\"engine/(apiserver|operator|workbench)/"
+              "the SDK does not carry the API server: --embedded reaches it through engine/embedded")
 foreach(_folder base)
   _check_folder(engine/${_folder} "\"engine/(api|client|queue|cache|controller|manager|apiserver|sdk|operator|workbench|testing)/"
                 "engine/base depends on no other engine folder")

@@ -2,6 +2,7 @@
 #include "engine/api/condition.h"
 
 #include "engine/api/timeformat.h"
+#include "engine/base/clock.h"
 
 namespace opbench {
 
@@ -63,6 +64,75 @@ bool setCondition(QJsonArray &conditions, Condition c, const QDateTime &now)
         c.lastTransitionTime = formatTimestamp(now);
     conditions.append(c.toJson());
     return true;
+}
+
+bool setStatusCondition(QJsonArray &conditions, const Condition &c, const QDateTime &now)
+{
+    for (qsizetype i = 0; i < conditions.size(); ++i) {
+        QJsonObject o = conditions.at(i).toObject();
+        if (o.value(QLatin1String("type")).toString() != c.type)
+            continue;
+        const Condition old = Condition::fromJson(o);
+        bool changed = false;
+        auto put = [&](const char *key, const QJsonValue &value, bool differs) {
+            if (!differs)
+                return;
+            if ((value.isString() && value.toString().isEmpty()) || (value.isDouble() && value.toInteger() == 0))
+                o.remove(QLatin1String(key));
+            else
+                o.insert(QLatin1String(key), value);
+            changed = true;
+        };
+        if (old.status != c.status) {
+            put("status", c.status, true);
+            put("lastTransitionTime", c.lastTransitionTime.isEmpty() ? formatTimestamp(now) : c.lastTransitionTime,
+                true);
+        }
+        put("reason", c.reason, old.reason != c.reason);
+        put("message", c.message, old.message != c.message);
+        put("observedGeneration", c.observedGeneration, old.observedGeneration != c.observedGeneration);
+        if (changed)
+            conditions.replace(i, o);
+        return changed;
+    }
+    Condition fresh = c;
+    if (fresh.lastTransitionTime.isEmpty())
+        fresh.lastTransitionTime = formatTimestamp(now);
+    conditions.append(fresh.toJson());
+    return true;
+}
+
+bool setStatusCondition(QList<Condition> &conditions, const Condition &c, const Clock *clock)
+{
+    return setStatusCondition(conditions, c, (clock ? clock : Clock::system())->wallNow());
+}
+
+bool setStatusCondition(QList<Condition> &conditions, const Condition &c, const QDateTime &now)
+{
+    QJsonArray array;
+    for (const Condition &existing : std::as_const(conditions))
+        array.append(existing.toJson());
+    if (!setStatusCondition(array, c, now))
+        return false;
+    QList<Condition> out;
+    for (const auto &v : std::as_const(array))
+        out.append(Condition::fromJson(v.toObject()));
+    conditions = out;
+    return true;
+}
+
+std::optional<Condition> findStatusCondition(const QList<Condition> &conditions, const QString &type)
+{
+    for (const Condition &c : conditions)
+        if (c.type == type)
+            return c;
+    return std::nullopt;
+}
+
+bool isStatusConditionTrue(const QList<Condition> &conditions, const QString &type)
+{
+    const std::optional<Condition> c = findStatusCondition(conditions, type);
+    return c && c->isTrue();
 }
 
 } // namespace opbench

@@ -5,11 +5,14 @@
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QList>
 #include <QString>
 
 #include <optional>
 
 namespace opbench {
+
+class Clock;
 
 struct Condition
 {
@@ -34,5 +37,18 @@ std::optional<Condition> findCondition(const QJsonArray &conditions, const QStri
 /// lastTransitionTime becomes `now` when the status changes or the condition is new, and is
 /// kept otherwise; lastUpdateTime is left as given. Returns true when anything changed.
 bool setCondition(QJsonArray &conditions, Condition c, const QDateTime &now);
+/// apimachinery's meta.SetStatusCondition on a status.conditions array: a new type is appended
+/// (lastTransitionTime = the one given, or `now` when empty); for an existing type, a changed
+/// status sets lastTransitionTime (the one given, or `now`), and a changed reason, message or
+/// observedGeneration is copied; an unchanged status keeps the old lastTransitionTime. Unknown
+/// fields of the entry survive. Returns true when anything changed.
+bool setStatusCondition(QJsonArray &conditions, const Condition &c, const QDateTime &now);
+
+// The same on a typed status's list (`QList<Condition> conditions;` of a CustomResource status),
+// as Go's meta.SetStatusCondition(&status.Conditions, c). `clock` defaults to the system clock.
+bool setStatusCondition(QList<Condition> &conditions, const Condition &c, const Clock *clock = nullptr);
+bool setStatusCondition(QList<Condition> &conditions, const Condition &c, const QDateTime &now);
+std::optional<Condition> findStatusCondition(const QList<Condition> &conditions, const QString &type);
+bool isStatusConditionTrue(const QList<Condition> &conditions, const QString &type);
 
 } // namespace opbench

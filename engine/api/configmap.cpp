@@ -3,6 +3,20 @@
 
 namespace opbench {
 
+const KindInfo &ConfigMap::kindInfo()
+{
+    static const KindInfo info(
+        GroupVersionKind(QString(), QStringLiteral("v1"), QStringLiteral("ConfigMap")), QStringLiteral("configmaps"));
+    return info;
+}
+
+ConfigMap::ConfigMap(const QString &namespaceName, const QString &name)
+    : ConfigMap()
+{
+    meta().setNamespace(namespaceName);
+    meta().setName(name);
+}
+
 void ConfigMap::setValue(const QString &key, const QString &value)
 {
     QJsonObject d = at({"data"}).toObject();

@@ -2,6 +2,7 @@
 #pragma once
 // ConfigMap (core/v1): a typed view over `data`.
 
+#include "engine/api/kind.h"
 #include "engine/api/objectview.h"
 
 namespace opbench {
@@ -9,10 +10,15 @@ namespace opbench {
 class ConfigMap : public ObjectView
 {
 public:
+    /// v1 ConfigMap, "configmaps", namespaced.
+    static const KindInfo &kindInfo();
+
     /// A new, empty v1 ConfigMap.
     ConfigMap()
         : ObjectView(QStringLiteral("v1"), QStringLiteral("ConfigMap"))
     { }
+    /// A new v1 ConfigMap `name` in `namespaceName`.
+    ConfigMap(const QString &namespaceName, const QString &name);
     explicit ConfigMap(const Object &object)
         : ObjectView(object)
     { }

@@ -5,6 +5,21 @@
 
 namespace opbench {
 
+const KindInfo &Deployment::kindInfo()
+{
+    static const KindInfo info(
+        GroupVersionKind(QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("Deployment")),
+        QStringLiteral("deployments"));
+    return info;
+}
+
+Deployment::Deployment(const QString &namespaceName, const QString &name)
+    : Deployment()
+{
+    meta().setNamespace(namespaceName);
+    meta().setName(name);
+}
+
 Expected<LabelSelector> Deployment::labelSelector() const
 {
     const QJsonValue v = at({"spec", "selector"});
@@ -21,6 +36,11 @@ Labels Deployment::selectorMatchLabels() const
 void Deployment::setSelectorMatchLabels(const Labels &labels)
 {
     setAt({"spec", "selector", "matchLabels"}, fromStringMap(labels));
+}
+
+void Deployment::setSelector(const Labels &matchLabels)
+{
+    setAt({"spec", "selector"}, QJsonObject{{QStringLiteral("matchLabels"), fromStringMap(matchLabels)}});
 }
 
 Labels Deployment::templateLabels() const

@@ -1,22 +1,36 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Deployment (apps/v1): a typed view over the fields controllers and the workload simulator use.
+// The pod template is typed (WorkloadView: setTemplate(PodTemplate{…}), setContainer(Container{…}))
+// and its setters overlay onto the object, keeping the server's defaults (builtin/overlay.h):
+//
+//     Deployment d(ns, name);
+//     d.setReplicas(3);
+//     d.setSelector({{"app", name}});
+//     d.setTemplate(PodTemplate{.labels = {{"app", name}},
+//                               .containers = {Container{.name = "web", .image = "nginx:1.25"}}});
 
+#include "engine/api/builtin/workloadview.h"
 #include "engine/api/condition.h"
+#include "engine/api/kind.h"
 #include "engine/api/labelselector.h"
-#include "engine/api/objectview.h"
 
 namespace opbench {
 
-class Deployment : public ObjectView
+class Deployment : public WorkloadView
 {
 public:
+    /// apps/v1 Deployment, "deployments", namespaced.
+    static const KindInfo &kindInfo();
+
     /// A new, empty apps/v1 Deployment.
     Deployment()
-        : ObjectView(QStringLiteral("apps/v1"), QStringLiteral("Deployment"))
+        : WorkloadView(QStringLiteral("apps/v1"), QStringLiteral("Deployment"))
     { }
+    /// A new apps/v1 Deployment `name` in `namespaceName`.
+    Deployment(const QString &namespaceName, const QString &name);
     explicit Deployment(const Object &object)
-        : ObjectView(object)
+        : WorkloadView(object)
     { }
 
     /// spec.replicas; 1 when absent (the API server's default).
@@ -29,6 +43,8 @@ public:
     Expected<LabelSelector> labelSelector() const;
     Labels selectorMatchLabels() const;
     void setSelectorMatchLabels(const Labels &labels);
+    /// Sets spec.selector to exactly {matchLabels: labels}.
+    void setSelector(const Labels &matchLabels);
 
     Labels templateLabels() const;
     void setTemplateLabels(const Labels &labels);
@@ -38,6 +54,7 @@ public:
     bool setImage(const QString &container, const QString &image);
     /// Sets the image of `container`, appending the container when it does not exist.
     void setContainer(const QString &container, const QString &image);
+    using WorkloadView::setContainer;
 
     /// spec.strategy as JSON; type() is "RollingUpdate" when absent.
     QJsonObject strategy() const { return at({"spec", "strategy"}).toObject(); }

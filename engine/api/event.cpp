@@ -5,6 +5,20 @@
 
 namespace opbench {
 
+const KindInfo &Event::kindInfo()
+{
+    static const KindInfo info(
+        GroupVersionKind(QString(), QStringLiteral("v1"), QStringLiteral("Event")), QStringLiteral("events"));
+    return info;
+}
+
+Event::Event(const QString &namespaceName, const QString &name)
+    : Event()
+{
+    meta().setNamespace(namespaceName);
+    meta().setName(name);
+}
+
 ObjectReference ObjectReference::to(const Object &object)
 {
     return {object.apiVersion(), object.kind(), object.namespaceName(), object.name(), object.uid(),

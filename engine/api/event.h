@@ -2,6 +2,7 @@
 #pragma once
 // Event (core/v1): what the event recorder writes and the GUI lists.
 
+#include "engine/api/kind.h"
 #include "engine/api/objectview.h"
 
 #include <QDateTime>
@@ -29,10 +30,15 @@ struct ObjectReference
 class Event : public ObjectView
 {
 public:
+    /// v1 Event, "events", namespaced.
+    static const KindInfo &kindInfo();
+
     /// A new, empty v1 Event.
     Event()
         : ObjectView(QStringLiteral("v1"), QStringLiteral("Event"))
     { }
+    /// A new v1 Event `name` in `namespaceName`.
+    Event(const QString &namespaceName, const QString &name);
     explicit Event(const Object &object)
         : ObjectView(object)
     { }

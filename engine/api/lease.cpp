@@ -5,6 +5,21 @@
 
 namespace opbench {
 
+const KindInfo &Lease::kindInfo()
+{
+    static const KindInfo info(
+        GroupVersionKind(QStringLiteral("coordination.k8s.io"), QStringLiteral("v1"), QStringLiteral("Lease")),
+        QStringLiteral("leases"));
+    return info;
+}
+
+Lease::Lease(const QString &namespaceName, const QString &name)
+    : Lease()
+{
+    meta().setNamespace(namespaceName);
+    meta().setName(name);
+}
+
 namespace {
 QJsonValue microTimeValue(const QDateTime &t)
 {

@@ -2,6 +2,7 @@
 #pragma once
 // Lease (coordination.k8s.io/v1): the leader-election record. Times are MicroTime.
 
+#include "engine/api/kind.h"
 #include "engine/api/objectview.h"
 
 #include <QDateTime>
@@ -11,10 +12,15 @@ namespace opbench {
 class Lease : public ObjectView
 {
 public:
+    /// coordination.k8s.io/v1 Lease, "leases", namespaced.
+    static const KindInfo &kindInfo();
+
     /// A new, empty coordination.k8s.io/v1 Lease.
     Lease()
         : ObjectView(QStringLiteral("coordination.k8s.io/v1"), QStringLiteral("Lease"))
     { }
+    /// A new coordination.k8s.io/v1 Lease `name` in `namespaceName`.
+    Lease(const QString &namespaceName, const QString &name);
     explicit Lease(const Object &object)
         : ObjectView(object)
     { }

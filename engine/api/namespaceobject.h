@@ -2,6 +2,7 @@
 #pragma once
 // NamespaceView (core/v1 Namespace; named so as not to clash with the keyword).
 
+#include "engine/api/kind.h"
 #include "engine/api/objectview.h"
 
 namespace opbench {
@@ -9,6 +10,14 @@ namespace opbench {
 class NamespaceView : public ObjectView
 {
 public:
+    /// v1 Namespace, "namespaces", cluster-scoped.
+    static const KindInfo &kindInfo()
+    {
+        static const KindInfo info(GroupVersionKind(QString(), QStringLiteral("v1"), QStringLiteral("Namespace")),
+            QStringLiteral("namespaces"), false);
+        return info;
+    }
+
     /// A new v1 Namespace named `name`.
     explicit NamespaceView(const QString &name = {})
         : ObjectView(QStringLiteral("v1"), QStringLiteral("Namespace"))

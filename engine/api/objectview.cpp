@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/api/objectview.h"
 
+#include "engine/base/clock.h"
+
 #include <QJsonArray>
 
 namespace opbench {
@@ -39,6 +41,32 @@ QList<OwnerReference> ObjectView::ownerReferences() const
     for (const QJsonValue &v : at({"metadata", "ownerReferences"}).toArray())
         out << OwnerReference::fromJson(v.toObject());
     return out;
+}
+
+bool ObjectView::hasFinalizer(const QString &finalizer) const
+{
+    return at({"metadata", "finalizers"}).toArray().contains(finalizer);
+}
+
+bool ObjectView::setStatusCondition(const Condition &c, const Clock *clock)
+{
+    QJsonArray conditions = at({"status", "conditions"}).toArray();
+    const QDateTime now = (clock ? clock : Clock::system())->wallNow();
+    if (!opbench::setStatusCondition(conditions, c, now))
+        return false;
+    setAt({"status", "conditions"}, conditions);
+    return true;
+}
+
+std::optional<Condition> ObjectView::findStatusCondition(const QString &type) const
+{
+    return findCondition(at({"status", "conditions"}).toArray(), type);
+}
+
+bool ObjectView::isStatusConditionTrue(const QString &type) const
+{
+    const std::optional<Condition> c = findStatusCondition(type);
+    return c && c->isTrue();
 }
 
 QJsonValue ObjectView::at(std::initializer_list<const char *> path) const

@@ -4,15 +4,20 @@
 //
 // A view holds a copy of the object's JSON; getters read fields with Kubernetes defaults,
 // setters edit the copy, and toObject() builds a new Object with every other field intact
-// (unknown fields survive a read-modify-write).
+// (unknown fields survive a read-modify-write). Every view also has the helpers a reconciler
+// uses on any object: finalizers, isBeingDeleted(), generation() and status conditions.
 
+#include "engine/api/condition.h"
 #include "engine/api/objectmeta.h"
 
 #include <QJsonObject>
 
 #include <initializer_list>
+#include <optional>
 
 namespace opbench {
+
+class Clock;
 
 /// A container's name and image (spec.containers[] of a Pod or a pod template).
 struct ContainerImage
@@ -36,6 +41,27 @@ public:
     Labels labels() const { return toStringMap(at({"metadata", "labels"}).toObject()); }
     Labels annotations() const { return toStringMap(at({"metadata", "annotations"}).toObject()); }
     QList<OwnerReference> ownerReferences() const;
+    QString uid() const { return stringAt({"metadata", "uid"}); }
+    QString resourceVersion() const { return stringAt({"metadata", "resourceVersion"}); }
+    /// metadata.generation (0 when absent).
+    qint64 generation() const { return intAt({"metadata", "generation"}); }
+    /// True once deletion was requested (metadata.deletionTimestamp is set; finalizers hold it).
+    bool isBeingDeleted() const { return !stringAt({"metadata", "deletionTimestamp"}).isEmpty(); }
+
+    // Finalizers (controller-runtime's controllerutil): in memory only; the caller writes the object.
+    bool hasFinalizer(const QString &finalizer) const;
+    /// Adds `finalizer` when missing; true when the view changed.
+    bool addFinalizer(const QString &finalizer) { return meta().addFinalizer(finalizer); }
+    /// Removes `finalizer`; true when the view changed.
+    bool removeFinalizer(const QString &finalizer) { return meta().removeFinalizer(finalizer); }
+
+    // status.conditions (apimachinery's meta package), for kinds whose status has conditions.
+    /// meta.SetStatusCondition (see setStatusCondition() in condition.h); the time of a transition
+    /// is c.lastTransitionTime when given, else `clock`'s wall time (default: the system clock).
+    bool setStatusCondition(const Condition &c, const Clock *clock = nullptr);
+    std::optional<Condition> findStatusCondition(const QString &type) const;
+    /// True when the condition of `type` exists with status "True".
+    bool isStatusConditionTrue(const QString &type) const;
 
 protected:
     explicit ObjectView(const Object &object)

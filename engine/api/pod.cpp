@@ -5,6 +5,20 @@
 
 namespace opbench {
 
+const KindInfo &Pod::kindInfo()
+{
+    static const KindInfo info(
+        GroupVersionKind(QString(), QStringLiteral("v1"), QStringLiteral("Pod")), QStringLiteral("pods"));
+    return info;
+}
+
+Pod::Pod(const QString &namespaceName, const QString &name)
+    : Pod()
+{
+    meta().setNamespace(namespaceName);
+    meta().setName(name);
+}
+
 void Pod::setContainer(const QString &container, const QString &image)
 {
     QJsonArray cs = at({"spec", "containers"}).toArray();

@@ -3,6 +3,7 @@
 // Pod (core/v1): a typed view over phase, readiness, node and container images.
 
 #include "engine/api/condition.h"
+#include "engine/api/kind.h"
 #include "engine/api/objectview.h"
 
 namespace opbench {
@@ -10,10 +11,15 @@ namespace opbench {
 class Pod : public ObjectView
 {
 public:
+    /// v1 Pod, "pods", namespaced.
+    static const KindInfo &kindInfo();
+
     /// A new, empty v1 Pod.
     Pod()
         : ObjectView(QStringLiteral("v1"), QStringLiteral("Pod"))
     { }
+    /// A new v1 Pod `name` in `namespaceName`.
+    Pod(const QString &namespaceName, const QString &name);
     explicit Pod(const Object &object)
         : ObjectView(object)
     { }

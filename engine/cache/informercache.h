@@ -73,8 +73,17 @@ struct InformerCacheOptions
     Clock *clock = nullptr;
 };
 
+/// Not an aggregate (g++ 12 destroys aggregate temporaries built inside co_await twice).
 struct CacheListOptions
 {
+    CacheListOptions() = default;
+    /// The fields in declaration order.
+    explicit CacheListOptions(QString ns, LabelSelector labels = {}, FieldSelector fields = {}, qint64 maxItems = 0)
+        : namespaceName(std::move(ns))
+        , labelSelector(std::move(labels))
+        , fieldSelector(std::move(fields))
+        , limit(maxItems)
+    { }
     QString namespaceName; // "" = all
     LabelSelector labelSelector;
     FieldSelector fieldSelector;

@@ -25,8 +25,13 @@ QByteArray encodeQuery(const QueryParams &params);
 QString resourcePath(
     const GroupVersionResource &gvr, const QString &ns, const QString &name = {}, const QString &subresource = {});
 
+// Every options type has a constructor, so none is an aggregate: g++ 12 destroys an aggregate
+// temporary with QString members twice when it is built inside a co_await expression's
+// arguments (tests/api/tst_awaitsafety.cpp checks this).
+
 struct GetOptions
 {
+    GetOptions() = default;
     QString resourceVersion; // "" = most recent, "0" = any
     QString subresource;     // e.g. "status", "scale"
     void addTo(QueryParams &q) const;
@@ -34,6 +39,7 @@ struct GetOptions
 
 struct ListOptions
 {
+    ListOptions() = default;
     QString labelSelector;
     QString fieldSelector;
     qint64 limit = 0; // 0 = no limit
@@ -48,6 +54,12 @@ struct ListOptions
 
 struct WriteOptions
 {
+    WriteOptions() = default;
+    explicit WriteOptions(bool dryRunAll, QString manager = {}, QString validation = {})
+        : dryRun(dryRunAll)
+        , fieldManager(std::move(manager))
+        , fieldValidation(std::move(validation))
+    { }
     bool dryRun = false; // dryRun=All
     QString fieldManager;
     QString fieldValidation; // Strict, Warn, Ignore
@@ -61,6 +73,7 @@ QByteArray patchContentType(PatchType t);
 
 struct PatchOptions : WriteOptions
 {
+    PatchOptions() = default;
     bool force = false;  // server-side apply only: take ownership of conflicting fields
     QString subresource; // e.g. "status"
     void addTo(QueryParams &q) const;
@@ -68,6 +81,16 @@ struct PatchOptions : WriteOptions
 
 struct DeleteOptions
 {
+    DeleteOptions() = default;
+    /// The fields in declaration order.
+    explicit DeleteOptions(QString propagation, std::optional<qint64> gracePeriod = std::nullopt, QString uid = {},
+        QString resourceVersion = {}, bool dryRunAll = false)
+        : propagationPolicy(std::move(propagation))
+        , gracePeriodSeconds(gracePeriod)
+        , preconditionUid(std::move(uid))
+        , preconditionResourceVersion(std::move(resourceVersion))
+        , dryRun(dryRunAll)
+    { }
     QString propagationPolicy; // Foreground, Background, Orphan; "" = the server's default
     std::optional<qint64> gracePeriodSeconds;
     QString preconditionUid;

@@ -91,10 +91,31 @@ ControllerBuilder &ControllerBuilder::withOptions(ControllerOptions options)
     return *this;
 }
 
+void ControllerBuilder::mapTypedKinds()
+{
+    if (!m_cache)
+        return;
+    RestMapper &mapper = m_cache->mapper();
+    for (const KindInfo &k : m_kinds) {
+        if (mapper.forKind(k.gvk))
+            continue;
+        ResourceMapping m;
+        m.gvr = k.gvr();
+        m.kind = k.gvk.kind;
+        m.namespaced = k.namespaced;
+        mapper.add(m);
+    }
+}
+
 Expected<Controller *> ControllerBuilder::build(std::shared_ptr<Reconciler> reconciler, QObject *parent)
 {
     if (!m_error.isEmpty())
         return Status::badRequest(m_error);
+    if (!m_cache)
+        return Status::badRequest(QStringLiteral("ControllerBuilder: no cache (a null cache or manager was given)"));
+    if (!reconciler)
+        return Status::badRequest(QStringLiteral("ControllerBuilder: no reconciler"));
+    mapTypedKinds();
     bool ownerNamespaced = true;
     if (m_for) {
         const auto ownerMapping = m_cache->mapper().forKind(*m_for);

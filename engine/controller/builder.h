@@ -2,6 +2,19 @@
 #pragma once
 // ControllerBuilder: wires a Reconciler to the informers it needs (controller-runtime's builder).
 //
+// One step with a manager (ctrl.NewControllerManagedBy(mgr)…Complete(r)):
+//
+//     return ControllerBuilder(manager).forKind<Guestbook>().owns<ConfigMap>().owns<Service>()
+//         .complete(std::make_shared<GuestbookReconciler>());
+//
+// complete() builds the controller, adds it to the manager and injects the manager's client and
+// an event recorder ("<name>-controller") into the reconciler (Reconciler::client(),
+// Reconciler::recorder()). Typed kinds (forKind<T>, owns<T>, watches<T>) read their
+// GroupVersionKind from T::kindInfo(), and a kind the manager's REST mapper does not know yet is
+// mapped from it.
+//
+// Or by hand, with a cache:
+//
 //     auto ctrl = ControllerBuilder(cache)
 //                     .forKind(myAppGvk, {predicates::generationChanged()})
 //                     .owns(deploymentGvk)
@@ -17,12 +30,17 @@
 // The kinds are checked at build(); their informers are created and started only when the
 // controller starts (after the lease is won), or before with ControllerOptions::enableWarmup.
 
+#include "engine/api/kind.h"
 #include "engine/cache/informercache.h"
 #include "engine/controller/controller.h"
+
+#include <type_traits>
 
 #include <vector>
 
 namespace opbench {
+
+class Manager;
 
 /// controller-runtime's builder.OnlyMetadata, for owns() and watches() (see below).
 inline constexpr ObjectProjection OnlyMetadata = ObjectProjection::Metadata;
@@ -32,6 +50,9 @@ class ControllerBuilder
 public:
     /// `cache` (not owned) provides the informers.
     explicit ControllerBuilder(InformerCache *cache);
+    /// The one-step form: the manager's cache, default options from the manager
+    /// (maxConcurrentReconciles), and complete() (defined in engine/manager).
+    explicit ControllerBuilder(Manager *manager);
     ~ControllerBuilder();
     ControllerBuilder(ControllerBuilder &&) noexcept;
     ControllerBuilder &operator=(ControllerBuilder &&) noexcept;
@@ -62,10 +83,45 @@ public:
     /// forKind and a name set with named() override the options' fields.
     ControllerBuilder &withOptions(ControllerOptions options);
 
+    // Typed kinds: the GroupVersionKind (and, when unmapped, the REST mapping) from T::kindInfo().
+    template<Kind T> ControllerBuilder &forKind(QList<Predicate> predicates = {})
+    {
+        m_kinds.push_back(T::kindInfo());
+        return forKind(gvkOf<T>(), std::move(predicates));
+    }
+    template<Kind T> ControllerBuilder &owns(QList<Predicate> predicates = {}, bool onlyController = true)
+    {
+        m_kinds.push_back(T::kindInfo());
+        return owns(gvkOf<T>(), std::move(predicates), onlyController);
+    }
+    template<Kind T> ControllerBuilder &owns(ObjectProjection projection, QList<Predicate> predicates = {})
+    {
+        m_kinds.push_back(T::kindInfo());
+        return owns(gvkOf<T>(), projection, std::move(predicates));
+    }
+    template<Kind T> ControllerBuilder &watches(std::unique_ptr<EventHandler> handler, QList<Predicate> predicates = {})
+    {
+        m_kinds.push_back(T::kindInfo());
+        return watches(gvkOf<T>(), std::move(handler), std::move(predicates));
+    }
+    /// Requests for the keys `map` gives for a T (called with the typed view).
+    template<Kind T, class F>
+    requires std::is_invocable_r_v<QList<QueueKey>, F &, const T &> ControllerBuilder &watches(
+        F map, QList<Predicate> predicates = {})
+    {
+        m_kinds.push_back(T::kindInfo());
+        MapFunc fn = [map](const Object &o) mutable { return map(T(o)); };
+        return watches(gvkOf<T>(), std::move(fn), std::move(predicates));
+    }
+
     /// Builds the controller (not started: Controller::start(), usually by the manager).
     /// Errors: forKind given twice; neither forKind nor named(); no watch at all; owns() without
     /// forKind; a kind the cache cannot map; a duplicate name.
     Expected<Controller *> build(std::shared_ptr<Reconciler> reconciler, QObject *parent = nullptr);
+    /// With ControllerBuilder(manager): builds (parented to the manager), injects the manager's
+    /// client and the recorder "<controller name>-controller" into `reconciler`, and adds the
+    /// controller to the manager. Errors: those of build(); a builder not made from a manager.
+    Expected<void> complete(std::shared_ptr<Reconciler> reconciler);
 
 private:
     struct Watch
@@ -77,7 +133,12 @@ private:
         ObjectProjection projection = ObjectProjection::Normal;
     };
 
+    /// Maps the typed kinds the cache's mapper does not know yet.
+    void mapTypedKinds();
+
     InformerCache *m_cache;
+    Manager *m_manager = nullptr;
+    std::vector<KindInfo> m_kinds; // typed kinds, for mapping
     QString m_name;
     std::optional<GroupVersionKind> m_for;
     QList<Predicate> m_forPredicates;

@@ -378,6 +378,18 @@ QCoro::Task<Expected<QList<Object>>> Client::liveList(
     co_return QList<Object>(r->items);
 }
 
+namespace detail {
+
+QCoro::Task<Expected<void>> withoutValue(QCoro::Task<Expected<DeleteResult>> task)
+{
+    Expected<DeleteResult> r = co_await std::move(task);
+    if (!r.ok())
+        co_return Status(r.error());
+    co_return Expected<void>();
+}
+
+} // namespace detail
+
 QCoro::Task<Expected<Object>> ApiReader::get(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name) const
 {
     return m_client->liveGet(std::move(ctx), std::move(gvk), std::move(ns), std::move(name));

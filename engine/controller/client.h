@@ -15,12 +15,29 @@
 //   reconcile, and fails at once with reason Cancelled once the context is cancelled.
 // The kind of a written object comes from its apiVersion/kind; unknown kinds are NotFound
 // ("no matches for kind"). Lives on the engine thread.
+//
+// Typed calls (SDK 0.3) take and give any view satisfying `Kind` (engine/api/kind.h):
+//
+//     Expected<Guestbook> book = co_await client().get<Guestbook>(req);
+//     auto maps = co_await client().list<ConfigMap>(req.ctx, InNamespace(ns), MatchingLabels(labels));
+//     if (auto u = co_await client().update(req.ctx, *book); !u) …   // *book now has the reply
+//     auto cm = co_await client().createOrUpdate(req.ctx, ConfigMap(ns, name), [&](ConfigMap &c) { … });
+//
+// Typed writes take the view by reference and write the server's reply back into it, as
+// controller-runtime does: the next write of the same view (update, then updateStatus) carries
+// the new resourceVersion instead of failing with 409 Conflict. Callbacks given to awaited calls
+// must capture by reference ([&]); a static_assert refuses by-value captures that g++ 12 would
+// destroy twice.
 
 #include "engine/api/expected.h"
+#include "engine/api/kind.h"
 #include "engine/cache/informercache.h"
 #include "engine/client/restclient.h"
+#include "engine/controller/clientoptions.h"
+#include "engine/controller/operationresult.h"
 #include "engine/controller/patch.h"
 #include "engine/controller/reconcilecontext.h"
+#include "engine/controller/reconciler.h"
 
 #include <QObject>
 #include <QPointer>
@@ -28,10 +45,79 @@
 #include <qcoro/qcorotask.h>
 
 #include <optional>
+#include <type_traits>
 
 namespace opbench {
 
 class Client;
+
+/// The message of every static_assert that refuses a callback with by-value captures.
+#define OPBENCH_CAPTURE_BY_REFERENCE                                                                                   \
+    "capture by reference ([&]): g++ 12 destroys a lambda's by-value captures twice inside co_await"
+
+namespace detail {
+
+/// The typed form of an untyped read.
+template<Kind T> QCoro::Task<Expected<T>> typed(QCoro::Task<Expected<Object>> task)
+{
+    Expected<Object> r = co_await std::move(task);
+    if (!r.ok())
+        co_return Status(r.error());
+    co_return T(*r);
+}
+
+template<Kind T> QCoro::Task<Expected<QList<T>>> typedList(QCoro::Task<Expected<QList<Object>>> task)
+{
+    Expected<QList<Object>> r = co_await std::move(task);
+    if (!r.ok())
+        co_return Status(r.error());
+    QList<T> out;
+    out.reserve(r->size());
+    for (const Object &o : std::as_const(*r))
+        out.append(T(o));
+    co_return out;
+}
+
+/// Writes the server's reply into `target` (the caller's view, alive while it awaits).
+template<Kind T> QCoro::Task<Expected<void>> writeBack(QCoro::Task<Expected<Object>> task, T &target)
+{
+    Expected<Object> r = co_await std::move(task);
+    if (!r.ok())
+        co_return Status(r.error());
+    target = T(*r);
+    co_return Expected<void>();
+}
+
+QCoro::Task<Expected<void>> withoutValue(QCoro::Task<Expected<DeleteResult>> task);
+
+template<Kind T> QCoro::Task<Expected<TypedOutcome<T>>> typedOutcome(QCoro::Task<Expected<OperationOutcome>> task)
+{
+    Expected<OperationOutcome> r = co_await std::move(task);
+    if (!r.ok())
+        co_return Status(r.error());
+    co_return TypedOutcome<T>(r->result, T(r->object));
+}
+
+/// Runs a typed mutate function on `current`; returns `current` itself when nothing changed.
+template<Kind T, class F> Expected<Object> mutateTyped(F &mutate, const Object &current)
+{
+    T view(current);
+    const QJsonObject before = view.toObject().json();
+    using R = std::invoke_result_t<F &, T &>;
+    if constexpr (std::is_void_v<R>) {
+        mutate(view);
+    } else {
+        const Expected<void> ok = mutate(view);
+        if (!ok)
+            return ok.error();
+    }
+    Object after = view.toObject();
+    if (after.json() == before)
+        return current;
+    return after;
+}
+
+} // namespace detail
 
 /// Live reads straight from the API server, traced like the Client's.
 class ApiReader
@@ -82,6 +168,68 @@ public:
     /// DELETE; the result holds the object when it is still there (finalizers).
     QCoro::Task<Expected<DeleteResult>> remove(ReconcileContext ctx, Object obj, DeleteOptions opts = {});
 
+    // Typed calls (T: any Kind view). Reads give views; writes take a view by reference and
+    // write the server's reply back into it.
+
+    /// The object a reconcile request names (its ctx, namespace and name).
+    template<Kind T> QCoro::Task<Expected<T>> get(const Request &request)
+    {
+        return get<T>(request.ctx, ObjectKey(request.namespaceName, request.name));
+    }
+    template<Kind T> QCoro::Task<Expected<T>> get(ReconcileContext ctx, const ObjectKey &key)
+    {
+        return detail::typed<T>(get(std::move(ctx), gvkOf<T>(), key.namespaceName, key.name));
+    }
+    /// Cached list narrowed by options: InNamespace, MatchingLabels, MatchingLabelsSelector,
+    /// MatchingFields, Limit (clientoptions.h).
+    template<Kind T, ListOption... O> QCoro::Task<Expected<QList<T>>> list(ReconcileContext ctx, const O &...options)
+    {
+        return detail::typedList<T>(list(std::move(ctx), gvkOf<T>(), listOptions(options...)));
+    }
+    template<Kind T> QCoro::Task<Expected<void>> create(ReconcileContext ctx, T &obj, WriteOptions opts = {})
+    {
+        return detail::writeBack(create(std::move(ctx), obj.toObject(), std::move(opts)), obj);
+    }
+    template<Kind T> QCoro::Task<Expected<void>> update(ReconcileContext ctx, T &obj, WriteOptions opts = {})
+    {
+        return detail::writeBack(update(std::move(ctx), obj.toObject(), std::move(opts)), obj);
+    }
+    template<Kind T> QCoro::Task<Expected<void>> updateStatus(ReconcileContext ctx, T &obj, WriteOptions opts = {})
+    {
+        return detail::writeBack(updateStatus(std::move(ctx), obj.toObject(), std::move(opts)), obj);
+    }
+    template<Kind T>
+    QCoro::Task<Expected<void>> patch(ReconcileContext ctx, T &obj, Patch patch, PatchOptions opts = {})
+    {
+        return detail::writeBack(this->patch(std::move(ctx), obj.toObject(), std::move(patch), std::move(opts)), obj);
+    }
+    template<Kind T>
+    QCoro::Task<Expected<void>> patchStatus(ReconcileContext ctx, T &obj, Patch patch, PatchOptions opts = {})
+    {
+        return detail::writeBack(patchStatus(std::move(ctx), obj.toObject(), std::move(patch), std::move(opts)), obj);
+    }
+    /// DELETE; NotFound is an error (see ignoreNotFound()).
+    template<Kind T> QCoro::Task<Expected<void>> remove(ReconcileContext ctx, const T &obj, DeleteOptions opts = {})
+    {
+        return detail::withoutValue(remove(std::move(ctx), obj.toObject(), std::move(opts)));
+    }
+    /// controller-runtime's CreateOrUpdate: gets the object `obj` names from the cache; when
+    /// missing, mutate(obj) and create it, otherwise mutate the cached copy and update it only
+    /// when its JSON changed. `mutate` edits its T& in place and returns void or Expected<void>
+    /// (an error aborts); it must not change the name or namespace, and must capture by
+    /// reference. The result says what was done and holds the object as it is now.
+    template<Kind T, class F>
+    QCoro::Task<Expected<TypedOutcome<T>>> createOrUpdate(ReconcileContext ctx, T obj, F mutate)
+    {
+        static_assert(std::is_trivially_destructible_v<F>, "createOrUpdate: " OPBENCH_CAPTURE_BY_REFERENCE);
+        static_assert(std::is_invocable_v<F &, T &>, "createOrUpdate: mutate takes the object to edit, as T&");
+        using R = std::invoke_result_t<F &, T &>;
+        static_assert(std::is_void_v<R> || std::is_convertible_v<R, Expected<void>>,
+            "createOrUpdate: mutate returns void or Expected<void>");
+        MutateFn fn = [mutate](const Object &current) mutable { return detail::mutateTyped<T>(mutate, current); };
+        return detail::typedOutcome<T>(createOrUpdateObject(std::move(ctx), obj.toObject(), std::move(fn)));
+    }
+
     /// A check made right before each write is sent; an error refuses the write (recorded in the
     /// trace like any failed call). The Manager refuses writes once its lease may have run out for
     /// the other replicas, even when a busy event loop has not run the elector's timers yet.
@@ -101,6 +249,8 @@ public:
 
 private:
     friend class ApiReader;
+    /// opbench::createOrUpdate(this, …) (clientutil.h).
+    QCoro::Task<Expected<OperationOutcome>> createOrUpdateObject(ReconcileContext ctx, Object obj, MutateFn mutate);
     struct Write
     {
         QString verb;

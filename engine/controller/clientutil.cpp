@@ -100,14 +100,10 @@ QString operationResultName(OperationResult r)
 
 namespace {
 
-/// The cached object `obj` names (kind, namespace, name). Arguments are built as locals and moved
-/// in: g++ 12 mis-destroys temporaries created inside a co_await argument list.
+/// The cached object `obj` names (kind, namespace, name).
 QCoro::Task<Expected<Object>> getExisting(Client *client, ReconcileContext ctx, Object obj)
 {
-    GroupVersionKind gvk = obj.gvk();
-    QString ns = obj.namespaceName();
-    QString name = obj.name();
-    Expected<Object> got = co_await client->get(std::move(ctx), std::move(gvk), std::move(ns), std::move(name));
+    Expected<Object> got = co_await client->get(std::move(ctx), obj.gvk(), obj.namespaceName(), obj.name());
     co_return got;
 }
 
@@ -166,6 +162,11 @@ QCoro::Task<Expected<OperationOutcome>> createOrUpdate(
     co_return OperationOutcome{OperationResult::Updated, *updated};
 }
 
+QCoro::Task<Expected<OperationOutcome>> Client::createOrUpdateObject(ReconcileContext ctx, Object obj, MutateFn mutate)
+{
+    return opbench::createOrUpdate(this, std::move(ctx), std::move(obj), std::move(mutate));
+}
+
 QCoro::Task<Expected<OperationOutcome>> createOrPatch(Client *client, ReconcileContext ctx, Object obj, MutateFn mutate)
 {
     QPointer<Client> c(client);
@@ -222,6 +223,17 @@ Expected<Object> setControllerReference(const Object &owner, const Object &objec
             QStringLiteral("Object %1 is already owned by another %2 controller %3")
                 .arg(object.key(), existing->kind, existing->name));
     return withOwnerReference(object, ref);
+}
+
+Expected<void> setControllerReference(const ObjectView &owner, ObjectView &object, std::optional<bool> ownerNamespaced,
+    std::optional<bool> objectNamespaced)
+{
+    const Expected<Object> set
+        = setControllerReference(owner.toObject(), object.toObject(), ownerNamespaced, objectNamespaced);
+    if (!set)
+        return set.error();
+    object.meta().setOwnerReferences(set->ownerReferences());
+    return {};
 }
 
 Expected<Object> setOwnerReference(const Object &owner, const Object &object)

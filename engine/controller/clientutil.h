@@ -5,8 +5,10 @@
 
 #include "engine/api/expected.h"
 #include "engine/api/object.h"
+#include "engine/api/objectview.h"
 #include "engine/base/clock.h"
 #include "engine/controller/client.h"
+#include "engine/controller/operationresult.h"
 
 #include <QObject>
 
@@ -16,27 +18,6 @@
 
 namespace opbench {
 
-/// What createOrUpdate / createOrPatch did.
-enum class OperationResult : quint8 {
-    Unchanged,         ///< "unchanged": nothing to write
-    Created,           ///< "created"
-    Updated,           ///< "updated" (createOrPatch: the non-status part was patched)
-    UpdatedStatus,     ///< "updatedStatus": createOrPatch patched both the object and its status
-    UpdatedStatusOnly, ///< "updatedStatusOnly": createOrPatch patched only the status
-};
-QString operationResultName(OperationResult r);
-
-struct OperationOutcome
-{
-    OperationResult result = OperationResult::Unchanged;
-    Object object; ///< the object as the server (or the cache, when unchanged) has it now
-};
-
-/// Edits the desired state into `obj` (the existing object, or the bare one passed in when it does
-/// not exist) and returns the result; an error Status aborts the operation. It must not change
-/// the name or namespace.
-using MutateFn = std::function<Expected<Object>(const Object &obj)>;
-
 /// Gets `obj` (kind, namespace, name) from the cache; creates mutate(obj) when it is missing,
 /// otherwise updates it when mutate changed it (semantic JSON comparison).
 QCoro::Task<Expected<OperationOutcome>> createOrUpdate(
@@ -45,6 +26,26 @@ QCoro::Task<Expected<OperationOutcome>> createOrUpdate(
 /// status through the status subresource. Status is not written on create.
 QCoro::Task<Expected<OperationOutcome>> createOrPatch(
     Client *client, ReconcileContext ctx, Object obj, MutateFn mutate);
+/// A lambda given straight to createOrUpdate / createOrPatch (not a MutateFn): it must capture by
+/// reference, since the call is awaited.
+template<class F>
+requires(!std::same_as<std::decay_t<F>, MutateFn>)
+    && std::is_invocable_r_v<Expected<Object>, F &,
+        const Object &> QCoro::Task<Expected<OperationOutcome>> createOrUpdate(Client *client, ReconcileContext ctx,
+        Object obj, F mutate)
+{
+    static_assert(std::is_trivially_destructible_v<F>, "createOrUpdate: " OPBENCH_CAPTURE_BY_REFERENCE);
+    return createOrUpdate(client, std::move(ctx), std::move(obj), MutateFn(mutate));
+}
+template<class F>
+requires(!std::same_as<std::decay_t<F>, MutateFn>)
+    && std::is_invocable_r_v<Expected<Object>, F &,
+        const Object &> QCoro::Task<Expected<OperationOutcome>> createOrPatch(Client *client, ReconcileContext ctx,
+        Object obj, F mutate)
+{
+    static_assert(std::is_trivially_destructible_v<F>, "createOrPatch: " OPBENCH_CAPTURE_BY_REFERENCE);
+    return createOrPatch(client, std::move(ctx), std::move(obj), MutateFn(mutate));
+}
 
 /// Sets `owner` as the controller of `object` (controller=true, blockOwnerDeletion=true).
 /// Rules: a namespaced owner must be in the object's namespace; a cluster-scoped object cannot
@@ -55,6 +56,21 @@ Expected<Object> setControllerReference(const Object &owner, const Object &objec
     std::optional<bool> ownerNamespaced = std::nullopt, std::optional<bool> objectNamespaced = std::nullopt);
 /// Adds (or replaces, matched by group, kind and name) a non-controller owner reference.
 Expected<Object> setOwnerReference(const Object &owner, const Object &object);
+/// setControllerReference on views, in place: `object` gets the reference (mutate functions
+/// `return setControllerReference(*book, c);`). Scopes are read from the views' kinds when both
+/// are Kinds, else from "has a namespace".
+Expected<void> setControllerReference(const ObjectView &owner, ObjectView &object,
+    std::optional<bool> ownerNamespaced = std::nullopt, std::optional<bool> objectNamespaced = std::nullopt);
+template<Kind O, Kind C>
+requires std::derived_from<C, ObjectView> Expected<void> setControllerReference(const O &owner, C &object)
+{
+    const Expected<Object> set = setControllerReference(
+        owner.toObject(), object.toObject(), O::kindInfo().namespaced, C::kindInfo().namespaced);
+    if (!set)
+        return set.error();
+    object.meta().setOwnerReferences(set->ownerReferences());
+    return {};
+}
 /// True for the error setControllerReference returns when another controller owns the object.
 bool isAlreadyOwned(const Status &s);
 
@@ -90,5 +106,15 @@ struct Backoff
 /// while each of its tasks runs, so a lambda's captures stay valid.
 QCoro::Task<Expected<Object>> retryOnConflict(
     Backoff backoff, std::function<QCoro::Task<Expected<Object>>()> fn, Clock *clock = nullptr);
+/// A callable given straight to retryOnConflict (not a std::function): it must capture by
+/// reference, since the call is awaited.
+template<class F>
+requires(!std::same_as<std::decay_t<F>, std::function<QCoro::Task<Expected<Object>>()>>)
+    && std::is_invocable_r_v<QCoro::Task<Expected<Object>>, F &> QCoro::Task<Expected<Object>> retryOnConflict(
+        Backoff backoff, F fn, Clock *clock = nullptr)
+{
+    static_assert(std::is_trivially_destructible_v<F>, "retryOnConflict: " OPBENCH_CAPTURE_BY_REFERENCE);
+    return retryOnConflict(backoff, std::function<QCoro::Task<Expected<Object>>()>(fn), clock);
+}
 
 } // namespace opbench

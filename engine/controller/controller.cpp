@@ -167,6 +167,17 @@ void Controller::watch(InformerSource source, const GroupVersionKind &gvk, std::
             m_logger.error(ok.error().message(), QStringLiteral("Could not start event source"));
 }
 
+QList<GroupVersionKind> Controller::watchedKinds() const
+{
+    QList<GroupVersionKind> out;
+    if (!m_forKind.kind.isEmpty())
+        out.append(m_forKind);
+    for (const auto &source : m_sources)
+        if (!out.contains(source->gvk))
+            out.append(source->gvk);
+    return out;
+}
+
 Expected<void> Controller::registerSources()
 {
     for (auto &s : m_sources) {

@@ -87,6 +87,10 @@ public:
     [[nodiscard]] WorkQueue *queue() const { return m_queue.get(); }
     [[nodiscard]] int maxConcurrentReconciles() const { return m_maxConcurrent; }
     [[nodiscard]] const ControllerMetrics *metrics() const { return m_metrics.get(); }
+    /// The reconciled kind (empty for a controller with watches only).
+    [[nodiscard]] const GroupVersionKind &forKind() const { return m_forKind; }
+    /// Every kind the controller watches, each once: the For kind first, then in watch order.
+    [[nodiscard]] QList<GroupVersionKind> watchedKinds() const;
 
     /// Watches `informer` (of kind `gvk`): events passing every predicate go to `handler`.
     /// The handler is registered on the informer when the controller starts (at once if started).

@@ -20,6 +20,7 @@
 #include "engine/api/status.h"
 #include "engine/base/clock.h"
 #include "engine/controller/reconcilecontext.h"
+#include "engine/controller/recorder.h"
 #include "engine/queue/cause.h"
 #include "engine/queue/queuekey.h"
 
@@ -31,9 +32,18 @@
 
 namespace opbench {
 
-/// What to reconcile, and why.
+class Client;
+class ControllerBuilder;
+
+/// What to reconcile, and why. Not an aggregate (g++ 12 destroys aggregate temporaries built
+/// inside co_await twice).
 struct Request
 {
+    Request() = default;
+    Request(QString ns, QString objectName)
+        : namespaceName(std::move(ns))
+        , name(std::move(objectName))
+    { }
     QString namespaceName;
     QString name;
     CauseList causes;    ///< every cause merged into this hand-out, in arrival order
@@ -109,19 +119,47 @@ private:
     bool m_terminal = false;
 };
 
+/// `return ignoreNotFound(got.error())`: success (Result{}) when the object is gone (NotFound),
+/// the error otherwise (controller-runtime's client.IgnoreNotFound).
+ReconcileOutcome ignoreNotFound(const Status &error);
+/// `return requeueOnConflict(written.error())`: a rate-limited requeue without an error when the
+/// write lost a race (409 Conflict, or AlreadyExists after a stale read), the error otherwise.
+ReconcileOutcome requeueOnConflict(const Status &error);
+
 /// The reconcile hook. Runs on the engine thread; several reconciles (of different keys) may be
 /// in flight at once when maxConcurrentReconciles > 1, never two of the same key. An exception
 /// thrown from reconcile is recovered by the controller (counted as a panic, retried with backoff).
+///
+/// ControllerBuilder(manager)…complete(reconciler) injects the manager's client and an event
+/// recorder named after the controller: client() and recorder() inside reconcile().
 class Reconciler
 {
 public:
     virtual ~Reconciler() = default;
     virtual QCoro::Task<ReconcileOutcome> reconcile(Request request) = 0;
 
+    /// Injects the client and recorder (ControllerBuilder::complete() does; tests may).
+    void inject(Client *client, Recorder recorder)
+    {
+        m_client = client;
+        m_recorder = std::move(recorder);
+    }
+
 protected:
     Reconciler() = default;
     Reconciler(const Reconciler &) = default;
     Reconciler &operator=(const Reconciler &) = default;
+
+    /// The manager's client. Fatal when nothing was injected (the reconciler was not given to
+    /// ControllerBuilder::complete() nor inject()).
+    [[nodiscard]] Client &client() const;
+    /// Events about objects: recorder().normal(obj, reason, message) / warning(…).
+    [[nodiscard]] const Recorder &recorder() const { return m_recorder; }
+    [[nodiscard]] bool hasClient() const { return m_client != nullptr; }
+
+private:
+    Client *m_client = nullptr;
+    Recorder m_recorder;
 };
 
 /// Adapter from a function returning a task. The function object lives as long as the adapter,

@@ -36,6 +36,15 @@ void EventRecorder::event(const Object &object, const QString &type, const QStri
     record(object, type, reason, message); // eager task; the result is dropped
 }
 
+Recorder EventRecorder::recorder()
+{
+    return Recorder([self = QPointer<EventRecorder>(this)](
+                        const Object &object, const QString &type, const QString &reason, const QString &message) {
+        if (self)
+            self->event(object, type, reason, message);
+    });
+}
+
 bool EventRecorder::allow(const QString &key)
 {
     const auto now = m_clock->now();

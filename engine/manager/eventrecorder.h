@@ -10,12 +10,14 @@
 //   one is POSTed.
 // - Spam filter: a token bucket per source + object + type (burst 25, one token per 300 s);
 //   events beyond it are dropped (counted in droppedCount()).
-// - Writes are fire-and-forget from event(); record() is the awaitable form (tests).
+// - Writes are fire-and-forget from event(), normal() and warning(); record() is the awaitable
+//   form (tests). recorder() is the value handle a Reconciler holds (engine/controller/recorder.h).
 // Type is "Normal" or "Warning".
 
 #include "engine/api/expected.h"
 #include "engine/api/object.h"
 #include "engine/base/clock.h"
+#include "engine/controller/recorder.h"
 
 #include <QHash>
 #include <QObject>
@@ -35,6 +37,17 @@ public:
         RestClient *client, QString component, QString host = {}, Clock *clock = nullptr, QObject *parent = nullptr);
 
     void event(const Object &object, const QString &type, const QString &reason, const QString &message);
+    /// A "Normal" / "Warning" event about `object` (an Object or any view with toObject()).
+    template<class V> void normal(const V &object, const QString &reason, const QString &message)
+    {
+        recorder().normal(object, reason, message);
+    }
+    template<class V> void warning(const V &object, const QString &reason, const QString &message)
+    {
+        recorder().warning(object, reason, message);
+    }
+    /// A handle writing through this recorder (nothing once it is destroyed).
+    [[nodiscard]] Recorder recorder();
     /// The written Event, or the error; a spam-filtered event gives a TooManyRequests Status.
     QCoro::Task<Expected<Object>> record(Object object, QString type, QString reason, QString message);
 

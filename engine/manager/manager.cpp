@@ -240,10 +240,21 @@ EventRecorder *Manager::eventRecorder(const QString &name)
     return r;
 }
 
+QList<Controller *> Manager::controllers() const
+{
+    QList<Controller *> out;
+    for (const QPointer<Controller> &c : m_controllers)
+        if (c)
+            out.append(c.data());
+    return out;
+}
+
 void Manager::add(Controller *controller)
 {
-    if (controller)
+    if (controller) {
         controller->setDefaultWarmup(m_options.controllerWarmup);
+        m_controllers.append(controller);
+    }
     add(std::make_unique<ControllerRunnable>(controller));
 }
 

@@ -104,6 +104,8 @@ public:
 
     /// Adds a controller (an election runnable); it is started by start() or at once if running.
     void add(Controller *controller);
+    /// The controllers added so far (and not destroyed), in the order they were added.
+    [[nodiscard]] QList<Controller *> controllers() const;
     void add(std::unique_ptr<Runnable> runnable);
     void addHealthzCheck(const QString &name, HealthCheck check);
     void addReadyzCheck(const QString &name, HealthCheck check);
@@ -163,6 +165,7 @@ private:
     HealthChecks m_readyz{QStringLiteral("readyz")};
     QHash<QString, EventRecorder *> m_recorders; // children
     std::vector<std::unique_ptr<Runnable>> m_runnables;
+    QList<QPointer<Controller>> m_controllers;
     bool m_started = false;
     bool m_electedRunning = false;
     bool m_stopping = false;

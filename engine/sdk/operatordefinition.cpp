@@ -6,6 +6,7 @@
 #include "engine/api/status.h"
 #include "engine/api/yamlcodec.h"
 #include "engine/client/restclient.h"
+#include "engine/manager/manager.h"
 
 #include <QPointer>
 
@@ -13,6 +14,43 @@
 #include <QFile>
 
 namespace opbench {
+
+OperatorDefinition::OperatorDefinition(QString operatorName)
+    : name(std::move(operatorName))
+    , leaseName(name + QStringLiteral("-operator"))
+{ }
+
+Expected<Controller *> OperatorSetup::operator()(Manager *manager) const
+{
+    if (m_controllerFn)
+        return m_controllerFn(manager);
+    if (!m_fn)
+        return Status::badRequest(QStringLiteral("no setup function"));
+    const qsizetype before = manager->controllers().size();
+    if (Expected<void> ok = m_fn(manager); !ok)
+        return ok.error();
+    const QList<Controller *> after = manager->controllers();
+    if (after.size() <= before)
+        return Status::badRequest(QStringLiteral("the setup added no controller to the manager (use "
+                                                 "ControllerBuilder(manager)...complete(reconciler))"));
+    return after.at(before);
+}
+
+Expected<Controller *> runSetup(OperatorDefinition &def, Manager *manager)
+{
+    if (!def.setup)
+        return Status::badRequest(QStringLiteral("operator %1: no setup function").arg(def.name));
+    Expected<Controller *> observed = def.setup(manager);
+    if (!observed)
+        return observed;
+    if (def.kinds.isEmpty()) {
+        for (const Controller *c : manager->controllers())
+            for (const GroupVersionKind &gvk : c->watchedKinds())
+                if (!def.kinds.contains(gvk))
+                    def.kinds.append(gvk);
+    }
+    return observed;
+}
 
 Expected<void> registerCrds(RestMapper &mapper, const QByteArrayList &crds)
 {
@@ -38,11 +76,7 @@ QCoro::Task<Expected<void>> installCrds(RestClient *client, QByteArrayList crds)
         for (const QJsonObject &doc : *docs) {
             if (!guard)
                 co_return Status::badRequest(QStringLiteral("the client is gone"));
-            // Arguments of awaited calls are locals (g++ 12 mis-destroys temporaries there).
-            GroupVersionResource gvr = resource;
-            const QString clusterScope;
-            Object crd = Object::fromJson(doc);
-            auto created = co_await guard->create(std::move(gvr), clusterScope, std::move(crd));
+            auto created = co_await guard->create(resource, QString(), Object::fromJson(doc));
             if (!created && !isAlreadyExists(created.error()))
                 co_return created.error();
         }

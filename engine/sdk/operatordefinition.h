@@ -3,13 +3,12 @@
 // OperatorDefinition: everything opbench needs to run an operator — headless (runOperator,
 // engine/sdk) or in the desktop workbench (runWorkbench, ui/workbenchmain.h) — in one value:
 //
-//   OperatorDefinition def;
-//   def.name = "guestbook";
-//   def.leaseName = "guestbook-operator.example.org";
+//   OperatorDefinition def("guestbook");               // lease "guestbook-operator"
 //   def.crds = {crdYaml};                              // kinds mapped, installed when embedded
-//   def.kinds = {guestbookGvk, configMapGvk, serviceGvk}; // For kind first, then what it owns
-//   def.setup = [](Manager *m) { return setupGuestbookController(m); };
+//   def.setup = setup;                                 // Expected<void> setup(Manager *)
 //   def.samples = loadObjects("config/samples").value(); // created on an embedded cluster
+//
+// `kinds` may be left empty: runSetup() fills it from the controllers' watches (For kind first).
 
 #include "engine/api/expected.h"
 #include "engine/api/gvk.h"
@@ -23,6 +22,7 @@
 #include <qcoro/qcorotask.h>
 
 #include <functional>
+#include <type_traits>
 
 namespace opbench {
 
@@ -31,8 +31,44 @@ class Manager;
 class RestClient;
 class RestMapper;
 
+/// OperatorDefinition::setup: registers the controllers on the manager. Either form converts:
+///   Expected<void> setup(Manager *)          (SDK 0.3: ControllerBuilder(m)…complete(r))
+///   Expected<Controller *> setup(Manager *)  (0.2: returns the controller the workbench observes)
+class OperatorSetup
+{
+public:
+    using Fn = std::function<Expected<void>(Manager *)>;
+    using ControllerFn = std::function<Expected<Controller *>(Manager *)>;
+
+    OperatorSetup() = default;
+    template<class F>
+    requires(!std::is_same_v<std::decay_t<F>, OperatorSetup>)
+        && std::is_invocable_v<F &, Manager *> OperatorSetup(
+            F f) // NOLINT(google-explicit-constructor): def.setup = setup;
+    {
+        using R = std::invoke_result_t<F &, Manager *>;
+        if constexpr (std::is_same_v<R, Expected<Controller *>>)
+            m_controllerFn = std::move(f);
+        else
+            m_fn = std::move(f);
+    }
+
+    explicit operator bool() const { return bool(m_fn) || bool(m_controllerFn); }
+    /// Runs the setup; returns the controller the workbench observes: the one a 0.2 setup
+    /// returns, else the first controller the setup added to the manager (an error when none).
+    Expected<Controller *> operator()(Manager *manager) const;
+
+private:
+    Fn m_fn;
+    ControllerFn m_controllerFn;
+};
+
 struct OperatorDefinition
 {
+    OperatorDefinition() = default;
+    /// `operatorName`, with the lease "<name>-operator".
+    explicit OperatorDefinition(QString operatorName);
+
     /// The operator's name, for messages and the default lease ("<name>-operator").
     QString name;
     /// Leader-election id (the Lease's name), shared by every replica and the workbench.
@@ -41,17 +77,22 @@ struct OperatorDefinition
     /// manager's REST mapper before setup; an embedded cluster gets them installed at start.
     QByteArrayList crds;
     /// The kinds the operator reads: its For kind first, then the kinds it owns or watches.
-    /// Preflight lists each; the workbench's Cache panel shows them in this order.
+    /// Preflight lists each; the workbench's Cache panel shows them in this order. Left empty,
+    /// runSetup() derives it from the controllers' watches.
     QList<GroupVersionKind> kinds;
-    /// Registers the controllers on the manager (after the CRDs' kinds are mapped); returns the
-    /// one the workbench observes.
-    std::function<Expected<Controller *>(Manager *)> setup;
+    /// Registers the controllers on the manager (after the CRDs' kinds are mapped).
+    OperatorSetup setup;
     /// Objects created on an embedded cluster at start ("already exists" is fine).
     QList<Object> samples;
     /// The file name of the headless build (runOperator) next to the workbench executable, for
     /// "Hand off to headless". Empty: "<name>-operator".
     QString headlessProgram;
 };
+
+/// Runs def.setup on `manager` and, when def.kinds is empty, fills it with the kinds the manager's
+/// controllers watch (each controller's For kind first, each kind once). Returns the controller
+/// the workbench observes (see OperatorSetup). Errors: no setup; the setup's error.
+Expected<Controller *> runSetup(OperatorDefinition &def, Manager *manager);
 
 /// Adds the mappings of every CRD in `crds` to `mapper`. Errors name the CRD and the field.
 Expected<void> registerCrds(RestMapper &mapper, const QByteArrayList &crds);

@@ -3,7 +3,6 @@
 
 #include "engine/api/restmapper.h"
 #include "engine/api/version.h"
-#include "engine/apiserver/apiserver.h"
 #include "engine/base/allocator.h"
 #include "engine/base/logger.h"
 #include "engine/client/restclient.h"
@@ -13,6 +12,7 @@
 #include "engine/manager/manager.h"
 #include "engine/manager/signalhandler.h"
 #include "engine/manager/zaplogging.h"
+#include "engine/sdk/embeddedcluster.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -270,11 +270,14 @@ int runOperator(int argc, char **argv, OperatorDefinition def)
     f.maxConcurrent = parser.value(QStringLiteral("max-concurrent-reconciles")).toInt(&numeric);
     if (!numeric || f.maxConcurrent < 1)
         return usage(QStringLiteral("--max-concurrent-reconciles must be an integer >= 1"));
-    std::unique_ptr<apiserver::ApiServer> embedded;
+    std::unique_ptr<EmbeddedCluster> embedded;
     QTemporaryDir tmp;
     QString kubeconfig = f.kubeconfig;
     if (f.embedded) {
-        embedded = std::make_unique<apiserver::ApiServer>();
+        embedded = makeEmbeddedCluster();
+        if (!embedded)
+            return usage(QStringLiteral("--embedded needs the embedded API server, which this executable does not "
+                                        "carry: link opbench::embedded (CMake) to build it in"));
         if (auto started = embedded->start(); !started)
             return std::fprintf(stderr, "%s: embedded API server: %s\n", qPrintable(program()),
                        qPrintable(started.error().message())),

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "engine/api/builtin/builtin.h"
 #include "engine/api/configmap.h"
 #include "engine/api/deployment.h"
 #include "engine/api/event.h"
@@ -23,6 +24,27 @@ Object wireDeployment()
         return {};
     return Object::parse(f.readAll()).value();
 }
+/// The kind a view says it is, and what its (namespace, name) constructor builds.
+template<Kind T> void checkKind(const char *group, const char *version, const char *kind, const char *resource)
+{
+    const KindInfo &info = T::kindInfo();
+    QCOMPARE(info.gvk,
+        GroupVersionKind(QString::fromLatin1(group), QString::fromLatin1(version), QString::fromLatin1(kind)));
+    QCOMPARE(info.resource, QString::fromLatin1(resource));
+    QVERIFY(info.namespaced);
+    QCOMPARE(gvkOf<T>(), info.gvk);
+    const Object fresh = T(QStringLiteral("shop"), QStringLiteral("a")).toObject();
+    QCOMPARE(fresh.apiVersion(), info.apiVersion());
+    QCOMPARE(fresh.kind(), info.gvk.kind);
+    QCOMPARE(fresh.namespaceName(), QStringLiteral("shop"));
+    QCOMPARE(fresh.name(), QStringLiteral("a"));
+    QCOMPARE(T(fresh).toObject().json(), fresh.json()); // explicit from Object, nothing lost
+    QCOMPARE(T().toObject().kind(), info.gvk.kind);
+}
+
+static_assert(!std::is_convertible_v<Object, Deployment> && !std::is_convertible_v<Object, Service>,
+    "views are built from an Object explicitly");
+
 } // namespace
 
 class tst_TypedViews : public QObject
@@ -255,6 +277,24 @@ private Q_SLOTS:
         QCOMPARE(fresh.phase(), QStringLiteral("Active"));
         fresh.setPhase(QStringLiteral("Terminating"));
         QVERIFY(NamespaceView(fresh.toObject()).isTerminating());
+        static_assert(Kind<NamespaceView>);
+        QCOMPARE(NamespaceView::kindInfo().gvk.kind, QStringLiteral("Namespace"));
+        QCOMPARE(NamespaceView::kindInfo().resource, QStringLiteral("namespaces"));
+        QVERIFY(!NamespaceView::kindInfo().namespaced);
+    }
+
+    void shouldKnowTheirKind()
+    {
+        checkKind<Deployment>("apps", "v1", "Deployment", "deployments");
+        checkKind<StatefulSet>("apps", "v1", "StatefulSet", "statefulsets");
+        checkKind<Job>("batch", "v1", "Job", "jobs");
+        checkKind<Service>("", "v1", "Service", "services");
+        checkKind<ConfigMap>("", "v1", "ConfigMap", "configmaps");
+        checkKind<Secret>("", "v1", "Secret", "secrets");
+        checkKind<ServiceAccount>("", "v1", "ServiceAccount", "serviceaccounts");
+        checkKind<Pod>("", "v1", "Pod", "pods");
+        checkKind<Event>("", "v1", "Event", "events");
+        checkKind<Lease>("coordination.k8s.io", "v1", "Lease", "leases");
     }
 };
 

@@ -134,31 +134,50 @@ Expected<void> prepareDelete(Store *store, const ResourceType &type, const QStri
     return {};
 }
 
+/// The prelude of create and update: options, the decoded body within its size budget, its kind
+/// checked, its fields validated (warnings collected for the reply).
+struct DecodedWrite
+{
+    WriteOptions options;
+    QJsonObject object;
+    Responder::Headers warnings;
+};
+
+Expected<DecodedWrite> decodeWrite(const Request &r, const ResourceType &type, const QString &optionsKind)
+{
+    DecodedWrite out;
+    auto wo = writeOptionsFrom(r);
+    if (!wo)
+        return wo.error();
+    out.options = std::move(*wo);
+    auto body = ResourceHandler::decodeBody(r);
+    if (!body)
+        return body.error();
+    if (auto ok = checkDecodedSize(*body, QStringLiteral("the request body")); !ok)
+        return ok.error();
+    auto checked = checkKind(type, *body);
+    if (!checked)
+        return checked.error();
+    if (auto ok = validateFields(r, type, optionsKind, *checked, &out.warnings); !ok)
+        return ok.error();
+    out.options.apiVersion = type.apiVersion();
+    out.object = std::move(*checked);
+    return out;
+}
+
 } // namespace
 
 void ResourceHandler::create(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
 {
-    auto wo = writeOptionsFrom(r);
-    if (!wo)
-        return resp.sendStatus(wo.error());
-    auto body = decodeBody(r);
-    if (!body)
-        return resp.sendStatus(body.error());
-    if (auto ok = checkDecodedSize(*body, QStringLiteral("the request body")); !ok)
-        return resp.sendStatus(ok.error());
-    auto checked = checkKind(type, *body);
-    if (!checked)
-        return resp.sendStatus(checked.error());
-    Responder::Headers warnings;
-    if (auto ok = validateFields(r, type, QStringLiteral("CreateOptions"), *checked, &warnings); !ok)
-        return resp.sendStatus(ok.error());
+    auto in = decodeWrite(r, type, QStringLiteral("CreateOptions"));
+    if (!in)
+        return resp.sendStatus(in.error());
     if (auto ok = checkCrdNotTerminating(m_store, type); !ok)
         return resp.sendStatus(ok.error());
-    wo->apiVersion = type.apiVersion();
-    auto o = m_store->create(type.gvr(), info.namespaceName, toStorage(type, *checked), *wo);
+    auto o = m_store->create(type.gvr(), info.namespaceName, toStorage(type, in->object), in->options);
     if (!o)
         return resp.sendStatus(o.error());
-    sendObject(r, type, *o, 201, resp, warnings);
+    sendObject(r, type, *o, 201, resp, in->warnings);
 }
 
 Expected<Object> ResourceHandler::write(
@@ -172,25 +191,13 @@ Expected<Object> ResourceHandler::write(
 
 void ResourceHandler::update(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
 {
-    auto wo = writeOptionsFrom(r);
-    if (!wo)
-        return resp.sendStatus(wo.error());
-    auto body = decodeBody(r);
-    if (!body)
-        return resp.sendStatus(body.error());
-    if (auto ok = checkDecodedSize(*body, QStringLiteral("the request body")); !ok)
-        return resp.sendStatus(ok.error());
-    auto checked = checkKind(type, *body);
-    if (!checked)
-        return resp.sendStatus(checked.error());
-    Responder::Headers warnings;
-    if (auto ok = validateFields(r, type, QStringLiteral("UpdateOptions"), *checked, &warnings); !ok)
-        return resp.sendStatus(ok.error());
-    wo->apiVersion = type.apiVersion();
-    auto o = write(info, type, *checked, *wo);
+    auto in = decodeWrite(r, type, QStringLiteral("UpdateOptions"));
+    if (!in)
+        return resp.sendStatus(in.error());
+    auto o = write(info, type, in->object, in->options);
     if (!o)
         return resp.sendStatus(o.error());
-    sendObject(r, type, *o, 200, resp, warnings);
+    sendObject(r, type, *o, 200, resp, in->warnings);
 }
 
 void ResourceHandler::patch(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
