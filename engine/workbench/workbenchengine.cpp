@@ -11,24 +11,12 @@
 #include "engine/workbench/controllerobserver.h"
 #include "engine/workbench/queueobserver.h"
 
-#include <type_traits>
-
 namespace opbench::workbench {
 
 namespace {
 
 /// Changes kept per kind for time travel and the object history.
 constexpr int HistoryPerKind = 2000;
-
-/// The controller a setup returned, when its result carries one (OperatorDefinition::setup
-/// returned Expected<Controller *> in SDK 0.2; a setup that returns nothing names none).
-template<typename Result> Controller *returnedController(const Result &result)
-{
-    if constexpr (std::is_same_v<Result, Expected<Controller *>>)
-        return result.value();
-    else
-        return nullptr;
-}
 
 } // namespace
 
@@ -99,13 +87,13 @@ void WorkbenchEngine::connectTo(
         m_manager.reset();
         return;
     }
-    auto controller = m_def.setup(m_manager.get());
+    auto controller = runSetup(m_def, m_manager.get()); // fills m_def.kinds when the definition left them out
     if (!controller) {
         Q_EMIT failed(tr("The operator could not be set up: %1").arg(controller.error().message()));
         m_manager.reset();
         return;
     }
-    collectControllers(returnedController(controller));
+    collectControllers(controller.value());
     m_cacheFeed->observe(m_manager->cache(), m_def.kinds);
     m_leadership->attach(m_manager.get(), m_def.leaseName, handOff);
     runManager(embedded);
@@ -139,11 +127,9 @@ QCoro::Task<void> WorkbenchEngine::runManager(bool embedded)
 
 void WorkbenchEngine::collectControllers(Controller *returned)
 {
-    // Manager has no accessor for its controllers: the builders parent them to the manager
-    // (ControllerBuilder::build(reconciler, manager)), so they are found among its QObject
-    // descendants, in the order setup created them.
+    // Every controller added to the manager, in the order setup added them.
     m_controllers.clear();
-    const QList<Controller *> children = m_manager->findChildren<Controller *>();
+    const QList<Controller *> children = m_manager->controllers();
     for (Controller *c : children)
         m_controllers.append(c);
     if (returned && !children.contains(returned))
