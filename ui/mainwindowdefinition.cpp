@@ -41,6 +41,21 @@ void MainWindow::connectDefinition()
     const WorkbenchEngine *engine = m_session->engine();
     connect(m_childrenPanel, &ChildrenPanel::createRequested, m_session, &EngineSession::createObject);
     m_reconcilesPanel->idleHint()->setText(workbench::idleHint(m_tour->subject()));
+    // A definition that left its kinds out gets them from its controllers once set up: the
+    // tour and the hint then know the kind's children too.
+    connect(engine, &WorkbenchEngine::kindsResolved, this, [this](const QStringList &kinds) {
+        if (!hostedOperator().kinds.isEmpty())
+            return;
+        OperatorDefinition def = hostedOperator();
+        for (const QString &k : kinds) {
+            const QStringList parts = k.split(u'/');
+            if (parts.size() == 3)
+                def.kinds.append(GroupVersionKind(parts.at(0), parts.at(1), parts.at(2)));
+        }
+        setHostedOperator(std::move(def));
+        m_tour->setSubject(workbench::TourSubject::of(hostedOperator()));
+        m_reconcilesPanel->idleHint()->setText(workbench::idleHint(m_tour->subject()));
+    });
 
     // Every controller of the definition: the picker chooses the one the Reconciles and Queue
     // panels and the stepping actions follow.

@@ -51,6 +51,17 @@ Tour::Tour(TourSubject subject, QObject *parent)
     m_state.count = int(m_lessons.size());
 }
 
+void Tour::setSubject(TourSubject subject)
+{
+    m_subject = std::move(subject);
+    m_lessons = lessons(m_subject);
+    m_state.count = int(m_lessons.size());
+    if (m_state.index >= 0)
+        enter(qMin(m_state.index, int(m_lessons.size()) - 1));
+    else
+        Q_EMIT stateChanged(m_state);
+}
+
 void Tour::start(int index)
 {
     m_state.finished = false;

@@ -74,6 +74,9 @@ public:
     /// The lessons for `subject`: MyApplication's ten, or the generic ones (tourlessons.cpp).
     static QList<TourLesson> lessons(const TourSubject &subject);
     const TourSubject &subject() const { return m_subject; }
+    /// Another subject (the definition's kinds became known): its lessons; a running tour
+    /// stays at its lesson number (stateChanged() follows).
+    void setSubject(TourSubject subject);
     const TourState &state() const { return m_state; }
 
 public Q_SLOTS:

@@ -94,6 +94,10 @@ void WorkbenchEngine::connectTo(
         return;
     }
     collectControllers(controller.value());
+    QStringList kinds;
+    for (const GroupVersionKind &gvk : std::as_const(m_def.kinds))
+        kinds.append(gvk.group + u'/' + gvk.version + u'/' + gvk.kind);
+    Q_EMIT kindsResolved(kinds);
     m_cacheFeed->observe(m_manager->cache(), m_def.kinds);
     m_leadership->attach(m_manager.get(), m_def.leaseName, handOff);
     runManager(embedded);

@@ -92,6 +92,9 @@ Q_SIGNALS:
     void created(const QString &key);
     /// The definition's controllers (after connectTo()) and the one observed, after each change.
     void controllersChanged(const QStringList &names, const QString &current);
+    /// The definition's kinds once setup ran (runSetup() derives them when the definition left
+    /// them out), For kind first, each as "group/version/Kind" ("/v1/ConfigMap" for core).
+    void kindsResolved(const QStringList &kinds);
     /// The manager finished stopping after shutdown() (emitted once).
     void stopped();
 

@@ -39,7 +39,9 @@ private Q_SLOTS:
         QCoreApplication::setOrganizationName(QStringLiteral("opbench-tests"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_definitionworkbench"));
         QSettings().clear();
-        setHostedOperator(testing::widget::definition());
+        OperatorDefinition def = testing::widget::definition();
+        def.kinds.clear(); // as SDK 0.3 definitions do: the workbench learns them from the controllers
+        setHostedOperator(def);
         m_window = std::make_unique<MainWindow>(SessionOptions{});
         connect(m_window->session()->engine(), &WorkbenchEngine::controllersChanged, this,
             [this](const QStringList &, const QString &current) { m_current = current; });
@@ -139,6 +141,7 @@ private Q_SLOTS:
     {
         workbench::Tour *tour = m_window->tour();
         QVERIFY(!tour->subject().sampleOperator);
+        QCOMPARE(tour->subject().childKind, QStringLiteral("ConfigMap"));
         const int count = int(workbench::Tour::lessons(tour->subject()).size());
         QCOMPARE(tour->state().count, count);
         auto *progress = m_window->findChild<QLabel *>(QStringLiteral("tourProgress"));
@@ -158,6 +161,7 @@ private Q_SLOTS:
     {
         const QString hint = m_window->reconcilesPanel()->idleHint()->text();
         QVERIFY2(hint.contains(QStringLiteral("Try editing a Widget, deleting its ConfigMap")), qPrintable(hint));
+        QCOMPARE(hostedOperator().kinds.value(1).kind, QStringLiteral("ConfigMap")); // from its controllers
         QVERIFY(!hint.contains(QStringLiteral("an app")));
     }
 

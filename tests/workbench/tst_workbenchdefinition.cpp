@@ -137,6 +137,7 @@ private Q_SLOTS:
         QSignalSpy controllers(&engine, &WorkbenchEngine::controllersChanged);
         QSignalSpy created(&engine, &WorkbenchEngine::created);
         QSignalSpy actionFailed(&engine, &WorkbenchEngine::actionFailed);
+        QSignalSpy kinds(&engine, &WorkbenchEngine::kindsResolved);
         QList<ReconcileTrace> traces;
         connect(engine.controller(), &ControllerObserver::reconcilesFinished, this,
             [&traces](const QList<ReconcileTrace> &t) { traces += t; });
@@ -144,6 +145,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!connected.isEmpty() || !failed.isEmpty(), 20000);
         QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
 
+        QCOMPARE(kinds.size(), 1);
+        QCOMPARE(kinds.first().value(0).toStringList(), (QStringList{"test.opbench.dev/v1/Widget", "/v1/ConfigMap"}));
         // Every controller the setup registered, the one it returned observed first
         QCOMPARE(engine.controllerNames(), (QStringList{"widget", "widget-auditor"}));
         QCOMPARE(engine.currentController(), QStringLiteral("widget"));
