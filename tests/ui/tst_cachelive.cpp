@@ -24,11 +24,11 @@ using namespace opbench::ui;
 namespace {
 const GroupVersionResource MyApps{
     QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")};
-const QString Kind = QStringLiteral("MyApplication");
+const QString kAppKind = QStringLiteral("MyApplication");
 
 QJsonObject app(const QString &name, int replicas)
 {
-    return {{QStringLiteral("apiVersion"), QStringLiteral("example.com/v1alpha1")}, {QStringLiteral("kind"), Kind},
+    return {{QStringLiteral("apiVersion"), QStringLiteral("example.com/v1alpha1")}, {QStringLiteral("kind"), kAppKind},
         {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}},
         {QStringLiteral("spec"),
             QJsonObject{
@@ -67,9 +67,9 @@ private Q_SLOTS:
     {
         // The five samples are created at start-up and every informer syncs
         QTRY_COMPARE_WITH_TIMEOUT(m_model.syncedCount(), 4, 20000);
-        QTRY_VERIFY_WITH_TIMEOUT(m_model.indexOf(Kind, QStringLiteral("default/broken")).isValid(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(m_model.indexOf(kAppKind, QStringLiteral("default/broken")).isValid(), 20000);
         for (const char *name : {"frontend", "backend", "worker", "cache"})
-            QVERIFY(m_model.indexOf(Kind, QStringLiteral("default/") + QLatin1String(name)).isValid());
+            QVERIFY(m_model.indexOf(kAppKind, QStringLiteral("default/") + QLatin1String(name)).isValid());
     }
 
     void shouldFollowAddsUpdatesAndDeletes()
@@ -79,8 +79,8 @@ private Q_SLOTS:
             = QCoro::waitFor(m_client->create(MyApps, QStringLiteral("default"), Object::fromJson(app("extra", 1))));
         QVERIFY2(created.ok(), qPrintable(created.ok() ? QString() : created.error().message()));
         // Then it appears in the tree
-        QTRY_VERIFY_WITH_TIMEOUT(m_model.indexOf(Kind, QStringLiteral("default/extra")).isValid(), 10000);
-        const QPersistentModelIndex row = m_model.indexOf(Kind, QStringLiteral("default/extra"));
+        QTRY_VERIFY_WITH_TIMEOUT(m_model.indexOf(kAppKind, QStringLiteral("default/extra")).isValid(), 10000);
+        const QPersistentModelIndex row = m_model.indexOf(kAppKind, QStringLiteral("default/extra"));
 
         // When it is updated, the same row shows the new resourceVersion
         auto patched = QCoro::waitFor(m_client->patch(MyApps, QStringLiteral("default"), QStringLiteral("extra"),
@@ -98,7 +98,7 @@ private Q_SLOTS:
 
         // And its history holds both versions (for the diff and the slider)
         QSignalSpy versions(m_session->cacheFeed(), &CacheFeed::versionsReady);
-        m_session->post(&CacheFeed::requestVersions, Kind, QStringLiteral("default/extra"));
+        m_session->post(&CacheFeed::requestVersions, kAppKind, QStringLiteral("default/extra"));
         QVERIFY(versions.wait(5000));
         const auto v = versions.first().first().value<ObjectVersions>();
         QVERIFY(v.changes.size() >= 2);
@@ -107,7 +107,7 @@ private Q_SLOTS:
         // When it is deleted, it leaves the tree
         auto removed = QCoro::waitFor(m_client->remove(MyApps, QStringLiteral("default"), QStringLiteral("extra")));
         QVERIFY(removed.ok());
-        QTRY_VERIFY_WITH_TIMEOUT(!m_model.indexOf(Kind, QStringLiteral("default/extra")).isValid(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_model.indexOf(kAppKind, QStringLiteral("default/extra")).isValid(), 10000);
         QVERIFY(!row.isValid());
     }
 

@@ -23,18 +23,18 @@ using namespace opbench::ui;
 namespace {
 const GroupVersionResource MyApps{
     QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")};
-const QString Kind = QStringLiteral("MyApplication");
+const QString kAppKind = QStringLiteral("MyApplication");
 
 /// Whether the operator's first status write for `key` is in the model.
 bool hasPhase(const CacheTreeModel *model, const QString &key)
 {
-    const Object o = model->indexOf(Kind, key).data(CacheTreeModel::ObjectRole).value<Object>();
+    const Object o = model->indexOf(kAppKind, key).data(CacheTreeModel::ObjectRole).value<Object>();
     return !o.value({QLatin1String("status"), QLatin1String("phase")}).toString().isEmpty();
 }
 
 int replicasOf(const CacheTreeModel *model, const QString &key)
 {
-    const Object o = model->indexOf(Kind, key).data(CacheTreeModel::ObjectRole).value<Object>();
+    const Object o = model->indexOf(kAppKind, key).data(CacheTreeModel::ObjectRole).value<Object>();
     return o.value({QLatin1String("spec"), QLatin1String("replicas")}).toInt();
 }
 } // namespace
@@ -56,8 +56,8 @@ private Q_SLOTS:
         connect(session.cacheFeed(), &CacheFeed::cacheAt, &panel, &CachePanel::showPast);
         panel.show();
         session.start();
-        QTRY_VERIFY_WITH_TIMEOUT(live.indexOf(Kind, QStringLiteral("default/cache")).isValid(), 30000);
-        QTRY_VERIFY_WITH_TIMEOUT(live.indexOf(Kind, QStringLiteral("default/worker")).isValid(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(live.indexOf(kAppKind, QStringLiteral("default/cache")).isValid(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(live.indexOf(kAppKind, QStringLiteral("default/worker")).isValid(), 30000);
         auto config = loadConfig(session.cluster().kubeconfigPath);
         QVERIFY(config.ok());
         RestClient client(config.value());
@@ -73,7 +73,7 @@ private Q_SLOTS:
         QVERIFY(patched.ok());
         auto removed = QCoro::waitFor(client.remove(MyApps, QStringLiteral("default"), QStringLiteral("cache")));
         QVERIFY(removed.ok());
-        QTRY_VERIFY_WITH_TIMEOUT(!live.indexOf(Kind, QStringLiteral("default/cache")).isValid(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!live.indexOf(kAppKind, QStringLiteral("default/cache")).isValid(), 10000);
         QTRY_COMPARE_WITH_TIMEOUT(replicasOf(&live, QStringLiteral("default/worker")), 4, 10000);
         QTRY_VERIFY_WITH_TIMEOUT(
             panel.historySlider()->isEnabled() && panel.historySlider()->maximum() > before.toInt(), 5000);
@@ -89,7 +89,7 @@ private Q_SLOTS:
             10000);
         const CacheTreeModel *past = panel.shownModel();
         QVERIFY(past != &live);
-        QVERIFY(past->indexOf(Kind, QStringLiteral("default/cache")).isValid());
+        QVERIFY(past->indexOf(kAppKind, QStringLiteral("default/cache")).isValid());
         QCOMPARE(replicasOf(past, QStringLiteral("default/worker")), replicasBefore);
         QVERIFY(panel.timeTravelBanner()->isVisible());
         QVERIFY2(panel.timeTravelBanner()->text().contains(before), qPrintable(panel.timeTravelBanner()->text()));
@@ -100,7 +100,7 @@ private Q_SLOTS:
         QVERIFY(!panel.isViewingPast());
         QVERIFY(!panel.timeTravelBanner()->isVisible());
         QVERIFY(panel.proxy()->sourceModel() == &live);
-        QVERIFY(!live.indexOf(Kind, QStringLiteral("default/cache")).isValid());
+        QVERIFY(!live.indexOf(kAppKind, QStringLiteral("default/cache")).isValid());
         QCOMPARE(panel.historySlider()->value(), panel.historySlider()->maximum());
     }
 };
