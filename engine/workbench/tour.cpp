@@ -144,12 +144,12 @@ void Tour::observeTraces(const QList<ReconcileTrace> &traces)
     if (m_state.index < 0)
         return;
     for (const ReconcileTrace &t : traces) {
-        if (currentId() == u"follow-key"
-            && (m_subject.sampleOperator ? hasCall(t, QStringLiteral("create")) : hasWrite(t)))
-            complete();
-        else if (currentId() == u"level-triggered" && causedByDeletedChild(t) && hasCall(t, QStringLiteral("create")))
-            complete();
-        else if (currentId() == u"step" && m_paused)
+        const bool followed = currentId() == u"follow-key"
+            && (m_subject.sampleOperator ? hasCall(t, QStringLiteral("create")) : hasWrite(t));
+        const bool recreated
+            = currentId() == u"level-triggered" && causedByDeletedChild(t) && hasCall(t, QStringLiteral("create"));
+        const bool stepped = currentId() == u"step" && m_paused;
+        if (followed || recreated || stepped)
             complete();
         else if (currentId() == u"backoff" && t.result == ReconcileTrace::Result::Error && t.retries >= 1)
             m_sawBackoff = true;
