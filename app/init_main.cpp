@@ -115,7 +115,6 @@ int writeFiles(const QDir &dir, const Names &n)
         {"CMakeLists.txt.in", QStringLiteral("CMakeLists.txt")},
         {"README.md.in", QStringLiteral("README.md")},
         {"Containerfile.in", QStringLiteral("Containerfile")},
-        {"crd.yaml.in", QStringLiteral("config/crd/%1.%2.yaml").arg(n.plural, n.group)},
         {"sample.yaml.in", QStringLiteral("config/samples/%1.yaml").arg(n.lower)},
         {"rbac.yaml.in", QStringLiteral("config/rbac/role.yaml")},
         {"manager.yaml.in", QStringLiteral("config/manager/manager.yaml")},

@@ -46,6 +46,7 @@
 //   runOperator()                the headless main with the kubebuilder flags (engine/sdk/operatormain.h)
 //   Logger                       logr-style structured logs (engine/base/logger.h)
 
+#include "engine/api/builtin/builtin.h"
 #include "engine/api/condition.h"
 #include "engine/api/configmap.h"
 #include "engine/api/crdmapping.h"
@@ -62,6 +63,7 @@
 #include "engine/api/objectview.h"
 #include "engine/api/pod.h"
 #include "engine/api/status.h"
+#include "engine/api/typed/crdgen.h"
 #include "engine/base/logger.h"
 #include "engine/controller/builder.h"
 #include "engine/controller/client.h"
@@ -74,5 +76,6 @@
 #include "engine/controller/recorder.h"
 #include "engine/manager/eventrecorder.h"
 #include "engine/manager/manager.h"
+#include "engine/sdk/addkind.h"
 #include "engine/sdk/operatordefinition.h"
 #include "engine/sdk/operatormain.h"

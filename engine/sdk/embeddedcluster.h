@@ -21,7 +21,12 @@ namespace opbench {
 class EmbeddedCluster
 {
 public:
+    EmbeddedCluster() = default;
     virtual ~EmbeddedCluster() = default;
+    EmbeddedCluster(const EmbeddedCluster &) = delete;
+    EmbeddedCluster &operator=(const EmbeddedCluster &) = delete;
+    EmbeddedCluster(EmbeddedCluster &&) = delete;
+    EmbeddedCluster &operator=(EmbeddedCluster &&) = delete;
     /// Starts serving on loopback (TLS, a generated CA).
     virtual Expected<void> start() = 0;
     /// Installs one CustomResourceDefinition (YAML or JSON).

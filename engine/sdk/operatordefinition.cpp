@@ -87,10 +87,20 @@ QCoro::Task<Expected<void>> installCrds(RestClient *client, QByteArrayList crds)
 Expected<PreflightSpec> preflightSpecFor(const OperatorDefinition &def, const RestMapper &mapper,
     const QString &namespaceName, const QString &leaseNamespace)
 {
-    if (def.kinds.isEmpty())
-        return Status::badRequest(QStringLiteral("operator %1: OperatorDefinition::kinds is empty").arg(def.name));
+    // Before setup has derived the kinds from the controllers, the CRDs' own kinds stand in (the
+    // first CRD's kind is the For kind).
+    QList<GroupVersionKind> kinds = def.kinds;
+    if (kinds.isEmpty()) {
+        for (const QByteArray &crd : def.crds)
+            if (auto mappings = crdMappings(crd, QStringLiteral("CRD")); mappings.ok())
+                for (const ResourceMapping &m : *mappings)
+                    kinds.append({m.gvr.group, m.gvr.version, m.kind});
+    }
+    if (kinds.isEmpty())
+        return Status::badRequest(
+            QStringLiteral("operator %1: OperatorDefinition has neither kinds nor CRDs").arg(def.name));
     PreflightSpec spec;
-    for (const GroupVersionKind &gvk : def.kinds) {
+    for (const GroupVersionKind &gvk : kinds) {
         const auto m = mapper.forKind(gvk);
         if (!m)
             return Status::badRequest(QStringLiteral("operator %1: kind %2 is not mapped (add its CRD to "
@@ -99,7 +109,7 @@ Expected<PreflightSpec> preflightSpecFor(const OperatorDefinition &def, const Re
         spec.cached.append(m->gvr);
     }
     spec.primary = spec.cached.first();
-    const GroupVersionKind &primary = def.kinds.first();
+    const GroupVersionKind &primary = kinds.first();
     RestMapper own;
     const bool fromCrd = registerCrds(own, def.crds).ok() && own.forKind(primary).has_value();
     spec.primaryDescription = QStringLiteral("The %1 %2 (%3.%4, version %5)")

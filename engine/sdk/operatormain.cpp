@@ -141,8 +141,7 @@ QCoro::Task<void> run(Flags flags, OperatorDefinition def, RestConfig config, bo
         fail(ExitCodes::Usage, ok.error().message());
         co_return;
     }
-    auto ctrl
-        = def.setup ? def.setup(mgr) : Expected<Controller *>(Status::badRequest(QStringLiteral("no setup function")));
+    auto ctrl = runSetup(def, mgr); // also derives def.kinds from the controllers when it is empty
     if (!ctrl) {
         fail(ExitCodes::Failure, QStringLiteral("unable to create controller: ") + ctrl.error().message());
         co_return;
@@ -194,6 +193,9 @@ void addOptions(QCommandLineParser &p, const OperatorDefinition &def)
             QStringLiteral("Start an embedded API server with the CRDs and samples (demo without a cluster).")},
         {QStringLiteral("trace-file"), QStringLiteral("Write every reconcile trace as a JSON line to this file."),
             QStringLiteral("path")},
+        {QStringLiteral("print-crd"),
+            QStringLiteral(
+                "Print the operator's CustomResourceDefinitions (YAML, generated from its types) and exit.")},
     });
 }
 
@@ -213,6 +215,21 @@ Flags readFlags(const QCommandLineParser &p)
     f.embedded = p.isSet(QStringLiteral("embedded"));
     f.traceFile = p.value(QStringLiteral("trace-file"));
     return f;
+}
+
+/// --print-crd: every CRD of the definition as one YAML stream (what opbench-gen writes to config/crd).
+int printCrds(const OperatorDefinition &def)
+{
+    QByteArray out;
+    for (const QByteArray &crd : def.crds) {
+        if (!out.isEmpty())
+            out += "---\n";
+        out += crd;
+        if (!crd.endsWith('\n'))
+            out += '\n';
+    }
+    std::fwrite(out.constData(), 1, size_t(out.size()), stdout);
+    return ExitCodes::Ok;
 }
 
 int usage(const QString &message)
@@ -256,6 +273,8 @@ int runOperator(int argc, char **argv, OperatorDefinition def)
     parser.addVersionOption();
     addOptions(parser, def);
     parser.process(app);
+    if (parser.isSet(QStringLiteral("print-crd")))
+        return printCrds(def);
 
     ZapOptions zo;
     if (auto ok = zo.parseLevel(parser.value(QStringLiteral("zap-log-level"))); !ok)

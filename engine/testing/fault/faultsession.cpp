@@ -207,7 +207,8 @@ bool FaultHarness::Session::startOperator()
     m_mgr = std::move(*mgr);
     if (auto ok = registerCrds(m_mgr->cache()->mapper(), m_h.m_def.crds); !ok)
         return fail(ok.error().message());
-    auto ctrl = m_h.m_def.setup(m_mgr.get());
+    OperatorDefinition def = m_h.m_def; // runSetup fills kinds when the definition left it empty
+    auto ctrl = runSetup(def, m_mgr.get());
     if (!ctrl)
         return fail(QStringLiteral("setup failed: ") + ctrl.error().message());
     m_ctrl = *ctrl;

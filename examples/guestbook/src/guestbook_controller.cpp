@@ -1,166 +1,77 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "guestbook_controller.h"
 
-#include "guestbook.h"
-
-#include <engine/api/configmap.h>
-
-#include <QJsonArray>
-#include <QJsonObject>
-
 namespace guestbook {
 
 using namespace opbench;
 
-namespace {
-
-const GroupVersionKind kConfigMapGvk{QString(), QStringLiteral("v1"), QStringLiteral("ConfigMap")};
-const GroupVersionKind kServiceGvk{QString(), QStringLiteral("v1"), QStringLiteral("Service")};
-
-ReconcileOutcome conflictOr(const Status &error)
+QCoro::Task<ReconcileOutcome> GuestbookReconciler::reconcile(Request req)
 {
-    if (isConflict(error) || isAlreadyExists(error)) {
-        Result r;
-        r.requeue = true; // a stale cached read: retry with backoff
-        return r;
-    }
-    return error;
-}
-
-Object named(const QString &apiVersion, const QString &kind, const Object &owner, const QString &name)
-{
-    QJsonObject json{{QStringLiteral("apiVersion"), apiVersion}, {QStringLiteral("kind"), kind},
-        {QStringLiteral("metadata"),
-            QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), owner.namespaceName()}}}};
-    return Object::fromJson(json);
-}
-
-Expected<Object> mutateConfigMap(const Object &book, const Object &current)
-{
-    const Guestbook g(book);
-    ConfigMap cm(current);
-    cm.setData({{QStringLiteral("title"), g.title()}, {QStringLiteral("entries"), g.entries().join(u'\n')}});
-    return setControllerReference(book, cm.toObject());
-}
-
-Expected<Object> mutateService(const Object &book, const Object &current)
-{
-    // Only the fields we own; the server's (clusterIP, type, …) stay as they are. Every port
-    // field is spelled out so that the defaulted object compares equal and nothing is rewritten.
-    QJsonObject json = current.json();
-    QJsonObject spec = json.value(QLatin1String("spec")).toObject();
-    spec.insert(QStringLiteral("selector"), QJsonObject{{QStringLiteral("app.kubernetes.io/name"), book.name()}});
-    spec.insert(QStringLiteral("ports"),
-        QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("http")},
-            {QStringLiteral("port"), Guestbook(book).port()}, {QStringLiteral("protocol"), QStringLiteral("TCP")},
-            {QStringLiteral("targetPort"), 8080}}});
-    json.insert(QStringLiteral("spec"), spec);
-    return setControllerReference(book, Object::fromJson(json));
-}
-
-} // namespace
-
-QCoro::Task<ReconcileOutcome> GuestbookReconciler::reconcile(Request request)
-{
-    // Awaited calls get locals moved in (g++ 12 mis-destroys temporaries in co_await arguments).
-    GroupVersionKind gvk = kGuestbookGvk;
-    QString ns = request.namespaceName;
-    QString name = request.name;
-    Expected<Object> got = co_await m_client->get(request.ctx, std::move(gvk), std::move(ns), std::move(name));
-    if (!got)
-        co_return isNotFound(got.error()) ? ReconcileOutcome(Result{}) : ReconcileOutcome(got.error());
-    Object book = got.value();
-    if (book.isBeingDeleted()) {
-        ReconcileOutcome done = co_await finalize(request.ctx, book);
-        co_return done;
-    }
-
+    Expected<Guestbook> book = co_await client().get<Guestbook>(req);
+    if (!book)
+        co_return ignoreNotFound(book.error());
+    if (book->isBeingDeleted())
+        co_return co_await finalize(req, *book);
     // The finalizer goes on before anything outside the owner tree is written.
-    if (FinalizerChange f = addFinalizer(book, registryFinalizer()); f.changed) {
-        Object withFinalizer = f.object;
-        Expected<Object> updated = co_await m_client->update(request.ctx, std::move(withFinalizer));
-        if (!updated)
-            co_return conflictOr(updated.error());
-        book = updated.value();
-    }
+    if (book->addFinalizer(kRegistryFinalizer))
+        if (auto added = co_await client().update(req.ctx, *book); !added)
+            co_return requeueOnConflict(added.error());
 
-    Object cm = named(QStringLiteral("v1"), QStringLiteral("ConfigMap"), book, book.name());
-    MutateFn cmMutate = [book](const Object &current) { return mutateConfigMap(book, current); };
-    Expected<OperationOutcome> cmDone
-        = co_await createOrUpdate(m_client, request.ctx, std::move(cm), std::move(cmMutate));
-    if (!cmDone)
-        co_return conflictOr(cmDone.error());
+    auto cm = co_await client().createOrUpdate(req.ctx, ConfigMap(req.namespaceName, req.name), [&](ConfigMap &c) {
+        c.setData({{"title", book->spec.title}, {"entries", book->spec.entries.join('\n')}});
+        return setControllerReference(*book, c);
+    });
+    if (!cm)
+        co_return requeueOnConflict(cm.error());
+    auto svc = co_await client().createOrUpdate(req.ctx, Service(req.namespaceName, req.name), [&](Service &s) {
+        s.setSelector({{"app.kubernetes.io/name", req.name}});
+        s.setPorts({ServicePort{.name = "http", .port = book->spec.port, .targetPort = 8080}});
+        return setControllerReference(*book, s);
+    });
+    if (!svc)
+        co_return requeueOnConflict(svc.error());
+    auto registry = co_await client().createOrUpdate(req.ctx, ConfigMap(req.namespaceName, kRegistryName),
+        [&](ConfigMap &r) { r.setValue(req.name, book->spec.title); });
+    if (!registry)
+        co_return requeueOnConflict(registry.error());
 
-    Object svc = named(QStringLiteral("v1"), QStringLiteral("Service"), book, book.name());
-    MutateFn svcMutate = [book](const Object &current) { return mutateService(book, current); };
-    Expected<OperationOutcome> svcDone
-        = co_await createOrUpdate(m_client, request.ctx, std::move(svc), std::move(svcMutate));
-    if (!svcDone)
-        co_return conflictOr(svcDone.error());
-
-    Object registry = named(QStringLiteral("v1"), QStringLiteral("ConfigMap"), book, registryName());
-    MutateFn regMutate = [book](const Object &current) -> Expected<Object> {
-        ConfigMap r(current);
-        r.setValue(book.name(), Guestbook(book).title());
-        return r.toObject();
-    };
-    Expected<OperationOutcome> regDone
-        = co_await createOrUpdate(m_client, request.ctx, std::move(registry), std::move(regMutate));
-    if (!regDone)
-        co_return conflictOr(regDone.error());
-
-    Guestbook view(book);
-    const int entries = int(view.entries().size());
-    if (view.phase() == u"Ready" && view.statusEntries() == entries && view.observedGeneration() == view.generation())
+    const GuestbookStatus status{"Ready", int(book->spec.entries.size()), book->generation()};
+    if (book->status == status)
         co_return Result{};
-    view.setStatus(QStringLiteral("Ready"), entries, view.generation());
-    Object withStatus = view.toObject();
-    Expected<Object> written = co_await m_client->updateStatus(request.ctx, std::move(withStatus));
-    if (!written)
-        co_return conflictOr(written.error());
+    book->status = status;
+    if (auto written = co_await client().updateStatus(req.ctx, *book); !written)
+        co_return requeueOnConflict(written.error());
+    recorder().normal(*book, "Ready", QString("%1 entries served on port %2").arg(status.entries).arg(book->spec.port));
     co_return Result{};
 }
 
-QCoro::Task<ReconcileOutcome> GuestbookReconciler::finalize(ReconcileContext ctx, Object book)
+QCoro::Task<ReconcileOutcome> GuestbookReconciler::finalize(Request req, Guestbook book)
 {
-    if (!containsFinalizer(book, registryFinalizer()))
+    if (!book.hasFinalizer(kRegistryFinalizer))
         co_return Result{};
     // Unregister: drop our key from the registry (a missing registry or key is already clean).
-    GroupVersionKind cmGvk = kConfigMapGvk;
-    QString ns = book.namespaceName();
-    QString reg = registryName();
-    Expected<Object> registry = co_await m_client->get(ctx, std::move(cmGvk), std::move(ns), std::move(reg));
+    Expected<ConfigMap> registry
+        = co_await client().get<ConfigMap>(req.ctx, ObjectKey(req.namespaceName, kRegistryName));
     if (!registry && !isNotFound(registry.error()))
         co_return registry.error();
-    if (registry && ConfigMap(registry.value()).contains(book.name())) {
-        ConfigMap without(registry.value());
-        without.remove(book.name());
-        Object original = registry.value();
-        Patch patch = Patch::mergeFrom(original, without.toObject(), true);
-        Expected<Object> patched = co_await m_client->patch(ctx, std::move(original), std::move(patch));
-        if (!patched)
-            co_return conflictOr(patched.error());
+    if (registry && registry->contains(req.name)) {
+        ConfigMap without = *registry;
+        without.remove(req.name);
+        if (auto patched = co_await client().patch(
+                req.ctx, without, Patch::mergeFrom(registry->toObject(), without.toObject(), true));
+            !patched)
+            co_return requeueOnConflict(patched.error());
     }
-    FinalizerChange f = removeFinalizer(book, registryFinalizer());
-    Object released = f.object;
-    Expected<Object> updated = co_await m_client->update(ctx, std::move(released));
-    if (!updated && !isNotFound(updated.error()))
-        co_return conflictOr(updated.error());
-    co_return Result{};
+    book.removeFinalizer(kRegistryFinalizer);
+    Expected<void> released = co_await client().update(req.ctx, book);
+    co_return released || isNotFound(released.error()) ? ReconcileOutcome(Result{})
+                                                       : requeueOnConflict(released.error());
 }
 
-Expected<Controller *> setupGuestbookController(Manager *manager)
+Expected<void> setupGuestbookController(Manager *manager)
 {
-    auto reconciler = std::make_shared<GuestbookReconciler>(manager->client());
-    Expected<Controller *> built = ControllerBuilder(manager->cache())
-                                       .named(QStringLiteral("guestbook"))
-                                       .forKind(kGuestbookGvk)
-                                       .owns(kConfigMapGvk)
-                                       .owns(kServiceGvk)
-                                       .build(reconciler, manager);
-    if (built)
-        manager->add(built.value());
-    return built;
+    return ControllerBuilder(manager).forKind<Guestbook>().owns<ConfigMap>().owns<Service>().complete(
+        std::make_shared<GuestbookReconciler>());
 }
 
 } // namespace guestbook

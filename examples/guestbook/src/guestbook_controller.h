@@ -13,23 +13,22 @@
 //   6. status: phase Ready, the number of entries, observedGeneration (written when it differs).
 #pragma once
 
-#include <opbench/opbench.h>
+#include "guestbook_types.h"
 
 namespace guestbook {
+
+inline const QString kRegistryFinalizer = "webapp.example.org/registry";
+inline const QString kRegistryName = "guestbook-registry";
 
 class GuestbookReconciler final : public opbench::Reconciler
 {
 public:
-    explicit GuestbookReconciler(opbench::Client *client)
-        : m_client(client)
-    { }
-    QCoro::Task<opbench::ReconcileOutcome> reconcile(opbench::Request request) override;
+    QCoro::Task<opbench::ReconcileOutcome> reconcile(opbench::Request req) override;
 
 private:
-    QCoro::Task<opbench::ReconcileOutcome> finalize(opbench::ReconcileContext ctx, opbench::Object book);
-    opbench::Client *m_client;
+    QCoro::Task<opbench::ReconcileOutcome> finalize(opbench::Request req, Guestbook book);
 };
 
-opbench::Expected<opbench::Controller *> setupGuestbookController(opbench::Manager *manager);
+opbench::Expected<void> setupGuestbookController(opbench::Manager *manager);
 
 } // namespace guestbook

@@ -2,6 +2,6 @@
 // guestbook-operator: headless, with the kubebuilder flags (`--help`).
 #include "operator.h"
 
-#include <engine/sdk/operatormain.h>
+#include <opbench/opbench.h>
 
 int main(int argc, char **argv) { return opbench::runOperator(argc, argv, guestbook::definition()); }

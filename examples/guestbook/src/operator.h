@@ -6,7 +6,6 @@
 
 namespace guestbook {
 
-QByteArray crdYaml();
 opbench::OperatorDefinition definition();
 
 } // namespace guestbook

@@ -2,7 +2,7 @@
 // guestbook-workbench: the opbench workbench on the Guestbook operator.
 #include "operator.h"
 
-#include <ui/workbenchmain.h>
+#include <opbench/workbench.h>
 
 #include <QCoreApplication>
 

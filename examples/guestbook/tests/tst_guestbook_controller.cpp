@@ -1,113 +1,96 @@
 // SPDX-License-Identifier: Apache-2.0
 // The Guestbook operator against opbench's embedded API server over loopback HTTP: owned
 // children created and restored, the registry entry written, and on deletion the finalizer
-// cleans the registry (outside the owner tree) before the Guestbook goes.
-#include "guestbook.h"
+// cleans the registry (outside the owner tree) before the Guestbook goes. Each test uses its
+// own Guestbook, so they pass in any order.
 #include "guestbook_controller.h"
 #include "operator.h"
 
-#include <engine/api/configmap.h>
-#include <engine/client/restconfig.h>
-#include <engine/testing/testapiserver.h>
+#include <opbench/testing.h>
 
-#include <QJsonArray>
 #include <QTest>
 
 using namespace opbench;
+using namespace guestbook;
 
 class tst_GuestbookController : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY2(m_api.start(), qPrintable(m_api.errorString()));
-        Expected<void> installed;
-        m_api.runOnServerThread(
-            [&installed](apiserver::ApiServer &s) { installed = s.installCrd(guestbook::crdYaml()); });
-        QVERIFY2(installed.ok(), qPrintable(installed.ok() ? QString() : installed.error().message()));
-        Expected<RestConfig> config = loadConfig(m_api.kubeconfigPath());
-        QVERIFY(config.ok());
-        ManagerOptions options;
-        options.restConfig = config.value();
-        auto manager = Manager::create(options);
-        QVERIFY(manager.ok());
-        m_manager = std::move(manager.value());
-        QVERIFY(registerCrds(m_manager->cache()->mapper(), {guestbook::crdYaml()}).ok());
-        QVERIFY(guestbook::setupGuestbookController(m_manager.get()).ok());
-        QVERIFY(QCoro::waitFor(m_manager->start()).ok());
-    }
-
-    void cleanupTestCase() { m_manager.reset(); }
+    void initTestCase() { QVERIFY2(env.ok(), qPrintable(env.errorString())); }
 
     void shouldCreateChildrenRegisterAndReportReady()
     {
-        guestbook::Guestbook book;
-        book.meta().setName(QStringLiteral("party"));
-        book.meta().setNamespace(QStringLiteral("default"));
-        book.setTitle(QStringLiteral("Party guests"));
-        book.setEntries({QStringLiteral("ada"), QStringLiteral("alan")});
-        book.setPort(9090);
-        auto created
-            = QCoro::waitFor(m_manager->restClient()->create(books(), QStringLiteral("default"), book.toObject()));
-        QVERIFY2(created.ok(), qPrintable(created.ok() ? QString() : created.error().message()));
-
-        QTRY_COMPARE_WITH_TIMEOUT(
-            configMap(QStringLiteral("party")).value(QStringLiteral("entries")), QStringLiteral("ada\nalan"), 15000);
-        QTRY_COMPARE_WITH_TIMEOUT(servicePort(QStringLiteral("party")), 9090, 15000);
-        QTRY_COMPARE_WITH_TIMEOUT(configMap(QStringLiteral("guestbook-registry")).value(QStringLiteral("party")),
-            QStringLiteral("Party guests"), 15000);
-        QTRY_COMPARE_WITH_TIMEOUT(phaseOf(QStringLiteral("party")), QStringLiteral("Ready"), 15000);
-        const Object now = get(books(), QStringLiteral("party"));
-        QVERIFY(now.finalizers().contains(guestbook::registryFinalizer()));
+        Guestbook book = make("party", 9090);
+        QVERIFY(env.eventually([&] { return configMap("party").value("entries") == "ada\nalan"; }, "the entries"));
+        QVERIFY(env.eventually([&] { return servicePort("party") == 9090; }, "the Service on port 9090"));
+        QVERIFY(env.eventually(
+            [&] { return configMap(kRegistryName).value("party") == "Party guests"; }, "the registry entry"));
+        QVERIFY(env.eventually([&] { return phase("party") == "Ready"; }, "phase Ready"));
+        QVERIFY(env.get<Guestbook>(ObjectKey("default", "party"))->hasFinalizer(kRegistryFinalizer));
+        QVERIFY(env.eventually([&] { return !env.events(book).isEmpty(); }, "a Ready event"));
+        QCOMPARE(env.events(book).constLast().reason(), QString("Ready"));
     }
 
     void shouldRestoreADeletedService()
     {
-        auto removed = QCoro::waitFor(
-            m_manager->restClient()->remove(services(), QStringLiteral("default"), QStringLiteral("party")));
-        QVERIFY(removed.ok());
-        QTRY_COMPARE_WITH_TIMEOUT(servicePort(QStringLiteral("party")), 9090, 15000);
+        make("restore", 8081);
+        QVERIFY(env.eventually([&] { return servicePort("restore") == 8081; }, "the Service"));
+        QVERIFY(env.remove(Service("default", "restore")));
+        QVERIFY(env.eventually([&] { return servicePort("restore") == 8081; }, "the Service restored"));
+    }
+
+    void shouldReachTheChildrenWhenTheSpecChanges()
+    {
+        make("change", 8082);
+        QVERIFY(env.eventually([&] { return servicePort("change") == 8082; }, "the Service"));
+        Guestbook book = *env.get<Guestbook>(ObjectKey("default", "change")); // the operator wrote it since
+        book.spec.port = 8083;
+        QVERIFY(env.update(book));
+        QVERIFY(env.eventually([&] { return servicePort("change") == 8083; }, "the Service on the new port"));
     }
 
     void shouldCleanTheRegistryBeforeTheGuestbookGoes()
     {
-        auto removed = QCoro::waitFor(
-            m_manager->restClient()->remove(books(), QStringLiteral("default"), QStringLiteral("party")));
-        QVERIFY(removed.ok());
+        Guestbook book = make("leaving", 8084);
+        QVERIFY(env.eventually([&] { return configMap(kRegistryName).contains("leaving"); }, "the registry entry"));
+        QVERIFY(env.remove(book));
         // The finalizer removed the registry entry, then let the deletion complete.
-        QTRY_VERIFY_WITH_TIMEOUT(get(books(), QStringLiteral("party")).isNull(), 15000);
-        QVERIFY(!configMap(QStringLiteral("guestbook-registry")).contains(QStringLiteral("party")));
+        QVERIFY(env.eventually([&] { return gone<Guestbook>("leaving"); }, "the deletion"));
+        QVERIFY(!configMap(kRegistryName).contains("leaving"));
     }
 
 private:
-    static GroupVersionResource books()
+    template<class T> bool gone(const QString &name)
     {
-        return {QStringLiteral("webapp.example.org"), QStringLiteral("v1"), QStringLiteral("guestbooks")};
+        auto got = env.get<T>(ObjectKey("default", name));
+        return !got && isNotFound(got.error());
     }
-    static GroupVersionResource configMaps() { return {QString(), QStringLiteral("v1"), QStringLiteral("configmaps")}; }
-    static GroupVersionResource services() { return {QString(), QStringLiteral("v1"), QStringLiteral("services")}; }
-    Object get(const GroupVersionResource &gvr, const QString &name)
+    Guestbook make(const QString &name, int port)
     {
-        auto got = QCoro::waitFor(m_manager->restClient()->get(gvr, QStringLiteral("default"), name));
-        return got ? got.value() : Object();
+        Guestbook book("default", name);
+        book.spec = {"Party guests", {"ada", "alan"}, port};
+        if (!env.create(book))
+            qFatal("cannot create guestbook %s: %s", qPrintable(name), qPrintable(env.lastFailure()));
+        return book;
     }
-    Labels configMap(const QString &name) { return ConfigMap(get(configMaps(), name)).data(); }
+    Labels configMap(const QString &name)
+    {
+        auto cm = env.get<ConfigMap>(ObjectKey("default", name));
+        return cm ? cm->data() : Labels();
+    }
     int servicePort(const QString &name)
     {
-        const Object svc = get(services(), name);
-        return svc.isNull() ? 0
-                            : svc.value({QLatin1String("spec"), QLatin1String("ports")})
-                                  .toArray()
-                                  .at(0)
-                                  .toObject()
-                                  .value(QLatin1String("port"))
-                                  .toInt();
+        auto svc = env.get<Service>(ObjectKey("default", name));
+        return svc && !svc->ports().isEmpty() ? svc->ports().constFirst().port : 0;
     }
-    QString phaseOf(const QString &name) { return guestbook::Guestbook(get(books(), name)).phase(); }
+    QString phase(const QString &name)
+    {
+        auto book = env.get<Guestbook>(ObjectKey("default", name));
+        return book ? book->status.phase : QString();
+    }
 
-    testing::TestApiServer m_api;
-    std::unique_ptr<Manager> m_manager;
+    testing::OperatorFixture env{definition()};
 };
 
 QTEST_GUILESS_MAIN(tst_GuestbookController)
