@@ -99,7 +99,9 @@ fi
 # machine gets up to 6 + 20 + 60 s; a quiet one passes on the first try).
 panels_filled=false
 for wait_s in 6 20 60; do
-  report=$(cd "$work" && QT_QPA_PLATFORM=offscreen "$work/guestbook-build/guestbook-workbench" --report-after "$wait_s" 2>"$work/workbench.log" | tail -1)
+  # --create-from-form: the window's own create form (built from the Guestbook CRD's schema,
+  # prefilled from the sample) makes a Guestbook; the report says whether it was reconciled.
+  report=$(cd "$work" && QT_QPA_PLATFORM=offscreen "$work/guestbook-build/guestbook-workbench" --create-from-form from-form --report-after "$wait_s" 2>"$work/workbench.log" | tail -1)
   echo "after $wait_s s: $report"
   if /usr/bin/python3 - "$report" <<'PY'
 import json, sys
@@ -117,6 +119,8 @@ if cache.get("Service", 0) < 1: problems.append("no Service in the cache panel")
 if r.get("reconciles", 0) < 1: problems.append("no reconcile in the reconciles panel")
 if r.get("queueSamples", 0) < 1: problems.append("the queue panel got no sample")
 if r.get("ownerTrees", 0) < 1: problems.append("no owner tree in the children panel")
+form = r.get("formCreated", {})
+if form.get("key") != "default/from-form" or form.get("reconciles", 0) < 1: problems.append("the create form's Guestbook was not reconciled (%r)" % form)
 if problems:
     print("workbench panels: " + "; ".join(problems)); sys.exit(1)
 print("workbench panels filled")

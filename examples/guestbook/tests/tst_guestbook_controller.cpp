@@ -44,9 +44,14 @@ private Q_SLOTS:
     {
         make("change", 8082);
         QVERIFY(env.eventually([&] { return servicePort("change") == 8082; }, "the Service"));
-        Guestbook book = *env.get<Guestbook>(ObjectKey("default", "change")); // the operator wrote it since
-        book.spec.port = 8083;
-        QVERIFY(env.update(book));
+        // Read-modify-write, retried on a 409: the operator writes the object's status meanwhile.
+        QVERIFY(env.eventually(
+            [&] {
+                Guestbook book = *env.get<Guestbook>(ObjectKey("default", "change"));
+                book.spec.port = 8083;
+                return env.update(book);
+            },
+            "the new port written"));
         QVERIFY(env.eventually([&] { return servicePort("change") == 8083; }, "the Service on the new port"));
     }
 

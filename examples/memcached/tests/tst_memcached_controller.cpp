@@ -32,11 +32,16 @@ private Q_SLOTS:
 
     void shouldFollowTheSize()
     {
-        Memcached cr = make("resize", 1);
+        make("resize", 1);
         QVERIFY(env.eventually([&] { return deployment("resize").replicas() == 1; }, "1 replica"));
-        cr = *env.get<Memcached>(ObjectKey("default", "resize"));
-        cr.spec.size = 3;
-        QVERIFY(env.update(cr));
+        // Read-modify-write, retried on a 409: the operator writes the object's status meanwhile.
+        QVERIFY(env.eventually(
+            [&] {
+                Memcached cr = *env.get<Memcached>(ObjectKey("default", "resize"));
+                cr.spec.size = 3;
+                return env.update(cr);
+            },
+            "the new size written"));
         QVERIFY(env.eventually([&] { return deployment("resize").replicas() == 3; }, "3 replicas"));
     }
 
