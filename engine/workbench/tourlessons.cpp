@@ -11,68 +11,6 @@ namespace {
 
 QString tr(const char *text) { return Tour::tr(text); }
 
-/// The MyApplication sample's lessons (its kind, its Deployment, its headless build).
-QList<TourLesson> myApplicationLessons()
-{
-    return {
-        {QStringLiteral("sync"), tr("The informer fills the cache"),
-            tr("Watch the Cache panel and the status bar until every kind says synced."),
-            tr("An informer LISTs each kind once, then WATCHes for changes; the reconciler only ever reads this local "
-               "cache. People expect a read right after their own write to see it — it may not yet: the cache is "
-               "eventually consistent."),
-            QStringLiteral("cacheDock")},
-        {QStringLiteral("follow-key"), tr("One key, from watch event to write"),
-            tr("Create an app with the Children panel's form (any name, image nginx:1.25)."),
-            tr("The watch event becomes a queue item (namespace/name only — never the object), a worker hands it to "
-               "Reconcile, which reads the app from the cache and creates its Deployment. Reconcile gets a key, not an "
-               "event: it must look at the world, not at what changed."),
-            QStringLiteral("reconcilesDock")},
-        {QStringLiteral("level-triggered"), tr("Level-triggered: the child comes back"),
-            tr("In the Children panel, delete an app's Deployment."),
-            tr("The Deployment's DELETE event is mapped to its owner (Owns), the owner is reconciled, and the "
-               "Deployment "
-               "is created again. The reconciler never handled \"a delete\": it compared desired with actual state."),
-            QStringLiteral("childrenDock")},
-        {QStringLiteral("dedup"), tr("The queue de-duplicates"),
-            tr("Pause (F6), then change one app twice (kubectl edit or kubectl patch, File ▸ Write kubeconfig… gives "
-               "the "
-               "command); look at the Queue panel."),
-            tr("Both changes wait as ONE queue item with both causes merged: a key is never queued twice. So Reconcile "
-               "may run once for many events — counting reconciles to count events is a classic mistake."),
-            QStringLiteral("queueDock")},
-        {QStringLiteral("step"), tr("Step through one reconcile"), tr("While paused, press Step (F10)."),
-            tr("Exactly one queued key is reconciled and the workers stay paused. The trace shows why it ran (its "
-               "causes), what it read and what it wrote."),
-            QStringLiteral("reconcilesDock")},
-        {QStringLiteral("step-into"), tr("Step into the client calls"),
-            tr("Press Step into (F11): the reconcile halts before each client call; Step lets one call go out."),
-            tr("Reads come from the cache (instant), writes go to the API server. Each write changes the object and "
-               "triggers new watch events — for your own status writes too, unless a predicate filters them."),
-            QStringLiteral("reconcilesDock")},
-        {QStringLiteral("backoff"), tr("Errors and backoff"),
-            tr("Resume (F5), then in the Faults panel turn on API errors and create or change an app."),
-            tr("A failed reconcile is requeued with exponential backoff (5 ms, 10 ms, … up to 1000 s per item, and a "
-               "10 qps bucket overall). Returning an error is how you ask for a retry; looping inside Reconcile is "
-               "not."),
-            QStringLiteral("queueDock")},
-        {QStringLiteral("relist"), tr("A dropped watch and a relist"),
-            tr("Turn the API errors off, then press \"Compact history\" and \"Drop watches\" in the Faults panel."),
-            tr("The reflector resumes its watch from the last resourceVersion; when that is too old (410 Gone) it "
-               "LISTs "
-               "everything again. Anything missed is still reconciled, because the controller is level-triggered."),
-            QStringLiteral("cacheDock")},
-        {QStringLiteral("time-travel"), tr("Time travel"), tr("Drag the Cache panel's history slider to the left."),
-            tr("The cache is rebuilt as it was at an earlier resourceVersion from the informers' histories: what the "
-               "reconciler could have seen then."),
-            QStringLiteral("cacheDock")},
-        {QStringLiteral("hand-off"), tr("Leader election and hand-off"),
-            tr("Hand off (Ctrl+H) to the headless build, then Take back."),
-            tr("Only the Lease holder reconciles; the others wait with warm caches. A leader that cannot renew within "
-               "the renew deadline must stop at once, or two replicas write at the same time."),
-            QStringLiteral("leadershipDock")},
-    };
-}
-
 /// The first generic lessons: the cache, one key, the level-triggered child (when it owns one).
 QList<TourLesson> genericLessonsFirst(const TourSubject &s)
 {
@@ -109,8 +47,9 @@ QList<TourLesson> genericLessonsFirst(const TourSubject &s)
     return out;
 }
 
-/// The generic lessons after the first ones: stepping, backoff, relist, time travel.
-QList<TourLesson> genericLessonsLast(const TourSubject &s)
+/// The lessons after the first ones, for any operator: stepping, backoff, relist, time travel.
+/// `aKind` names one object of the For kind ("a Guestbook", "an app").
+QList<TourLesson> genericLessonsLast(const QString &aKind)
 {
     return {
         {QStringLiteral("step"), tr("Step through one reconcile"), tr("While paused, press Step (F10)."),
@@ -123,7 +62,7 @@ QList<TourLesson> genericLessonsLast(const TourSubject &s)
                "triggers new watch events — for your own status writes too, unless a predicate filters them."),
             QStringLiteral("reconcilesDock")},
         {QStringLiteral("backoff"), tr("Errors and backoff"),
-            tr("Resume (F5), then in the Faults panel turn on API errors and create or change %1.").arg(s.aKind()),
+            tr("Resume (F5), then in the Faults panel turn on API errors and create or change %1.").arg(aKind),
             tr("A failed reconcile is requeued with exponential backoff (5 ms, 10 ms, … up to 1000 s per item, and a "
                "10 qps bucket overall). Returning an error is how you ask for a retry; looping inside Reconcile is "
                "not."),
@@ -139,6 +78,45 @@ QList<TourLesson> genericLessonsLast(const TourSubject &s)
                "reconciler could have seen then."),
             QStringLiteral("cacheDock")},
     };
+}
+
+/// The MyApplication sample's lessons (its kind, its Deployment, its headless build).
+QList<TourLesson> myApplicationLessons()
+{
+    QList<TourLesson> out{
+        {QStringLiteral("sync"), tr("The informer fills the cache"),
+            tr("Watch the Cache panel and the status bar until every kind says synced."),
+            tr("An informer LISTs each kind once, then WATCHes for changes; the reconciler only ever reads this local "
+               "cache. People expect a read right after their own write to see it — it may not yet: the cache is "
+               "eventually consistent."),
+            QStringLiteral("cacheDock")},
+        {QStringLiteral("follow-key"), tr("One key, from watch event to write"),
+            tr("Create an app with the Children panel's form (any name, image nginx:1.25)."),
+            tr("The watch event becomes a queue item (namespace/name only — never the object), a worker hands it to "
+               "Reconcile, which reads the app from the cache and creates its Deployment. Reconcile gets a key, not an "
+               "event: it must look at the world, not at what changed."),
+            QStringLiteral("reconcilesDock")},
+        {QStringLiteral("level-triggered"), tr("Level-triggered: the child comes back"),
+            tr("In the Children panel, delete an app's Deployment."),
+            tr("The Deployment's DELETE event is mapped to its owner (Owns), the owner is reconciled, and the "
+               "Deployment "
+               "is created again. The reconciler never handled \"a delete\": it compared desired with actual state."),
+            QStringLiteral("childrenDock")},
+        {QStringLiteral("dedup"), tr("The queue de-duplicates"),
+            tr("Pause (F6), then change one app twice (kubectl edit or kubectl patch, File ▸ Write kubeconfig… gives "
+               "the "
+               "command); look at the Queue panel."),
+            tr("Both changes wait as ONE queue item with both causes merged: a key is never queued twice. So Reconcile "
+               "may run once for many events — counting reconciles to count events is a classic mistake."),
+            QStringLiteral("queueDock")},
+    };
+    out += genericLessonsLast(QStringLiteral("an app"));
+    out.append({QStringLiteral("hand-off"), tr("Leader election and hand-off"),
+        tr("Hand off (Ctrl+H) to the headless build, then Take back."),
+        tr("Only the Lease holder reconciles; the others wait with warm caches. A leader that cannot renew within "
+           "the renew deadline must stop at once, or two replicas write at the same time."),
+        QStringLiteral("leadershipDock")});
+    return out;
 }
 
 } // namespace
@@ -183,7 +161,7 @@ QList<TourLesson> Tour::lessons(const TourSubject &subject)
 {
     if (subject.sampleOperator)
         return myApplicationLessons();
-    return genericLessonsFirst(subject) + genericLessonsLast(subject);
+    return genericLessonsFirst(subject) + genericLessonsLast(subject.aKind());
 }
 
 } // namespace opbench::workbench
