@@ -186,11 +186,12 @@ private Q_SLOTS:
         auto cfg = loadConfig(path);
         QVERIFY2(cfg.ok(), cfg.ok() ? "" : qPrintable(cfg.error().message()));
         RestClient narrow(cfg.value());
-        auto docs = clusterhandoff::prepare(clusterhandoff::shippedManifests({myapp::crdYaml()}).value(), Image,
-            QStringLiteral("team-a"), myapp::leaseName());
+        auto docs = workbench::clusterhandoff::prepare(
+            workbench::clusterhandoff::shippedManifests({myapp::crdYaml()}).value(), Image, QStringLiteral("team-a"),
+            myapp::leaseName());
         QVERIFY(docs.ok());
         // When it applies the manifests, Then the first cluster-scoped object fails with a 403 in words
-        auto applied = QCoro::waitFor(clusterhandoff::apply(&narrow, docs.value()));
+        auto applied = QCoro::waitFor(workbench::clusterhandoff::apply(&narrow, docs.value()));
         QVERIFY(!applied.ok());
         const QString message = applied.error().message();
         qInfo("forbidden: %s", qPrintable(message));

@@ -17,6 +17,7 @@
 #include "engine/workbench/queueobserver.h"
 #include "engine/workbench/snapshots.h"
 #include "engine/workbench/workbenchengine.h"
+#include "ui/session/snapshots.h"
 
 #include "engine/api/expected.h"
 
@@ -33,8 +34,14 @@ class ApiServer;
 
 namespace opbench::ui {
 
-// The bridge's vocabulary (engine/workbench) is the UI's too.
-using namespace opbench::workbench;
+// The bridge's vocabulary (engine/workbench): snapshots.h names the values; these are the
+// engine-side objects the session owns or hands to the widgets.
+using workbench::CacheFeed;
+using workbench::ControllerObserver;
+using workbench::HandOffOptions;
+using workbench::Leadership;
+using workbench::QueueObserver;
+using workbench::WorkbenchEngine;
 
 struct SessionOptions
 {

@@ -20,7 +20,6 @@
 #include <QStringList>
 
 #include <optional>
-#include <variant>
 
 namespace opbench {
 
@@ -29,24 +28,29 @@ class IntOrString
 {
 public:
     IntOrString(int value)
-        : m_value(value)
+        : m_int(value)
+        , m_isInt(true)
     { }
     IntOrString(QString name)
-        : m_value(std::move(name))
+        : m_string(std::move(name))
     { }
     IntOrString(const char *name)
-        : m_value(QString::fromUtf8(name))
+        : m_string(QString::fromUtf8(name))
     { }
-    bool isInt() const { return std::holds_alternative<int>(m_value); }
-    int intValue() const { return isInt() ? std::get<int>(m_value) : 0; }
-    QString stringValue() const { return isInt() ? QString() : std::get<QString>(m_value); }
+    bool isInt() const { return m_isInt; }
+    int intValue() const { return m_isInt ? m_int : 0; }
+    QString stringValue() const { return m_isInt ? QString() : m_string; }
     QJsonValue toJson() const;
     /// Absent or of another type → std::nullopt.
     static std::optional<IntOrString> fromJson(const QJsonValue &v);
     friend bool operator==(const IntOrString &, const IntOrString &) = default;
 
 private:
-    std::variant<int, QString> m_value;
+    // Two members rather than std::variant<int, QString>: g++ 12 at -O1 (the sanitizer build)
+    // reports a false maybe-uninitialized in the variant's move, and -Werror makes it fatal.
+    QString m_string;
+    int m_int = 0;
+    bool m_isInt = false;
 };
 
 struct ContainerPort
