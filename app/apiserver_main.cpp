@@ -78,6 +78,7 @@ opbench::apiserver::ApiServerOptions parseOptions(const QCommandLineParser &p)
     o.podReadyDelayMs = p.value(QStringLiteral("pod-ready-delay")).toInt(&ok);
     if (!ok || o.podReadyDelayMs < 0)
         fail(QStringLiteral("--pod-ready-delay wants milliseconds (0 or more)"));
+    o.simulatedEvents = !p.isSet(QStringLiteral("no-simulated-events"));
     for (const QString &spec : p.values(QStringLiteral("fault"))) {
         auto f = FaultSpec::parse(spec);
         if (!f)
@@ -133,6 +134,9 @@ int main(int argc, char **argv)
         {QStringLiteral("pod-ready-delay"),
             QStringLiteral("Simulated kubelet: milliseconds until a pod becomes Ready."), QStringLiteral("MS"),
             QStringLiteral("500")},
+        {QStringLiteral("no-simulated-events"),
+            QStringLiteral("The simulated controllers and kubelet write no Events (they do by default, as in a "
+                           "real cluster).")},
         {QStringLiteral("fault"),
             QStringLiteral("Inject a fault (repeatable): drop-watch:every=5s, error:rate=0.05,code=500, "
                            "throttle:rate=0.1,retry-after=1, latency:ms=50."),

@@ -74,6 +74,7 @@ int run(const QStringList &args)
     Store store(&clock);
     opbench::apiserver::GarbageCollector gc(&store, &clock);
     opbench::apiserver::WorkloadSimulator sim(&store, &clock, 500ms);
+    sim.events().setEnabled(false); // the writes of the workload objects only, comparable across rounds
 
     QElapsedTimer timer;
     timer.start();

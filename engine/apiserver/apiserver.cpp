@@ -68,6 +68,7 @@ ApiServer::ApiServer(ApiServerOptions options, QObject *parent)
     d->gc = std::make_unique<GarbageCollector>(d->store.get(), clock, this);
     d->simulator = std::make_unique<WorkloadSimulator>(
         d->store.get(), clock, std::chrono::milliseconds(m_options.podReadyDelayMs), this);
+    d->simulator->events().setEnabled(m_options.simulatedEvents);
     m_faults = new FaultInjector(this);
     connect(m_faults, &FaultInjector::dropWatches, this, &ApiServer::dropWatches);
     addAdmission();

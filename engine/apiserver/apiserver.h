@@ -44,6 +44,9 @@ struct ApiServerOptions
     QString stateFile;         ///< empty: no persistence
     int watchHistory = 10000;  ///< events kept for watch resume
     int podReadyDelayMs = 500; ///< simulated kubelet: pod Ready after this
+    /// The simulated controllers and kubelet write the Events their real counterparts write.
+    /// Off only in benchmarks that measure an operator, not the simulated cluster around it.
+    bool simulatedEvents = true;
     QList<FaultSpec> faults;
     QString auditLog; ///< empty: no audit log
     /// CustomResourceDefinitions (YAML, one or more documents each) installed at start, unless one

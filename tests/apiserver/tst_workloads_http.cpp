@@ -252,6 +252,43 @@ private Q_SLOTS:
                      .toString(),
             QStringLiteral("ImagePullBackOff"));
     }
+
+    void shouldListTheSimulatedEventsByInvolvedObject()
+    {
+        // What `kubectl events --for deployment/web` and `kubectl describe` ask for.
+        createDeployment(deploymentJson(QStringLiteral("web"), 1, QStringLiteral("nginx:1.25")));
+        QTRY_COMPARE_WITH_TIMEOUT(statusInt(get(kDeployments + QStringLiteral("/web")), "availableReplicas"), 1, 15000);
+        const QJsonArray items = get(QStringLiteral("/api/v1/namespaces/default/events?fieldSelector="
+                                                    "involvedObject.kind%3DDeployment,involvedObject.name%3Dweb"))
+                                     .value(QLatin1String("items"))
+                                     .toArray();
+        QCOMPARE(items.size(), 1);
+        const QJsonObject e = items.first().toObject();
+        QCOMPARE(e.value(QLatin1String("reason")).toString(), QStringLiteral("ScalingReplicaSet"));
+        QVERIFY(e.value(QLatin1String("message")).toString().startsWith(QStringLiteral("Scaled up replica set web-")));
+        QCOMPARE(e.value(QLatin1String("source")).toObject().value(QLatin1String("component")).toString(),
+            QStringLiteral("deployment-controller"));
+        const QJsonArray started = get(QStringLiteral("/apis/events.k8s.io/v1/namespaces/default/events?fieldSelector="
+                                                      "reason%3DStarted,regarding.kind%3DPod"))
+                                       .value(QLatin1String("items"))
+                                       .toArray();
+        QCOMPARE(started.size(), 1);
+        QCOMPARE(started.first().toObject().value(QLatin1String("note")).toString(),
+            QStringLiteral("Started container app"));
+    }
+
+    void shouldWriteNoEventsWhenTheyAreTurnedOff()
+    {
+        ApiServerOptions o = TestApiServer::plainOptions();
+        o.crds.clear();
+        o.simulatedEvents = false;
+        startServer(o);
+        createDeployment(deploymentJson(QStringLiteral("quiet"), 1, QStringLiteral("nginx:1.25")));
+        QTRY_COMPARE_WITH_TIMEOUT(
+            statusInt(get(kDeployments + QStringLiteral("/quiet")), "availableReplicas"), 1, 15000);
+        QCOMPARE(
+            get(QStringLiteral("/api/v1/namespaces/default/events")).value(QLatin1String("items")).toArray().size(), 0);
+    }
 };
 
 QTEST_GUILESS_MAIN(tst_WorkloadsHttp)

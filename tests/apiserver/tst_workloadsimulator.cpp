@@ -3,6 +3,7 @@
 // readiness after the delay, status and conditions (§12), rollout, bad images, and the garbage
 // collector removing everything when the Deployment goes.
 #include "engine/apiserver/controllers/garbagecollector.h"
+#include "engine/apiserver/controllers/simulatedevents.h"
 #include "engine/apiserver/controllers/simulatorrules.h"
 #include "engine/apiserver/controllers/workloadsimulator.h"
 #include "engine/apiserver/storage/store.h"
@@ -26,6 +27,7 @@ namespace {
 const GroupVersionResource kDeployments{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("deployments")};
 const GroupVersionResource kReplicaSets{QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("replicasets")};
 const GroupVersionResource kPods{QString(), QStringLiteral("v1"), QStringLiteral("pods")};
+const GroupVersionResource kEvents{QString(), QStringLiteral("v1"), QStringLiteral("events")};
 const QString kNs = QStringLiteral("default");
 
 QJsonObject deployment(const QString &name, int replicas, const QString &image, int deadline = 0)
@@ -103,6 +105,38 @@ private:
         json.insert(QStringLiteral("spec"), spec);
         const auto r = m_store->update(kDeployments, kNs, name, json);
         QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message()));
+    }
+
+    QList<Object> eventObjects() const
+    {
+        const auto listed = m_store->list(kEvents);
+        return listed ? listed->items : QList<Object>();
+    }
+    // "reason message" of every Event about `o`, oldest first.
+    QStringList eventsAbout(const Object &o)
+    {
+        QList<QJsonObject> found;
+        for (const Object &e : eventObjects()) {
+            const QJsonObject j = e.json();
+            if (j.value(QLatin1String("involvedObject")).toObject().value(QLatin1String("uid")).toString() == o.uid())
+                found.append(j);
+        }
+        std::stable_sort(found.begin(), found.end(), [](const QJsonObject &a, const QJsonObject &b) {
+            return a.value(QLatin1String("metadata"))
+                       .toObject()
+                       .value(QLatin1String("resourceVersion"))
+                       .toString()
+                       .toULongLong()
+                < b.value(QLatin1String("metadata"))
+                      .toObject()
+                      .value(QLatin1String("resourceVersion"))
+                      .toString()
+                      .toULongLong();
+        });
+        QStringList out;
+        for (const QJsonObject &j : found)
+            out << j.value(QLatin1String("reason")).toString() + u' ' + j.value(QLatin1String("message")).toString();
+        return out;
     }
 
 private Q_SLOTS:
@@ -444,6 +478,88 @@ private Q_SLOTS:
         QCOMPARE(deletions,
             (QStringList{QStringLiteral("pods"), QStringLiteral("pods"), QStringLiteral("replicasets"),
                 QStringLiteral("deployments")}));
+    }
+
+    void shouldWriteTheEventsOfARealClustersComponents()
+    {
+        m_sim->setPodReadyDelay(0ms);
+        QVERIFY(m_store->create(kDeployments, kNs, deployment(QStringLiteral("web"), 2, QStringLiteral("nginx:1.25")))
+                    .ok());
+        QVERIFY(settle([&] { return statusInt(deploy(QStringLiteral("web")), "availableReplicas") == 2; }, 0ms, 20));
+        const Object rs = owned(deploy(QStringLiteral("web")), kReplicaSets).first();
+        QCOMPARE(eventsAbout(deploy(QStringLiteral("web"))),
+            QStringList{QStringLiteral("ScalingReplicaSet Scaled up replica set %1 from 0 to 2").arg(rs.name())});
+        const QList<Object> pods = owned(rs, kPods);
+        QCOMPARE(pods.size(), 2);
+        QStringList created;
+        for (const Object &p : pods)
+            created << QStringLiteral("SuccessfulCreate Created pod: ") + p.name();
+        QStringList rsEvents = eventsAbout(rs);
+        std::sort(rsEvents.begin(), rsEvents.end());
+        std::sort(created.begin(), created.end());
+        QCOMPARE(rsEvents, created);
+        QCOMPARE(eventsAbout(pods.first()),
+            (QStringList{
+                QStringLiteral("Scheduled Successfully assigned default/%1 to opbench-node").arg(pods.first().name()),
+                QStringLiteral("Pulling Pulling image \"nginx:1.25\""),
+                QStringLiteral("Pulled Successfully pulled image \"nginx:1.25\""),
+                QStringLiteral("Created Created container app"), QStringLiteral("Started Started container app")}));
+
+        setDeploymentSpec(QStringLiteral("web"), [](QJsonObject &s) { s.insert(QStringLiteral("replicas"), 1); });
+        QVERIFY(settle([&] { return owned(rs, kPods).size() == 1; }, 0ms, 20));
+        QVERIFY(
+            eventsAbout(deploy(QStringLiteral("web")))
+                .contains(QStringLiteral("ScalingReplicaSet Scaled down replica set %1 from 2 to 1").arg(rs.name())));
+        QCOMPARE(eventsAbout(rs).filter(QStringLiteral("SuccessfulDelete Deleted pod: ")).size(), 1);
+    }
+
+    void shouldWarnAboutAnImageThatCannotBePulled()
+    {
+        QVERIFY(m_store
+                    ->create(kDeployments, kNs,
+                        deployment(QStringLiteral("broken"), 1, QStringLiteral("example.com/does-not-exist/app:1")))
+                    .ok());
+        QVERIFY(settle([&] { return !owned(deploy(QStringLiteral("broken")), kReplicaSets).isEmpty(); }, 0ms, 20));
+        const Object rs = owned(deploy(QStringLiteral("broken")), kReplicaSets).first();
+        QVERIFY(settle([&] { return owned(rs, kPods).size() == 1; }, 0ms, 20));
+        const QStringList got = eventsAbout(owned(rs, kPods).first());
+        QVERIFY2(got.contains(QStringLiteral("Failed Error: ErrImagePull")), qPrintable(got.join(u'\n')));
+        QVERIFY(got.contains(QStringLiteral("BackOff Back-off pulling image \"example.com/does-not-exist/app:1\"")));
+        QVERIFY(!got.filter(QStringLiteral("Started")).size());
+        int warnings = 0;
+        for (const Object &e : eventObjects())
+            warnings += e.json().value(QLatin1String("type")).toString() == QLatin1String("Warning");
+        QCOMPARE(warnings, 3); // the failed pull, ErrImagePull, ImagePullBackOff
+    }
+
+    void shouldAggregateARepeatedEvent()
+    {
+        SimulatedEvents events(m_store.get(), m_clock.get());
+        QVERIFY(m_store->create(kDeployments, kNs, deployment(QStringLiteral("web"), 0, QStringLiteral("nginx"))).ok());
+        const Object d = deploy(QStringLiteral("web"));
+        events.record(d, SimulatedEvents::Type::Warning, QStringLiteral("Flaky"), QStringLiteral("again"),
+            QStringLiteral("test"));
+        m_clock->advance(5s);
+        events.record(d, SimulatedEvents::Type::Warning, QStringLiteral("Flaky"), QStringLiteral("again"),
+            QStringLiteral("test"));
+        events.record(d, SimulatedEvents::Type::Warning, QStringLiteral("Flaky"), QStringLiteral("other"),
+            QStringLiteral("test"));
+        QCOMPARE(eventsAbout(d).filter(QStringLiteral("Flaky")),
+            (QStringList{QStringLiteral("Flaky again"), QStringLiteral("Flaky other")}));
+        for (const Object &e : eventObjects()) {
+            const QJsonObject j = e.json();
+            if (j.value(QLatin1String("message")).toString() != QLatin1String("again"))
+                continue;
+            QCOMPARE(j.value(QLatin1String("count")).toInt(), 2);
+            QVERIFY(j.value(QLatin1String("lastTimestamp")).toString()
+                != j.value(QLatin1String("firstTimestamp")).toString());
+            QCOMPARE(j.value(QLatin1String("involvedObject")).toObject().value(QLatin1String("kind")).toString(),
+                QStringLiteral("Deployment"));
+        }
+        events.setEnabled(false);
+        events.record(
+            d, SimulatedEvents::Type::Normal, QStringLiteral("Off"), QStringLiteral("x"), QStringLiteral("test"));
+        QVERIFY(eventsAbout(d).filter(QStringLiteral("Off")).isEmpty());
     }
 };
 

@@ -398,6 +398,13 @@ def check_deployment(k):
                    f"status={status}")
     k.expect("rollout status deployment", ["rollout", "status", "deployment/web", "--timeout=20s"],
              contains=("successfully rolled out",), timeout=30)
+    # The simulated controllers and kubelet write the Events a real cluster's would.
+    k.expect("events --for deployment/web", ["events", "--for", "deployment/web"],
+             contains=("ScalingReplicaSet", "Scaled up replica set web-"))
+    k.expect("describe deployment web (Events)", ["describe", "deployment", "web"],
+             contains=("Events:", "ScalingReplicaSet"))
+    k.expect("describe pods (kubelet Events)", ["describe", "pods", "-l", "app=web"],
+             contains=("Scheduled", "Started container nginx"))
 
 
 def check_explain(k):

@@ -213,6 +213,7 @@ bool WorkloadSimulator::syncDeploymentQuietly(const QString &key)
         }
         fresh.rs = *created;
         createdNow = true;
+        m_events.scaledReplicaSet(d, fresh.rs.name(), 0, fresh.replicas);
         m_quietReplicaSets.insert(fresh.rs.key());
     }
     // A created or rescaled ReplicaSet is synced at once (its events are quiet).
@@ -261,6 +262,7 @@ bool WorkloadSimulator::scaleReplicaSet(
         return false;
     const QJsonObject before = json;
     QJsonObject spec = sub(json, "spec");
+    const int previous = spec.value(QLatin1String("replicas")).toInt(1);
     spec.insert(QStringLiteral("replicas"), replicas);
     json.insert(QStringLiteral("spec"), spec);
     QJsonObject meta = sub(json, "metadata");
@@ -276,6 +278,9 @@ bool WorkloadSimulator::scaleReplicaSet(
     const auto r = m_store->update(kReplicaSets, rs.namespaceName(), rs.name(), json);
     if (!r)
         qCWarning(lcSim) << "cannot scale replicaset" << rs.name() << ":" << r.error().message();
+    else if (const auto owner = rs.controllerReference(); owner && owner->kind == QLatin1String("Deployment"))
+        m_events.scaledReplicaSet(
+            m_store->find({kDeployments, rs.namespaceName(), owner->name}), rs.name(), previous, replicas);
     return r.ok();
 }
 

@@ -83,6 +83,7 @@ WorkloadSimulator::WorkloadSimulator(
     , m_store(store)
     , m_clock(clock)
     , m_readyDelay(podReadyDelay)
+    , m_events(store, clock)
 {
     connect(m_store, &Store::committed, this, &WorkloadSimulator::onCommitted);
 }
@@ -223,7 +224,7 @@ void WorkloadSimulator::syncReplicaSetQuietly(const QString &key)
     if (pods.size() < desired)
         createPods(rs, json, desired - int(pods.size()), pods);
     if (pods.size() > desired)
-        deleteExcessPods(pods, desired);
+        deleteExcessPods(rs, pods, desired);
     writeReplicaSetStatus(key, rs, json, pods);
 }
 
@@ -249,6 +250,7 @@ void WorkloadSimulator::createPods(const Object &rs, const QJsonObject &rsJson, 
             if (created) {
                 // The kubelet admits it at once: one pass, one ReplicaSet status write.
                 m_newPods.remove(created->key());
+                m_events.podCreated(rs, created->name());
                 const Object admitted = admit(*created, tmpl.value(QLatin1String("spec")).toObject());
                 pods.append(admitted.isNull() ? PodInfo{*created, false, {}} : podInfo(admitted));
                 break;
@@ -262,14 +264,15 @@ void WorkloadSimulator::createPods(const Object &rs, const QJsonObject &rsJson, 
     }
 }
 
-void WorkloadSimulator::deleteExcessPods(QList<PodInfo> &pods, int desired)
+void WorkloadSimulator::deleteExcessPods(const Object &rs, QList<PodInfo> &pods, int desired)
 {
     std::sort(pods.begin(), pods.end(), deleteBefore);
     while (pods.size() > desired) {
         const Object victim = pods.takeFirst().pod;
         DeleteOptions options;
         options.preconditionUid = victim.uid();
-        (void)m_store->remove(kPods, victim.namespaceName(), victim.name(), options);
+        if (m_store->remove(kPods, victim.namespaceName(), victim.name(), options))
+            m_events.podDeleted(rs, victim.name());
     }
 }
 
@@ -339,6 +342,10 @@ Object WorkloadSimulator::admit(const Object &pod, const QJsonObject &spec)
     const auto r = m_store->updateStatus(kPods, pod.namespaceName(), pod.name(), body);
     if (!r)
         qCWarning(lcSim) << "cannot write the status of pod" << pod.key() << ":" << r.error().message();
+    m_events.podScheduled(pod, QStringLiteral("opbench-node")); // the node podFor() assigns
+    m_events.containersStarting(pod, spec, pullable);
+    if (immediate)
+        m_events.containersStarted(pod, spec);
     if (pullable && !immediate)
         m_due.emplace(m_clock->now() + m_readyDelay, Due{pod.namespaceName(), pod.name(), pod.uid()});
     return r ? *r : Object();
@@ -363,6 +370,8 @@ void WorkloadSimulator::kubeletWake()
             sim::podRunningStatus(spec, stamp, started.isEmpty() ? stamp : started, ++m_podCounter));
         if (auto r = m_store->updateStatus(kPods, due.ns, due.name, json); !r)
             qCWarning(lcSim) << "cannot mark pod" << due.name << "ready:" << r.error().message();
+        else
+            m_events.containersStarted(pod, spec);
     }
     armKubelet();
 }

@@ -20,6 +20,8 @@
 //   ReplicaSet status: replicas, fullyLabeledReplicas, readyReplicas,
 //   availableReplicas (ready for minReadySeconds), observedGeneration.
 // - Status writes go through the status subresource and only when something changed.
+// - The components' Events (ScalingReplicaSet, SuccessfulCreate/Delete, Scheduled, Pulling,
+//   Pulled, Created, Started, Failed/BackOff): see SimulatedEvents.
 // - Deleting a Deployment or ReplicaSet is left to the garbage collector (owner references).
 //
 // Work is queued: `committed` events mark objects dirty; a queued call syncs them later.
@@ -30,6 +32,7 @@
 // dirty again; a rollout that is not complete yet is re-examined on the next pass.
 
 #include "engine/api/object.h"
+#include "engine/apiserver/controllers/simulatedevents.h"
 #include "engine/apiserver/controllers/simulatorrules.h"
 #include "engine/base/clock.h"
 
@@ -66,6 +69,9 @@ public:
 
     /// Re-examines every Deployment, ReplicaSet and Pod (after restoring a state file).
     void resyncAll();
+
+    /// The Events the simulated components write (on by default).
+    SimulatedEvents &events() { return m_events; }
 
     /// Pending kubelet wake-ups (0 or 1) — for tests of the batching.
     int pendingWakeUps() const { return m_kubeletTimer ? 1 : 0; }
@@ -117,7 +123,7 @@ private:
     void syncReplicaSetQuietly(const QString &key);
     QList<PodInfo> activePods(const Object &rs) const;
     void createPods(const Object &rs, const QJsonObject &rsJson, int count, QList<PodInfo> &pods);
-    void deleteExcessPods(QList<PodInfo> &pods, int desired);
+    void deleteExcessPods(const Object &rs, QList<PodInfo> &pods, int desired);
     void writeReplicaSetStatus(
         const QString &key, const Object &rs, const QJsonObject &rsJson, const QList<PodInfo> &pods);
     Object kubeletAdmit(const QString &key); // the pod as admitted (null if not written)
@@ -128,6 +134,7 @@ private:
     Store *m_store;
     Clock *m_clock;
     std::chrono::milliseconds m_readyDelay;
+    SimulatedEvents m_events;
     QSet<QString> m_dirtyDeployments; // "ns/name"
     QSet<QString> m_dirtyReplicaSets;
     QSet<QString> m_newPods;
