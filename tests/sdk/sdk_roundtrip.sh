@@ -10,7 +10,7 @@
 #   5. the Guestbook workbench starts offscreen and its cache, queue and reconcile panels fill.
 # Every step must run: a step that cannot (the workbench not built, a project with no test) fails
 # the round trip, and the last line checks that all of them ran.
-# Usage: sdk_roundtrip.sh SOURCE_DIR BUILD_DIR
+# Usage: sdk_roundtrip.sh SOURCE_DIR BUILD_DIR   (OPBENCH_ROUNDTRIP_JOBS: build jobs per project, default 2)
 set -euo pipefail
 src=$1
 build=$2
@@ -69,7 +69,7 @@ grep -q -- '--owns "apps/v1/DaemonSet"' "$work/refused-owns.txt" && grep -q 'app
 build_project() { # $1 source, $2 build dir
   cmake -S "$1" -B "$2" "${gen[@]}" "${launcher[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DCMAKE_PREFIX_PATH="$prefix" >"$2.configure.log" || { cat "$2.configure.log"; return 1; }
-  cmake --build "$2" --parallel 2 >"$2.build.log" || { tail -60 "$2.build.log"; return 1; }
+  cmake --build "$2" --parallel "${OPBENCH_ROUNDTRIP_JOBS:-2}" >"$2.build.log" || { tail -60 "$2.build.log"; return 1; }
   # --no-tests=error: a project whose test was not registered fails (ctest 3.25 exits 0 on none).
   (cd "$2" && ctest --no-tests=error --output-on-failure --timeout 120)
 }

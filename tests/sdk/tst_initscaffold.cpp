@@ -132,7 +132,7 @@ private:
         QFile f(QStringLiteral(OPBENCH_SOURCE_DIR "/resources/scaffold/") + name);
         if (!f.open(QIODevice::ReadOnly))
             qFatal("cannot read %s", qPrintable(name));
-        const QString out = render(f.readAll(), p);
+        QString out = render(f.readAll(), p);
         const QRegularExpressionMatch left = QRegularExpression(QStringLiteral("@[A-Za-z_ !]+@")).match(out);
         if (left.hasMatch())
             qFatal("%s: %s is left in the output", qPrintable(name), qPrintable(left.captured()));
