@@ -126,9 +126,11 @@ QStringList specBlocks(const Project &p, QStringList *describe, QStringList *sam
         describe->prepend(QStringLiteral("    static void describe(opbench::Fields<@KIND@Spec> &f)"));
         describe->append(QStringLiteral("    }"));
     } else {
-        decls << QStringLiteral("    int placeholder = 0; // TODO(user): what the @KIND@ asks for");
-        *describe = QStringList{QStringLiteral("    static void describe(opbench::Fields<@KIND@Spec> &f) { "
-                                               "f.field(\"placeholder\", &@KIND@Spec::placeholder); }")};
+        // The owned kinds read nothing from the spec (a ServiceAccount): one field to start from.
+        decls << QStringLiteral("    QString foo; // TODO(user): what a @KIND@ asks for");
+        *describe = QStringList{QStringLiteral(
+            "    static void describe(opbench::Fields<@KIND@Spec> &f) { f.field(\"foo\", &@KIND@Spec::foo); }")};
+        *sample << QStringLiteral("  foo: bar");
     }
     return decls;
 }
