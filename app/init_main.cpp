@@ -3,14 +3,18 @@
 // `kubebuilder init` + `kubebuilder create api` do:
 //
 //   opbench-init --domain example.org --group webapp --version v1 --kind Guestbook [DIR]
+//       [--owns apps/v1/Deployment --owns v1/Service] [--finalizer] [--conditions]
 //
 // writes CMakeLists.txt (find_package(opbench)), the CRD, a sample, the typed view, a reconciler
-// with the idempotent get → ensure child → status pattern, the OperatorDefinition, main.cpp
+// with the idempotent get → ensure children → status pattern (a child per --owns kind, a
+// ConfigMap by default; a finalizer with a cleanup step; status conditions), RBAC rules for
+// what it owns, the OperatorDefinition, main.cpp
 // (runOperator: kubebuilder flags), workbench_main.cpp (runWorkbench), a Qt Test that runs the
 // reconciler against the embedded API server over loopback, a Containerfile, RBAC and manager
 // manifests. It configures, builds and passes its test with no edit. DIR (default: the current
 // folder) must be empty or absent: an existing project is never overwritten.
 #include "engine/api/version.h"
+#include "init_scaffold.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -22,11 +26,6 @@
 #include <cstdio>
 
 namespace {
-
-struct Names
-{
-    QString project, kind, lower, plural, group, version, ns;
-};
 
 int fail(const QString &message, int code = 2)
 {
@@ -41,26 +40,6 @@ QString check(const QString &value, const QString &flag, const QRegularExpressio
     if (!re.match(value).hasMatch())
         return QStringLiteral("--%1 \"%2\" is not valid: %3").arg(flag, value, what);
     return {};
-}
-
-QString render(QByteArray text, const Names &n)
-{
-    const QString minor = opbench::version().section(u'.', 0, 1);
-    const std::pair<const char *, QString> vars[] = {
-        {"@PROJECT@", n.project},
-        {"@KIND@", n.kind},
-        {"@LOWER@", n.lower},
-        {"@PLURAL@", n.plural},
-        {"@GROUP@", n.group},
-        {"@VERSION@", n.version},
-        {"@NS@", n.ns},
-        {"@OPBENCH_VERSION@", opbench::version()},
-        {"@OPBENCH_MINOR@", minor},
-    };
-    QString s = QString::fromUtf8(text);
-    for (const auto &[key, value] : vars)
-        s.replace(QLatin1String(key), value);
-    return s;
 }
 
 void addOptions(QCommandLineParser &p)
@@ -83,6 +62,19 @@ void addOptions(QCommandLineParser &p)
             QStringLiteral("plural")},
         {QStringLiteral("project"), QStringLiteral("The project name (default: the folder's name)."),
             QStringLiteral("name")},
+        {QStringLiteral("owns"),
+            QStringLiteral("A kind the reconciler owns, as GROUP/VERSION/KIND (apps/v1/Deployment; v1/Service or "
+                           "core/v1/Service for the core group); repeatable. Each gets a child named after the "
+                           "object (createOrUpdate + setControllerReference), .owns<Kind>() on the controller, an "
+                           "RBAC rule and a test assertion. Kinds: %1. Default: v1/ConfigMap.")
+                .arg(opbench::init::supportedOwns().join(QStringLiteral(", "))),
+            QStringLiteral("kind")},
+        {QStringLiteral("finalizer"),
+            QStringLiteral("Add the finalizer <group>/finalizer on the first reconcile; on deletion run a cleanup "
+                           "step (your code, an Event recorded), then remove it.")},
+        {QStringLiteral("conditions"),
+            QStringLiteral("Give the status conditions (Available, Progressing, Degraded, set with "
+                           "setStatusCondition) instead of a phase.")},
     });
     p.addPositionalArgument(
         QStringLiteral("dir"), QStringLiteral("Where to write the project (default: the current folder)."));
@@ -109,7 +101,7 @@ int refuseTarget(const QDir &dir)
 }
 
 /// Writes every template, rendered for `n`, under `dir`: 0, else fail()'s code.
-int writeFiles(const QDir &dir, const Names &n)
+int writeFiles(const QDir &dir, const opbench::init::Project &n)
 {
     const std::pair<const char *, QString> files[] = {
         {"CMakeLists.txt.in", QStringLiteral("CMakeLists.txt")},
@@ -137,9 +129,34 @@ int writeFiles(const QDir &dir, const Names &n)
         QFile f(path);
         if (!f.open(QIODevice::WriteOnly | QIODevice::NewOnly))
             return fail(QStringLiteral("cannot write %1: %2").arg(path, f.errorString()), 1);
-        f.write(render(in.readAll(), n).toUtf8());
+        f.write(opbench::init::render(in.readAll(), n).toUtf8());
         std::printf("  wrote %s\n", qPrintable(out));
     }
+    return 0;
+}
+
+/// Reads --owns, --finalizer and --conditions into `n`: 0, else fail()'s code.
+int readFeatures(const QCommandLineParser &p, opbench::init::Project &n)
+{
+    for (const QString &value : p.values(QStringLiteral("owns"))) {
+        QString error;
+        const opbench::init::OwnedKind *owned = opbench::init::parseOwns(value, &error);
+        if (!owned)
+            return fail(error);
+        if (!n.owns.contains(owned))
+            n.owns.append(owned);
+    }
+    if (n.owns.isEmpty())
+        n.owns = opbench::init::defaultOwns();
+    for (const opbench::init::OwnedKind *owned : std::as_const(n.owns))
+        if (owned->kind() == n.kind)
+            return fail(
+                QStringLiteral("--kind %1 is also a kind the reconciler owns (%2%3): the generated code "
+                               "could not tell them apart; choose another --kind")
+                    .arg(n.kind, owned->flagValue(),
+                        p.isSet(QStringLiteral("owns")) ? QString() : QStringLiteral(", the default of --owns")));
+    n.finalizer = p.isSet(QStringLiteral("finalizer"));
+    n.conditions = p.isSet(QStringLiteral("conditions"));
     return 0;
 }
 
@@ -171,13 +188,15 @@ int main(int argc, char **argv)
         if (!error.isEmpty())
             return fail(error);
 
+    opbench::init::Project n;
+    n.kind = kind;
+    if (const int invalid = readFeatures(p, n))
+        return invalid;
     const QString dirArg = p.positionalArguments().value(0, QStringLiteral("."));
     const QDir dir(QDir::current().absoluteFilePath(dirArg));
     if (const int refused = refuseTarget(dir))
         return refused;
 
-    Names n;
-    n.kind = kind;
     n.lower = kind.toLower();
     n.plural = p.isSet(QStringLiteral("plural")) ? p.value(QStringLiteral("plural")) : n.lower + u's';
     if (!dnsLabel.match(n.plural).hasMatch())
@@ -192,10 +211,15 @@ int main(int argc, char **argv)
 
     if (const int failed = writeFiles(dir, n))
         return failed;
-    std::printf("\nScaffolded %s: kind %s, group %s, version %s, resource %s.\nNext:\n"
+    QStringList owned;
+    for (const opbench::init::OwnedKind *k : std::as_const(n.owns))
+        owned << k->kind();
+    std::printf("\nScaffolded %s: kind %s, group %s, version %s, resource %s; owns %s%s%s.\nNext:\n"
                 "  cd %s\n  cmake -S . -B build -G Ninja -DCMAKE_PREFIX_PATH=<opbench install prefix>\n"
                 "  cmake --build build && ctest --test-dir build\n  ./build/%s-workbench\n",
         qPrintable(n.project), qPrintable(n.kind), qPrintable(n.group), qPrintable(n.version), qPrintable(n.plural),
-        qPrintable(QDir::current().relativeFilePath(dir.absolutePath())), qPrintable(n.lower));
+        qPrintable(owned.join(QStringLiteral(", "))), n.finalizer ? "; a finalizer" : "",
+        n.conditions ? "; status conditions" : "", qPrintable(QDir::current().relativeFilePath(dir.absolutePath())),
+        qPrintable(n.lower));
     return 0;
 }
