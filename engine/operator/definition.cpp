@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/operator/definition.h"
 
+#include "engine/api/deployment.h"
+#include "engine/api/pod.h"
 #include "engine/operator/myapplication.h"
 #include "engine/operator/samples.h"
 #include "engine/operator/setup.h"
@@ -21,9 +23,10 @@ OperatorDefinition definition()
     def.name = QStringLiteral("myapplication");
     def.leaseName = leaseName();
     def.crds = {crdYaml()};
-    def.kinds = {kMyApplicationGvk, kDeploymentGvk,
-        {QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("ReplicaSet")},
-        {QString(), QStringLiteral("v1"), QStringLiteral("Pod")}};
+    // The For and Owns kinds (what runSetup() would derive), then what the workbench shows below
+    // a Deployment.
+    def.kinds = {gvkOf<MyApplication>(), gvkOf<Deployment>(),
+        {QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("ReplicaSet")}, gvkOf<Pod>()};
     def.setup = [](Manager *manager) { return setupWithManager(manager); };
     def.samples = sampleApplications();
     def.headlessProgram = QStringLiteral("opbench-operator");

@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/operator/myapplication.h"
 
-#include <QJsonArray>
-
 namespace opbench::myapp {
 
 const ResourceMapping &resourceMapping()
 {
     static const ResourceMapping mapping = [] {
+        const KindInfo &kind = MyApplication::kindInfo();
         ResourceMapping m;
-        m.gvr = {kMyApplicationGvk.group, kMyApplicationGvk.version, QStringLiteral("myapplications")};
-        m.kind = kMyApplicationGvk.kind;
+        m.gvr = kind.gvr();
+        m.kind = kind.gvk.kind;
         m.listKind = QStringLiteral("MyApplicationList");
         m.singular = QStringLiteral("myapplication");
         m.shortNames = {QStringLiteral("myapp")};
@@ -20,29 +19,23 @@ const ResourceMapping &resourceMapping()
     return mapping;
 }
 
-std::optional<Condition> MyApplication::condition(const QString &type) const
+MyApplication::MyApplication(const QString &namespaceName, const QString &name)
+    : MyApplication()
 {
-    return findCondition(at({"status", "conditions"}).toArray(), type);
+    meta().setNamespace(namespaceName);
+    meta().setName(name);
 }
 
-bool MyApplication::statusMatches(const MyApplicationStatus &s) const
+bool MyApplication::setStatus(int availableReplicas, const QString &phase)
 {
-    if (!at({"status", "availableReplicas"}).isDouble() || availableReplicas() != s.availableReplicas
-        || phase() != s.phase || observedGeneration() != s.observedGeneration)
+    const qint64 generation = this->generation();
+    if (at({"status", "availableReplicas"}).isDouble() && this->availableReplicas() == availableReplicas
+        && this->phase() == phase && observedGeneration() == generation)
         return false;
-    const auto c = condition(QStringLiteral("Ready"));
-    return c && c->status == s.ready.status && c->reason == s.ready.reason && c->message == s.ready.message
-        && c->observedGeneration == s.ready.observedGeneration;
-}
-
-void MyApplication::setStatus(const MyApplicationStatus &s, const QDateTime &now)
-{
-    setAt({"status", "availableReplicas"}, s.availableReplicas);
-    setAt({"status", "phase"}, s.phase);
-    setAt({"status", "observedGeneration"}, s.observedGeneration);
-    QJsonArray conditions = at({"status", "conditions"}).toArray();
-    opbench::setCondition(conditions, s.ready, now);
-    setAt({"status", "conditions"}, conditions);
+    setAt({"status", "availableReplicas"}, availableReplicas);
+    setAt({"status", "phase"}, phase);
+    setAt({"status", "observedGeneration"}, generation);
+    return true;
 }
 
 } // namespace opbench::myapp

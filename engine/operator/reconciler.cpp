@@ -1,30 +1,38 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/operator/reconciler.h"
 
-#include "engine/api/deployment.h"
 #include "engine/controller/clientutil.h"
-#include "engine/manager/eventrecorder.h"
+
+#include <algorithm>
 
 namespace opbench::myapp {
 
-namespace {
-
-ReconcileOutcome conflictOr(const Status &error)
+// [readme-reconciler] README.md quotes the lines between these markers (tst_readme_snippet)
+QCoro::Task<ReconcileOutcome> MyApplicationReconciler::reconcile(Request req)
 {
-    if (isConflict(error) || isAlreadyExists(error)) {
-        Result r;
-        r.requeue = true; // a stale cache read: retry with backoff, no error log
-        return r;
-    }
-    return error;
+    Expected<MyApplication> app = co_await client().get<MyApplication>(req);
+    if (!app)
+        co_return ignoreNotFound(app.error());
+    if (app->isBeingDeleted()) // its Deployment is garbage collected (owner reference)
+        co_return Result{};
+    // No Deployment cached: a live read checks that the cached app is not stale.
+    if (auto stale = co_await staleApp(req, *app))
+        co_return *stale;
+
+    auto deployment = co_await client().createOrUpdate(
+        req.ctx, Deployment(req.namespaceName, req.name), [&](Deployment &d) { return desiredDeployment(*app, d); });
+    if (!deployment)
+        co_return requeueOnConflict(deployment.error());
+    recordEvent(*app, deployment->result);
+
+    const Condition ready = readyCondition(*app, deployment->object);
+    const bool readyChanged = app->setStatusCondition(ready, client().clock());
+    if (!app->setStatus(deployment->object.availableReplicas(), phaseOf(ready)) && !readyChanged)
+        co_return Result{}; // the status already says so: no write
+    Expected<void> written = co_await client().updateStatus(req.ctx, *app);
+    co_return written ? ReconcileOutcome(Result{}) : requeueOnConflict(written.error());
 }
-
-} // namespace
-
-MyApplicationReconciler::MyApplicationReconciler(Client *client, EventRecorder *recorder)
-    : m_client(client)
-    , m_recorder(recorder)
-{ }
+// [readme-reconciler]
 
 Labels MyApplicationReconciler::labelsFor(const QString &appName)
 {
@@ -33,12 +41,8 @@ Labels MyApplicationReconciler::labelsFor(const QString &appName)
         {QStringLiteral("app.kubernetes.io/managed-by"), QStringLiteral("opbench")}};
 }
 
-bool MyApplicationReconciler::deploymentInSync(const Object &appObj, const Object &deployment)
+bool MyApplicationReconciler::deploymentInSync(const MyApplication &app, const Deployment &d)
 {
-    if (deployment.isNull())
-        return false;
-    const MyApplication app(appObj);
-    const Deployment d(deployment);
     const Labels ours = labelsFor(app.name());
     const Labels labels = d.labels();
     const Labels templ = d.templateLabels();
@@ -50,17 +54,16 @@ bool MyApplicationReconciler::deploymentInSync(const Object &appObj, const Objec
     bool imageOk = false;
     for (const ContainerImage &c : d.containers())
         imageOk = imageOk || (c.name == QLatin1String("app") && c.image == app.image());
-    const OwnerReference want{appObj.apiVersion(), appObj.kind(), appObj.name(), appObj.uid(), true, true};
-    const auto ref = deployment.controllerReference();
-    return imageOk && ref && *ref == want;
+    const OwnerReference want{app.kindInfo().apiVersion(), app.kindInfo().gvk.kind, app.name(), app.uid(), true, true};
+    const QList<OwnerReference> refs = d.ownerReferences();
+    const auto ref = std::find_if(refs.begin(), refs.end(), [](const OwnerReference &r) { return r.controller; });
+    return imageOk && ref != refs.end() && *ref == want;
 }
 
-Expected<Object> MyApplicationReconciler::mutateDeployment(const Object &appObj, const Object &deployment)
+Expected<void> MyApplicationReconciler::desiredDeployment(const MyApplication &app, Deployment &d)
 {
-    if (deploymentInSync(appObj, deployment))
-        return deployment; // the common case: nothing to re-encode
-    const MyApplication app(appObj);
-    Deployment d(deployment);
+    if (deploymentInSync(app, d))
+        return {}; // the common case: nothing to edit
     const Labels ours = labelsFor(app.name());
     for (auto it = ours.begin(); it != ours.end(); ++it)
         d.meta().setLabel(it.key(), it.value());
@@ -73,121 +76,64 @@ Expected<Object> MyApplicationReconciler::mutateDeployment(const Object &appObj,
         templ.insert(it.key(), it.value());
     d.setTemplateLabels(templ);
     d.setContainer(QStringLiteral("app"), app.image());
-    return setControllerReference(appObj, d.toObject());
+    return setControllerReference(app, d);
 }
 
-MyApplicationStatus MyApplicationReconciler::desiredStatus(const MyApplication &app, const Object &deployment)
+Condition MyApplicationReconciler::readyCondition(const MyApplication &app, const Deployment &d)
 {
-    MyApplicationStatus s;
-    s.observedGeneration = app.generation();
-    s.ready.type = QStringLiteral("Ready");
-    s.ready.observedGeneration = app.generation();
-    const Deployment d(deployment);
-    s.availableReplicas = deployment.isNull() ? 0 : d.availableReplicas();
-    const auto progressing = deployment.isNull() ? std::nullopt : d.condition(QStringLiteral("Progressing"));
+    Condition ready;
+    ready.type = QStringLiteral("Ready");
+    ready.observedGeneration = app.generation();
+    const auto progressing = d.condition(QStringLiteral("Progressing"));
+    const QString available = QStringLiteral("%1/%2 replicas available").arg(d.availableReplicas()).arg(app.replicas());
     if (progressing && progressing->status == QLatin1String("False")
         && progressing->reason == QLatin1String("ProgressDeadlineExceeded")) {
-        s.phase = Phase::Failed;
-        s.ready.status = QStringLiteral("False");
-        s.ready.reason = QStringLiteral("ProgressDeadlineExceeded");
-        s.ready.message = progressing->message.isEmpty() ? QStringLiteral("The rollout exceeded its progress deadline")
-                                                         : progressing->message;
-    } else if (!deployment.isNull() && s.availableReplicas == app.replicas()) {
-        s.phase = Phase::Running;
-        s.ready.status = QStringLiteral("True");
-        s.ready.reason = QStringLiteral("Available");
-        s.ready.message = QStringLiteral("%1/%2 replicas available").arg(s.availableReplicas).arg(app.replicas());
+        ready.status = QStringLiteral("False");
+        ready.reason = QStringLiteral("ProgressDeadlineExceeded");
+        ready.message = progressing->message.isEmpty() ? QStringLiteral("The rollout exceeded its progress deadline")
+                                                       : progressing->message;
+    } else if (d.availableReplicas() == app.replicas()) {
+        ready.status = QStringLiteral("True");
+        ready.reason = QStringLiteral("Available");
+        ready.message = available;
     } else {
-        s.phase = Phase::Pending;
-        s.ready.status = QStringLiteral("False");
-        s.ready.reason = QStringLiteral("Progressing");
-        s.ready.message = QStringLiteral("%1/%2 replicas available").arg(s.availableReplicas).arg(app.replicas());
+        ready.status = QStringLiteral("False");
+        ready.reason = QStringLiteral("Progressing");
+        ready.message = available;
     }
-    return s;
+    return ready;
 }
 
-// [readme-reconciler] README.md quotes the lines between these markers (tst_readme_snippet)
-QCoro::Task<ReconcileOutcome> MyApplicationReconciler::reconcile(Request request)
+QString MyApplicationReconciler::phaseOf(const Condition &ready)
 {
-    // Every call goes through the traced Client with locals moved in (g++ 12 mis-destroys
-    // temporaries built inside a co_await argument list).
-    GroupVersionKind appGvk = kMyApplicationGvk;
-    QString ns = request.namespaceName;
-    QString name = request.name;
-    Expected<Object> got = co_await m_client->get(request.ctx, std::move(appGvk), std::move(ns), std::move(name));
-    if (!got)
-        co_return isNotFound(got.error()) ? ReconcileOutcome(Result{}) : ReconcileOutcome(got.error());
-    const Object appObj = got.value();
-    if (appObj.isBeingDeleted())
-        co_return Result{};
-    // [readme-reconciler]
-
-    Expected<bool> live = co_await ownerIsLive(request.ctx, appObj);
-    if (!live)
-        co_return live.error();
-    if (!*live) {
-        Result r;
-        r.requeue = true; // the cache lags: try again once it caught up (with backoff)
-        co_return r;
-    }
-    // [readme-reconciler]
-    Expected<OperationOutcome> applied = co_await ensureDeployment(request.ctx, appObj);
-    if (!applied)
-        co_return conflictOr(applied.error());
-    recordEvent(appObj, applied->result);
-
-    MyApplication app(appObj);
-    const MyApplicationStatus status = desiredStatus(app, applied->object);
-    if (app.statusMatches(status))
-        co_return Result{};
-    app.setStatus(status, m_client->clock()->wallNow());
-    Object withStatus = app.toObject();
-    Expected<Object> written = co_await m_client->updateStatus(request.ctx, std::move(withStatus));
-    if (!written)
-        co_return conflictOr(written.error());
-    co_return Result{};
+    if (ready.isTrue())
+        return Phase::Running;
+    return ready.reason == QLatin1String("ProgressDeadlineExceeded") ? Phase::Failed : Phase::Pending;
 }
-// [readme-reconciler]
 
-QCoro::Task<Expected<bool>> MyApplicationReconciler::ownerIsLive(ReconcileContext ctx, Object appObj)
+QCoro::Task<std::optional<ReconcileOutcome>> MyApplicationReconciler::staleApp(Request req, const MyApplication &app)
 {
-    GroupVersionKind deploymentGvk = kDeploymentGvk;
-    QString ns = appObj.namespaceName();
-    QString name = appObj.name();
-    Expected<Object> cached = co_await m_client->get(ctx, std::move(deploymentGvk), std::move(ns), std::move(name));
+    // Untyped: only whether it exists matters, so the cached object is not decoded into a view.
+    Expected<Object> cached = co_await client().get(req.ctx, gvkOf<Deployment>(), req.namespaceName, req.name);
     if (cached.ok() || !isNotFound(cached.error()))
-        co_return true; // nothing to create (or an error createOrUpdate reports)
-    GroupVersionKind appGvk = kMyApplicationGvk;
-    QString liveNs = appObj.namespaceName();
-    QString liveName = appObj.name();
-    Expected<Object> current
-        = co_await m_client->apiReader().get(ctx, std::move(appGvk), std::move(liveNs), std::move(liveName));
-    if (!current)
-        co_return isNotFound(current.error()) ? Expected<bool>(false) : Expected<bool>(current.error());
-    co_return current->uid() == appObj.uid();
+        co_return std::nullopt; // nothing to create (or an error createOrUpdate reports)
+    Expected<Object> live
+        = co_await client().apiReader().get(req.ctx, gvkOf<MyApplication>(), req.namespaceName, req.name);
+    if (!live && !isNotFound(live.error()))
+        co_return ReconcileOutcome(live.error());
+    if (live && live->uid() == app.uid())
+        co_return std::nullopt;
+    Result r;
+    r.requeue = true; // the cache lags: try again once it caught up (with backoff)
+    co_return ReconcileOutcome(r);
 }
 
-QCoro::Task<Expected<OperationOutcome>> MyApplicationReconciler::ensureDeployment(ReconcileContext ctx, Object appObj)
+void MyApplicationReconciler::recordEvent(const MyApplication &app, OperationResult result) const
 {
-    Deployment bare;
-    bare.meta().setName(appObj.name());
-    bare.meta().setNamespace(appObj.namespaceName());
-    Object obj = bare.toObject();
-    MutateFn mutate = [appObj](const Object &deployment) { return mutateDeployment(appObj, deployment); };
-    Expected<OperationOutcome> r = co_await createOrUpdate(m_client, std::move(ctx), std::move(obj), std::move(mutate));
-    co_return r;
-}
-
-void MyApplicationReconciler::recordEvent(const Object &appObj, OperationResult result) const
-{
-    if (!m_recorder)
-        return;
     if (result == OperationResult::Created)
-        m_recorder->event(appObj, QStringLiteral("Normal"), QStringLiteral("Created"),
-            QStringLiteral("Created Deployment %1").arg(appObj.name()));
+        recorder().normal(app, QStringLiteral("Created"), QStringLiteral("Created Deployment %1").arg(app.name()));
     else if (result == OperationResult::Updated)
-        m_recorder->event(appObj, QStringLiteral("Normal"), QStringLiteral("Updated"),
-            QStringLiteral("Updated Deployment %1").arg(appObj.name()));
+        recorder().normal(app, QStringLiteral("Updated"), QStringLiteral("Updated Deployment %1").arg(app.name()));
 }
 
 } // namespace opbench::myapp

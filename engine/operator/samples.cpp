@@ -22,9 +22,7 @@ QList<Object> sampleApplications()
     };
     QList<Object> out;
     for (const Sample &s : samples) {
-        MyApplication app;
-        app.meta().setName(QString::fromLatin1(s.name));
-        app.meta().setNamespace(QStringLiteral("default"));
+        MyApplication app(QStringLiteral("default"), QString::fromLatin1(s.name));
         app.setImage(QString::fromLatin1(s.image));
         app.setReplicas(s.replicas);
         out << app.toObject();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/operator/setup.h"
 
+#include "engine/api/deployment.h"
 #include "engine/controller/builder.h"
 #include "engine/controller/predicates.h"
 #include "engine/manager/manager.h"
@@ -12,23 +13,20 @@ namespace opbench::myapp {
 Expected<Controller *> setupWithManager(Manager *manager, SetupOptions options)
 {
     RestMapper &mapper = manager->cache()->mapper();
-    if (!mapper.forKind(kMyApplicationGvk))
-        mapper.add(resourceMapping());
-    auto reconciler = std::make_shared<MyApplicationReconciler>(
-        manager->client(), manager->eventRecorder(QStringLiteral("myapplication-controller")));
-    ControllerOptions co;
-    co.maxConcurrentReconciles = options.maxConcurrentReconciles > 0 ? options.maxConcurrentReconciles
-                                                                     : manager->options().maxConcurrentReconciles;
-    Expected<Controller *> built = ControllerBuilder(manager->cache())
-                                       .named(QStringLiteral("myapplication"))
-                                       .withOptions(std::move(co))
-                                       .forKind(kMyApplicationGvk, {predicates::generationChanged()})
-                                       .owns(kDeploymentGvk)
-                                       .build(reconciler, manager);
-    if (!built)
-        return built.error();
-    manager->add(built.value());
-    return built;
+    if (!mapper.forKind(gvkOf<MyApplication>()))
+        mapper.add(resourceMapping()); // the CRD's names and status subresource, not only the plural
+    ControllerBuilder builder(manager);
+    if (options.maxConcurrentReconciles > 0) {
+        ControllerOptions co;
+        co.maxConcurrentReconciles = options.maxConcurrentReconciles;
+        builder.withOptions(std::move(co));
+    }
+    Expected<void> done = builder.forKind<MyApplication>({predicates::generationChanged()})
+                              .owns<Deployment>()
+                              .complete(std::make_shared<MyApplicationReconciler>());
+    if (!done)
+        return done.error();
+    return manager->controllers().constLast();
 }
 
 } // namespace opbench::myapp

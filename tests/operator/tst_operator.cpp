@@ -244,11 +244,11 @@ private Q_SLOTS:
         Deployment drifted(after);
         drifted.setReplicas(99);
         drifted.setImage(QStringLiteral("app"), QStringLiteral("nginx:0.0"));
-        QVERIFY(!MyApplicationReconciler::deploymentInSync(get(kApps, name), drifted.toObject()));
-        const Expected<Object> repaired
-            = MyApplicationReconciler::mutateDeployment(get(kApps, name), drifted.toObject());
-        QVERIFY(repaired.ok());
-        QCOMPARE(QJsonDocument(repaired->json()).toJson(), QJsonDocument(after.json()).toJson());
+        const MyApplication app(get(kApps, name));
+        QVERIFY(!MyApplicationReconciler::deploymentInSync(app, drifted));
+        QVERIFY(MyApplicationReconciler::desiredDeployment(app, drifted).ok());
+        QVERIFY(MyApplicationReconciler::deploymentInSync(app, drifted));
+        QCOMPARE(QJsonDocument(drifted.json()).toJson(), QJsonDocument(after.json()).toJson());
     }
 
     void shouldPropagateSpecChangeKeepingOthersFields()
