@@ -51,7 +51,7 @@ void MainWindow::connectDebugger()
     const ControllerObserver *controller = m_session->controller();
     connect(controller, &ControllerObserver::currentReconcile, this, [this](const CurrentReconcile &frame) {
         m_currentView->apply(frame);
-        if (!m_currentDock->isVisible())
+        if (!m_currentDock->isVisible() && !frame.reconcileId.isEmpty())
             showDebugger();
     });
     connect(m_currentView, &CurrentReconcileView::stepOverRequested, controller, &ControllerObserver::stepOver);

@@ -34,7 +34,10 @@ void ControllerObserver::observe(Controller *controller)
         m_controller->setProgressObserved(false);
     }
     m_controller = controller;
-    m_frame = {};
+    if (!m_frame.reconcileId.isEmpty()) { // another controller: its frame is not this one's
+        m_frame = {};
+        Q_EMIT currentReconcile(m_frame);
+    }
     if (controller) {
         controller->setProgressObserved(true);
         connect(controller, &Controller::reconcileFinished, this, &ControllerObserver::onFinished);

@@ -174,6 +174,7 @@ private Q_SLOTS:
     void shouldPublishTheSteppedReconcileAsItAdvances()
     {
         // Given a paused controller whose reconcile reads one ConfigMap twice
+        QList<CurrentReconcile> frames; // outlives the fixture, whose observer publishes to the end
         Fixture f;
         InformerCache cache(InformerCacheOptions{});
         Informer *configMaps = *cache.informerFor(test::configMapGvk());
@@ -182,7 +183,6 @@ private Q_SLOTS:
         Client client(&cache, nullptr, &f.clock);
         f.rec->client = &client;
         f.rec->reads = {QStringLiteral("ns/cm"), QStringLiteral("ns/cm")};
-        QList<CurrentReconcile> frames;
         QObject::connect(&f.observer, &ControllerObserver::currentReconcile, &f.parent,
             [&frames](const CurrentReconcile &c) { frames.append(c); });
         QVERIFY(f.start());
@@ -217,10 +217,14 @@ private Q_SLOTS:
         QCOMPARE(frames.last().result, QStringLiteral("success"));
         QVERIFY(!frames.last().halted);
         QVERIFY(f.state.paused);
+        // Observing another controller (here none) clears the frame
+        f.observer.observe(nullptr);
+        QVERIFY(frames.last().reconcileId.isEmpty());
     }
 
     void shouldRunToTheNextReconcileOfAKeyThenContinue()
     {
+        CurrentReconcile frame; // outlives the fixture, whose observer publishes to the end
         Fixture f;
         InformerCache cache(InformerCacheOptions{});
         (*cache.informerFor(test::configMapGvk()))
@@ -228,7 +232,6 @@ private Q_SLOTS:
         Client client(&cache, nullptr, &f.clock);
         f.rec->client = &client;
         f.rec->reads = {QStringLiteral("ns/cm")};
-        CurrentReconcile frame;
         QObject::connect(&f.observer, &ControllerObserver::currentReconcile, &f.parent,
             [&frame](const CurrentReconcile &c) { frame = c; });
         QVERIFY(f.start());
