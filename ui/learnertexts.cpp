@@ -50,6 +50,12 @@ QString learnerText(Panel panel)
             "event handlers turn it into a key, the work queue hands the key to a worker, and the reconciler's writes "
             "go back to the API server. The counts shrink along the way on purpose: many events merge into one "
             "queue item, and one reconcile answers them all. Click a stage to open the panel that shows it.");
+    case Panel::CurrentReconcile:
+        return QCoreApplication::translate(ctx,
+            "The reconcile you are stepping, call by call: why it runs, what it read (and whether from the informer "
+            "cache or the API server, at which resourceVersion), and the call it is halted before. A read from the "
+            "cache can be older than the server: the cache is eventually consistent, and a write with a stale "
+            "resourceVersion comes back 409 Conflict. Step over sends one call, Step out finishes the reconcile.");
     }
     return {};
 }

@@ -7,7 +7,7 @@
 
 namespace opbench::ui {
 
-enum class Panel { Cache, Reconciles, Queue, Object, Children, Leadership, Faults, Pipeline };
+enum class Panel { Cache, Reconciles, Queue, Object, Children, Leadership, Faults, Pipeline, CurrentReconcile };
 
 QString learnerText(Panel panel);
 

@@ -138,6 +138,7 @@ void MainWindow::createDocks()
     tabifyDockWidget(leadership, faults);
     object->raise();
     resizeDocks({cache, reconciles, queue}, {320, 640, 340}, Qt::Horizontal);
+    createDebuggerDock(reconciles);
     resizeDocks({cache, object}, {520, 330}, Qt::Vertical);
 }
 
@@ -166,6 +167,7 @@ void MainWindow::connectSession()
     connectTour();
     connectLeadership();
     connectDefinition();
+    connectDebugger();
 }
 
 void MainWindow::connectPanels()
@@ -417,6 +419,7 @@ void MainWindow::onControlState(const ControlState &state)
     m_control = state;
     m_reconcilesPanel->setAvailable(state.available);
     m_reconcilesPanel->setPaused(state.paused);
+    showDebuggerFor(state);
     const bool halted = !state.pendingCalls.isEmpty();
     for (const char *name : {"run", "pause", "step", "stepInto", "continue", "breakpoints", "breakOnError"}) {
         QAction *a = m_actions.value(QString::fromLatin1(name));

@@ -38,6 +38,8 @@ class LeadershipPanel;
 class TourPanel;
 class PipelineModel;
 class PipelinePanel;
+class CurrentReconcileModel;
+class CurrentReconcileView;
 
 class MainWindow : public QMainWindow
 {
@@ -53,6 +55,8 @@ public:
     LeadershipPanel *leadershipPanel() const { return m_leadershipPanel; }
     ReconcilesPanel *reconcilesPanel() const { return m_reconcilesPanel; }
     PipelinePanel *pipelinePanel() const { return m_pipelinePanel; }
+    /// The debugger's frame (the reconcile being stepped), in the "currentReconcileDock".
+    CurrentReconcileView *currentReconcileView() const { return m_currentView; }
     /// Toolbar/menu actions by objectName ("run", "pause", "step", "stepInto", "continue",
     /// "breakpoints", "handOff", "writeKubeconfig", "about").
     QAction *action(const QString &name) const;
@@ -91,7 +95,13 @@ private:
     void connectPipeline();
     void connectTour();
     void connectLeadership();
-    void connectDefinition(); // mainwindowdefinition.cpp
+    void connectDefinition();                         // mainwindowdefinition.cpp
+    void createDebuggerDock(QDockWidget *reconciles); // mainwindowdebugger.cpp
+    void connectDebugger();
+    void showDebuggerFor(const ControlState &state);
+    void showDebugger();
+    /// The key selected in the Queue panel if it is ready to be handed out, else "".
+    QString selectedQueuedKey() const;
     static workbench::CreateForm hostedCreateForm();
     QJsonObject formReport() const;
     void restoreSettings();
@@ -147,6 +157,11 @@ private:
     QHash<QString, QAction *> m_actions;
     QComboBox *m_controllerPicker = nullptr;
     QString m_formCreated; // the key createFromForm() created
+    CurrentReconcileModel *m_currentModel = nullptr;
+    CurrentReconcileView *m_currentView = nullptr;
+    QDockWidget *m_currentDock = nullptr;
+    bool m_currentAutoShown = false; // shown by a pause or a step, hidden again on Run
+    bool m_wasPaused = false;
 };
 
 } // namespace opbench::ui

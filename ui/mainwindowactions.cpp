@@ -76,10 +76,11 @@ void MainWindow::createControlActions(QToolBar *tb, QMenu *controlMenu)
         &ControllerObserver::resume);
     connect(m_actions.value(QStringLiteral("pause")), &QAction::triggered, m_session->controller(),
         &ControllerObserver::pause);
+    // Step and Step into take the key selected in the Queue panel when it is ready, else the next.
     connect(m_actions.value(QStringLiteral("step")), &QAction::triggered, this,
-        [this] { m_session->post(&ControllerObserver::step, QString()); });
+        [this] { m_session->post(&ControllerObserver::step, selectedQueuedKey()); });
     connect(m_actions.value(QStringLiteral("stepInto")), &QAction::triggered, this,
-        [this] { m_session->post(&ControllerObserver::stepInto, QString()); });
+        [this] { m_session->post(&ControllerObserver::stepInto, selectedQueuedKey()); });
     connect(m_actions.value(QStringLiteral("continue")), &QAction::triggered, m_session->controller(),
         &ControllerObserver::continueRunning);
     connect(m_actions.value(QStringLiteral("breakpoints")), &QAction::triggered, this,

@@ -104,4 +104,26 @@ void YamlHighlighter::highlightValue(const QString &text, qsizetype start)
     }
 }
 
+void YamlDiffHighlighter::highlightBlock(const QString &text)
+{
+    if (text.size() < 2) {
+        YamlHighlighter::highlightBlock(text);
+        return;
+    }
+    // The two-character diff prefix read as indentation, so keys and values colour as in YAML.
+    YamlHighlighter::highlightBlock(QStringLiteral("  ") + text.mid(2));
+    QColor background;
+    if (text.startsWith(u'+'))
+        background = QColor(0xe6, 0xf4, 0xea);
+    else if (text.startsWith(u'-'))
+        background = QColor(0xfd, 0xe7, 0xe9);
+    else
+        return;
+    for (int i = 0; i < int(text.size()); ++i) {
+        QTextCharFormat f = format(i);
+        f.setBackground(background);
+        setFormat(i, 1, f);
+    }
+}
+
 } // namespace opbench::ui

@@ -27,4 +27,16 @@ private:
     void highlightValue(const QString &text, qsizetype start);
 };
 
+/// YamlDiffHighlighter: the same colours for a lineDiff() of YAML ("  same", "- removed",
+/// "+ added"), with added lines on green and removed lines on red.
+class YamlDiffHighlighter : public YamlHighlighter
+{
+    Q_OBJECT
+public:
+    using YamlHighlighter::YamlHighlighter;
+
+protected:
+    void highlightBlock(const QString &text) override;
+};
+
 } // namespace opbench::ui

@@ -102,7 +102,7 @@ QCoro::Task<Expected<Object>> Client::cachedGet(
     ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name, ObjectProjection projection)
 {
     QPointer<Client> self(this);
-    const PendingCall p{{}, {}, 0, QStringLiteral("get"), gvk, objectKey(ns, name), true, {}, {}};
+    const PendingCall p{{}, {}, 0, QStringLiteral("get"), gvk, objectKey(ns, name), true, {}, {}, {}};
     TraceCall call = makeCall(p, m_clock);
     if (std::optional<Status> err = co_await admit(ctx, p, &call))
         co_return Status(*err);
@@ -115,6 +115,8 @@ QCoro::Task<Expected<Object>> Client::cachedGet(
         r = co_await m_cache->get(gvk, ns, name, std::move(cancelled));
     if (r.ok())
         call.resourceVersion = r->resourceVersion();
+    if (r.ok() && ctx.isObserved())
+        call.object = *r;
     if (self)
         finishCall(ctx, call, t0, r.ok() ? nullptr : &r.error());
     co_return r;
@@ -124,7 +126,7 @@ QCoro::Task<Expected<QList<Object>>> Client::cachedList(
     ReconcileContext ctx, GroupVersionKind gvk, CacheListOptions opts, ObjectProjection projection)
 {
     QPointer<Client> self(this);
-    const PendingCall p{{}, {}, 0, QStringLiteral("list"), gvk, opts.namespaceName, true, {}, {}};
+    const PendingCall p{{}, {}, 0, QStringLiteral("list"), gvk, opts.namespaceName, true, {}, {}, {}};
     TraceCall call = makeCall(p, m_clock);
     if (std::optional<Status> err = co_await admit(ctx, p, &call))
         co_return Status(*err);
@@ -200,7 +202,7 @@ QCoro::Task<Expected<DeleteResult>> Client::write(ReconcileContext ctx, Write w)
     const QString ns = mapping.ok() && mapping->namespaced ? w.obj.namespaceName() : QString();
     const QString key = objectKey(ns, w.obj.name());
     const Object before = cached(gvk, key);
-    PendingCall p{{}, {}, 0, w.verb, gvk, key, false, {}, {}};
+    PendingCall p{{}, {}, 0, w.verb, gvk, key, false, {}, {}, {}};
     const bool sendsObject = w.verb != QLatin1String("delete") && !w.patch;
     if (ctx.haltsBeforeCalls()) { // body and diff are only shown while stepping into the call
         if (w.patch)
@@ -209,6 +211,7 @@ QCoro::Task<Expected<DeleteResult>> Client::write(ReconcileContext ctx, Write w)
             p.body = w.obj.json();
         if (!before.isNull() && sendsObject)
             p.diff = jsonDiff(before.json(), p.body);
+        p.replaces = before;
     }
     TraceCall call = makeCall(p, m_clock);
     if (w.patch)
@@ -246,6 +249,11 @@ QCoro::Task<Expected<DeleteResult>> Client::write(ReconcileContext ctx, Write w)
         setError(call, r.error());
         if (!before.isNull() && sendsObject)
             call.diff = jsonDiff(before.json(), w.obj.json());
+    }
+    if (ctx.isObserved()) {
+        call.sent = w.obj;
+        if (r.ok())
+            call.object = r->object;
     }
     ctx.record(call);
     if (m_writeObserver)
@@ -330,7 +338,7 @@ void Client::finishCall(const ReconcileContext &ctx, TraceCall &call, Clock::Tim
 QCoro::Task<Expected<Object>> Client::liveGet(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name)
 {
     QPointer<Client> self(this);
-    const PendingCall p{{}, {}, 0, QStringLiteral("get"), gvk, objectKey(ns, name), false, {}, {}};
+    const PendingCall p{{}, {}, 0, QStringLiteral("get"), gvk, objectKey(ns, name), false, {}, {}, {}};
     TraceCall call = makeCall(p, m_clock);
     Expected<ResourceMapping> mapping = co_await admitLive(ctx, p, &call);
     if (!mapping.ok())
@@ -345,6 +353,8 @@ QCoro::Task<Expected<Object>> Client::liveGet(ReconcileContext ctx, GroupVersion
     Expected<Object> r = co_await std::move(getting);
     if (r.ok())
         call.resourceVersion = r->resourceVersion();
+    if (r.ok() && ctx.isObserved())
+        call.object = *r;
     if (self)
         finishCall(ctx, call, t0, r.ok() ? nullptr : &r.error());
     co_return r;
@@ -354,7 +364,7 @@ QCoro::Task<Expected<QList<Object>>> Client::liveList(
     ReconcileContext ctx, GroupVersionKind gvk, QString ns, ListOptions opts)
 {
     QPointer<Client> self(this);
-    const PendingCall p{{}, {}, 0, QStringLiteral("list"), gvk, ns, false, {}, {}};
+    const PendingCall p{{}, {}, 0, QStringLiteral("list"), gvk, ns, false, {}, {}, {}};
     TraceCall call = makeCall(p, m_clock);
     Expected<ResourceMapping> mapping = co_await admitLive(ctx, p, &call);
     if (!mapping.ok())

@@ -121,6 +121,7 @@ Controller::Controller(ControllerOptions &options, std::shared_ptr<Reconciler> r
 {
     qRegisterMetaType<opbench::ReconcileTrace>();
     qRegisterMetaType<opbench::PendingCall>();
+    m_workerBusy.assign(size_t(m_maxConcurrent), false);
     WorkQueueOptions qo;
     qo.name = m_name;
     qo.clock = m_clock;
@@ -296,6 +297,8 @@ void Controller::pump()
         const std::optional<QueueKey> next = m_queue->peek();
         if (!next)
             break;
+        if (m_runTo && reachRunTo(*next))
+            break;
         if (m_breakpoints.contains(*next) && m_passBreakpoint != next) {
             hitKeyBreakpoint(*next);
             break;
@@ -323,8 +326,10 @@ void Controller::launch(Item item, bool step, bool stepInto)
     t.retries = item.retries;
     t.cacheResourceVersion = m_forInformer ? m_forInformer->lastSyncResourceVersion() : QString();
     t.startedAt = m_clock->wallNow();
+    t.worker = takeWorkerSlot();
     scope->controller = this;
     scope->haltBeforeCalls = stepInto;
+    scope->observed = step && m_progressObserved;
     const QJsonObject objRef{{QStringLiteral("name"), item.key.name}, {QStringLiteral("namespace"), item.key.ns}};
     scope->logger = m_logger.withValues({{m_forKind.kind.isEmpty() ? QStringLiteral("object") : m_forKind.kind, objRef},
         {QStringLiteral("namespace"), item.key.ns}, {QStringLiteral("name"), item.key.name},
@@ -346,6 +351,8 @@ void Controller::launch(Item item, bool step, bool stepInto)
     ++m_active;
     m_metrics->activeWorkers->add(1);
     Q_EMIT reconcileStarted(t.id, item.key.toString());
+    if (scope->observed)
+        Q_EMIT reconcileProgress(t);
     runReconcile(item.key, item.priority, scope); // detached: finishes through finish()
 }
 

@@ -36,6 +36,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace opbench {
 
@@ -141,6 +142,21 @@ public:
     bool continueToEnd(const QString &reconcileId = {});
     /// Calls currently halted, oldest first.
     [[nodiscard]] QList<PendingCall> pendingCalls() const;
+    /// Continue: lets every reconcile in flight run to its end without further stops, then
+    /// runs normally again (resume()).
+    void continueAll();
+    /// Run to the next reconcile of `key`: finishes the reconciles in flight without stops and
+    /// runs normally until the queue hands out `key`; then pauses and steps into that reconcile
+    /// (halting before its first client call). False when the controller is not running.
+    bool runTo(const QueueKey &key);
+    /// The key runTo() waits for, if any (cleared when it is reached, by pause() and by step()).
+    [[nodiscard]] const std::optional<QueueKey> &runToKey() const { return m_runTo; }
+
+    /// A debugger is attached (the workbench's ControllerObserver): reconciles started by
+    /// step(), stepInto() and runTo() keep the objects their calls read and wrote and publish
+    /// their trace as they advance (reconcileProgress). Off by default: then nothing is copied.
+    void setProgressObserved(bool on) { m_progressObserved = on; }
+    [[nodiscard]] bool progressObserved() const { return m_progressObserved; }
 
     void addBreakpoint(const QueueKey &key);
     void removeBreakpoint(const QueueKey &key);
@@ -151,10 +167,15 @@ public:
 
     /// Internal: a reconcile halted in ReconcileContext::beforeCall().
     void callHalted(const std::shared_ptr<detail::ReconcileScope> &scope);
+    /// Internal: an observed reconcile recorded a call (ReconcileContext::record()).
+    void callRecorded(const detail::ReconcileScope &scope);
 
 Q_SIGNALS:
     void reconcileStarted(const QString &reconcileId, const QString &key);
     void reconcileFinished(const opbench::ReconcileTrace &trace);
+    /// An observed reconcile (see setProgressObserved) as it stands: once when it starts (no
+    /// calls yet), then after every client call it made. reconcileFinished() ends it.
+    void reconcileProgress(const opbench::ReconcileTrace &trace);
     /// After a step()/stepInto() reconcile finished (also reconcileFinished).
     void stepFinished(const opbench::ReconcileTrace &trace);
     void pausedChanged(bool paused);
@@ -194,6 +215,8 @@ private:
     bool stepImpl(std::optional<QueueKey> key, bool into);
     bool release(const QString &reconcileId, bool toEnd);
     void hitKeyBreakpoint(const QueueKey &key);
+    bool reachRunTo(const QueueKey &next);
+    int takeWorkerSlot();
 
     QString m_name;
     GroupVersionKind m_forKind;
@@ -224,6 +247,9 @@ private:
     bool m_breakOnError = false;
     QSet<QueueKey> m_breakpoints;
     std::optional<QueueKey> m_passBreakpoint; // the breakpoint just hit: let it through once
+    std::optional<QueueKey> m_runTo;          // runTo(): step into this key when it comes
+    bool m_progressObserved = false;
+    std::vector<bool> m_workerBusy; // worker slots (ReconcileTrace::worker - 1)
 };
 
 } // namespace opbench

@@ -77,6 +77,8 @@ void Controller::finish(
     t.duration = f.elapsed;
     m_queue->done(key);
     --m_active;
+    if (t.worker > 0 && size_t(t.worker) <= m_workerBusy.size())
+        m_workerBusy[size_t(t.worker - 1)] = false;
     m_metrics->activeWorkers->add(-1);
     m_haltedOrder.removeAll(t.id);
     const bool failed = f.outcome.isError();

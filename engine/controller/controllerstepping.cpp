@@ -6,6 +6,7 @@ namespace opbench {
 
 void Controller::pause()
 {
+    m_runTo.reset();
     if (m_paused)
         return;
     m_paused = true;
@@ -85,6 +86,60 @@ QList<PendingCall> Controller::pendingCalls() const
     }
     return out;
 }
+
+void Controller::continueAll()
+{
+    const QList<QString> ids = m_inflight.keys();
+    for (const QString &id : ids)
+        release(id, true);
+    resume();
+}
+
+bool Controller::runTo(const QueueKey &key)
+{
+    if (!m_running)
+        return false;
+    m_logger.v(1, QStringLiteral("Running to the next reconcile"), {{QStringLiteral("key"), key.toString()}});
+    if (m_passBreakpoint == key)
+        m_passBreakpoint.reset();
+    const QList<QString> ids = m_inflight.keys();
+    for (const QString &id : ids)
+        release(id, true);
+    if (m_paused) {
+        m_paused = false;
+        Q_EMIT pausedChanged(false);
+    }
+    m_runTo = key; // after the resume: pause() clears it
+    pump();
+    return true;
+}
+
+bool Controller::reachRunTo(const QueueKey &next)
+{
+    if (next != *m_runTo)
+        return false;
+    pause(); // clears m_runTo
+    std::optional<Item> item = m_queue->tryGet();
+    if (!item)
+        return true;
+    if (m_passBreakpoint == item->key)
+        m_passBreakpoint.reset();
+    launch(std::move(*item), true, true);
+    return true;
+}
+
+int Controller::takeWorkerSlot()
+{
+    for (size_t i = 0; i < m_workerBusy.size(); ++i) {
+        if (!m_workerBusy[i]) {
+            m_workerBusy[i] = true;
+            return int(i) + 1;
+        }
+    }
+    return 0; // more in flight than slots (cannot happen: pump() and step() check m_active)
+}
+
+void Controller::callRecorded(const detail::ReconcileScope &scope) { Q_EMIT reconcileProgress(scope.trace); }
 
 void Controller::addBreakpoint(const QueueKey &key) { m_breakpoints.insert(key); }
 

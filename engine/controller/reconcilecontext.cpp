@@ -38,8 +38,11 @@ detail::CallGate ReconcileContext::beforeCall(PendingCall call) const
 
 void ReconcileContext::record(TraceCall call) const
 {
-    if (d)
-        d->trace.calls.append(std::move(call));
+    if (!d)
+        return;
+    d->trace.calls.append(std::move(call));
+    if (d->observed && d->controller)
+        d->controller->callRecorded(*d);
 }
 
 } // namespace opbench

@@ -30,7 +30,11 @@ struct ReconcileScope
     QPointer<Controller> controller;
     Logger logger;
     bool haltBeforeCalls = false; ///< step-into: halt before each client call
-    bool cancelled = false;       ///< the reconcile timed out or the controller shut down
+    /// A debugger watches this reconcile (a step with an observer attached): the client keeps
+    /// the objects it read and wrote in the trace, and every recorded call is published
+    /// (Controller::reconcileProgress). False on the hot path: nothing is copied then.
+    bool observed = false;
+    bool cancelled = false; ///< the reconcile timed out or the controller shut down
     QString cancelReason;
     std::coroutine_handle<> halted; ///< the reconcile waiting in beforeCall(), if any
     PendingCall pending;            ///< the call it waits to send
@@ -84,7 +88,11 @@ public:
     /// True while the controller steps into this reconcile (beforeCall() will halt): only then
     /// does the pending call need its body and diff.
     [[nodiscard]] bool haltsBeforeCalls() const { return d && d->haltBeforeCalls && !d->cancelled; }
-    /// Appends a finished call to the trace (no-op for the background context).
+    /// True while a debugger watches this reconcile: only then does a call keep the objects it
+    /// read and wrote (TraceCall::object, sent).
+    [[nodiscard]] bool isObserved() const { return d && d->observed; }
+    /// Appends a finished call to the trace (no-op for the background context); an observed
+    /// reconcile publishes its trace so far (Controller::reconcileProgress).
     void record(TraceCall call) const;
     /// Calls recorded so far.
     [[nodiscard]] QList<TraceCall> calls() const { return d ? d->trace.calls : QList<TraceCall>(); }

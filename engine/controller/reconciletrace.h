@@ -6,6 +6,7 @@
 // to a file as JSON lines (`--trace-file PATH`).
 
 #include "engine/api/gvk.h"
+#include "engine/api/object.h"
 #include "engine/base/clock.h"
 #include "engine/controller/jsondiff.h"
 #include "engine/queue/cause.h"
@@ -33,6 +34,9 @@ struct PendingCall
     bool fromCache = false; ///< reads served by the informer cache
     QJsonObject body;       ///< writes: the object sent (patches: {"patch": …})
     QList<DiffEntry> diff;  ///< writes: cached object → object sent (empty when not cached)
+    /// Writes, while halted: the cached object the write replaces (null when not cached), so a
+    /// debugger can show the request as a diff against it. Not in toJson().
+    Object replaces;
 
     [[nodiscard]] QJsonObject toJson() const;
 };
@@ -55,6 +59,11 @@ struct TraceCall
     QString resourceVersion;
     QByteArray patch;      ///< patches: the patch body
     QList<DiffEntry> diff; ///< writes: object before (cache) → after (server reply, or sent on failure)
+    /// Only while the reconcile is observed (stepped with an observer attached, see
+    /// Controller::setProgressObserved), never written by toJson(): gets, the object as read;
+    /// writes, the server's reply. Implicitly shared, so copying a trace stays cheap.
+    Object object;
+    Object sent; ///< observed writes: the object sent (patches: the object the patch was made from)
 
     [[nodiscard]] bool ok() const { return code >= 200 && code < 300; }
     [[nodiscard]] QJsonObject toJson() const;
@@ -70,6 +79,7 @@ struct ReconcileTrace
     CauseList causes;
     int priority = 0;
     int retries = 0;              ///< the queue's failure count when handed out
+    int worker = 0;               ///< 1-based worker slot that ran it (≤ maxConcurrentReconciles)
     QString cacheResourceVersion; ///< the For informer's lastSyncResourceVersion at start
     QList<TraceCall> calls;
     Result result = Result::Success;

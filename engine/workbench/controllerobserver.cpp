@@ -29,15 +29,22 @@ ControllerObserver::~ControllerObserver() = default;
 
 void ControllerObserver::observe(Controller *controller)
 {
-    if (m_controller)
+    if (m_controller) {
         disconnect(m_controller, nullptr, this, nullptr);
+        m_controller->setProgressObserved(false);
+    }
     m_controller = controller;
+    if (!m_frame.reconcileId.isEmpty()) { // another controller: its frame is not this one's
+        m_frame = {};
+        Q_EMIT currentReconcile(m_frame);
+    }
     if (controller) {
-        connect(
-            controller, &Controller::reconcileFinished, this, [this](const ReconcileTrace &t) { m_pending.append(t); });
+        controller->setProgressObserved(true);
+        connect(controller, &Controller::reconcileFinished, this, &ControllerObserver::onFinished);
+        connect(controller, &Controller::reconcileProgress, this, &ControllerObserver::onProgress);
         connect(controller, &Controller::pausedChanged, this, &ControllerObserver::emitControlState);
-        connect(controller, &Controller::callPending, this, &ControllerObserver::emitControlState);
-        connect(controller, &Controller::callResumed, this, &ControllerObserver::emitControlState);
+        connect(controller, &Controller::callPending, this, &ControllerObserver::onCallPending);
+        connect(controller, &Controller::callResumed, this, &ControllerObserver::onCallResumed);
         connect(controller, &Controller::workersIdle, this, &ControllerObserver::emitControlState);
         connect(controller, &Controller::breakpointHit, this,
             [this](const QString &reason, const QString &key, const QString &) {
@@ -60,6 +67,56 @@ void ControllerObserver::flush()
     m_pending.clear();
 }
 
+void ControllerObserver::onProgress(const ReconcileTrace &t)
+{
+    if (t.id != m_frame.reconcileId) {
+        m_frame = {};
+        m_frame.reconcileId = t.id;
+        m_frame.controller = t.controller;
+        m_frame.key = t.request.toString();
+        m_frame.worker = t.worker;
+        m_frame.cacheResourceVersion = t.cacheResourceVersion;
+        for (const Cause &c : t.causes)
+            m_frame.causes.append(c.describe());
+    }
+    m_frame.calls = t.calls;
+    Q_EMIT currentReconcile(m_frame);
+}
+
+void ControllerObserver::onCallPending(const PendingCall &call)
+{
+    if (call.reconcileId == m_frame.reconcileId) {
+        m_frame.halted = true;
+        m_frame.pending = call;
+        Q_EMIT currentReconcile(m_frame);
+    }
+    emitControlState();
+}
+
+void ControllerObserver::onCallResumed(const QString &reconcileId)
+{
+    if (reconcileId == m_frame.reconcileId && m_frame.halted) {
+        m_frame.halted = false;
+        m_frame.pending = {};
+        Q_EMIT currentReconcile(m_frame);
+    }
+    emitControlState();
+}
+
+void ControllerObserver::onFinished(const ReconcileTrace &t)
+{
+    m_pending.append(t);
+    if (t.id != m_frame.reconcileId)
+        return;
+    m_frame.calls = t.calls;
+    m_frame.halted = false;
+    m_frame.pending = {};
+    m_frame.finished = true;
+    m_frame.result = ReconcileTrace::resultName(t.result);
+    m_frame.error = t.error;
+    Q_EMIT currentReconcile(m_frame);
+}
+
 void ControllerObserver::emitControlState()
 {
     ControlState s;
@@ -73,6 +130,8 @@ void ControllerObserver::emitControlState()
             s.breakpoints.append(k.toString());
         s.breakOnError = m_controller->breakOnError();
         s.lastBreak = m_lastBreak;
+        if (const auto &to = m_controller->runToKey())
+            s.runTo = to->toString();
     }
     Q_EMIT controlState(s);
 }
@@ -131,6 +190,26 @@ void ControllerObserver::continueRunning()
         return;
     }
     resume();
+}
+
+void ControllerObserver::stepOver() { continueCall(); }
+
+void ControllerObserver::stepOut() { continueToEnd(); }
+
+void ControllerObserver::continueAll()
+{
+    m_lastBreak.clear();
+    if (m_controller)
+        m_controller->continueAll();
+    emitControlState();
+}
+
+void ControllerObserver::runToKey(const QString &key)
+{
+    m_lastBreak.clear();
+    if (m_controller && !key.isEmpty())
+        m_controller->runTo(QueueKey::fromString(key));
+    emitControlState();
 }
 
 void ControllerObserver::toggleBreakpoint(const QString &key)

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // ControllerObserver: the Reconciles panel and the Control toolbar's view of one controller.
-// Batches finished reconcile traces (every 100 ms), publishes the stepping state, and carries
-// the stepping intents (pause, step, step into, continue, breakpoints) to the controller.
+// Batches finished reconcile traces (every 100 ms), publishes the stepping state and the
+// reconcile being stepped as it advances (currentReconcile: the debugger's frame), and carries
+// the stepping intents (pause, step, step into, step over a call, step out, continue, run to
+// a key, breakpoints) to the controller.
 //
 // Lives on the engine thread; the controller is not owned (observe(nullptr) before it goes).
 // Every intent is a no-op without a controller and answers with a fresh controlState().
@@ -43,6 +45,16 @@ public Q_SLOTS:
     void continueToEnd();
     /// Continue: finishes a halted reconcile without further stops, else resumes the workers.
     void continueRunning();
+    /// Step over call: lets the halted call go out; the reconcile halts before its next one.
+    void stepOver();
+    /// Step out: the halted reconcile runs to its end without stops; the controller stays paused.
+    void stepOut();
+    /// Continue (the debugger's): every reconcile in flight runs to its end, then the workers
+    /// run normally again.
+    void continueAll();
+    /// Run to the next reconcile of `key` ("ns/name"): runs normally until the queue hands out
+    /// that key, then pauses and steps into it.
+    void runToKey(const QString &key);
     void toggleBreakpoint(const QString &key);
     void setBreakOnError(bool on);
 
@@ -50,14 +62,21 @@ Q_SIGNALS:
     /// Reconciles finished since the previous flush (batched every 100 ms).
     void reconcilesFinished(const QList<opbench::ReconcileTrace> &traces);
     void controlState(const opbench::workbench::ControlState &state);
+    /// The reconcile being stepped, after each change (see CurrentReconcile).
+    void currentReconcile(const opbench::workbench::CurrentReconcile &frame);
 
 private:
     void emitControlState();
     void flush();
+    void onProgress(const ReconcileTrace &trace);
+    void onCallPending(const PendingCall &call);
+    void onCallResumed(const QString &reconcileId);
+    void onFinished(const ReconcileTrace &trace);
 
     QPointer<Controller> m_controller;
     QList<ReconcileTrace> m_pending;
     QString m_lastBreak;
+    CurrentReconcile m_frame;
     QTimer *m_flushTimer; // child
 };
 

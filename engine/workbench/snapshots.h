@@ -6,6 +6,7 @@
 
 #include "engine/api/object.h"
 #include "engine/cache/history.h"
+#include "engine/controller/reconciletrace.h"
 
 #include <QList>
 #include <QMetaType>
@@ -104,6 +105,26 @@ struct ControlState
     QStringList breakpoints;  ///< keys
     bool breakOnError = false;
     QString lastBreak; ///< "key default/web" or "error default/api" when a breakpoint hit
+    QString runTo;     ///< "Run to the next reconcile of" this key is waiting for it
+};
+
+/// The reconcile being stepped, as it stands (the debugger's frame): published when it starts,
+/// after each client call, when it halts before a call and when it ends. Only reconciles the
+/// user stepped (Step, Step into, Run to) are published.
+struct CurrentReconcile
+{
+    QString reconcileId; ///< empty: no reconcile stepped yet
+    QString controller;
+    QString key; ///< "ns/name"
+    int worker = 0;
+    QStringList causes;           ///< described, oldest first
+    QString cacheResourceVersion; ///< the For informer's resourceVersion when it started
+    QList<TraceCall> calls;       ///< the calls made so far, with the objects read and sent
+    bool halted = false;          ///< halted before `pending`
+    PendingCall pending;
+    bool finished = false;
+    QString result; ///< when finished: success, requeue, requeue_after, error, terminal_error
+    QString error;
 };
 
 /// Which cluster the session talks to.
@@ -123,3 +144,4 @@ Q_DECLARE_METATYPE(opbench::workbench::QueueSample)
 Q_DECLARE_METATYPE(opbench::workbench::ObjectVersions)
 Q_DECLARE_METATYPE(opbench::workbench::ClusterInfo)
 Q_DECLARE_METATYPE(opbench::workbench::ControlState)
+Q_DECLARE_METATYPE(opbench::workbench::CurrentReconcile)

@@ -28,6 +28,7 @@ void registerWorkbenchTypes()
     qRegisterMetaType<ObjectVersions>();
     qRegisterMetaType<ClusterInfo>();
     qRegisterMetaType<ControlState>();
+    qRegisterMetaType<CurrentReconcile>();
     qRegisterMetaType<LeadershipState>();
     qRegisterMetaType<HandOffOptions>();
     qRegisterMetaType<QList<ReconcileTrace>>();

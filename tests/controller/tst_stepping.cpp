@@ -161,6 +161,116 @@ private Q_SLOTS:
         QCOMPARE(pending.size(), 2);
     }
 
+    void shouldPublishAnObservedStepAsItAdvances()
+    {
+        // Given a debugger attached and two ConfigMaps the reconcile reads
+        Fixture f;
+        QVERIFY(f.ctrl);
+        InformerCache cache(InformerCacheOptions{});
+        Informer *inf = *cache.informerFor(configMapGvk());
+        inf->replaceAll({configMap(QStringLiteral("ns"), QStringLiteral("one"), QStringLiteral("5")),
+                            configMap(QStringLiteral("ns"), QStringLiteral("two"), QStringLiteral("6"))},
+            QStringLiteral("6"));
+        Client client(&cache, nullptr, &f.clock);
+        f.rec->client = &client;
+        f.rec->reads = {QStringLiteral("ns/one"), QStringLiteral("ns/two")};
+        f.ctrl->setProgressObserved(true);
+        f.ctrl->pause();
+        f.add("a");
+        QSignalSpy progress(f.ctrl, &Controller::reconcileProgress);
+        QSignalSpy pending(f.ctrl, &Controller::callPending);
+        // When the user steps into it: published on start, before any call, on worker 1
+        QVERIFY(f.ctrl->stepInto());
+        QTRY_COMPARE(pending.size(), 1);
+        QCOMPARE(progress.size(), 1);
+        auto trace = progress.at(0).at(0).value<ReconcileTrace>();
+        QCOMPARE(trace.request.toString(), QStringLiteral("ns/a"));
+        QCOMPARE(trace.worker, 1);
+        QVERIFY(trace.calls.isEmpty());
+        // Then after each call, with the object as read
+        QVERIFY(f.ctrl->continueCall());
+        QTRY_COMPARE(pending.size(), 2);
+        QCOMPARE(progress.size(), 2);
+        trace = progress.at(1).at(0).value<ReconcileTrace>();
+        QCOMPARE(trace.calls.size(), 1);
+        QCOMPARE(trace.calls.at(0).object.name(), QStringLiteral("one"));
+        QCOMPARE(trace.calls.at(0).resourceVersion, QStringLiteral("5"));
+        QVERIFY(f.ctrl->continueToEnd());
+        QTRY_COMPARE(progress.size(), 3);
+        QCOMPARE(progress.at(2).at(0).value<ReconcileTrace>().calls.at(1).object.name(), QStringLiteral("two"));
+        // Step out leaves the controller paused
+        QTRY_COMPARE(f.ctrl->activeWorkers(), 0);
+        QVERIFY(f.ctrl->isPaused());
+        // A reconcile nobody watches publishes nothing and keeps no objects
+        f.ctrl->setProgressObserved(false);
+        QSignalSpy finished(f.ctrl, &Controller::reconcileFinished);
+        f.add("b");
+        QVERIFY(f.ctrl->step());
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(progress.size(), 3);
+        QVERIFY(finished.at(0).at(0).value<ReconcileTrace>().calls.at(0).object.isNull());
+    }
+
+    void shouldContinueAllHaltedReconcilesAndRun()
+    {
+        Fixture f;
+        QVERIFY(f.ctrl);
+        InformerCache cache(InformerCacheOptions{});
+        (*cache.informerFor(configMapGvk()))
+            ->replaceAll({configMap(QStringLiteral("ns"), QStringLiteral("one"))}, QStringLiteral("1"));
+        Client client(&cache, nullptr, &f.clock);
+        f.rec->client = &client;
+        f.rec->reads = {QStringLiteral("ns/one"), QStringLiteral("ns/one")};
+        f.ctrl->pause();
+        f.add("a");
+        QVERIFY(f.ctrl->stepInto());
+        QTRY_COMPARE(f.ctrl->pendingCalls().size(), 1);
+        f.add("b");
+        // When the user continues: a ends without halting again, and b runs since not paused
+        f.ctrl->continueAll();
+        QVERIFY(!f.ctrl->isPaused());
+        QTRY_COMPARE(f.rec->finishedKeys, (QStringList{"ns/a", "ns/b"}));
+        QVERIFY(f.ctrl->pendingCalls().isEmpty());
+    }
+
+    void shouldRunToTheNextReconcileOfAKey()
+    {
+        Fixture f;
+        QVERIFY(f.ctrl);
+        InformerCache cache(InformerCacheOptions{});
+        (*cache.informerFor(configMapGvk()))
+            ->replaceAll({configMap(QStringLiteral("ns"), QStringLiteral("one"))}, QStringLiteral("1"));
+        Client client(&cache, nullptr, &f.clock);
+        f.rec->client = &client;
+        f.rec->reads = {QStringLiteral("ns/one")};
+        f.ctrl->setProgressObserved(true);
+        f.ctrl->pause();
+        f.add("a");
+        f.add("b");
+        f.add("c");
+        QSignalSpy progress(f.ctrl, &Controller::reconcileProgress);
+        // When the user runs to the next reconcile of ns/b
+        QVERIFY(f.ctrl->runTo({QStringLiteral("ns"), QStringLiteral("b")}));
+        // Then a runs through, b halts before its first call, paused, and c waits
+        QTRY_COMPARE(f.ctrl->pendingCalls().size(), 1);
+        QVERIFY(f.ctrl->isPaused());
+        QVERIFY(!f.ctrl->runToKey());
+        QCOMPARE(f.rec->finishedKeys, QStringList{QStringLiteral("ns/a")});
+        QCOMPARE(f.rec->requests.last().name, QStringLiteral("b"));
+        QCOMPARE(progress.size(), 1); // only b is watched
+        QCOMPARE(progress.at(0).at(0).value<ReconcileTrace>().request.name, QStringLiteral("b"));
+        QCOMPARE(f.ctrl->queue()->len(), 1);
+        QVERIFY(f.ctrl->continueToEnd());
+        QTRY_COMPARE(f.rec->finishedKeys.size(), 2);
+        QCoreApplication::processEvents();
+        QCOMPARE(f.rec->requests.size(), 2);
+        // A pause cancels a run-to that has not arrived
+        QVERIFY(f.ctrl->runTo({QStringLiteral("ns"), QStringLiteral("zzz")}));
+        QVERIFY(f.ctrl->runToKey());
+        f.ctrl->pause();
+        QVERIFY(!f.ctrl->runToKey());
+    }
+
     void shouldPauseAtKeyBreakpointBeforeTakingIt()
     {
         Fixture f;

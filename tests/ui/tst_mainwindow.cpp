@@ -62,7 +62,8 @@ private Q_SLOTS:
         MainWindow w(SessionOptions{});
         w.show();
         const auto docks = w.findChildren<InfoDock *>();
-        QCOMPARE(docks.size(), 9); // cache, reconciles, queue, object, children, leadership, faults, pipeline, tour
+        // cache, reconciles, queue, object, children, leadership, faults, pipeline, tour, current reconcile
+        QCOMPARE(docks.size(), 10);
         for (InfoDock *dock : docks) {
             QVERIFY2(!dock->explanationLabel()->isVisibleTo(dock), qPrintable(dock->objectName()));
             dock->infoButton()->click();

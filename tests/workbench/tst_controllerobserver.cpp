@@ -171,6 +171,95 @@ private Q_SLOTS:
         QVERIFY(f.state.paused);
     }
 
+    void shouldPublishTheSteppedReconcileAsItAdvances()
+    {
+        // Given a paused controller whose reconcile reads one ConfigMap twice
+        QList<CurrentReconcile> frames; // outlives the fixture, whose observer publishes to the end
+        Fixture f;
+        InformerCache cache(InformerCacheOptions{});
+        Informer *configMaps = *cache.informerFor(test::configMapGvk());
+        configMaps->replaceAll(
+            {test::configMap(QStringLiteral("ns"), QStringLiteral("cm"), QStringLiteral("7"))}, QStringLiteral("7"));
+        Client client(&cache, nullptr, &f.clock);
+        f.rec->client = &client;
+        f.rec->reads = {QStringLiteral("ns/cm"), QStringLiteral("ns/cm")};
+        QObject::connect(&f.observer, &ControllerObserver::currentReconcile, &f.parent,
+            [&frames](const CurrentReconcile &c) { frames.append(c); });
+        QVERIFY(f.start());
+        f.observer.pause();
+        f.add(QStringLiteral("into"));
+        testing::drainEventLoop();
+        QVERIFY(frames.isEmpty()); // nothing stepped yet
+        // When the user steps into it: the frame shows key, worker, causes, halted before a get
+        f.observer.stepInto(QStringLiteral("ns/into"));
+        QTRY_VERIFY_WITH_TIMEOUT(!frames.isEmpty() && frames.last().halted, 10000);
+        CurrentReconcile c = frames.last();
+        QCOMPARE(c.key, QStringLiteral("ns/into"));
+        QCOMPARE(c.worker, 1);
+        QCOMPARE(c.causes.size(), 1);
+        QVERIFY(c.calls.isEmpty());
+        QCOMPARE(c.pending.verb, QStringLiteral("get"));
+        QCOMPARE(c.pending.key, QStringLiteral("ns/cm"));
+        // Step over: one call made (the object as read, from the cache at rv 7), halted again
+        const qsizetype seen = frames.size();
+        f.observer.stepOver();
+        QTRY_VERIFY_WITH_TIMEOUT(frames.size() > seen && frames.last().halted, 10000);
+        c = frames.last();
+        QCOMPARE(c.calls.size(), 1);
+        QVERIFY(c.calls.first().fromCache);
+        QCOMPARE(c.calls.first().resourceVersion, QStringLiteral("7"));
+        QCOMPARE(c.calls.first().object.name(), QStringLiteral("cm"));
+        QCOMPARE(c.pending.index, 1);
+        // Step out: finished, both calls, still paused
+        f.observer.stepOut();
+        QTRY_VERIFY_WITH_TIMEOUT(frames.last().finished, 10000);
+        QCOMPARE(frames.last().calls.size(), 2);
+        QCOMPARE(frames.last().result, QStringLiteral("success"));
+        QVERIFY(!frames.last().halted);
+        QVERIFY(f.state.paused);
+        // Observing another controller (here none) clears the frame
+        f.observer.observe(nullptr);
+        QVERIFY(frames.last().reconcileId.isEmpty());
+    }
+
+    void shouldRunToTheNextReconcileOfAKeyThenContinue()
+    {
+        CurrentReconcile frame; // outlives the fixture, whose observer publishes to the end
+        Fixture f;
+        InformerCache cache(InformerCacheOptions{});
+        (*cache.informerFor(test::configMapGvk()))
+            ->replaceAll({test::configMap(QStringLiteral("ns"), QStringLiteral("cm"))}, QStringLiteral("1"));
+        Client client(&cache, nullptr, &f.clock);
+        f.rec->client = &client;
+        f.rec->reads = {QStringLiteral("ns/cm")};
+        QObject::connect(&f.observer, &ControllerObserver::currentReconcile, &f.parent,
+            [&frame](const CurrentReconcile &c) { frame = c; });
+        QVERIFY(f.start());
+        f.observer.pause();
+        f.add(QStringLiteral("x"));
+        testing::drainEventLoop();
+        // Run to y, not queued yet: x runs through, and the controller runs waiting for y
+        f.observer.runToKey(QStringLiteral("ns/y"));
+        QTRY_COMPARE_WITH_TIMEOUT(f.rec->finishedKeys, QStringList{QStringLiteral("ns/x")}, 10000);
+        QCOMPARE(f.state.runTo, QStringLiteral("ns/y"));
+        QVERIFY(!f.state.paused);
+        QVERIFY(frame.reconcileId.isEmpty()); // x was not stepped
+        // When y comes, it halts before its first call and the controller pauses
+        f.add(QStringLiteral("y"));
+        QTRY_VERIFY_WITH_TIMEOUT(frame.halted, 10000);
+        QCOMPARE(frame.key, QStringLiteral("ns/y"));
+        QVERIFY(f.state.paused);
+        QVERIFY(f.state.runTo.isEmpty());
+        f.add(QStringLiteral("z"));
+        testing::drainEventLoop();
+        QCOMPARE(f.rec->finishedKeys, QStringList{QStringLiteral("ns/x")});
+        // Continue: y finishes without halting again and z runs
+        f.observer.continueAll();
+        QVERIFY(!f.state.paused);
+        QTRY_COMPARE_WITH_TIMEOUT(f.rec->finishedKeys, (QStringList{"ns/x", "ns/y", "ns/z"}), 10000);
+        QVERIFY(frame.finished);
+    }
+
     void shouldPauseOnABreakpointKeyAndOnErrors()
     {
         Fixture f;

@@ -14,6 +14,7 @@ using workbench::CacheEntry;
 using workbench::CachePast;
 using workbench::ClusterInfo;
 using workbench::ControlState;
+using workbench::CurrentReconcile;
 using workbench::InformerState;
 using workbench::LeadershipState;
 using workbench::ObjectVersions;
