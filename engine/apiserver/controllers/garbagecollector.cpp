@@ -217,7 +217,7 @@ bool GarbageCollector::removeFinalizer(const QString &uid, const QString &finali
     const std::optional<ObjectRef> ref = m_store->findByUid(uid);
     if (!ref)
         return true;
-    QJsonObject json = m_store->find(*ref).json();
+    QJsonObject json = m_store->jsonOf(m_store->find(*ref));
     QJsonObject meta = json.value(QLatin1String("metadata")).toObject();
     QJsonArray finalizers;
     for (const QJsonValue &f : meta.value(QLatin1String("finalizers")).toArray()) {
@@ -245,7 +245,7 @@ bool GarbageCollector::stripOwner(const QString &dependentUid, const QSet<QStrin
     const std::optional<ObjectRef> ref = m_store->findByUid(dependentUid);
     if (!ref)
         return true;
-    QJsonObject json = m_store->find(*ref).json();
+    QJsonObject json = m_store->jsonOf(m_store->find(*ref));
     QJsonObject meta = json.value(QLatin1String("metadata")).toObject();
     QJsonArray kept;
     int removed = 0;

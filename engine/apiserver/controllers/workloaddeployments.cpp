@@ -33,9 +33,9 @@ RsPlan planFor(const Object &rs, const QJsonObject &json)
 
 int revisionOf(const Object &rs) { return rs.annotations().value(QLatin1String(sim::kRevisionAnnotation)).toInt(); }
 
-QJsonObject replicaSetFor(const Object &d, const QString &hash, int replicas, int revision, int maxReplicas)
+QJsonObject replicaSetFor(
+    const Object &d, const QJsonObject &spec, const QString &hash, int replicas, int revision, int maxReplicas)
 {
-    const QJsonObject spec = sub(d.json(), "spec");
     QJsonObject tmpl = spec.value(QLatin1String("template")).toObject();
     QJsonObject tmeta = sub(tmpl, "metadata");
     QJsonObject labels = sub(tmeta, "labels");
@@ -123,7 +123,7 @@ int collectReplicaSets(
         const Object rs = ref.gvr.resource == QLatin1String("replicasets") ? store->find(ref) : Object();
         if (rs.isNull() || rs.isBeingDeleted() || !rs.controllerReference() || rs.controllerReference()->uid != d.uid())
             continue;
-        const QJsonObject json = rs.json();
+        const QJsonObject json = store->jsonOf(rs);
         if (fresh.rs.isNull() && sim::templateWithoutHash(sub(sub(json, "spec"), "template")) == bareTemplate) {
             fresh = planFor(rs, json);
         } else {
@@ -177,7 +177,7 @@ bool WorkloadSimulator::syncDeploymentQuietly(const QString &key)
     const Object d = m_store->find({kDeployments, ns, name});
     if (d.isNull() || d.isBeingDeleted())
         return false;
-    const QJsonObject spec = sub(d.json(), "spec");
+    const QJsonObject spec = sub(m_store->jsonOf(d), "spec");
     const int desired = sim::desiredReplicas(spec);
     const sim::RolloutLimits limits = sim::rolloutLimits(spec, desired);
     const QJsonObject tmpl = spec.value(QLatin1String("template")).toObject();
@@ -206,7 +206,7 @@ bool WorkloadSimulator::syncDeploymentQuietly(const QString &key)
     bool createdNow = false;
     if (fresh.rs.isNull()) {
         const auto created
-            = m_store->create(kReplicaSets, ns, replicaSetFor(d, hash, fresh.replicas, revision, maxReplicas));
+            = m_store->create(kReplicaSets, ns, replicaSetFor(d, spec, hash, fresh.replicas, revision, maxReplicas));
         if (!created) {
             qCWarning(lcSim) << "cannot create the replicaset of deployment" << key << ":" << created.error().message();
             return false;
@@ -257,7 +257,7 @@ void WorkloadSimulator::syncPaused(
 bool WorkloadSimulator::scaleReplicaSet(
     const Object &rs, int replicas, int desired, int maxReplicas, std::optional<int> revision)
 {
-    QJsonObject json = m_store->find({kReplicaSets, rs.namespaceName(), rs.name()}).json();
+    QJsonObject json = m_store->jsonOf(m_store->find({kReplicaSets, rs.namespaceName(), rs.name()}));
     if (json.isEmpty())
         return false;
     const QJsonObject before = json;
@@ -289,7 +289,7 @@ void WorkloadSimulator::writeDeploymentRevision(const Object &d, int revision)
     const QString value = QString::number(revision);
     if (d.annotations().value(QLatin1String(sim::kRevisionAnnotation)) == value)
         return;
-    QJsonObject json = m_store->find({kDeployments, d.namespaceName(), d.name()}).json();
+    QJsonObject json = m_store->jsonOf(m_store->find({kDeployments, d.namespaceName(), d.name()}));
     QJsonObject meta = sub(json, "metadata");
     QJsonObject annotations = sub(meta, "annotations");
     annotations.insert(QLatin1String(sim::kRevisionAnnotation), value);
@@ -306,7 +306,7 @@ bool WorkloadSimulator::writeDeploymentStatus(
     const Object d = m_store->find({kDeployments, key.left(slash), key.mid(slash + 1)});
     if (d.isNull())
         return true;
-    QJsonObject json = d.json();
+    QJsonObject json = m_store->jsonOf(d);
     const QJsonObject spec = sub(json, "spec");
     sim::DeploymentObservation obs;
     obs.generation = d.generation();
@@ -321,7 +321,7 @@ bool WorkloadSimulator::writeDeploymentStatus(
         const Object rs = ref.gvr.resource == QLatin1String("replicasets") ? m_store->find(ref) : Object();
         if (rs.isNull() || !rs.controllerReference() || rs.controllerReference()->uid != d.uid())
             continue;
-        const QJsonObject rsJson = rs.json();
+        const QJsonObject rsJson = m_store->jsonOf(rs);
         const QJsonObject status = sub(rsJson, "status");
         obs.replicas += status.value(QLatin1String("replicas")).toInt();
         obs.specReplicas += sim::desiredReplicas(sub(rsJson, "spec"));

@@ -47,10 +47,10 @@ bool deleteBefore(const WorkloadSimulator::PodInfo &a, const WorkloadSimulator::
     return a.pod.name() > b.pod.name();
 }
 
-WorkloadSimulator::PodInfo podInfo(const Object &pod)
+WorkloadSimulator::PodInfo podInfo(const Store *store, const Object &pod)
 {
     WorkloadSimulator::PodInfo info{pod, false, {}};
-    info.ready = sim::podReady(pod.json(), &info.readySince);
+    info.ready = sim::podReady(store->jsonOf(pod), &info.readySince);
     return info;
 }
 
@@ -218,7 +218,7 @@ void WorkloadSimulator::syncReplicaSetQuietly(const QString &key)
     const Object rs = m_store->find({kReplicaSets, ns, name});
     if (rs.isNull() || rs.isBeingDeleted())
         return;
-    const QJsonObject json = rs.json();
+    const QJsonObject json = m_store->jsonOf(rs);
     const int desired = sim::desiredReplicas(json.value(QLatin1String("spec")).toObject());
     QList<PodInfo> pods = activePods(rs);
     if (pods.size() < desired)
@@ -236,7 +236,7 @@ QList<WorkloadSimulator::PodInfo> WorkloadSimulator::activePods(const Object &rs
             continue;
         const Object p = m_store->find(ref);
         if (!p.isNull() && !p.isBeingDeleted() && controlledBy(p, rs.uid()))
-            pods.append(podInfo(p));
+            pods.append(podInfo(m_store, p));
     }
     return pods;
 }
@@ -252,7 +252,7 @@ void WorkloadSimulator::createPods(const Object &rs, const QJsonObject &rsJson, 
                 m_newPods.remove(created->key());
                 m_events.podCreated(rs, created->name());
                 const Object admitted = admit(*created, tmpl.value(QLatin1String("spec")).toObject());
-                pods.append(admitted.isNull() ? PodInfo{*created, false, {}} : podInfo(admitted));
+                pods.append(admitted.isNull() ? PodInfo{*created, false, {}} : podInfo(m_store, admitted));
                 break;
             }
             if (!isAlreadyExists(created.error())) { // a name collision is retried with a new suffix
@@ -323,7 +323,7 @@ Object WorkloadSimulator::kubeletAdmit(const QString &key)
     if (pod.isNull() || pod.isBeingDeleted() || m_admitted.contains(pod.uid()))
         return {};
     m_admitted.insert(pod.uid());
-    const QJsonObject json = pod.json();
+    const QJsonObject json = m_store->jsonOf(pod);
     const QString phase = json.value(QLatin1String("status")).toObject().value(QLatin1String("phase")).toString();
     if (!phase.isEmpty() && phase != QLatin1String("Pending"))
         return {}; // already running (e.g. restored from a state file)
@@ -362,7 +362,7 @@ void WorkloadSimulator::kubeletWake()
         const Object pod = m_store->find({kPods, due.ns, due.name});
         if (pod.isNull() || pod.uid() != due.uid || pod.isBeingDeleted())
             continue;
-        QJsonObject json = pod.json();
+        QJsonObject json = m_store->jsonOf(pod);
         const QJsonObject spec = json.value(QLatin1String("spec")).toObject();
         const QString started
             = json.value(QLatin1String("status")).toObject().value(QLatin1String("startTime")).toString();

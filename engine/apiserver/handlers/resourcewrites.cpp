@@ -220,7 +220,7 @@ void ResourceHandler::patch(const Request &r, const RequestInfo &info, const Res
         return resp.sendStatus(current.error());
     std::optional<QJsonObject> live;
     if (current)
-        live = toServed(type, current->json());
+        live = toServed(type, m_store->jsonOf(*current));
     Expected<QJsonObject> patched = QJsonObject();
     if (kind == PatchKind::Apply) {
         auto docs = yamlToJson(r.body);

@@ -174,6 +174,19 @@ Object Store::find(const ObjectRef &ref) const
     return m_objects.value(ref.gvr).value(objectKey(ref.namespaceName, ref.name));
 }
 
+QJsonObject Store::jsonOf(const Object &o) const
+{
+    if (o.isNull())
+        return {};
+    for (const Decoded &d : m_decoded) {
+        if (d.object == o) // a pointer comparison, or the packed bytes (canonical)
+            return d.json;
+    }
+    Decoded &slot = m_decoded[m_nextDecoded++ % m_decoded.size()];
+    slot = {o, o.json()};
+    return slot.json;
+}
+
 std::optional<ObjectRef> Store::findByUid(const QString &uid) const
 {
     auto it = m_byUid.constFind(uid);

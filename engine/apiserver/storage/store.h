@@ -27,6 +27,7 @@
 #include <QMap>
 #include <QObject>
 
+#include <array>
 #include <deque>
 #include <functional>
 #include <optional>
@@ -136,6 +137,10 @@ public:
     Expected<ListResult> list(const GroupVersionResource &gvr, const ListOptions &options = {}) const;
     /// Direct lookups for controllers (GC, simulator). Null Object when absent.
     Object find(const ObjectRef &ref) const;
+    /// o.json(), remembered for the last few objects asked for: a write decodes the stored
+    /// object its caller (the workload simulator, a handler) has just decoded, and Object::json()
+    /// parses the whole document on each call. Objects are immutable, so the result is the same.
+    QJsonObject jsonOf(const Object &o) const;
     std::optional<ObjectRef> findByUid(const QString &uid) const;
     /// Objects whose ownerReferences name `ownerUid`.
     QList<ObjectRef> dependentsOf(const QString &ownerUid) const;
@@ -229,6 +234,13 @@ private:
     QList<AdmissionHook> m_hooks;
     std::deque<StoreEvent> m_pending;
     bool m_emitting = false;
+    struct Decoded
+    {
+        Object object;
+        QJsonObject json;
+    };
+    mutable std::array<Decoded, 16> m_decoded; // jsonOf(): the last few decoded, round robin
+    mutable size_t m_nextDecoded = 0;
 };
 
 } // namespace opbench::apiserver

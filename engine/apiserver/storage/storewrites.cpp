@@ -232,7 +232,7 @@ Expected<Object> Store::update(const GroupVersionResource &gvr, const QString &n
                 .arg(uid, old->uid()));
     }
     setMeta(object, meta);
-    const QJsonObject oldJson = old->json(); // decoded once for every check below
+    const QJsonObject oldJson = jsonOf(*old); // decoded once for every check below
     if (type->statusSubresource)
         keepField(object, oldJson, "status");
     return finishUpdate(*type, *old, oldJson, object, options, QString());
@@ -254,7 +254,7 @@ Expected<Object> Store::updateStatus(const GroupVersionResource &gvr, const QStr
     if (!bodyName.isEmpty() && bodyName != name)
         return Status::badRequest(
             QStringLiteral("the name of the object (%1) does not match the name on the URL (%2)").arg(bodyName, name));
-    const QJsonObject oldJson = old->json();
+    const QJsonObject oldJson = jsonOf(*old);
     QJsonObject next = oldJson; // shares the unchanged parts with oldJson: cheap comparisons
     QJsonObject meta = metaOf(next);
     keepField(meta, metaOf(object), "resourceVersion");
@@ -345,7 +345,7 @@ Expected<DeleteResult> Store::remove(
     }
     if (old->isBeingDeleted())
         return DeleteResult{*old, false}; // already terminating: nothing changes
-    QJsonObject object = old->json();
+    QJsonObject object = jsonOf(*old);
     QJsonObject meta = metaOf(object);
     QJsonArray finalizers = meta.value(QLatin1String("finalizers")).toArray();
     const QString extra = policy == QLatin1String("Foreground") ? QStringLiteral("foregroundDeletion")
@@ -366,7 +366,7 @@ Expected<DeleteResult> Store::remove(
         return markTerminating(*type, *old, object, grace, options.dryRun);
     if (options.dryRun)
         return DeleteResult{*old, true};
-    return DeleteResult{commit(EventType::Deleted, *type, old->json(), *old), true};
+    return DeleteResult{commit(EventType::Deleted, *type, jsonOf(*old), *old), true};
 }
 
 Expected<DeleteResult> Store::markTerminating(
