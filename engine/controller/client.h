@@ -31,6 +31,7 @@
 
 #include "engine/api/expected.h"
 #include "engine/api/kind.h"
+#include "engine/api/objectview.h"
 #include "engine/cache/informercache.h"
 #include "engine/client/restclient.h"
 #include "engine/controller/clientoptions.h"
@@ -102,7 +103,14 @@ template<Kind T> QCoro::Task<Expected<TypedOutcome<T>>> typedOutcome(QCoro::Task
 template<Kind T, class F> Expected<Object> mutateTyped(F &mutate, const Object &current)
 {
     T view(current);
-    const QJsonObject before = view.toObject().json();
+    // A view over the JSON document (ObjectView) compares its documents: no encode/decode round
+    // trip when the mutate function changed nothing, the common case of a reconcile in sync.
+    constexpr bool overJson = std::is_base_of_v<ObjectView, T>;
+    QJsonObject before;
+    if constexpr (overJson)
+        before = view.json();
+    else
+        before = view.toObject().json();
     using R = std::invoke_result_t<F &, T &>;
     if constexpr (std::is_void_v<R>) {
         mutate(view);
@@ -111,10 +119,16 @@ template<Kind T, class F> Expected<Object> mutateTyped(F &mutate, const Object &
         if (!ok)
             return ok.error();
     }
-    Object after = view.toObject();
-    if (after.json() == before)
-        return current;
-    return after;
+    if constexpr (overJson) {
+        if (view.json() == before)
+            return current;
+        return Object::fromJson(view.json());
+    } else {
+        Object after = view.toObject();
+        if (after.json() == before)
+            return current;
+        return after;
+    }
 }
 
 } // namespace detail
