@@ -32,7 +32,8 @@ QJsonObject reference(const Object &o, const QString &fieldPath)
 QList<QJsonObject> containersOf(const QJsonObject &podSpec)
 {
     QList<QJsonObject> out;
-    for (const QJsonValue &c : podSpec.value(QLatin1String("containers")).toArray())
+    const QJsonArray containers = podSpec.value(QLatin1String("containers")).toArray();
+    for (const auto &c : containers)
         out.append(c.toObject());
     return out;
 }
