@@ -2,16 +2,20 @@
 // opbench-bench apiserver [--kubeconfig KC] [--writes N] [--clients K] [--concurrency C]
 //                         [--list-count N] [--watchers N] [--events M] [--event-interval-ms MS]
 //                         [--raw-connections N] [--plain-http] [--skip-list] [--skip-watch]
+//                         [--list-namespace NS]
 // The API server's performance goals (issue 3): creates per second from one client process,
 // the time to serve a list of 10,000 Deployments, and watch fan-out. Without --kubeconfig an
 // embedded server runs on its own thread of this process (HTTPS unless --plain-http).
 // Prints one JSON line: writes_per_second, list_10k_deployments_ms (median of 5, min too),
 // watch_watchers, watch_delivered, watch_expected, watch_p50_ms, watch_p99_ms, ...
 // --raw-connections N adds raw_writes_per_second: the same creates over N raw keep-alive sockets
-// (no client library), i.e. what the server sustains. --clients K uses K RestClients (K QNAMs).
+// (no client library), i.e. what the server sustains. --list-namespace NS times the list of an
+// existing namespace holding --list-count objects (e.g. after `opbench-bench populate`), no fill. --clients K uses K
+// RestClients (K QNAMs).
 #include "bench/apiserverrawwriter.h"
 #include "bench/apiserverwatchfanout.h"
 #include "bench/bench.h"
+#include "bench/rawget.h"
 #include "bench/sampledeployment.h"
 #include "bench/serverthread.h"
 
@@ -23,13 +27,10 @@
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QTextStream>
 
-#include <qcoro/qcoronetworkreply.h>
 #include <qcoro/qcorotask.h>
 #include <qcoro/qcorotimer.h>
 
@@ -55,6 +56,7 @@ struct Settings
     bool list = true;
     bool watch = true;
     QString runId;
+    QString listNamespace; // time the list of this existing namespace instead of filling one
 };
 
 QJsonObject configMap(const QString &name, const QJsonObject &data)
@@ -142,30 +144,30 @@ QCoro::Task<Raw> rawAccess(RestConfig config)
     co_return raw;
 }
 
-/// GETs the whole Deployment list 5 times (plain QNAM, no decoding); returns [min, median] ms.
+/// GETs the whole Deployment list 5 times over one raw keep-alive socket (bench/rawget.h: no
+/// client library, the body collected into a buffer reused by every GET); returns [min, median]
+/// ms from the request's write to its last byte. The items are counted after the clock stops.
 QCoro::Task<QList<double>> timeLists(Raw raw, QString ns, int expected, QString *problem)
 {
-    QNetworkAccessManager nam;
+    bench::RawGet client(raw.server, raw.authorization, raw.ssl);
+    const QString path = QStringLiteral("/apis/apps/v1/namespaces/%1/deployments").arg(ns);
     QList<double> ms;
     for (int i = 0; i < 5; ++i) {
-        QNetworkRequest req(
-            QUrl(raw.server.toString() + QStringLiteral("/apis/apps/v1/namespaces/%1/deployments").arg(ns)));
-        req.setSslConfiguration(raw.ssl);
-        req.setRawHeader("Accept", "application/json");
-        if (!raw.authorization.isEmpty())
-            req.setRawHeader("Authorization", raw.authorization);
         QElapsedTimer t;
         t.start();
-        std::unique_ptr<QNetworkReply> reply(nam.get(req));
-        co_await qCoro(reply.get()).waitForFinished(60s);
-        const QByteArray body = reply->readAll();
+        client.get(path);
+        // Poll: the socket's readyRead drives RawGet; a 1 ms sleep adds at most 1 ms.
+        while (!client.finished() && t.elapsed() < 60000)
+            co_await QCoro::sleepFor(1ms);
         ms << double(t.nsecsElapsed()) / 1e6;
-        const qsizetype items = QJsonDocument::fromJson(body).object().value(QLatin1String("items")).toArray().size();
+        const qsizetype items
+            = QJsonDocument::fromJson(client.body()).object().value(QLatin1String("items")).toArray().size();
         if (items != expected && problem->isEmpty())
-            *problem = QStringLiteral("list returned %1 items, expected %2 (%3)")
+            *problem = QStringLiteral("list returned %1 items, expected %2 (HTTP %3 %4)")
                            .arg(items)
                            .arg(expected)
-                           .arg(reply->errorString());
+                           .arg(client.status())
+                           .arg(client.failed());
     }
     std::sort(ms.begin(), ms.end());
     co_return QList<double>{ms.first(), ms.at(ms.size() / 2)};
@@ -244,10 +246,16 @@ QCoro::Task<int> benchmark(RestConfig config, Settings s, QJsonObject *out)
     if (s.rawConnections > 0)
         co_await rawWrites(raw, s, out);
     if (s.list) {
-        const QString listNs = QStringLiteral("bench-list-%1").arg(s.runId);
-        co_await ensureNamespace(clients.first(), listNs);
+        const QString listNs
+            = s.listNamespace.isEmpty() ? QStringLiteral("bench-list-%1").arg(s.runId) : s.listNamespace;
         CreateJob fill{clients, kDeployments, listNs, &listObject, s.runId, s.listCount};
-        const double fillSeconds = co_await runCreates(&fill, s.concurrency);
+        double fillSeconds = 0;
+        if (s.listNamespace.isEmpty()) {
+            co_await ensureNamespace(clients.first(), listNs);
+            fillSeconds = co_await runCreates(&fill, s.concurrency);
+        } else {
+            fill.created = s.listCount;
+        }
         QString problem;
         const QList<double> ms = co_await timeLists(raw, listNs, fill.created, &problem);
         out->insert(QStringLiteral("list_count"), fill.created);
@@ -275,6 +283,7 @@ int run(const QStringList &args)
     s.eventIntervalMs = bench::option(args, QStringLiteral("--event-interval-ms"), QStringLiteral("50")).toInt();
     s.rawConnections = bench::option(args, QStringLiteral("--raw-connections"), QStringLiteral("0")).toInt();
     s.list = !args.contains(QStringLiteral("--skip-list"));
+    s.listNamespace = bench::option(args, QStringLiteral("--list-namespace"));
     s.watch = !args.contains(QStringLiteral("--skip-watch"));
     s.runId = QString::number(QRandomGenerator::global()->bounded(1u << 30), 36);
     QString kubeconfig = bench::option(args, QStringLiteral("--kubeconfig"));

@@ -53,6 +53,9 @@ JS
   read -r j_s j_kb < <(timed js node "$nodedir/informer.mjs" "$tmp/kc")
   js_row="| JavaScript client 1.x informer (makeInformer) | $j_s s | $((j_kb / 1024)) MB | $(cat "$tmp/js.2.out" 2>/dev/null) objects |"
 fi
+# The server's list time on the same server and objects kubectl listed: a raw keep-alive socket
+# (bench/rawget.h) so the figure is the server's, not a client library's.
+l=$("$bench" apiserver --kubeconfig "$tmp/kc" --writes 1 --skip-watch --list-namespace default --list-count "$N")
 kill "$server" 2>/dev/null || true
 
 q=$("$bench" queue)
@@ -61,7 +64,7 @@ a=$("$bench" apiserver)
 get() { python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(d.get(sys.argv[2], "?"))' "$1" "$2"; }
 holds() { python3 -c 'import sys; print("yes" if float(sys.argv[1]) '"$2"' float(sys.argv[2]) else "no")' "$1" "$3" 2>/dev/null || echo "?"; }
 
-qc=$(get "$q" cycles_per_second); ra=$(get "$r" apps_per_second); aw=$(get "$a" writes_per_second); al=$(get "$a" list_10k_deployments_ms)
+qc=$(get "$q" cycles_per_second); ra=$(get "$r" apps_per_second); aw=$(get "$a" writes_per_second); al=$(get "$l" list_10k_deployments_ms)
 cat <<TABLE
 
 | what (N=$N Deployments, ${wire} bytes on the wire = $((wire / N)) B/object) | time | peak RSS | other |
@@ -77,6 +80,6 @@ $js_row
 | queue add/get/done cycles/s (\`opbench-bench queue\`) | $qc | ≥ 5,000,000 | $(holds "$qc" '>=' 5000000) |
 | reconcile apps/s, 5,000 apps (\`opbench-bench reconcile --apps 5000\`) | $ra | ≥ 800 | $(holds "$ra" '>=' 800) |
 | server ConfigMap writes/s (\`opbench-bench apiserver\`) | $aw | ≥ 5,000 | $(holds "$aw" '>=' 5000) |
-| server 10k-Deployment list ms | $al | < 150 | $(holds "$al" '<' 150) |
+| server list of the N Deployments, ms (\`opbench-bench apiserver --list-namespace default\`) | $al | < 150 | $(holds "$al" '<' 150) |
 TABLE
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
