@@ -2,7 +2,6 @@
 #include "engine/api/validation.h"
 
 #include <QJsonArray>
-#include <QRegularExpression>
 #include <QSet>
 
 namespace opbench {
@@ -31,17 +30,64 @@ const QString kLabelValueMsg = QStringLiteral("a valid label must be an empty st
                                               "characters, '-', '_' or '.', and must start and end "
                                               "with an alphanumeric character");
 
-bool fullMatch(const QString &fmt, const QString &value)
+// Hand-written matchers for the formats above (the expressions stay for the messages, which
+// quote them as apimachinery does): label and annotation checks run on every write the server
+// takes, and a QRegularExpression match cost more than the rest of metadata validation.
+bool isLower(QChar c) { return c >= QLatin1Char('a') && c <= QLatin1Char('z'); }
+bool isLowerAlnum(QChar c) { return isLower(c) || (c >= QLatin1Char('0') && c <= QLatin1Char('9')); }
+bool isAlnum(QChar c) { return isLowerAlnum(c) || (c >= QLatin1Char('A') && c <= QLatin1Char('Z')); }
+
+/// [a-z0-9]([-a-z0-9]*[a-z0-9])? over value[from, to); with firstAlpha, [a-z] first (DNS-1035).
+bool matchesLabel(const QString &value, qsizetype from, qsizetype to, bool firstAlpha = false)
 {
-    // One compiled expression per format, built on first use.
-    static thread_local QHash<QString, QRegularExpression> cache;
-    auto it = cache.find(fmt);
-    if (it == cache.end())
-        it = cache.insert(fmt, QRegularExpression(QLatin1Char('^') + fmt + QLatin1Char('$')));
-    return it->match(value).hasMatch();
+    if (to <= from || !(firstAlpha ? isLower(value[from]) : isLowerAlnum(value[from])) || !isLowerAlnum(value[to - 1]))
+        return false;
+    for (qsizetype i = from + 1; i < to - 1; ++i) {
+        if (!isLowerAlnum(value[i]) && value[i] != QLatin1Char('-'))
+            return false;
+    }
+    return true;
 }
 
-qsizetype byteLength(const QString &s) { return s.toUtf8().size(); }
+bool matchesDns1123Label(const QString &value) { return matchesLabel(value, 0, value.size()); }
+bool matchesDns1035Label(const QString &value) { return matchesLabel(value, 0, value.size(), true); }
+
+bool matchesDns1123Subdomain(const QString &value)
+{
+    qsizetype from = 0;
+    for (;;) {
+        const qsizetype dot = value.indexOf(QLatin1Char('.'), from);
+        const qsizetype to = dot < 0 ? value.size() : dot;
+        if (!matchesLabel(value, from, to))
+            return false;
+        if (dot < 0)
+            return true;
+        from = dot + 1;
+    }
+}
+
+/// ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]
+bool matchesQualifiedName(const QString &value)
+{
+    if (value.isEmpty() || !isAlnum(value.front()) || !isAlnum(value.back()))
+        return false;
+    for (const QChar c : value) {
+        if (!isAlnum(c) && c != QLatin1Char('-') && c != QLatin1Char('_') && c != QLatin1Char('.'))
+            return false;
+    }
+    return true;
+}
+
+bool matchesLabelValue(const QString &value) { return value.isEmpty() || matchesQualifiedName(value); }
+
+qsizetype byteLength(const QString &s)
+{
+    for (const QChar c : s) {
+        if (c.unicode() >= 0x80)
+            return s.toUtf8().size();
+    }
+    return s.size();
+}
 
 QString maxLenError(int n) { return QStringLiteral("must be no more than %1 characters").arg(n); }
 
@@ -56,13 +102,13 @@ QString regexError(const QString &msg, const QString &fmt, const QStringList &ex
     return out + QStringLiteral("regex used for validation is '") + fmt + QStringLiteral("')");
 }
 
-QStringList checkFormat(
-    const QString &value, int maxLen, const QString &fmt, const QString &msg, const QStringList &examples)
+QStringList checkFormat(const QString &value, int maxLen, bool (*matches)(const QString &), const QString &fmt,
+    const QString &msg, const QStringList &examples)
 {
     QStringList errs;
     if (byteLength(value) > maxLen)
         errs << maxLenError(maxLen);
-    if (!fullMatch(fmt, value))
+    if (!matches(value))
         errs << regexError(msg, fmt, examples);
     return errs;
 }
@@ -76,19 +122,20 @@ QString maskTrailingDash(const QString &name)
 
 QStringList isDns1123Subdomain(const QString &value)
 {
-    return checkFormat(value, 253, kDns1123SubdomainFmt, kDns1123SubdomainMsg, {QStringLiteral("example.com")});
+    return checkFormat(value, 253, matchesDns1123Subdomain, kDns1123SubdomainFmt, kDns1123SubdomainMsg,
+        {QStringLiteral("example.com")});
 }
 
 QStringList isDns1123Label(const QString &value)
 {
-    return checkFormat(
-        value, 63, kDns1123LabelFmt, kDns1123LabelMsg, {QStringLiteral("my-name"), QStringLiteral("123-abc")});
+    return checkFormat(value, 63, matchesDns1123Label, kDns1123LabelFmt, kDns1123LabelMsg,
+        {QStringLiteral("my-name"), QStringLiteral("123-abc")});
 }
 
 QStringList isDns1035Label(const QString &value)
 {
-    return checkFormat(
-        value, 63, kDns1035LabelFmt, kDns1035LabelMsg, {QStringLiteral("my-name"), QStringLiteral("abc-123")});
+    return checkFormat(value, 63, matchesDns1035Label, kDns1035LabelFmt, kDns1035LabelMsg,
+        {QStringLiteral("my-name"), QStringLiteral("abc-123")});
 }
 
 QStringList validateQualifiedName(const QString &value)
@@ -115,14 +162,14 @@ QStringList validateQualifiedName(const QString &value)
         errs << QStringLiteral("name part must be non-empty");
     else if (byteLength(name) > 63)
         errs << QStringLiteral("name part ") + maxLenError(63);
-    if (!fullMatch(kQualifiedNameFmt, name))
+    if (!matchesQualifiedName(name))
         errs << QStringLiteral("name part ") + regexError(kQualifiedNameMsg, kQualifiedNameFmt, examples);
     return errs;
 }
 
 QStringList validateLabelValue(const QString &value)
 {
-    return checkFormat(value, 63, kLabelValueFmt, kLabelValueMsg,
+    return checkFormat(value, 63, matchesLabelValue, kLabelValueFmt, kLabelValueMsg,
         {QStringLiteral("MyValue"), QStringLiteral("my_value"), QStringLiteral("12345")});
 }
 

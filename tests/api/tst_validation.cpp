@@ -46,6 +46,11 @@ private Q_SLOTS:
         QTest::newRow("underscore") << "my_app" << QStringList{kSubdomainMsg};
         QTest::newRow("trailing dash") << "web-" << QStringList{kSubdomainMsg};
         QTest::newRow("empty") << "" << QStringList{kSubdomainMsg};
+        QTest::newRow("empty label") << "web..example" << QStringList{kSubdomainMsg};
+        QTest::newRow("leading dot") << ".web" << QStringList{kSubdomainMsg};
+        // Go's regexp anchors at the very end: a trailing newline is no match (PCRE's $ would allow it)
+        QTest::newRow("trailing newline") << "web\n" << QStringList{kSubdomainMsg};
+        QTest::newRow("non-ASCII") << QStringLiteral("w\u00e9b") << QStringList{kSubdomainMsg};
         QTest::newRow("254 chars") << QString(254, u'a')
                                    << QStringList{QStringLiteral("must be no more than 253 characters")};
         QTest::newRow("253 chars") << QString(253, u'a') << QStringList{};
