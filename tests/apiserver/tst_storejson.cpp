@@ -6,6 +6,9 @@
 
 #include <QtTest>
 
+#include <memory>
+#include <optional>
+
 using namespace opbench;
 using namespace opbench::apiserver;
 
@@ -23,14 +26,26 @@ QJsonObject configMap(const QString &name, const QString &value)
 class TestStoreJson : public QObject
 {
     Q_OBJECT
+    testing::FakeClock m_clock;
+    std::unique_ptr<Store> m_store;
+
+    /// Creates ConfigMap `name` and checks that its first decode is its own document.
+    std::optional<Object> createChecked(const QString &name, const QString &value)
+    {
+        auto o = m_store->create(kConfigMaps, kNs, configMap(name, value));
+        if (!o || m_store->jsonOf(*o) != o->json())
+            return std::nullopt;
+        return *o;
+    }
+
 private Q_SLOTS:
+    void init() { m_store = std::make_unique<Store>(&m_clock); }
+
     void shouldDecodeEachVersionOfAnObject()
     {
-        testing::FakeClock clock;
-        Store store(&clock);
-        auto first = store.create(kConfigMaps, kNs, configMap(QStringLiteral("a"), QStringLiteral("one")));
+        auto first = createChecked(QStringLiteral("a"), QStringLiteral("one"));
         QVERIFY(first);
-        QCOMPARE(store.jsonOf(*first), first->json());
+        Store &store = *m_store;
         auto second = store.update(
             kConfigMaps, kNs, QStringLiteral("a"), configMap(QStringLiteral("a"), QStringLiteral("two")));
         QVERIFY(second);
@@ -43,8 +58,7 @@ private Q_SLOTS:
 
     void shouldDecodeManyObjectsInTurn()
     {
-        testing::FakeClock clock;
-        Store store(&clock);
+        Store &store = *m_store;
         QList<Object> objects;
         for (int i = 0; i < 40; ++i) {
             auto o = store.create(kConfigMaps, kNs, configMap(QStringLiteral("c%1").arg(i), QString::number(i)));
@@ -61,11 +75,9 @@ private Q_SLOTS:
     void shouldTellAConvertedCopyFromTheStoredObject()
     {
         // the same name and resourceVersion, another document (a served form, say)
-        testing::FakeClock clock;
-        Store store(&clock);
-        auto stored = store.create(kConfigMaps, kNs, configMap(QStringLiteral("b"), QStringLiteral("x")));
+        auto stored = createChecked(QStringLiteral("b"), QStringLiteral("x"));
         QVERIFY(stored);
-        QCOMPARE(store.jsonOf(*stored), stored->json());
+        Store &store = *m_store;
         QJsonObject changed = stored->json();
         changed.insert(QStringLiteral("apiVersion"), QStringLiteral("v1beta1"));
         const Object copy = Object::fromJson(changed);
