@@ -3,10 +3,7 @@
 
 #include "engine/api/jsonwriter.h"
 
-#include <QCborValue>
-#include <QJsonArray>
 #include <QJsonObject>
-#include <QLocale>
 #include <QMutex>
 
 #include <algorithm>
@@ -348,143 +345,14 @@ PackResult pack(std::string &out, dom::object obj, const PackOptions &options)
     return result;
 }
 
-namespace {
-
-// From QJsonObject (Object::fromJson), without printing and re-parsing it: the bytes must be
-// exactly those of packing QJsonDocument(obj).toJson(Compact), so every step below writes what
-// that text would have become.
-
-void writeUtf8Key(std::string &out, const QString &key, bool &enumLike)
+namespace detail {
+bool writeKey(std::string &out, std::string_view key) { return objectencoding::writeKey(out, key); }
+void writeString(std::string &out, std::string_view value, bool enumLike)
 {
-    const QByteArray k = key.toUtf8();
-    enumLike = writeKey(out, std::string_view(k.constData(), size_t(k.size())));
+    objectencoding::writeString(out, value, enumLike);
 }
-
-void writeQString(std::string &out, const QString &s, bool enumLike)
-{
-    const QByteArray u = s.toUtf8();
-    writeString(out, std::string_view(u.constData(), size_t(u.size())), enumLike);
-}
-
-// A number as Qt prints it (integers stored as integers, doubles in their shortest form), read
-// back as the packer reads JSON numbers (integers stay integers; anything with a fraction or an
-// exponent is a double, printed shortest).
-void writeQNumber(std::string &out, const QJsonValue &v)
-{
-    const QCborValue c = QCborValue::fromJsonValue(v);
-    if (c.isInteger()) {
-        out.append(std::to_string(c.toInteger()));
-        return;
-    }
-    const double d = v.toDouble();
-    if (!qIsFinite(d)) {
-        out.append("null");
-        return;
-    }
-    const QByteArray text = QByteArray::number(d, 'g', QLocale::FloatingPointShortest);
-    dom::element el;
-    thread_local dom::parser numbers;
-    if (numbers.parse(text.constData(), size_t(text.size())).get(el) != simdjson::SUCCESS) {
-        out.append(text.constData(), size_t(text.size()));
-        return;
-    }
-    jsonwriter::writeScalar(out, el);
-}
-
-void writeQValue(std::string &out, const QJsonValue &v, bool enumLike);
-
-void writeQObject(std::string &out, const QJsonObject &o)
-{
-    out.push_back('{');
-    bool first = true;
-    for (auto it = o.constBegin(); it != o.constEnd(); ++it) {
-        if (!first)
-            out.push_back(',');
-        first = false;
-        bool enumLike = false;
-        writeUtf8Key(out, it.key(), enumLike);
-        writeQValue(out, it.value(), enumLike);
-    }
-    out.push_back('}');
-}
-
-void writeQValue(std::string &out, const QJsonValue &v, bool enumLike)
-{
-    switch (v.type()) {
-    case QJsonValue::Object:
-        writeQObject(out, v.toObject());
-        break;
-    case QJsonValue::Array: {
-        out.push_back('[');
-        bool first = true;
-        for (const QJsonValue &e : v.toArray()) {
-            if (!first)
-                out.push_back(',');
-            first = false;
-            writeQValue(out, e, false);
-        }
-        out.push_back(']');
-        break;
-    }
-    case QJsonValue::String:
-        writeQString(out, v.toString(), enumLike);
-        break;
-    case QJsonValue::Bool:
-        out.append(v.toBool() ? "true" : "false");
-        break;
-    case QJsonValue::Double:
-        writeQNumber(out, v);
-        break;
-    case QJsonValue::Null:
-    case QJsonValue::Undefined:
-        out.append("null");
-        break;
-    }
-}
-
-} // namespace
-
-PackResult pack(std::string &out, const QJsonObject &obj)
-{
-    PackResult result;
-    const std::size_t base = out.size();
-    out.push_back('{');
-    bool first = true;
-    for (auto it = obj.constBegin(); it != obj.constEnd(); ++it) {
-        if (!first)
-            out.push_back(',');
-        first = false;
-        bool enumLike = false;
-        writeUtf8Key(out, it.key(), enumLike);
-        const QJsonValue value = it.value();
-        if (it.key() != QLatin1String("metadata") || !value.isObject()) {
-            writeQValue(out, value, enumLike);
-            continue;
-        }
-        // metadata, recording where each known field's value lands (as writeMetadata does).
-        const QJsonObject meta = value.toObject();
-        out.push_back('{');
-        bool firstMeta = true;
-        for (auto m = meta.constBegin(); m != meta.constEnd(); ++m) {
-            const QString key = m.key();
-            if (key == QLatin1String("managedFields"))
-                result.hasManagedFields = true;
-            if (!firstMeta)
-                out.push_back(',');
-            firstMeta = false;
-            const QByteArray k = key.toUtf8();
-            const std::string_view kv(k.constData(), size_t(k.size()));
-            const bool metaEnumLike = writeKey(out, kv);
-            const std::size_t start = out.size();
-            writeQValue(out, m.value(), metaEnumLike);
-            if (const int field = metaField(kv); field >= 0)
-                result.meta[std::size_t(field)] = {std::uint32_t(start - base), std::uint32_t(out.size() - start)};
-        }
-        out.push_back('}');
-    }
-    out.push_back('}');
-    return result;
-}
+int metaField(std::string_view key) { return objectencoding::metaField(key); }
+} // namespace detail
 
 namespace {
 

@@ -76,6 +76,13 @@ PackResult pack(std::string &out, simdjson::dom::object obj, const PackOptions &
 /// QJsonDocument(obj).toJson(Compact) (no options: nothing stripped, no defaults).
 PackResult pack(std::string &out, const QJsonObject &obj);
 
+namespace detail {
+// The packer's steps, shared by its two inputs (objectencoding.cpp, objectpackjson.cpp).
+bool writeKey(std::string &out, std::string_view key); ///< true when the key's values are enum-like
+void writeString(std::string &out, std::string_view value, bool enumLike);
+int metaField(std::string_view key); ///< the metadata field's slot in PackResult::meta, or -1
+} // namespace detail
+
 /// The compact JSON size of `packed`.
 std::size_t unpackedSize(std::string_view packed);
 /// Writes the compact JSON of `packed` to `dest` (exactly unpackedSize(packed) bytes).

@@ -258,6 +258,9 @@ Object Store::commit(EventType et, const ResourceType &rt, QJsonObject object, c
     } else {
         bucket.insert(key, o);
         index(rt.storage, previous, o);
+        // The document just packed is what jsonOf(o) would decode: the writers (the simulator,
+        // the handlers answering the write) read it back at once, so keep it decoded.
+        m_decoded[m_nextDecoded++ % m_decoded.size()] = {o, object};
     }
     StoreEvent ev{et, rt.storage, o, previous, rv};
     m_history.push_back(ev);
