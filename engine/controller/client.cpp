@@ -243,12 +243,16 @@ QCoro::Task<Expected<DeleteResult>> Client::write(ReconcileContext ctx, Write w)
         call.code = w.verb == QLatin1String("create") ? 201 : 200;
         if (!r->object.isNull())
             call.resourceVersion = r->object.resourceVersion();
-        call.diff = jsonDiff(
-            before.isNull() ? QJsonObject() : before.json(), r->object.isNull() ? QJsonObject() : r->object.json());
+        call.diffBefore = before;
+        call.diffAfter = r->object;
+        call.hasDiff = true;
     } else {
         setError(call, r.error());
-        if (!before.isNull() && sendsObject)
-            call.diff = jsonDiff(before.json(), w.obj.json());
+        if (!before.isNull() && sendsObject) {
+            call.diffBefore = before;
+            call.diffAfter = w.obj;
+            call.hasDiff = true;
+        }
     }
     if (ctx.isObserved()) {
         call.sent = w.obj;

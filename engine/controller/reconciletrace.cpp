@@ -49,6 +49,11 @@ QJsonObject PendingCall::toJson() const
         {QStringLiteral("diff"), diffJson(diff)}};
 }
 
+QList<DiffEntry> TraceCall::diff() const
+{
+    return hasDiff ? jsonDiff(diffBefore.json(), diffAfter.json()) : QList<DiffEntry>();
+}
+
 QJsonObject TraceCall::toJson() const
 {
     QJsonObject o{{QStringLiteral("verb"), verb}, {QStringLiteral("kind"), gvk.toString()},
@@ -65,8 +70,8 @@ QJsonObject TraceCall::toJson() const
         o.insert(QStringLiteral("resourceVersion"), resourceVersion);
     if (!patch.isEmpty())
         o.insert(QStringLiteral("patch"), QString::fromUtf8(patch));
-    if (!diff.isEmpty())
-        o.insert(QStringLiteral("diff"), diffJson(diff));
+    if (const QList<DiffEntry> d = diff(); !d.isEmpty())
+        o.insert(QStringLiteral("diff"), diffJson(d));
     return o;
 }
 

@@ -151,12 +151,12 @@ private Q_SLOTS:
         QCOMPARE(calls.at(1).code, 201);
         QVERIFY(!calls.at(1).fromCache);
         bool sawData = false;
-        for (const DiffEntry &d : calls.at(1).diff)
+        for (const DiffEntry &d : calls.at(1).diff())
             sawData = sawData || (d.path == QLatin1String("data.k") && d.newValue.toString() == QLatin1String("1"));
         QVERIFY(sawData);
         QCOMPARE(calls.at(2).verb, QStringLiteral("update"));
         bool sawChange = false;
-        for (const DiffEntry &d : calls.at(2).diff)
+        for (const DiffEntry &d : calls.at(2).diff())
             sawChange = sawChange
                 || (d.path == QLatin1String("data.k") && d.oldValue.toString() == QLatin1String("1")
                     && d.newValue.toString() == QLatin1String("2"));

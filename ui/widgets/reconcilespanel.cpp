@@ -57,10 +57,11 @@ QString describeDiffs(const ReconcileTrace &t)
 {
     QStringList lines;
     for (const TraceCall &c : t.calls) {
-        if (c.diff.isEmpty())
+        const QList<DiffEntry> diff = c.diff();
+        if (diff.isEmpty())
             continue;
         lines.append(QStringLiteral("%1 %2 %3").arg(c.verb, c.gvk.kind, c.key));
-        for (const DiffEntry &d : c.diff)
+        for (const DiffEntry &d : diff)
             lines.append(QStringLiteral("    %1").arg(
                 QString::fromUtf8(QJsonDocument(d.toJson()).toJson(QJsonDocument::Compact))));
     }
