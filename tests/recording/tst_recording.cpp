@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: Apache-2.0
+// Recording a run of the MyApplication operator against the API server over loopback (with churn,
+// a dropped watch and a 409) and replaying it headless through the operator's own reconciler.
+#include "engine/api/deployment.h"
+#include "engine/controller/builder.h"
+#include "engine/controller/predicates.h"
+#include "engine/manager/manager.h"
+#include "engine/operator/definition.h"
+#include "engine/operator/myapplication.h"
+#include "engine/operator/reconciler.h"
+#include "engine/recording/recording.h"
+#include "engine/recording/replayclock.h"
+#include "engine/recording/replayer.h"
+#include "engine/recording/runrecorder.h"
+#include "engine/sdk/recordingflags.h"
+#include "engine/testing/operatorfixture.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <qcoro/qcorotask.h>
+
+using namespace opbench;
+using opbench::myapp::MyApplication;
+
+namespace {
+
+const QByteArray kSecretValue = "s3cr3t-pa55w0rd-value";
+
+/// The operator with one change made on purpose: it does nothing for app-2.
+class ChangedReconciler : public Reconciler
+{
+public:
+    QCoro::Task<ReconcileOutcome> reconcile(Request req) override
+    {
+        if (req.name == QLatin1String("app-2"))
+            co_return Result{};
+        if (!m_injected) {
+            m_inner->inject(&client(), recorder());
+            m_injected = true;
+        }
+        co_return co_await m_inner->reconcile(std::move(req));
+    }
+
+private:
+    std::shared_ptr<myapp::MyApplicationReconciler> m_inner = std::make_shared<myapp::MyApplicationReconciler>();
+    bool m_injected = false;
+};
+
+ReplayReport replay(const Recording &recording, OperatorDefinition def)
+{
+    ReplayClock clock;
+    auto manager = replayManager(def, &clock);
+    if (!manager)
+        qFatal("replay manager: %s", qPrintable(manager.error().message()));
+    Replayer replayer(recording, manager->get(), &clock);
+    return QCoro::waitFor(replayer.run());
+}
+
+} // namespace
+
+class TstRecording : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void replaysWithoutDivergence();
+    void changedReconcilerDiverges();
+    void damagedFileIsReadUpToTheDamage_data();
+    void damagedFileIsReadUpToTheDamage();
+    void noSecretOrTokenInTheFile();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_path;
+    QByteArray m_bytes;
+    QString m_token;
+};
+
+void TstRecording::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_path = m_dir.filePath(QStringLiteral("run.rec"));
+    testing::OperatorFixture env(myapp::definition());
+    QVERIFY2(env.ok(), qPrintable(env.errorString()));
+    m_token = env.apiServer().token();
+    RunRecorderOptions ro;
+    ro.path = m_path;
+    ro.operatorName = QStringLiteral("myapplication");
+    ro.crds = env.definition().crds;
+    RunRecorder recorder(ro);
+    QVERIFY(recorder.start(env.manager()).ok());
+    // A Secret the cache watches: its value must never reach the file.
+    Object secret = Object::fromJson(QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
+        {QStringLiteral("kind"), QStringLiteral("Secret")},
+        {QStringLiteral("metadata"),
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("db")},
+                {QStringLiteral("namespace"), QStringLiteral("default")}}},
+        {QStringLiteral("stringData"), QJsonObject{{QStringLiteral("password"), QString::fromLatin1(kSecretValue)}}}});
+    QVERIFY(env.manager()
+                ->cache()
+                ->informerFor(GroupVersionKind{QString(), QStringLiteral("v1"), QStringLiteral("Secret")})
+                .ok());
+    // Churn: three apps, a scale, a delete; a dropped watch; one 409 on a Deployment update.
+    for (int i = 1; i <= 3; ++i) {
+        MyApplication app(QStringLiteral("default"), QStringLiteral("app-%1").arg(i));
+        app.setImage(QStringLiteral("nginx:1.25"));
+        app.setReplicas(i);
+        QVERIFY(env.create(app));
+    }
+    env.apiServer().runOnServerThread([](apiserver::ApiServer &s) {
+        s.setFaults({QStringLiteral("error:code=409,verb=update,resource=deployments,count=1")});
+    });
+    QVERIFY(env.eventually(
+        [&] { return env.get<Deployment>(ObjectKey(QStringLiteral("default"), QStringLiteral("app-3"))).ok(); },
+        QStringLiteral("app-3's Deployment")));
+    auto app1 = env.get<MyApplication>(ObjectKey(QStringLiteral("default"), QStringLiteral("app-1")));
+    QVERIFY(app1.ok());
+    app1->setReplicas(4);
+    QVERIFY(env.update(*app1));
+    env.apiServer().runOnServerThread(
+        [](apiserver::ApiServer &s) { s.setFaults({QStringLiteral("drop-watch:every=200ms")}); });
+    QVERIFY(env.remove(MyApplication(QStringLiteral("default"), QStringLiteral("app-3"))));
+    QVERIFY(env.eventually(
+        [&] {
+            auto d = env.get<Deployment>(ObjectKey(QStringLiteral("default"), QStringLiteral("app-1")));
+            return d.ok() && d->replicas() == 4;
+        },
+        QStringLiteral("app-1 scaled to 4")));
+    env.apiServer().runOnServerThread([](apiserver::ApiServer &s) { s.clearFaults(); });
+    const GroupVersionResource secrets{QString(), QStringLiteral("v1"), QStringLiteral("secrets")};
+    QVERIFY(QCoro::waitFor(env.manager()->restClient()->create(secrets, QStringLiteral("default"), secret)).ok());
+    Controller *ctrl = env.manager()->controllers().constFirst();
+    QVERIFY(env.eventually(
+        [&] {
+            auto inf = env.manager()->cache()->informerFor(
+                GroupVersionKind{QString(), QStringLiteral("v1"), QStringLiteral("Secret")});
+            return inf.ok() && (*inf)->store().list().size() == 1 && ctrl->activeWorkers() == 0
+                && ctrl->queue()->len() == 0;
+        },
+        QStringLiteral("the Secret cached and the controller idle")));
+    recorder.stop();
+    QVERIFY2(recorder.reconcilesRecorded() >= 4, qPrintable(QString::number(recorder.reconcilesRecorded())));
+    QFile f(m_path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    m_bytes = f.readAll();
+}
+
+void TstRecording::replaysWithoutDivergence()
+{
+    const Recording recording = Recording::read(m_path);
+    QVERIFY2(recording.ok(), qPrintable(recording.error()));
+    QCOMPARE(recording.header().value(QStringLiteral("operator")).toString(), QStringLiteral("myapplication"));
+    QVERIFY(!recording.reconciles().isEmpty());
+    const ReplayReport report = replay(recording, myapp::definition());
+    QVERIFY2(report.diverged == 0, report.toJsonLine().constData());
+    QCOMPARE(report.replayed, int(recording.reconciles().size()) - report.skipped);
+    QVERIFY(report.replayed >= 4);
+    // The run had a 409 (answered as recorded) and a conflict requeue.
+    QVERIFY(m_bytes.contains("\"code\":409"));
+}
+
+void TstRecording::changedReconcilerDiverges()
+{
+    const Recording recording = Recording::read(m_path);
+    OperatorDefinition def = myapp::definition();
+    def.setup = [](Manager *m) -> Expected<void> {
+        return ControllerBuilder(m)
+            .forKind<MyApplication>({predicates::generationChanged()})
+            .owns<Deployment>()
+            .complete(std::make_shared<ChangedReconciler>());
+    };
+    const ReplayReport report = replay(recording, def);
+    QVERIFY(report.diverged >= 1);
+    QVERIFY(!report.divergences.isEmpty());
+    const ReplayDivergence &d = report.divergences.first();
+    // The first divergence is app-2's first reconcile, naming the recorded call and the (missing) one.
+    QString firstApp2;
+    for (const int i : recording.reconciles())
+        if (recording.records().at(i).json.value(QStringLiteral("key")).toString() == QLatin1String("default/app-2")) {
+            firstApp2 = recording.records().at(i).json.value(QStringLiteral("id")).toString();
+            break;
+        }
+    QCOMPARE(d.reconcileId, firstApp2);
+    QCOMPARE(d.key, QStringLiteral("default/app-2"));
+    QCOMPARE(d.index, 0);
+    QCOMPARE(d.recorded, QStringLiteral("get example.com/v1alpha1/MyApplication default/app-2"));
+    QCOMPARE(d.made, QStringLiteral("(none)"));
+    QVERIFY(report.toJsonLine().contains("\"diverged\":"));
+}
+
+void TstRecording::damagedFileIsReadUpToTheDamage_data()
+{
+    QTest::addColumn<QString>("damage");
+    QTest::newRow("cut in the middle of a record") << QStringLiteral("cut");
+    QTest::newRow("garbage in a record") << QStringLiteral("garbage");
+    QTest::newRow("a record missing") << QStringLiteral("missing");
+}
+
+void TstRecording::damagedFileIsReadUpToTheDamage()
+{
+    QFETCH(QString, damage);
+    // The damage starts at the line after the fifth newline past the middle.
+    qint64 at = m_bytes.size() / 2;
+    at = m_bytes.indexOf('\n', at) + 1;
+    const int kept = int(m_bytes.left(at).count('\n'));
+    QByteArray bytes = m_bytes;
+    if (damage == QLatin1String("cut"))
+        bytes = m_bytes.left(at + 10);
+    else if (damage == QLatin1String("garbage"))
+        bytes[at + 3] = '#';
+    else
+        bytes.remove(at, m_bytes.indexOf('\n', at) + 1 - at);
+    const Recording r = Recording::parse(bytes, QStringLiteral("run.rec"));
+    QVERIFY(!r.ok());
+    QCOMPARE(r.errorOffset(), at);
+    QCOMPARE(int(r.records().size()), kept);
+    QVERIFY2(
+        r.error().contains(QStringLiteral("byte offset %1 (line %2)").arg(at).arg(kept + 1)), qPrintable(r.error()));
+}
+
+void TstRecording::noSecretOrTokenInTheFile()
+{
+    QVERIFY(!m_bytes.isEmpty());
+    QVERIFY2(m_bytes.contains("\"kind\":\"Secret\""), "the Secret was recorded (else this test proves nothing)");
+    QVERIFY(m_bytes.contains("<redacted>"));
+    QVERIFY(!m_bytes.contains(kSecretValue));
+    QVERIFY(!m_bytes.contains(kSecretValue.toBase64()));
+    QVERIFY(!m_bytes.contains(m_token.toUtf8()));
+    QVERIFY(!m_bytes.contains("Bearer"));
+}
+
+QTEST_GUILESS_MAIN(TstRecording)
+#include "tst_recording.moc"
