@@ -3,6 +3,11 @@
 
 namespace opbench::recording {
 
+namespace {
+constexpr size_t kBatch = 512;
+constexpr std::chrono::milliseconds kFlushInterval(100);
+} // namespace
+
 RecordingWriter::RecordingWriter(QString path, qint64 maxBytes)
     : m_path(std::move(path))
     , m_maxBytes(maxBytes)
@@ -26,14 +31,19 @@ Expected<void> RecordingWriter::open(QByteArray headerBody)
 
 void RecordingWriter::append(QByteArray body, Mirror mirror, QByteArray key)
 {
+    bool wake = false;
     {
         std::lock_guard<std::mutex> lock(m_mutex);
         if (!m_running || m_stop)
             return;
         m_queue.push_back(Pending{std::move(body), mirror, std::move(key)});
         ++m_queued;
+        // The writer wakes by itself every kFlushInterval; a full batch wakes it early. No
+        // wake-up per record: that would be a system call on the engine thread each time.
+        wake = m_queue.size() == kBatch;
     }
-    m_wake.notify_one();
+    if (wake)
+        m_wake.notify_one();
 }
 
 void RecordingWriter::flush()
@@ -42,6 +52,7 @@ void RecordingWriter::flush()
     if (!m_running)
         return;
     const qint64 target = m_queued;
+    m_flushWanted = true;
     m_wake.notify_one();
     m_done.wait(lock, [&] { return m_handled >= target || !m_running; });
 }
@@ -68,9 +79,15 @@ void RecordingWriter::run()
     std::vector<Pending> batch;
     std::unique_lock<std::mutex> lock(m_mutex);
     for (;;) {
-        m_wake.wait(lock, [&] { return m_stop || !m_queue.empty(); });
+        m_wake.wait_for(lock, kFlushInterval, [&] { return m_stop || m_queue.size() >= kBatch || m_flushWanted; });
+        if (m_queue.empty() && !m_stop) {
+            m_flushWanted = false;
+            m_done.notify_all();
+            continue;
+        }
         batch.swap(m_queue);
         const bool stopping = m_stop;
+        m_flushWanted = false;
         lock.unlock();
         for (const Pending &p : batch)
             writeOne(p);
@@ -114,6 +131,8 @@ void RecordingWriter::writeLine(const QByteArray &body)
 
 void RecordingWriter::mirror(const Pending &p)
 {
+    if (m_maxBytes <= 0)
+        return; // never rotates: no snapshot to keep
     switch (p.mirror) {
     case Mirror::None:
         break;

@@ -2,8 +2,8 @@
 #pragma once
 // RecordingWriter: the file side of RunRecorder, on a thread of its own so the engine thread
 // only appends a record body to a queue (a mutex and a swap) and never waits for the disk.
-// It numbers the records, writes one JSON line each, and rotates at maxBytes: PATH becomes
-// PATH.1 (replacing an older one) and the new PATH starts with the header and a snapshot of the
+// It wakes every 100 ms or when 512 records wait, numbers the records, writes one JSON line each, and rotates at
+// maxBytes: PATH becomes PATH.1 (replacing an older one) and the new PATH starts with the header and a snapshot of the
 // cache as the records so far left it (informers and their objects), so every file replays
 // alone. Internal to engine/recording.
 
@@ -77,6 +77,7 @@ private:
     qint64 m_handled = 0;
     bool m_stop = false;
     bool m_running = false;
+    bool m_flushWanted = false;
 
     // Writer thread only (read under m_mutex by the accessors).
     qint64 m_seq = 0;

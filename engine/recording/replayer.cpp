@@ -7,9 +7,12 @@
 #include "engine/recording/recordingformat.h"
 #include "engine/recording/replayclock.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
+
+#include <optional>
 
 namespace opbench {
 
@@ -59,11 +62,37 @@ QString differences(const QJsonObject &a, const QJsonObject &b, bool fromA)
     return parts.join(QStringLiteral(", "));
 }
 
+/// How a replayed reconcile ended (shared with the coroutine that drives it).
+struct Ending
+{
+    bool finished = false;
+    QString result;
+};
+
+QCoro::Task<void> drive(std::shared_ptr<Reconciler> reconciler, Request req, std::shared_ptr<Ending> ending)
+{
+    try {
+        const ReconcileOutcome outcome = co_await reconciler->reconcile(std::move(req));
+        ending->result = resultName(outcome);
+    } catch (const std::exception &e) {
+        ending->result = QStringLiteral("error (panic: %1)").arg(QString::fromLocal8Bit(e.what()));
+    }
+    ending->finished = true;
+}
+
+void resumeHalted(detail::ReconcileScope &scope)
+{
+    if (scope.halted)
+        std::exchange(scope.halted, {}).resume();
+}
+
 } // namespace
 
-struct Replayer::Current
+struct Replayer::Live
 {
-    QString id;
+    std::shared_ptr<detail::ReconcileScope> scope;
+    std::shared_ptr<Ending> ending = std::make_shared<Ending>();
+    std::optional<QCoro::Task<void>> task;
     QList<const RecordingRecord *> recorded;
     int started = 0;
     QStringList made;
@@ -93,13 +122,9 @@ Replayer::Replayer(Recording recording, Manager *manager, ReplayClock *clock, QO
     , m_manager(manager)
     , m_clock(clock)
 {
-    for (const RecordingRecord &rec : m_recording.records()) {
-        const QString id = rec.type == QLatin1String("call") ? str(rec.json, "rid") : str(rec.json, "id");
-        if (rec.type == QLatin1String("re"))
-            m_ends.insert(id, &rec);
-        else if (rec.type == QLatin1String("call"))
-            m_calls[id].append(&rec);
-    }
+    for (const RecordingRecord &rec : m_recording.records())
+        if (rec.type == QLatin1String("call"))
+            m_calls[str(rec.json, "rid")].append(&rec);
 }
 
 Replayer::~Replayer()
@@ -107,8 +132,6 @@ Replayer::~Replayer()
     if (m_manager && m_manager->client()->tap() == this)
         m_manager->client()->setTap(nullptr);
 }
-
-Informer *Replayer::informerOf(int id) { return m_informers.value(id); }
 
 void Replayer::applyRecord(const RecordingRecord &rec)
 {
@@ -123,9 +146,7 @@ void Replayer::applyRecord(const RecordingRecord &rec)
         m_informers.insert(rec.json.value(QLatin1String("inf")).toInt(), *inf);
         return;
     }
-    if (rec.type != QLatin1String("ev"))
-        return;
-    Informer *inf = informerOf(rec.json.value(QLatin1String("inf")).toInt());
+    Informer *inf = m_informers.value(rec.json.value(QLatin1String("inf")).toInt());
     if (!inf)
         return;
     const Object obj = Object::fromJson(rec.json.value(QLatin1String("obj")).toObject());
@@ -135,88 +156,106 @@ void Replayer::applyRecord(const RecordingRecord &rec)
         inf->modified(obj);
 }
 
-void Replayer::applyUpTo(qint64 seq)
+ReplayReport Replayer::run()
 {
-    const QList<RecordingRecord> &records = m_recording.records();
-    while (m_cursor < records.size() && records.at(m_cursor).seq < seq)
-        applyRecord(records.at(m_cursor++));
-}
-
-QCoro::Task<ReplayReport> Replayer::run()
-{
-    QPointer<Replayer> self(this);
     ReplayReport report;
     report.recordingError = m_recording.error();
     m_manager->client()->setTap(this);
     QElapsedTimer timer;
     timer.start();
-    const QList<int> starts = m_recording.reconciles();
-    for (const int position : starts) {
-        const bool replayed = co_await replayOne(position, &report);
-        if (!self)
-            co_return report;
-        if (replayed)
-            ++report.replayed;
-        else
-            ++report.skipped;
+    for (const RecordingRecord &rec : m_recording.records()) {
+        if (rec.type == QLatin1String("informer") || rec.type == QLatin1String("ev"))
+            applyRecord(rec);
+        else if (rec.type == QLatin1String("rs"))
+            startReconcile(rec);
+        else if (rec.type == QLatin1String("call"))
+            releaseCall(rec);
+        else if (rec.type == QLatin1String("re"))
+            endReconcile(rec, &report);
     }
+    // Reconciles the recording does not see end (cut off): cancelled, not compared.
+    for (const std::shared_ptr<Live> &live : std::as_const(m_live)) {
+        if (live->ending->finished || live->scope->cancelled)
+            continue;
+        live->scope->cancelled = true;
+        resumeHalted(*live->scope);
+        ++m_skipped;
+    }
+    report.skipped = m_skipped;
     report.seconds = double(timer.nsecsElapsed()) / 1e9;
     m_manager->client()->setTap(nullptr);
-    co_return report;
+    return report;
 }
 
-QCoro::Task<bool> Replayer::replayOne(int position, ReplayReport *report)
+void Replayer::startReconcile(const RecordingRecord &start)
 {
-    const RecordingRecord &start = m_recording.records().at(position);
-    applyUpTo(start.seq);
     const QString id = str(start.json, "id");
-    const RecordingRecord *end = m_ends.value(id);
     Controller *controller = nullptr;
     for (Controller *c : m_manager->controllers())
         if (c->name() == str(start.json, "ctl"))
             controller = c;
-    if (!end || !controller)
-        co_return false;
+    if (!controller) {
+        ++m_skipped;
+        return;
+    }
     m_clock->set(Clock::TimePoint(std::chrono::nanoseconds(qint64(start.json.value(QLatin1String("mono")).toDouble()))),
         QDateTime::fromMSecsSinceEpoch(qint64(start.json.value(QLatin1String("wall")).toDouble()), Qt::UTC));
     const QueueKey key = QueueKey::fromString(str(start.json, "key"));
-    auto scope = std::make_shared<detail::ReconcileScope>();
-    scope->trace.id = id;
-    scope->trace.controller = controller->name();
-    scope->trace.request = key;
+    auto live = std::make_shared<Live>();
+    live->recorded = m_calls.value(id);
+    live->scope = std::make_shared<detail::ReconcileScope>();
+    live->scope->trace.id = id;
+    live->scope->trace.controller = controller->name();
+    live->scope->trace.request = key;
+    live->scope->haltBeforeCalls = true; // each call waits for its record: the cache is then as it was
+    live->scope->haltHook = [](const std::shared_ptr<detail::ReconcileScope> &) {};
     Request req(key.ns, key.name);
     req.reconcileId = id;
-    req.retries = end->json.value(QLatin1String("retries")).toInt();
-    req.priority = end->json.value(QLatin1String("prio")).toInt();
-    req.ctx = ReconcileContext(scope);
-    m_current = std::make_unique<Current>();
-    m_current->id = id;
-    m_current->recorded = m_calls.value(id);
-    std::shared_ptr<Reconciler> reconciler = controller->reconciler();
-    ReconcileOutcome outcome;
-    try {
-        outcome = co_await reconciler->reconcile(std::move(req));
-    } catch (const std::exception &e) {
-        outcome = ReconcileOutcome::error(QStringLiteral("panic: ") + QString::fromLocal8Bit(e.what()));
-    }
-    compare(*end, resultName(outcome), report);
-    m_current.reset();
-    co_return true;
+    req.ctx = ReconcileContext(live->scope);
+    m_live.insert(id, live);
+    live->task.emplace(drive(controller->reconciler(), std::move(req), live->ending)); // runs to its first call
 }
 
-void Replayer::compare(const RecordingRecord &end, const QString &result, ReplayReport *report)
+void Replayer::releaseCall(const RecordingRecord &call)
 {
-    const Current &c = *m_current;
-    ReplayDivergence d{c.id, str(end.json, "ctl"), str(end.json, "key"), -1, {}, {}};
-    const int n = int(std::max(c.recorded.size(), c.made.size()));
+    if (const std::shared_ptr<Live> live = m_live.value(str(call.json, "rid")))
+        resumeHalted(*live->scope);
+}
+
+void Replayer::endReconcile(const RecordingRecord &end, ReplayReport *report)
+{
+    const QString id = str(end.json, "id");
+    const std::shared_ptr<Live> live = m_live.value(id);
+    if (!live)
+        return;                           // started before the recording did
+    live->scope->haltBeforeCalls = false; // calls beyond those recorded: let them run
+    resumeHalted(*live->scope);
+    QElapsedTimer waited;
+    waited.start();
+    while (!live->ending->finished && waited.elapsed() < 10000) // waits only on what nothing answers
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    if (!live->ending->finished) {
+        live->scope->cancelled = true;
+        live->ending->result = QStringLiteral("(did not finish)");
+    }
+    ++report->replayed;
+    compare(*live, end, report);
+    if (live->ending->finished)
+        m_live.remove(id); // an unfinished one stays (its frame still runs) until the replayer goes
+}
+
+void Replayer::compare(const Live &live, const RecordingRecord &end, ReplayReport *report)
+{
+    ReplayDivergence d{live.scope->trace.id, str(end.json, "ctl"), str(end.json, "key"), -1, {}, {}};
+    const int n = int(std::max(live.recorded.size(), live.made.size()));
     for (int i = 0; i < n && d.index < 0; ++i) {
-        const QJsonObject *rec = i < c.recorded.size() ? &c.recorded.at(i)->json : nullptr;
+        const QJsonObject *rec = i < live.recorded.size() ? &live.recorded.at(i)->json : nullptr;
         const QString recName = rec ? callName(str(*rec, "verb"), str(*rec, "av"), str(*rec, "kind"), str(*rec, "key"))
                                     : QStringLiteral("(none)");
-        const QString madeName = i < c.made.size() ? c.made.at(i) : QStringLiteral("(none)");
+        const QString madeName = i < live.made.size() ? live.made.at(i) : QStringLiteral("(none)");
         const QJsonObject recBody
             = rec ? recording::withoutVolatile(rec->value(QLatin1String("sent")).toObject()) : QJsonObject();
-        const QJsonObject madeBody = i < c.madeBodies.size() ? c.madeBodies.at(i) : QJsonObject();
+        const QJsonObject madeBody = i < live.madeBodies.size() ? live.madeBodies.at(i) : QJsonObject();
         if (recName == madeName && recBody == madeBody)
             continue;
         d.index = i;
@@ -228,9 +267,9 @@ void Replayer::compare(const RecordingRecord &end, const QString &result, Replay
         }
     }
     const QString was = recordedResult(end.json);
-    if (d.index < 0 && was != result) {
+    if (d.index < 0 && was != live.ending->result) {
         d.recorded = QStringLiteral("result ") + was;
-        d.made = QStringLiteral("result ") + result;
+        d.made = QStringLiteral("result ") + live.ending->result;
     } else if (d.index < 0) {
         return;
     }
@@ -239,13 +278,17 @@ void Replayer::compare(const RecordingRecord &end, const QString &result, Replay
         report->divergences.append(d);
 }
 
+Replayer::Live *Replayer::liveOf(const ReconcileContext &ctx) const
+{
+    return ctx.isBackground() ? nullptr : m_live.value(ctx.reconcileId()).get();
+}
+
 void Replayer::callStarting(const ReconcileContext &ctx, const PendingCall &call)
 {
-    if (!m_current || ctx.reconcileId() != m_current->id)
+    Live *live = liveOf(ctx);
+    if (!live)
         return;
-    const int i = m_current->started++;
-    if (i < m_current->recorded.size())
-        applyUpTo(m_current->recorded.at(i)->seq);
+    ++live->started;
     if (call.fromCache) { // a kind the recording has no informer for reads as empty, never waits
         auto inf = m_manager->cache()->informerFor(call.gvk);
         if (inf && !(*inf)->hasSynced())
@@ -258,11 +301,12 @@ std::optional<Expected<DeleteResult>> Replayer::answer(
 {
     Q_UNUSED(sent);
     const QString made = callName(call.verb, call.gvk.apiVersion(), call.gvk.kind, call.key);
-    const int i = m_current && ctx.reconcileId() == m_current->id ? m_current->started - 1 : -1;
-    if (i < 0 || i >= m_current->recorded.size())
+    const Live *live = liveOf(ctx);
+    const int i = live ? live->started - 1 : -1;
+    if (i < 0 || i >= live->recorded.size())
         return Expected<DeleteResult>(
             Status(500, QStringLiteral("InternalError"), QStringLiteral("replay: nothing recorded answers ") + made));
-    const QJsonObject &rec = m_current->recorded.at(i)->json;
+    const QJsonObject &rec = live->recorded.at(i)->json;
     if (callName(str(rec, "verb"), str(rec, "av"), str(rec, "kind"), str(rec, "key")) != made)
         return Expected<DeleteResult>(Status(500, QStringLiteral("InternalError"),
             QStringLiteral("replay: %1 was recorded where %2 is made").arg(str(rec, "verb"), made)));
@@ -276,10 +320,11 @@ std::optional<Expected<DeleteResult>> Replayer::answer(
 void Replayer::callFinished(const ReconcileContext &ctx, const TraceCall &call, const Object &sent, const Object &reply)
 {
     Q_UNUSED(reply);
-    if (!m_current || ctx.reconcileId() != m_current->id)
+    Live *live = liveOf(ctx);
+    if (!live)
         return;
-    m_current->made.append(callName(call.verb, call.gvk.apiVersion(), call.gvk.kind, call.key));
-    m_current->madeBodies.append(
+    live->made.append(callName(call.verb, call.gvk.apiVersion(), call.gvk.kind, call.key));
+    live->madeBodies.append(
         sent.isNull() ? QJsonObject() : recording::withoutVolatile(recording::redacted(sent.json())));
 }
 

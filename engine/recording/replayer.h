@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Replayer: re-executes a recording headless (`<operator> --replay PATH`): for each recorded
-// reconcile, in the order they started, it brings the manager's cache to what the recording says
-// it held (informer events up to that point, and within the reconcile up to each call), sets the
-// injected ReplayClock to the recorded readings and calls the operator's own reconciler. Writes
-// and live reads are answered from the recording (no API server). It then compares what the
-// reconciler did now with what it did then: the sequence of calls (verb, kind, key, and for
-// writes the object sent minus volatile fields) and the result (success, requeue, requeue_after
-// with its delay, error). A recording is thereby a regression test.
+// Replayer: re-executes a recording headless (`<operator> --replay PATH`) through the operator's
+// own reconciler. It walks the records in order, as the engine thread saw them: informer events
+// are applied to the manager's cache; a reconcile start starts the reconciler (with the
+// ReplayClock set to the recorded readings), which halts before each client call; the recorded
+// call releases it, so every call sees the cache as it was when it was made, reconciles that
+// overlapped interleave as they did, and writes and live reads are answered with the recorded
+// status and reply (no API server). At the reconcile's recorded end, what the reconciler did now
+// is compared with what it did then: the sequence of calls (verb, kind, key, and for writes the
+// object sent minus volatile fields) and the result (success, requeue, requeue_after with its
+// delay, error). A recording is thereby a regression test.
 //
 // The manager given must be built with the ReplayClock, set up by the operator and not started;
 // its REST client is never used for reconcile calls (point it at an unreachable address).
-// Exact for runs with one worker per controller; with more, reconciles that overlapped are
-// replayed one after another in start order.
 
 #include "engine/controller/clienttap.h"
 #include "engine/recording/recording.h"
@@ -20,7 +20,7 @@
 #include <QHash>
 #include <QObject>
 
-#include <qcoro/qcorotask.h>
+#include <memory>
 
 namespace opbench {
 
@@ -59,7 +59,9 @@ public:
     Replayer(Recording recording, Manager *manager, ReplayClock *clock, QObject *parent = nullptr);
     ~Replayer() override;
 
-    QCoro::Task<ReplayReport> run();
+    /// Replays the whole recording (returns when done; the event loop runs only while a
+    /// reconcile waits on something the recording does not answer).
+    ReplayReport run();
 
     // ClientTap
     void callStarting(const ReconcileContext &ctx, const PendingCall &call) override;
@@ -69,21 +71,21 @@ public:
         const ReconcileContext &ctx, const TraceCall &call, const Object &sent, const Object &reply) override;
 
 private:
-    struct Current;
-    void applyUpTo(qint64 seq);
+    struct Live;
     void applyRecord(const RecordingRecord &rec);
-    Informer *informerOf(int id);
-    QCoro::Task<bool> replayOne(int position, ReplayReport *report);
-    void compare(const RecordingRecord &end, const QString &result, ReplayReport *report);
+    void startReconcile(const RecordingRecord &start);
+    void releaseCall(const RecordingRecord &call);
+    void endReconcile(const RecordingRecord &end, ReplayReport *report);
+    void compare(const Live &live, const RecordingRecord &end, ReplayReport *report);
+    Live *liveOf(const ReconcileContext &ctx) const;
 
     Recording m_recording;
     Manager *m_manager;
     ReplayClock *m_clock;
-    int m_cursor = 0; // next record to apply
     QHash<int, Informer *> m_informers;
-    QHash<QString, const RecordingRecord *> m_ends;         // reconcile id -> its "re"
     QHash<QString, QList<const RecordingRecord *>> m_calls; // reconcile id -> its calls, in order
-    std::unique_ptr<Current> m_current;
+    QHash<QString, std::shared_ptr<Live>> m_live; // reconciles started and not ended
+    int m_skipped = 0;
 };
 
 } // namespace opbench

@@ -8,7 +8,6 @@
 #include "engine/recording/runrecorder.h"
 
 #include <QCoreApplication>
-#include <QTimer>
 
 #include <cstdio>
 
@@ -30,19 +29,7 @@ Expected<RunRecorder *> startRecording(
     return recorder;
 }
 
-namespace {
-
-QCoro::Task<void> replayTask(Replayer *replayer, int *exitCode)
-{
-    const ReplayReport report = co_await replayer->run();
-    const QByteArray line = report.toJsonLine();
-    std::fprintf(stdout, "%s\n", line.constData());
-    std::fflush(stdout);
-    *exitCode = report.diverged > 0 || !report.recordingError.isEmpty() ? 1 : 0;
-    QCoreApplication::exit(*exitCode);
-}
-
-} // namespace
+namespace { } // namespace
 
 Expected<std::unique_ptr<Manager>> replayManager(OperatorDefinition &def, ReplayClock *clock)
 {
@@ -78,10 +65,11 @@ int replayOperator(const QString &path, OperatorDefinition def)
         return 2;
     }
     Replayer replayer(std::move(recording), manager->get(), &clock);
-    int exitCode = 1;
-    QTimer::singleShot(0, &replayer, [&] { replayTask(&replayer, &exitCode); }); // once exec() runs
-    QCoreApplication::exec();
-    return exitCode;
+    const ReplayReport report = replayer.run();
+    const QByteArray line = report.toJsonLine();
+    std::fprintf(stdout, "%s\n", line.constData());
+    std::fflush(stdout);
+    return report.diverged > 0 || !report.recordingError.isEmpty() ? 1 : 0;
 }
 
 } // namespace opbench

@@ -28,7 +28,7 @@ Expected<RunRecorder *> startRecording(
 /// answered from the recording). The error says which step failed.
 Expected<std::unique_ptr<Manager>> replayManager(OperatorDefinition &def, ReplayClock *clock);
 
-/// `<operator> --replay PATH`: call with a QCoreApplication alive (it runs its event loop).
+/// `<operator> --replay PATH`: call with a QCoreApplication alive.
 int replayOperator(const QString &path, OperatorDefinition def);
 
 } // namespace opbench

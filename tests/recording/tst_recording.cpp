@@ -55,7 +55,7 @@ ReplayReport replay(const Recording &recording, OperatorDefinition def)
     if (!manager)
         qFatal("replay manager: %s", qPrintable(manager.error().message()));
     Replayer replayer(recording, manager->get(), &clock);
-    return QCoro::waitFor(replayer.run());
+    return replayer.run();
 }
 
 } // namespace
