@@ -28,25 +28,50 @@ namespace {
 
 const QByteArray kSecretValue = "s3cr3t-pa55w0rd-value";
 
-/// The operator with one change made on purpose: it does nothing for app-2.
-class ChangedReconciler : public Reconciler
+/// The MyApplication reconciler, asking to be run again in 30 s after app-2's successful
+/// reconciles (a requeueAfter in the recording). `changed`: with one change made on purpose, it
+/// does nothing for app-2.
+class TestReconciler : public Reconciler
 {
 public:
+    explicit TestReconciler(bool changed)
+        : m_changed(changed)
+    { }
     QCoro::Task<ReconcileOutcome> reconcile(Request req) override
     {
-        if (req.name == QLatin1String("app-2"))
+        const bool app2 = req.name == QLatin1String("app-2");
+        if (app2 && m_changed)
             co_return Result{};
         if (!m_injected) {
             m_inner->inject(&client(), recorder());
             m_injected = true;
         }
-        co_return co_await m_inner->reconcile(std::move(req));
+        ReconcileOutcome outcome = co_await m_inner->reconcile(std::move(req));
+        if (app2 && outcome.ok() && outcome.result().isZero()) {
+            Result again;
+            again.requeueAfter = std::chrono::seconds(30);
+            co_return ReconcileOutcome(again);
+        }
+        co_return outcome;
     }
 
 private:
     std::shared_ptr<myapp::MyApplicationReconciler> m_inner = std::make_shared<myapp::MyApplicationReconciler>();
+    bool m_changed;
     bool m_injected = false;
 };
+
+OperatorDefinition definition(bool changed)
+{
+    OperatorDefinition def = myapp::definition();
+    def.setup = [changed](Manager *m) -> Expected<void> {
+        return ControllerBuilder(m)
+            .forKind<MyApplication>({predicates::generationChanged()})
+            .owns<Deployment>()
+            .complete(std::make_shared<TestReconciler>(changed));
+    };
+    return def;
+}
 
 ReplayReport replay(const Recording &recording, OperatorDefinition def)
 {
@@ -82,7 +107,7 @@ void TstRecording::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     m_path = m_dir.filePath(QStringLiteral("run.rec"));
-    testing::OperatorFixture env(myapp::definition());
+    testing::OperatorFixture env(definition(false));
     QVERIFY2(env.ok(), qPrintable(env.errorString()));
     m_token = env.apiServer().token();
     RunRecorderOptions ro;
@@ -153,25 +178,19 @@ void TstRecording::replaysWithoutDivergence()
     QVERIFY2(recording.ok(), qPrintable(recording.error()));
     QCOMPARE(recording.header().value(QStringLiteral("operator")).toString(), QStringLiteral("myapplication"));
     QVERIFY(!recording.reconciles().isEmpty());
-    const ReplayReport report = replay(recording, myapp::definition());
+    const ReplayReport report = replay(recording, definition(false));
     QVERIFY2(report.diverged == 0, report.toJsonLine().constData());
     QCOMPARE(report.replayed, int(recording.reconciles().size()) - report.skipped);
     QVERIFY(report.replayed >= 4);
-    // The run had a 409 (answered as recorded) and a conflict requeue.
+    // The run had a 409 (answered as recorded), a dropped watch and a requeueAfter.
     QVERIFY(m_bytes.contains("\"code\":409"));
+    QVERIFY(m_bytes.contains("\"result\":\"requeue_after\",\"afterMs\":30000"));
 }
 
 void TstRecording::changedReconcilerDiverges()
 {
     const Recording recording = Recording::read(m_path);
-    OperatorDefinition def = myapp::definition();
-    def.setup = [](Manager *m) -> Expected<void> {
-        return ControllerBuilder(m)
-            .forKind<MyApplication>({predicates::generationChanged()})
-            .owns<Deployment>()
-            .complete(std::make_shared<ChangedReconciler>());
-    };
-    const ReplayReport report = replay(recording, def);
+    const ReplayReport report = replay(recording, definition(true));
     QVERIFY(report.diverged >= 1);
     QVERIFY(!report.divergences.isEmpty());
     const ReplayDivergence &d = report.divergences.first();
