@@ -2,6 +2,8 @@
 // Recording a run of the MyApplication operator against the API server over loopback (with churn,
 // a dropped watch and a 409) and replaying it headless through the operator's own reconciler.
 #include "engine/api/deployment.h"
+#include "engine/cache/informer.h"
+#include "engine/cache/reflector.h"
 #include "engine/controller/builder.h"
 #include "engine/controller/predicates.h"
 #include "engine/manager/manager.h"
@@ -13,8 +15,10 @@
 #include "engine/recording/replayer.h"
 #include "engine/recording/runrecorder.h"
 #include "engine/sdk/recordingflags.h"
+#include "engine/testing/fault/faultharness.h"
 #include "engine/testing/operatorfixture.h"
 
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -95,6 +99,7 @@ private Q_SLOTS:
     void damagedFileIsReadUpToTheDamage_data();
     void damagedFileIsReadUpToTheDamage();
     void noSecretOrTokenInTheFile();
+    void faultHarnessKeepsTheRecordingOfAFailingRun();
 
 private:
     QTemporaryDir m_dir;
@@ -142,17 +147,26 @@ void TstRecording::initTestCase()
         QStringLiteral("app-3's Deployment")));
     auto app1 = env.get<MyApplication>(ObjectKey(QStringLiteral("default"), QStringLiteral("app-1")));
     QVERIFY(app1.ok());
-    app1->setReplicas(4);
+    app1->setReplicas(4); // its Deployment's update gets the 409, then is retried
     QVERIFY(env.update(*app1));
-    env.apiServer().runOnServerThread(
-        [](apiserver::ApiServer &s) { s.setFaults({QStringLiteral("drop-watch:every=200ms")}); });
-    QVERIFY(env.remove(MyApplication(QStringLiteral("default"), QStringLiteral("app-3"))));
     QVERIFY(env.eventually(
         [&] {
             auto d = env.get<Deployment>(ObjectKey(QStringLiteral("default"), QStringLiteral("app-1")));
             return d.ok() && d->replicas() == 4;
         },
         QStringLiteral("app-1 scaled to 4")));
+    // The watches are dropped (the reflectors watch again) while app-3 is deleted.
+    Informer *apps = *env.manager()->cache()->informerFor(gvkOf<MyApplication>());
+    const int watches = apps->reflector()->watchCount();
+    env.apiServer().runOnServerThread(
+        [](apiserver::ApiServer &s) { s.setFaults({QStringLiteral("drop-watch:every=100ms")}); });
+    QVERIFY(env.remove(MyApplication(QStringLiteral("default"), QStringLiteral("app-3"))));
+    QVERIFY(env.eventually(
+        [&] {
+            return apps->reflector()->watchCount() > watches
+                && apps->store().get(QStringLiteral("default/app-3")).isNull();
+        },
+        QStringLiteral("a new watch, and app-3 gone from the cache")));
     env.apiServer().runOnServerThread([](apiserver::ApiServer &s) { s.clearFaults(); });
     const GroupVersionResource secrets{QString(), QStringLiteral("v1"), QStringLiteral("secrets")};
     QVERIFY(QCoro::waitFor(env.manager()->restClient()->create(secrets, QStringLiteral("default"), secret)).ok());
@@ -248,6 +262,37 @@ void TstRecording::noSecretOrTokenInTheFile()
     QVERIFY(!m_bytes.contains(kSecretValue.toBase64()));
     QVERIFY(!m_bytes.contains(m_token.toUtf8()));
     QVERIFY(!m_bytes.contains("Bearer"));
+}
+
+void TstRecording::faultHarnessKeepsTheRecordingOfAFailingRun()
+{
+    QTemporaryDir dir;
+    MyApplication app(QStringLiteral("default"), QStringLiteral("web"));
+    app.setImage(QStringLiteral("nginx:1.25"));
+    app.setReplicas(1);
+    const testing::Workload workload{testing::Step::create(app.toObject())};
+    {
+        testing::HarnessOptions passing;
+        passing.recordingDir = dir.path();
+        testing::FaultHarness h(myapp::definition(), passing);
+        const testing::RunReport r = h.reference(workload);
+        QVERIFY2(r.ok, qPrintable(r.failure));
+        QVERIFY(!r.failure.contains(dir.path()));
+    }
+    QVERIFY2(QDir(dir.path()).entryList(QDir::Files).isEmpty(), "a passing run's recording is deleted");
+    testing::HarnessOptions failing;
+    failing.recordingDir = dir.path();
+    failing.convergeTimeout = std::chrono::milliseconds(1); // the run cannot become quiescent: it fails
+    testing::FaultHarness h(myapp::definition(), failing);
+    const testing::RunReport r = h.reference(workload);
+    QVERIFY(!r.ok);
+    const QStringList files = QDir(dir.path()).entryList(QDir::Files);
+    QCOMPARE(files.size(), 1);
+    const QString path = dir.filePath(files.first());
+    QVERIFY2(r.failure.contains(QStringLiteral("recording of the run (replay with --replay): ") + path),
+        qPrintable(r.failure));
+    QVERIFY(
+        Recording::read(path).header().value(QStringLiteral("operator")).toString() == QLatin1String("myapplication"));
 }
 
 QTEST_GUILESS_MAIN(TstRecording)
