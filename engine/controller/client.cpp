@@ -243,10 +243,11 @@ QCoro::Task<Expected<DeleteResult>> Client::write(ReconcileContext ctx, Write w)
     // The request is cancellable by the reconcile (its timeout, the controller's shutdown): the
     // scope is read as the call starts, and closed before anything else can start a call.
     // A replayer (ClientTap::answer) answers from a recording instead of the server.
-    std::optional<Expected<DeleteResult>> reply = m_tap ? m_tap->answer(ctx, call, w.obj) : std::nullopt;
+    Expected<DeleteResult> reply = Status();
+    const bool replied = m_tap && m_tap->answer(ctx, call, w.obj, &reply);
     QCoro::Task<Expected<DeleteResult>> sending = [&] {
-        if (reply)
-            return answered(std::move(*reply));
+        if (replied)
+            return answered(std::move(reply));
         RestClient::CancelScope scope(m_rest, cancelCheck(ctx));
         return send(*mapping, ns, w);
     }();
@@ -370,10 +371,11 @@ QCoro::Task<Expected<Object>> Client::liveGet(ReconcileContext ctx, GroupVersion
     const auto t0 = m_clock->now();
     QString scope = mapping->namespaced ? ns : QString();
     GroupVersionResource gvr = mapping->gvr;
-    std::optional<Expected<DeleteResult>> reply = m_tap ? m_tap->answer(ctx, call, Object()) : std::nullopt;
+    Expected<DeleteResult> reply = Status();
+    const bool replied = m_tap && m_tap->answer(ctx, call, Object(), &reply);
     QCoro::Task<Expected<Object>> getting = [&] {
-        if (reply)
-            return answeredObject(std::move(*reply));
+        if (replied)
+            return answeredObject(std::move(reply));
         RestClient::CancelScope cancel(m_rest, cancelCheck(ctx));
         return m_rest->get(std::move(gvr), std::move(scope), std::move(name));
     }();

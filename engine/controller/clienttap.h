@@ -10,8 +10,6 @@
 #include "engine/client/restclient.h"
 #include "engine/controller/reconcilecontext.h"
 
-#include <optional>
-
 namespace opbench {
 
 class ClientTap
@@ -24,16 +22,16 @@ public:
         Q_UNUSED(ctx);
         Q_UNUSED(call);
     }
-    /// A write (verb create/update/updateStatus/patch/patchStatus/delete) or live read (verb
-    /// "get"/"list" with fromCache false) about to be sent: a value answers it instead of the
-    /// API server; nullopt lets it go out.
-    virtual std::optional<Expected<DeleteResult>> answer(
-        const ReconcileContext &ctx, const TraceCall &call, const Object &sent)
+    /// A write (verb create/update/updateStatus/patch/patchStatus/delete) or live get about to
+    /// be sent: true answers it with `*reply` instead of the API server; false lets it go out.
+    virtual bool answer(
+        const ReconcileContext &ctx, const TraceCall &call, const Object &sent, Expected<DeleteResult> *reply)
     {
         Q_UNUSED(ctx);
         Q_UNUSED(call);
         Q_UNUSED(sent);
-        return std::nullopt;
+        Q_UNUSED(reply);
+        return false;
     }
     /// A call finished (as recorded in the trace). `sent`: writes, the object sent (patches: the
     /// object patched); `reply`: writes and live gets, the object the server answered (null on

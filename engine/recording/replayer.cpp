@@ -296,25 +296,32 @@ void Replayer::callStarting(const ReconcileContext &ctx, const PendingCall &call
     }
 }
 
-std::optional<Expected<DeleteResult>> Replayer::answer(
-    const ReconcileContext &ctx, const TraceCall &call, const Object &sent)
+bool Replayer::answer(
+    const ReconcileContext &ctx, const TraceCall &call, const Object &sent, Expected<DeleteResult> *reply)
 {
     Q_UNUSED(sent);
     const QString made = callName(call.verb, call.gvk.apiVersion(), call.gvk.kind, call.key);
     const Live *live = liveOf(ctx);
     const int i = live ? live->started - 1 : -1;
-    if (i < 0 || i >= live->recorded.size())
-        return Expected<DeleteResult>(
-            Status(500, QStringLiteral("InternalError"), QStringLiteral("replay: nothing recorded answers ") + made));
+    if (i < 0 || i >= live->recorded.size()) {
+        *reply
+            = Status(500, QStringLiteral("InternalError"), QStringLiteral("replay: nothing recorded answers ") + made);
+        return true;
+    }
     const QJsonObject &rec = live->recorded.at(i)->json;
-    if (callName(str(rec, "verb"), str(rec, "av"), str(rec, "kind"), str(rec, "key")) != made)
-        return Expected<DeleteResult>(Status(500, QStringLiteral("InternalError"),
-            QStringLiteral("replay: %1 was recorded where %2 is made").arg(str(rec, "verb"), made)));
+    if (callName(str(rec, "verb"), str(rec, "av"), str(rec, "kind"), str(rec, "key")) != made) {
+        *reply = Status(500, QStringLiteral("InternalError"),
+            QStringLiteral("replay: %1 was recorded where %2 is made").arg(str(rec, "verb"), made));
+        return true;
+    }
     const int code = rec.value(QLatin1String("code")).toInt();
-    if (code < 200 || code >= 300)
-        return Expected<DeleteResult>(Status(code, str(rec, "reason"), str(rec, "msg")));
-    const QJsonObject reply = rec.value(QLatin1String("reply")).toObject();
-    return Expected<DeleteResult>(DeleteResult{reply.isEmpty() ? Object() : Object::fromJson(reply), Status()});
+    if (code < 200 || code >= 300) {
+        *reply = Status(code, str(rec, "reason"), str(rec, "msg"));
+        return true;
+    }
+    const QJsonObject body = rec.value(QLatin1String("reply")).toObject();
+    *reply = DeleteResult{body.isEmpty() ? Object() : Object::fromJson(body), Status()};
+    return true;
 }
 
 void Replayer::callFinished(const ReconcileContext &ctx, const TraceCall &call, const Object &sent, const Object &reply)

@@ -65,8 +65,8 @@ public:
 
     // ClientTap
     void callStarting(const ReconcileContext &ctx, const PendingCall &call) override;
-    std::optional<Expected<DeleteResult>> answer(
-        const ReconcileContext &ctx, const TraceCall &call, const Object &sent) override;
+    bool answer(
+        const ReconcileContext &ctx, const TraceCall &call, const Object &sent, Expected<DeleteResult> *reply) override;
     void callFinished(
         const ReconcileContext &ctx, const TraceCall &call, const Object &sent, const Object &reply) override;
 
@@ -84,7 +84,7 @@ private:
     ReplayClock *m_clock;
     QHash<int, Informer *> m_informers;
     QHash<QString, QList<const RecordingRecord *>> m_calls; // reconcile id -> its calls, in order
-    QHash<QString, std::shared_ptr<Live>> m_live; // reconciles started and not ended
+    QHash<QString, std::shared_ptr<Live>> m_live;           // reconciles started and not ended
     int m_skipped = 0;
 };
 
