@@ -11,6 +11,7 @@
 #include "engine/operator/myapplication.h"
 #include "engine/operator/reconciler.h"
 #include "engine/recording/recording.h"
+#include "engine/recording/recordingwriter_p.h"
 #include "engine/recording/replayclock.h"
 #include "engine/recording/replayer.h"
 #include "engine/recording/runrecorder.h"
@@ -20,6 +21,8 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -100,6 +103,7 @@ private Q_SLOTS:
     void damagedFileIsReadUpToTheDamage();
     void noSecretOrTokenInTheFile();
     void faultHarnessKeepsTheRecordingOfAFailingRun();
+    void rotationStartsWithHeaderAndSnapshot();
 
 private:
     QTemporaryDir m_dir;
@@ -293,6 +297,42 @@ void TstRecording::faultHarnessKeepsTheRecordingOfAFailingRun()
         qPrintable(r.failure));
     QVERIFY(
         Recording::read(path).header().value(QStringLiteral("operator")).toString() == QLatin1String("myapplication"));
+}
+
+/// A record body as the writer takes it: the JSON object without its opening brace.
+static QByteArray body(const QJsonObject &o) { return QJsonDocument(o).toJson(QJsonDocument::Compact).mid(1); }
+
+void TstRecording::rotationStartsWithHeaderAndSnapshot()
+{
+    using recording::RecordingWriter;
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("r.rec"));
+    RecordingWriter w(path, 4096);
+    QVERIFY(w.open(body({{QStringLiteral("t"), QStringLiteral("header")},
+                       {QStringLiteral("format"), QStringLiteral("opbench-recording/1")}}))
+                .ok());
+    w.append(body({{QStringLiteral("t"), QStringLiteral("informer")}, {QStringLiteral("inf"), 1}}),
+        RecordingWriter::Mirror::Informer);
+    for (int i = 0; i < 40; ++i) {
+        const QString name = QStringLiteral("cm-%1").arg(i % 5);
+        const bool del = i % 7 == 6;
+        const QJsonObject obj{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}},
+            {QStringLiteral("data"), QJsonObject{{QStringLiteral("p"), QString(200, u'x')}}}};
+        w.append(body({{QStringLiteral("t"), QStringLiteral("ev")}, {QStringLiteral("inf"), 1},
+                     {QStringLiteral("op"), del ? QStringLiteral("del") : QStringLiteral("mod")},
+                     {QStringLiteral("obj"), obj}}),
+            del ? RecordingWriter::Mirror::Remove : RecordingWriter::Mirror::Put, "1/" + name.toUtf8());
+    }
+    w.close();
+    QVERIFY(w.rotations() >= 1);
+    QVERIFY(QFile::exists(path + QStringLiteral(".1")));
+    QVERIFY(QFileInfo(path).size() <= 4096 + 1024);
+    const Recording r = Recording::read(path);
+    QVERIFY2(r.ok(), qPrintable(r.error()));
+    QCOMPARE(r.records().at(0).type, QStringLiteral("header"));
+    QCOMPARE(r.records().at(1).type, QStringLiteral("informer")); // the snapshot: informers first
+    QCOMPARE(r.records().at(2).type, QStringLiteral("ev"));       // then the objects as they stood
+    QVERIFY2(Recording::read(path + QStringLiteral(".1")).ok(), "the previous file is whole");
 }
 
 QTEST_GUILESS_MAIN(TstRecording)
