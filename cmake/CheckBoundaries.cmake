@@ -5,7 +5,8 @@
 #      nothing under an internal/ folder (tests may, they test internals);
 #   2. engine/apiserver depends on engine/api only, never on the runtime, the operator or the
 #      workbench (it must serve any client);
-#   3. the runtime (engine/api, client, queue, cache, controller, manager) never includes the
+#   3. the runtime (engine/api, client, queue, cache, controller, manager) and engine/recording
+#      never include the
 #      operator, the workbench or the API server (it knows no operator);
 #   4. nothing under engine/ includes ui/ or a QtGui/QtWidgets header (the engine is headless);
 #   5. engine/base (clock, metrics, logging, allocator) includes no other engine folder;
@@ -44,7 +45,7 @@ foreach(_folder ui app bench examples)
 endforeach()
 _check_folder(engine/apiserver "\"engine/(client|cache|queue|controller|manager|operator|workbench)/"
               "engine/apiserver depends on engine/api only")
-foreach(_folder api client queue cache controller manager)
+foreach(_folder api client queue cache controller manager recording)
   _check_folder(engine/${_folder} "\"engine/(operator|workbench|apiserver)/"
                 "the runtime does not know the operator, the workbench or the API server")
 endforeach()
@@ -54,7 +55,7 @@ foreach(_folder base)
   _check_folder(engine/${_folder} "\"engine/(api|client|queue|cache|controller|manager|apiserver|sdk|operator|workbench|testing)/"
                 "engine/base depends on no other engine folder")
 endforeach()
-foreach(_folder api base client queue cache controller manager apiserver sdk operator workbench)
+foreach(_folder api base client queue cache controller manager recording apiserver sdk operator workbench)
   _check_folder(engine/${_folder} "\"engine/testing/" "production code does not include test support")
 endforeach()
 foreach(_folder ui app)

@@ -31,6 +31,15 @@ TraceCall makeCall(const PendingCall &p, Clock *clock)
     return c;
 }
 
+QCoro::Task<Expected<DeleteResult>> answered(Expected<DeleteResult> r) { co_return r; }
+
+QCoro::Task<Expected<Object>> answeredObject(Expected<DeleteResult> r)
+{
+    if (!r.ok())
+        co_return Status(r.error());
+    co_return Object(r->object);
+}
+
 void setError(TraceCall &c, const Status &s)
 {
     c.code = s.code();
@@ -69,6 +78,8 @@ Object Client::cached(const GroupVersionKind &gvk, const QString &key) const
 QCoro::Task<std::optional<Status>> Client::gate(ReconcileContext ctx, PendingCall call)
 {
     QPointer<Client> self(this);
+    if (m_tap)
+        m_tap->callStarting(ctx, call);
     co_await ctx.beforeCall(std::move(call));
     if (!self)
         co_return Status::transport(QString::fromLatin1(StatusReason::Cancelled), QStringLiteral("client destroyed"));
@@ -218,20 +229,25 @@ QCoro::Task<Expected<DeleteResult>> Client::write(ReconcileContext ctx, Write w)
         call.patch = w.patch->data();
     if (!mapping.ok()) {
         setError(call, mapping.error());
-        ctx.record(call);
+        recordCall(ctx, call, w.obj);
         co_return mapping.error();
     }
     if (std::optional<Status> err = co_await admit(ctx, p, &call))
         co_return Status(*err);
     if (std::optional<Status> refused = m_writeFence ? m_writeFence() : std::nullopt) {
         setError(call, *refused);
-        ctx.record(call);
+        recordCall(ctx, call, w.obj);
         co_return Status(*refused);
     }
     const auto t0 = m_clock->now();
     // The request is cancellable by the reconcile (its timeout, the controller's shutdown): the
     // scope is read as the call starts, and closed before anything else can start a call.
+    // A replayer (ClientTap::answer) answers from a recording instead of the server.
+    Expected<DeleteResult> reply = Status();
+    const bool replied = m_tap && m_tap->answer(ctx, call, w.obj, &reply);
     QCoro::Task<Expected<DeleteResult>> sending = [&] {
+        if (replied)
+            return answered(std::move(reply));
         RestClient::CancelScope scope(m_rest, cancelCheck(ctx));
         return send(*mapping, ns, w);
     }();
@@ -259,7 +275,7 @@ QCoro::Task<Expected<DeleteResult>> Client::write(ReconcileContext ctx, Write w)
         if (r.ok())
             call.object = r->object;
     }
-    ctx.record(call);
+    recordCall(ctx, call, w.obj, r.ok() ? r->object : Object());
     if (m_writeObserver)
         m_writeObserver(call, w.obj);
     co_return r;
@@ -311,7 +327,7 @@ QCoro::Task<std::optional<Status>> Client::admit(ReconcileContext ctx, PendingCa
         err = cancelledStatus(ctx);
     if (err) {
         setError(*call, *err);
-        ctx.record(*call);
+        recordCall(ctx, *call);
     }
     co_return err;
 }
@@ -321,7 +337,7 @@ QCoro::Task<Expected<ResourceMapping>> Client::admitLive(ReconcileContext ctx, P
     Expected<ResourceMapping> mapping = mappingFor(p.gvk);
     if (!mapping.ok()) {
         setError(*call, mapping.error());
-        ctx.record(*call);
+        recordCall(ctx, *call);
         co_return Status(mapping.error());
     }
     if (std::optional<Status> err = co_await admit(ctx, p, call))
@@ -329,14 +345,23 @@ QCoro::Task<Expected<ResourceMapping>> Client::admitLive(ReconcileContext ctx, P
     co_return mapping;
 }
 
-void Client::finishCall(const ReconcileContext &ctx, TraceCall &call, Clock::TimePoint t0, const Status *error) const
+void Client::finishCall(
+    const ReconcileContext &ctx, TraceCall &call, Clock::TimePoint t0, const Status *error, const Object &reply) const
 {
     call.latency = m_clock->now() - t0;
     if (error)
         setError(call, *error);
     else
         call.code = 200;
+    recordCall(ctx, call, {}, reply);
+}
+
+void Client::recordCall(
+    const ReconcileContext &ctx, const TraceCall &call, const Object &sent, const Object &reply) const
+{
     ctx.record(call);
+    if (m_tap)
+        m_tap->callFinished(ctx, call, sent, reply);
 }
 
 QCoro::Task<Expected<Object>> Client::liveGet(ReconcileContext ctx, GroupVersionKind gvk, QString ns, QString name)
@@ -350,7 +375,11 @@ QCoro::Task<Expected<Object>> Client::liveGet(ReconcileContext ctx, GroupVersion
     const auto t0 = m_clock->now();
     QString scope = mapping->namespaced ? ns : QString();
     GroupVersionResource gvr = mapping->gvr;
+    Expected<DeleteResult> reply = Status();
+    const bool replied = m_tap && m_tap->answer(ctx, call, Object(), &reply);
     QCoro::Task<Expected<Object>> getting = [&] {
+        if (replied)
+            return answeredObject(std::move(reply));
         RestClient::CancelScope cancel(m_rest, cancelCheck(ctx));
         return m_rest->get(std::move(gvr), std::move(scope), std::move(name));
     }();
@@ -360,7 +389,7 @@ QCoro::Task<Expected<Object>> Client::liveGet(ReconcileContext ctx, GroupVersion
     if (r.ok() && ctx.isObserved())
         call.object = *r;
     if (self)
-        finishCall(ctx, call, t0, r.ok() ? nullptr : &r.error());
+        finishCall(ctx, call, t0, r.ok() ? nullptr : &r.error(), r.ok() ? *r : Object());
     co_return r;
 }
 

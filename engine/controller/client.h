@@ -35,6 +35,7 @@
 #include "engine/cache/informercache.h"
 #include "engine/client/restclient.h"
 #include "engine/controller/clientoptions.h"
+#include "engine/controller/clienttap.h"
 #include "engine/controller/operationresult.h"
 #include "engine/controller/patch.h"
 #include "engine/controller/reconcilecontext.h"
@@ -255,6 +256,11 @@ public:
     using WriteObserver = std::function<void(const TraceCall &call, const Object &sent)>;
     void setWriteObserver(WriteObserver observer) { m_writeObserver = std::move(observer); }
 
+    /// The recorder or replayer of a run (engine/recording), not owned; nullptr = none (the
+    /// default: nothing is copied). See clienttap.h.
+    void setTap(ClientTap *tap) { m_tap = tap; }
+    [[nodiscard]] ClientTap *tap() const { return m_tap; }
+
     [[nodiscard]] const ApiReader &apiReader() const { return m_apiReader; }
     [[nodiscard]] InformerCache *cache() const { return m_cache; }
     [[nodiscard]] RestClient *restClient() const { return m_rest; }
@@ -293,7 +299,11 @@ private:
     /// A live call's mapping once its gate opened; otherwise the error, already recorded in `call`.
     QCoro::Task<Expected<ResourceMapping>> admitLive(ReconcileContext ctx, PendingCall p, TraceCall *call);
     /// Records `call` with its latency since `t0` and code 200, or `error`.
-    void finishCall(const ReconcileContext &ctx, TraceCall &call, Clock::TimePoint t0, const Status *error) const;
+    void finishCall(const ReconcileContext &ctx, TraceCall &call, Clock::TimePoint t0, const Status *error,
+        const Object &reply = {}) const;
+    /// Appends `call` to the reconcile's trace and tells the tap, if any.
+    void recordCall(
+        const ReconcileContext &ctx, const TraceCall &call, const Object &sent = {}, const Object &reply = {}) const;
     [[nodiscard]] Expected<ResourceMapping> mappingFor(const GroupVersionKind &gvk) const;
     /// The cached copy of an object when its kind is cached (no informer is created).
     [[nodiscard]] Object cached(const GroupVersionKind &gvk, const QString &key) const;
@@ -306,6 +316,7 @@ private:
     ApiReader m_apiReader;
     std::function<std::optional<Status>()> m_writeFence;
     WriteObserver m_writeObserver;
+    ClientTap *m_tap = nullptr;
 };
 
 } // namespace opbench

@@ -88,6 +88,8 @@ public:
     [[nodiscard]] WorkQueue *queue() const { return m_queue.get(); }
     [[nodiscard]] int maxConcurrentReconciles() const { return m_maxConcurrent; }
     [[nodiscard]] const ControllerMetrics *metrics() const { return m_metrics.get(); }
+    /// The reconciler it runs (engine/recording replays a recording through it).
+    [[nodiscard]] std::shared_ptr<Reconciler> reconciler() const { return m_reconciler; }
     /// The reconciled kind (empty for a controller with watches only).
     [[nodiscard]] const GroupVersionKind &forKind() const { return m_forKind; }
     /// Every kind the controller watches, each once: the For kind first, then in watch order.

@@ -9,7 +9,8 @@ namespace detail {
 
 bool CallGate::await_ready() const noexcept
 {
-    return !m_scope || !m_scope->haltBeforeCalls || m_scope->cancelled || m_scope->controller.isNull();
+    return !m_scope || !m_scope->haltBeforeCalls || m_scope->cancelled
+        || (m_scope->controller.isNull() && !m_scope->haltHook);
 }
 
 void CallGate::await_suspend(std::coroutine_handle<> h)
@@ -17,7 +18,10 @@ void CallGate::await_suspend(std::coroutine_handle<> h)
     m_scope->halted = h;
     m_scope->pending = m_call;
     // The controller resumes the handle through a queued call, never from inside this function.
-    m_scope->controller->callHalted(m_scope);
+    if (m_scope->controller.isNull())
+        m_scope->haltHook(m_scope); // a replay (engine/recording)
+    else
+        m_scope->controller->callHalted(m_scope);
 }
 
 } // namespace detail

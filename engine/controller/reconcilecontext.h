@@ -15,6 +15,7 @@
 #include <QPointer>
 
 #include <coroutine>
+#include <functional>
 #include <memory>
 
 namespace opbench {
@@ -37,7 +38,10 @@ struct ReconcileScope
     bool cancelled = false; ///< the reconcile timed out or the controller shut down
     QString cancelReason;
     std::coroutine_handle<> halted; ///< the reconcile waiting in beforeCall(), if any
-    PendingCall pending;            ///< the call it waits to send
+    /// A reconcile run without a controller (engine/recording's replay) halts too when this is
+    /// set: it is called instead of Controller::callHalted() and must not resume `halted` itself.
+    std::function<void(const std::shared_ptr<ReconcileScope> &)> haltHook;
+    PendingCall pending; ///< the call it waits to send
     int nextCallIndex = 0;
 };
 

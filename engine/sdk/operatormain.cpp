@@ -13,6 +13,7 @@
 #include "engine/manager/signalhandler.h"
 #include "engine/manager/zaplogging.h"
 #include "engine/sdk/embeddedcluster.h"
+#include "engine/sdk/recordingflags.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -30,6 +31,8 @@ struct Flags
 {
     QString kubeconfig, context, namespaceName, leaderElectionId, leaderElectionNamespace, identity;
     QString metricsBindAddress, healthProbeBindAddress, traceFile;
+    QString recordPath;                         // --record (engine/recording)
+    qint64 recordMaxBytes = 64LL * 1024 * 1024; // --record-max-bytes
     int maxConcurrent = 1;
     bool leaderElect = false;
     bool controllerWarmup = false;
@@ -147,6 +150,12 @@ QCoro::Task<void> run(Flags flags, OperatorDefinition def, RestConfig config, bo
         co_return;
     }
     wireManager(mgr, traceWriter, *ctrl);
+    if (!flags.recordPath.isEmpty()) {
+        if (auto rec = startRecording(mgr, def, flags.recordPath, flags.recordMaxBytes); !rec) {
+            fail(ExitCodes::Usage, QStringLiteral("--record: ") + rec.error().message());
+            co_return;
+        }
+    }
     Logger()
         .withName(QStringLiteral("setup"))
         .info(QStringLiteral("starting manager"),
@@ -193,6 +202,15 @@ void addOptions(QCommandLineParser &p, const OperatorDefinition &def)
             QStringLiteral("Start an embedded API server with the CRDs and samples (demo without a cluster).")},
         {QStringLiteral("trace-file"), QStringLiteral("Write every reconcile trace as a JSON line to this file."),
             QStringLiteral("path")},
+        {QStringLiteral("record"),
+            QStringLiteral("Record the run (events, reconciles, client calls; no secrets) to this file for --replay."),
+            QStringLiteral("path")},
+        {QStringLiteral("record-max-bytes"),
+            QStringLiteral("Rotate the recording (to PATH.1) at this size; 0 = never."), QStringLiteral("bytes"),
+            QStringLiteral("67108864")},
+        {QStringLiteral("replay"),
+            QStringLiteral("Re-execute a recording headless, compare, print one JSON line; non-zero on divergence."),
+            QStringLiteral("path")},
         {QStringLiteral("print-crd"),
             QStringLiteral(
                 "Print the operator's CustomResourceDefinitions (YAML, generated from its types) and exit.")},
@@ -214,6 +232,8 @@ Flags readFlags(const QCommandLineParser &p)
     f.healthProbeBindAddress = p.value(QStringLiteral("health-probe-bind-address"));
     f.embedded = p.isSet(QStringLiteral("embedded"));
     f.traceFile = p.value(QStringLiteral("trace-file"));
+    f.recordPath = p.value(QStringLiteral("record"));
+    f.recordMaxBytes = p.value(QStringLiteral("record-max-bytes")).toLongLong();
     return f;
 }
 
@@ -275,6 +295,8 @@ int runOperator(int argc, char **argv, OperatorDefinition def)
     parser.process(app);
     if (parser.isSet(QStringLiteral("print-crd")))
         return printCrds(def);
+    if (parser.isSet(QStringLiteral("replay")))
+        return replayOperator(parser.value(QStringLiteral("replay")), std::move(def));
 
     ZapOptions zo;
     if (auto ok = zo.parseLevel(parser.value(QStringLiteral("zap-log-level"))); !ok)

@@ -11,7 +11,9 @@
 // leaseName),
 // --leader-election-namespace, --identity, --metrics-bind-address (default "0": off),
 // --health-probe-bind-address (default ":8081"), --zap-log-level, --zap-encoder (json|console),
-// --trace-file PATH (every reconcile trace as a JSON line), --embedded (an in-process API server
+// --trace-file PATH (every reconcile trace as a JSON line), --record PATH and --record-max-bytes N
+// (record the run for a replay), --replay PATH (re-execute a recording headless; recordingflags.h),
+// --embedded (an in-process API server
 // with the definition's CRDs and samples, for a demo without a cluster).
 //
 // Before the manager starts: a preflight (reachable, authorized, CRD installed) whose failure

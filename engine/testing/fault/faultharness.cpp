@@ -5,6 +5,7 @@
 
 #include "engine/cache/reflector.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -137,14 +138,28 @@ FaultHarness::FaultHarness(OperatorDefinition definition, HarnessOptions options
         qPrintable(m_def.name), m_seed);
 }
 
-FaultHarness::~FaultHarness() = default;
+FaultHarness::~FaultHarness() { forgetRecordings(); }
+
+void FaultHarness::forgetRecordings() const
+{
+    if (!m_keepRecordings)
+        for (const QString &path : std::as_const(m_runRecordings))
+            QFile::remove(path);
+    m_runRecordings.clear();
+    m_keepRecordings = false;
+}
 
 QString FaultHarness::failureText(const QString &what) const
 {
     QString cmd = QStringLiteral("OPBENCH_FAULT_SEED=%1").arg(m_seed);
     if (!m_options.reproduceCommand.isEmpty())
         cmd += u' ' + m_options.reproduceCommand;
-    return QStringLiteral("%1\nseed %2; reproduce with: %3").arg(what).arg(m_seed).arg(cmd);
+    QString text = QStringLiteral("%1\nseed %2; reproduce with: %3").arg(what).arg(m_seed).arg(cmd);
+    if (!m_runRecordings.isEmpty()) {
+        m_keepRecordings = true;
+        text += QStringLiteral("\nrecording of the run (replay with --replay): ") + m_runRecordings.join(u' ');
+    }
+    return text;
 }
 
 namespace {

@@ -125,6 +125,11 @@ struct HarnessOptions
     QStringList ignoredNamespaces{QStringLiteral("opbench-fault-padding")};
     /// Extra masking of each recorded object (after the built-in one).
     std::function<void(QJsonObject &)> mask;
+    /// A directory: every run's operator is recorded there (engine/recording, one file per
+    /// operator start); a failing run keeps its recordings and its failure names them (replay one
+    /// with `<operator> --replay PATH`), a passing run's are deleted when the next run starts or
+    /// the harness goes. Empty (the default): nothing is recorded.
+    QString recordingDir;
 };
 
 class FaultHarness
@@ -194,10 +199,16 @@ private:
     class SpecMutationRun; // the mutations of one target and their checks (specmutations.cpp)
     QString failureText(const QString &what) const;
 
+    /// Deletes the current run's recordings unless a failure named them; starts a new run.
+    void forgetRecordings() const;
+
     OperatorDefinition m_def;
     HarnessOptions m_options;
     quint32 m_seed = 0;
     QMap<QString, RunReport> m_references;
+    mutable QStringList m_runRecordings; // this run's (HarnessOptions::recordingDir)
+    mutable bool m_keepRecordings = false;
+    mutable int m_recordingCount = 0;
 };
 
 } // namespace opbench::testing

@@ -113,6 +113,7 @@ FaultHarness::Session::Session(const FaultHarness &h)
 {
     m_random.seed(h.m_seed);
     (void)registerCrds(m_mapper, h.m_def.crds); // errors surface when the operator starts
+    h.forgetRecordings();
 }
 
 FaultHarness::Session::~Session()
@@ -212,6 +213,17 @@ bool FaultHarness::Session::startOperator()
     if (!ctrl)
         return fail(QStringLiteral("setup failed: ") + ctrl.error().message());
     m_ctrl = *ctrl;
+    if (!m_h.m_options.recordingDir.isEmpty()) {
+        RunRecorderOptions ro;
+        ro.path
+            = QStringLiteral("%1/%2-run%3.rec").arg(m_h.m_options.recordingDir, def.name).arg(++m_h.m_recordingCount);
+        ro.operatorName = def.name;
+        ro.crds = def.crds;
+        m_recorder = std::make_unique<RunRecorder>(ro);
+        if (auto rec = m_recorder->start(m_mgr.get()); !rec)
+            return fail(rec.error().message());
+        m_h.m_runRecordings.append(ro.path);
+    }
     QObject::connect(m_ctrl, &Controller::reconcileFinished, m_mgr.get(), [this] { ++m_reconciles; });
     Client *client = m_mgr->client();
     client->setWriteObserver(
@@ -234,6 +246,7 @@ void FaultHarness::Session::stopOperator()
     while (!done && t.elapsed() < 15000)
         spin(20);
     m_ctrl = nullptr;
+    m_recorder.reset(); // flushed and closed, detached from the manager
     m_mgr.reset();
 }
 

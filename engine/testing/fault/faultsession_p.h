@@ -14,6 +14,7 @@
 #include "engine/controller/client.h"
 #include "engine/controller/controller.h"
 #include "engine/manager/manager.h"
+#include "engine/recording/runrecorder.h"
 #include "engine/testing/testapiserver.h"
 
 #include <QElapsedTimer>
@@ -108,6 +109,7 @@ public:
     RestConfig m_config;
     std::unique_ptr<RestClient> m_rest;
     std::unique_ptr<Manager> m_mgr;
+    std::unique_ptr<RunRecorder> m_recorder; // HarnessOptions::recordingDir
     QPointer<Controller> m_ctrl;
     int m_reconciles = 0;
     int m_writes = 0;

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/recording/runrecorder.h"
+
+#include "engine/api/crdmapping.h"
+#include "engine/api/version.h"
+#include "engine/cache/informer.h"
+#include "engine/manager/manager.h"
+#include "engine/recording/recordingformat.h"
+#include "engine/recording/recordingwriter_p.h"
+
+namespace opbench {
+
+using recording::appendBool;
+using recording::appendField;
+using recording::RecordingWriter;
+
+namespace {
+
+GroupVersionKind gvkOfInformer(const Informer *informer)
+{
+    const InformerOptions &o = informer->options();
+    return GroupVersionKind{o.resource.group, o.resource.version, o.kind};
+}
+
+void appendGvk(QByteArray &out, const GroupVersionKind &gvk)
+{
+    appendField(out, "av", gvk.apiVersion());
+    appendField(out, "kind", gvk.kind);
+}
+
+void appendObject(QByteArray &out, const char *key, const Object &obj)
+{
+    out += ",\"";
+    out += key;
+    out += "\":";
+    out += recording::redactedJson(obj);
+}
+
+qint64 nanos(Clock::TimePoint t)
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+}
+
+} // namespace
+
+RunRecorder::RunRecorder(RunRecorderOptions options, QObject *parent)
+    : QObject(parent)
+    , m_options(std::move(options))
+{ }
+
+RunRecorder::~RunRecorder() { stop(); }
+
+QByteArray RunRecorder::header() const
+{
+    QByteArray h = "\"t\":\"header\"";
+    appendField(h, "format", QString::fromLatin1(recording::kFormat));
+    appendField(h, "operator", m_options.operatorName);
+    appendField(h, "sdk", version());
+    appendField(h, "start", QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
+    h += ",\"crds\":[";
+    bool first = true;
+    for (const QByteArray &crd : m_options.crds) {
+        const auto mappings = crdMappings(crd, QStringLiteral("crd"));
+        if (!mappings)
+            continue;
+        for (const ResourceMapping &m : *mappings) {
+            if (!first)
+                h += ',';
+            first = false;
+            recording::appendString(h, m.kind + u'.' + m.gvr.version + u'.' + m.gvr.group);
+        }
+    }
+    h += "]}";
+    return h;
+}
+
+Expected<void> RunRecorder::start(Manager *manager)
+{
+    if (m_writer)
+        return Status(0, QStringLiteral("Invalid"), QStringLiteral("the recorder is already started"));
+    auto writer = std::make_unique<RecordingWriter>(m_options.path, m_options.maxBytes);
+    if (auto ok = writer->open(header()); !ok)
+        return ok.error();
+    m_writer = std::move(writer);
+    m_manager = manager;
+    InformerCache *cache = manager->cache();
+    for (Informer *informer : cache->informers())
+        attachInformer(informer, gvkOfInformer(informer));
+    m_connections.append(connect(cache, &InformerCache::informerCreated, this,
+        [this](Informer *informer, const GroupVersionKind &gvk) { attachInformer(informer, gvk); }));
+    for (Controller *controller : manager->controllers())
+        attachController(controller);
+    m_connections.append(connect(manager, &Manager::leadershipChanged, this, &RunRecorder::recordLeader));
+    manager->client()->setTap(this);
+    return {};
+}
+
+void RunRecorder::stop()
+{
+    for (const QMetaObject::Connection &c : std::as_const(m_connections))
+        disconnect(c);
+    m_connections.clear();
+    if (m_manager && m_manager->client()->tap() == this)
+        m_manager->client()->setTap(nullptr);
+    m_manager = nullptr;
+    if (m_writer)
+        m_writer->close();
+}
+
+void RunRecorder::flush()
+{
+    if (m_writer)
+        m_writer->flush();
+}
+
+qint64 RunRecorder::bytesWritten() const { return m_writer ? m_writer->bytesWritten() : 0; }
+qint64 RunRecorder::recordsWritten() const { return m_writer ? m_writer->recordsWritten() : 0; }
+int RunRecorder::rotations() const { return m_writer ? m_writer->rotations() : 0; }
+
+void RunRecorder::attachInformer(Informer *informer, const GroupVersionKind &gvk)
+{
+    if (m_informers.contains(informer))
+        return;
+    const int id = int(m_informers.size()) + 1;
+    m_informers.insert(informer, id);
+    QByteArray body = "\"t\":\"informer\"";
+    appendField(body, "inf", id);
+    appendGvk(body, gvk);
+    appendBool(body, "meta", informer->options().metadataOnly);
+    body += '}';
+    m_writer->append(std::move(body), RecordingWriter::Mirror::Informer);
+    // What it holds already (attached to a running manager): recorded as adds.
+    for (const Object &obj : informer->store().list())
+        recordChange(id, CacheChange{CacheChange::Type::Added, obj.key(), obj.resourceVersion(), {}, {}, obj});
+    m_connections.append(connect(
+        informer, &Informer::changed, this, [this, id](const CacheChange &change) { recordChange(id, change); }));
+}
+
+void RunRecorder::attachController(Controller *controller)
+{
+    QPointer<Controller> c(controller);
+    m_connections.append(connect(controller, &Controller::reconcileStarted, this,
+        [this, c](const QString &id, const QString &key) { recordStart(c.data(), id, key); }));
+    m_connections.append(connect(controller, &Controller::reconcileFinished, this, &RunRecorder::recordEnd));
+}
+
+void RunRecorder::recordChange(int informerId, const CacheChange &change)
+{
+    ++m_events;
+    const bool deleted = change.type == CacheChange::Type::Deleted;
+    QByteArray body = "\"t\":\"ev\"";
+    appendField(body, "inf", informerId);
+    appendField(body, "op",
+        deleted ? QStringLiteral("del")
+                : (change.type == CacheChange::Type::Added ? QStringLiteral("add") : QStringLiteral("mod")));
+    appendField(body, "rv", change.resourceVersion);
+    appendObject(body, "obj", deleted ? change.oldObject : change.newObject);
+    body += '}';
+    QByteArray key = QByteArray::number(informerId) + '/' + change.key.toUtf8();
+    m_writer->append(
+        std::move(body), deleted ? RecordingWriter::Mirror::Remove : RecordingWriter::Mirror::Put, std::move(key));
+}
+
+void RunRecorder::recordStart(const Controller *controller, const QString &reconcileId, const QString &key)
+{
+    ++m_reconciles;
+    Clock *clock = m_manager ? m_manager->client()->clock() : Clock::system();
+    QByteArray body = "\"t\":\"rs\"";
+    appendField(body, "ctl", controller ? controller->name() : QString());
+    appendField(body, "id", reconcileId);
+    appendField(body, "key", key);
+    appendField(body, "mono", nanos(clock->now()));
+    appendField(body, "wall", clock->wallNow().toMSecsSinceEpoch());
+    body += '}';
+    m_writer->append(std::move(body));
+}
+
+void RunRecorder::recordEnd(const ReconcileTrace &t)
+{
+    QByteArray body = "\"t\":\"re\"";
+    appendField(body, "id", t.id);
+    appendField(body, "ctl", t.controller);
+    appendField(body, "key", t.request.toString());
+    appendField(body, "worker", t.worker);
+    appendField(body, "retries", t.retries);
+    appendField(body, "prio", t.priority);
+    appendField(body, "result", ReconcileTrace::resultName(t.result));
+    appendField(body, "afterMs", qint64(std::chrono::duration_cast<std::chrono::milliseconds>(t.requeueAfter).count()));
+    if (!t.error.isEmpty()) {
+        appendField(body, "err", t.error);
+        appendField(body, "code", t.errorCode);
+    }
+    appendField(body, "calls", qint64(t.calls.size()));
+    body += ",\"causes\":[";
+    for (int i = 0; i < t.causes.size(); ++i) {
+        if (i > 0)
+            body += ',';
+        recording::appendString(body, t.causes.at(i).describe());
+    }
+    body += "]}";
+    m_writer->append(std::move(body));
+}
+
+void RunRecorder::recordLeader(bool leading)
+{
+    QByteArray body = "\"t\":\"leader\"";
+    appendBool(body, "leading", leading);
+    appendField(body, "wall", QDateTime::currentMSecsSinceEpoch());
+    body += '}';
+    m_writer->append(std::move(body));
+}
+
+void RunRecorder::callFinished(
+    const ReconcileContext &ctx, const TraceCall &call, const Object &sent, const Object &reply)
+{
+    if (ctx.isBackground() || !m_writer)
+        return;
+    QByteArray body = "\"t\":\"call\"";
+    appendField(body, "rid", ctx.reconcileId());
+    appendField(body, "i", qint64(ctx.scope()->trace.calls.size()) - 1);
+    appendField(body, "verb", call.verb);
+    appendGvk(body, call.gvk);
+    appendField(body, "key", call.key);
+    appendBool(body, "cache", call.fromCache);
+    appendField(body, "code", call.code);
+    if (!call.reason.isEmpty())
+        appendField(body, "reason", call.reason);
+    if (!call.message.isEmpty())
+        appendField(body, "msg", call.message);
+    if (!call.resourceVersion.isEmpty())
+        appendField(body, "rv", call.resourceVersion);
+    if (call.items >= 0)
+        appendField(body, "items", call.items);
+    if (!call.patch.isEmpty())
+        appendField(body, "patch",
+            recording::isSecret(call.gvk) ? QString::fromLatin1(recording::kRedacted) : QString::fromUtf8(call.patch));
+    if (!sent.isNull())
+        appendObject(body, "sent", sent);
+    if (!reply.isNull())
+        appendObject(body, "reply", reply);
+    body += '}';
+    m_writer->append(std::move(body));
+}
+
+} // namespace opbench

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// RunRecorder: records what a Manager received and decided, in order, into a file a replay can
+// re-execute (`--record PATH` on every runOperator-based operator; docs/recording.md):
+//   - every change each informer applied (kind, add/modify/delete, resourceVersion, object),
+//     and at attach time the content the informers already held;
+//   - reconcile starts (controller, reconcileID, key, the clock's monotonic and wall readings)
+//     and ends (worker, retries, priority, causes, result, requeueAfter, error and its code);
+//   - every client call of a reconcile (verb, kind, key, cache or live, status code, reason,
+//     resourceVersion; writes with the object sent and the server's reply; live reads with the
+//     reply);
+//   - leadership changes.
+// Secret data/stringData values are replaced by "<redacted>"; the REST configuration (tokens,
+// client keys, kubeconfig) is never seen by the recorder. The engine thread only builds each
+// record's bytes and queues them: a writer thread writes, flushes and rotates (maxBytes; the
+// previous file becomes PATH.1). Lives on the engine thread.
+
+#include "engine/api/expected.h"
+#include "engine/controller/clienttap.h"
+
+#include <QByteArrayList>
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+
+#include <memory>
+
+namespace opbench {
+
+class Controller;
+class Informer;
+class Manager;
+struct CacheChange;
+struct ReconcileTrace;
+
+namespace recording {
+class RecordingWriter;
+}
+
+struct RunRecorderOptions
+{
+    QString path;
+    /// Rotate when the file would grow past this many bytes (0 = never). Defaults to 64 MiB.
+    qint64 maxBytes = 64LL * 1024 * 1024;
+    /// Header fields: the operator's name and its CRDs (YAML; the header lists their kinds).
+    QString operatorName;
+    QByteArrayList crds;
+};
+
+class RunRecorder : public QObject, public ClientTap
+{
+    Q_OBJECT
+public:
+    explicit RunRecorder(RunRecorderOptions options, QObject *parent = nullptr);
+    ~RunRecorder() override;
+
+    /// Opens the file (writing the header) and attaches to `manager`: its cache's informers
+    /// (those there now, whose content is recorded as it stands, and those created later), its
+    /// controllers (those added so far: attach after the operator's setup), its client and its
+    /// leadership. The error names the path and the reason.
+    Expected<void> start(Manager *manager);
+    /// Detaches and closes the file after writing everything queued. Idempotent.
+    void stop();
+    /// Waits until every record so far is on disk (tests, benchmarks).
+    void flush();
+
+    [[nodiscard]] qint64 bytesWritten() const;
+    [[nodiscard]] qint64 recordsWritten() const;
+    [[nodiscard]] int rotations() const;
+    [[nodiscard]] qint64 reconcilesRecorded() const { return m_reconciles; }
+    [[nodiscard]] qint64 eventsRecorded() const { return m_events; }
+
+    // ClientTap
+    void callFinished(
+        const ReconcileContext &ctx, const TraceCall &call, const Object &sent, const Object &reply) override;
+
+private:
+    QByteArray header() const;
+    void attachInformer(Informer *informer, const GroupVersionKind &gvk);
+    void attachController(Controller *controller);
+    void recordChange(int informerId, const CacheChange &change);
+    void recordStart(const Controller *controller, const QString &reconcileId, const QString &key);
+    void recordEnd(const ReconcileTrace &trace);
+    void recordLeader(bool leading);
+
+    RunRecorderOptions m_options;
+    std::unique_ptr<recording::RecordingWriter> m_writer;
+    QPointer<Manager> m_manager;
+    QHash<const Informer *, int> m_informers;
+    QList<QMetaObject::Connection> m_connections;
+    qint64 m_reconciles = 0;
+    qint64 m_events = 0;
+};
+
+} // namespace opbench

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: Apache-2.0
+// Recording a run of the MyApplication operator against the API server over loopback (with churn,
+// a dropped watch and a 409) and replaying it headless through the operator's own reconciler.
+#include "engine/api/deployment.h"
+#include "engine/cache/informer.h"
+#include "engine/cache/reflector.h"
+#include "engine/controller/builder.h"
+#include "engine/controller/predicates.h"
+#include "engine/manager/manager.h"
+#include "engine/operator/definition.h"
+#include "engine/operator/myapplication.h"
+#include "engine/operator/reconciler.h"
+#include "engine/recording/recording.h"
+#include "engine/recording/recordingwriter_p.h"
+#include "engine/recording/replayclock.h"
+#include "engine/recording/replayer.h"
+#include "engine/recording/runrecorder.h"
+#include "engine/sdk/recordingflags.h"
+#include "engine/testing/fault/faultharness.h"
+#include "engine/testing/operatorfixture.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <qcoro/qcorotask.h>
+
+using namespace opbench;
+using opbench::myapp::MyApplication;
+
+namespace {
+
+const QByteArray kSecretValue = "s3cr3t-pa55w0rd-value";
+
+/// The MyApplication reconciler, asking to be run again in 30 s after app-2's successful
+/// reconciles (a requeueAfter in the recording). `changed`: with one change made on purpose, it
+/// does nothing for app-2.
+class TestReconciler : public Reconciler
+{
+public:
+    explicit TestReconciler(bool changed)
+        : m_changed(changed)
+    { }
+    QCoro::Task<ReconcileOutcome> reconcile(Request req) override
+    {
+        const bool app2 = req.name == QLatin1String("app-2");
+        if (app2 && m_changed)
+            co_return Result{};
+        if (!m_injected) {
+            m_inner->inject(&client(), recorder());
+            m_injected = true;
+        }
+        ReconcileOutcome outcome = co_await m_inner->reconcile(std::move(req));
+        if (app2 && outcome.ok() && outcome.result().isZero()) {
+            Result again;
+            again.requeueAfter = std::chrono::seconds(30);
+            co_return ReconcileOutcome(again);
+        }
+        co_return outcome;
+    }
+
+private:
+    std::shared_ptr<myapp::MyApplicationReconciler> m_inner = std::make_shared<myapp::MyApplicationReconciler>();
+    bool m_changed;
+    bool m_injected = false;
+};
+
+OperatorDefinition definition(bool changed)
+{
+    OperatorDefinition def = myapp::definition();
+    def.setup = [changed](Manager *m) -> Expected<void> {
+        return ControllerBuilder(m)
+            .forKind<MyApplication>({predicates::generationChanged()})
+            .owns<Deployment>()
+            .complete(std::make_shared<TestReconciler>(changed));
+    };
+    return def;
+}
+
+ReplayReport replay(const Recording &recording, OperatorDefinition def)
+{
+    ReplayClock clock;
+    auto manager = replayManager(def, &clock);
+    if (!manager)
+        qFatal("replay manager: %s", qPrintable(manager.error().message()));
+    Replayer replayer(recording, manager->get(), &clock);
+    return replayer.run();
+}
+
+} // namespace
+
+class TstRecording : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void replaysWithoutDivergence();
+    void changedReconcilerDiverges();
+    void damagedFileIsReadUpToTheDamage_data();
+    void damagedFileIsReadUpToTheDamage();
+    void noSecretOrTokenInTheFile();
+    void faultHarnessKeepsTheRecordingOfAFailingRun();
+    void rotationStartsWithHeaderAndSnapshot();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_path;
+    QByteArray m_bytes;
+    QString m_token;
+};
+
+void TstRecording::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_path = m_dir.filePath(QStringLiteral("run.rec"));
+    testing::OperatorFixture env(definition(false));
+    QVERIFY2(env.ok(), qPrintable(env.errorString()));
+    m_token = env.apiServer().token();
+    RunRecorderOptions ro;
+    ro.path = m_path;
+    ro.operatorName = QStringLiteral("myapplication");
+    ro.crds = env.definition().crds;
+    RunRecorder recorder(ro);
+    QVERIFY(recorder.start(env.manager()).ok());
+    // A Secret the cache watches: its value must never reach the file.
+    Object secret = Object::fromJson(QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
+        {QStringLiteral("kind"), QStringLiteral("Secret")},
+        {QStringLiteral("metadata"),
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("db")},
+                {QStringLiteral("namespace"), QStringLiteral("default")}}},
+        {QStringLiteral("stringData"), QJsonObject{{QStringLiteral("password"), QString::fromLatin1(kSecretValue)}}}});
+    QVERIFY(env.manager()
+                ->cache()
+                ->informerFor(GroupVersionKind{QString(), QStringLiteral("v1"), QStringLiteral("Secret")})
+                .ok());
+    // Churn: three apps, a scale, a delete; a dropped watch; one 409 on a Deployment update.
+    for (int i = 1; i <= 3; ++i) {
+        MyApplication app(QStringLiteral("default"), QStringLiteral("app-%1").arg(i));
+        app.setImage(QStringLiteral("nginx:1.25"));
+        app.setReplicas(i);
+        QVERIFY(env.create(app));
+    }
+    env.apiServer().runOnServerThread([](apiserver::ApiServer &s) {
+        s.setFaults({QStringLiteral("error:code=409,verb=update,resource=deployments,count=1")});
+    });
+    QVERIFY(env.eventually(
+        [&] { return env.get<Deployment>(ObjectKey(QStringLiteral("default"), QStringLiteral("app-3"))).ok(); },
+        QStringLiteral("app-3's Deployment")));
+    auto app1 = env.get<MyApplication>(ObjectKey(QStringLiteral("default"), QStringLiteral("app-1")));
+    QVERIFY(app1.ok());
+    app1->setReplicas(4); // its Deployment's update gets the 409, then is retried
+    QVERIFY(env.update(*app1));
+    QVERIFY(env.eventually(
+        [&] {
+            auto d = env.get<Deployment>(ObjectKey(QStringLiteral("default"), QStringLiteral("app-1")));
+            return d.ok() && d->replicas() == 4;
+        },
+        QStringLiteral("app-1 scaled to 4")));
+    // The watches are dropped (the reflectors watch again) while app-3 is deleted.
+    Informer *apps = *env.manager()->cache()->informerFor(gvkOf<MyApplication>());
+    const int watches = apps->reflector()->watchCount();
+    env.apiServer().runOnServerThread(
+        [](apiserver::ApiServer &s) { s.setFaults({QStringLiteral("drop-watch:every=100ms")}); });
+    QVERIFY(env.remove(MyApplication(QStringLiteral("default"), QStringLiteral("app-3"))));
+    QVERIFY(env.eventually(
+        [&] {
+            return apps->reflector()->watchCount() > watches
+                && apps->store().get(QStringLiteral("default/app-3")).isNull();
+        },
+        QStringLiteral("a new watch, and app-3 gone from the cache")));
+    env.apiServer().runOnServerThread([](apiserver::ApiServer &s) { s.clearFaults(); });
+    const GroupVersionResource secrets{QString(), QStringLiteral("v1"), QStringLiteral("secrets")};
+    QVERIFY(QCoro::waitFor(env.manager()->restClient()->create(secrets, QStringLiteral("default"), secret)).ok());
+    Controller *ctrl = env.manager()->controllers().constFirst();
+    QVERIFY(env.eventually(
+        [&] {
+            auto inf = env.manager()->cache()->informerFor(
+                GroupVersionKind{QString(), QStringLiteral("v1"), QStringLiteral("Secret")});
+            return inf.ok() && (*inf)->store().list().size() == 1 && ctrl->activeWorkers() == 0
+                && ctrl->queue()->len() == 0;
+        },
+        QStringLiteral("the Secret cached and the controller idle")));
+    recorder.stop();
+    QVERIFY2(recorder.reconcilesRecorded() >= 4, qPrintable(QString::number(recorder.reconcilesRecorded())));
+    QFile f(m_path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    m_bytes = f.readAll();
+}
+
+void TstRecording::replaysWithoutDivergence()
+{
+    const Recording recording = Recording::read(m_path);
+    QVERIFY2(recording.ok(), qPrintable(recording.error()));
+    QCOMPARE(recording.header().value(QStringLiteral("operator")).toString(), QStringLiteral("myapplication"));
+    QVERIFY(!recording.reconciles().isEmpty());
+    const ReplayReport report = replay(recording, definition(false));
+    QVERIFY2(report.diverged == 0, report.toJsonLine().constData());
+    QCOMPARE(report.replayed, int(recording.reconciles().size()) - report.skipped);
+    QVERIFY(report.replayed >= 4);
+    // The run had a 409 (answered as recorded), a dropped watch and a requeueAfter.
+    QVERIFY(m_bytes.contains("\"code\":409"));
+    QVERIFY(m_bytes.contains("\"result\":\"requeue_after\",\"afterMs\":30000"));
+}
+
+void TstRecording::changedReconcilerDiverges()
+{
+    const Recording recording = Recording::read(m_path);
+    const ReplayReport report = replay(recording, definition(true));
+    QVERIFY(report.diverged >= 1);
+    QVERIFY(!report.divergences.isEmpty());
+    const ReplayDivergence &d = report.divergences.first();
+    // The first divergence is app-2's first reconcile, naming the recorded call and the (missing) one.
+    QString firstApp2;
+    for (const int i : recording.reconciles())
+        if (recording.records().at(i).json.value(QStringLiteral("key")).toString() == QLatin1String("default/app-2")) {
+            firstApp2 = recording.records().at(i).json.value(QStringLiteral("id")).toString();
+            break;
+        }
+    QCOMPARE(d.reconcileId, firstApp2);
+    QCOMPARE(d.key, QStringLiteral("default/app-2"));
+    QCOMPARE(d.index, 0);
+    QCOMPARE(d.recorded, QStringLiteral("get example.com/v1alpha1/MyApplication default/app-2"));
+    QCOMPARE(d.made, QStringLiteral("(none)"));
+    QVERIFY(report.toJsonLine().contains("\"diverged\":"));
+}
+
+void TstRecording::damagedFileIsReadUpToTheDamage_data()
+{
+    QTest::addColumn<QString>("damage");
+    QTest::newRow("cut in the middle of a record") << QStringLiteral("cut");
+    QTest::newRow("garbage in a record") << QStringLiteral("garbage");
+    QTest::newRow("a record missing") << QStringLiteral("missing");
+}
+
+void TstRecording::damagedFileIsReadUpToTheDamage()
+{
+    QFETCH(QString, damage);
+    // The damage starts at the line after the fifth newline past the middle.
+    qint64 at = m_bytes.size() / 2;
+    at = m_bytes.indexOf('\n', at) + 1;
+    const int kept = int(m_bytes.left(at).count('\n'));
+    QByteArray bytes = m_bytes;
+    if (damage == QLatin1String("cut"))
+        bytes = m_bytes.left(at + 10);
+    else if (damage == QLatin1String("garbage"))
+        bytes[at + 3] = '#';
+    else
+        bytes.remove(at, m_bytes.indexOf('\n', at) + 1 - at);
+    const Recording r = Recording::parse(bytes, QStringLiteral("run.rec"));
+    QVERIFY(!r.ok());
+    QCOMPARE(r.errorOffset(), at);
+    QCOMPARE(int(r.records().size()), kept);
+    QVERIFY2(
+        r.error().contains(QStringLiteral("byte offset %1 (line %2)").arg(at).arg(kept + 1)), qPrintable(r.error()));
+}
+
+void TstRecording::noSecretOrTokenInTheFile()
+{
+    QVERIFY(!m_bytes.isEmpty());
+    QVERIFY2(m_bytes.contains("\"kind\":\"Secret\""), "the Secret was recorded (else this test proves nothing)");
+    QVERIFY(m_bytes.contains("<redacted>"));
+    QVERIFY(!m_bytes.contains(kSecretValue));
+    QVERIFY(!m_bytes.contains(kSecretValue.toBase64()));
+    QVERIFY(!m_bytes.contains(m_token.toUtf8()));
+    QVERIFY(!m_bytes.contains("Bearer"));
+}
+
+void TstRecording::faultHarnessKeepsTheRecordingOfAFailingRun()
+{
+    QTemporaryDir dir;
+    MyApplication app(QStringLiteral("default"), QStringLiteral("web"));
+    app.setImage(QStringLiteral("nginx:1.25"));
+    app.setReplicas(1);
+    const testing::Workload workload{testing::Step::create(app.toObject())};
+    {
+        testing::HarnessOptions passing;
+        passing.recordingDir = dir.path();
+        testing::FaultHarness h(myapp::definition(), passing);
+        const testing::RunReport r = h.reference(workload);
+        QVERIFY2(r.ok, qPrintable(r.failure));
+        QVERIFY(!r.failure.contains(dir.path()));
+    }
+    QVERIFY2(QDir(dir.path()).entryList(QDir::Files).isEmpty(), "a passing run's recording is deleted");
+    testing::HarnessOptions failing;
+    failing.recordingDir = dir.path();
+    failing.convergeTimeout = std::chrono::milliseconds(1); // the run cannot become quiescent: it fails
+    testing::FaultHarness h(myapp::definition(), failing);
+    const testing::RunReport r = h.reference(workload);
+    QVERIFY(!r.ok);
+    const QStringList files = QDir(dir.path()).entryList(QDir::Files);
+    QCOMPARE(files.size(), 1);
+    const QString path = dir.filePath(files.first());
+    QVERIFY2(r.failure.contains(QStringLiteral("recording of the run (replay with --replay): ") + path),
+        qPrintable(r.failure));
+    QVERIFY(
+        Recording::read(path).header().value(QStringLiteral("operator")).toString() == QLatin1String("myapplication"));
+}
+
+/// A record body as the writer takes it: the JSON object without its opening brace.
+static QByteArray body(const QJsonObject &o) { return QJsonDocument(o).toJson(QJsonDocument::Compact).mid(1); }
+
+void TstRecording::rotationStartsWithHeaderAndSnapshot()
+{
+    using recording::RecordingWriter;
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("r.rec"));
+    RecordingWriter w(path, 4096);
+    QVERIFY(w.open(body({{QStringLiteral("t"), QStringLiteral("header")},
+                       {QStringLiteral("format"), QStringLiteral("opbench-recording/1")}}))
+                .ok());
+    w.append(body({{QStringLiteral("t"), QStringLiteral("informer")}, {QStringLiteral("inf"), 1}}),
+        RecordingWriter::Mirror::Informer);
+    for (int i = 0; i < 40; ++i) {
+        const QString name = QStringLiteral("cm-%1").arg(i % 5);
+        const bool del = i % 7 == 6;
+        const QJsonObject obj{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}},
+            {QStringLiteral("data"), QJsonObject{{QStringLiteral("p"), QString(200, u'x')}}}};
+        w.append(body({{QStringLiteral("t"), QStringLiteral("ev")}, {QStringLiteral("inf"), 1},
+                     {QStringLiteral("op"), del ? QStringLiteral("del") : QStringLiteral("mod")},
+                     {QStringLiteral("obj"), obj}}),
+            del ? RecordingWriter::Mirror::Remove : RecordingWriter::Mirror::Put, "1/" + name.toUtf8());
+    }
+    w.close();
+    QVERIFY(w.rotations() >= 1);
+    QVERIFY(QFile::exists(path + QStringLiteral(".1")));
+    QVERIFY(QFileInfo(path).size() <= 4096 + 1024);
+    const Recording r = Recording::read(path);
+    QVERIFY2(r.ok(), qPrintable(r.error()));
+    QCOMPARE(r.records().at(0).type, QStringLiteral("header"));
+    QCOMPARE(r.records().at(1).type, QStringLiteral("informer")); // the snapshot: informers first
+    QCOMPARE(r.records().at(2).type, QStringLiteral("ev"));       // then the objects as they stood
+    QVERIFY2(Recording::read(path + QStringLiteral(".1")).ok(), "the previous file is whole");
+}
+
+QTEST_GUILESS_MAIN(TstRecording)
+#include "tst_recording.moc"
