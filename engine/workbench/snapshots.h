@@ -34,6 +34,9 @@ struct InformerState
     QString latestRv;   ///< newest resourceVersion seen (watch events, bookmarks)
     int count = 0;      ///< objects in the store
     qint64 events = 0;  ///< changes the informer delivered since observed (before coalescing)
+    /// LISTs after the first one since observed: the watch could not resume (410 Gone, a
+    /// compacted history) and the reflector listed everything again.
+    int relists = 0;
 };
 
 /// What the engine thread emits every flush interval (100 ms) when something changed.
