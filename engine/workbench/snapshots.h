@@ -66,7 +66,10 @@ struct QueueRow
     int priority = 0;
     int retries = 0;
     qint64 readyInMs = -1; ///< waiting: milliseconds until ready
-    QStringList causes;    ///< every cause, described, oldest first
+    /// The backoff the queue last gave this key for a failed try (ms; -1: none yet). The first
+    /// ones (5 ms, 10 ms) are over long before a sample could catch the key waiting.
+    qint64 backoffMs = -1;
+    QStringList causes; ///< every cause, described, oldest first
 
     friend bool operator==(const QueueRow &, const QueueRow &) = default;
 };
