@@ -131,8 +131,6 @@ void MainWindow::createDocks()
     addDock(tr("Pipeline"), QStringLiteral("pipelineDock"), learnerText(Panel::Pipeline), m_pipelinePanel,
         Qt::TopDockWidgetArea);
     splitDockWidget(reconciles, queue, Qt::Horizontal);
-    tabifyDockWidget(queue, m_tourDock);
-    queue->raise();
     tabifyDockWidget(object, children);
     tabifyDockWidget(children, leadership);
     tabifyDockWidget(leadership, faults);
@@ -140,6 +138,7 @@ void MainWindow::createDocks()
     resizeDocks({cache, reconciles, queue}, {320, 640, 340}, Qt::Horizontal);
     createDebuggerDock(reconciles);
     resizeDocks({cache, object}, {520, 330}, Qt::Vertical);
+    placeTourDock(); // mainwindowtour.cpp
 }
 
 void MainWindow::createStatusBar()
@@ -236,25 +235,6 @@ void MainWindow::connectPipeline()
     connect(m_faultsPanel, &FaultsPanel::dropWatchesRequested, m_session, &EngineSession::dropWatches);
     connect(m_faultsPanel, &FaultsPanel::compactRequested, m_session, &EngineSession::compactHistory);
     m_faultsPanel->setEmbedded(m_session->isEmbedded());
-}
-
-void MainWindow::connectTour()
-{
-    const CacheFeed *feed = m_session->cacheFeed();
-    const QueueObserver *queue = m_session->queue();
-    const ControllerObserver *controller = m_session->controller();
-    // The tour watches the same events the panels show.
-    connect(feed, &CacheFeed::batch, m_tour, &workbench::Tour::observeCache);
-    connect(feed, &CacheFeed::cacheAt, m_tour, &workbench::Tour::observeTimeTravel);
-    connect(queue, &QueueObserver::sample, m_tour, &workbench::Tour::observeQueue);
-    connect(controller, &ControllerObserver::controlState, m_tour, &workbench::Tour::observeControl);
-    connect(controller, &ControllerObserver::reconcilesFinished, m_tour, &workbench::Tour::observeTraces);
-    connect(m_session->leadership(), &Leadership::leadershipState, m_tour, &workbench::Tour::observeLeadership);
-    connect(m_tour, &workbench::Tour::stateChanged, this, &MainWindow::onTourState);
-    connect(m_tourPanel, &TourPanel::startRequested, this, &MainWindow::startTour);
-    connect(m_tourPanel, &TourPanel::nextRequested, m_tour, &workbench::Tour::next);
-    connect(m_tourPanel, &TourPanel::backRequested, m_tour, &workbench::Tour::back);
-    connect(m_tourPanel, &TourPanel::stopRequested, m_tour, &workbench::Tour::stop);
 }
 
 void MainWindow::connectLeadership()
@@ -488,33 +468,6 @@ void MainWindow::onLeadership(const LeadershipState &state)
     a->setEnabled(back || state.canHandOff());
     a->setToolTip(
         back ? m_leadershipPanel->takeBackButton()->toolTip() : m_leadershipPanel->handOffButton()->toolTip());
-}
-
-void MainWindow::startTour()
-{
-    QSettings settings;
-    const int resume = m_tour->state().finished ? 0 : settings.value(QStringLiteral("tour/lesson"), 0).toInt();
-    m_tourDock->show();
-    m_tourDock->raise();
-    m_tour->start(resume);
-}
-
-void MainWindow::onTourState(const workbench::TourState &state)
-{
-    m_tourPanel->apply(state);
-    QSettings settings;
-    if (state.index >= 0)
-        settings.setValue(QStringLiteral("tour/lesson"), state.finished ? 0 : state.index);
-    // The dock that shows the lesson is raised and framed.
-    for (QDockWidget *dock : findChildren<QDockWidget *>()) {
-        const bool target = state.index >= 0 && !state.finished && dock->objectName() == state.lesson.panel;
-        dock->setStyleSheet(
-            target ? QStringLiteral("QDockWidget > QWidget { border: 2px solid #f9a825; }") : QString());
-        if (target) {
-            dock->show();
-            dock->raise();
-        }
-    }
 }
 
 void MainWindow::onHandOffAction()

@@ -119,8 +119,14 @@ private:
     void toggleBreakpointOnSelection();
     void exportTraces();
     void onLeadership(const LeadershipState &state);
-    void onTourState(const opbench::workbench::TourState &state);
     void offerTourOnFirstStart();
+    // mainwindowtour.cpp
+    void onTourState(const opbench::workbench::TourState &state);
+    /// The Tour dock on the right edge, alone: never tabbed with a dock a lesson raises.
+    void placeTourDock();
+    /// A lesson's button: its fault on top of the Faults panel's, or a compaction and dropped watches.
+    void armTourFault(const QString &fault);
+    void dropWatchesForTour();
     void onHandOffAction();
     void showConnectDialog();
     void checkCluster();

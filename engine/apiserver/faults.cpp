@@ -30,6 +30,22 @@ Status bad(const QString &text, const QString &why)
     return Status::badRequest(QStringLiteral("invalid fault \"%1\": %2").arg(text, why));
 }
 
+/// The 409 a write with a stale resourceVersion gets, word for word as Kubernetes words it
+/// (k8s.io/apiserver's storage conflict: reason Conflict, the resource qualified by its group).
+Status conflict(const FaultRequest &r)
+{
+    const QString resource = r.apiGroup.isEmpty() ? r.resource : r.resource + u'.' + r.apiGroup;
+    StatusDetails details;
+    details.name = r.name;
+    details.group = r.apiGroup;
+    details.kind = r.resource;
+    return Status(409, Status::reasonForCode(409),
+        QStringLiteral("Operation cannot be fulfilled on %1 \"%2\": the object has been modified; please apply your "
+                       "changes to the latest version and try again")
+            .arg(resource, r.name),
+        details);
+}
+
 } // namespace
 
 Expected<FaultSpec> FaultSpec::parse(const QString &text)
@@ -76,6 +92,15 @@ Expected<FaultSpec> FaultSpec::parse(const QString &text)
             f.verb = value;
         } else if (key == QLatin1String("resource")) {
             f.resource = value;
+        } else if (key == QLatin1String("name")) {
+            f.name = value;
+            ok = !value.isEmpty();
+        } else if (key == QLatin1String("user")) {
+            f.user = value;
+            ok = !value.isEmpty();
+        } else if (key == QLatin1String("agent")) {
+            f.agent = value;
+            ok = !value.isEmpty();
         } else if (key == QLatin1String("count")) {
             f.count = value.toInt(&ok);
             ok = ok && f.count >= 0;
@@ -101,6 +126,12 @@ QString FaultSpec::toString() const
         filters += QStringLiteral(",verb=") + verb;
     if (!resource.isEmpty())
         filters += QStringLiteral(",resource=") + resource;
+    if (!name.isEmpty())
+        filters += QStringLiteral(",name=") + name;
+    if (!user.isEmpty())
+        filters += QStringLiteral(",user=") + user;
+    if (!agent.isEmpty())
+        filters += QStringLiteral(",agent=") + agent;
     if (count > 0)
         filters += QStringLiteral(",count=%1").arg(count);
     switch (kind) {
@@ -157,10 +188,12 @@ int FaultInjector::latencyMs() const
     return ms;
 }
 
-bool FaultInjector::fires(int i, const QString &verb, const QString &resource) const
+bool FaultInjector::fires(int i, const FaultRequest &r) const
 {
     const FaultSpec &f = m_faults.at(i);
-    if ((!f.verb.isEmpty() && f.verb != verb) || (!f.resource.isEmpty() && f.resource != resource))
+    if ((!f.verb.isEmpty() && f.verb != r.verb) || (!f.resource.isEmpty() && f.resource != r.resource)
+        || (!f.name.isEmpty() && f.name != r.name) || (!f.user.isEmpty() && f.user != r.user)
+        || (!f.agent.isEmpty() && !r.userAgent.startsWith(f.agent)))
         return false;
     if (f.count > 0 && m_firedBySpec.value(i) >= f.count)
         return false;
@@ -171,13 +204,13 @@ bool FaultInjector::fires(int i, const QString &verb, const QString &resource) c
     return true;
 }
 
-std::optional<Status> FaultInjector::drawFailure(const QString &verb, const QString &resource) const
+std::optional<Status> FaultInjector::drawFailure(const FaultRequest &request) const
 {
     for (int i = 0; i < m_faults.size(); ++i) {
         const FaultSpec &f = m_faults.at(i);
         if (f.kind != FaultSpec::Kind::Error && f.kind != FaultSpec::Kind::Throttle)
             continue;
-        if (!fires(i, verb, resource))
+        if (!fires(i, request))
             continue;
         if (f.kind == FaultSpec::Kind::Throttle)
             return Status::tooManyRequests(
@@ -185,15 +218,17 @@ std::optional<Status> FaultInjector::drawFailure(const QString &verb, const QStr
         const QString msg = QStringLiteral("injected fault");
         if (f.code == 500)
             return Status::internalError(msg);
+        if (f.code == 409 && !request.name.isEmpty())
+            return conflict(request);
         return Status(f.code, Status::reasonForCode(f.code), msg);
     }
     return std::nullopt;
 }
 
-bool FaultInjector::draw(FaultSpec::Kind kind, const QString &verb, const QString &resource) const
+bool FaultInjector::draw(FaultSpec::Kind kind, const FaultRequest &request) const
 {
     for (int i = 0; i < m_faults.size(); ++i)
-        if (m_faults.at(i).kind == kind && fires(i, verb, resource))
+        if (m_faults.at(i).kind == kind && fires(i, request))
             return true;
     return false;
 }

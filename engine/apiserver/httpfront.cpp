@@ -62,7 +62,9 @@ bool HttpFront::handleRequest(const QHttpServerRequest &qtRequest, QTcpSocket *s
         }
     }
     if (info.isResourceRequest) {
-        if (auto failure = m_faults->drawFailure(info.verb, info.resource)) {
+        const FaultRequest faulted{
+            info.verb, info.apiGroup, info.resource, info.name, *user, QString::fromUtf8(request.header("user-agent"))};
+        if (auto failure = m_faults->drawFailure(faulted)) {
             responder.sendStatus(*failure);
             return true;
         }

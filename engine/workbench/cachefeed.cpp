@@ -58,6 +58,8 @@ void CacheFeed::stop()
     m_pending.clear();
     m_pendingOrder.clear();
     m_events.clear();
+    m_lastSyncRv.clear();
+    m_relists.clear();
 }
 
 void CacheFeed::onChange(const QString &kind, const CacheChange &change)
@@ -76,6 +78,22 @@ void CacheFeed::onChange(const QString &kind, const CacheChange &change)
     m_statesDirty = true;
 }
 
+void CacheFeed::countRelists()
+{
+    // Every LIST gives the informer a new last-sync resourceVersion; the first one is the sync.
+    for (const QString &kind : std::as_const(m_kindOrder)) {
+        const Informer *inf = m_informers.value(kind);
+        if (!inf)
+            continue;
+        const QString rv = inf->lastSyncResourceVersion();
+        QString &seen = m_lastSyncRv[kind];
+        if (!seen.isEmpty() && !rv.isEmpty() && rv != seen)
+            ++m_relists[kind];
+        if (!rv.isEmpty())
+            seen = rv;
+    }
+}
+
 QList<InformerState> CacheFeed::informerStates() const
 {
     QList<InformerState> out;
@@ -91,6 +109,7 @@ QList<InformerState> CacheFeed::informerStates() const
         s.latestRv = changes.empty() ? s.lastSyncRv : changes.back().resourceVersion;
         s.count = int(inf->store().size());
         s.events = m_events.value(kind);
+        s.relists = m_relists.value(kind);
         out.append(s);
     }
     return out;
@@ -106,6 +125,7 @@ void CacheFeed::flush()
         b.entries.append(m_pending.value(id));
     m_pending.clear();
     m_pendingOrder.clear();
+    countRelists();
     b.informers = informerStates();
     b.oldestRv = oldestReachableRv();
     m_statesDirty = false;

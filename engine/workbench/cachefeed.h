@@ -59,6 +59,8 @@ Q_SIGNALS:
 private:
     void onChange(const QString &kind, const CacheChange &change);
     void flush();
+    /// Counts the LISTs since the previous flush (InformerState::relists).
+    void countRelists();
     QList<InformerState> informerStates() const;
     QString oldestReachableRv() const;
 
@@ -66,7 +68,9 @@ private:
     QHash<QString, QPointer<Informer>> m_informers; // kind -> informer (owned by the cache)
     QHash<QString, CacheEntry> m_pending;           // kind|key|uid -> latest entry (coalescing)
     QList<QString> m_pendingOrder;
-    QHash<QString, qint64> m_events; // kind -> changes seen
+    QHash<QString, qint64> m_events;      // kind -> changes seen
+    QHash<QString, QString> m_lastSyncRv; // kind -> the last LIST's resourceVersion seen
+    QHash<QString, int> m_relists;        // kind -> LISTs after the first
     bool m_statesDirty = false;
     QTimer *m_flushTimer; // child
 };

@@ -49,6 +49,7 @@ void QueueObserver::observe(WorkQueue *queue)
         m_queue->removeListener(this);
     m_queue = queue;
     m_causeTotals.clear();
+    m_backoffMs.clear();
     m_adds = m_retries = 0;
     m_causesFor = m_causesOwns = m_causesRequeue = 0;
     if (!queue) {
@@ -78,6 +79,11 @@ void QueueObserver::keyChanged(const KeyState &state)
             ++m_retries;
     }
     m_causeTotals.insert(key, total);
+    if (state.waiting && state.retries > 0 && m_queue) // a failed try waits out its backoff
+        m_backoffMs.insert(key,
+            qMax<qint64>(0,
+                std::chrono::duration_cast<std::chrono::milliseconds>(state.readyAt - m_queue->clock()->now())
+                    .count()));
 }
 
 void QueueObserver::countOrigins(const KeyState &state, int fresh)
@@ -105,7 +111,11 @@ void QueueObserver::countOrigins(const KeyState &state, int fresh)
     }
 }
 
-void QueueObserver::keyRemoved(const QueueKey &key) { m_causeTotals.remove(key.toString()); }
+void QueueObserver::keyRemoved(const QueueKey &key)
+{
+    m_causeTotals.remove(key.toString());
+    m_backoffMs.remove(key.toString());
+}
 
 void QueueObserver::takeSample()
 {
@@ -130,6 +140,7 @@ void QueueObserver::takeSample()
         row.state = queueStateName(k.state);
         row.priority = k.priority;
         row.retries = k.retries;
+        row.backoffMs = k.retries > 0 ? m_backoffMs.value(row.key, -1) : -1;
         if (k.waiting)
             row.readyInMs = std::chrono::duration_cast<std::chrono::milliseconds>(k.readyAt - now).count();
         for (const Cause &c : k.causes)

@@ -40,8 +40,9 @@ private:
     void countOrigins(const KeyState &state, int fresh);
 
     QPointer<WorkQueue> m_queue;
-    QTimer *m_timer;                   // child
-    QHash<QString, int> m_causeTotals; // key -> causes seen this round (rate counting)
+    QTimer *m_timer;                    // child
+    QHash<QString, int> m_causeTotals;  // key -> causes seen this round (rate counting)
+    QHash<QString, qint64> m_backoffMs; // key -> the last backoff of a failed try (QueueRow::backoffMs)
     int m_adds = 0;
     int m_retries = 0;
     qint64 m_causesFor = 0; // cumulative, by origin (QueueSample::causesFor …)

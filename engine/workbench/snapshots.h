@@ -34,6 +34,9 @@ struct InformerState
     QString latestRv;   ///< newest resourceVersion seen (watch events, bookmarks)
     int count = 0;      ///< objects in the store
     qint64 events = 0;  ///< changes the informer delivered since observed (before coalescing)
+    /// LISTs after the first one since observed: the watch could not resume (410 Gone, a
+    /// compacted history) and the reflector listed everything again.
+    int relists = 0;
 };
 
 /// What the engine thread emits every flush interval (100 ms) when something changed.
@@ -63,7 +66,10 @@ struct QueueRow
     int priority = 0;
     int retries = 0;
     qint64 readyInMs = -1; ///< waiting: milliseconds until ready
-    QStringList causes;    ///< every cause, described, oldest first
+    /// The backoff the queue last gave this key for a failed try (ms; -1: none yet). The first
+    /// ones (5 ms, 10 ms) are over long before a sample could catch the key waiting.
+    qint64 backoffMs = -1;
+    QStringList causes; ///< every cause, described, oldest first
 
     friend bool operator==(const QueueRow &, const QueueRow &) = default;
 };

@@ -30,6 +30,33 @@ bool causedByDeletedChild(const ReconcileTrace &t)
     return false;
 }
 
+bool hasConflict(const ReconcileTrace &t)
+{
+    for (const TraceCall &c : t.calls)
+        if (c.code == 409)
+            return true;
+    return false;
+}
+
+int relists(const QList<InformerState> &informers)
+{
+    int n = 0;
+    for (const InformerState &s : informers)
+        n += s.relists;
+    return n;
+}
+
+/// `lesson` with {name} replaced by the app the tour follows.
+TourLesson resolved(TourLesson lesson, const QString &name)
+{
+    const QString placeholder = QStringLiteral("{name}");
+    lesson.task.replace(placeholder, name);
+    lesson.lesson.replace(placeholder, name);
+    lesson.action.replace(placeholder, name);
+    lesson.fault.replace(placeholder, name);
+    return lesson;
+}
+
 bool allSynced(const QList<InformerState> &informers)
 {
     if (informers.isEmpty())
@@ -97,11 +124,11 @@ void Tour::stop()
 void Tour::enter(int index)
 {
     m_state.index = index;
-    m_state.lesson = m_lessons.at(index);
+    m_state.lesson = resolved(m_lessons.at(index), m_appName);
     m_state.done = m_state.completed.contains(m_state.lesson.id);
     m_sawHandedOff = false;
-    m_sawBackoff = false;
-    m_syncRvAtStart.clear();
+    m_conflicted.clear();
+    m_relistsAtStart = m_informers.isEmpty() ? -1 : relists(m_informers);
     Q_EMIT stateChanged(m_state);
     // The cache may have synced long before the lesson began: no new batch would say so.
     if (currentId() == u"sync" && !m_state.done && allSynced(m_informers))
@@ -129,18 +156,18 @@ void Tour::observeCache(const CacheBatch &batch)
         if (allSynced(batch.informers))
             complete();
     } else if (currentId() == u"relist") {
-        for (const InformerState &s : batch.informers) {
-            auto it = m_syncRvAtStart.find(s.kind);
-            if (it == m_syncRvAtStart.end())
-                m_syncRvAtStart.insert(s.kind, s.lastSyncRv);
-            else if (!s.lastSyncRv.isEmpty() && s.lastSyncRv != *it)
-                complete(); // a new LIST: the informer relisted
-        }
+        if (m_relistsAtStart < 0)
+            m_relistsAtStart = relists(batch.informers);
+        else if (relists(batch.informers) > m_relistsAtStart)
+            complete(); // a new LIST: the informer relisted
     }
 }
 
 void Tour::observeTraces(const QList<ReconcileTrace> &traces)
 {
+    for (const ReconcileTrace &t : traces) // the app lesson 2 created: the faults' target
+        if (m_subject.sampleOperator && hasCall(t, QStringLiteral("create"), QStringLiteral("Deployment")))
+            m_appName = t.request.name;
     if (m_state.index < 0)
         return;
     for (const ReconcileTrace &t : traces) {
@@ -149,13 +176,16 @@ void Tour::observeTraces(const QList<ReconcileTrace> &traces)
         const bool recreated
             = currentId() == u"level-triggered" && causedByDeletedChild(t) && hasCall(t, QStringLiteral("create"));
         const bool stepped = currentId() == u"step" && m_paused;
-        if (followed || recreated || stepped)
+        // A failed reconcile handed out again after its backoff, and failing again.
+        const bool backedOff = currentId() == u"backoff" && t.result == ReconcileTrace::Result::Error && t.retries >= 1;
+        // The 409, the requeue, then the retry of the same key that succeeds.
+        const bool absorbed = currentId() == u"conflict" && !m_conflicted.isEmpty()
+            && t.request.toString() == m_conflicted && t.result == ReconcileTrace::Result::Success;
+        if (followed || recreated || stepped || backedOff || absorbed)
             complete();
-        else if (currentId() == u"backoff" && t.result == ReconcileTrace::Result::Error && t.retries >= 1)
-            m_sawBackoff = true;
+        else if (currentId() == u"conflict" && hasConflict(t) && t.result == ReconcileTrace::Result::Requeue)
+            m_conflicted = t.request.toString();
     }
-    if (m_sawBackoff && currentId() == u"backoff")
-        complete();
 }
 
 void Tour::observeControl(const ControlState &state)

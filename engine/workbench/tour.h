@@ -6,9 +6,9 @@
 // receives — the UI feeds them in and shows state(); nothing here touches a widget.
 //
 // The lessons follow the hosted operator (TourSubject): the sample MyApplication operator gets
-// its ten lessons; any other operator gets the generic ones, in its kind's words, each completing
-// on what every operator does (the cache syncs, a key goes from event to write, a deleted child
-// comes back, step / step into, backoff, …).
+// its eleven lessons (its backoff and conflict lessons arm a fault for the operator's own writes); any other operator
+// gets the generic ones, in its kind's words, each completing on what every operator does (the cache syncs, a key goes
+// from event to write, a deleted child comes back, step / step into, backoff, …).
 //
 //   Tour tour(TourSubject::of(definition));
 //   connect(session->cacheFeed(), &CacheFeed::batch, &tour, &Tour::observeCache);  // … and the rest
@@ -35,6 +35,12 @@ struct TourLesson
     QString task;   ///< what to do, in the window's words
     QString lesson; ///< the controller-runtime concept and the detail people get wrong
     QString panel;  ///< objectName of the dock that shows it (highlighted)
+    /// A button the lesson offers ("" = none): actionKind "fault" arms `fault` (FaultSpec
+    /// syntax), "relist" compacts the history and drops the watches. In a lesson as Tour::state()
+    /// gives it, {name} in task, action and fault is the app the tour follows.
+    QString action;
+    QString actionKind;
+    QString fault;
 };
 
 /// The operator the tour is about.
@@ -42,7 +48,7 @@ struct TourSubject
 {
     QString kind;                ///< the For kind ("Guestbook")
     QString childKind;           ///< the first kind it owns ("ConfigMap"); empty: none
-    bool sampleOperator = false; ///< the MyApplication sample: its own ten lessons
+    bool sampleOperator = false; ///< the MyApplication sample: its own eleven lessons
 
     static TourSubject myApplication();
     /// The subject of `def`: its For kind, its first other kind, and whether it is MyApplication's.
@@ -71,7 +77,7 @@ class Tour : public QObject
 public:
     explicit Tour(TourSubject subject, QObject *parent = nullptr);
 
-    /// The lessons for `subject`: MyApplication's ten, or the generic ones (tourlessons.cpp).
+    /// The lessons for `subject`: MyApplication's eleven, or the generic ones (tourlessons.cpp).
     static QList<TourLesson> lessons(const TourSubject &subject);
     const TourSubject &subject() const { return m_subject; }
     /// Another subject (the definition's kinds became known): its lessons; a running tour
@@ -109,9 +115,10 @@ private:
     QList<InformerState> m_informers; // the latest informer states, whatever the lesson
     // What each lesson waits for, observed since it started.
     bool m_paused = false;
-    QHash<QString, QString> m_syncRvAtStart; // informer kind -> lastSyncRv when the lesson began
+    int m_relistsAtStart = -1; // the informers' relists when the lesson began (-1: not seen yet)
     bool m_sawHandedOff = false;
-    bool m_sawBackoff = false;
+    QString m_conflicted;                           // conflict: the key whose reconcile got a 409 and requeued
+    QString m_appName = QStringLiteral("frontend"); // the app the lessons' faults aim at (lesson 2's)
 };
 
 } // namespace opbench::workbench

@@ -11,16 +11,22 @@ namespace {
 
 QString tr(const char *text) { return Tour::tr(text); }
 
+/// The first lesson of every tour: the same for any operator.
+TourLesson syncLesson()
+{
+    return {QStringLiteral("sync"), tr("The informer fills the cache"),
+        tr("Watch the Cache panel and the status bar until every kind says synced."),
+        tr("An informer LISTs each kind once, then WATCHes for changes; the reconciler only ever reads this local "
+           "cache. People expect a read right after their own write to see it — it may not yet: the cache is "
+           "eventually consistent."),
+        QStringLiteral("cacheDock")};
+}
+
 /// The first generic lessons: the cache, one key, the level-triggered child (when it owns one).
 QList<TourLesson> genericLessonsFirst(const TourSubject &s)
 {
     QList<TourLesson> out{
-        {QStringLiteral("sync"), tr("The informer fills the cache"),
-            tr("Watch the Cache panel and the status bar until every kind says synced."),
-            tr("An informer LISTs each kind once, then WATCHes for changes; the reconciler only ever reads this local "
-               "cache. People expect a read right after their own write to see it — it may not yet: the cache is "
-               "eventually consistent."),
-            QStringLiteral("cacheDock")},
+        syncLesson(),
         {QStringLiteral("follow-key"), tr("One key, from watch event to write"),
             tr("Create %1 with the Children panel's form.").arg(s.aKind()),
             tr("The watch event becomes a queue item (namespace/name only — never the object), a worker hands it to "
@@ -47,9 +53,59 @@ QList<TourLesson> genericLessonsFirst(const TourSubject &s)
     return out;
 }
 
-/// The lessons after the first ones, for any operator: stepping, backoff, relist, time travel.
-/// `aKind` names one object of the For kind ("a Guestbook", "an app").
-QList<TourLesson> genericLessonsLast(const QString &aKind)
+/// `lesson` with a button that arms `fault` (or, for kind "relist", drops the watches).
+TourLesson withAction(TourLesson lesson, const QString &label, const QString &kind, const QString &fault = {})
+{
+    lesson.action = label;
+    lesson.actionKind = kind;
+    lesson.fault = fault;
+    return lesson;
+}
+
+TourLesson relistLesson()
+{
+    return withAction({QStringLiteral("relist"), tr("A dropped watch and a relist"),
+                          tr("Press \"Drop the watches\" below (it compacts the history first, as a busy cluster "
+                             "does); look at the Cache panel's header and the Pipeline's reflector."),
+                          tr("The reflector resumes its watch from the last resourceVersion; when that is too old "
+                             "(410 Gone) it LISTs everything again — \"410 → relist\". Anything missed is still "
+                             "reconciled, because the controller is level-triggered."),
+                          QStringLiteral("cacheDock")},
+        tr("Drop the watches"), QStringLiteral("relist"));
+}
+
+/// The sample's backoff and conflict lessons: a fault armed for the operator's next writes of
+/// the Deployment {name} (the app of lesson 2), never for kubectl's.
+QList<TourLesson> faultLessons()
+{
+    const QString writes = QStringLiteral("verb=update,resource=deployments,name={name},agent=opbench/");
+    return {
+        withAction({QStringLiteral("backoff"), tr("Errors and backoff"),
+                       tr("Resume (F5) if paused, press \"Fail the next 2 updates\", then change app {name}'s "
+                          "replicas (kubectl patch myapplication {name} --type merge -p "
+                          "'{\"spec\":{\"replicas\":4}}'). Watch its key in the Queue panel."),
+                       tr("The operator's update of Deployment {name} fails twice (500): each failed reconcile is "
+                          "requeued with exponential backoff (5 ms, then 10 ms, … up to 1000 s per item, and a 10 qps "
+                          "bucket overall), and the third try succeeds. Returning an error is how you ask for a "
+                          "retry; looping inside Reconcile is not."),
+                       QStringLiteral("queueDock")},
+            tr("Fail the next 2 updates of Deployment {name}"), QStringLiteral("fault"),
+            QStringLiteral("error:code=500,") + writes + QStringLiteral(",count=2")),
+        withAction({QStringLiteral("conflict"), tr("A conflict absorbed by a requeue"),
+                       tr("Press \"Make the next update conflict\", then change app {name}'s replicas again. In the "
+                          "Reconciles panel: the update's 409, the requeue, and the retry that succeeds."),
+                       tr("409 Conflict means the write carried an old resourceVersion: someone changed the object "
+                          "since the cache saw it. It is routine, not a failure: the reconciler requeues, and the "
+                          "next reconcile reads the newer object and writes again. Never retry the stale object in "
+                          "a loop."),
+                       QStringLiteral("reconcilesDock")},
+            tr("Make the next update of Deployment {name} conflict"), QStringLiteral("fault"),
+            QStringLiteral("error:code=409,") + writes + QStringLiteral(",count=1")),
+    };
+}
+
+/// Stepping: the lessons after the first ones, for any operator.
+QList<TourLesson> stepLessons()
 {
     return {
         {QStringLiteral("step"), tr("Step through one reconcile"), tr("While paused, press Step (F10)."),
@@ -61,35 +117,39 @@ QList<TourLesson> genericLessonsLast(const QString &aKind)
             tr("Reads come from the cache (instant), writes go to the API server. Each write changes the object and "
                "triggers new watch events — for your own status writes too, unless a predicate filters them."),
             QStringLiteral("reconcilesDock")},
-        {QStringLiteral("backoff"), tr("Errors and backoff"),
-            tr("Resume (F5), then in the Faults panel turn on API errors and create or change %1.").arg(aKind),
-            tr("A failed reconcile is requeued with exponential backoff (5 ms, 10 ms, … up to 1000 s per item, and a "
-               "10 qps bucket overall). Returning an error is how you ask for a retry; looping inside Reconcile is "
-               "not."),
-            QStringLiteral("queueDock")},
-        {QStringLiteral("relist"), tr("A dropped watch and a relist"),
-            tr("Turn the API errors off, then press \"Compact history\" and \"Drop watches\" in the Faults panel."),
-            tr("The reflector resumes its watch from the last resourceVersion; when that is too old (410 Gone) it "
-               "LISTs everything again. Anything missed is still reconciled, because the controller is "
-               "level-triggered."),
-            QStringLiteral("cacheDock")},
-        {QStringLiteral("time-travel"), tr("Time travel"), tr("Drag the Cache panel's history slider to the left."),
-            tr("The cache is rebuilt as it was at an earlier resourceVersion from the informers' histories: what the "
-               "reconciler could have seen then."),
-            QStringLiteral("cacheDock")},
     };
+}
+
+TourLesson timeTravelLesson()
+{
+    return {QStringLiteral("time-travel"), tr("Time travel"),
+        tr("Drag the Cache panel's history slider (it starts at \"live\", on the right) to the left."),
+        tr("The cache is rebuilt as it was at an earlier resourceVersion from the informers' histories: what the "
+           "reconciler could have seen then."),
+        QStringLiteral("cacheDock")};
+}
+
+/// The lessons after the first ones, for any operator: stepping, backoff, relist, time travel.
+/// `aKind` names one object of the For kind ("a Guestbook", "an app").
+QList<TourLesson> genericLessonsLast(const QString &aKind)
+{
+    QList<TourLesson> out = stepLessons();
+    out.append({QStringLiteral("backoff"), tr("Errors and backoff"),
+        tr("Resume (F5), then in the Faults panel turn on API errors and create or change %1.").arg(aKind),
+        tr("A failed reconcile is requeued with exponential backoff (5 ms, 10 ms, … up to 1000 s per item, and a "
+           "10 qps bucket overall). Returning an error is how you ask for a retry; looping inside Reconcile is "
+           "not. Turn the API errors off again after this lesson."),
+        QStringLiteral("queueDock")});
+    out.append(relistLesson());
+    out.append(timeTravelLesson());
+    return out;
 }
 
 /// The MyApplication sample's lessons (its kind, its Deployment, its headless build).
 QList<TourLesson> myApplicationLessons()
 {
     QList<TourLesson> out{
-        {QStringLiteral("sync"), tr("The informer fills the cache"),
-            tr("Watch the Cache panel and the status bar until every kind says synced."),
-            tr("An informer LISTs each kind once, then WATCHes for changes; the reconciler only ever reads this local "
-               "cache. People expect a read right after their own write to see it — it may not yet: the cache is "
-               "eventually consistent."),
-            QStringLiteral("cacheDock")},
+        syncLesson(),
         {QStringLiteral("follow-key"), tr("One key, from watch event to write"),
             tr("Create an app with the Children panel's form (any name, image nginx:1.25)."),
             tr("The watch event becomes a queue item (namespace/name only — never the object), a worker hands it to "
@@ -110,7 +170,9 @@ QList<TourLesson> myApplicationLessons()
                "may run once for many events — counting reconciles to count events is a classic mistake."),
             QStringLiteral("queueDock")},
     };
-    out += genericLessonsLast(QStringLiteral("an app"));
+    out += stepLessons() + faultLessons();
+    out.append(relistLesson());
+    out.append(timeTravelLesson());
     out.append({QStringLiteral("hand-off"), tr("Leader election and hand-off"),
         tr("Hand off (Ctrl+H) to the headless build, then Take back."),
         tr("Only the Lease holder reconciles; the others wait with warm caches. A leader that cannot renew within "

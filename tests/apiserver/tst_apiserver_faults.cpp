@@ -49,6 +49,9 @@ private Q_SLOTS:
         QTest::newRow("reset") << "reset:rate=0.1" << true;
         QTest::newRow("expire-continue") << "expire-continue:rate=1" << true;
         QTest::newRow("filters") << "error:code=410,verb=list,resource=deployments,count=1" << true;
+        QTest::newRow("name, user, agent")
+            << "error:code=409,verb=update,resource=deployments,name=web,user=admin,agent=opbench/,count=1" << true;
+        QTest::newRow("empty name") << "error:name=" << false;
         QTest::newRow("bad count") << "error:count=-1" << false;
         QTest::newRow("unknown kind") << "explode:now" << false;
         QTest::newRow("bad rate") << "error:rate=2" << false;
@@ -143,6 +146,30 @@ private Q_SLOTS:
         QCOMPARE(m_http->get(QStringLiteral("/api/v1/namespaces/default/configmaps/nope")).code, 404); // another verb
         QCOMPARE(m_http->get(QStringLiteral("/api/v1/namespaces/default/configmaps")).code, 503);
         QCOMPARE(m_http->get(QStringLiteral("/api/v1/namespaces/default/configmaps")).code, 200); // count spent
+    }
+
+    void shouldFilterByNameAndUserAgent()
+    {
+        // The tour's conflict lesson: only the operator's (User-Agent "opbench/…") next read of
+        // configmap "web" fails; kubectl and other names go through.
+        setFaults({QStringLiteral("error:code=409,verb=get,resource=configmaps,name=web,agent=opbench/,count=1")});
+        const QString web = QStringLiteral("/api/v1/namespaces/default/configmaps/web");
+        const QList<QPair<QByteArray, QByteArray>> kubectl{{"User-Agent", "kubectl/v1.30.0 (linux/amd64)"}};
+        const QList<QPair<QByteArray, QByteArray>> opbench{{"User-Agent", "opbench/0.1"}};
+        QCOMPARE(m_http->call("GET", web, {}, "application/json", kubectl).code, 404);
+        QCOMPARE(m_http
+                     ->call("GET", QStringLiteral("/api/v1/namespaces/default/configmaps/db"), {}, "application/json",
+                         opbench)
+                     .code,
+            404);
+        const HttpReply hit = m_http->call("GET", web, {}, "application/json", opbench);
+        QCOMPARE(hit.code, 409);
+        // Word for word what a write with a stale resourceVersion gets from Kubernetes.
+        QCOMPARE(hit.json().value(QLatin1String("reason")).toString(), QStringLiteral("Conflict"));
+        QCOMPARE(hit.json().value(QLatin1String("message")).toString(),
+            QStringLiteral("Operation cannot be fulfilled on configmaps \"web\": the object has been modified; please "
+                           "apply your changes to the latest version and try again"));
+        QCOMPARE(m_http->call("GET", web, {}, "application/json", opbench).code, 404); // count spent
     }
 
     void shouldRecoverWhenFaultsAreCleared()

@@ -51,6 +51,25 @@ private Q_SLOTS:
         model.apply({});
         QCOMPARE(model.rowCount(), 0);
     }
+
+    void shouldCountDownABackoffAndSayWhatItWas()
+    {
+        QueueItemsModel model;
+        QueueRow waiting = row("default/web", "waiting", 2);
+        waiting.readyInMs = 640;
+        waiting.backoffMs = 800;
+        model.apply({waiting});
+        const QModelIndex state = model.index(0, QueueItemsModel::StateColumn);
+        QCOMPARE(state.data().toString(), QStringLiteral("backoff: ready in 640 ms"));
+        waiting.readyInMs = 2500;
+        model.apply({waiting});
+        QCOMPARE(state.data().toString(), QStringLiteral("backoff: ready in 2.5 s"));
+        // Tried again: the 10 ms wait was too short to see, so the row says it happened.
+        QueueRow retried = row("default/web", "processing", 2);
+        retried.backoffMs = 10;
+        model.apply({retried});
+        QCOMPARE(state.data().toString(), QStringLiteral("processing · retry 2 after 10 ms backoff"));
+    }
 };
 
 QTEST_GUILESS_MAIN(tst_QueueItemsModel)

@@ -65,7 +65,7 @@ private Q_SLOTS:
         // The intro counts the sample operator's lessons (it said "0 short lessons" once)
         auto *progress = m_window->findChild<QLabel *>(QStringLiteral("tourProgress"));
         QVERIFY(progress);
-        QCOMPARE(progress->text(), QStringLiteral("10 short lessons, about a minute each"));
+        QCOMPARE(progress->text(), QStringLiteral("11 short lessons, about a minute each"));
     }
 
     void shouldCompleteEveryLessonFromTheEnginesEvents()
@@ -108,17 +108,24 @@ private Q_SLOTS:
             session->post(&ControllerObserver::resume);
         });
         session->setFaults({});
-        // 8. a dropped watch after compaction: the informers relist.
+        // 8. a conflict absorbed by a requeue: the next update of the app's Deployment gets 409.
+        lesson(QStringLiteral("conflict"), [this, session] {
+            session->setFaults(
+                {QStringLiteral("error:code=409,verb=update,resource=deployments,name=tour-app,count=1")});
+            patchReplicas(QStringLiteral("tour-app"), 3);
+        });
+        session->setFaults({});
+        // 9. a dropped watch after compaction: the informers relist.
         lesson(QStringLiteral("relist"), [session] {
             session->compactHistory();
             session->dropWatches();
         });
-        // 9. time travel: the Cache panel's slider asks for the cache at an older version.
+        // 10. time travel: the Cache panel's slider asks for the cache at an older version.
         lesson(QStringLiteral("time-travel"), [this, session] {
             QTRY_VERIFY_WITH_TIMEOUT(!m_oldestRv.isEmpty(), 10000);
             session->post(&CacheFeed::requestCacheAt, m_oldestRv);
         });
-        // 10. hand off to the headless build and take back.
+        // 11. hand off to the headless build and take back.
         lesson(
             QStringLiteral("hand-off"),
             [this, session] {

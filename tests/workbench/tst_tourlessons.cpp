@@ -2,7 +2,7 @@
 // The guided tour's lesson detection (engine/workbench/tour.h), fed the snapshots the window
 // receives: each lesson completes on the engine event that shows the learner did it, and not on
 // the near miss next to it (the wrong lesson, a missing detail). The sample MyApplication operator
-// gets its ten lessons; any other operator the generic ones, in its kind's words, completing on
+// gets its eleven lessons; any other operator the generic ones, in its kind's words, completing on
 // what every operator does. Pure logic: no clock, no server.
 #include "engine/workbench/tour.h"
 #include "tests/workbench/headless.h"
@@ -98,7 +98,7 @@ class tst_TourLessons : public QObject
 private Q_SLOTS:
     void initTestCase() { testing::verifyNoGuiLibrariesLoaded(); }
 
-    void shouldListTenLessonsInOrder()
+    void shouldListElevenLessonsInOrder()
     {
         QStringList ids;
         for (const TourLesson &l : Tour::lessons(TourSubject::myApplication())) {
@@ -107,8 +107,63 @@ private Q_SLOTS:
                 !l.title.isEmpty() && !l.task.isEmpty() && !l.lesson.isEmpty() && !l.panel.isEmpty(), qPrintable(l.id));
         }
         QCOMPARE(ids,
-            (QStringList{"sync", "follow-key", "level-triggered", "dedup", "step", "step-into", "backoff", "relist",
-                "time-travel", "hand-off"}));
+            (QStringList{"sync", "follow-key", "level-triggered", "dedup", "step", "step-into", "backoff", "conflict",
+                "relist", "time-travel", "hand-off"}));
+    }
+
+    void shouldShareTheSyncLessonBetweenSubjects()
+    {
+        const TourLesson sample = Tour::lessons(TourSubject::myApplication()).first();
+        const TourLesson widget = Tour::lessons(TourSubject::of(testing::widget::definition())).first();
+        QCOMPARE(sample.id, QStringLiteral("sync"));
+        QCOMPARE(sample.task, widget.task);
+        QCOMPARE(sample.lesson, widget.lesson);
+    }
+
+    void shouldCompleteSyncOnACacheSyncedBeforeTheTourStarted()
+    {
+        Tour tour(TourSubject::myApplication());
+        tour.observeCache(batchOf({informer(QStringLiteral("MyApplication"), true, QStringLiteral("5"))}));
+        tour.start();
+        QCOMPARE(tour.state().lesson.id, QStringLiteral("sync"));
+        QVERIFY2(tour.state().done, "no later batch would say the cache synced");
+    }
+
+    void shouldAimTheFaultLessonsAtTheAppOfLessonTwo()
+    {
+        Tour tour(TourSubject::myApplication());
+        tour.start(lessonIndex(QStringLiteral("backoff")));
+        // Nothing created yet: a sample app.
+        QVERIFY2(
+            tour.state().lesson.fault.contains(QStringLiteral("name=frontend")), qPrintable(tour.state().lesson.fault));
+        tour.start(lessonIndex(QStringLiteral("follow-key")));
+        tour.observeTraces({trace({call(QStringLiteral("create"), QStringLiteral("Deployment"), 201)})});
+        tour.start(lessonIndex(QStringLiteral("backoff")));
+        const TourLesson backoff = tour.state().lesson;
+        QCOMPARE(backoff.actionKind, QStringLiteral("fault"));
+        // Only the operator's (User-Agent opbench/…) next 2 updates of that Deployment fail.
+        QCOMPARE(backoff.fault,
+            QStringLiteral("error:code=500,verb=update,resource=deployments,name=web,agent=opbench/,count=2"));
+        QVERIFY(backoff.action.contains(QStringLiteral("web")));
+        QVERIFY(!backoff.task.contains(QStringLiteral("{name}")));
+        tour.next();
+        QCOMPARE(tour.state().lesson.fault,
+            QStringLiteral("error:code=409,verb=update,resource=deployments,name=web,agent=opbench/,count=1"));
+        tour.next();
+        QCOMPARE(tour.state().lesson.actionKind, QStringLiteral("relist"));
+    }
+
+    void shouldCompleteConflictOnA409ThenARequeueThenASuccess()
+    {
+        Tour tour(TourSubject::myApplication());
+        tour.start(lessonIndex(QStringLiteral("conflict")));
+        tour.observeTraces({trace({})});
+        QVERIFY2(!tour.state().done, "a success without a conflict before it");
+        tour.observeTraces({trace(
+            {call(QStringLiteral("update"), QStringLiteral("Deployment"), 409)}, ReconcileTrace::Result::Requeue)});
+        QVERIFY2(!tour.state().done, "the requeue has not been retried yet");
+        tour.observeTraces({trace({call(QStringLiteral("update"), QStringLiteral("Deployment"), 200)})});
+        QVERIFY(tour.state().done);
     }
 
     void shouldCompleteSyncOnlyWhenEveryInformerSynced()
@@ -210,12 +265,15 @@ private Q_SLOTS:
     {
         Tour tour(TourSubject::myApplication());
         tour.start(lessonIndex(QStringLiteral("relist")));
-        const auto at
-            = [](const QString &rv) { return batchOf({informer(QStringLiteral("MyApplication"), true, rv)}); };
-        tour.observeCache(at(QStringLiteral("5"))); // what it was when the lesson began
-        tour.observeCache(at(QStringLiteral("5")));
+        const auto at = [](int relists) {
+            InformerState s = informer(QStringLiteral("MyApplication"), true, QStringLiteral("5"));
+            s.relists = relists;
+            return batchOf({s});
+        };
+        tour.observeCache(at(1)); // what it was when the lesson began
+        tour.observeCache(at(1));
         QVERIFY(!tour.state().done);
-        tour.observeCache(at(QStringLiteral("12")));
+        tour.observeCache(at(2));
         QVERIFY(tour.state().done);
     }
 
@@ -276,7 +334,7 @@ private Q_SLOTS:
         sample.kinds = {{QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("MyApplication")},
             {QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("Deployment")}};
         QVERIFY(TourSubject::of(sample).sampleOperator);
-        QCOMPARE(Tour::lessons(TourSubject::of(sample)).size(), 10);
+        QCOMPARE(Tour::lessons(TourSubject::of(sample)).size(), 11);
 
         const TourSubject widget = TourSubject::of(testing::widget::definition());
         QVERIFY(!widget.sampleOperator);

@@ -68,9 +68,11 @@ void PipelineModel::applyCache(const CacheBatch &batch)
     m_events = 0;
     m_objects = 0;
     m_synced = 0;
+    m_relists = 0;
     m_watches = int(batch.informers.size());
     for (const InformerState &s : batch.informers) {
         m_events += s.events;
+        m_relists += s.relists;
         m_objects += s.count;
         m_synced += s.synced ? 1 : 0;
         m_latestRv = std::max({m_latestRv, s.latestRv.toLongLong(), s.lastSyncRv.toLongLong()});
@@ -117,8 +119,11 @@ std::array<PipelineModel::Row, PipelineModel::StageCount> PipelineModel::compute
         m_writes == 1 ? tr("1 write received from this controller")
                       : tr("%1 writes received from this controller").arg(number(m_writes)),
         State::Idle, m_events};
-    r[Reflector] = {m_events, number(m_events), tr("events · %1 watches · synced %2/%1").arg(m_watches).arg(m_synced),
-        m_synced < m_watches ? State::Syncing : State::Idle, m_events};
+    QString reflectorDetail = tr("events · %1 watches · synced %2/%1").arg(m_watches).arg(m_synced);
+    if (m_relists > 0) // the mark lesson 8 of the tour points at: a watch too old to resume
+        reflectorDetail += tr(" · 410 → relist ×%1").arg(m_relists);
+    r[Reflector]
+        = {m_events, number(m_events), reflectorDetail, m_synced < m_watches ? State::Syncing : State::Idle, m_events};
     r[Cache] = {m_objects, number(m_objects), tr("objects, indexed by namespace · %1 kinds").arg(m_watches),
         m_synced < m_watches ? State::Syncing : State::Idle, m_events};
     r[Handlers] = {handled, number(handled),

@@ -78,6 +78,7 @@ private:
     qint64 m_events = 0;
     int m_watches = 0;
     int m_synced = 0;
+    qint64 m_relists = 0; ///< LISTs after the first, all informers ("410 → relist")
     qint64 m_objects = 0;
     QueueSample m_queue;
     qint64 m_nextReadyMs = -1;

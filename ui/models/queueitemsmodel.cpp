@@ -65,15 +65,24 @@ QVariant QueueItemsModel::headerData(int section, Qt::Orientation orientation, i
     }
 }
 
+QString QueueItemsModel::stateText(const QueueRow &row)
+{
+    // The backoff as a countdown while it lasts, and what it was once the key is tried again.
+    if (row.state == u"waiting" && row.readyInMs >= 0)
+        return row.readyInMs < 1000 ? tr("backoff: ready in %1 ms").arg(row.readyInMs)
+                                    : tr("backoff: ready in %1 s").arg(double(row.readyInMs) / 1000.0, 0, 'f', 1);
+    if (row.retries > 0 && row.backoffMs >= 0 && row.state != u"idle")
+        return tr("%1 · retry %2 after %3 ms backoff").arg(row.state).arg(row.retries).arg(row.backoffMs);
+    return row.retries > 0 && row.state == u"queued" ? tr("retry %1").arg(row.retries) : row.state;
+}
+
 QVariant QueueItemsModel::display(const QueueRow &row, int column) const
 {
     switch (column) {
     case KeyColumn:
         return row.key;
     case StateColumn:
-        if (row.state == u"waiting" && row.readyInMs >= 0)
-            return tr("waiting %1 s").arg(double(row.readyInMs) / 1000.0, 0, 'f', 1);
-        return row.retries > 0 && row.state == u"queued" ? tr("retry %1").arg(row.retries) : row.state;
+        return stateText(row);
     case PriorityColumn:
         return row.priority;
     case RetriesColumn:

@@ -29,6 +29,7 @@ public:
 
 private:
     QVariant display(const QueueRow &row, int column) const;
+    static QString stateText(const QueueRow &row);
     QList<QueueRow> m_rows; // sorted by key
 };
 

@@ -25,7 +25,12 @@ CachePanel::CachePanel(CacheTreeModel *model, QWidget *parent)
     , m_filter(new QLineEdit(this))
     , m_filterError(new QLabel(this))
     , m_view(new QTreeView(this))
+    , m_relistMarker(new QLabel(this))
 {
+    m_relistMarker->setObjectName(QStringLiteral("cacheRelistMarker"));
+    m_relistMarker->setWordWrap(true);
+    m_relistMarker->setStyleSheet(QStringLiteral("background: #fff3e0; color: #e65100; padding: 2px"));
+    m_relistMarker->setVisible(false);
     m_proxy->setSourceModel(model);
     m_filter->setPlaceholderText(tr("Filter: app=web, tier in (backend), or text"));
     m_filter->setClearButtonEnabled(true);
@@ -47,6 +52,7 @@ CachePanel::CachePanel(CacheTreeModel *model, QWidget *parent)
         CacheTreeModel::InfoColumn, m_view->fontMetrics().horizontalAdvance(tr("syncing… · rv 0000000000")) + 16);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_relistMarker);
     layout->addWidget(m_filter);
     layout->addWidget(m_filterError);
     layout->addWidget(m_view, 1);
@@ -96,8 +102,9 @@ QWidget *CachePanel::makeTimeTravelBar()
 void CachePanel::onHistoryRange(qint64 oldest, qint64 latest)
 {
     // Live: stay pinned to the right end as the cache moves on.
-    const bool live = !m_past && m_requestedRv.isEmpty() && !m_debounce->isActive() && !m_slider->isSliderDown()
-        && m_slider->value() >= m_slider->maximum();
+    // (m_atLive, not the slider's value: its first range would leave it at the far left.)
+    const bool live
+        = m_atLive && !m_past && m_requestedRv.isEmpty() && !m_debounce->isActive() && !m_slider->isSliderDown();
     const QSignalBlocker block(m_slider);
     m_slider->setRange(int(std::min(oldest, latest)), int(latest));
     m_slider->setEnabled(oldest > 0 && oldest < latest);
@@ -111,6 +118,7 @@ void CachePanel::onSliderMoved()
         backToLive();
         return;
     }
+    m_atLive = false;
     m_requestedRv = QString::number(m_slider->value());
     m_sliderLabel->setText(tr("rv %1…").arg(m_requestedRv));
     Q_EMIT timeTravelRequested(m_requestedRv);
@@ -142,6 +150,7 @@ void CachePanel::showPast(const CachePast &past)
 
 void CachePanel::backToLive()
 {
+    m_atLive = true;
     m_requestedRv.clear();
     if (m_past) {
         showModel(m_model);
@@ -153,6 +162,23 @@ void CachePanel::backToLive()
     m_sliderLabel->setText(tr("live"));
     const QSignalBlocker block(m_slider);
     m_slider->setValue(m_slider->maximum());
+}
+
+void CachePanel::showRelists(const QList<InformerState> &informers)
+{
+    QStringList kinds;
+    int relists = 0;
+    for (const InformerState &s : informers) {
+        relists += s.relists;
+        if (s.relists > 0)
+            kinds.append(s.kind);
+    }
+    m_relistMarker->setVisible(relists > 0);
+    if (relists > 0)
+        m_relistMarker->setText(tr("410 → relist: the watch could not resume from its resourceVersion, so the "
+                                   "informer listed everything again (%1; %n relist(s)).",
+            nullptr, relists)
+                                    .arg(kinds.join(QStringLiteral(", "))));
 }
 
 CacheTreeModel *CachePanel::shownModel() const { return m_past ? m_past : m_model; }

@@ -6,6 +6,8 @@
 // and showPast() swaps the tree for that past state under a "viewing the past" banner until the
 // user goes back to live.
 
+#include "ui/session/snapshots.h"
+
 #include <QWidget>
 
 class QLabel;
@@ -49,6 +51,9 @@ public:
     void showPast(const opbench::workbench::CachePast &past);
     /// Shows the live cache again (the slider goes to its right end).
     void backToLive();
+    /// The header's "410 → relist" marker: shown once an informer listed again (InformerState::relists).
+    void showRelists(const QList<opbench::workbench::InformerState> &informers);
+    QLabel *relistMarker() const { return m_relistMarker; }
 
 Q_SIGNALS:
     void objectSelected(const QString &kind, const QString &key);
@@ -69,6 +74,7 @@ private:
     QLineEdit *m_filter;
     QLabel *m_filterError;
     QTreeView *m_view;
+    QLabel *m_relistMarker;
     QSlider *m_slider = nullptr;
     QLabel *m_sliderLabel = nullptr;
     QLabel *m_banner = nullptr;
@@ -76,6 +82,7 @@ private:
     QTimer *m_debounce = nullptr;
     CacheTreeModel *m_past = nullptr; ///< the past shown (owned), null when live
     QString m_requestedRv;
+    bool m_atLive = true; ///< the slider stays pinned to its right end ("live")
 };
 
 } // namespace opbench::ui

@@ -4,6 +4,7 @@
 #include "engine/workbench/tour.h"
 
 #include <QHBoxLayout>
+#include <QKeySequence>
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -30,6 +31,7 @@ TourPanel::TourPanel(QWidget *parent)
     , m_task(wrapped(this, QStringLiteral("tourTask")))
     , m_lesson(wrapped(this, QStringLiteral("tourLesson")))
     , m_status(wrapped(this, QStringLiteral("tourStatus")))
+    , m_action(new QPushButton(this))
     , m_back(new QPushButton(tr("&Back"), this))
     , m_next(new QPushButton(tr("&Next"), this))
     , m_stop(new QPushButton(tr("&Start the tour"), this))
@@ -48,9 +50,18 @@ TourPanel::TourPanel(QWidget *parent)
     layout->addWidget(m_title);
     layout->addWidget(m_task);
     layout->addWidget(m_lesson);
+    layout->addWidget(m_action, 0, Qt::AlignLeft);
     layout->addWidget(m_status);
     layout->addStretch();
     layout->addLayout(buttons);
+    m_action->setObjectName(QStringLiteral("tourAction"));
+    m_action->setVisible(false);
+    connect(m_action, &QPushButton::clicked, this, [this] {
+        if (m_actionKind == u"relist")
+            Q_EMIT relistRequested();
+        else if (!m_fault.isEmpty())
+            Q_EMIT faultRequested(m_fault);
+    });
     connect(m_back, &QPushButton::clicked, this, &TourPanel::backRequested);
     connect(m_next, &QPushButton::clicked, this, &TourPanel::nextRequested);
     connect(m_stop, &QPushButton::clicked, this, [this] {
@@ -68,6 +79,11 @@ void TourPanel::apply(const workbench::TourState &s)
     m_stop->setProperty("running", running);
     m_stop->setText(running ? tr("&Stop the tour") : tr("&Start the tour"));
     m_back->setEnabled(running && s.index > 0);
+    m_actionKind = running ? s.lesson.actionKind : QString();
+    m_fault = running ? s.lesson.fault : QString();
+    m_action->setText(tr("%1 (Alt+A)").arg(s.lesson.action));
+    m_action->setShortcut(QKeySequence(Qt::ALT | Qt::Key_A)); // after setText, which sets its own
+    m_action->setVisible(running && !s.lesson.action.isEmpty());
     m_next->setEnabled(running);
     if (s.finished) {
         m_progress->setText(tr("Tour finished: %1 of %2 lessons done").arg(s.completed.size()).arg(s.count));
