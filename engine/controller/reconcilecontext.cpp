@@ -9,7 +9,10 @@ namespace detail {
 
 bool CallGate::await_ready() const noexcept
 {
-    return !m_scope || !m_scope->haltBeforeCalls || m_scope->cancelled || m_scope->controller.isNull();
+    if (!m_scope || m_scope->cancelled || m_scope->controller.isNull())
+        return true;
+    // Stepping into this reconcile, or a call breakpoint stops this call (Controller::breakBeforeCall).
+    return !m_scope->haltBeforeCalls && !m_scope->controller->breakBeforeCall(*m_scope, m_call);
 }
 
 void CallGate::await_suspend(std::coroutine_handle<> h)
