@@ -59,6 +59,44 @@ Expected<Breakpoint> Breakpoint::condition(const QString &text, QString key)
     return b;
 }
 
+Expected<Breakpoint> Breakpoint::parse(const QString &text)
+{
+    const QString t = text.simplified();
+    const QStringList w = t.split(u' ', Qt::SkipEmptyParts);
+    const QString first = w.value(0).toLower();
+    if (first == QLatin1String("key") && w.size() == 2)
+        return Breakpoint(Type::Key, w.at(1));
+    if (first == QLatin1String("kind") && w.size() == 2)
+        return Breakpoint(Type::Kind, w.at(1));
+    if (t.compare(QLatin1String("error"), Qt::CaseInsensitive) == 0
+        || t.compare(QLatin1String("on error"), Qt::CaseInsensitive) == 0)
+        return Breakpoint(Type::Error, QString());
+    if (first == QLatin1String("before") && w.size() >= 2) {
+        int i = 1;
+        QString verb = w.at(i++);
+        if (verb == QLatin1String("any")) {
+            verb.clear();
+            if (w.value(i) == QLatin1String("call"))
+                ++i;
+        }
+        QString kind;
+        if (i < w.size() && w.at(i) != QLatin1String("of"))
+            kind = w.at(i++);
+        QString key;
+        if (i + 1 < w.size() && w.at(i) == QLatin1String("of")) {
+            key = w.at(i + 1);
+            i += 2;
+        }
+        if (i == w.size())
+            return beforeCall(verb, kind, key);
+    }
+    if (t.contains(QLatin1String("==")) || t.contains(QLatin1String("!=")))
+        return condition(first == QLatin1String("if") ? t.mid(3) : t);
+    return Status::badRequest(QStringLiteral("breakpoint \"%1\": expected \"key NS/NAME\", \"kind KIND\", \"error\", "
+                                             "\"before VERB|write|any KIND\" or \"PATH == VALUE\" (or !=)")
+                                  .arg(text));
+}
+
 QString Breakpoint::typeName(Type t)
 {
     switch (t) {
@@ -78,7 +116,7 @@ QString Breakpoint::typeName(Type t)
 
 QString Breakpoint::describe() const
 {
-    const QString of = key.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(key);
+    const QString of = key.isEmpty() ? QString() : QStringLiteral(" of %1").arg(key);
     switch (type) {
     case Type::Key:
         return QStringLiteral("key %1").arg(key);
@@ -87,10 +125,8 @@ QString Breakpoint::describe() const
     case Type::Error:
         return QStringLiteral("on error");
     case Type::Call:
-        return QStringLiteral("before %1 %2")
-                   .arg(verb.isEmpty() ? QStringLiteral("any call") : verb,
-                       kind.isEmpty() ? QStringLiteral("any kind") : kind)
-            + of;
+        return QStringLiteral("before ") + (verb.isEmpty() ? QStringLiteral("any call") : verb)
+            + (kind.isEmpty() ? QString() : u' ' + kind) + of;
     case Type::Condition:
         return QStringLiteral("%1 %2 %3").arg(path, op, value) + of;
     }

@@ -40,6 +40,11 @@ struct Breakpoint
     /// `status.conditions[0].status != True`. Errors: the text is not of that form.
     static Expected<Breakpoint> condition(const QString &text, QString key = {});
 
+    /// The text a person types, the inverse of describe(): "key default/web", "kind MyApplication",
+    /// "error", "before write Deployment", "before any call of default/web",
+    /// "status.phase == Failed". Errors: none of these forms (the message lists them).
+    static Expected<Breakpoint> parse(const QString &text);
+
     int id = 0; ///< set by Controller::addBreakpoint
     Type type = Type::Key;
     bool enabled = true;
@@ -51,6 +56,7 @@ struct Breakpoint
     QString value;
 
     /// For a person: "key default/web", "before write Deployment", "status.phase == Failed", …
+    /// (parse() reads it back).
     [[nodiscard]] QString describe() const;
     [[nodiscard]] static QString typeName(Type t);
     /// A reconcile of `key` by a controller of For kind `forKind`, about to start, with the

@@ -57,6 +57,55 @@ private Q_SLOTS:
             QVERIFY2(b.error().message().contains(text), qPrintable(b.error().message()));
     }
 
+    void shouldParseWhatDescribeSays_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("type");
+        QTest::addColumn<QString>("described"); // empty: rejected
+        QTest::newRow("key") << "key default/web"
+                             << "key"
+                             << "key default/web";
+        QTest::newRow("kind") << "kind MyApplication"
+                              << "kind"
+                              << "kind MyApplication";
+        QTest::newRow("error") << "on error"
+                               << "error"
+                               << "on error";
+        QTest::newRow("write to a kind") << "before write Deployment"
+                                         << "call"
+                                         << "before write Deployment";
+        QTest::newRow("any call of a key") << "before any call of ns/a"
+                                           << "call"
+                                           << "before any call of ns/a";
+        QTest::newRow("verb, kind, key") << "before get ConfigMap of ns/a"
+                                         << "call"
+                                         << "before get ConfigMap of ns/a";
+        QTest::newRow("condition") << "if status.phase == Failed"
+                                   << "condition"
+                                   << "status.phase == Failed";
+        QTest::newRow("nonsense") << "stop somewhere"
+                                  << ""
+                                  << "";
+        QTest::newRow("key without key") << "key"
+                                         << ""
+                                         << "";
+    }
+    void shouldParseWhatDescribeSays()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, type);
+        QFETCH(QString, described);
+        const Expected<Breakpoint> b = Breakpoint::parse(text);
+        QCOMPARE(b.ok(), !described.isEmpty());
+        if (!b.ok()) {
+            QVERIFY2(b.error().message().contains(text), qPrintable(b.error().message()));
+            return;
+        }
+        QCOMPARE(Breakpoint::typeName(b->type), type);
+        QCOMPARE(b->describe(), described);
+        QCOMPARE(Breakpoint::parse(b->describe())->describe(), described);
+    }
+
     void shouldReadValuesAtAPath()
     {
         const QJsonObject o = phased("a", "Failed").json();
