@@ -175,6 +175,7 @@ void ControllerObserver::pause()
 void ControllerObserver::resume()
 {
     m_lastBreak.clear();
+    m_lastBreakId = 0;
     if (m_controller)
         m_controller->resume();
     emitControlState();
@@ -228,6 +229,7 @@ void ControllerObserver::stepOut() { continueToEnd(); }
 void ControllerObserver::continueAll()
 {
     m_lastBreak.clear();
+    m_lastBreakId = 0;
     if (m_controller)
         m_controller->continueAll();
     emitControlState();
@@ -236,6 +238,7 @@ void ControllerObserver::continueAll()
 void ControllerObserver::runToKey(const QString &key)
 {
     m_lastBreak.clear();
+    m_lastBreakId = 0;
     if (m_controller && !key.isEmpty())
         m_controller->runTo(QueueKey::fromString(key));
     emitControlState();

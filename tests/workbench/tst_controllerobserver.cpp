@@ -57,6 +57,18 @@ class tst_ControllerObserver : public QObject
             return true;
         }
         ~Fixture() { observer.observe(nullptr); }
+        /// Every reconcile gets ConfigMap ns/cm (cached at rv 1) once through a Client.
+        void readConfigMap()
+        {
+            cache = std::make_unique<InformerCache>(InformerCacheOptions{});
+            (*cache->informerFor(test::configMapGvk()))
+                ->replaceAll({test::configMap(QStringLiteral("ns"), QStringLiteral("cm"))}, QStringLiteral("1"));
+            client = std::make_unique<Client>(cache.get(), nullptr, &clock);
+            rec->client = client.get();
+            rec->reads = {QStringLiteral("ns/cm")};
+        }
+        std::unique_ptr<InformerCache> cache; // destroyed before the controller
+        std::unique_ptr<Client> client;
         void add(const QString &name) { ctrl->queue()->add({QStringLiteral("ns"), name}, Cause::manual()); }
         QStringList tracedKeys() const
         {
@@ -226,12 +238,7 @@ private Q_SLOTS:
     {
         CurrentReconcile frame; // outlives the fixture, whose observer publishes to the end
         Fixture f;
-        InformerCache cache(InformerCacheOptions{});
-        (*cache.informerFor(test::configMapGvk()))
-            ->replaceAll({test::configMap(QStringLiteral("ns"), QStringLiteral("cm"))}, QStringLiteral("1"));
-        Client client(&cache, nullptr, &f.clock);
-        f.rec->client = &client;
-        f.rec->reads = {QStringLiteral("ns/cm")};
+        f.readConfigMap();
         QObject::connect(&f.observer, &ControllerObserver::currentReconcile, &f.parent,
             [&frame](const CurrentReconcile &c) { frame = c; });
         QVERIFY(f.start());
@@ -297,12 +304,7 @@ private Q_SLOTS:
         // Given a running controller whose reconciles read a ConfigMap, watched by the observer
         QList<CurrentReconcile> frames;
         Fixture f;
-        InformerCache cache(InformerCacheOptions{});
-        (*cache.informerFor(test::configMapGvk()))
-            ->replaceAll({test::configMap(QStringLiteral("ns"), QStringLiteral("cm"))}, QStringLiteral("1"));
-        Client client(&cache, nullptr, &f.clock);
-        f.rec->client = &client;
-        f.rec->reads = {QStringLiteral("ns/cm")};
+        f.readConfigMap();
         QObject::connect(&f.observer, &ControllerObserver::currentReconcile, &f.parent,
             [&frames](const CurrentReconcile &c) { frames.append(c); });
         QVERIFY(f.start());
