@@ -75,34 +75,9 @@ ReconcilesPanel::ReconcilesPanel(ReconcileListModel *model, QWidget *parent)
     , m_follow(new QCheckBox(tr("Object follows"), this))
     , m_idleHint(new QLabel(this))
 {
-    m_follow->setObjectName(QStringLiteral("followSelection"));
-    m_follow->setChecked(true);
-    m_follow->setToolTip(tr("Show the selected reconcile's object in the Object panel"));
-    m_idleHint->setObjectName(QStringLiteral("idleHint"));
-    m_idleHint->setWordWrap(true);
-    m_idleHint->setText(tr("Nothing to reconcile: the queue is empty. Try editing an app, deleting its Deployment "
-                           "(Children), or a fault (Faults)."));
-    m_idleHint->setToolTip(tr("The controller only works when something changes: every edit, on any object it "
-                              "watches or owns, comes back here as a reconcile."));
-    m_idleHint->setStyleSheet(
-        QStringLiteral("QLabel { background: palette(alternate-base); border: 1px solid palette(mid); "
-                       "border-radius: 3px; padding: 4px; }"));
-    // Shown or not, the hint keeps its place below the details: the list never moves under the
-    // pointer when it comes and goes.
-    QSizePolicy hintPolicy = m_idleHint->sizePolicy();
-    hintPolicy.setRetainSizeWhenHidden(true);
-    m_idleHint->setSizePolicy(hintPolicy);
-    m_idleHint->setVisible(false);
+    setUpHintAndToggles();
     m_proxy->setSourceModel(model);
     m_proxy->setNewestFirst(true);
-    m_newestFirst->setObjectName(QStringLiteral("newestFirst"));
-    m_newestFirst->setChecked(true);
-    m_newestFirst->setToolTip(tr("The reconcile that just finished on top, always in view"));
-    m_hideNoise->setObjectName(QStringLiteral("hideNoise"));
-    m_hideNoise->setChecked(true);
-    m_hideNoise->setToolTip(tr("Hide the fields every write changes (resourceVersion, managedFields, generation, "
-                               "observedGeneration, uid, creationTimestamp) so what the reconciler changed stands "
-                               "out"));
     m_diffs->setObjectName(QStringLiteral("reconcileDiffs"));
     new YamlDiffHighlighter(m_diffs->document());
     m_keyFilter->setObjectName(QStringLiteral("reconcileKeyFilter"));
@@ -110,26 +85,7 @@ ReconcilesPanel::ReconcilesPanel(ReconcileListModel *model, QWidget *parent)
     m_keyFilter->setClearButtonEnabled(true);
     m_resultFilter->addItems({tr("all results"), QStringLiteral("success"), QStringLiteral("requeue"),
         QStringLiteral("requeue_after"), QStringLiteral("error"), QStringLiteral("terminal_error")});
-    m_view->setModel(m_proxy);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->verticalHeader()->hide();
-    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
-    m_view->setWordWrap(false);
-    m_view->setItemDelegateForColumn(ReconcileListModel::CausesColumn, new ChipsDelegate(m_view));
-    m_view->setMouseTracking(true); // chip tool tips
-    // The causes last, taking the rest of the width.
-    m_view->horizontalHeader()->moveSection(ReconcileListModel::CausesColumn, ReconcileListModel::ColumnCount - 1);
-    m_view->horizontalHeader()->setStretchLastSection(true);
-    // Compact fixed columns around the causes: the chips get the room (no ResizeToContents, which
-    // measures thousands of rows).
-    const QFontMetrics fm = m_view->fontMetrics();
-    const std::pair<int, QString> widths[] = {{ReconcileListModel::IdColumn, QStringLiteral("e9e86298")},
-        {ReconcileListModel::KeyColumn, QStringLiteral("default/frontend-x")},
-        {ReconcileListModel::ResultColumn, QStringLiteral("terminal_error")},
-        {ReconcileListModel::DurationColumn, QStringLiteral("999.9 ms")},
-        {ReconcileListModel::CallsColumn, tr("Calls")}};
-    for (const auto &[column, sample] : widths)
-        m_view->horizontalHeader()->resizeSection(column, fm.horizontalAdvance(sample) + 16);
+    setUpList();
     auto *exportButton = new QPushButton(tr("Export…"), this);
     exportButton->setToolTip(tr("Export the selected traces as JSON"));
     auto *filters = new QHBoxLayout;
@@ -180,6 +136,60 @@ ReconcilesPanel::ReconcilesPanel(ReconcileListModel *model, QWidget *parent)
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ReconcilesPanel::showDetails);
     connect(exportButton, &QPushButton::clicked, this, &ReconcilesPanel::exportRequested);
     connect(m_timeline, &ReconcileTimelineView::rowClicked, this, &ReconcilesPanel::selectRow);
+}
+
+void ReconcilesPanel::setUpHintAndToggles()
+{
+    m_follow->setObjectName(QStringLiteral("followSelection"));
+    m_follow->setChecked(true);
+    m_follow->setToolTip(tr("Show the selected reconcile's object in the Object panel"));
+    m_idleHint->setObjectName(QStringLiteral("idleHint"));
+    m_idleHint->setWordWrap(true);
+    m_idleHint->setText(tr("Nothing to reconcile: the queue is empty. Try editing an app, deleting its Deployment "
+                           "(Children), or a fault (Faults)."));
+    m_idleHint->setToolTip(tr("The controller only works when something changes: every edit, on any object it "
+                              "watches or owns, comes back here as a reconcile."));
+    m_idleHint->setStyleSheet(
+        QStringLiteral("QLabel { background: palette(alternate-base); border: 1px solid palette(mid); "
+                       "border-radius: 3px; padding: 4px; }"));
+    // Shown or not, the hint keeps its place below the details: the list never moves under the
+    // pointer when it comes and goes.
+    QSizePolicy hintPolicy = m_idleHint->sizePolicy();
+    hintPolicy.setRetainSizeWhenHidden(true);
+    m_idleHint->setSizePolicy(hintPolicy);
+    m_idleHint->setVisible(false);
+    m_newestFirst->setObjectName(QStringLiteral("newestFirst"));
+    m_newestFirst->setChecked(true);
+    m_newestFirst->setToolTip(tr("The reconcile that just finished on top, always in view"));
+    m_hideNoise->setObjectName(QStringLiteral("hideNoise"));
+    m_hideNoise->setChecked(true);
+    m_hideNoise->setToolTip(tr("Hide the fields every write changes (resourceVersion, managedFields, generation, "
+                               "observedGeneration, uid, creationTimestamp) so what the reconciler changed stands "
+                               "out"));
+}
+
+void ReconcilesPanel::setUpList()
+{
+    m_view->setModel(m_proxy);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->verticalHeader()->hide();
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
+    m_view->setWordWrap(false);
+    m_view->setItemDelegateForColumn(ReconcileListModel::CausesColumn, new ChipsDelegate(m_view));
+    m_view->setMouseTracking(true); // chip tool tips
+    // The causes last, taking the rest of the width.
+    m_view->horizontalHeader()->moveSection(ReconcileListModel::CausesColumn, ReconcileListModel::ColumnCount - 1);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    // Compact fixed columns around the causes: the chips get the room (no ResizeToContents, which
+    // measures thousands of rows).
+    const QFontMetrics fm = m_view->fontMetrics();
+    const std::pair<int, QString> widths[] = {{ReconcileListModel::IdColumn, QStringLiteral("e9e86298")},
+        {ReconcileListModel::KeyColumn, QStringLiteral("default/frontend-x")},
+        {ReconcileListModel::ResultColumn, QStringLiteral("terminal_error")},
+        {ReconcileListModel::DurationColumn, QStringLiteral("999.9 ms")},
+        {ReconcileListModel::CallsColumn, tr("Calls")}};
+    for (const auto &[column, sample] : widths)
+        m_view->horizontalHeader()->resizeSection(column, fm.horizontalAdvance(sample) + 16);
 }
 
 QWidget *ReconcilesPanel::makeTimelineBox()

@@ -61,6 +61,8 @@ private:
     void updateFilter();
     void showDetails();
     QWidget *makeTimelineBox();
+    void setUpHintAndToggles();
+    void setUpList();
 
     ReconcileListModel *m_model;
     ReconcileFilterProxy *m_proxy;
