@@ -137,7 +137,8 @@ void MainWindow::createDocks()
     object->raise();
     resizeDocks({cache, reconciles, queue}, {320, 640, 340}, Qt::Horizontal);
     createDebuggerDock(reconciles);
-    resizeDocks({cache, object}, {520, 330}, Qt::Vertical);
+    createBreakpointsDock(queue);
+    resizeDocks({cache, object}, {640, 220}, Qt::Vertical); // the Object panel a quarter at most
     placeTourDock(); // mainwindowtour.cpp
 }
 
@@ -167,6 +168,7 @@ void MainWindow::connectSession()
     connectLeadership();
     connectDefinition();
     connectDebugger();
+    connectBreakpoints();
 }
 
 void MainWindow::connectPanels()
@@ -184,6 +186,8 @@ void MainWindow::connectPanels()
         [this](const QString &key) { statusBar()->showMessage(tr("Created %1").arg(key), 5000); });
     connect(engine, &WorkbenchEngine::createFailed, m_childrenPanel, &ChildrenPanel::showCreateError);
     connect(m_childrenPanel, &ChildrenPanel::deleteRequested, engine, &WorkbenchEngine::deleteObject);
+    connect(m_childrenPanel, &ChildrenPanel::deleteRejected, this,
+        [this](const QString &m) { statusBar()->showMessage(m, 5000); });
 
     const CacheFeed *feed = m_session->cacheFeed();
     connect(feed, &CacheFeed::batch, this, &MainWindow::onCacheBatch);
@@ -201,6 +205,7 @@ void MainWindow::connectPanels()
         m_queuePanel->addSample(s);
         ++m_queueSamples;
         m_queueLabel->setText(tr("queue %1").arg(s.depth));
+        updateReconcileRate(); // a sample every 500 ms: an idle rate decays to 0
     });
 
     const ControllerObserver *controller = m_session->controller();
@@ -368,6 +373,7 @@ void MainWindow::showAbout()
 
 void MainWindow::restoreSettings()
 {
+    m_defaultLayout = saveState(); // View ▸ Reset layout comes back to it
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
@@ -400,6 +406,7 @@ void MainWindow::onControlState(const ControlState &state)
     m_reconcilesPanel->setAvailable(state.available);
     m_reconcilesPanel->setPaused(state.paused);
     showDebuggerFor(state);
+    applyBreakpointState(state);
     const bool halted = !state.pendingCalls.isEmpty();
     for (const char *name : {"run", "pause", "step", "stepInto", "continue", "breakpoints", "breakOnError"}) {
         QAction *a = m_actions.value(QString::fromLatin1(name));
@@ -415,30 +422,23 @@ void MainWindow::onControlState(const ControlState &state)
     QString text = state.paused ? tr("paused") : tr("running");
     if (halted)
         text = tr("halted before %1").arg(state.pendingCalls.first());
-    else if (!state.lastBreak.isEmpty() && state.paused)
-        text = tr("breakpoint: %1").arg(state.lastBreak);
+    if (!state.lastBreak.isEmpty() && state.paused) // which breakpoint stopped it
+        text
+            = halted ? tr("breakpoint: %1 — %2").arg(state.lastBreak, text) : tr("breakpoint: %1").arg(state.lastBreak);
     statusBar()->showMessage(text);
 }
 
 void MainWindow::onReconciles(const QList<ReconcileTrace> &traces)
 {
     m_reconcileModel->append(traces);
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    for (qsizetype i = 0; i < traces.size(); ++i)
-        m_reconcileTimes.append(now);
-    while (!m_reconcileTimes.isEmpty() && m_reconcileTimes.first() < now - 5000)
-        m_reconcileTimes.removeFirst();
-    m_reconcileLabel->setText(tr("%1 rec/s").arg(double(m_reconcileTimes.size()) / 5.0, 0, 'f', 1));
+    m_reconcileRate.add(int(traces.size()), QDateTime::currentMSecsSinceEpoch());
+    updateReconcileRate();
 }
 
-void MainWindow::toggleBreakpointOnSelection()
+void MainWindow::updateReconcileRate()
 {
-    const auto [kind, key] = m_cachePanel->selectedObject();
-    if (key.isEmpty()) {
-        statusBar()->showMessage(tr("Select an object in the cache tree to set a breakpoint on its key."), 5000);
-        return;
-    }
-    m_session->post(&ControllerObserver::toggleBreakpoint, key);
+    const double rate = m_reconcileRate.perSecond(QDateTime::currentMSecsSinceEpoch());
+    m_reconcileLabel->setText(tr("%1 rec/s").arg(rate, 0, 'f', 1));
 }
 
 void MainWindow::exportTraces()

@@ -5,6 +5,7 @@
 // state in QSettings. It wires the EngineSession's snapshots to the models and the panels'
 // intents back to the session; it holds no engine logic.
 
+#include "ui/models/reconcilerate.h"
 #include "ui/session/enginesession.h"
 
 #include <QJsonObject>
@@ -38,6 +39,8 @@ class LeadershipPanel;
 class TourPanel;
 class PipelineModel;
 class PipelinePanel;
+class BreakpointListModel;
+class BreakpointsPanel;
 class CurrentReconcileModel;
 class CurrentReconcileView;
 
@@ -57,6 +60,7 @@ public:
     PipelinePanel *pipelinePanel() const { return m_pipelinePanel; }
     /// The debugger's frame (the reconcile being stepped), in the "currentReconcileDock".
     CurrentReconcileView *currentReconcileView() const { return m_currentView; }
+    BreakpointsPanel *breakpointsPanel() const { return m_breakpointsPanel; }
     /// Toolbar/menu actions by objectName ("run", "pause", "step", "stepInto", "continue",
     /// "breakpoints", "handOff", "writeKubeconfig", "about").
     QAction *action(const QString &name) const;
@@ -98,6 +102,16 @@ private:
     void connectDefinition();                         // mainwindowdefinition.cpp
     void createDebuggerDock(QDockWidget *reconciles); // mainwindowdebugger.cpp
     void connectDebugger();
+    // The Breakpoints dock (mainwindowbreakpoints.cpp).
+    void createBreakpointsDock(QDockWidget *tabWith);
+    void connectBreakpoints();
+    void applyBreakpointState(const ControlState &state);
+    // The default layout, Reset layout (mainwindowlayout.cpp).
+    void createLayoutActions(QMenu *viewMenu);
+    /// Sizes the docks for the window's size: the centre column (Reconciles, Current reconcile)
+    /// gets the room, the Object panel a quarter of the height at most.
+    void applyDefaultSizes();
+    void resetLayout();
     void showDebuggerFor(const ControlState &state);
     void showDebugger();
     /// The key selected in the Queue panel if it is ready to be handed out, else "".
@@ -116,6 +130,9 @@ private:
     void showAbout();
     void onControlState(const ControlState &state);
     void onReconciles(const QList<ReconcileTrace> &traces);
+    /// The status bar's rec/s at this moment (called on reconciles and on every queue sample, so
+    /// it falls to 0 when nothing reconciles).
+    void updateReconcileRate();
     void toggleBreakpointOnSelection();
     void exportTraces();
     void onLeadership(const LeadershipState &state);
@@ -141,7 +158,7 @@ private:
     ChildrenTreeModel *m_childrenModel;
     ChildrenPanel *m_childrenPanel = nullptr;
     ControlState m_control;
-    QList<qint64> m_reconcileTimes; // ms since epoch of recent reconciles (rec/s)
+    ReconcileRate m_reconcileRate; // the status bar's rec/s
     CachePanel *m_cachePanel = nullptr;
     ObjectPanel *m_objectPanel = nullptr;
     QueuePanel *m_queuePanel = nullptr;
@@ -168,6 +185,10 @@ private:
     QDockWidget *m_currentDock = nullptr;
     bool m_currentAutoShown = false; // shown by a pause or a step, hidden again on Run
     bool m_wasPaused = false;
+    BreakpointListModel *m_breakpointModel = nullptr;
+    BreakpointsPanel *m_breakpointsPanel = nullptr;
+    QDockWidget *m_breakpointsDock = nullptr;
+    QByteArray m_defaultLayout; // saveState() before the saved layout was restored (Reset layout)
 };
 
 } // namespace opbench::ui

@@ -37,6 +37,7 @@ void MainWindow::createActions()
     auto *helpMenu = menuBar()->addMenu(tr("&Help"));
     createControlActions(tb, controlMenu);
     createFileActions(tb, fileMenu, helpMenu);
+    createLayoutActions(viewMenu);
 }
 
 void MainWindow::createControlActions(QToolBar *tb, QMenu *controlMenu)

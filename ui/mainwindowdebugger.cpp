@@ -39,10 +39,10 @@ void MainWindow::showDebugger()
     QTimer::singleShot(0, this, [this] {
         auto *reconciles = findChild<QDockWidget *>(QStringLiteral("reconcilesDock"));
         auto *object = findChild<QDockWidget *>(QStringLiteral("objectDock"));
-        if (reconciles && reconciles->isVisible() && !reconciles->isFloating() && !m_currentDock->isFloating())
-            resizeDocks({reconciles, m_currentDock}, {height() / 5, height() / 2}, Qt::Vertical);
         if (object && object->isVisible() && !object->isFloating())
             resizeDocks({object}, {height() / 6}, Qt::Vertical);
+        if (reconciles && reconciles->isVisible() && !reconciles->isFloating() && !m_currentDock->isFloating())
+            resizeDocks({reconciles, m_currentDock}, {height() / 4, height() * 3 / 5}, Qt::Vertical);
     });
 }
 

@@ -299,10 +299,8 @@ void Controller::pump()
             break;
         if (m_runTo && reachRunTo(*next))
             break;
-        if (m_breakpoints.contains(*next) && m_passBreakpoint != next) {
-            hitKeyBreakpoint(*next);
+        if (m_passBreakpoint != next && breakBefore(*next))
             break;
-        }
         std::optional<Item> item = m_queue->tryGet();
         if (!item)
             break;

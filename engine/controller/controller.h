@@ -14,14 +14,16 @@
 //   pause() stops taking items (informers and the queue keep going; reconciles in flight finish);
 //   step() hands exactly one item to a worker and stays paused; stepInto() does the same but the
 //   reconcile halts before each client call until continueCall() / continueToEnd();
-//   breakpoints on a key pause before that key is taken, breakOnError pauses after a failed
-//   reconcile; resume() runs normally again.
+//   breakpoints (breakpoint.h: on a key, a kind, an object's condition, a kind of call, any
+//   error) pause before the item is taken, before the call, or after the failed reconcile;
+//   resume() runs normally again.
 // Lives on the engine thread; not thread-safe.
 
 #include "engine/api/expected.h"
 #include "engine/api/gvk.h"
 #include "engine/base/logger.h"
 #include "engine/cache/informer.h"
+#include "engine/controller/breakpoint.h"
 #include "engine/controller/controllermetrics.h"
 #include "engine/controller/handlers.h"
 #include "engine/controller/reconciler.h"
@@ -160,12 +162,35 @@ public:
     void setProgressObserved(bool on) { m_progressObserved = on; }
     [[nodiscard]] bool progressObserved() const { return m_progressObserved; }
 
+    // Breakpoints (see breakpoint.h). Key, kind and condition breakpoints pause before the item
+    // is taken (breakpointHit "key"/"kind"/"condition", no reconcile id); a call breakpoint
+    // halts the reconcile before the call, steps into it from there and pauses ("call"); an
+    // error breakpoint pauses after a failed reconcile ("error").
+    /// A key breakpoint (one per key).
     void addBreakpoint(const QueueKey &key);
+    /// Removes the key breakpoints on `key`.
     void removeBreakpoint(const QueueKey &key);
+    /// The keys of the enabled key breakpoints, sorted.
     [[nodiscard]] QList<QueueKey> breakpoints() const;
-    /// Pause after any reconcile that ends in an error. Default off.
-    void setBreakOnError(bool on) { m_breakOnError = on; }
-    [[nodiscard]] bool breakOnError() const { return m_breakOnError; }
+    /// Adds `bp` and returns its id (> 0).
+    int addBreakpoint(Breakpoint bp);
+    bool removeBreakpoint(int id);
+    bool setBreakpointEnabled(int id, bool on);
+    /// Every breakpoint, in the order added.
+    [[nodiscard]] const QList<Breakpoint> &breakpointList() const { return m_breakpointList; }
+    /// The key, kind, condition or call breakpoint that paused the controller last (its id; 0:
+    /// none yet). An error stop is any enabled Error breakpoint's (or the breakOnError flag's).
+    [[nodiscard]] int lastBreakpointHit() const { return m_lastBreakpointHit; }
+    /// Pause after any reconcile that ends in an error. Default off. Same as an Error breakpoint.
+    void setBreakOnError(bool on)
+    {
+        m_breakOnErrorFlag = on;
+        syncBreakOnError();
+    }
+    [[nodiscard]] bool breakOnError() const { return m_breakOnErrorFlag; }
+    /// Internal (ReconcileContext::beforeCall()): a call breakpoint stops `call` of `scope`'s
+    /// reconcile. Then the reconcile halts before it (and each later call) and the controller pauses.
+    bool breakBeforeCall(detail::ReconcileScope &scope, const PendingCall &call);
 
     /// Internal: a reconcile halted in ReconcileContext::beforeCall().
     void callHalted(const std::shared_ptr<detail::ReconcileScope> &scope);
@@ -216,7 +241,9 @@ private:
     void requeue(const QueueKey &key, const AddOpts &opts, Cause cause);
     bool stepImpl(std::optional<QueueKey> key, bool into);
     bool release(const QString &reconcileId, bool toEnd);
-    void hitKeyBreakpoint(const QueueKey &key);
+    void hitKeyBreakpoint(const QueueKey &key, const QString &reason);
+    bool breakBefore(const QueueKey &key);
+    void syncBreakOnError();
     bool reachRunTo(const QueueKey &next);
     int takeWorkerSlot();
 
@@ -246,8 +273,11 @@ private:
     bool m_inPump = false;
 
     bool m_paused = false;
-    bool m_breakOnError = false;
-    QSet<QueueKey> m_breakpoints;
+    bool m_breakOnError = false; // effective: the flag or an enabled Error breakpoint
+    bool m_breakOnErrorFlag = false;
+    QList<Breakpoint> m_breakpointList;
+    int m_nextBreakpointId = 1;
+    int m_lastBreakpointHit = 0;
     std::optional<QueueKey> m_passBreakpoint; // the breakpoint just hit: let it through once
     std::optional<QueueKey> m_runTo;          // runTo(): step into this key when it comes
     bool m_progressObserved = false;

@@ -2,6 +2,8 @@
 // Controller: the stepping hooks (pause, step, step into, breakpoints).
 #include "engine/controller/controller.h"
 
+#include "engine/controller/reconcilecontext.h"
+
 namespace opbench {
 
 void Controller::pause()
@@ -141,23 +143,111 @@ int Controller::takeWorkerSlot()
 
 void Controller::callRecorded(const detail::ReconcileScope &scope) { Q_EMIT reconcileProgress(scope.trace); }
 
-void Controller::addBreakpoint(const QueueKey &key) { m_breakpoints.insert(key); }
+void Controller::addBreakpoint(const QueueKey &key)
+{
+    if (!breakpoints().contains(key))
+        addBreakpoint(Breakpoint(Breakpoint::Type::Key, key.toString()));
+}
 
-void Controller::removeBreakpoint(const QueueKey &key) { m_breakpoints.remove(key); }
+void Controller::removeBreakpoint(const QueueKey &key)
+{
+    const QString k = key.toString();
+    m_breakpointList.removeIf([&k](const Breakpoint &b) { return b.type == Breakpoint::Type::Key && b.key == k; });
+}
 
 QList<QueueKey> Controller::breakpoints() const
 {
-    QList<QueueKey> out(m_breakpoints.cbegin(), m_breakpoints.cend());
+    QList<QueueKey> out;
+    for (const Breakpoint &b : m_breakpointList)
+        if (b.type == Breakpoint::Type::Key && b.enabled)
+            out.append(QueueKey::fromString(b.key));
     std::sort(out.begin(), out.end());
     return out;
 }
 
-void Controller::hitKeyBreakpoint(const QueueKey &key)
+int Controller::addBreakpoint(Breakpoint bp)
+{
+    bp.id = m_nextBreakpointId++;
+    m_breakpointList.append(std::move(bp));
+    syncBreakOnError();
+    return m_breakpointList.last().id;
+}
+
+bool Controller::removeBreakpoint(int id)
+{
+    const bool removed = m_breakpointList.removeIf([id](const Breakpoint &b) { return b.id == id; }) > 0;
+    syncBreakOnError();
+    return removed;
+}
+
+bool Controller::setBreakpointEnabled(int id, bool on)
+{
+    for (Breakpoint &b : m_breakpointList) {
+        if (b.id == id) {
+            b.enabled = on;
+            syncBreakOnError();
+            return true;
+        }
+    }
+    return false;
+}
+
+void Controller::syncBreakOnError()
+{
+    m_breakOnError = m_breakOnErrorFlag;
+    for (const Breakpoint &b : std::as_const(m_breakpointList)) {
+        if (b.type == Breakpoint::Type::Error && b.enabled) {
+            m_breakOnError = true;
+            break;
+        }
+    }
+}
+
+bool Controller::breakBefore(const QueueKey &key)
+{
+    QJsonObject object; // read only when a condition needs it
+    bool objectRead = false;
+    for (const Breakpoint &b : std::as_const(m_breakpointList)) {
+        if (b.type == Breakpoint::Type::Condition && b.enabled && !objectRead) {
+            objectRead = true;
+            if (m_forInformer)
+                object = m_forInformer->store().get(key.toString()).json();
+        }
+        if (!b.stopsBefore(key, m_forKind.kind, object))
+            continue;
+        m_lastBreakpointHit = b.id;
+        hitKeyBreakpoint(key, Breakpoint::typeName(b.type));
+        return true;
+    }
+    return false;
+}
+
+bool Controller::breakBeforeCall(detail::ReconcileScope &scope, const PendingCall &call)
+{
+    for (const Breakpoint &b : std::as_const(m_breakpointList)) {
+        if (!b.stopsCall(scope.trace.request, call))
+            continue;
+        m_lastBreakpointHit = b.id;
+        scope.haltBeforeCalls = true; // stepped into from here on
+        pause();
+        scope.logger.info(QStringLiteral("Breakpoint hit"),
+            {{QStringLiteral("breakpoint"), b.describe()}, {QStringLiteral("verb"), call.verb}});
+        if (m_progressObserved && !scope.observed) {
+            scope.observed = true;
+            Q_EMIT reconcileProgress(scope.trace);
+        }
+        Q_EMIT breakpointHit(QStringLiteral("call"), scope.trace.request.toString(), scope.trace.id);
+        return true;
+    }
+    return false;
+}
+
+void Controller::hitKeyBreakpoint(const QueueKey &key, const QString &reason)
 {
     pause();
     m_passBreakpoint = key; // resume() or step() lets it through once
     m_logger.info(QStringLiteral("Breakpoint hit"), {{QStringLiteral("key"), key.toString()}});
-    Q_EMIT breakpointHit(QStringLiteral("key"), key.toString(), QString());
+    Q_EMIT breakpointHit(reason, key.toString(), QString());
 }
 
 } // namespace opbench

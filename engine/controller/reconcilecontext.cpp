@@ -9,8 +9,12 @@ namespace detail {
 
 bool CallGate::await_ready() const noexcept
 {
-    return !m_scope || !m_scope->haltBeforeCalls || m_scope->cancelled
-        || (m_scope->controller.isNull() && !m_scope->haltHook);
+    if (!m_scope || m_scope->cancelled)
+        return true;
+    if (m_scope->controller.isNull()) // a replay (engine/recording) halts through its hook
+        return !m_scope->haltBeforeCalls || !m_scope->haltHook;
+    // Stepping into this reconcile, or a call breakpoint stops this call (Controller::breakBeforeCall).
+    return !m_scope->haltBeforeCalls && !m_scope->controller->breakBeforeCall(*m_scope, m_call);
 }
 
 void CallGate::await_suspend(std::coroutine_handle<> h)

@@ -47,10 +47,7 @@ void ControllerObserver::observe(Controller *controller)
         connect(controller, &Controller::callResumed, this, &ControllerObserver::onCallResumed);
         connect(controller, &Controller::workersIdle, this, &ControllerObserver::emitControlState);
         connect(controller, &Controller::breakpointHit, this,
-            [this](const QString &reason, const QString &key, const QString &) {
-                m_lastBreak = reason + u' ' + key;
-                emitControlState();
-            });
+            [this](const QString &reason, const QString &key, const QString &) { onBreakpointHit(reason, key); });
         m_flushTimer->start(FlushIntervalMs);
     } else {
         flush();
@@ -117,6 +114,34 @@ void ControllerObserver::onFinished(const ReconcileTrace &t)
     Q_EMIT currentReconcile(m_frame);
 }
 
+void ControllerObserver::onBreakpointHit(const QString &reason, const QString &key)
+{
+    m_lastBreakId = 0;
+    QString what = reason;
+    if (reason == QLatin1String("error")) {
+        for (const Breakpoint &b : m_controller->breakpointList()) {
+            if (b.type == Breakpoint::Type::Error && b.enabled) {
+                m_lastBreakId = b.id;
+                break;
+            }
+        }
+        what = QStringLiteral("on error");
+    } else {
+        m_lastBreakId = m_controller->lastBreakpointHit();
+    }
+    for (const Breakpoint &b : m_controller->breakpointList())
+        if (b.id == m_lastBreakId)
+            what = b.describe();
+    if (m_lastBreakId)
+        ++m_hits[m_lastBreakId];
+    m_lastBreak = what == QStringLiteral("key ") + key ? what : QStringLiteral("%1 at %2").arg(what, key);
+    if (reason == QLatin1String("call") && !m_frame.reconcileId.isEmpty()) {
+        m_frame.breakpoint = m_lastBreak;
+        Q_EMIT currentReconcile(m_frame);
+    }
+    emitControlState();
+}
+
 void ControllerObserver::emitControlState()
 {
     ControlState s;
@@ -130,6 +155,10 @@ void ControllerObserver::emitControlState()
             s.breakpoints.append(k.toString());
         s.breakOnError = m_controller->breakOnError();
         s.lastBreak = m_lastBreak;
+        s.lastBreakId = m_lastBreakId;
+        s.breakpointError = m_breakpointError;
+        for (const Breakpoint &b : m_controller->breakpointList())
+            s.breakpointList.append({b.id, Breakpoint::typeName(b.type), b.describe(), b.enabled, m_hits.value(b.id)});
         if (const auto &to = m_controller->runToKey())
             s.runTo = to->toString();
     }
@@ -146,6 +175,7 @@ void ControllerObserver::pause()
 void ControllerObserver::resume()
 {
     m_lastBreak.clear();
+    m_lastBreakId = 0;
     if (m_controller)
         m_controller->resume();
     emitControlState();
@@ -199,6 +229,7 @@ void ControllerObserver::stepOut() { continueToEnd(); }
 void ControllerObserver::continueAll()
 {
     m_lastBreak.clear();
+    m_lastBreakId = 0;
     if (m_controller)
         m_controller->continueAll();
     emitControlState();
@@ -207,6 +238,7 @@ void ControllerObserver::continueAll()
 void ControllerObserver::runToKey(const QString &key)
 {
     m_lastBreak.clear();
+    m_lastBreakId = 0;
     if (m_controller && !key.isEmpty())
         m_controller->runTo(QueueKey::fromString(key));
     emitControlState();
@@ -228,6 +260,36 @@ void ControllerObserver::setBreakOnError(bool on)
 {
     if (m_controller)
         m_controller->setBreakOnError(on);
+    emitControlState();
+}
+
+} // namespace opbench::workbench
+
+namespace opbench::workbench {
+
+void ControllerObserver::addBreakpoint(const QString &spec)
+{
+    if (!m_controller)
+        return;
+    const Expected<Breakpoint> b = Breakpoint::parse(spec);
+    m_breakpointError = b.ok() ? QString() : b.error().message();
+    if (b.ok())
+        m_controller->addBreakpoint(*b);
+    emitControlState();
+}
+
+void ControllerObserver::removeBreakpoint(int id)
+{
+    if (m_controller)
+        m_controller->removeBreakpoint(id);
+    m_hits.remove(id);
+    emitControlState();
+}
+
+void ControllerObserver::setBreakpointEnabled(int id, bool on)
+{
+    if (m_controller)
+        m_controller->setBreakpointEnabled(id, on);
     emitControlState();
 }
 

@@ -15,6 +15,7 @@
 
 #include "engine/controller/reconciletrace.h"
 
+#include <QHash>
 #include <QObject>
 #include <QPointer>
 
@@ -56,6 +57,12 @@ public Q_SLOTS:
     /// that key, then pauses and steps into it.
     void runToKey(const QString &key);
     void toggleBreakpoint(const QString &key);
+    /// Adds a breakpoint typed as Breakpoint::parse() reads it ("key default/web", "kind
+    /// MyApplication", "error", "before write Deployment", "status.phase == Failed"); a text it
+    /// cannot read is reported in ControlState::breakpointError.
+    void addBreakpoint(const QString &spec);
+    void removeBreakpoint(int id);
+    void setBreakpointEnabled(int id, bool on);
     void setBreakOnError(bool on);
 
 Q_SIGNALS:
@@ -72,10 +79,14 @@ private:
     void onCallPending(const PendingCall &call);
     void onCallResumed(const QString &reconcileId);
     void onFinished(const ReconcileTrace &trace);
+    void onBreakpointHit(const QString &reason, const QString &key);
 
     QPointer<Controller> m_controller;
     QList<ReconcileTrace> m_pending;
     QString m_lastBreak;
+    int m_lastBreakId = 0;
+    QString m_breakpointError;
+    QHash<int, int> m_hits; // breakpoint id -> times hit
     CurrentReconcile m_frame;
     QTimer *m_flushTimer; // child
 };

@@ -101,6 +101,16 @@ struct ObjectVersions
     Object current; ///< null when the object is gone
 };
 
+/// One breakpoint as the Breakpoints dock lists it (see engine/controller/breakpoint.h).
+struct BreakpointRow
+{
+    int id = 0;
+    QString type;        ///< key, kind, error, call, condition
+    QString description; ///< "key default/web", "before write Deployment", "status.phase == Failed"
+    bool enabled = true;
+    int hits = 0; ///< times it paused the controller since it was added
+};
+
 /// The controller's stepping state (Control toolbar, status bar).
 struct ControlState
 {
@@ -110,8 +120,11 @@ struct ControlState
     QStringList pendingCalls; ///< step into: the calls halted before going out, described
     QStringList breakpoints;  ///< keys
     bool breakOnError = false;
-    QString lastBreak; ///< "key default/web" or "error default/api" when a breakpoint hit
-    QString runTo;     ///< "Run to the next reconcile of" this key is waiting for it
+    QString lastBreak;                   ///< "key default/web" or "error default/api" when a breakpoint hit
+    QString runTo;                       ///< "Run to the next reconcile of" this key is waiting for it
+    QList<BreakpointRow> breakpointList; ///< every breakpoint, in the order added
+    int lastBreakId = 0;                 ///< the breakpoint of lastBreak (0: the toolbar's break on error)
+    QString breakpointError;             ///< why the last breakpoint typed could not be added
 };
 
 /// The reconcile being stepped, as it stands (the debugger's frame): published when it starts,
@@ -131,6 +144,7 @@ struct CurrentReconcile
     bool finished = false;
     QString result; ///< when finished: success, requeue, requeue_after, error, terminal_error
     QString error;
+    QString breakpoint; ///< the call breakpoint that halted it, as ControlState::lastBreak says it
 };
 
 /// Which cluster the session talks to.

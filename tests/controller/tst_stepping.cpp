@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Stepping hooks: pause, step, step into (halting before each client call), breakpoints.
-#include "engine/testing/fakeclock.h"
-#include "tests/controller/scriptedreconciler.h"
-
-#include "engine/cache/informercache.h"
+#include "tests/controller/steppingfixture.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -12,24 +9,11 @@ using namespace opbench;
 using namespace opbench::test;
 using namespace std::chrono_literals;
 
+using Fixture = SteppingFixture;
+
 class tst_Stepping : public QObject
 {
     Q_OBJECT
-
-private:
-    struct Fixture
-    {
-        testing::FakeClock clock;
-        MetricsRegistry metrics;
-        QObject parent;
-        std::shared_ptr<ScriptedReconciler> rec = std::make_shared<ScriptedReconciler>();
-        Controller *ctrl = nullptr;
-        Fixture() { ctrl = startedController(testOptions(QStringLiteral("step"), &clock, &metrics), rec, &parent); }
-        void add(const char *name)
-        {
-            ctrl->queue()->add({QStringLiteral("ns"), QString::fromLatin1(name)}, Cause::manual());
-        }
-    };
 
 private Q_SLOTS:
     void shouldStopTakingItemsWhilePausedAndKeepQueueFilling()
@@ -117,14 +101,7 @@ private Q_SLOTS:
     {
         Fixture f;
         QVERIFY(f.ctrl);
-        InformerCache cache(InformerCacheOptions{});
-        Informer *inf = *cache.informerFor(configMapGvk());
-        inf->replaceAll({configMap(QStringLiteral("ns"), QStringLiteral("one"), QStringLiteral("5")),
-                            configMap(QStringLiteral("ns"), QStringLiteral("two"), QStringLiteral("6"))},
-            QStringLiteral("6"));
-        Client client(&cache, nullptr, &f.clock);
-        f.rec->client = &client;
-        f.rec->reads = {QStringLiteral("ns/one"), QStringLiteral("ns/two")};
+        f.readTwoConfigMaps();
         f.ctrl->pause();
         f.add("a");
         QSignalSpy pending(f.ctrl, &Controller::callPending);
@@ -166,14 +143,7 @@ private Q_SLOTS:
         // Given a debugger attached and two ConfigMaps the reconcile reads
         Fixture f;
         QVERIFY(f.ctrl);
-        InformerCache cache(InformerCacheOptions{});
-        Informer *inf = *cache.informerFor(configMapGvk());
-        inf->replaceAll({configMap(QStringLiteral("ns"), QStringLiteral("one"), QStringLiteral("5")),
-                            configMap(QStringLiteral("ns"), QStringLiteral("two"), QStringLiteral("6"))},
-            QStringLiteral("6"));
-        Client client(&cache, nullptr, &f.clock);
-        f.rec->client = &client;
-        f.rec->reads = {QStringLiteral("ns/one"), QStringLiteral("ns/two")};
+        f.readTwoConfigMaps();
         f.ctrl->setProgressObserved(true);
         f.ctrl->pause();
         f.add("a");
@@ -215,12 +185,8 @@ private Q_SLOTS:
     {
         Fixture f;
         QVERIFY(f.ctrl);
-        InformerCache cache(InformerCacheOptions{});
-        (*cache.informerFor(configMapGvk()))
-            ->replaceAll({configMap(QStringLiteral("ns"), QStringLiteral("one"))}, QStringLiteral("1"));
-        Client client(&cache, nullptr, &f.clock);
-        f.rec->client = &client;
-        f.rec->reads = {QStringLiteral("ns/one"), QStringLiteral("ns/one")};
+        f.readThrough({configMap(QStringLiteral("ns"), QStringLiteral("one"))},
+            {QStringLiteral("ns/one"), QStringLiteral("ns/one")}, QStringLiteral("1"));
         f.ctrl->pause();
         f.add("a");
         QVERIFY(f.ctrl->stepInto());
@@ -237,12 +203,8 @@ private Q_SLOTS:
     {
         Fixture f;
         QVERIFY(f.ctrl);
-        InformerCache cache(InformerCacheOptions{});
-        (*cache.informerFor(configMapGvk()))
-            ->replaceAll({configMap(QStringLiteral("ns"), QStringLiteral("one"))}, QStringLiteral("1"));
-        Client client(&cache, nullptr, &f.clock);
-        f.rec->client = &client;
-        f.rec->reads = {QStringLiteral("ns/one")};
+        f.readThrough(
+            {configMap(QStringLiteral("ns"), QStringLiteral("one"))}, {QStringLiteral("ns/one")}, QStringLiteral("1"));
         f.ctrl->setProgressObserved(true);
         f.ctrl->pause();
         f.add("a");
@@ -331,12 +293,8 @@ private Q_SLOTS:
     {
         Fixture f;
         QVERIFY(f.ctrl);
-        InformerCache cache(InformerCacheOptions{});
-        Informer *inf = *cache.informerFor(configMapGvk());
-        inf->replaceAll({configMap(QStringLiteral("ns"), QStringLiteral("one"))}, QStringLiteral("1"));
-        Client client(&cache, nullptr, &f.clock);
-        f.rec->client = &client;
-        f.rec->reads = {QStringLiteral("ns/one")};
+        f.readThrough(
+            {configMap(QStringLiteral("ns"), QStringLiteral("one"))}, {QStringLiteral("ns/one")}, QStringLiteral("1"));
         QSignalSpy finished(f.ctrl, &Controller::reconcileFinished);
         f.ctrl->pause();
         f.add("a");

@@ -4,12 +4,16 @@
 #include "ui/models/childrentreemodel.h"
 #include "ui/models/objectbadge.h"
 #include "ui/widgets/badgedelegate.h"
+#include "ui/widgets/childrenpanel.h"
 #include "ui/widgets/palette.h"
 
 #include <QAbstractItemModelTester>
+#include <QItemSelectionModel>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QSignalSpy>
 #include <QTest>
+#include <QTreeView>
 
 using namespace opbench;
 using namespace opbench::ui;
@@ -43,6 +47,34 @@ class tst_ChildrenTreeModel : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void shouldNotSelectTheOwnerOfADeletedObject()
+    {
+        // Given the Children panel showing an app, its Deployment (selected) and a sibling ConfigMap
+        ChildrenTreeModel model;
+        ChildrenPanel panel(&model, workbench::CreateForm{});
+        model.apply(batch(CacheEntry::Op::Upsert, "MyApplication", make("MyApplication", "web", "a1")));
+        const Object deployment = make("Deployment", "web", "d1", "a1");
+        model.apply(batch(CacheEntry::Op::Upsert, "Deployment", deployment));
+        model.apply(batch(CacheEntry::Op::Upsert, "ConfigMap", make("ConfigMap", "web", "c1", "a1")));
+        panel.view()->setCurrentIndex(model.indexOfUid(QStringLiteral("d1")));
+        QVERIFY(panel.view()->currentIndex().isValid());
+        // When the Deployment is deleted
+        model.apply(batch(CacheEntry::Op::Remove, "Deployment", deployment));
+        // Then nothing is selected (not the app, which the next "Delete selected" would delete)
+        QVERIFY(!panel.view()->currentIndex().isValid());
+        QVERIFY(!panel.view()->selectionModel()->hasSelection());
+        QSignalSpy deleted(&panel, &ChildrenPanel::deleteRequested);
+        QSignalSpy rejected(&panel, &ChildrenPanel::deleteRejected);
+        QTest::mouseClick(panel.findChild<QWidget *>(QStringLiteral("deleteButton")), Qt::LeftButton);
+        QCOMPARE(deleted.size(), 0);
+        QCOMPARE(rejected.size(), 1);
+        // And another object's removal leaves the selection alone
+        panel.view()->setCurrentIndex(model.indexOfUid(QStringLiteral("a1")));
+        model.apply(batch(CacheEntry::Op::Remove, "ConfigMap", make("ConfigMap", "web", "c1", "a1")));
+        QCOMPARE(
+            panel.view()->currentIndex().data(ChildrenTreeModel::KeyRole).toString(), QStringLiteral("default/web"));
+    }
+
     void shouldBuildTheOwnershipTreeInAnyArrivalOrder()
     {
         ChildrenTreeModel model;
@@ -113,5 +145,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(tst_ChildrenTreeModel)
+QTEST_MAIN(tst_ChildrenTreeModel)
 #include "tst_childrentreemodel.moc"

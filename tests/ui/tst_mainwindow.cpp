@@ -62,8 +62,9 @@ private Q_SLOTS:
         MainWindow w(SessionOptions{});
         w.show();
         const auto docks = w.findChildren<InfoDock *>();
-        // cache, reconciles, queue, object, children, leadership, faults, pipeline, tour, current reconcile
-        QCOMPARE(docks.size(), 10);
+        // cache, reconciles, queue, object, children, leadership, faults, pipeline, tour, current reconcile,
+        // breakpoints
+        QCOMPARE(docks.size(), 11);
         for (InfoDock *dock : docks) {
             QVERIFY2(!dock->explanationLabel()->isVisibleTo(dock), qPrintable(dock->objectName()));
             dock->infoButton()->click();

@@ -3,6 +3,7 @@
 #include "ui/models/causechips.h"
 #include "ui/models/reconcilefilterproxy.h"
 #include "ui/models/reconcilelistmodel.h"
+#include "ui/models/reconcilerate.h"
 #include "ui/widgets/chipsdelegate.h"
 #include "ui/widgets/palette.h"
 
@@ -34,6 +35,18 @@ class tst_ReconcileListModel : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void shouldLetTheRateDecayToZeroWhenIdle()
+    {
+        // Given 16 reconciles in the last seconds (a 5 s window)
+        ReconcileRate rate(5000);
+        rate.add(10, 1000);
+        rate.add(6, 3000);
+        QCOMPARE(rate.perSecond(3000), 3.2);
+        // When a minute passes with none, it reads 0, not the last figure
+        QCOMPARE(rate.perSecond(6500), 1.2);
+        QCOMPARE(rate.perSecond(63000), 0.0);
+    }
+
     void shouldAppendTracesWithResultAndCauses()
     {
         ReconcileListModel model;
@@ -81,6 +94,10 @@ private Q_SLOTS:
                                    QStringLiteral("other/api"), {}),
                      QStringLiteral("default")),
             QStringLiteral("owner \u2190 Deployment/other/api"));
+        // A requeue the reconciler asked for is no error: "requeue 1", not "retry 1 (error)", and not amber
+        const Cause requeued = Cause::rateLimitedRetry(1, QStringLiteral("requeue requested"));
+        QCOMPARE(causeChipText(requeued, QStringLiteral("default")), QStringLiteral("requeue 1"));
+        QVERIFY(causeChipColour(requeued) != resultColour(ResultColour::RateLimited));
         CauseList merged;
         for (const char *rv : {"52", "53", "54"})
             merged.merge(Cause::ownerMapping(Cause::EventType::Modified, QStringLiteral("Deployment.v1.apps"),

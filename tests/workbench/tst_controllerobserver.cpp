@@ -57,6 +57,18 @@ class tst_ControllerObserver : public QObject
             return true;
         }
         ~Fixture() { observer.observe(nullptr); }
+        /// Every reconcile gets ConfigMap ns/cm (cached at rv 1) once through a Client.
+        void readConfigMap()
+        {
+            cache = std::make_unique<InformerCache>(InformerCacheOptions{});
+            (*cache->informerFor(test::configMapGvk()))
+                ->replaceAll({test::configMap(QStringLiteral("ns"), QStringLiteral("cm"))}, QStringLiteral("1"));
+            client = std::make_unique<Client>(cache.get(), nullptr, &clock);
+            rec->client = client.get();
+            rec->reads = {QStringLiteral("ns/cm")};
+        }
+        std::unique_ptr<InformerCache> cache; // destroyed before the controller
+        std::unique_ptr<Client> client;
         void add(const QString &name) { ctrl->queue()->add({QStringLiteral("ns"), name}, Cause::manual()); }
         QStringList tracedKeys() const
         {
@@ -226,12 +238,7 @@ private Q_SLOTS:
     {
         CurrentReconcile frame; // outlives the fixture, whose observer publishes to the end
         Fixture f;
-        InformerCache cache(InformerCacheOptions{});
-        (*cache.informerFor(test::configMapGvk()))
-            ->replaceAll({test::configMap(QStringLiteral("ns"), QStringLiteral("cm"))}, QStringLiteral("1"));
-        Client client(&cache, nullptr, &f.clock);
-        f.rec->client = &client;
-        f.rec->reads = {QStringLiteral("ns/cm")};
+        f.readConfigMap();
         QObject::connect(&f.observer, &ControllerObserver::currentReconcile, &f.parent,
             [&frame](const CurrentReconcile &c) { frame = c; });
         QVERIFY(f.start());
@@ -290,6 +297,47 @@ private Q_SLOTS:
         QVERIFY2(f.state.lastBreak.contains(QStringLiteral("ns/bad")), qPrintable(f.state.lastBreak));
         QTRY_COMPARE_WITH_TIMEOUT(f.traces.size(), 2, 10000);
         QCOMPARE(f.traces.last().result, ReconcileTrace::Result::Error);
+    }
+
+    void shouldListBreakpointsAndSayWhichOneHit()
+    {
+        // Given a running controller whose reconciles read a ConfigMap, watched by the observer
+        QList<CurrentReconcile> frames;
+        Fixture f;
+        f.readConfigMap();
+        QObject::connect(&f.observer, &ControllerObserver::currentReconcile, &f.parent,
+            [&frames](const CurrentReconcile &c) { frames.append(c); });
+        QVERIFY(f.start());
+        // When the user types a breakpoint it cannot read, it says why and adds nothing
+        f.observer.addBreakpoint(QStringLiteral("stop somewhere"));
+        QVERIFY2(
+            f.state.breakpointError.contains(QStringLiteral("stop somewhere")), qPrintable(f.state.breakpointError));
+        QVERIFY(f.state.breakpointList.isEmpty());
+        // And two it can read are listed, in order, enabled
+        f.observer.addBreakpoint(QStringLiteral("kind Deployment"));
+        f.observer.addBreakpoint(QStringLiteral("before get ConfigMap"));
+        QVERIFY(f.state.breakpointError.isEmpty());
+        QCOMPARE(f.state.breakpointList.size(), 2);
+        const BreakpointRow call = f.state.breakpointList.at(1);
+        QCOMPARE(call.description, QStringLiteral("before get ConfigMap"));
+        QVERIFY(call.enabled);
+        // Then a reconcile halts before its get: the state and the frame say which breakpoint
+        f.add(QStringLiteral("a"));
+        QTRY_VERIFY_WITH_TIMEOUT(!frames.isEmpty() && frames.last().halted, 10000);
+        QVERIFY(f.state.paused);
+        QCOMPARE(f.state.lastBreakId, call.id);
+        QVERIFY2(f.state.lastBreak.contains(QStringLiteral("before get ConfigMap")), qPrintable(f.state.lastBreak));
+        QCOMPARE(f.state.breakpointList.at(1).hits, 1);
+        QCOMPARE(frames.last().key, QStringLiteral("ns/a"));
+        QCOMPARE(frames.last().pending.key, QStringLiteral("ns/cm"));
+        QCOMPARE(frames.last().breakpoint, f.state.lastBreak);
+        // Disabled, removed: the list follows
+        f.observer.setBreakpointEnabled(call.id, false);
+        QVERIFY(!f.state.breakpointList.at(1).enabled);
+        f.observer.removeBreakpoint(call.id);
+        QCOMPARE(f.state.breakpointList.size(), 1);
+        f.observer.continueAll();
+        QTRY_COMPARE_WITH_TIMEOUT(f.traces.size(), 1, 10000);
     }
 };
 

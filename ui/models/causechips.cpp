@@ -30,6 +30,13 @@ QString seconds(Clock::Duration d)
                         : QString::number(ms, 'g', 3) + QLatin1String("ms");
 }
 
+/// A retry the reconciler asked for (Result{requeue: true}), not one after an error: the
+/// controller queues it rate-limited, with this text (controllerrun.cpp).
+bool isRequestedRequeue(const Cause &c)
+{
+    return c.kind == Cause::Kind::RateLimitedRetry && c.text == QLatin1String("requeue requested");
+}
+
 QString withRv(QString text, const Cause &c)
 {
     if (!c.resourceVersion.isEmpty())
@@ -51,6 +58,8 @@ QString causeChipText(const Cause &c, const QString &ns)
     case Cause::Kind::RequeueAfter:
         return QLatin1String("after ") + seconds(c.delay);
     case Cause::Kind::RateLimitedRetry:
+        if (isRequestedRequeue(c))
+            return QLatin1String("requeue ") + QString::number(c.attempt);
         return QLatin1String("retry ") + QString::number(c.attempt) + QLatin1String(" (error)");
     case Cause::Kind::Manual:
         return QStringLiteral("manual");
@@ -64,7 +73,8 @@ QColor causeChipColour(const Cause &c)
 {
     switch (c.kind) {
     case Cause::Kind::RateLimitedRetry:
-        return resultColour(ResultColour::RateLimited);
+        return isRequestedRequeue(c) ? resultColour(ResultColour::RequeueAfter)
+                                     : resultColour(ResultColour::RateLimited);
     case Cause::Kind::RequeueAfter:
         return resultColour(ResultColour::RequeueAfter);
     case Cause::Kind::Manual:

@@ -12,6 +12,20 @@ void ReconcileFilterProxy::setFilters(const QString &keyText, const QString &res
     invalidateFilter();
 }
 
+void ReconcileFilterProxy::setNewestFirst(bool on)
+{
+    m_newestFirst = on;
+    if (on)
+        sort(0, Qt::DescendingOrder);
+    else
+        sort(-1); // the source's order
+}
+
+bool ReconcileFilterProxy::lessThan(const QModelIndex &left, const QModelIndex &right) const
+{
+    return left.row() < right.row(); // rows are appended in finishing order
+}
+
 bool ReconcileFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
     const QModelIndex idx = sourceModel()->index(sourceRow, 0, sourceParent);

@@ -18,6 +18,18 @@ ChildrenPanel::ChildrenPanel(ChildrenTreeModel *model, workbench::CreateForm for
     , m_view(new QTreeView(this))
     , m_form(new CreateFormWidget(std::move(form), this))
 {
+    // Connected before the view's selection model exists, so this runs first: when the current
+    // object's row goes (it was deleted), nothing stays selected — Qt would move the selection to
+    // the owner, and the next "Delete selected" would delete the app.
+    connect(model, &QAbstractItemModel::rowsAboutToBeRemoved, m_view,
+        [this](const QModelIndex &removedFrom, int first, int last) {
+            for (QModelIndex at = m_view->currentIndex(); at.isValid(); at = at.parent()) {
+                if (at.parent() == removedFrom && at.row() >= first && at.row() <= last) {
+                    m_view->selectionModel()->clear();
+                    return;
+                }
+            }
+        });
     m_view->setModel(model);
     m_view->setItemDelegateForColumn(ChildrenTreeModel::StatusColumn, new BadgeDelegate(m_view));
     m_view->setUniformRowHeights(true);
@@ -48,8 +60,10 @@ ChildrenPanel::ChildrenPanel(ChildrenTreeModel *model, workbench::CreateForm for
 void ChildrenPanel::onDelete()
 {
     const QModelIndex idx = m_view->currentIndex();
-    if (!idx.isValid())
+    if (!idx.isValid()) {
+        Q_EMIT deleteRejected(tr("Select an object in the Children tree first."));
         return;
+    }
     Q_EMIT deleteRequested(
         idx.data(ChildrenTreeModel::KindRole).toString(), idx.data(ChildrenTreeModel::KeyRole).toString());
 }

@@ -32,6 +32,9 @@ public:
 
 Q_SIGNALS:
     void deleteRequested(const QString &kind, const QString &key);
+    /// "Delete selected" with nothing selected (after a delete the selection is cleared, never
+    /// moved to the owner): what to tell the user.
+    void deleteRejected(const QString &message);
     void createRequested(const opbench::Object &object);
 
 private:

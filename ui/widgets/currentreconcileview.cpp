@@ -34,6 +34,7 @@ QPushButton *makeButton(const QString &name, const QString &text, const QString 
 CurrentReconcileView::CurrentReconcileView(CurrentReconcileModel *model, QWidget *parent)
     : QWidget(parent)
     , m_model(model)
+    , m_breakpoint(new QLabel(this))
     , m_header(new QLabel(this))
     , m_causes(new QLabel(this))
     , m_calls(new QTableView(this))
@@ -49,6 +50,11 @@ CurrentReconcileView::CurrentReconcileView(CurrentReconcileModel *model, QWidget
           tr("Run normally until this key is reconciled again, then step into that reconcile"),
           QKeySequence(Qt::CTRL | Qt::Key_F10), this))
 {
+    m_breakpoint->setObjectName(QStringLiteral("frameBreakpoint"));
+    m_breakpoint->setWordWrap(true);
+    m_breakpoint->setStyleSheet(QStringLiteral("QLabel { background: #fdecea; color: #b71c1c; border: 1px solid "
+                                               "#e57373; border-radius: 3px; padding: 3px; }"));
+    m_breakpoint->setVisible(false);
     m_header->setObjectName(QStringLiteral("frameHeader"));
     m_header->setWordWrap(true);
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -87,6 +93,7 @@ CurrentReconcileView::CurrentReconcileView(CurrentReconcileModel *model, QWidget
     split->setStretchFactor(1, 3);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_breakpoint);
     layout->addWidget(m_header);
     layout->addWidget(m_causes);
     layout->addLayout(buttons);
@@ -118,6 +125,12 @@ void CurrentReconcileView::apply(const CurrentReconcile &frame)
         m_calls->setCurrentIndex(m_model->index(follow, 0));
     showDetail();
     updateButtons();
+}
+
+void CurrentReconcileView::setBreakpointHit(const QString &description)
+{
+    m_breakpoint->setText(description.isEmpty() ? QString() : tr("● Stopped by breakpoint: %1").arg(description));
+    m_breakpoint->setVisible(!description.isEmpty());
 }
 
 void CurrentReconcileView::setAvailable(bool available)

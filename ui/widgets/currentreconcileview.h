@@ -4,7 +4,8 @@
 // advances: its key, worker and causes; the client calls made so far and, highlighted, the call
 // it is halted before; the selected call's object (as read) or request (as a YAML diff against
 // the object it replaces), noise fields hidden unless asked; and the buttons Step over call,
-// Step out, Continue and Run to the next reconcile of this key, which only emit intents.
+// Step out, Continue and Run to the next reconcile of this key, which only emit intents. A banner
+// names the breakpoint that stopped the controller.
 
 #include "ui/session/snapshots.h"
 
@@ -30,6 +31,10 @@ public:
     void apply(const opbench::workbench::CurrentReconcile &frame);
     /// Whether a controller runs (the buttons need one).
     void setAvailable(bool available);
+    /// The breakpoint that stopped the controller, described ("" while none did): a banner over
+    /// the frame says which.
+    void setBreakpointHit(const QString &description);
+    QLabel *breakpointLabel() const { return m_breakpoint; }
 
     QLabel *headerLabel() const { return m_header; }
     QLabel *causesLabel() const { return m_causes; }
@@ -54,6 +59,7 @@ private:
 
     CurrentReconcileModel *m_model;
     bool m_available = false;
+    QLabel *m_breakpoint;
     QLabel *m_header;
     QLabel *m_causes;
     QTableView *m_calls;

@@ -3,6 +3,7 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -45,8 +46,15 @@ InfoDock::InfoDock(const QString &title, const QString &objectName, const QStrin
 
 void InfoDock::setContent(QWidget *content)
 {
-    content->setParent(m_body);
-    static_cast<QVBoxLayout *>(m_body->layout())->addWidget(content, 1);
+    // In a frameless scroll area that gives the panel all its room: a panel taller than its dock
+    // scrolls instead of making the window taller than the screen (a create form or the Leadership
+    // dock would otherwise hold the bottom area at ~320 px whatever the user does).
+    auto *scroll = new QScrollArea(m_body);
+    scroll->setObjectName(objectName() + QStringLiteral("Scroll"));
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(content);
+    static_cast<QVBoxLayout *>(m_body->layout())->addWidget(scroll, 1);
 }
 
 QWidget *makeUnavailableLabel(const QString &text, QWidget *parent)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // InfoDock: a dock widget whose content starts with an ⓘ button; the button unfolds a short
-// "what you are seeing" explanation for learners (gui.md "Learners").
+// "what you are seeing" explanation for learners (gui.md "Learners"). The content scrolls when
+// the dock is smaller than it, so no panel forces the window taller than the screen.
 
 #include <QDockWidget>
 

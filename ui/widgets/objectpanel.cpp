@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/widgets/objectpanel.h"
 
-#include "ui/linediff.h"
+#include "ui/yamldiff.h"
 #include "ui/yamlhighlighter.h"
 
 #include "engine/api/yamlcodec.h"
 
+#include <QCheckBox>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -15,29 +16,11 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace opbench::ui {
 
 namespace {
-
-// Colours diff lines: additions green, removals red.
-class DiffHighlighter : public QSyntaxHighlighter
-{
-public:
-    using QSyntaxHighlighter::QSyntaxHighlighter;
-
-protected:
-    void highlightBlock(const QString &text) override
-    {
-        QTextCharFormat f;
-        if (text.startsWith(u'+'))
-            f.setBackground(QColor(0xe6, 0xf4, 0xea));
-        else if (text.startsWith(u'-'))
-            f.setBackground(QColor(0xfd, 0xe7, 0xe9));
-        else
-            return;
-        setFormat(0, int(text.size()), f);
-    }
-};
 
 QPlainTextEdit *makeCodeView(QWidget *parent)
 {
@@ -71,11 +54,16 @@ ObjectPanel::ObjectPanel(QWidget *parent)
     , m_tabs(new QTabWidget(this))
     , m_yaml(makeCodeView(m_tabs))
     , m_diff(makeCodeView(m_tabs))
+    , m_hideNoise(new QCheckBox(tr("Hide noise"), this))
     , m_slider(new QSlider(Qt::Horizontal, this))
     , m_versionLabel(new QLabel(this))
 {
     new YamlHighlighter(m_yaml->document());
-    new DiffHighlighter(m_diff->document());
+    new YamlDiffHighlighter(m_diff->document());
+    m_hideNoise->setObjectName(QStringLiteral("objectHideNoise"));
+    m_hideNoise->setChecked(true);
+    m_hideNoise->setToolTip(tr("Hide resourceVersion, managedFields, generation, uid and creationTimestamp in the "
+                               "diff"));
     m_tabs->addTab(m_yaml, tr("YAML"));
     m_tabs->addTab(m_diff, tr("Diff vs previous"));
     m_slider->setEnabled(false);
@@ -86,12 +74,14 @@ ObjectPanel::ObjectPanel(QWidget *parent)
     sliderRow->addWidget(new QLabel(tr("History:"), this));
     sliderRow->addWidget(m_slider, 1);
     sliderRow->addWidget(m_versionLabel);
+    sliderRow->addWidget(m_hideNoise);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_title);
     layout->addWidget(m_tabs, 1);
     layout->addLayout(sliderRow);
     connect(m_slider, &QSlider::valueChanged, this, &ObjectPanel::showVersion);
+    connect(m_hideNoise, &QCheckBox::toggled, this, [this] { showVersion(m_slider->value()); });
 }
 
 void ObjectPanel::clear()
@@ -141,9 +131,11 @@ void ObjectPanel::showVersion(int index)
                 ? tr("Deleted at resourceVersion %1.").arg(c.resourceVersion)
                 : tr("First version (ADDED): nothing to compare with."));
     } else {
-        const QStringList before = yamlOf(c.oldObject).split(u'\n');
-        const QStringList after = yamlOf(c.newObject).split(u'\n');
-        m_diff->setPlainText(lineDiff(before, after).join(u'\n'));
+        const QStringList diff = yamlDiff(c.oldObject.json(), c.newObject.json(), m_hideNoise->isChecked());
+        const bool same = std::none_of(
+            diff.cbegin(), diff.cend(), [](const QString &l) { return l.startsWith(u'+') || l.startsWith(u'-'); });
+        m_diff->setPlainText(
+            same ? tr("# only noise fields changed (untick \"Hide noise\" to see them)") : diff.join(u'\n'));
     }
     m_versionLabel->setText(
         tr("%1/%2 · %3 · rv %4 · %5")

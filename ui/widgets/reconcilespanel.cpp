@@ -6,6 +6,8 @@
 #include "ui/widgets/chipsdelegate.h"
 #include "ui/widgets/infodock.h"
 #include "ui/widgets/reconciletimelineview.h"
+#include "ui/yamldiff.h"
+#include "ui/yamlhighlighter.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -18,6 +20,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
@@ -53,21 +56,6 @@ QString describeCalls(const ReconcileTrace &t)
     return lines.isEmpty() ? QObject::tr("No client calls.") : lines.join(u'\n');
 }
 
-QString describeDiffs(const ReconcileTrace &t)
-{
-    QStringList lines;
-    for (const TraceCall &c : t.calls) {
-        const QList<DiffEntry> diff = c.diff();
-        if (diff.isEmpty())
-            continue;
-        lines.append(QStringLiteral("%1 %2 %3").arg(c.verb, c.gvk.kind, c.key));
-        for (const DiffEntry &d : diff)
-            lines.append(QStringLiteral("    %1").arg(
-                QString::fromUtf8(QJsonDocument(d.toJson()).toJson(QJsonDocument::Compact))));
-    }
-    return lines.isEmpty() ? QObject::tr("No writes.") : lines.join(u'\n');
-}
-
 } // namespace
 
 ReconcilesPanel::ReconcilesPanel(ReconcileListModel *model, QWidget *parent)
@@ -82,8 +70,75 @@ ReconcilesPanel::ReconcilesPanel(ReconcileListModel *model, QWidget *parent)
     , m_causes(makeDetail(this))
     , m_calls(makeDetail(this))
     , m_diffs(makeDetail(this))
+    , m_hideNoise(new QCheckBox(tr("Hide noise (resourceVersion, generation, managedFields, uid)"), this))
+    , m_newestFirst(new QCheckBox(tr("Newest first"), this))
     , m_follow(new QCheckBox(tr("Object follows"), this))
     , m_idleHint(new QLabel(this))
+{
+    setUpHintAndToggles();
+    m_proxy->setSourceModel(model);
+    m_proxy->setNewestFirst(true);
+    m_diffs->setObjectName(QStringLiteral("reconcileDiffs"));
+    new YamlDiffHighlighter(m_diffs->document());
+    m_keyFilter->setObjectName(QStringLiteral("reconcileKeyFilter"));
+    m_keyFilter->setPlaceholderText(tr("Filter by key"));
+    m_keyFilter->setClearButtonEnabled(true);
+    m_resultFilter->addItems({tr("all results"), QStringLiteral("success"), QStringLiteral("requeue"),
+        QStringLiteral("requeue_after"), QStringLiteral("error"), QStringLiteral("terminal_error")});
+    setUpList();
+    auto *exportButton = new QPushButton(tr("Export…"), this);
+    exportButton->setToolTip(tr("Export the selected traces as JSON"));
+    auto *filters = new QHBoxLayout;
+    filters->addWidget(m_keyFilter, 1);
+    filters->addWidget(m_resultFilter);
+    filters->addWidget(m_newestFirst);
+    filters->addWidget(m_follow);
+    filters->addWidget(exportButton);
+    auto *details = new QTabWidget(this);
+    details->addTab(m_causes, tr("Causes"));
+    details->addTab(m_calls, tr("Calls"));
+    auto *diffsTab = new QWidget(details);
+    auto *diffsLayout = new QVBoxLayout(diffsTab);
+    diffsLayout->setContentsMargins(0, 0, 0, 0);
+    diffsLayout->addWidget(m_hideNoise);
+    diffsLayout->addWidget(m_diffs, 1);
+    details->addTab(diffsTab, tr("Diffs"));
+    details->setObjectName(QStringLiteral("reconcileDetails"));
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("reconcilesSplitter"));
+    split->addWidget(makeTimelineBox());
+    split->addWidget(m_view);
+    split->addWidget(details);
+    // The list and the details get the room; the timeline scrolls its lanes.
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    split->setStretchFactor(2, 3);
+    auto *content = new QWidget(m_stack);
+    auto *layout = new QVBoxLayout(content);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(filters);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_idleHint);
+    m_stack->addWidget(makeUnavailableLabel(
+        tr("Reconciles are not available yet: no controller is running (it starts once connected)."), m_stack));
+    m_stack->addWidget(content);
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(m_stack);
+    connect(m_keyFilter, &QLineEdit::textChanged, this, &ReconcilesPanel::updateFilter);
+    connect(m_resultFilter, &QComboBox::currentIndexChanged, this, &ReconcilesPanel::updateFilter);
+    connect(m_newestFirst, &QCheckBox::toggled, this, [this](bool on) {
+        m_proxy->setNewestFirst(on);
+        if (on)
+            m_view->scrollToTop();
+    });
+    connect(m_hideNoise, &QCheckBox::toggled, this, &ReconcilesPanel::showDetails);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ReconcilesPanel::showDetails);
+    connect(exportButton, &QPushButton::clicked, this, &ReconcilesPanel::exportRequested);
+    connect(m_timeline, &ReconcileTimelineView::rowClicked, this, &ReconcilesPanel::selectRow);
+}
+
+void ReconcilesPanel::setUpHintAndToggles()
 {
     m_follow->setObjectName(QStringLiteral("followSelection"));
     m_follow->setChecked(true);
@@ -97,12 +152,24 @@ ReconcilesPanel::ReconcilesPanel(ReconcileListModel *model, QWidget *parent)
     m_idleHint->setStyleSheet(
         QStringLiteral("QLabel { background: palette(alternate-base); border: 1px solid palette(mid); "
                        "border-radius: 3px; padding: 4px; }"));
+    // Shown or not, the hint keeps its place below the details: the list never moves under the
+    // pointer when it comes and goes.
+    QSizePolicy hintPolicy = m_idleHint->sizePolicy();
+    hintPolicy.setRetainSizeWhenHidden(true);
+    m_idleHint->setSizePolicy(hintPolicy);
     m_idleHint->setVisible(false);
-    m_proxy->setSourceModel(model);
-    m_keyFilter->setPlaceholderText(tr("Filter by key"));
-    m_keyFilter->setClearButtonEnabled(true);
-    m_resultFilter->addItems({tr("all results"), QStringLiteral("success"), QStringLiteral("requeue"),
-        QStringLiteral("requeue_after"), QStringLiteral("error"), QStringLiteral("terminal_error")});
+    m_newestFirst->setObjectName(QStringLiteral("newestFirst"));
+    m_newestFirst->setChecked(true);
+    m_newestFirst->setToolTip(tr("The reconcile that just finished on top, always in view"));
+    m_hideNoise->setObjectName(QStringLiteral("hideNoise"));
+    m_hideNoise->setChecked(true);
+    m_hideNoise->setToolTip(tr("Hide the fields every write changes (resourceVersion, managedFields, generation, "
+                               "observedGeneration, uid, creationTimestamp) so what the reconciler changed stands "
+                               "out"));
+}
+
+void ReconcilesPanel::setUpList()
+{
     m_view->setModel(m_proxy);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->verticalHeader()->hide();
@@ -123,39 +190,6 @@ ReconcilesPanel::ReconcilesPanel(ReconcileListModel *model, QWidget *parent)
         {ReconcileListModel::CallsColumn, tr("Calls")}};
     for (const auto &[column, sample] : widths)
         m_view->horizontalHeader()->resizeSection(column, fm.horizontalAdvance(sample) + 16);
-    auto *exportButton = new QPushButton(tr("Export…"), this);
-    exportButton->setToolTip(tr("Export the selected traces as JSON"));
-    auto *filters = new QHBoxLayout;
-    filters->addWidget(m_keyFilter, 1);
-    filters->addWidget(m_resultFilter);
-    filters->addWidget(m_follow);
-    filters->addWidget(exportButton);
-    auto *details = new QTabWidget(this);
-    details->addTab(m_causes, tr("Causes"));
-    details->addTab(m_calls, tr("Calls"));
-    details->addTab(m_diffs, tr("Diffs"));
-    auto *split = new QSplitter(Qt::Vertical, this);
-    split->setObjectName(QStringLiteral("reconcilesSplitter"));
-    split->addWidget(makeTimelineBox());
-    split->addWidget(m_view);
-    split->addWidget(details);
-    auto *content = new QWidget(m_stack);
-    auto *layout = new QVBoxLayout(content);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(filters);
-    layout->addWidget(m_idleHint);
-    layout->addWidget(split, 1);
-    m_stack->addWidget(makeUnavailableLabel(
-        tr("Reconciles are not available yet: no controller is running (it starts once connected)."), m_stack));
-    m_stack->addWidget(content);
-    auto *outer = new QVBoxLayout(this);
-    outer->setContentsMargins(0, 0, 0, 0);
-    outer->addWidget(m_stack);
-    connect(m_keyFilter, &QLineEdit::textChanged, this, &ReconcilesPanel::updateFilter);
-    connect(m_resultFilter, &QComboBox::currentIndexChanged, this, &ReconcilesPanel::updateFilter);
-    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ReconcilesPanel::showDetails);
-    connect(exportButton, &QPushButton::clicked, this, &ReconcilesPanel::exportRequested);
-    connect(m_timeline, &ReconcileTimelineView::rowClicked, this, &ReconcilesPanel::selectRow);
 }
 
 QWidget *ReconcilesPanel::makeTimelineBox()
@@ -182,7 +216,14 @@ QWidget *ReconcilesPanel::makeTimelineBox()
     auto *layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(controls);
-    layout->addWidget(m_timeline, 1);
+    // As tall as its lanes (every key the filter lets through), scrolled when they do not fit.
+    auto *scroll = new QScrollArea(box);
+    scroll->setObjectName(QStringLiteral("timelineScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(m_timeline);
+    layout->addWidget(scroll, 1);
     return box;
 }
 
@@ -208,6 +249,7 @@ void ReconcilesPanel::updateFilter()
 {
     const QString result = m_resultFilter->currentIndex() == 0 ? QString() : m_resultFilter->currentText();
     m_proxy->setFilters(m_keyFilter->text(), result);
+    m_timeline->setKeyFilter(m_keyFilter->text());
 }
 
 void ReconcilesPanel::showDetails()
@@ -229,7 +271,8 @@ void ReconcilesPanel::showDetails()
                       .arg(t.priority));
     m_causes->setPlainText(causes.join(u'\n'));
     m_calls->setPlainText(describeCalls(t));
-    m_diffs->setPlainText(describeDiffs(t));
+    const QString diffs = callsYamlDiff(t.calls, m_hideNoise->isChecked());
+    m_diffs->setPlainText(diffs.isEmpty() ? tr("# No writes.") : diffs);
 }
 
 bool ReconcilesPanel::followsSelection() const { return m_follow->isChecked(); }

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// ReconcilesPanel: the list of reconciles (filter by key and result) and the selected one's
-// details: causes, client calls, the diff of every write, the error. Exports selected traces as
-// JSON. Above the list, a timeline of the same reconciles (click a bar to select it). Shows an
-// honest placeholder while no controller runs.
+// ReconcilesPanel: the list of reconciles, newest first (filter by key and result), and the
+// selected one's details: causes, client calls, the YAML diff of every write (noise fields hidden
+// unless asked), the error. Exports selected traces as JSON. Above the list, a timeline of the
+// same reconciles whose lanes follow the key filter and scroll (click a bar to select it). Below,
+// in a place it keeps even while hidden, the "nothing to reconcile" hint. Shows an honest
+// placeholder while no controller runs.
 
 #include <QWidget>
 
@@ -43,6 +45,12 @@ public:
     /// Shows or hides the "nothing to reconcile" hint above the timeline.
     void setIdle(bool idle);
     QLabel *idleHint() const { return m_idleHint; }
+    /// The selected reconcile's writes as YAML diffs (the Diffs tab).
+    QPlainTextEdit *diffsView() const { return m_diffs; }
+    /// Hides resourceVersion, generation, managedFields, uid in the diffs (on by default).
+    QCheckBox *hideNoiseBox() const { return m_hideNoise; }
+    /// Newest reconcile on top (on by default).
+    QCheckBox *newestFirstBox() const { return m_newestFirst; }
 
 Q_SIGNALS:
     void exportRequested();
@@ -53,6 +61,8 @@ private:
     void updateFilter();
     void showDetails();
     QWidget *makeTimelineBox();
+    void setUpHintAndToggles();
+    void setUpList();
 
     ReconcileListModel *m_model;
     ReconcileFilterProxy *m_proxy;
@@ -64,6 +74,8 @@ private:
     QPlainTextEdit *m_causes;
     QPlainTextEdit *m_calls;
     QPlainTextEdit *m_diffs;
+    QCheckBox *m_hideNoise;
+    QCheckBox *m_newestFirst;
     QCheckBox *m_follow;
     QLabel *m_idleHint;
 };

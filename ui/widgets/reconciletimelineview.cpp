@@ -42,6 +42,13 @@ void ReconcileTimelineView::setLaneMode(TimelineLanes mode)
     update();
 }
 
+void ReconcileTimelineView::setKeyFilter(const QString &text)
+{
+    m_keyFilter = text.trimmed();
+    updateGeometry();
+    update();
+}
+
 void ReconcileTimelineView::setSpanMs(qint64 spanMs)
 {
     m_spanMs = std::max<qint64>(1000, spanMs);
@@ -73,6 +80,8 @@ QList<TimelineItem> ReconcileTimelineView::items() const
     out.reserve(m_model->rowCount());
     for (int row = 0; row < m_model->rowCount(); ++row) {
         const ReconcileTrace &t = m_model->traceAt(row);
+        if (!m_keyFilter.isEmpty() && !t.request.toString().contains(m_keyFilter, Qt::CaseInsensitive))
+            continue;
         TimelineItem i;
         i.row = row;
         i.key = t.request.toString();
@@ -100,6 +109,10 @@ TimelineLayout ReconcileTimelineView::currentLayout() const
 void ReconcileTimelineView::paintEvent(QPaintEvent *)
 {
     const TimelineLayout l = currentLayout();
+    if (int(l.lanes.size()) != m_laneCount) {
+        m_laneCount = int(l.lanes.size());
+        updateGeometry(); // grow (or shrink) with the lanes: the scroll area follows
+    }
     QPainter p(this);
     p.fillRect(rect(), palette().base());
     QColor pausedShade = resultColour(ResultColour::Paused);
@@ -163,12 +176,17 @@ void ReconcileTimelineView::hideEvent(QHideEvent *event)
 
 QSize ReconcileTimelineView::sizeHint() const
 {
-    // Tall enough for the lanes shown (up to a dozen; more scroll off the bottom).
+    // Tall enough for every lane (the scroll area around it scrolls), at least five.
     const TimelineLayout l = currentLayout();
-    const int lanes = int(std::clamp<qsizetype>(l.lanes.size(), 5, 12));
+    const int lanes = int(std::max<qsizetype>(l.lanes.size(), 5));
     return {600, int(l.plot.top() + lanes * l.laneHeight) + 4};
 }
 
-QSize ReconcileTimelineView::minimumSizeHint() const { return {200, 60}; }
+QSize ReconcileTimelineView::minimumSizeHint() const
+{
+    // Every lane fits: in a resizable scroll area this is what makes it scroll, not clip.
+    const TimelineLayout l = currentLayout();
+    return {200, std::max(60, int(l.plot.top() + qreal(l.lanes.size()) * l.laneHeight) + 4)};
+}
 
 } // namespace opbench::ui

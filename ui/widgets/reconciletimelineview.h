@@ -2,8 +2,8 @@
 #pragma once
 // ReconcileTimelineView: the Reconciles panel's timeline. One bar per reconcile on a time axis
 // (the last N seconds, following the newest), one lane per key or per worker, coloured by result
-// (gui.md), paused periods shaded violet. Clicking a bar emits rowClicked() with the
-// ReconcileListModel row. Geometry comes from layoutTimeline(); this class only paints.
+// (gui.md), paused periods shaded violet. As tall as its lanes (put it in a scroll area). Clicking a bar emits
+// rowClicked() with the ReconcileListModel row. Geometry comes from layoutTimeline(); this class only paints.
 
 #include "ui/models/reconciletimeline.h"
 
@@ -22,6 +22,8 @@ public:
     explicit ReconcileTimelineView(ReconcileListModel *model, QWidget *parent = nullptr);
 
     void setLaneMode(TimelineLanes mode);
+    /// Only reconciles whose key contains `text` (case-insensitive; "" for all), as the list's filter.
+    void setKeyFilter(const QString &text);
     /// Window width in ms (default 30 s).
     void setSpanMs(qint64 spanMs);
     /// Records a pause starting or ending now (the Control state).
@@ -53,6 +55,8 @@ private:
     qint64 m_spanMs = 30000;
     QList<TimelineSpan> m_paused;
     int m_selectedRow = -1;
+    QString m_keyFilter;
+    int m_laneCount = 0; // as last laid out: the height asked for follows it
 };
 
 } // namespace opbench::ui
