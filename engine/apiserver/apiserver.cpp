@@ -14,6 +14,7 @@
 #include "engine/apiserver/storage/watchhub.h"
 #include "engine/apiserver/validation/builtinvalidation.h"
 #include "engine/apiserver/validation/schemavalidator.h"
+#include "engine/apiserver/validation/webhookconfig.h"
 #include "engine/base/clock.h"
 
 #include <QFile>
@@ -86,6 +87,8 @@ void ApiServer::addAdmission()
                                    const QString &sub) -> Expected<void> {
         if (!type.custom && type.gvr() == kCrds && sub.isEmpty())
             return checkCrd(object);
+        if (bool mutating = false; isWebhookConfiguration(type, &mutating))
+            defaultWebhookConfiguration(object, mutating);
         if (!type.custom && sub.isEmpty()) {
             if (const QList<StatusCause> causes = validateBuiltinObject(type, object, old); !causes.isEmpty()) {
                 const QString name
