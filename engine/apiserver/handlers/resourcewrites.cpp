@@ -174,10 +174,27 @@ void ResourceHandler::create(const Request &r, const RequestInfo &info, const Re
         return resp.sendStatus(in.error());
     if (auto ok = checkCrdNotTerminating(m_store, type); !ok)
         return resp.sendStatus(ok.error());
-    auto o = m_store->create(type.gvr(), info.namespaceName, toStorage(type, in->object), in->options);
-    if (!o)
-        return resp.sendStatus(o.error());
-    sendObject(r, type, *o, 201, resp, in->warnings);
+    AdmissionAttributes a
+        = attributesFor(r, info, type, QStringLiteral("CREATE"), in->options.dryRun, in->options.fieldManager);
+    a.name = in->object.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString();
+    a.object = in->object;
+    const WriteOptions wo = in->options;
+    const QString ns = info.namespaceName;
+    auto trial = [this, type, ns, wo](const QJsonObject &object) -> Expected<QJsonObject> {
+        WriteOptions dry = wo;
+        dry.dryRun = true;
+        auto o = m_store->create(type.gvr(), ns, toStorage(type, object), dry);
+        if (!o)
+            return o.error();
+        return toServed(type, o->json());
+    };
+    admit(a, resp, in->warnings, trial,
+        [this, r, type, ns, wo, resp](const QJsonObject &object, const Responder::Headers &w) mutable {
+            auto o = m_store->create(type.gvr(), ns, toStorage(type, object), wo);
+            if (!o)
+                return resp.sendStatus(o.error());
+            sendObject(r, type, *o, 201, resp, w);
+        });
 }
 
 Expected<Object> ResourceHandler::write(
@@ -194,10 +211,27 @@ void ResourceHandler::update(const Request &r, const RequestInfo &info, const Re
     auto in = decodeWrite(r, type, QStringLiteral("UpdateOptions"));
     if (!in)
         return resp.sendStatus(in.error());
-    auto o = write(info, type, in->object, in->options);
-    if (!o)
-        return resp.sendStatus(o.error());
-    sendObject(r, type, *o, 200, resp, in->warnings);
+    AdmissionAttributes a
+        = attributesFor(r, info, type, QStringLiteral("UPDATE"), in->options.dryRun, in->options.fieldManager);
+    a.object = in->object;
+    if (auto current = m_store->get(type.gvr(), info.namespaceName, info.name))
+        a.oldObject = toServed(type, m_store->jsonOf(*current));
+    const WriteOptions wo = in->options;
+    auto trial = [this, info, type, wo](const QJsonObject &object) -> Expected<QJsonObject> {
+        WriteOptions dry = wo;
+        dry.dryRun = true;
+        auto o = write(info, type, object, dry);
+        if (!o)
+            return o.error();
+        return toServed(type, o->json());
+    };
+    admit(a, resp, in->warnings, trial,
+        [this, r, info, type, wo, resp](const QJsonObject &object, const Responder::Headers &w) mutable {
+            auto o = write(info, type, object, wo);
+            if (!o)
+                return resp.sendStatus(o.error());
+            sendObject(r, type, *o, 200, resp, w);
+        });
 }
 
 void ResourceHandler::patch(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
@@ -263,9 +297,25 @@ void ResourceHandler::remove(const Request &r, const RequestInfo &info, const Re
     auto opts = deleteOptionsFrom(r);
     if (!opts)
         return resp.sendStatus(opts.error());
-    if (auto ok = prepareDelete(m_store, type, info.name, &*opts); !ok)
+    AdmissionAttributes a = attributesFor(r, info, type, QStringLiteral("DELETE"), opts->dryRun, QString());
+    if (m_admission) {
+        auto current = m_store->get(type.gvr(), info.namespaceName, info.name);
+        if (!current)
+            return resp.sendStatus(current.error());
+        a.oldObject = toServed(type, m_store->jsonOf(*current));
+    }
+    const DeleteOptions options = *opts;
+    admit(a, resp, {}, {},
+        [this, r, info, type, options, resp](
+            const QJsonObject &, const Responder::Headers &w) mutable { removeNow(r, info, type, options, resp, w); });
+}
+
+void ResourceHandler::removeNow(const Request &r, const RequestInfo &info, const ResourceType &type,
+    DeleteOptions options, Responder resp, const Responder::Headers &warnings)
+{
+    if (auto ok = prepareDelete(m_store, type, info.name, &options); !ok)
         return resp.sendStatus(ok.error());
-    auto result = m_store->remove(type.gvr(), info.namespaceName, info.name, *opts);
+    auto result = m_store->remove(type.gvr(), info.namespaceName, info.name, options);
     if (!result)
         return resp.sendStatus(result.error());
     if (result->removed && !(type.gvr().resource == QLatin1String("pods") && !type.custom)) {
@@ -274,9 +324,10 @@ void ResourceHandler::remove(const Request &r, const RequestInfo &info, const Re
         return resp.sendJson(200,
             QJsonObject{{QStringLiteral("kind"), QStringLiteral("Status")},
                 {QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("metadata"), QJsonObject()},
-                {QStringLiteral("status"), QStringLiteral("Success")}, {QStringLiteral("details"), details}});
+                {QStringLiteral("status"), QStringLiteral("Success")}, {QStringLiteral("details"), details}},
+            warnings);
     }
-    sendObject(r, type, result->object, 200, resp);
+    sendObject(r, type, result->object, 200, resp, warnings);
 }
 
 void ResourceHandler::removeCollection(
