@@ -10,6 +10,8 @@
 #include "tests/support/testhttp.h"
 
 #include <QJsonArray>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace opbench;
@@ -37,6 +39,26 @@ QString messageOf(const HttpReply &r) { return r.json().value(QLatin1String("mes
 
 QJsonObject requestOf(const WebhookServer::Call &c) { return c.review.value(QLatin1String("request")).toObject(); }
 
+/// A self-signed serving certificate for the Service name hooks.system.svc (openssl CLI).
+std::optional<apiserver::TlsMaterial> serviceCertificate()
+{
+    QTemporaryDir dir;
+    const QString key = dir.filePath(QStringLiteral("svc.key"));
+    const QString crt = dir.filePath(QStringLiteral("svc.crt"));
+    const int rc = QProcess::execute(QStringLiteral("openssl"),
+        {"req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj",
+            "/CN=hooks.system.svc", "-addext", "subjectAltName=DNS:hooks.system.svc", "-keyout", key, "-out", crt});
+    QFile k(key);
+    QFile c(crt);
+    if (rc != 0 || !k.open(QIODevice::ReadOnly) || !c.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    apiserver::TlsMaterial m;
+    m.serverKey = k.readAll();
+    m.serverCert = c.readAll();
+    m.caCert = m.serverCert;
+    return m;
+}
+
 } // namespace
 
 class TestApiServerAdmission : public QObject
@@ -45,6 +67,8 @@ class TestApiServerAdmission : public QObject
 
     apiserver::TlsMaterial m_tls;
     WebhookServer m_hooks;
+    apiserver::TlsMaterial m_serviceTls;
+    WebhookServer m_serviceHooks; // reached through the service map as system/hooks
     std::unique_ptr<TestApiServer> m_api;
     std::unique_ptr<TestHttp> m_http;
 
@@ -80,7 +104,13 @@ private Q_SLOTS:
         QVERIFY2(tls, qPrintable(tls ? QString() : tls.error().message()));
         m_tls = *tls;
         QVERIFY(m_hooks.start(m_tls));
+        auto serviceTls = serviceCertificate();
+        QVERIFY(serviceTls);
+        m_serviceTls = *serviceTls;
+        QVERIFY(m_serviceHooks.start(m_serviceTls));
         apiserver::ApiServerOptions options = TestApiServer::plainOptions();
+        options.webhookServices.insert(
+            QStringLiteral("system/hooks:8443"), QStringLiteral("127.0.0.1:%1").arg(m_serviceHooks.port()));
         options.webhookMsPerSecond = 200; // timeoutSeconds: 1 waits 200 ms
         m_api = std::make_unique<TestApiServer>(options);
         QVERIFY2(m_api->start(), qPrintable(m_api->errorString()));
@@ -93,6 +123,7 @@ private Q_SLOTS:
         m_http->call("DELETE", kValidating);
         m_http->call("DELETE", kConfigMaps);
         m_hooks.calls.clear();
+        m_serviceHooks.calls.clear();
         m_hooks.silent.clear();
         m_hooks.answer = [](const QString &, const QJsonObject &) { return QJsonObject{{"allowed", true}}; };
     }
@@ -262,6 +293,38 @@ private Q_SLOTS:
             QStringLiteral("Internal error occurred: failed calling webhook \"svc.example.com\": failed to call "
                            "webhook: Post \"https://hooks.system.svc:443/svc?timeout=10s\": service \"hooks\" not "
                            "found"));
+    }
+
+    void shouldCallAMappedService()
+    {
+        QJsonObject h = hook("mapped.example.com", "/svc");
+        h.insert("clientConfig",
+            QJsonObject{
+                {"service", QJsonObject{{"namespace", "system"}, {"name", "hooks"}, {"path", "/svc"}, {"port", 8443}}},
+                {"caBundle", QString::fromLatin1(m_serviceTls.caCert.toBase64())}});
+        addConfig(kValidating, QStringLiteral("mapped"), {h});
+        const HttpReply r = createConfigMap(QStringLiteral("mapped"));
+        QVERIFY2(r.code == 201, r.body.constData());
+        QCOMPARE(m_serviceHooks.calls.size(), 1);
+        QCOMPARE(m_serviceHooks.calls.first().path, QStringLiteral("/svc?timeout=10s"));
+    }
+
+    void shouldAdmitAPatchAsAnUpdate()
+    {
+        addConfig(kValidating, QStringLiteral("patch"), {hook("patch.example.com", "/patch")});
+        QCOMPARE(createConfigMap(QStringLiteral("patched")).code, 201);
+        const HttpReply r = m_http->call(
+            "PATCH", kConfigMaps + QStringLiteral("/patched"), R"({"data":{"k":"w"}})", "application/merge-patch+json");
+        QCOMPARE(r.code, 200);
+        QCOMPARE(m_hooks.calls.size(), 2);
+        const QJsonObject req = requestOf(m_hooks.calls.last());
+        QCOMPARE(req.value(QLatin1String("operation")).toString(), QStringLiteral("UPDATE"));
+        QCOMPARE(req.value(QLatin1String("options")).toObject().value(QLatin1String("kind")).toString(),
+            QStringLiteral("UpdateOptions"));
+        QCOMPARE(req.value(QLatin1String("object")).toObject().value(QLatin1String("data")).toObject(),
+            (QJsonObject{{"k", "w"}}));
+        QCOMPARE(req.value(QLatin1String("oldObject")).toObject().value(QLatin1String("data")).toObject(),
+            (QJsonObject{{"k", "v"}}));
     }
 
     void shouldMatchRulesAndSelectors_data()

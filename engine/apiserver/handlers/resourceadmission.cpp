@@ -4,6 +4,7 @@
 // write first runs defaulting and the schema and built-in validation), then the write happens.
 #include "engine/apiserver/handlers/resourcehandler.h"
 
+#include "engine/apiserver/validation/conversion.h"
 #include "engine/apiserver/validation/fieldvalidation.h"
 
 #include <QPointer>
@@ -50,6 +51,32 @@ void ResourceHandler::admit(
                 addWarnings(warnings, more);
                 finish(a.object, warnings);
             });
+        });
+}
+
+void ResourceHandler::admitWrite(const Request &r, const RequestInfo &info, const ResourceType &type,
+    AdmissionAttributes a, WriteOptions wo, Responder resp, Responder::Headers warnings)
+{
+    const bool creating = a.operation == QLatin1String("CREATE");
+    auto store = [this, info, type, creating](const QJsonObject &object, const WriteOptions &options) {
+        if (creating)
+            return m_store->create(type.gvr(), info.namespaceName, toStorage(type, object), options);
+        return write(info, type, object, options);
+    };
+    auto trial = [store, type, wo](const QJsonObject &object) -> Expected<QJsonObject> {
+        WriteOptions dry = wo;
+        dry.dryRun = true;
+        auto o = store(object, dry);
+        if (!o)
+            return o.error();
+        return toServed(type, o->json());
+    };
+    admit(std::move(a), resp, std::move(warnings), trial,
+        [this, r, type, wo, store, creating, resp](const QJsonObject &object, const Responder::Headers &w) mutable {
+            auto o = store(object, wo);
+            if (!o)
+                return resp.sendStatus(o.error());
+            sendObject(r, type, *o, creating ? 201 : 200, resp, w);
         });
 }
 

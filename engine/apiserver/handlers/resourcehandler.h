@@ -57,6 +57,9 @@ private:
     using AdmitFinish = std::function<void(const QJsonObject &object, const Responder::Headers &warnings)>;
     void admit(
         AdmissionAttributes a, Responder resp, Responder::Headers warnings, AdmitTrial trial, AdmitFinish finish);
+    /// Admits `a` (CREATE or UPDATE), then writes its object and answers 201 or 200.
+    void admitWrite(const Request &r, const RequestInfo &info, const ResourceType &type, AdmissionAttributes a,
+        WriteOptions wo, Responder resp, Responder::Headers warnings);
     AdmissionAttributes attributesFor(const Request &r, const RequestInfo &info, const ResourceType &type,
         const QString &operation, bool dryRun, const QString &fieldManager) const;
     void sendObject(const Request &r, const ResourceType &type, const Object &object, int code, Responder resp,

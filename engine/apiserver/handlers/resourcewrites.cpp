@@ -178,23 +178,7 @@ void ResourceHandler::create(const Request &r, const RequestInfo &info, const Re
         = attributesFor(r, info, type, QStringLiteral("CREATE"), in->options.dryRun, in->options.fieldManager);
     a.name = in->object.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString();
     a.object = in->object;
-    const WriteOptions wo = in->options;
-    const QString ns = info.namespaceName;
-    auto trial = [this, type, ns, wo](const QJsonObject &object) -> Expected<QJsonObject> {
-        WriteOptions dry = wo;
-        dry.dryRun = true;
-        auto o = m_store->create(type.gvr(), ns, toStorage(type, object), dry);
-        if (!o)
-            return o.error();
-        return toServed(type, o->json());
-    };
-    admit(a, resp, in->warnings, trial,
-        [this, r, type, ns, wo, resp](const QJsonObject &object, const Responder::Headers &w) mutable {
-            auto o = m_store->create(type.gvr(), ns, toStorage(type, object), wo);
-            if (!o)
-                return resp.sendStatus(o.error());
-            sendObject(r, type, *o, 201, resp, w);
-        });
+    admitWrite(r, info, type, a, in->options, resp, in->warnings);
 }
 
 Expected<Object> ResourceHandler::write(
@@ -216,22 +200,7 @@ void ResourceHandler::update(const Request &r, const RequestInfo &info, const Re
     a.object = in->object;
     if (auto current = m_store->get(type.gvr(), info.namespaceName, info.name))
         a.oldObject = toServed(type, m_store->jsonOf(*current));
-    const WriteOptions wo = in->options;
-    auto trial = [this, info, type, wo](const QJsonObject &object) -> Expected<QJsonObject> {
-        WriteOptions dry = wo;
-        dry.dryRun = true;
-        auto o = write(info, type, object, dry);
-        if (!o)
-            return o.error();
-        return toServed(type, o->json());
-    };
-    admit(a, resp, in->warnings, trial,
-        [this, r, info, type, wo, resp](const QJsonObject &object, const Responder::Headers &w) mutable {
-            auto o = write(info, type, object, wo);
-            if (!o)
-                return resp.sendStatus(o.error());
-            sendObject(r, type, *o, 200, resp, w);
-        });
+    admitWrite(r, info, type, a, in->options, resp, in->warnings);
 }
 
 void ResourceHandler::patch(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
@@ -278,18 +247,16 @@ void ResourceHandler::patch(const Request &r, const RequestInfo &info, const Res
     Responder::Headers warnings;
     if (auto ok = validateFields(r, type, QStringLiteral("PatchOptions"), *patched, &warnings); !ok)
         return resp.sendStatus(ok.error());
-    if (!live) {
+    if (!live)
         if (auto ok = checkCrdNotTerminating(m_store, type); !ok)
             return resp.sendStatus(ok.error());
-        auto created = m_store->create(type.gvr(), info.namespaceName, toStorage(type, *patched), *wo);
-        if (!created)
-            return resp.sendStatus(created.error());
-        return sendObject(r, type, *created, 201, resp, warnings);
-    }
-    auto o = write(info, type, *patched, *wo);
-    if (!o)
-        return resp.sendStatus(o.error());
-    sendObject(r, type, *o, 200, resp, warnings);
+    // kube-apiserver admits a patch as the update (or create) it becomes
+    AdmissionAttributes a = attributesFor(
+        r, info, type, live ? QStringLiteral("UPDATE") : QStringLiteral("CREATE"), wo->dryRun, wo->fieldManager);
+    a.object = *patched;
+    if (live)
+        a.oldObject = *live;
+    admitWrite(r, info, type, a, *wo, resp, warnings);
 }
 
 void ResourceHandler::remove(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
