@@ -47,7 +47,7 @@ private Q_SLOTS:
         const HttpReply r = m_http.get(QStringLiteral("/apis/admissionregistration.k8s.io/v1"));
         QCOMPARE(r.code, 200);
         QStringList names;
-        for (const QJsonValue &v : r.json().value(QLatin1String("resources")).toArray()) {
+        for (const QJsonValue v : r.json().value(QLatin1String("resources")).toArray()) {
             names << v.toObject().value(QLatin1String("name")).toString();
             QCOMPARE(v.toObject().value(QLatin1String("namespaced")).toBool(), false);
         }
@@ -92,7 +92,7 @@ private Q_SLOTS:
             = m_http.call("GET", kValidating, {}, {}, {{"Accept", "application/json;as=Table;v=v1;g=meta.k8s.io"}});
         QCOMPARE(r.code, 200);
         QStringList columns;
-        for (const QJsonValue &c : r.json().value(QLatin1String("columnDefinitions")).toArray())
+        for (const QJsonValue c : r.json().value(QLatin1String("columnDefinitions")).toArray())
             columns << c.toObject().value(QLatin1String("name")).toString();
         QCOMPARE(columns, (QStringList{QStringLiteral("Name"), QStringLiteral("Webhooks"), QStringLiteral("Age")}));
         const QJsonArray cells = r.json()

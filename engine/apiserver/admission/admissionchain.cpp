@@ -57,7 +57,7 @@ std::optional<Status> dryRunRefused(const MatchedWebhook &m, const AdmissionAttr
 QStringList warningsOf(const QJsonObject &response)
 {
     QStringList out;
-    for (const QJsonValue &w : response.value(QLatin1String("warnings")).toArray())
+    for (const QJsonValue w : response.value(QLatin1String("warnings")).toArray())
         out << w.toString();
     return out;
 }

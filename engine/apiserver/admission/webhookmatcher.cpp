@@ -13,7 +13,7 @@ const QString kGroup = QStringLiteral("admissionregistration.k8s.io");
 
 bool listMatches(const QJsonValue &list, const QString &value)
 {
-    for (const QJsonValue &v : list.toArray())
+    for (const QJsonValue v : list.toArray())
         if (v.toString() == QLatin1String("*") || v.toString() == value)
             return true;
     return false;
@@ -21,7 +21,7 @@ bool listMatches(const QJsonValue &list, const QString &value)
 
 bool resourceMatches(const QJsonValue &resources, const QString &resource, const QString &sub)
 {
-    for (const QJsonValue &v : resources.toArray()) {
+    for (const QJsonValue v : resources.toArray()) {
         const QString r = v.toString();
         if (r == QLatin1String("*/*"))
             return true;
@@ -99,7 +99,7 @@ bool labelSelectorMatches(const QJsonObject &selector, const QJsonObject &labels
     for (auto it = ml.begin(); it != ml.end(); ++it)
         if (labels.value(it.key()) != it.value())
             return false;
-    for (const QJsonValue &r : selector.value(QLatin1String("matchExpressions")).toArray())
+    for (const QJsonValue r : selector.value(QLatin1String("matchExpressions")).toArray())
         if (!requirementMatches(r.toObject(), labels))
             return false;
     return true;
@@ -119,7 +119,7 @@ QList<MatchedWebhook> matchingWebhooks(Store *store, bool mutating, const Admiss
     QList<MatchedWebhook> out;
     for (const Object &config : std::as_const(configs)) {
         const QJsonObject json = config.json();
-        for (const QJsonValue &hook : json.value(QLatin1String("webhooks")).toArray())
+        for (const QJsonValue hook : json.value(QLatin1String("webhooks")).toArray())
             if (hookMatches(store, hook.toObject(), a))
                 out.append(MatchedWebhook{config.name(), hook.toObject()});
     }

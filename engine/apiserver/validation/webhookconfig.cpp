@@ -17,7 +17,7 @@ const QString kGroup = QStringLiteral("admissionregistration.k8s.io");
 QString goStrings(const QJsonArray &values)
 {
     QStringList parts;
-    for (const QJsonValue &v : values)
+    for (const QJsonValue v : values)
         parts << fielderror::quote(v.toString());
     return QStringLiteral("[]string{") + parts.join(QStringLiteral(", ")) + u'}';
 }
