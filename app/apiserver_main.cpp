@@ -51,6 +51,23 @@ void installSignalHandlers(QCoreApplication *app)
     std::exit(1);
 }
 
+/// --webhook-service-map NAMESPACE/NAME[:PORT]=HOST:PORT (repeatable).
+QHash<QString, QString> webhookServices(const QStringList &specs)
+{
+    QHash<QString, QString> out;
+    for (const QString &spec : specs) {
+        const QString service = spec.section(u'=', 0, 0);
+        const QString target = spec.section(u'=', 1);
+        bool ok = service.count(u'/') == 1 && !service.startsWith(u'/') && !service.endsWith(u'/');
+        const qsizetype colon = target.lastIndexOf(u':');
+        const int port = colon > 0 ? target.mid(colon + 1).toInt(&ok) : 0;
+        if (!ok || colon <= 0 || port < 1 || port > 65535)
+            fail(QStringLiteral("--webhook-service-map wants NAMESPACE/NAME[:PORT]=HOST:PORT, got \"%1\"").arg(spec));
+        out.insert(service, target);
+    }
+    return out;
+}
+
 opbench::apiserver::ApiServerOptions parseOptions(const QCommandLineParser &p)
 {
     using opbench::apiserver::FaultSpec;
@@ -85,6 +102,7 @@ opbench::apiserver::ApiServerOptions parseOptions(const QCommandLineParser &p)
             fail(f.error().message());
         o.faults << *f;
     }
+    o.webhookServices = webhookServices(p.values(QStringLiteral("webhook-service-map")));
     o.auditLog = p.value(QStringLiteral("audit-log"));
     o.rulesFile = p.value(QStringLiteral("rules"));
     if (!p.isSet(QStringLiteral("no-crds"))) {
@@ -149,6 +167,10 @@ int main(int argc, char **argv)
             QStringLiteral("Extra users from a YAML/JSON file: users: [{name, token, readOnly, namespaces}]."),
             QStringLiteral("PATH")},
         {QStringLiteral("no-crds"), QStringLiteral("Do not install the MyApplication CRD at start.")},
+        {QStringLiteral("webhook-service-map"),
+            QStringLiteral("Where an admission webhook's clientConfig.service is reached (repeatable): "
+                           "NAMESPACE/NAME[:PORT]=HOST:PORT; TLS is checked against NAME.NAMESPACE.svc."),
+            QStringLiteral("MAP")},
     });
     parser.process(app);
 

@@ -16,7 +16,7 @@
 #      (engine/apiserver/CMakeLists.txt says what each holds), and no area includes the
 #      assembly at the top (apiserver.h, httpfront.h):
 #        http, registry < apply < schema, transform, auth < validation < storage
-#        < controllers < handlers < (top)
+#        < controllers, admission < handlers < (top)
 #   8. the workbench (engine/workbench, ui/) never includes the sample operator (engine/operator):
 #      it runs the OperatorDefinition it is given; only app/ (opbench's own main) may pass
 #      MyApplication's (tests/workbench/check_workbench_boundary.cmake checks this rule fails).
@@ -63,7 +63,7 @@ foreach(_folder ui app)
 endforeach()
 
 # Rule 7: the API server's areas, lowest first; each may include its own rank and below.
-set(_areas http:0 registry:0 apply:1 schema:2 transform:2 auth:2 validation:3 storage:4 controllers:5 handlers:6)
+set(_areas http:0 registry:0 apply:1 schema:2 transform:2 auth:2 validation:3 storage:4 controllers:5 admission:5 handlers:6)
 foreach(_pair IN LISTS _areas)
   string(REPLACE ":" ";" _pair "${_pair}")
   list(GET _pair 0 _area)

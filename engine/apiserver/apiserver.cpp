@@ -2,6 +2,7 @@
 #include "engine/apiserver/apiserver.h"
 
 #include "engine/api/yamlcodec.h"
+#include "engine/apiserver/admission/admissionchain.h"
 #include "engine/apiserver/auth/auditlog.h"
 #include "engine/apiserver/auth/auth.h"
 #include "engine/apiserver/controllers/crdcontroller.h"
@@ -14,6 +15,7 @@
 #include "engine/apiserver/storage/watchhub.h"
 #include "engine/apiserver/validation/builtinvalidation.h"
 #include "engine/apiserver/validation/schemavalidator.h"
+#include "engine/apiserver/validation/webhookconfig.h"
 #include "engine/base/clock.h"
 
 #include <QFile>
@@ -86,6 +88,8 @@ void ApiServer::addAdmission()
                                    const QString &sub) -> Expected<void> {
         if (!type.custom && type.gvr() == kCrds && sub.isEmpty())
             return checkCrd(object);
+        if (bool mutating = false; isWebhookConfiguration(type, &mutating))
+            defaultWebhookConfiguration(object, mutating);
         if (!type.custom && sub.isEmpty()) {
             if (const QList<StatusCause> causes = validateBuiltinObject(type, object, old); !causes.isEmpty()) {
                 const QString name
@@ -153,6 +157,8 @@ Expected<void> ApiServer::installCrd(const QByteArray &yaml)
 Expected<void> ApiServer::startFront()
 {
     d->front = std::make_unique<HttpFront>(d->store.get(), d->watches.get(), &d->auth, m_faults, &d->audit, this);
+    auto *caller = new WebhookCaller(m_options.webhookServices, m_options.webhookMsPerSecond, d->front.get());
+    d->front->resources().setAdmission(new AdmissionChain(d->store.get(), caller, d->front.get()));
     d->front->resources().setFreshnessWait(std::chrono::milliseconds(m_options.freshnessWaitMs));
     d->watches->setFreshnessWait(std::chrono::milliseconds(m_options.freshnessWaitMs));
     d->watches->setSendBufferLimit(m_options.watchBufferLimitBytes);

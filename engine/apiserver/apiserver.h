@@ -16,6 +16,7 @@
 #include "engine/apiserver/faults.h"
 #include "engine/apiserver/tls.h"
 
+#include <QHash>
 #include <QObject>
 #include <QUrl>
 
@@ -61,6 +62,11 @@ struct ApiServerOptions
     /// A watch stream with more than this many bytes of events not yet taken by its client is
     /// closed (a stalled client cannot make the server buffer without bound).
     qint64 watchBufferLimitBytes = 32 * 1024 * 1024;
+    /// Admission webhooks' service references: "NAMESPACE/NAME" or "NAMESPACE/NAME:PORT" →
+    /// "HOST:PORT" (`opbench-apiserver --webhook-service-map`); unmapped services fail the call.
+    QHash<QString, QString> webhookServices;
+    /// How long one second of a webhook's timeoutSeconds lasts (tests shorten it).
+    int webhookMsPerSecond = 1000;
 };
 
 class ApiServer : public QObject

@@ -21,6 +21,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compat_common import DATA_DIR, Server, excerpt, main_guard  # noqa: E402
+from compat_webhook import DENY_NAME, MESSAGE, WARNING, Webhook  # noqa: E402
 
 SLOW_SECONDS = 5.0
 DEPLOYMENT_YAML = """apiVersion: apps/v1
@@ -625,6 +626,30 @@ RULES_YAML = """users:
 """
 
 
+def check_admission_webhook(k, workdir):
+    """A validating webhook (compat_webhook.py): kubectl prints its denial and its warning."""
+    hook = Webhook(workdir)
+    name = f"compat-deny-{k.namespace}"
+    try:
+        ok, _ = k.expect("create a ValidatingWebhookConfiguration", ["create", "-f", "-"], namespaced=False,
+                         stdin=hook.configuration(name))
+        if not ok:
+            return
+        k.expect("get validatingwebhookconfigurations prints NAME WEBHOOKS AGE",
+                 ["get", "validatingwebhookconfigurations", name], namespaced=False,
+                 contains=("NAME", "WEBHOOKS", "AGE", name))
+        denied = f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {DENY_NAME}\n"
+        k.expect("a create the webhook denies prints kube-apiserver's message", ["create", "-f", "-"], stdin=denied,
+                 want_rc0=False,
+                 contains=('Error from server (Forbidden): error when creating "STDIN": admission webhook '
+                           f'"deny.compat.example.com" denied the request: {MESSAGE}',))
+        k.expect("kubectl prints the webhook's warning", ["create", "configmap", "webhook-allowed"],
+                 contains=(f"Warning: {WARNING}",))
+    finally:
+        k.run("delete", "validatingwebhookconfiguration", name, "--ignore-not-found", namespaced=False)
+        hook.stop()
+
+
 def user_kubeconfig(admin_kubeconfig, token, path):
     """A copy of the admin kubeconfig that authenticates with `token` (a --rules user)."""
     with open(admin_kubeconfig) as f:
@@ -729,6 +754,7 @@ def run_client(label, path, server, report, slow, index):
         check_tables(k)
         check_defaults(k, server.workdir)
         check_deletes_and_errors(k)
+        check_admission_webhook(k, server.workdir)
         if index == 0:
             check_manifests(k)
     finally:

@@ -5,6 +5,7 @@
 // with the API server's wire rules (201 on create, Status replies, Tables, dryRun, body decoding:
 // JSON or YAML, 400 malformed, 415 wrong content type).
 
+#include "engine/apiserver/admission/admissionchain.h"
 #include "engine/apiserver/http/exchange.h"
 #include "engine/apiserver/http/requestinfo.h"
 #include "engine/apiserver/storage/freshness.h"
@@ -23,6 +24,9 @@ public:
     /// (default kDefaultFreshnessWait, 3 s; see freshness.h).
     void setFreshnessWait(std::chrono::milliseconds wait) { m_freshnessWait = wait; }
 
+    /// Webhook admission for create, update and delete (none when unset); owned by the context.
+    void setAdmission(AdmissionChain *chain) { m_admission = chain; }
+
     /// Serves a resource request (info.isResourceRequest).
     void handle(const Request &request, const RequestInfo &info, Responder responder);
 
@@ -40,17 +44,31 @@ private:
     void update(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
     void patch(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
     void remove(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
+    void removeNow(const Request &r, const RequestInfo &info, const ResourceType &type, DeleteOptions options,
+        Responder resp, const Responder::Headers &warnings);
     void removeCollection(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
     void scale(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
     /// Writes `patched` (a whole object in served form) through the right Store call.
     Expected<Object> write(
         const RequestInfo &info, const ResourceType &type, const QJsonObject &patched, const WriteOptions &wo);
+    /// A dry-run write of the mutated object, as the validating webhooks see it (served form).
+    using AdmitTrial = std::function<Expected<QJsonObject>(const QJsonObject &object)>;
+    /// The write itself, with the admitted object and the warnings to send (resourceadmission.cpp).
+    using AdmitFinish = std::function<void(const QJsonObject &object, const Responder::Headers &warnings)>;
+    void admit(
+        AdmissionAttributes a, Responder resp, Responder::Headers warnings, AdmitTrial trial, AdmitFinish finish);
+    /// Admits `a` (CREATE or UPDATE), then writes its object and answers 201 or 200.
+    void admitWrite(const Request &r, const RequestInfo &info, const ResourceType &type, AdmissionAttributes a,
+        WriteOptions wo, Responder resp, Responder::Headers warnings);
+    AdmissionAttributes attributesFor(const Request &r, const RequestInfo &info, const ResourceType &type,
+        const QString &operation, bool dryRun, const QString &fieldManager) const;
     void sendObject(const Request &r, const ResourceType &type, const Object &object, int code, Responder resp,
         const Responder::Headers &extra = {});
 
     Store *m_store;
     WatchHub *m_watches;
     QObject *m_context;
+    AdmissionChain *m_admission = nullptr;
     std::chrono::milliseconds m_freshnessWait = kDefaultFreshnessWait;
 };
 

@@ -174,10 +174,11 @@ void ResourceHandler::create(const Request &r, const RequestInfo &info, const Re
         return resp.sendStatus(in.error());
     if (auto ok = checkCrdNotTerminating(m_store, type); !ok)
         return resp.sendStatus(ok.error());
-    auto o = m_store->create(type.gvr(), info.namespaceName, toStorage(type, in->object), in->options);
-    if (!o)
-        return resp.sendStatus(o.error());
-    sendObject(r, type, *o, 201, resp, in->warnings);
+    AdmissionAttributes a
+        = attributesFor(r, info, type, QStringLiteral("CREATE"), in->options.dryRun, in->options.fieldManager);
+    a.name = in->object.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString();
+    a.object = in->object;
+    admitWrite(r, info, type, a, in->options, resp, in->warnings);
 }
 
 Expected<Object> ResourceHandler::write(
@@ -194,10 +195,12 @@ void ResourceHandler::update(const Request &r, const RequestInfo &info, const Re
     auto in = decodeWrite(r, type, QStringLiteral("UpdateOptions"));
     if (!in)
         return resp.sendStatus(in.error());
-    auto o = write(info, type, in->object, in->options);
-    if (!o)
-        return resp.sendStatus(o.error());
-    sendObject(r, type, *o, 200, resp, in->warnings);
+    AdmissionAttributes a
+        = attributesFor(r, info, type, QStringLiteral("UPDATE"), in->options.dryRun, in->options.fieldManager);
+    a.object = in->object;
+    if (auto current = m_store->get(type.gvr(), info.namespaceName, info.name))
+        a.oldObject = toServed(type, m_store->jsonOf(*current));
+    admitWrite(r, info, type, a, in->options, resp, in->warnings);
 }
 
 void ResourceHandler::patch(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
@@ -244,18 +247,16 @@ void ResourceHandler::patch(const Request &r, const RequestInfo &info, const Res
     Responder::Headers warnings;
     if (auto ok = validateFields(r, type, QStringLiteral("PatchOptions"), *patched, &warnings); !ok)
         return resp.sendStatus(ok.error());
-    if (!live) {
+    if (!live)
         if (auto ok = checkCrdNotTerminating(m_store, type); !ok)
             return resp.sendStatus(ok.error());
-        auto created = m_store->create(type.gvr(), info.namespaceName, toStorage(type, *patched), *wo);
-        if (!created)
-            return resp.sendStatus(created.error());
-        return sendObject(r, type, *created, 201, resp, warnings);
-    }
-    auto o = write(info, type, *patched, *wo);
-    if (!o)
-        return resp.sendStatus(o.error());
-    sendObject(r, type, *o, 200, resp, warnings);
+    // kube-apiserver admits a patch as the update (or create) it becomes
+    AdmissionAttributes a = attributesFor(
+        r, info, type, live ? QStringLiteral("UPDATE") : QStringLiteral("CREATE"), wo->dryRun, wo->fieldManager);
+    a.object = *patched;
+    if (live)
+        a.oldObject = *live;
+    admitWrite(r, info, type, a, *wo, resp, warnings);
 }
 
 void ResourceHandler::remove(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
@@ -263,9 +264,25 @@ void ResourceHandler::remove(const Request &r, const RequestInfo &info, const Re
     auto opts = deleteOptionsFrom(r);
     if (!opts)
         return resp.sendStatus(opts.error());
-    if (auto ok = prepareDelete(m_store, type, info.name, &*opts); !ok)
+    AdmissionAttributes a = attributesFor(r, info, type, QStringLiteral("DELETE"), opts->dryRun, QString());
+    if (m_admission) {
+        auto current = m_store->get(type.gvr(), info.namespaceName, info.name);
+        if (!current)
+            return resp.sendStatus(current.error());
+        a.oldObject = toServed(type, m_store->jsonOf(*current));
+    }
+    const DeleteOptions options = *opts;
+    admit(a, resp, {}, {},
+        [this, r, info, type, options, resp](
+            const QJsonObject &, const Responder::Headers &w) mutable { removeNow(r, info, type, options, resp, w); });
+}
+
+void ResourceHandler::removeNow(const Request &r, const RequestInfo &info, const ResourceType &type,
+    DeleteOptions options, Responder resp, const Responder::Headers &warnings)
+{
+    if (auto ok = prepareDelete(m_store, type, info.name, &options); !ok)
         return resp.sendStatus(ok.error());
-    auto result = m_store->remove(type.gvr(), info.namespaceName, info.name, *opts);
+    auto result = m_store->remove(type.gvr(), info.namespaceName, info.name, options);
     if (!result)
         return resp.sendStatus(result.error());
     if (result->removed && !(type.gvr().resource == QLatin1String("pods") && !type.custom)) {
@@ -274,9 +291,10 @@ void ResourceHandler::remove(const Request &r, const RequestInfo &info, const Re
         return resp.sendJson(200,
             QJsonObject{{QStringLiteral("kind"), QStringLiteral("Status")},
                 {QStringLiteral("apiVersion"), QStringLiteral("v1")}, {QStringLiteral("metadata"), QJsonObject()},
-                {QStringLiteral("status"), QStringLiteral("Success")}, {QStringLiteral("details"), details}});
+                {QStringLiteral("status"), QStringLiteral("Success")}, {QStringLiteral("details"), details}},
+            warnings);
     }
-    sendObject(r, type, result->object, 200, resp);
+    sendObject(r, type, result->object, 200, resp, warnings);
 }
 
 void ResourceHandler::removeCollection(

@@ -45,6 +45,22 @@ void ResourceRegistry::addBuiltins()
         t.tracksGeneration = tracksGenerationBuiltin(m.gvr);
         add(std::move(t));
     }
+    // admissionregistration.k8s.io/v1 webhook configurations (served here, not in RestMapper's
+    // client-side list): cluster-scoped, category api-extensions as upstream.
+    for (const char *kind : {"MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"}) {
+        ResourceType t;
+        t.mapping.kind = QString::fromLatin1(kind);
+        t.mapping.gvr
+            = {QStringLiteral("admissionregistration.k8s.io"), QStringLiteral("v1"), t.mapping.kind.toLower() + u's'};
+        t.mapping.namespaced = false;
+        t.mapping.categories = {QStringLiteral("api-extensions")};
+        t.storage = t.mapping.gvr;
+        t.storageVersion = t.storage.version;
+        RestMapper defaults;
+        defaults.add(t.mapping);
+        t.mapping = defaults.all().first();
+        add(std::move(t));
+    }
     // Access reviews (accessreview.h): create-only, never stored.
     auto review = [this](const char *group, const char *resource, const char *kind, bool namespaced,
                       const char *version = "v1") {

@@ -16,6 +16,12 @@ const Column kCreatedAt{"Created At", "date", "", 0,
 
 namespace {
 
+const Column kWebhooks{"Webhooks", "integer", "", 0,
+    "Webhooks indicates the number of webhooks included in this configuration.",
+    [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
+        return o.value(QLatin1String("webhooks")).toArray().size();
+    }};
+
 const Column kDeploymentLike[] = {
     {"Containers", "string", "", 1, "Names of each container in the template.",
         [](const QJsonObject &o, const QDateTime &) -> QJsonValue {
@@ -177,6 +183,8 @@ QList<Printer> rbacAndCrdPrinters()
 {
     return {
         {"apiextensions.k8s.io", "customresourcedefinitions", true, {kCreatedAt}},
+        {"admissionregistration.k8s.io", "mutatingwebhookconfigurations", true, {kWebhooks, kAge}},
+        {"admissionregistration.k8s.io", "validatingwebhookconfigurations", true, {kWebhooks, kAge}},
         {"rbac.authorization.k8s.io", "roles", true, {kCreatedAt}},
         {"rbac.authorization.k8s.io", "clusterroles", true, {kCreatedAt}},
         {"rbac.authorization.k8s.io", "rolebindings", true,

@@ -2,6 +2,7 @@
 #include "engine/apiserver/validation/builtinvalidation.h"
 
 #include "engine/api/validation.h"
+#include "engine/apiserver/validation/webhookconfig.h"
 
 #include <QJsonArray>
 #include <QSet>
@@ -220,6 +221,8 @@ QList<StatusCause> validateBuiltinObject(const ResourceType &type, const QJsonOb
         validateService(object, old, causes);
     } else if (group.isEmpty() && (resource == QLatin1String("configmaps") || resource == QLatin1String("secrets"))) {
         validateImmutableData(object, old, causes);
+    } else if (bool mutating = false; isWebhookConfiguration(type, &mutating)) {
+        causes = validateWebhookConfiguration(object, mutating);
     }
     return causes;
 }

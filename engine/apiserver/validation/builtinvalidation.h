@@ -10,6 +10,7 @@
 // - Service: ports 1-65535; `spec.clusterIP` is immutable once set.
 // - ConfigMap and Secret with `immutable: true`: data, binaryData and immutable itself may not
 //   change.
+// - Mutating/ValidatingWebhookConfiguration: webhookconfig.h.
 // Status writes are not checked (only the status changes there).
 
 #include "engine/api/status.h"

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/apiserver/admission/admissionchain.h"
+
+#include "engine/apiserver/apply/jsonpatch.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QPointer>
+#include <QUuid>
+
+namespace opbench::apiserver {
+
+namespace {
+
+QString hookName(const MatchedWebhook &m) { return m.hook.value(QLatin1String("name")).toString(); }
+
+bool ignoresFailure(const MatchedWebhook &m)
+{
+    return m.hook.value(QLatin1String("failurePolicy")).toString() == QLatin1String("Ignore");
+}
+
+/// k8s.io/apiserver webhook errors: the call failed.
+Status callFailed(const MatchedWebhook &m, const QString &error)
+{
+    const QString message = QStringLiteral("failed calling webhook \"%1\": %2").arg(hookName(m), error);
+    Status s = Status::internalError(message);
+    return Status(s.code(), s.reason(), s.message(), StatusDetails{{}, {}, {}, {}, {StatusCause{{}, message, {}}}, 0});
+}
+
+/// webhookerrors.ToStatusErr: the webhook said no.
+Status denied(const MatchedWebhook &m, const QJsonObject &response)
+{
+    const QJsonObject status = response.value(QLatin1String("status")).toObject();
+    int code = status.value(QLatin1String("code")).toInt();
+    if (code < 400)
+        code = 403;
+    const QString by = QStringLiteral("admission webhook \"%1\" denied the request").arg(hookName(m));
+    const QString msg = status.value(QLatin1String("message")).toString();
+    const QString reason = status.value(QLatin1String("reason")).toString();
+    QString message = by + QStringLiteral(" without explanation");
+    if (!msg.isEmpty())
+        message = by + QStringLiteral(": ") + msg;
+    else if (!reason.isEmpty())
+        message = by + QStringLiteral(": ") + reason;
+    return Status(code, reason, message);
+}
+
+/// A dry-run request may only reach webhooks without side effects.
+std::optional<Status> dryRunRefused(const MatchedWebhook &m, const AdmissionAttributes &a)
+{
+    const QString effects = m.hook.value(QLatin1String("sideEffects")).toString();
+    if (!a.dryRun || effects == QLatin1String("None") || effects == QLatin1String("NoneOnDryRun"))
+        return std::nullopt;
+    return Status::badRequest(QStringLiteral("admission webhook \"%1\" does not support dry run").arg(hookName(m)));
+}
+
+QStringList warningsOf(const QJsonObject &response)
+{
+    QStringList out;
+    for (const QJsonValue w : response.value(QLatin1String("warnings")).toArray())
+        out << w.toString();
+    return out;
+}
+
+QString newUid() { return QUuid::createUuid().toString(QUuid::WithoutBraces); }
+
+} // namespace
+
+struct AdmissionChain::MutationRun
+{
+    AdmissionAttributes attributes;
+    QList<MatchedWebhook> hooks;
+    qsizetype next = 0;
+    bool reinvoking = false;
+    QList<qsizetype> changedAt; // indexes (first pass) of webhooks that changed the object
+    QStringList warnings;
+    MutateDone done;
+};
+
+AdmissionChain::AdmissionChain(Store *store, WebhookCaller *caller, QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_caller(caller)
+{ }
+
+bool AdmissionChain::matches(bool mutating, const AdmissionAttributes &attributes) const
+{
+    return !matchingWebhooks(m_store, mutating, attributes).isEmpty();
+}
+
+void AdmissionChain::mutate(AdmissionAttributes attributes, MutateDone done)
+{
+    auto run = std::make_shared<MutationRun>();
+    run->hooks = matchingWebhooks(m_store, true, attributes);
+    run->attributes = std::move(attributes);
+    run->done = std::move(done);
+    step(run);
+}
+
+void AdmissionChain::step(std::shared_ptr<MutationRun> run)
+{
+    if (run->next >= run->hooks.size()) {
+        // Reinvocation: the IfNeeded webhooks called before a later webhook's change, once.
+        QList<MatchedWebhook> again;
+        if (!run->reinvoking && !run->changedAt.isEmpty()) {
+            for (qsizetype i = 0; i < run->changedAt.last(); ++i)
+                if (run->hooks.at(i).hook.value(QLatin1String("reinvocationPolicy")).toString()
+                    == QLatin1String("IfNeeded"))
+                    again << run->hooks.at(i);
+        }
+        if (again.isEmpty())
+            return run->done(run->attributes.object, run->warnings);
+        run->reinvoking = true;
+        run->hooks = again;
+        run->next = 0;
+    }
+    const MatchedWebhook hook = run->hooks.at(run->next);
+    if (auto refused = dryRunRefused(hook, run->attributes))
+        return run->done(*refused, run->warnings);
+    QPointer<AdmissionChain> self(this);
+    m_caller->call(hook.hook, admissionReview(run->attributes, newUid()), [self, run, hook](WebhookAnswer answer) {
+        if (self)
+            self->answered(run, hook, answer);
+    });
+}
+
+void AdmissionChain::answered(std::shared_ptr<MutationRun> run, const MatchedWebhook &hook, const WebhookAnswer &answer)
+{
+    const qsizetype index = run->next++;
+    if (!answer.error.isEmpty()) {
+        if (ignoresFailure(hook))
+            return step(run);
+        return run->done(callFailed(hook, answer.error), run->warnings);
+    }
+    const QJsonObject response = answer.response;
+    run->warnings << warningsOf(response);
+    if (!response.value(QLatin1String("allowed")).toBool())
+        return run->done(denied(hook, response), run->warnings);
+    const QString patch = response.value(QLatin1String("patch")).toString();
+    if (!patch.isEmpty()) {
+        if (response.value(QLatin1String("patchType")).toString() != QLatin1String("JSONPatch"))
+            return run->done(callFailed(hook,
+                                 QStringLiteral("unsupported patch type \"%1\"")
+                                     .arg(response.value(QLatin1String("patchType")).toString())),
+                run->warnings);
+        const QJsonDocument ops = QJsonDocument::fromJson(QByteArray::fromBase64(patch.toLatin1()));
+        auto patched = applyJsonPatch(run->attributes.object, ops.array());
+        if (!patched)
+            return run->done(callFailed(hook, patched.error().message()), run->warnings);
+        if (*patched != run->attributes.object && !run->reinvoking)
+            run->changedAt << index;
+        run->attributes.object = *patched;
+    }
+    step(run);
+}
+
+void AdmissionChain::validate(AdmissionAttributes attributes, ValidateDone done)
+{
+    const QList<MatchedWebhook> hooks = matchingWebhooks(m_store, false, attributes);
+    if (hooks.isEmpty())
+        return done(Expected<void>(), {});
+    for (const MatchedWebhook &hook : hooks)
+        if (auto refused = dryRunRefused(hook, attributes))
+            return done(*refused, {});
+    struct Pending
+    {
+        qsizetype left = 0;
+        bool finished = false;
+        QStringList warnings;
+        ValidateDone done;
+    };
+    auto pending = std::make_shared<Pending>();
+    pending->left = hooks.size();
+    pending->done = std::move(done);
+    for (const MatchedWebhook &hook : hooks) {
+        m_caller->call(hook.hook, admissionReview(attributes, newUid()), [pending, hook](WebhookAnswer answer) {
+            if (pending->finished)
+                return;
+            --pending->left;
+            std::optional<Status> failure;
+            if (!answer.error.isEmpty() && !ignoresFailure(hook))
+                failure = callFailed(hook, answer.error);
+            pending->warnings << warningsOf(answer.response);
+            if (answer.error.isEmpty() && !answer.response.value(QLatin1String("allowed")).toBool())
+                failure = denied(hook, answer.response);
+            if (failure || pending->left == 0) {
+                pending->finished = true;
+                pending->done(failure ? Expected<void>(*failure) : Expected<void>(), pending->warnings);
+            }
+        });
+    }
+}
+
+} // namespace opbench::apiserver

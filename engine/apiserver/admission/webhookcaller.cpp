@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/apiserver/admission/webhookcaller.h"
+
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QSslCertificate>
+#include <QSslConfiguration>
+#include <QTimer>
+#include <QUrl>
+
+#include <memory>
+
+namespace opbench::apiserver {
+
+namespace {
+
+/// The error text Go's net/http gives for a failed POST.
+QString describe(QNetworkReply *reply, const QUrl &url)
+{
+    const QString hostPort = QStringLiteral("%1:%2").arg(url.host()).arg(url.port(443));
+    switch (reply->error()) {
+    case QNetworkReply::ConnectionRefusedError:
+        return QStringLiteral("dial tcp %1: connect: connection refused").arg(hostPort);
+    case QNetworkReply::SslHandshakeFailedError:
+        return QStringLiteral("tls: failed to verify certificate: x509: certificate signed by unknown authority");
+    case QNetworkReply::HostNotFoundError:
+        return QStringLiteral("dial tcp: lookup %1: no such host").arg(url.host());
+    default:
+        return reply->errorString();
+    }
+}
+
+} // namespace
+
+WebhookCaller::WebhookCaller(QHash<QString, QString> services, int msPerSecond, QObject *parent)
+    : QObject(parent)
+    , m_services(std::move(services))
+    , m_msPerSecond(msPerSecond)
+{ }
+
+QString WebhookCaller::urlFor(const QJsonObject &hook, QString *error) const
+{
+    const QJsonObject cc = hook.value(QLatin1String("clientConfig")).toObject();
+    const int timeout = hook.value(QLatin1String("timeoutSeconds")).toInt(10);
+    QUrl url(cc.value(QLatin1String("url")).toString());
+    if (cc.value(QLatin1String("service")).isObject()) {
+        const QJsonObject svc = cc.value(QLatin1String("service")).toObject();
+        const QString ns = svc.value(QLatin1String("namespace")).toString();
+        const QString name = svc.value(QLatin1String("name")).toString();
+        const int port = svc.value(QLatin1String("port")).toInt(443);
+        url = QUrl(QStringLiteral("https://%1.%2.svc:%3%4")
+                       .arg(name, ns)
+                       .arg(port)
+                       .arg(svc.value(QLatin1String("path")).toString()));
+        const QString target = m_services.value(QStringLiteral("%1/%2:%3").arg(ns, name).arg(port),
+            m_services.value(QStringLiteral("%1/%2").arg(ns, name)));
+        if (target.isEmpty() && error)
+            *error = QStringLiteral("service \"%1\" not found").arg(name);
+    }
+    url.setQuery(QStringLiteral("timeout=%1s").arg(timeout));
+    return url.toString();
+}
+
+void WebhookCaller::call(const QJsonObject &hook, const QJsonObject &review, std::function<void(WebhookAnswer)> done)
+{
+    QString error;
+    const QString urlText = urlFor(hook, &error);
+    const QString prefix = QStringLiteral("failed to call webhook: Post \"%1\": ").arg(urlText);
+    if (!error.isEmpty())
+        return done(WebhookAnswer{prefix + error, {}});
+    const QJsonObject cc = hook.value(QLatin1String("clientConfig")).toObject();
+    QUrl url(urlText);
+    QNetworkRequest request(url);
+    if (cc.value(QLatin1String("service")).isObject()) {
+        const QJsonObject svc = cc.value(QLatin1String("service")).toObject();
+        const QString ns = svc.value(QLatin1String("namespace")).toString();
+        const QString name = svc.value(QLatin1String("name")).toString();
+        const QString target = m_services.value(QStringLiteral("%1/%2:%3").arg(ns, name).arg(url.port(443)),
+            m_services.value(QStringLiteral("%1/%2").arg(ns, name)));
+        request.setPeerVerifyName(url.host());
+        const qsizetype colon = target.lastIndexOf(u':');
+        url.setHost(target.left(colon));
+        url.setPort(target.mid(colon + 1).toInt());
+        request.setUrl(url);
+    }
+    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+    const QByteArray caBundle = QByteArray::fromBase64(cc.value(QLatin1String("caBundle")).toString().toLatin1());
+    if (!caBundle.isEmpty())
+        tls.setCaCertificates(QSslCertificate::fromData(caBundle, QSsl::Pem));
+    request.setSslConfiguration(tls);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    // One network manager per call: Qt's connection cache is keyed by host and port, not by the
+    // TLS configuration, so a reused connection would skip this webhook's caBundle check.
+    auto *network = new QNetworkAccessManager(this);
+    QNetworkReply *reply = network->post(request, QJsonDocument(review).toJson(QJsonDocument::Compact));
+    auto timedOut = std::make_shared<bool>(false);
+    auto *timer = new QTimer(reply);
+    timer->setSingleShot(true);
+    connect(timer, &QTimer::timeout, reply, [reply, timedOut]() {
+        *timedOut = true;
+        reply->abort();
+    });
+    timer->start(hook.value(QLatin1String("timeoutSeconds")).toInt(10) * m_msPerSecond);
+    connect(reply, &QNetworkReply::finished, this, [network, reply, timedOut, prefix, url, done]() {
+        network->deleteLater(); // deletes the reply too
+        if (*timedOut)
+            return done(WebhookAnswer{prefix + QStringLiteral("context deadline exceeded"), {}});
+        if (reply->error() != QNetworkReply::NoError
+            && reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 0)
+            return done(WebhookAnswer{prefix + describe(reply, url), {}});
+        const int code = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QByteArray body = reply->readAll();
+        const QJsonObject answer = QJsonDocument::fromJson(body).object();
+        if (code < 200 || code >= 300 || !answer.value(QLatin1String("response")).isObject())
+            return done(WebhookAnswer{QStringLiteral("received invalid webhook response: HTTP %1: %2")
+                                          .arg(code)
+                                          .arg(QString::fromUtf8(body.left(200))),
+                {}});
+        done(WebhookAnswer{QString(), answer.value(QLatin1String("response")).toObject()});
+    });
+}
+
+} // namespace opbench::apiserver
