@@ -105,3 +105,55 @@ QSslCertificate handshakeCertificate(const QString &certDir, quint16 port, QStri
 }
 
 } // namespace opbench::test
+
+namespace opbench::test {
+
+namespace {
+
+QJsonValue applyAt(const QJsonValue &node, QStringList tokens, const QString &op, const QJsonValue &value)
+{
+    const QString token = tokens.takeFirst()
+                              .replace(QLatin1String("~1"), QLatin1String("/"))
+                              .replace(QLatin1String("~0"), QLatin1String("~"));
+    if (node.isArray()) {
+        QJsonArray a = node.toArray();
+        const int i = token == QLatin1String("-") ? int(a.size()) : token.toInt();
+        if (!tokens.isEmpty())
+            a[i] = applyAt(a.at(i), tokens, op, value);
+        else if (op == QLatin1String("remove"))
+            a.removeAt(i);
+        else if (op == QLatin1String("add"))
+            a.insert(i, value);
+        else
+            a[i] = value;
+        return a;
+    }
+    QJsonObject o = node.toObject();
+    if (!tokens.isEmpty())
+        o.insert(token, applyAt(o.value(token), tokens, op, value));
+    else if (op == QLatin1String("remove"))
+        o.remove(token);
+    else
+        o.insert(token, value);
+    return o;
+}
+
+} // namespace
+
+QJsonObject applyPatch(const QJsonObject &document, const QJsonArray &operations)
+{
+    QJsonValue doc = document;
+    for (const QJsonValue &v : operations) {
+        const QJsonObject op = v.toObject();
+        const QString path = op.value(QLatin1String("path")).toString();
+        if (path.isEmpty()) {
+            doc = op.value(QLatin1String("value"));
+            continue;
+        }
+        doc = applyAt(
+            doc, path.mid(1).split(u'/'), op.value(QLatin1String("op")).toString(), op.value(QLatin1String("value")));
+    }
+    return doc.toObject();
+}
+
+} // namespace opbench::test

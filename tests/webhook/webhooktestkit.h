@@ -29,3 +29,14 @@ HttpsReply postHttps(const QString &certDir, quint16 port, const QString &path, 
 QSslCertificate handshakeCertificate(const QString &certDir, quint16 port, QString *error);
 
 } // namespace opbench::test
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+namespace opbench::test {
+
+/// Applies RFC 6902 add / replace / remove operations (what a mutating webhook answers) to
+/// `document`; an independent reading of the RFC, for checking patches.
+QJsonObject applyPatch(const QJsonObject &document, const QJsonArray &operations);
+
+} // namespace opbench::test
