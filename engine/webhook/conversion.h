@@ -80,29 +80,30 @@ public:
     /// Adds the other's spokes (same hub); errors name a different hub.
     Expected<void> merge(const KindConversion &other);
 
-private:
+    // The steps addSpokeOf() registers; public for checkRoundTrip().
+    /// `json` read as From, converted by `convert` into a To carrying the same metadata.
+    template<Kind From, Kind To, class Convert>
+    static Expected<QJsonObject> step(const QJsonObject &json, Convert convert)
+    {
+        From from(Object::fromJson(json));
+        if constexpr (requires { from.decodeResult(); })
+            if (!from.decodeResult())
+                return from.decodeResult().error();
+        To to(Object::fromJson(detail::metadataOnly(json, gvkOf<To>())));
+        if (Expected<void> ok = convert(from, to); !ok)
+            return ok.error();
+        return to.toObject().json();
+    }
     template<Kind S, Kind H> static Expected<QJsonObject> spokeToHub(const QJsonObject &json)
     {
-        S spoke(Object::fromJson(json));
-        if constexpr (requires { spoke.decodeResult(); })
-            if (!spoke.decodeResult())
-                return spoke.decodeResult().error();
-        H hub(Object::fromJson(detail::metadataOnly(json, gvkOf<H>())));
-        if (Expected<void> ok = spoke.convertTo(hub); !ok)
-            return ok.error();
-        return hub.toObject().json();
+        return step<S, H>(json, [](const S &spoke, H &hub) { return spoke.convertTo(hub); });
     }
     template<Kind S, Kind H> static Expected<QJsonObject> hubToSpoke(const QJsonObject &json)
     {
-        H hub(Object::fromJson(json));
-        if constexpr (requires { hub.decodeResult(); })
-            if (!hub.decodeResult())
-                return hub.decodeResult().error();
-        S spoke(Object::fromJson(detail::metadataOnly(json, gvkOf<S>())));
-        if (Expected<void> ok = spoke.convertFrom(hub); !ok)
-            return ok.error();
-        return spoke.toObject().json();
+        return step<H, S>(json, [](const H &hub, S &spoke) { return spoke.convertFrom(hub); });
     }
+
+private:
     void addVersion(const GroupVersionKind &spoke, const GroupVersionKind &hub, Step toHub, Step fromHub);
 
     GroupVersionKind m_gvk;
@@ -133,13 +134,13 @@ template<Kind S> Expected<void> checkRoundTrip(const S &spoke)
 {
     using H = HubOf<S>;
     const QJsonObject original = spoke.toObject().json();
-    H hub(Object::fromJson(detail::metadataOnly(original, gvkOf<H>())));
-    if (Expected<void> ok = spoke.convertTo(hub); !ok)
-        return ok.error();
-    S back(Object::fromJson(detail::metadataOnly(original, gvkOf<S>())));
-    if (Expected<void> ok = back.convertFrom(hub); !ok)
-        return ok.error();
-    const QJsonArray changes = createJsonPatch(original, back.toObject().json());
+    Expected<QJsonObject> hub = KindConversion::spokeToHub<S, H>(original);
+    if (!hub)
+        return hub.error();
+    Expected<QJsonObject> back = KindConversion::hubToSpoke<S, H>(*hub);
+    if (!back)
+        return back.error();
+    const QJsonArray changes = createJsonPatch(original, *back);
     if (changes.isEmpty())
         return {};
     return Status::badRequest(QStringLiteral("%1 → %2 → %1 is not the original: %3")

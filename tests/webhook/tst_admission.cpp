@@ -125,12 +125,7 @@ private Q_SLOTS:
     {
         QString error;
         QVERIFY2(test::writeServingCert(m_dir.path(), QStringLiteral("admission"), &error), qPrintable(error));
-        WebhookServerOptions o;
-        o.host = QStringLiteral("127.0.0.1");
-        o.port = 0;
-        o.certDir = m_dir.path();
-        o.metrics = &m_metrics;
-        m_server = std::make_unique<WebhookServer>(o);
+        m_server = std::make_unique<WebhookServer>(test::loopbackOptions(m_dir.path(), &m_metrics));
         const Expected<void> built = WebhookBuilder(m_server.get())
                                          .forKind<GuestbookV2>()
                                          .withDefaulter(std::make_shared<Defaulter>())

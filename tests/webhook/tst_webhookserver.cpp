@@ -22,12 +22,8 @@ private:
 
     std::unique_ptr<WebhookServer> makeServer(qint64 maxBody = 3 * 1024 * 1024)
     {
-        WebhookServerOptions o;
-        o.host = QStringLiteral("127.0.0.1");
-        o.port = 0;
-        o.certDir = m_dir.path();
+        WebhookServerOptions o = test::loopbackOptions(m_dir.path(), &m_metrics);
         o.maxBodyBytes = maxBody;
-        o.metrics = &m_metrics;
         auto server = std::make_unique<WebhookServer>(o);
         (void)server->registerHandler(QStringLiteral("/echo"),
             [](const WebhookRequest &r) { return WebhookReply(200, r.method + ' ' + r.contentType + ' ' + r.body); });

@@ -140,6 +140,16 @@ QJsonValue applyAt(const QJsonValue &node, QStringList tokens, const QString &op
 
 } // namespace
 
+WebhookServerOptions loopbackOptions(const QString &certDir, MetricsRegistry *metrics)
+{
+    WebhookServerOptions o;
+    o.host = QStringLiteral("127.0.0.1");
+    o.port = 0;
+    o.certDir = certDir;
+    o.metrics = metrics;
+    return o;
+}
+
 QJsonObject applyPatch(const QJsonObject &document, const QJsonArray &operations)
 {
     QJsonValue doc = document;

@@ -30,10 +30,15 @@ QSslCertificate handshakeCertificate(const QString &certDir, quint16 port, QStri
 
 } // namespace opbench::test
 
+#include "engine/webhook/webhookserver.h"
+
 #include <QJsonArray>
 #include <QJsonObject>
 
 namespace opbench::test {
+
+/// Options for a server on 127.0.0.1, any free port, serving the certificate in `certDir`.
+WebhookServerOptions loopbackOptions(const QString &certDir, MetricsRegistry *metrics = nullptr);
 
 /// Applies RFC 6902 add / replace / remove operations (what a mutating webhook answers) to
 /// `document`; an independent reading of the RFC, for checking patches.
