@@ -6,6 +6,8 @@
 #include "tests/webhook/webhooktestkit.h"
 
 #include <QSignalSpy>
+#include <QSslConfiguration>
+#include <QSslSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -72,6 +74,42 @@ private Q_SLOTS:
         QVERIFY2(r.body.contains("limit is 1024 bytes"), r.body.constData());
         QCOMPARE(
             test::postHttps(m_dir.path(), server->port(), QStringLiteral("/echo"), QByteArray(1024, 'x')).code, 200);
+    }
+
+    void keepsAliveAndReadsChunkedBodies()
+    {
+        // One connection: a Content-Length request, then a chunked one sent in two writes; both
+        // answered in order on the same connection (keep-alive), then "Connection: close".
+        auto server = makeServer();
+        QVERIFY(server->start());
+        QSslSocket socket;
+        QSslConfiguration config = QSslConfiguration::defaultConfiguration();
+        config.setCaCertificates(QSslCertificate::fromPath(m_dir.path() + QStringLiteral("/ca.crt")));
+        socket.setSslConfiguration(config);
+        QSignalSpy encrypted(&socket, &QSslSocket::encrypted);
+        socket.connectToHostEncrypted(QStringLiteral("127.0.0.1"), server->port());
+        QVERIFY(encrypted.wait(20000));
+        socket.write("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: a/b\r\nContent-Length: 3\r\n\r\none");
+        socket.write(
+            "POST /echo?x=1 HTTP/1.1\r\nHost: x\r\nContent-Type: c/d\r\nTransfer-Encoding: chunked\r\n\r\n3\r\ntw");
+        QByteArray received;
+        const auto readUntil = [&](const QByteArray &needle) {
+            QSignalSpy ready(&socket, &QSslSocket::readyRead);
+            while (!received.contains(needle)) {
+                received += socket.readAll();
+                if (!received.contains(needle) && !ready.wait(20000))
+                    return false;
+            }
+            return true;
+        };
+        QVERIFY(readUntil("POST a/b one"));
+        socket.write("o\r\n0\r\n\r\nPOST /echo HTTP/1.1\r\nConnection: close\r\nContent-Length: 5\r\n\r\nthree");
+        QVERIFY2(readUntil("POST c/d two"), received.constData());
+        QVERIFY2(readUntil("POST  three"), received.constData());
+        QCOMPARE(received.count("HTTP/1.1 200 OK"), 3);
+        QVERIFY(received.contains("Connection: close"));
+        QSignalSpy closed(&socket, &QSslSocket::disconnected);
+        QVERIFY(socket.state() == QAbstractSocket::UnconnectedState || closed.wait(20000));
     }
 
     void throwingHandlerGets500AndServerKeepsServing()
