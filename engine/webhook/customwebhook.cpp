@@ -69,7 +69,7 @@ std::optional<AdmissionResponse> undecodable(
 AdmissionResponse defaultedResponse(const QJsonObject &before, const QJsonObject &after, bool keepRemovals)
 {
     QJsonArray ops;
-    for (const QJsonValue &op : createJsonPatch(before, after))
+    for (const auto &op : createJsonPatch(before, after))
         if (keepRemovals || op.toObject().value(QLatin1String("op")).toString() != QLatin1String("remove"))
             ops.append(op);
     return AdmissionResponse::patched(ops);

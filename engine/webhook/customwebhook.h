@@ -69,6 +69,8 @@ protected:
     CustomDefaulter() = default;
     CustomDefaulter(const CustomDefaulter &) = default;
     CustomDefaulter &operator=(const CustomDefaulter &) = default;
+    CustomDefaulter(CustomDefaulter &&) noexcept = default;
+    CustomDefaulter &operator=(CustomDefaulter &&) noexcept = default;
 };
 
 template<Kind T> class CustomValidator
@@ -84,6 +86,8 @@ protected:
     CustomValidator() = default;
     CustomValidator(const CustomValidator &) = default;
     CustomValidator &operator=(const CustomValidator &) = default;
+    CustomValidator(CustomValidator &&) noexcept = default;
+    CustomValidator &operator=(CustomValidator &&) noexcept = default;
 };
 
 /// kubebuilder's webhook paths: "/mutate-<group, dots as dashes>-<version>-<lower-case kind>".

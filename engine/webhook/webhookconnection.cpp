@@ -7,7 +7,7 @@ namespace opbench {
 
 namespace {
 
-constexpr qsizetype kMaxHeadBytes = 64 * 1024;
+constexpr qsizetype kMaxHeadBytes = qsizetype(64) * 1024;
 
 QByteArray reasonPhrase(int code)
 {

@@ -44,7 +44,7 @@ struct WebhookServerOptions
     QString certName = QStringLiteral("tls.crt");
     QString keyName = QStringLiteral("tls.key");
     /// Larger request bodies get 413 (the API server's own request limit is 3 MiB).
-    qint64 maxBodyBytes = 3 * 1024 * 1024;
+    qint64 maxBodyBytes = qint64(3) * 1024 * 1024;
     Clock *clock = nullptr;             ///< latency; nullptr = Clock::system()
     MetricsRegistry *metrics = nullptr; ///< nullptr = MetricsRegistry::global()
 
@@ -84,6 +84,7 @@ class WebhookServer : public QObject
 public:
     explicit WebhookServer(WebhookServerOptions options = {}, QObject *parent = nullptr);
     ~WebhookServer() override;
+    Q_DISABLE_COPY_MOVE(WebhookServer)
 
     /// Adds `handler` at `path` (exact match). Errors: a path registered twice, a path not
     /// starting with '/'.

@@ -234,7 +234,7 @@ private Q_SLOTS:
         QCOMPARE(status.value(QLatin1String("reason")).toString(), reason);
         QCOMPARE(status.value(QLatin1String("message")).toString(), message);
         QStringList got;
-        for (const QJsonValue &w : response.value(QLatin1String("warnings")).toArray())
+        for (const auto &w : response.value(QLatin1String("warnings")).toArray())
             got << w.toString();
         QCOMPARE(got, warnings);
         QVERIFY(response.value(QLatin1String("uid")).toString().startsWith(QLatin1String("uid-")));

@@ -22,7 +22,7 @@ private:
     QTemporaryDir m_dir;
     MetricsRegistry m_metrics;
 
-    std::unique_ptr<WebhookServer> makeServer(qint64 maxBody = 3 * 1024 * 1024)
+    std::unique_ptr<WebhookServer> makeServer(qint64 maxBody = qint64(3) * 1024 * 1024)
     {
         WebhookServerOptions o = test::loopbackOptions(m_dir.path(), &m_metrics);
         o.maxBodyBytes = maxBody;
@@ -50,7 +50,7 @@ private Q_SLOTS:
         QVERIFY(o.effectiveCertDir().endsWith(QLatin1String("/k8s-webhook-server/serving-certs")));
         QCOMPARE(o.certName, QStringLiteral("tls.crt"));
         QCOMPARE(o.keyName, QStringLiteral("tls.key"));
-        QCOMPARE(o.maxBodyBytes, qint64(3 * 1024 * 1024));
+        QCOMPARE(o.maxBodyBytes, qint64(3) * 1024 * 1024);
     }
 
     void servesRegisteredPathsOverHttps()

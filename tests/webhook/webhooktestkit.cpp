@@ -153,7 +153,7 @@ WebhookServerOptions loopbackOptions(const QString &certDir, MetricsRegistry *me
 QJsonObject applyPatch(const QJsonObject &document, const QJsonArray &operations)
 {
     QJsonValue doc = document;
-    for (const QJsonValue &v : operations) {
+    for (const auto &v : operations) {
         const QJsonObject op = v.toObject();
         const QString path = op.value(QLatin1String("path")).toString();
         if (path.isEmpty()) {
