@@ -20,6 +20,8 @@
 #   8. the workbench (engine/workbench, ui/) never includes the sample operator (engine/operator):
 #      it runs the OperatorDefinition it is given; only app/ (opbench's own main) may pass
 #      MyApplication's (tests/workbench/check_workbench_boundary.cmake checks this rule fails).
+#   9. engine/webhook (the webhook server, admission, conversion) uses engine/base and engine/api
+#      only: the manager runs it, it knows no manager, client or cache.
 if(NOT SOURCE_DIR)
   message(FATAL_ERROR "CheckBoundaries: pass -DSOURCE_DIR=<repository root>")
 endif()
@@ -45,7 +47,7 @@ foreach(_folder ui app bench examples)
 endforeach()
 _check_folder(engine/apiserver "\"engine/(client|cache|queue|controller|manager|operator|workbench)/"
               "engine/apiserver depends on engine/api only")
-foreach(_folder api client queue cache controller manager recording)
+foreach(_folder api client queue cache controller webhook manager recording)
   _check_folder(engine/${_folder} "\"engine/(operator|workbench|apiserver)/"
                 "the runtime does not know the operator, the workbench or the API server")
 endforeach()
@@ -55,7 +57,9 @@ foreach(_folder base)
   _check_folder(engine/${_folder} "\"engine/(api|client|queue|cache|controller|manager|apiserver|sdk|operator|workbench|testing)/"
                 "engine/base depends on no other engine folder")
 endforeach()
-foreach(_folder api base client queue cache controller manager recording apiserver sdk operator workbench)
+_check_folder(engine/webhook "\"engine/(client|queue|cache|controller|manager|sdk)/"
+              "engine/webhook depends on engine/base and engine/api only")
+foreach(_folder api base client queue cache controller webhook manager recording apiserver sdk operator workbench)
   _check_folder(engine/${_folder} "\"engine/testing/" "production code does not include test support")
 endforeach()
 foreach(_folder ui app)

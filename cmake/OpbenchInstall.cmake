@@ -12,7 +12,7 @@ include(CMakePackageConfigHelpers)
 
 set(_opbench_exported
   opbench_base:base opbench_api:api opbench_client:client opbench_queue:queue opbench_cache:cache
-  opbench_controller:controller opbench_manager:manager opbench_recording:recording opbench_runtime:runtime
+  opbench_controller:controller opbench_webhook:webhook opbench_manager:manager opbench_recording:recording opbench_runtime:runtime
   opbench_apiserver:apiserver opbench_operator:myapplication opbench_workbench:workbench_engine
   opbench_sdk:sdk opbench_embedded:embedded opbench_testing:testing opbench_faulttest:faulttest)
 if(TARGET opbench_ui)

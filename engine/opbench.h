@@ -41,6 +41,12 @@
 //                                message) (engine/controller/recorder.h, manager/eventrecorder.h)
 //   Manager, ManagerOptions      the shared cache and client, leader election, metrics, probes,
 //                                event recorders, controllers() (engine/manager/manager.h)
+//   WebhookBuilder, CustomDefaulter<T>, CustomValidator<T>, ValidationResult
+//                                admission webhooks: WebhookBuilder(manager).forKind<T>()
+//                                .withDefaulter(d).withValidator(v).complete()
+//                                (engine/webhook/webhookbuilder.h, customwebhook.h)
+//   Hub, checkRoundTrip()        conversion webhooks: a hub view and spokes with convertTo/
+//                                convertFrom, served at /convert (engine/webhook/conversion.h)
 //   OperatorDefinition           CRDs + setup + samples (+ kinds and lease, defaulted): everything
 //                                runOperator() and runWorkbench() need (engine/sdk/operatordefinition.h)
 //   runOperator()                the headless main with the kubebuilder flags (engine/sdk/operatormain.h)
@@ -79,3 +85,6 @@
 #include "engine/sdk/addkind.h"
 #include "engine/sdk/operatordefinition.h"
 #include "engine/sdk/operatormain.h"
+#include "engine/webhook/conversion.h"
+#include "engine/webhook/customwebhook.h"
+#include "engine/webhook/webhookbuilder.h"

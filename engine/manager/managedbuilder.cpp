@@ -4,6 +4,7 @@
 #include "engine/controller/builder.h"
 #include "engine/manager/eventrecorder.h"
 #include "engine/manager/manager.h"
+#include "engine/webhook/webhookbuilder.h"
 
 namespace opbench {
 
@@ -30,5 +31,10 @@ Expected<void> ControllerBuilder::complete(std::shared_ptr<Reconciler> reconcile
     m_manager->add(controller);
     return {};
 }
+
+// WebhookBuilder's one-step form (engine/webhook/webhookbuilder.h): the manager's webhook server.
+WebhookBuilder::WebhookBuilder(Manager *manager)
+    : WebhookBuilder(manager ? manager->webhookServer() : nullptr)
+{ }
 
 } // namespace opbench

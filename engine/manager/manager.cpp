@@ -9,6 +9,7 @@
 #include "engine/manager/httpendpoint.h"
 #include "engine/manager/leaderelector.h"
 #include "engine/manager/processmetrics.h"
+#include "engine/webhook/webhookserver.h"
 
 #include <QDir>
 #include <QFile>
@@ -272,6 +273,20 @@ void Manager::add(std::unique_ptr<Runnable> runnable)
 
 void Manager::addHealthzCheck(const QString &name, HealthCheck check) { m_healthz.add(name, std::move(check)); }
 void Manager::addReadyzCheck(const QString &name, HealthCheck check) { m_readyz.add(name, std::move(check)); }
+WebhookServer *Manager::webhookServer()
+{
+    if (!m_webhooks) {
+        WebhookServerOptions o;
+        o.port = m_options.webhookPort;
+        o.certDir = m_options.webhookCertDir;
+        o.host = m_options.webhookHost;
+        o.clock = m_clock;
+        m_webhooks = new WebhookServer(o, this);
+        addReadyzCheck(QStringLiteral("webhook"), m_webhooks->startedChecker());
+    }
+    return m_webhooks;
+}
+
 quint16 Manager::metricsPort() const { return m_metrics->port(); }
 quint16 Manager::healthProbePort() const { return m_probes->port(); }
 bool Manager::isLeader() const { return m_elector ? m_elector->isLeader() : m_electedRunning; }
@@ -292,6 +307,10 @@ QCoro::Task<Expected<void>> Manager::start()
         log.info(QStringLiteral("starting server"),
             {{QStringLiteral("name"), QStringLiteral("health probe")},
                 {QStringLiteral("addr"), m_options.healthProbeBindAddress}});
+    // Webhooks start after the HTTP servers and before the caches, as in controller-runtime.
+    if (m_webhooks && m_webhooks->hasHandlers())
+        if (Expected<void> ok = m_webhooks->start(); !ok)
+            co_return ok.error();
     m_started = true;
     m_cache->start();
     const bool synced = co_await m_cache->waitForCacheSync(std::chrono::minutes(2));
@@ -486,6 +505,10 @@ QCoro::Task<void> Manager::shutdown(int exitCode, QString reason)
     m_electedRunning = false;
     log.info(QStringLiteral("Stopping and waiting for caches"));
     m_cache->stop();
+    if (m_webhooks) {
+        log.info(QStringLiteral("Stopping and waiting for webhooks"));
+        m_webhooks->stop();
+    }
     log.info(QStringLiteral("Stopping and waiting for HTTP servers"));
     m_metrics->close();
     m_probes->close();

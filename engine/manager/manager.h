@@ -43,6 +43,7 @@ namespace opbench {
 
 class EventRecorder;
 class HttpEndpoint;
+class WebhookServer;
 class LeaderElector;
 
 struct ManagerOptions
@@ -83,6 +84,13 @@ struct ManagerOptions
     /// (not an exec plugin): otherwise (an injected `clock` in tests) the elector stays on the
     /// manager's thread.
     bool leaderElectionThread = true;
+    /// The webhook server (controller-runtime's webhook.Options), started with the HTTP servers
+    /// when a webhook is registered (WebhookBuilder(manager)): port 9443 (0 = any free port),
+    /// tls.crt/tls.key from webhookCertDir ("" = <tmp>/k8s-webhook-server/serving-certs),
+    /// webhookHost "" = all interfaces. Its StartedChecker is added to /readyz as "webhook".
+    int webhookPort = 9443;
+    QString webhookCertDir;
+    QString webhookHost;
     Clock *clock = nullptr;
 };
 
@@ -109,6 +117,9 @@ public:
     void add(std::unique_ptr<Runnable> runnable);
     void addHealthzCheck(const QString &name, HealthCheck check);
     void addReadyzCheck(const QString &name, HealthCheck check);
+
+    /// The webhook server (created on first use, owned); started by start() when it has handlers.
+    WebhookServer *webhookServer();
 
     /// Bound ports once started (0 when disabled), for tests.
     quint16 metricsPort() const;
@@ -161,6 +172,7 @@ private:
     std::unique_ptr<Clock> m_electionClock; // the elector thread's own real clock
     HttpEndpoint *m_metrics = nullptr;      // child
     HttpEndpoint *m_probes = nullptr;       // child
+    WebhookServer *m_webhooks = nullptr;    // child, created by webhookServer()
     HealthChecks m_healthz{QStringLiteral("healthz")};
     HealthChecks m_readyz{QStringLiteral("readyz")};
     QHash<QString, EventRecorder *> m_recorders; // children

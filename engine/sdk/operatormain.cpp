@@ -30,10 +30,11 @@ namespace {
 struct Flags
 {
     QString kubeconfig, context, namespaceName, leaderElectionId, leaderElectionNamespace, identity;
-    QString metricsBindAddress, healthProbeBindAddress, traceFile;
+    QString metricsBindAddress, healthProbeBindAddress, traceFile, webhookCertDir;
     QString recordPath;                         // --record (engine/recording)
     qint64 recordMaxBytes = 64LL * 1024 * 1024; // --record-max-bytes
     int maxConcurrent = 1;
+    int webhookPort = 9443;
     bool leaderElect = false;
     bool controllerWarmup = false;
     bool embedded = false;
@@ -77,6 +78,8 @@ ManagerOptions managerOptions(const Flags &flags, const RestConfig &config, bool
     mo.controllerWarmup = flags.controllerWarmup;
     mo.metricsBindAddress = flags.metricsBindAddress;
     mo.healthProbeBindAddress = flags.healthProbeBindAddress;
+    mo.webhookPort = flags.webhookPort;
+    mo.webhookCertDir = flags.webhookCertDir;
     return mo;
 }
 
@@ -194,6 +197,12 @@ void addOptions(QCommandLineParser &p, const OperatorDefinition &def)
             QStringLiteral("addr"), QStringLiteral("0")},
         {QStringLiteral("health-probe-bind-address"), QStringLiteral("Address of /healthz and /readyz."),
             QStringLiteral("addr"), QStringLiteral(":8081")},
+        {QStringLiteral("webhook-port"), QStringLiteral("Port of the webhook server (when webhooks are registered)."),
+            QStringLiteral("port"), QStringLiteral("9443")},
+        {QStringLiteral("webhook-cert-dir"),
+            QStringLiteral("Folder with the webhook server's tls.crt and tls.key (default: "
+                           "<tmp>/k8s-webhook-server/serving-certs)."),
+            QStringLiteral("dir")},
         {QStringLiteral("zap-log-level"), QStringLiteral("debug, info, error, or an integer verbosity."),
             QStringLiteral("level"), QStringLiteral("info")},
         {QStringLiteral("zap-encoder"), QStringLiteral("json or console."), QStringLiteral("encoder"),
@@ -234,6 +243,7 @@ Flags readFlags(const QCommandLineParser &p)
     f.traceFile = p.value(QStringLiteral("trace-file"));
     f.recordPath = p.value(QStringLiteral("record"));
     f.recordMaxBytes = p.value(QStringLiteral("record-max-bytes")).toLongLong();
+    f.webhookCertDir = p.value(QStringLiteral("webhook-cert-dir"));
     return f;
 }
 
@@ -311,6 +321,9 @@ int runOperator(int argc, char **argv, OperatorDefinition def)
     f.maxConcurrent = parser.value(QStringLiteral("max-concurrent-reconciles")).toInt(&numeric);
     if (!numeric || f.maxConcurrent < 1)
         return usage(QStringLiteral("--max-concurrent-reconciles must be an integer >= 1"));
+    f.webhookPort = parser.value(QStringLiteral("webhook-port")).toInt(&numeric);
+    if (!numeric || f.webhookPort < 0 || f.webhookPort > 65535)
+        return usage(QStringLiteral("--webhook-port must be an integer from 0 to 65535"));
     std::unique_ptr<EmbeddedCluster> embedded;
     QTemporaryDir tmp;
     QString kubeconfig = f.kubeconfig;

@@ -13,8 +13,9 @@
 // --health-probe-bind-address (default ":8081"), --zap-log-level, --zap-encoder (json|console),
 // --trace-file PATH (every reconcile trace as a JSON line), --record PATH and --record-max-bytes N
 // (record the run for a replay), --replay PATH (re-execute a recording headless; recordingflags.h),
-// --embedded (an in-process API server
-// with the definition's CRDs and samples, for a demo without a cluster).
+// --webhook-port (default 9443) and --webhook-cert-dir (the webhook server's tls.crt/tls.key, when
+// webhooks are registered), --embedded (an in-process API server with the definition's CRDs and
+// samples, for a demo without a cluster).
 //
 // Before the manager starts: a preflight (reachable, authorized, CRD installed) whose failure
 // exits with its own code and a message saying what to do. SIGTERM/SIGINT stop gracefully.
