@@ -215,15 +215,13 @@ QCoro::Task<Expected<DeleteResult>> Client::write(ReconcileContext ctx, Write w)
     const Object before = cached(gvk, key);
     PendingCall p{{}, {}, 0, w.verb, gvk, key, false, {}, {}, {}};
     const bool sendsObject = w.verb != QLatin1String("delete") && !w.patch;
-    if (ctx.haltsBeforeCalls()) { // body and diff are only shown while stepping into the call
-        if (w.patch)
-            p.body = QJsonObject{{QStringLiteral("patch"), QString::fromUtf8(w.patch->data())}};
-        else if (w.verb != QLatin1String("delete"))
-            p.body = w.obj.json();
-        if (!before.isNull() && sendsObject)
-            p.diff = jsonDiff(before.json(), p.body);
-        p.replaces = before;
-    }
+    // Body and diff are shown only when the call halts (stepping into it, or a call breakpoint):
+    // they are filled then from these (PendingCall::fillRequest), not on every write.
+    if (w.patch && ctx.haltsBeforeCalls())
+        p.body = QJsonObject{{QStringLiteral("patch"), QString::fromUtf8(w.patch->data())}};
+    else if (sendsObject)
+        p.sends = w.obj;
+    p.replaces = before;
     TraceCall call = makeCall(p, m_clock);
     if (w.patch)
         call.patch = w.patch->data();

@@ -47,6 +47,7 @@ bool Controller::stepImpl(std::optional<QueueKey> key, bool into)
 void Controller::callHalted(const std::shared_ptr<detail::ReconcileScope> &scope)
 {
     m_haltedOrder.append(scope->trace.id);
+    scope->pending.fillRequest();
     scope->logger.v(1, QStringLiteral("Halted before client call"),
         {{QStringLiteral("verb"), scope->pending.verb}, {QStringLiteral("target"), scope->pending.key}});
     Q_EMIT callPending(scope->pending);

@@ -41,6 +41,15 @@ QJsonObject causeJson(const Cause &c)
 
 } // namespace
 
+void PendingCall::fillRequest()
+{
+    if (!body.isEmpty() || sends.isNull())
+        return;
+    body = sends.json();
+    if (!replaces.isNull())
+        diff = jsonDiff(replaces.json(), body);
+}
+
 QJsonObject PendingCall::toJson() const
 {
     return QJsonObject{{QStringLiteral("reconcileID"), reconcileId}, {QStringLiteral("controller"), controller},

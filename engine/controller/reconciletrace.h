@@ -34,10 +34,15 @@ struct PendingCall
     bool fromCache = false; ///< reads served by the informer cache
     QJsonObject body;       ///< writes: the object sent (patches: {"patch": …})
     QList<DiffEntry> diff;  ///< writes: cached object → object sent (empty when not cached)
-    /// Writes, while halted: the cached object the write replaces (null when not cached), so a
-    /// debugger can show the request as a diff against it. Not in toJson().
+    /// Writes: the cached object the write replaces (null when not cached), so a debugger can
+    /// show the request as a diff against it. Not in toJson().
     Object replaces;
+    /// Writes (not patches): the object to send. Implicitly shared: body and diff are filled from
+    /// it only when the call halts (fillRequest()), whatever halted it (stepping, a breakpoint).
+    Object sends;
 
+    /// Fills body and diff from sends and replaces when they are not filled yet.
+    void fillRequest();
     [[nodiscard]] QJsonObject toJson() const;
 };
 

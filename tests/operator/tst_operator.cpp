@@ -179,7 +179,7 @@ private Q_SLOTS:
         QVERIFY(!create->fromCache);
         QCOMPARE(create->code, 201);
         bool replicasInDiff = false;
-        for (const DiffEntry &e : create->diff)
+        for (const DiffEntry &e : create->diff())
             replicasInDiff
                 = replicasInDiff || (e.path == QLatin1String("spec.replicas") && e.newValue == QJsonValue(2));
         QVERIFY2(replicasInDiff, "the create's diff shows spec.replicas 2");
@@ -188,7 +188,7 @@ private Q_SLOTS:
         QCOMPARE(status->key, key);
         QVERIFY(!status->fromCache);
         QCOMPARE(status->code, 200);
-        QVERIFY(!status->diff.isEmpty());
+        QVERIFY(!status->diff().isEmpty());
         QCOMPARE(t->result, ReconcileTrace::Result::Success);
         QTRY_COMPARE_WITH_TIMEOUT(phaseOf(name), Phase::Running, 20000);
     }

@@ -110,6 +110,11 @@ private Q_SLOTS:
         QCOMPARE(cell(calls, last, CurrentReconcileModel::VerbColumn), QStringLiteral("create"));
         QCOMPARE(cell(calls, last, CurrentReconcileModel::ObjectColumn), QStringLiteral("Deployment ") + key);
         QVERIFY2(view->headerLabel()->text().contains(key), qPrintable(view->headerLabel()->text()));
+        // And the halted create shows the Deployment about to be written (a breakpoint, not Step into)
+        const QRect pendingRow = view->callsView()->visualRect(calls->index(last, 1));
+        QTest::mouseClick(view->callsView()->viewport(), Qt::LeftButton, {}, pendingRow.center());
+        QTRY_VERIFY2(view->detailView()->toPlainText().contains(QStringLiteral("image:")),
+            qPrintable(view->detailView()->toPlainText()));
         // And the frame has the room (it had ~250 px), the Object panel less than a third
         QTRY_VERIFY2_WITH_TIMEOUT(dock->height() >= 400, qPrintable(dockSizes(w)), 5000);
         QVERIFY(w.findChild<QDockWidget *>(QStringLiteral("objectDock"))->height() < 1000 / 3);
