@@ -139,7 +139,7 @@ void MainWindow::createDocks()
     createDebuggerDock(reconciles);
     createBreakpointsDock(queue);
     resizeDocks({cache, object}, {640, 220}, Qt::Vertical); // the Object panel a quarter at most
-    placeTourDock(); // mainwindowtour.cpp
+    placeTourDock();                                        // mainwindowtour.cpp
 }
 
 void MainWindow::createStatusBar()
