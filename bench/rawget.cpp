@@ -4,7 +4,7 @@
 namespace opbench::bench {
 
 namespace {
-constexpr qsizetype kReserve = 64 * 1024 * 1024; // more than a 10k-Deployment list (33 MB)
+constexpr qsizetype kReserve = qsizetype(64) * 1024 * 1024; // more than a 10k-Deployment list (33 MB)
 }
 
 RawGet::RawGet(QUrl server, QByteArray authorization, QSslConfiguration ssl, QObject *parent)

@@ -27,7 +27,7 @@ QList<PathStep> splitPath(const QString &path)
     QStringList parts = path.split(u'.');
     QList<PathStep> out;
     for (qsizetype i = 0; i < parts.size(); ++i) {
-        QString part = parts.at(i);
+        const QString &part = parts.at(i);
         if (!out.isEmpty() && wholeKeyParents.contains(out.last().key) && out.last().indexes.isEmpty()) {
             out.append({parts.mid(i).join(u'.'), {}}); // a domain-prefixed key, dots and all
             break;

@@ -103,7 +103,8 @@ void writeQValue(std::string &out, const QJsonValue &v, bool enumLike)
     case QJsonValue::Array: {
         out.push_back('[');
         bool first = true;
-        for (const QJsonValue &e : v.toArray()) {
+        const QJsonArray items = v.toArray();
+        for (const auto &e : items) {
             if (!first)
                 out.push_back(',');
             first = false;

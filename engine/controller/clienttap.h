@@ -44,6 +44,8 @@ protected:
     ClientTap() = default;
     ClientTap(const ClientTap &) = default;
     ClientTap &operator=(const ClientTap &) = default;
+    ClientTap(ClientTap &&) = default;
+    ClientTap &operator=(ClientTap &&) = default;
 };
 
 } // namespace opbench

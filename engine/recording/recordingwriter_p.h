@@ -33,6 +33,8 @@ public:
     ~RecordingWriter();
     RecordingWriter(const RecordingWriter &) = delete;
     RecordingWriter &operator=(const RecordingWriter &) = delete;
+    RecordingWriter(RecordingWriter &&) = delete;
+    RecordingWriter &operator=(RecordingWriter &&) = delete;
 
     /// Creates (truncates) the file, writes the header record and starts the thread. The error
     /// names the path and the reason.

@@ -39,7 +39,7 @@ QString resultName(const ReconcileOutcome &o)
 
 QString recordedResult(const QJsonObject &end)
 {
-    const QString r = str(end, "result");
+    QString r = str(end, "result");
     if (r == QLatin1String("requeue_after"))
         return QStringLiteral("requeue_after %1ms").arg(qint64(end.value(QLatin1String("afterMs")).toDouble()));
     return r;

@@ -58,6 +58,7 @@ class Replayer : public QObject, public ClientTap
 public:
     Replayer(Recording recording, Manager *manager, ReplayClock *clock, QObject *parent = nullptr);
     ~Replayer() override;
+    Q_DISABLE_COPY_MOVE(Replayer)
 
     /// Replays the whole recording (returns when done; the event loop runs only while a
     /// reconcile waits on something the recording does not answer).

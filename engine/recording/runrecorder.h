@@ -53,6 +53,7 @@ class RunRecorder : public QObject, public ClientTap
 public:
     explicit RunRecorder(RunRecorderOptions options, QObject *parent = nullptr);
     ~RunRecorder() override;
+    Q_DISABLE_COPY_MOVE(RunRecorder)
 
     /// Opens the file (writing the header) and attaches to `manager`: its cache's informers
     /// (those there now, whose content is recorded as it stands, and those created later), its
