@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "bench/apiserverrawwriter.h"
 
+#include "bench/rawget.h"
+
+#include <algorithm>
+
 namespace opbench::bench {
 
 struct RawWriter::Connection
@@ -72,10 +76,7 @@ void RawWriter::onReadyRead(Connection *c)
         if (headEnd < 0)
             return;
         const QByteArray head = c->buffer.left(headEnd).toLower();
-        const qsizetype cl = head.indexOf("content-length:");
-        const qsizetype lineEnd = cl < 0 ? -1 : head.indexOf("\r\n", cl);
-        const qsizetype length
-            = cl < 0 ? 0 : head.mid(cl + 15, (lineEnd < 0 ? head.size() : lineEnd) - cl - 15).trimmed().toLongLong();
+        const qint64 length = std::max<qint64>(0, contentLengthOf(head));
         if (c->buffer.size() < headEnd + 4 + length)
             return;
         if (c->buffer.startsWith("HTTP/1.1 201"))

@@ -75,11 +75,7 @@ bool RawGet::parseHead()
     const QByteArray head = m_in.left(end).toLower();
     m_status = head.mid(9, 3).toInt();
     m_chunked = head.contains("transfer-encoding: chunked");
-    const qsizetype cl = head.indexOf("content-length:");
-    if (cl >= 0) {
-        const qsizetype lineEnd = head.indexOf("\r\n", cl);
-        m_contentLength = head.mid(cl + 15, (lineEnd < 0 ? head.size() : lineEnd) - cl - 15).trimmed().toLongLong();
-    }
+    m_contentLength = contentLengthOf(head);
     m_consumed = end + 4;
     m_headDone = true;
     return true;

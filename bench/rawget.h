@@ -13,6 +13,16 @@
 
 namespace opbench::bench {
 
+/// The Content-Length of an HTTP head already lower-cased; -1 when it has none.
+inline qint64 contentLengthOf(const QByteArray &lowerHead)
+{
+    const qsizetype cl = lowerHead.indexOf("content-length:");
+    if (cl < 0)
+        return -1;
+    const qsizetype lineEnd = lowerHead.indexOf("\r\n", cl);
+    return lowerHead.mid(cl + 15, (lineEnd < 0 ? lowerHead.size() : lineEnd) - cl - 15).trimmed().toLongLong();
+}
+
 class RawGet : public QObject
 {
     Q_OBJECT

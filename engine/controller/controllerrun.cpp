@@ -127,7 +127,7 @@ void Controller::applyOutcome(const QueueKey &key, int priority, const Reconcile
     } else if (r.requeue) {
         t.result = ReconcileTrace::Result::Requeue;
         opts.rateLimited = true;
-        requeue(key, opts, Cause::rateLimitedRetry(m_queue->numRequeues(key) + 1, QStringLiteral("requeue requested")));
+        requeue(key, opts, Cause::requestedRequeue(m_queue->numRequeues(key) + 1));
         m_metrics->requeue->inc();
     } else {
         t.result = ReconcileTrace::Result::Success;

@@ -38,6 +38,14 @@ Cause Cause::rateLimitedRetry(int attempt, QString error)
     return c;
 }
 
+namespace {
+const QLatin1String kRequeueRequested("requeue requested");
+}
+
+Cause Cause::requestedRequeue(int attempt) { return rateLimitedRetry(attempt, kRequeueRequested); }
+
+bool Cause::isRequestedRequeue() const { return kind == Kind::RateLimitedRetry && text == kRequeueRequested; }
+
 Cause Cause::manual(QString note)
 {
     Cause c;

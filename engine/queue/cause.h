@@ -44,6 +44,10 @@ struct Cause
     static Cause ownerMapping(EventType type, QString childGvk, QString childKey, QString rv);
     static Cause requeueAfter(Clock::Duration d);
     static Cause rateLimitedRetry(int attempt, QString error);
+    /// The rate-limited retry of a reconcile that asked for it (Result{requeue: true}), not
+    /// one after an error; isRequestedRequeue() recognises it (the GUI's blue "requeue N" chip).
+    static Cause requestedRequeue(int attempt);
+    [[nodiscard]] bool isRequestedRequeue() const;
     static Cause manual(QString note = {});
     static Cause initialList(QString gvk, QString key, QString rv);
 

@@ -95,7 +95,7 @@ private Q_SLOTS:
                      QStringLiteral("default")),
             QStringLiteral("owner \u2190 Deployment/other/api"));
         // A requeue the reconciler asked for is no error: "requeue 1", not "retry 1 (error)", and not amber
-        const Cause requeued = Cause::rateLimitedRetry(1, QStringLiteral("requeue requested"));
+        const Cause requeued = Cause::requestedRequeue(1);
         QCOMPARE(causeChipText(requeued, QStringLiteral("default")), QStringLiteral("requeue 1"));
         QVERIFY(causeChipColour(requeued) != resultColour(ResultColour::RateLimited));
         CauseList merged;

@@ -30,13 +30,6 @@ QString seconds(Clock::Duration d)
                         : QString::number(ms, 'g', 3) + QLatin1String("ms");
 }
 
-/// A retry the reconciler asked for (Result{requeue: true}), not one after an error: the
-/// controller queues it rate-limited, with this text (controllerrun.cpp).
-bool isRequestedRequeue(const Cause &c)
-{
-    return c.kind == Cause::Kind::RateLimitedRetry && c.text == QLatin1String("requeue requested");
-}
-
 QString withRv(QString text, const Cause &c)
 {
     if (!c.resourceVersion.isEmpty())
@@ -58,7 +51,7 @@ QString causeChipText(const Cause &c, const QString &ns)
     case Cause::Kind::RequeueAfter:
         return QLatin1String("after ") + seconds(c.delay);
     case Cause::Kind::RateLimitedRetry:
-        if (isRequestedRequeue(c))
+        if (c.isRequestedRequeue())
             return QLatin1String("requeue ") + QString::number(c.attempt);
         return QLatin1String("retry ") + QString::number(c.attempt) + QLatin1String(" (error)");
     case Cause::Kind::Manual:
@@ -73,8 +66,8 @@ QColor causeChipColour(const Cause &c)
 {
     switch (c.kind) {
     case Cause::Kind::RateLimitedRetry:
-        return isRequestedRequeue(c) ? resultColour(ResultColour::RequeueAfter)
-                                     : resultColour(ResultColour::RateLimited);
+        return c.isRequestedRequeue() ? resultColour(ResultColour::RequeueAfter)
+                                      : resultColour(ResultColour::RateLimited);
     case Cause::Kind::RequeueAfter:
         return resultColour(ResultColour::RequeueAfter);
     case Cause::Kind::Manual:
