@@ -25,12 +25,11 @@ Failure failureOf(QNetworkReply *reply)
         return Failure::Tls;
     case QNetworkReply::ConnectionRefusedError:
     case QNetworkReply::HostNotFoundError:
-    case QNetworkReply::RemoteHostClosedError:
     case QNetworkReply::NetworkSessionFailedError:
     case QNetworkReply::TemporaryNetworkFailureError:
     case QNetworkReply::UnknownNetworkError:
         return Failure::Unreachable;
-    default:
+    default: // e.g. the connection closed without an answer
         return Failure::BadResponse;
     }
 }
