@@ -134,6 +134,7 @@ void MainWindow::createDocks()
     tabifyDockWidget(object, children);
     tabifyDockWidget(children, leadership);
     tabifyDockWidget(leadership, faults);
+    createAdmissionDock(faults); // mainwindowadmission.cpp
     object->raise();
     resizeDocks({cache, reconciles, queue}, {320, 640, 340}, Qt::Horizontal);
     createDebuggerDock(reconciles);

@@ -43,6 +43,8 @@ class BreakpointListModel;
 class BreakpointsPanel;
 class CurrentReconcileModel;
 class CurrentReconcileView;
+class AdmissionListModel;
+class AdmissionPanel;
 
 class MainWindow : public QMainWindow
 {
@@ -61,6 +63,8 @@ public:
     /// The debugger's frame (the reconcile being stepped), in the "currentReconcileDock".
     CurrentReconcileView *currentReconcileView() const { return m_currentView; }
     BreakpointsPanel *breakpointsPanel() const { return m_breakpointsPanel; }
+    /// The embedded server's webhook calls, in the "admissionDock".
+    AdmissionPanel *admissionPanel() const { return m_admissionPanel; }
     /// Toolbar/menu actions by objectName ("run", "pause", "step", "stepInto", "continue",
     /// "breakpoints", "handOff", "writeKubeconfig", "about").
     QAction *action(const QString &name) const;
@@ -106,6 +110,8 @@ private:
     void createBreakpointsDock(QDockWidget *tabWith);
     void connectBreakpoints();
     void applyBreakpointState(const ControlState &state);
+    /// The Admission dock and its feed (mainwindowadmission.cpp).
+    void createAdmissionDock(QDockWidget *tabWith);
     // The default layout, Reset layout (mainwindowlayout.cpp).
     void createLayoutActions(QMenu *viewMenu);
     /// Sizes the docks for the window's size: the centre column (Reconciles, Current reconcile)
@@ -188,6 +194,8 @@ private:
     BreakpointListModel *m_breakpointModel = nullptr;
     BreakpointsPanel *m_breakpointsPanel = nullptr;
     QDockWidget *m_breakpointsDock = nullptr;
+    AdmissionListModel *m_admissionModel = nullptr;
+    AdmissionPanel *m_admissionPanel = nullptr;
     QByteArray m_defaultLayout; // saveState() before the saved layout was restored (Reset layout)
 };
 

@@ -158,7 +158,9 @@ Expected<void> ApiServer::startFront()
 {
     d->front = std::make_unique<HttpFront>(d->store.get(), d->watches.get(), &d->auth, m_faults, &d->audit, this);
     auto *caller = new WebhookCaller(m_options.webhookServices, m_options.webhookMsPerSecond, d->front.get());
-    d->front->resources().setAdmission(new AdmissionChain(d->store.get(), caller, d->front.get()));
+    auto *admission = new AdmissionChain(d->store.get(), caller, d->front.get());
+    connect(admission, &AdmissionChain::called, this, &ApiServer::webhookCalled);
+    d->front->resources().setAdmission(admission);
     d->front->resources().setFreshnessWait(std::chrono::milliseconds(m_options.freshnessWaitMs));
     d->watches->setFreshnessWait(std::chrono::milliseconds(m_options.freshnessWaitMs));
     d->watches->setSendBufferLimit(m_options.watchBufferLimitBytes);

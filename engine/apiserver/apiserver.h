@@ -10,9 +10,11 @@
 //
 // It lives on one thread (moveToThread() before start() is fine: call start()/stop() on that
 // thread, e.g. through QMetaObject::invokeMethod with Qt::BlockingQueuedConnection). The
-// Q_INVOKABLE fault controls may be called the same way from another thread.
+// Q_INVOKABLE fault controls may be called the same way from another thread. webhookCalled()
+// reports each webhook call the server made (connect from any thread; queued across threads).
 
 #include "engine/api/expected.h"
+#include "engine/apiserver/admission/webhookcallrecord.h"
 #include "engine/apiserver/faults.h"
 #include "engine/apiserver/tls.h"
 
@@ -118,6 +120,8 @@ public:
 
 Q_SIGNALS:
     void stateSaveFailed(const QString &message);
+    /// A webhook call (an AdmissionReview sent) answered or failed, before the write went on.
+    void webhookCalled(const opbench::apiserver::WebhookCallRecord &record);
 
 private:
     Expected<void> loadState();

@@ -63,8 +63,8 @@ private Q_SLOTS:
         w.show();
         const auto docks = w.findChildren<InfoDock *>();
         // cache, reconciles, queue, object, children, leadership, faults, pipeline, tour, current reconcile,
-        // breakpoints
-        QCOMPARE(docks.size(), 11);
+        // breakpoints, admission
+        QCOMPARE(docks.size(), 12);
         for (InfoDock *dock : docks) {
             QVERIFY2(!dock->explanationLabel()->isVisibleTo(dock), qPrintable(dock->objectName()));
             dock->infoButton()->click();

@@ -33,6 +33,9 @@ EngineSession::EngineSession(SessionOptions options, QObject *parent)
     m_engine = new WorkbenchEngine(std::move(def)); // deleted on its thread when it finishes
     m_engine->moveToThread(&m_engineThread);
     connect(&m_engineThread, &QThread::finished, m_engine, &QObject::deleteLater);
+    m_admission = new AdmissionLog; // fed by the embedded server's webhookCalled (queued)
+    m_admission->moveToThread(&m_engineThread);
+    connect(&m_engineThread, &QThread::finished, m_admission, &QObject::deleteLater);
     connect(m_engine, &WorkbenchEngine::failed, this, &EngineSession::failed);
     connect(m_engine, &WorkbenchEngine::connected, this, [this](const QUrl &url) {
         m_cluster.server = url;
@@ -80,6 +83,7 @@ void EngineSession::start()
     auto *server = new apiserver::ApiServer(o); // deleted on its own thread when that thread finishes
     server->moveToThread(&m_serverThread);
     connect(&m_serverThread, &QThread::finished, server, &QObject::deleteLater);
+    connect(server, &apiserver::ApiServer::webhookCalled, m_admission, &AdmissionLog::record);
     m_server = server;
     m_serverThread.start();
     // Start on the server's thread (TLS key generation must not block the window).

@@ -11,6 +11,7 @@
 //   session.post(&ControllerObserver::step, QString());
 //   session.start();                    // returns at once; started() or failed() follows
 
+#include "engine/workbench/admissionlog.h"
 #include "engine/workbench/cachefeed.h"
 #include "engine/workbench/controllerobserver.h"
 #include "engine/workbench/leadership.h"
@@ -36,6 +37,7 @@ namespace opbench::ui {
 
 // The bridge's vocabulary (engine/workbench): snapshots.h names the values; these are the
 // engine-side objects the session owns or hands to the widgets.
+using workbench::AdmissionLog;
 using workbench::CacheFeed;
 using workbench::ControllerObserver;
 using workbench::HandOffOptions;
@@ -82,6 +84,8 @@ public:
     const QueueObserver *queue() const { return m_engine->queue(); }
     const ControllerObserver *controller() const { return m_engine->controller(); }
     const Leadership *leadership() const { return m_engine->leadership(); }
+    /// The embedded server's webhook calls (on the engine thread; empty on a real cluster).
+    const AdmissionLog *admissionLog() const { return m_admission; }
 
     /// Posts an intent to the engine part that declares `method`, run on the engine thread:
     /// `post(&ControllerObserver::step, key)`, `post(&Leadership::takeBack)`.
@@ -135,6 +139,7 @@ private:
     QThread m_engineThread;
     QPointer<apiserver::ApiServer> m_server; // lives on m_serverThread
     WorkbenchEngine *m_engine;               // lives on m_engineThread, deleted when it finishes
+    AdmissionLog *m_admission;               // lives on m_engineThread, deleted when it finishes
 };
 
 } // namespace opbench::ui

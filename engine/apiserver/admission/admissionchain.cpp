@@ -2,6 +2,7 @@
 #include "engine/apiserver/admission/admissionchain.h"
 
 #include "engine/apiserver/apply/jsonpatch.h"
+#include "engine/base/clock.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -64,6 +65,76 @@ QStringList warningsOf(const QJsonObject &response)
 
 QString newUid() { return QUuid::createUuid().toString(QUuid::WithoutBraces); }
 
+/// The record of a call about to be sent: which webhook, for which request.
+WebhookCallRecord beginRecord(const MatchedWebhook &m, const AdmissionAttributes &a, bool mutating, const QString &uid)
+{
+    WebhookCallRecord r;
+    r.mutating = mutating;
+    r.webhook = hookName(m);
+    r.configuration = m.configuration;
+    r.operation = a.operation;
+    r.group = a.type.gvr().group;
+    r.version = a.type.gvr().version;
+    r.resource = a.type.gvr().resource;
+    r.objectKind = a.type.kind();
+    r.subresource = a.subresource;
+    r.namespaceName = a.namespaceName;
+    r.name = a.name;
+    r.uid = uid;
+    r.dryRun = a.dryRun;
+    r.failurePolicy = m.hook.value(QLatin1String("failurePolicy")).toString(QStringLiteral("Fail"));
+    r.before = a.object.isEmpty() ? a.oldObject : a.object;
+    r.after = r.before;
+    return r;
+}
+
+/// `r` failed as `error` says (`failure`: how); Ignore lets the request go on.
+void recordFailure(
+    WebhookCallRecord &r, const MatchedWebhook &m, WebhookCallRecord::Failure failure, const QString &error)
+{
+    r.failure = failure == WebhookCallRecord::Failure::None ? WebhookCallRecord::Failure::BadResponse : failure;
+    r.error = error;
+    r.ignored = ignoresFailure(m);
+    r.code = r.ignored ? 0 : 500;
+    r.message = r.ignored ? QString() : callFailed(m, error).message();
+}
+
+/// `r` as the webhook answered: its failure, or its verdict, warnings and patch (not yet applied).
+void recordAnswer(WebhookCallRecord &r, const MatchedWebhook &m, const WebhookAnswer &answer)
+{
+    if (!answer.error.isEmpty())
+        return recordFailure(r, m, answer.failure, answer.error);
+    r.allowed = answer.response.value(QLatin1String("allowed")).toBool();
+    r.warnings = warningsOf(answer.response);
+    if (!r.allowed) {
+        const Status s = denied(m, answer.response);
+        r.code = s.code();
+        r.message = s.message();
+        return;
+    }
+    r.code = 200;
+    const QString patch = answer.response.value(QLatin1String("patch")).toString();
+    if (!patch.isEmpty())
+        r.patch = QJsonDocument::fromJson(QByteArray::fromBase64(patch.toLatin1())).array();
+}
+
+/// `object` with the response's JSONPatch applied, or why it cannot be.
+std::optional<QJsonObject> applyResponsePatch(const QJsonObject &response, const QJsonObject &object, QString *error)
+{
+    const QString type = response.value(QLatin1String("patchType")).toString();
+    if (type != QLatin1String("JSONPatch")) {
+        *error = QStringLiteral("unsupported patch type \"%1\"").arg(type);
+        return std::nullopt;
+    }
+    const QByteArray patch = QByteArray::fromBase64(response.value(QLatin1String("patch")).toString().toLatin1());
+    auto patched = applyJsonPatch(object, QJsonDocument::fromJson(patch).array());
+    if (!patched) {
+        *error = patched.error().message();
+        return std::nullopt;
+    }
+    return *patched;
+}
+
 } // namespace
 
 struct AdmissionChain::MutationRun
@@ -82,6 +153,26 @@ AdmissionChain::AdmissionChain(Store *store, WebhookCaller *caller, QObject *par
     , m_store(store)
     , m_caller(caller)
 { }
+
+void AdmissionChain::send(const MatchedWebhook &hook, const AdmissionAttributes &attributes, bool mutating,
+    std::function<void(WebhookAnswer, WebhookCallRecord)> done)
+{
+    const QString uid = newUid();
+    WebhookCallRecord record = beginRecord(hook, attributes, mutating, uid);
+    record.url = m_caller->urlFor(hook.hook, nullptr);
+    Clock *clock = m_store->clock();
+    record.time = clock->wallNow();
+    const Clock::TimePoint started = clock->now();
+    QPointer<AdmissionChain> self(this);
+    m_caller->call(hook.hook, admissionReview(attributes, uid),
+        [self, clock, started, hook, record, done](WebhookAnswer answer) mutable {
+            if (!self)
+                return;
+            record.latency = std::chrono::duration_cast<std::chrono::microseconds>(clock->now() - started);
+            recordAnswer(record, hook, answer);
+            done(std::move(answer), std::move(record));
+        });
+}
 
 bool AdmissionChain::matches(bool mutating, const AdmissionAttributes &attributes) const
 {
@@ -118,39 +209,47 @@ void AdmissionChain::step(std::shared_ptr<MutationRun> run)
     if (auto refused = dryRunRefused(hook, run->attributes))
         return run->done(*refused, run->warnings);
     QPointer<AdmissionChain> self(this);
-    m_caller->call(hook.hook, admissionReview(run->attributes, newUid()), [self, run, hook](WebhookAnswer answer) {
+    send(hook, run->attributes, true, [self, run, hook](WebhookAnswer answer, WebhookCallRecord record) {
         if (self)
-            self->answered(run, hook, answer);
+            self->answered(run, hook, answer, std::move(record));
     });
 }
 
-void AdmissionChain::answered(std::shared_ptr<MutationRun> run, const MatchedWebhook &hook, const WebhookAnswer &answer)
+void AdmissionChain::answered(
+    std::shared_ptr<MutationRun> run, const MatchedWebhook &hook, const WebhookAnswer &answer, WebhookCallRecord record)
 {
     const qsizetype index = run->next++;
+    record.reinvocation = run->reinvoking;
     if (!answer.error.isEmpty()) {
+        Q_EMIT called(record);
         if (ignoresFailure(hook))
             return step(run);
         return run->done(callFailed(hook, answer.error), run->warnings);
     }
     const QJsonObject response = answer.response;
     run->warnings << warningsOf(response);
-    if (!response.value(QLatin1String("allowed")).toBool())
+    if (!response.value(QLatin1String("allowed")).toBool()) {
+        Q_EMIT called(record);
         return run->done(denied(hook, response), run->warnings);
+    }
     const QString patch = response.value(QLatin1String("patch")).toString();
     if (!patch.isEmpty()) {
-        if (response.value(QLatin1String("patchType")).toString() != QLatin1String("JSONPatch"))
-            return run->done(callFailed(hook,
-                                 QStringLiteral("unsupported patch type \"%1\"")
-                                     .arg(response.value(QLatin1String("patchType")).toString())),
-                run->warnings);
-        const QJsonDocument ops = QJsonDocument::fromJson(QByteArray::fromBase64(patch.toLatin1()));
-        auto patched = applyJsonPatch(run->attributes.object, ops.array());
-        if (!patched)
-            return run->done(callFailed(hook, patched.error().message()), run->warnings);
+        QString error;
+        const std::optional<QJsonObject> patched = applyResponsePatch(response, run->attributes.object, &error);
+        if (!patched) {
+            recordFailure(record, hook, WebhookCallRecord::Failure::BadResponse, error);
+            record.ignored = false; // a bad patch fails the request whatever the failurePolicy
+            record.code = 500;
+            record.message = callFailed(hook, error).message();
+            Q_EMIT called(record);
+            return run->done(callFailed(hook, error), run->warnings);
+        }
         if (*patched != run->attributes.object && !run->reinvoking)
             run->changedAt << index;
         run->attributes.object = *patched;
+        record.after = *patched;
     }
+    Q_EMIT called(record);
     step(run);
 }
 
@@ -172,8 +271,11 @@ void AdmissionChain::validate(AdmissionAttributes attributes, ValidateDone done)
     auto pending = std::make_shared<Pending>();
     pending->left = hooks.size();
     pending->done = std::move(done);
+    QPointer<AdmissionChain> self(this);
     for (const MatchedWebhook &hook : hooks) {
-        m_caller->call(hook.hook, admissionReview(attributes, newUid()), [pending, hook](WebhookAnswer answer) {
+        send(hook, attributes, false, [self, pending, hook](WebhookAnswer answer, WebhookCallRecord record) {
+            if (self)
+                Q_EMIT self->called(record);
             if (pending->finished)
                 return;
             --pending->left;

@@ -8,7 +8,8 @@
 // words them (`admission webhook "NAME" denied the request: …`, 403 by default;
 // `Internal error occurred: failed calling webhook "NAME": …`, 500), failurePolicy Ignore skips a
 // failed call, response warnings are collected for `Warning: 299` headers, and a dry-run request
-// to a webhook whose sideEffects is neither None nor NoneOnDryRun is refused (400).
+// to a webhook whose sideEffects is neither None nor NoneOnDryRun is refused (400). Every call
+// sent is reported through called() once it answered or failed (a WebhookCallRecord).
 
 #include "engine/api/expected.h"
 #include "engine/apiserver/admission/webhookcaller.h"
@@ -32,10 +33,18 @@ public:
     /// Runs the validating webhooks; `done` runs once all answered (or the first denial).
     void validate(AdmissionAttributes attributes, ValidateDone done);
 
+Q_SIGNALS:
+    /// One AdmissionReview was sent and answered (or failed); emitted before the write goes on.
+    void called(const opbench::apiserver::WebhookCallRecord &record);
+
 private:
     struct MutationRun;
+    /// Sends the review for `attributes` to `hook`; `done` gets the answer and its record.
+    void send(const MatchedWebhook &hook, const AdmissionAttributes &attributes, bool mutating,
+        std::function<void(WebhookAnswer, WebhookCallRecord)> done);
     void step(std::shared_ptr<MutationRun> run);
-    void answered(std::shared_ptr<MutationRun> run, const MatchedWebhook &hook, const WebhookAnswer &answer);
+    void answered(std::shared_ptr<MutationRun> run, const MatchedWebhook &hook, const WebhookAnswer &answer,
+        WebhookCallRecord record);
 
     Store *m_store;
     WebhookCaller *m_caller;

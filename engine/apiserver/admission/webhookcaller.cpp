@@ -15,6 +15,25 @@ namespace opbench::apiserver {
 
 namespace {
 
+using Failure = WebhookCallRecord::Failure;
+
+/// How a POST that got no HTTP answer failed.
+Failure failureOf(QNetworkReply *reply)
+{
+    switch (reply->error()) {
+    case QNetworkReply::SslHandshakeFailedError:
+        return Failure::Tls;
+    case QNetworkReply::ConnectionRefusedError:
+    case QNetworkReply::HostNotFoundError:
+    case QNetworkReply::NetworkSessionFailedError:
+    case QNetworkReply::TemporaryNetworkFailureError:
+    case QNetworkReply::UnknownNetworkError:
+        return Failure::Unreachable;
+    default: // e.g. the connection closed without an answer
+        return Failure::BadResponse;
+    }
+}
+
 /// The error text Go's net/http gives for a failed POST.
 QString describe(QNetworkReply *reply, const QUrl &url)
 {
@@ -68,7 +87,7 @@ void WebhookCaller::call(const QJsonObject &hook, const QJsonObject &review, std
     const QString urlText = urlFor(hook, &error);
     const QString prefix = QStringLiteral("failed to call webhook: Post \"%1\": ").arg(urlText);
     if (!error.isEmpty())
-        return done(WebhookAnswer{prefix + error, {}});
+        return done(WebhookAnswer{prefix + error, {}, Failure::Unreachable});
     const QJsonObject cc = hook.value(QLatin1String("clientConfig")).toObject();
     QUrl url(urlText);
     QNetworkRequest request(url);
@@ -106,10 +125,10 @@ void WebhookCaller::call(const QJsonObject &hook, const QJsonObject &review, std
     connect(reply, &QNetworkReply::finished, this, [network, reply, timedOut, prefix, url, done]() {
         network->deleteLater(); // deletes the reply too
         if (*timedOut)
-            return done(WebhookAnswer{prefix + QStringLiteral("context deadline exceeded"), {}});
+            return done(WebhookAnswer{prefix + QStringLiteral("context deadline exceeded"), {}, Failure::Timeout});
         if (reply->error() != QNetworkReply::NoError
             && reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 0)
-            return done(WebhookAnswer{prefix + describe(reply, url), {}});
+            return done(WebhookAnswer{prefix + describe(reply, url), {}, failureOf(reply)});
         const int code = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         const QByteArray body = reply->readAll();
         const QJsonObject answer = QJsonDocument::fromJson(body).object();
@@ -117,7 +136,7 @@ void WebhookCaller::call(const QJsonObject &hook, const QJsonObject &review, std
             return done(WebhookAnswer{QStringLiteral("received invalid webhook response: HTTP %1: %2")
                                           .arg(code)
                                           .arg(QString::fromUtf8(body.left(200))),
-                {}});
+                {}, Failure::BadResponse});
         done(WebhookAnswer{QString(), answer.value(QLatin1String("response")).toObject()});
     });
 }

@@ -6,6 +6,8 @@
 // `?timeout=Ns`, verifies TLS against `caBundle` (system roots when empty), and gives up after
 // timeoutSeconds. Failures are worded as kube-apiserver's `failed to call webhook: Post "URL": …`.
 
+#include "engine/apiserver/admission/webhookcallrecord.h"
+
 #include <QHash>
 #include <QJsonObject>
 #include <QObject>
@@ -18,6 +20,7 @@ struct WebhookAnswer
 {
     QString error;        // non-empty: the call failed ("failed to call webhook: ...")
     QJsonObject response; // the AdmissionReview's response
+    WebhookCallRecord::Failure failure = WebhookCallRecord::Failure::None; // how the call failed
 };
 
 class WebhookCaller : public QObject
