@@ -13,6 +13,11 @@
 // reconciler against the embedded API server over loopback, a Containerfile, RBAC and manager
 // manifests. It configures, builds and passes its test with no edit. DIR (default: the current
 // folder) must be empty or absent: an existing project is never overwritten.
+//
+//   opbench-init create webhook --group G --version V --kind K [--defaulting]
+//       [--programmatic-validation] [--conversion --spoke V2] [DIR]
+//
+// adds the kind's webhooks to a project it scaffolded (init_webhook.h, docs/webhooks.md).
 #include "engine/api/version.h"
 #include "init_scaffold.h"
 #include "init_webhook.h"
@@ -40,7 +45,8 @@ void addOptions(QCommandLineParser &p)
     // the description names it.
     p.setApplicationDescription(
         QStringLiteral("opbench-init %1: scaffold a standalone operator project on the installed "
-                       "opbench SDK.")
+                       "opbench SDK. Then `opbench-init create webhook --help`: add a kind's defaulting, "
+                       "validating and conversion webhooks to it.")
             .arg(opbench::version()));
     p.addHelpOption();
     p.addOptions({

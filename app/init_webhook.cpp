@@ -290,7 +290,7 @@ QString readRequest(const QCommandLineParser &p, WebhookRequest *r)
             .arg(p.positionalArguments().size())
             .arg(p.positionalArguments().join(QStringLiteral(", ")));
     if (!r->defaulting && !r->validation && !r->conversion) // kubebuilder's words
-        return QStringLiteral("create webhook requires at least one of --defaulting, --programmatic-validation and "
+        return QStringLiteral("requires at least one of --defaulting, --programmatic-validation and "
                               "--conversion to be true");
     if (r->conversion && r->spoke.isEmpty())
         return QStringLiteral("--conversion requires --spoke VERSION: the new version converted through the hub "
