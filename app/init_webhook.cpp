@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "init_webhook.h"
 
+#include "engine/sdk/operatordefinition.h"
+
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFile>
@@ -88,6 +90,24 @@ QString replaceOnce(const QString &text, const QString &from, const QString &to,
     return {};
 }
 
+template<class D> constexpr bool kHasWebhooks = requires(D &d) { d.webhooks; };
+
+/// What replaces `def.setup = setup<Kind>Controller;`: the same and the webhooks.
+QString webhookSetupLines(const QString &kind)
+{
+    if (sdkRegistersWebhooks())
+        return QStringLiteral("    def.setup = setup%1Controller;\n"
+                              "    def.webhooks = setup%1Webhook; // served, and on an embedded cluster registered\n")
+            .arg(kind);
+    // An SDK without OperatorDefinition::webhooks: the setup declares them after the controllers.
+    return QStringLiteral("    def.setup = [](opbench::Manager *manager) -> opbench::Expected<void> {\n"
+                          "        if (opbench::Expected<void> ok = setup%1Controller(manager); !ok)\n"
+                          "            return ok;\n"
+                          "        return setup%1Webhook(manager);\n"
+                          "    };\n")
+        .arg(kind);
+}
+
 /// The edits of CMakeLists.txt, src/operator.cpp and (--conversion) src/<kind>.h.
 QList<PlannedFile> planEdits(const QDir &dir, const Project &p, const QString &cmakeBlock, QString *error)
 {
@@ -110,14 +130,7 @@ QList<PlannedFile> planEdits(const QDir &dir, const Project &p, const QString &c
         op, include, include + QStringLiteral("#include \"%1_webhook.h\"\n").arg(p.lower), operatorPath, error);
     const QString setup = QStringLiteral("    def.setup = setup%1Controller;\n").arg(p.kind);
     if (!op.isEmpty())
-        op = replaceOnce(op, setup,
-            QStringLiteral("    def.setup = [](opbench::Manager *manager) -> opbench::Expected<void> {\n"
-                           "        if (opbench::Expected<void> ok = setup%1Controller(manager); !ok)\n"
-                           "            return ok;\n"
-                           "        return setup%1Webhook(manager);\n"
-                           "    };\n")
-                .arg(p.kind),
-            operatorPath, error);
+        op = replaceOnce(op, setup, webhookSetupLines(p.kind), operatorPath, error);
     if (p.conversion && !op.isEmpty())
         op = replaceOnce(op, QStringLiteral("    opbench::addKind<%1>(def);\n").arg(p.kind),
             QStringLiteral("    def.crds.append(%1Crd()); // %2 and %3\n").arg(p.lower, p.version, p.spoke),
@@ -168,6 +181,8 @@ QList<std::pair<QString, QString>> newFiles(const Project &p)
 
 } // namespace
 
+bool sdkRegistersWebhooks() { return kHasWebhooks<OperatorDefinition>; }
+
 QList<PlannedFile> planWebhook(const WebhookRequest &r, Project *p, const QString &templates, QString *error)
 {
     const QDir dir(r.dir);
@@ -185,6 +200,7 @@ QList<PlannedFile> planWebhook(const WebhookRequest &r, Project *p, const QStrin
     p->validation = r.validation;
     p->conversion = r.conversion;
     p->spoke = r.spoke;
+    p->registered = sdkRegistersWebhooks();
     const QList<std::pair<QString, QString>> files = newFiles(*p);
     for (const auto &[templ, path] : files) {
         if (QFileInfo::exists(dir.filePath(path))) {

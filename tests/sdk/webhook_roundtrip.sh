@@ -3,7 +3,8 @@
 # (sdk_roundtrip.sh's plain scaffold: Widget, shop.demo.io/v1alpha1): refusals that change no
 # file, then all three webhooks added; the project rebuilds against the installed SDK, its webhook
 # test passes (the tests through the API server skip, saying why, on an SDK whose harness cannot
-# serve webhooks), and the operator's CRD serves both versions.
+# serve webhooks), the operator's CRD serves both versions, and opbench-apiserver (installed next to
+# OPBENCH_INIT) accepts the cluster manifests.
 # Usage: webhook_roundtrip.sh OPBENCH_INIT PROJECT_DIR BUILD_DIR   (OPBENCH_ROUNDTRIP_JOBS: build jobs)
 set -euo pipefail
 init=$1
@@ -40,4 +41,24 @@ crd=$("$build/widget-operator" --print-crd)
 grep -q 'name: v1alpha1' <<<"$crd" && grep -q 'name: v1beta1' <<<"$crd" \
   || { echo "the operator's CRD does not serve v1alpha1 and v1beta1:"; echo "$crd"; exit 1; }
 [ "$(grep -c 'storage: true' <<<"$crd")" -eq 1 ] || { echo "the CRD has not exactly one storage version"; exit 1; }
+# The cluster manifests pass the API server's validation (opbench-apiserver applies kube-apiserver's
+# rules to webhook configurations and CRDs); the conversion patch applies to the generated CRD.
+command -v kubectl >/dev/null || { echo "kubectl is not on PATH: the manifests cannot be checked"; exit 1; }
+exec 3< <("$(dirname "$init")/opbench-apiserver" --listen 127.0.0.1:0 --write-kubeconfig "$project.kubeconfig" \
+  2>"$project.apiserver.log")
+apiserver=$!
+trap 'kill $apiserver 2>/dev/null || true' EXIT
+read -r -t 60 listening <&3 || { echo "opbench-apiserver did not start"; cat "$project.apiserver.log"; exit 1; }
+echo "$listening"
+k() { kubectl --kubeconfig "$project.kubeconfig" "$@"; }
+k create namespace widget-system
+k apply -f "$project/config/webhook/manifests.yaml" -f "$project/config/webhook/service.yaml"
+k apply -f - <<<"$crd"
+k patch crd widgets.shop.demo.io --type merge --patch-file "$project/config/crd/patches/webhook_in_widgets.yaml"
+[ "$(k get crd widgets.shop.demo.io -o jsonpath='{.spec.conversion.strategy}')" = Webhook ]
+for c in mutatingwebhookconfiguration/widget-mutating-webhook-configuration \
+         validatingwebhookconfiguration/widget-validating-webhook-configuration crd/widgets.shop.demo.io; do
+  [ "$(k get "$c" -o jsonpath='{.metadata.annotations.cert-manager\.io/inject-ca-from}')" = widget-system/widget-serving-cert ] \
+    || { echo "$c has no cert-manager.io/inject-ca-from annotation"; exit 1; }
+done
 echo "webhook roundtrip: OK"
