@@ -21,14 +21,20 @@ QString readText(const QString &path)
     return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
 }
 
+/// OPBENCH_KIND("group", "version", "Kind", "plural") in a type's header.
+const QRegularExpression &kindMacro()
+{
+    static const QRegularExpression re(
+        QStringLiteral(R"re(OPBENCH_KIND\("([^"]*)", "([^"]*)", "([^"]*)", "([^"]*)"\))re"));
+    return re;
+}
+
 /// The kinds the project's src/*.h declare: "Widget (shop.demo.io/v1, src/widget.h)".
 QStringList kindsIn(const QDir &src)
 {
-    static const QRegularExpression kindMacro(
-        QStringLiteral(R"re(OPBENCH_KIND\("([^"]*)", "([^"]*)", "([^"]*)", "([^"]*)"\))re"));
     QStringList out;
     for (const QString &name : src.entryList({QStringLiteral("*.h")}, QDir::Files, QDir::Name)) {
-        auto it = kindMacro.globalMatch(readText(src.filePath(name)));
+        auto it = kindMacro().globalMatch(readText(src.filePath(name)));
         while (it.hasNext()) {
             const QRegularExpressionMatch m = it.next();
             out << QStringLiteral("%1 (%2/%3, src/%4)").arg(m.captured(3), m.captured(1), m.captured(2), name);
@@ -42,9 +48,7 @@ QString readKind(const QDir &dir, const WebhookRequest &r, Project *p)
 {
     const QString header = QStringLiteral("src/%1.h").arg(r.kind.toLower());
     const QString text = readText(dir.filePath(header));
-    static const QRegularExpression kindMacro(
-        QStringLiteral(R"re(OPBENCH_KIND\("([^"]*)", "([^"]*)", "([^"]*)", "([^"]*)"\))re"));
-    const QRegularExpressionMatch m = kindMacro.match(text);
+    const QRegularExpressionMatch m = kindMacro().match(text);
     if (!m.hasMatch() || m.captured(3) != r.kind) {
         const QStringList kinds = kindsIn(QDir(dir.filePath(QStringLiteral("src"))));
         return QStringLiteral("the project in %1 has no kind %2 (no %3 declaring it): %4. Webhooks are for a kind "
