@@ -13,8 +13,14 @@
 // reconciler against the embedded API server over loopback, a Containerfile, RBAC and manager
 // manifests. It configures, builds and passes its test with no edit. DIR (default: the current
 // folder) must be empty or absent: an existing project is never overwritten.
+//
+//   opbench-init create webhook --group G --version V --kind K [--defaulting]
+//       [--programmatic-validation] [--conversion --spoke V2] [DIR]
+//
+// adds the kind's webhooks to a project it scaffolded (init_webhook.h, docs/webhooks.md).
 #include "engine/api/version.h"
 #include "init_scaffold.h"
+#include "init_webhook.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -33,22 +39,14 @@ int fail(const QString &message, int code = 2)
     return code;
 }
 
-QString check(const QString &value, const QString &flag, const QRegularExpression &re, const QString &what)
-{
-    if (value.isEmpty())
-        return QStringLiteral("--%1 is required (%2)").arg(flag, what);
-    if (!re.match(value).hasMatch())
-        return QStringLiteral("--%1 \"%2\" is not valid: %3").arg(flag, value, what);
-    return {};
-}
-
 void addOptions(QCommandLineParser &p)
 {
     // --version is the API version (kubebuilder's flag), so there is no "print the version" option:
     // the description names it.
     p.setApplicationDescription(
         QStringLiteral("opbench-init %1: scaffold a standalone operator project on the installed "
-                       "opbench SDK.")
+                       "opbench SDK. Then `opbench-init create webhook --help`: add a kind's defaulting, "
+                       "validating and conversion webhooks to it.")
             .arg(opbench::version()));
     p.addHelpOption();
     p.addOptions({
@@ -103,26 +101,10 @@ int refuseTarget(const QDir &dir)
 /// Writes every template, rendered for `n`, under `dir`: 0, else fail()'s code.
 int writeFiles(const QDir &dir, const opbench::init::Project &n)
 {
-    const std::pair<const char *, QString> files[] = {
-        {"CMakeLists.txt.in", QStringLiteral("CMakeLists.txt")},
-        {"README.md.in", QStringLiteral("README.md")},
-        {"Containerfile.in", QStringLiteral("Containerfile")},
-        {"sample.yaml.in", QStringLiteral("config/samples/%1.yaml").arg(n.lower)},
-        {"rbac.yaml.in", QStringLiteral("config/rbac/role.yaml")},
-        {"manager.yaml.in", QStringLiteral("config/manager/manager.yaml")},
-        {"type.h.in", QStringLiteral("src/%1.h").arg(n.lower)},
-        {"controller.h.in", QStringLiteral("src/%1_controller.h").arg(n.lower)},
-        {"controller.cpp.in", QStringLiteral("src/%1_controller.cpp").arg(n.lower)},
-        {"operator.h.in", QStringLiteral("src/operator.h")},
-        {"operator.cpp.in", QStringLiteral("src/operator.cpp")},
-        {"main.cpp.in", QStringLiteral("src/main.cpp")},
-        {"workbench_main.cpp.in", QStringLiteral("src/workbench_main.cpp")},
-        {"test.cpp.in", QStringLiteral("tests/tst_%1_controller.cpp").arg(n.lower)},
-    };
-    for (const auto &[templ, out] : files) {
-        QFile in(QStringLiteral(":/opbench/scaffold/") + QLatin1String(templ));
+    for (const auto &[templ, out] : opbench::init::scaffoldFiles(n)) {
+        QFile in(QStringLiteral(":/opbench/scaffold/") + templ);
         if (!in.open(QIODevice::ReadOnly))
-            return fail(QStringLiteral("template %1 is missing from this build").arg(QLatin1String(templ)), 1);
+            return fail(QStringLiteral("template %1 is missing from this build").arg(templ), 1);
         const QString path = dir.absoluteFilePath(out);
         if (!QDir().mkpath(QFileInfo(path).absolutePath()))
             return fail(QStringLiteral("cannot create the folder of %1").arg(path), 1);
@@ -167,24 +149,23 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("opbench-init"));
     QCoreApplication::setApplicationVersion(opbench::version());
+    // `opbench-init create webhook …`: kubebuilder's second step, on a scaffolded project.
+    const QStringList args = QCoreApplication::arguments();
+    if (args.value(1) == QLatin1String("create"))
+        return opbench::init::createMain(args);
     QCommandLineParser p;
     addOptions(p);
     p.process(app);
 
-    const QRegularExpression dnsLabel(QStringLiteral("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"));
-    const QRegularExpression dnsName(
-        QStringLiteral("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"));
-    const QRegularExpression apiVersion(QStringLiteral("^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$"));
-    const QRegularExpression kindName(QStringLiteral("^[A-Z][A-Za-z0-9]*$"));
+    using namespace opbench::init;
     const QString domain = p.value(QStringLiteral("domain"));
     const QString group = p.value(QStringLiteral("group"));
     const QString version = p.value(QStringLiteral("version"));
     const QString kind = p.value(QStringLiteral("kind"));
-    for (const QString &error :
-        {check(domain, QStringLiteral("domain"), dnsName, QStringLiteral("a DNS name such as example.org")),
-            check(group, QStringLiteral("group"), dnsLabel, QStringLiteral("a DNS label such as webapp")),
-            check(version, QStringLiteral("version"), apiVersion, QStringLiteral("v1, v1alpha1, v2beta3, …")),
-            check(kind, QStringLiteral("kind"), kindName, QStringLiteral("UpperCamelCase such as Guestbook"))})
+    for (const QString &error : {checkFlag(domain, QStringLiteral("domain"), Pattern::DnsName),
+             checkFlag(group, QStringLiteral("group"), Pattern::DnsLabel),
+             checkFlag(version, QStringLiteral("version"), Pattern::ApiVersion),
+             checkFlag(kind, QStringLiteral("kind"), Pattern::KindName)})
         if (!error.isEmpty())
             return fail(error);
 
@@ -199,7 +180,7 @@ int main(int argc, char **argv)
 
     n.lower = kind.toLower();
     n.plural = p.isSet(QStringLiteral("plural")) ? p.value(QStringLiteral("plural")) : n.lower + u's';
-    if (!dnsLabel.match(n.plural).hasMatch())
+    if (!checkFlag(n.plural, QStringLiteral("plural"), Pattern::DnsLabel).isEmpty())
         return fail(QStringLiteral("--plural \"%1\" is not a DNS label").arg(n.plural));
     n.group = group + u'.' + domain;
     n.version = version;

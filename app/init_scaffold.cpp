@@ -6,6 +6,7 @@
 #include "engine/api/version.h"
 
 #include <QHash>
+#include <QRegularExpression>
 #include <QStringList>
 
 #include <algorithm>
@@ -221,6 +222,10 @@ QList<std::pair<QString, QString>> varsFor(const Project &p)
         {QStringLiteral("@GROUP@"), p.group},
         {QStringLiteral("@VERSION@"), p.version},
         {QStringLiteral("@NS@"), p.ns},
+        {QStringLiteral("@GROUP_DASHES@"), QString(p.group).replace(u'.', u'-')},
+        {QStringLiteral("@SPOKE@"), p.spoke},
+        {QStringLiteral("@SPOKE_KIND@"),
+            p.spoke.isEmpty() ? QString() : p.kind + p.spoke.front().toUpper() + p.spoke.mid(1)},
         {QStringLiteral("@OPBENCH_VERSION@"), opbench::version()},
         {QStringLiteral("@OPBENCH_MINOR@"), opbench::version().section(u'.', 0, 1)},
     };
@@ -289,12 +294,62 @@ QList<const OwnedKind *> defaultOwns()
     return {parseOwns(QStringLiteral("v1/ConfigMap"), &unused)};
 }
 
+QList<std::pair<QString, QString>> scaffoldFiles(const Project &p)
+{
+    return {
+        {QStringLiteral("CMakeLists.txt.in"), QStringLiteral("CMakeLists.txt")},
+        {QStringLiteral("README.md.in"), QStringLiteral("README.md")},
+        {QStringLiteral("Containerfile.in"), QStringLiteral("Containerfile")},
+        {QStringLiteral("sample.yaml.in"), QStringLiteral("config/samples/%1.yaml").arg(p.lower)},
+        {QStringLiteral("rbac.yaml.in"), QStringLiteral("config/rbac/role.yaml")},
+        {QStringLiteral("manager.yaml.in"), QStringLiteral("config/manager/manager.yaml")},
+        {QStringLiteral("type.h.in"), QStringLiteral("src/%1.h").arg(p.lower)},
+        {QStringLiteral("controller.h.in"), QStringLiteral("src/%1_controller.h").arg(p.lower)},
+        {QStringLiteral("controller.cpp.in"), QStringLiteral("src/%1_controller.cpp").arg(p.lower)},
+        {QStringLiteral("operator.h.in"), QStringLiteral("src/operator.h")},
+        {QStringLiteral("operator.cpp.in"), QStringLiteral("src/operator.cpp")},
+        {QStringLiteral("main.cpp.in"), QStringLiteral("src/main.cpp")},
+        {QStringLiteral("workbench_main.cpp.in"), QStringLiteral("src/workbench_main.cpp")},
+        {QStringLiteral("test.cpp.in"), QStringLiteral("tests/tst_%1_controller.cpp").arg(p.lower)},
+    };
+}
+
+QString checkFlag(const QString &value, const QString &flag, Pattern pattern)
+{
+    struct Rule
+    {
+        QRegularExpression re;
+        QString what;
+    };
+    static const std::array<Rule, 4> rules = {{
+        {QRegularExpression(QStringLiteral("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")),
+            QStringLiteral("a DNS name such as example.org")},
+        {QRegularExpression(QStringLiteral("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")),
+            QStringLiteral("a DNS label such as webapp")},
+        {QRegularExpression(QStringLiteral("^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$")),
+            QStringLiteral("v1, v1alpha1, v2beta3, …")},
+        {QRegularExpression(QStringLiteral("^[A-Z][A-Za-z0-9]*$")), QStringLiteral("UpperCamelCase such as Guestbook")},
+    }};
+    const Rule &rule = rules.at(std::size_t(pattern));
+    if (value.isEmpty())
+        return QStringLiteral("--%1 is required (%2)").arg(flag, rule.what);
+    if (!rule.re.match(value).hasMatch())
+        return QStringLiteral("--%1 \"%2\" is not valid: %3").arg(flag, value, rule.what);
+    return {};
+}
+
 QString render(const QByteArray &text, const Project &p)
 {
     const QHash<QString, bool> flags = {
         {QStringLiteral("finalizer"), p.finalizer},
         {QStringLiteral("conditions"), p.conditions},
         {QStringLiteral("deployment"), owns(p, &Deployment::kindInfo)},
+        {QStringLiteral("defaulting"), p.defaulting},
+        {QStringLiteral("validation"), p.validation},
+        {QStringLiteral("conversion"), p.conversion},
+        {QStringLiteral("admission"), p.defaulting || p.validation},
+        {QStringLiteral("both"), p.defaulting && p.validation},
+        {QStringLiteral("registered"), p.registered},
     };
     const QHash<QString, QStringList> blocks = blocksFor(p);
     QStringList out;

@@ -8,12 +8,17 @@
 //   a line "@NAME@" alone  a block of lines (@CHILDREN@, @SPEC_FIELDS@, @RBAC_OWNED@, …); an
 //                          empty block leaves no line
 //   @if FLAG@ / @if !FLAG@ / @else@ / @endif@   lines kept or dropped (nestable); flags:
-//                          finalizer, conditions, deployment (a Deployment is owned)
+//                          finalizer, conditions, deployment (a Deployment is owned); for
+//                          create webhook: defaulting, validation, conversion, admission
+//                          (defaulting or validation), both (defaulting and validation),
+//                          registered (the SDK registers them with its embedded cluster)
 
 #include "engine/api/kind.h"
 
 #include <QList>
 #include <QString>
+
+#include <utility>
 
 namespace opbench::init {
 
@@ -53,6 +58,12 @@ struct Project
     QList<const OwnedKind *> owns; ///< in the order given; never empty (default: ConfigMap)
     bool finalizer = false;
     bool conditions = false;
+    // opbench-init create webhook (init_webhook.h)
+    bool defaulting = false; ///< --defaulting
+    bool validation = false; ///< --programmatic-validation
+    bool conversion = false; ///< --conversion
+    QString spoke;           ///< --spoke: the spoke version converted through `version`, the hub
+    bool registered = false; ///< the SDK registers webhooks with an embedded cluster (sdkRegistersWebhooks)
 };
 
 /// The kinds scaffolded when no --owns is given (today's scaffold: a ConfigMap).
@@ -60,5 +71,19 @@ QList<const OwnedKind *> defaultOwns();
 
 /// Renders one template for `p`.
 QString render(const QByteArray &text, const Project &p);
+
+/// The files `opbench-init` (init) writes: template name (resources/scaffold) → path in the project.
+QList<std::pair<QString, QString>> scaffoldFiles(const Project &p);
+
+/// What a flag's value must look like.
+enum class Pattern {
+    DnsName,    ///< example.org
+    DnsLabel,   ///< webapp
+    ApiVersion, ///< v1, v1alpha1, v2beta3
+    KindName,   ///< Guestbook
+};
+/// "" when `value` (given as --`flag`) matches `pattern`, else the error naming the flag, the value
+/// and what it must be ("--flag is required (…)" when empty).
+QString checkFlag(const QString &value, const QString &flag, Pattern pattern);
 
 } // namespace opbench::init

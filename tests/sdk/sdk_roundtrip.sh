@@ -6,8 +6,11 @@
 #   3. the scaffold configures against the installed package only, builds, and passes its test;
 #      so does a scaffold with --owns apps/v1/Deployment --owns v1/Service --finalizer --conditions,
 #      and both stay as short as Go;
-#   4. examples/guestbook (an external project) the same way;
-#   5. the Guestbook workbench starts offscreen and its cache, queue and reconcile panels fill.
+#   4. opbench-init create webhook adds defaulting, validating and conversion webhooks to the
+#      plain scaffold (refusals first, each leaving it unchanged); it rebuilds and passes their
+#      test (webhook_roundtrip.sh);
+#   5. examples/guestbook (an external project) the same way;
+#   6. the Guestbook workbench starts offscreen and its cache, queue and reconcile panels fill.
 # Every step must run: a step that cannot (the workbench not built, a project with no test) fails
 # the round trip, and the last line checks that all of them ran.
 # Usage: sdk_roundtrip.sh SOURCE_DIR BUILD_DIR   (OPBENCH_ROUNDTRIP_JOBS: build jobs per project, default 2)
@@ -94,6 +97,10 @@ full=$(count_reconciler "$work/scaffold-full")
 echo "scaffold: $plain lines (budget 80); --owns Deployment, Service, --finalizer, --conditions: $full lines (budget 120)"
 [ "$plain" -le 80 ] && [ "$full" -le 120 ] || { echo "the scaffold's reconciler + types grew past their budget"; exit 1; }
 
+step "opbench-init create webhook adds the three webhooks to the scaffold, which rebuilds and passes their test"
+# In place, after the scaffold's own test and line count: the build is incremental.
+"$src/tests/sdk/webhook_roundtrip.sh" "$prefix/bin/opbench-init" "$work/scaffold" "$work/scaffold-build"
+
 step "examples/guestbook builds against the installed SDK and passes its test"
 build_project "$src/examples/guestbook" "$work/guestbook-build"
 
@@ -158,6 +165,6 @@ done
 $panels_filled || { echo "the workbench's panels did not fill"; tail -40 "$work/workbench.log"; exit 1; }
 
 # Every step above ran (set -e stops at the first failure; this catches a step skipped).
-expected_steps=11
+expected_steps=12
 [ "$steps_run" -eq "$expected_steps" ] || { echo "sdk roundtrip: $steps_run of $expected_steps steps ran"; exit 1; }
 echo "sdk roundtrip: OK ($steps_run steps)"
