@@ -4,7 +4,8 @@
 // bound derived from the lease settings (takeoverBound()); SIGTERM → released at once.
 // The standby runs as its own user ("standby", rules file), so the server's audit log shows when
 // it has read the lease: "it stays a candidate" is checked after it was seen trying.
-// `--embedded`: the no-cluster demo reconciles its sample apps to Running and exits 0 on SIGTERM.
+// `--embedded`: the no-cluster demo registers its webhooks, reconciles its sample apps (created
+// through them) to Running and exits 0 on SIGTERM.
 #include "engine/api/lease.h"
 #include "engine/client/restclient.h"
 #include "engine/client/restconfig.h"
@@ -293,6 +294,8 @@ private Q_SLOTS:
         QCOMPARE(p.exitCode(), 0);
         const QByteArray log = p.readAllStandardError();
         QVERIFY2(log.contains("embedded API server started"), log.constData());
+        // The sample operator's webhooks, served on loopback and registered with no flag given.
+        QVERIFY2(log.contains("webhooks registered with the embedded API server"), log.constData());
         QVERIFY2(log.contains("Shutdown signal received"), log.constData());
     }
 
