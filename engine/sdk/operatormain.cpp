@@ -419,7 +419,8 @@ int runOperator(int argc, char **argv, OperatorDefinition def)
                    ExitCodes::Failure;
         Logger()
             .withName(QStringLiteral("setup"))
-            .info(QStringLiteral("embedded API server started"), {{QStringLiteral("url"), embedded->url().toString()}});
+            .info(QStringLiteral("embedded API server started"),
+                {{QStringLiteral("url"), embedded->url().toString()}, {QStringLiteral("kubeconfig"), kubeconfig}});
     }
     Expected<RestConfig> config = loadConfig(kubeconfig, f.context);
     if (!config)
