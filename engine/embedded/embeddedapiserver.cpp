@@ -3,6 +3,7 @@
 // library: linking it puts this file's registrar into the executable, so the SDK finds the
 // implementation without depending on the API server itself.
 #include "engine/apiserver/apiserver.h"
+#include "engine/apiserver/tls.h"
 #include "engine/sdk/embeddedcluster.h"
 
 namespace opbench {
@@ -16,6 +17,13 @@ public:
     Expected<void> installCrd(const QByteArray &crd) override { return m_server.installCrd(crd); }
     Expected<void> writeKubeconfig(const QString &path) const override { return m_server.writeKubeconfig(path); }
     [[nodiscard]] QUrl url() const override { return m_server.url(); }
+    [[nodiscard]] Expected<WebhookTls> generateWebhookTls() const override
+    {
+        Expected<apiserver::TlsMaterial> tls = apiserver::TlsMaterial::generate();
+        if (!tls)
+            return tls.error();
+        return WebhookTls{tls->caCert, tls->serverCert, tls->serverKey};
+    }
 
 private:
     apiserver::ApiServer m_server;

@@ -120,6 +120,8 @@ public:
 
     /// The webhook server (created on first use, owned); started by start() when it has handlers.
     WebhookServer *webhookServer();
+    /// The webhook server when one was created (a WebhookBuilder ran), else nullptr.
+    [[nodiscard]] WebhookServer *existingWebhookServer() const { return m_webhooks; }
 
     /// Bound ports once started (0 when disabled), for tests.
     quint16 metricsPort() const;

@@ -6,6 +6,7 @@
 #include "engine/operator/myapplication.h"
 #include "engine/operator/samples.h"
 #include "engine/operator/setup.h"
+#include "engine/operator/webhooks.h"
 
 #include <QFile>
 
@@ -28,6 +29,7 @@ OperatorDefinition definition()
     def.kinds = {gvkOf<MyApplication>(), gvkOf<Deployment>(),
         {QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("ReplicaSet")}, gvkOf<Pod>()};
     def.setup = [](Manager *manager) { return setupWithManager(manager); };
+    def.webhooks = setupWebhooksWithManager; // defaulting, validating, v1beta1 conversion (webhooks.h)
     def.samples = sampleApplications();
     def.headlessProgram = QStringLiteral("opbench-operator");
     return def;

@@ -19,6 +19,7 @@
 #include "engine/api/objectview.h"
 #include "engine/api/restmapper.h"
 #include "engine/api/typed/customresource.h"
+#include "engine/webhook/conversion.h"
 
 namespace opbench::myapp {
 
@@ -28,7 +29,9 @@ inline const QString Running = QStringLiteral("Running");
 inline const QString Failed = QStringLiteral("Failed");
 } // namespace Phase
 
-class MyApplication : public ObjectView
+/// The storage version and the conversion hub (v1beta1 converts to and from it:
+/// myapplicationv1beta1.h).
+class MyApplication : public ObjectView, public Hub
 {
 public:
     OPBENCH_KIND("example.com", "v1alpha1", "MyApplication", "myapplications")
@@ -48,6 +51,16 @@ public:
     /// spec.replicas (1 when absent).
     int replicas() const { return int(intAt({"spec", "replicas"}, 1)); }
     void setReplicas(int n) { setAt({"spec", "replicas"}, n); }
+
+    /// The whole spec and status (conversions copy what they do not change).
+    QJsonObject spec() const { return at({"spec"}).toObject(); }
+    void setSpec(const QJsonObject &spec) { setAt({"spec"}, spec); }
+    QJsonObject statusObject() const { return at({"status"}).toObject(); }
+    /// An empty `status` removes it.
+    void setStatusObject(const QJsonObject &status)
+    {
+        setAt({"status"}, status.isEmpty() ? QJsonValue(QJsonValue::Undefined) : QJsonValue(status));
+    }
 
     int availableReplicas() const { return int(intAt({"status", "availableReplicas"})); }
     QString phase() const { return stringAt({"status", "phase"}); }

@@ -9,6 +9,7 @@
 // which library to link.
 
 #include "engine/api/expected.h"
+#include "engine/sdk/localwebhooks.h"
 
 #include <QByteArray>
 #include <QString>
@@ -34,6 +35,8 @@ public:
     /// Writes a kubeconfig whose current context reaches the cluster.
     virtual Expected<void> writeKubeconfig(const QString &path) const = 0;
     [[nodiscard]] virtual QUrl url() const = 0;
+    /// A fresh CA and serving certificate for 127.0.0.1, for the operator's webhooks.
+    [[nodiscard]] virtual Expected<WebhookTls> generateWebhookTls() const = 0;
 };
 
 using EmbeddedClusterFactory = std::unique_ptr<EmbeddedCluster> (*)();

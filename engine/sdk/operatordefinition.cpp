@@ -52,6 +52,16 @@ Expected<Controller *> runSetup(OperatorDefinition &def, Manager *manager)
     return observed;
 }
 
+Expected<void> runWebhookSetup(const OperatorDefinition &def, Manager *manager)
+{
+    if (!def.webhooks)
+        return {};
+    if (Expected<void> ok = def.webhooks(manager); !ok)
+        return Status::badRequest(
+            QStringLiteral("operator %1: the webhooks could not be set up: %2").arg(def.name, ok.error().message()));
+    return {};
+}
+
 Expected<void> registerCrds(RestMapper &mapper, const QByteArrayList &crds)
 {
     for (qsizetype i = 0; i < crds.size(); ++i) {

@@ -8,6 +8,8 @@
 //   def.setup = setup;                                 // Expected<void> setup(Manager *)
 //   def.samples = loadObjects("config/samples").value(); // created on an embedded cluster
 //
+//   def.webhooks = setupWebhooks;                      // WebhookBuilder(m)…complete(), optional
+//
 // `kinds` may be left empty: runSetup() fills it from the controllers' watches (For kind first).
 
 #include "engine/api/expected.h"
@@ -82,6 +84,11 @@ struct OperatorDefinition
     QList<GroupVersionKind> kinds;
     /// Registers the controllers on the manager (after the CRDs' kinds are mapped).
     OperatorSetup setup;
+    /// Registers the operator's webhooks (WebhookBuilder(manager)…complete(), as setup registers
+    /// controllers), run by runWebhookSetup() where they are served: on an embedded cluster
+    /// (--embedded, the workbench, OperatorFixture), which registers them with the API server on
+    /// its own, and on a real cluster when the webhook certificate is there (localwebhooks.h).
+    std::function<Expected<void>(Manager *)> webhooks;
     /// Objects created on an embedded cluster at start ("already exists" is fine).
     QList<Object> samples;
     /// The file name of the headless build (runOperator) next to the workbench executable, for
@@ -93,6 +100,9 @@ struct OperatorDefinition
 /// controllers watch (each controller's For kind first, each kind once). Returns the controller
 /// the workbench observes (see OperatorSetup). Errors: no setup; the setup's error.
 Expected<Controller *> runSetup(OperatorDefinition &def, Manager *manager);
+
+/// Runs def.webhooks on `manager` (nothing when it is empty); errors name the operator.
+Expected<void> runWebhookSetup(const OperatorDefinition &def, Manager *manager);
 
 /// Adds the mappings of every CRD in `crds` to `mapper`. Errors name the CRD and the field.
 Expected<void> registerCrds(RestMapper &mapper, const QByteArrayList &crds);

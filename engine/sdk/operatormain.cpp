@@ -13,11 +13,15 @@
 #include "engine/manager/signalhandler.h"
 #include "engine/manager/zaplogging.h"
 #include "engine/sdk/embeddedcluster.h"
+#include "engine/sdk/localwebhooks.h"
 #include "engine/sdk/recordingflags.h"
+#include "engine/webhook/webhookserver.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDir>
 #include <QFileInfo>
+#include <QPointer>
 #include <QTemporaryDir>
 
 #include <cstdio>
@@ -104,26 +108,104 @@ void wireManager(Manager *mgr, TraceWriter *traceWriter, Controller *ctrl)
     });
 }
 
+// --embedded: the samples, created once the operator (and its webhooks) run ("already exists" is fine).
+QCoro::Task<void> createSamples(RestClient *client, RestMapper mapper, QList<Object> samples)
+{
+    QPointer<RestClient> guard(client);
+    for (const Object &sample : std::as_const(samples)) {
+        const auto m = mapper.forKind(sample.gvk());
+        if (!m || !guard)
+            continue;
+        GroupVersionResource gvr = m->gvr;
+        const QString ns = m->namespaced
+            ? (sample.namespaceName().isEmpty() ? QStringLiteral("default") : sample.namespaceName())
+            : QString();
+        (void)co_await guard->create(std::move(gvr), ns, sample);
+    }
+}
+
+// On a real cluster the webhooks are served when their certificate is there (cert-manager
+// mounts it) and ENABLE_WEBHOOKS (kubebuilder's switch) is not "false"; "true" requires them.
+bool servesWebhooksOnCluster(const ManagerOptions &mo)
+{
+    const QByteArray env = qgetenv("ENABLE_WEBHOOKS");
+    if (env == "false")
+        return false;
+    WebhookServerOptions o;
+    o.certDir = mo.webhookCertDir;
+    return env == "true" || QFileInfo::exists(QDir(o.effectiveCertDir()).filePath(o.certName));
+}
+
+// The manager with the controllers and, where they are served, the webhooks; nullptr after fail().
+Manager *createManager(
+    const Flags &flags, OperatorDefinition &def, const RestConfig &config, LocalWebhooks *local, Controller **observed)
+{
+    ManagerOptions mo = managerOptions(flags, config, local != nullptr);
+    if (local)
+        local->configure(mo);
+    auto created = Manager::create(mo, QCoreApplication::instance());
+    if (!created) {
+        fail(ExitCodes::Usage, created.error().message());
+        return nullptr;
+    }
+    Manager *mgr = created->release(); // a child of the application; deleted before it (runOperator)
+    Expected<void> step = registerCrds(mgr->cache()->mapper(), def.crds);
+    int code = ExitCodes::Usage;
+    if (step) {
+        code = ExitCodes::Failure;
+        auto ctrl = runSetup(def, mgr); // also derives def.kinds from the controllers when it is empty
+        step = ctrl ? Expected<void>()
+                    : Status::badRequest(QStringLiteral("unable to create controller: ") + ctrl.error().message());
+        if (ctrl)
+            *observed = *ctrl;
+    }
+    if (step && (local || servesWebhooksOnCluster(mo))) {
+        step = runWebhookSetup(def, mgr);
+        if (step && local)
+            step = local->prepare(mgr);
+    }
+    if (!step) {
+        fail(code, step.error().message());
+        return nullptr;
+    }
+    return mgr;
+}
+
+// --embedded: the running webhooks registered with the embedded API server.
+QCoro::Task<bool> registerWebhooks(Manager *mgr, LocalWebhooks *local, QString operatorName)
+{
+    QPointer<Manager> guard(mgr);
+    Expected<WebhookRegistration> reg = local->registration(mgr, operatorName);
+    if (reg && !reg->isEmpty()) {
+        const qsizetype count = reg->configurations.size() + reg->conversions.size();
+        Expected<void> ok = co_await applyWebhookRegistration(mgr->restClient(), *reg);
+        if (!ok)
+            reg = ok.error();
+        else if (guard)
+            Logger()
+                .withName(QStringLiteral("setup"))
+                .info(QStringLiteral("webhooks registered with the embedded API server"),
+                    {{QStringLiteral("objects"), QString::number(count)},
+                        {QStringLiteral("certDir"), local->certDir()}});
+    }
+    if (!reg) {
+        fail(ExitCodes::Failure, reg.error().message());
+        if (guard)
+            guard->stop(ExitCodes::Failure, reg.error().message());
+        co_return false;
+    }
+    co_return true;
+}
+
 // Everything after flag parsing runs here, on the event loop.
-QCoro::Task<void> run(Flags flags, OperatorDefinition def, RestConfig config, bool embedded, TraceWriter *traceWriter)
+QCoro::Task<void> run(
+    Flags flags, OperatorDefinition def, RestConfig config, LocalWebhooks *local, TraceWriter *traceWriter)
 {
     auto probe = std::make_unique<RestClient>(config);
     RestMapper mapper = RestMapper::withBuiltins();
     if (auto ok = registerCrds(mapper, def.crds); !ok) {
         fail(ExitCodes::Usage, ok.error().message());
         co_return;
-    }
-    if (embedded) {
-        for (const Object &sample : std::as_const(def.samples)) {
-            const auto m = mapper.forKind(sample.gvk());
-            if (!m)
-                continue;
-            GroupVersionResource gvr = m->gvr;
-            const QString ns = m->namespaced
-                ? (sample.namespaceName().isEmpty() ? QStringLiteral("default") : sample.namespaceName())
-                : QString();
-            (void)co_await probe->create(std::move(gvr), ns, sample);
-        }
     }
     const PreflightResult pre = co_await check(probe.get(), def, mapper, flags.namespaceName);
     if (!pre.ok()) {
@@ -136,23 +218,11 @@ QCoro::Task<void> run(Flags flags, OperatorDefinition def, RestConfig config, bo
                 : pre.message);
         co_return;
     }
-    const ManagerOptions mo = managerOptions(flags, config, embedded);
-    auto created = Manager::create(mo, QCoreApplication::instance());
-    if (!created) {
-        fail(ExitCodes::Usage, created.error().message());
+    Controller *observed = nullptr;
+    Manager *mgr = createManager(flags, def, config, local, &observed);
+    if (!mgr)
         co_return;
-    }
-    Manager *mgr = created->release(); // a child of the application; deleted before it (runOperator)
-    if (auto ok = registerCrds(mgr->cache()->mapper(), def.crds); !ok) {
-        fail(ExitCodes::Usage, ok.error().message());
-        co_return;
-    }
-    auto ctrl = runSetup(def, mgr); // also derives def.kinds from the controllers when it is empty
-    if (!ctrl) {
-        fail(ExitCodes::Failure, QStringLiteral("unable to create controller: ") + ctrl.error().message());
-        co_return;
-    }
-    wireManager(mgr, traceWriter, *ctrl);
+    wireManager(mgr, traceWriter, observed);
     if (!flags.recordPath.isEmpty()) {
         if (auto rec = startRecording(mgr, def, flags.recordPath, flags.recordMaxBytes); !rec) {
             fail(ExitCodes::Usage, QStringLiteral("--record: ") + rec.error().message());
@@ -164,8 +234,12 @@ QCoro::Task<void> run(Flags flags, OperatorDefinition def, RestConfig config, bo
         .info(QStringLiteral("starting manager"),
             {{QStringLiteral("server"), config.server.toString()}, {QStringLiteral("config"), config.source}});
     const Expected<void> started = co_await mgr->start();
-    if (!started)
+    if (!started) {
         fail(ExitCodes::Failure, QStringLiteral("problem running manager: ") + started.error().message());
+        co_return;
+    }
+    if (local && co_await registerWebhooks(mgr, local, def.name))
+        co_await createSamples(probe.get(), std::move(mapper), def.samples);
 }
 
 void addOptions(QCommandLineParser &p, const OperatorDefinition &def)
@@ -345,7 +419,8 @@ int runOperator(int argc, char **argv, OperatorDefinition def)
                    ExitCodes::Failure;
         Logger()
             .withName(QStringLiteral("setup"))
-            .info(QStringLiteral("embedded API server started"), {{QStringLiteral("url"), embedded->url().toString()}});
+            .info(QStringLiteral("embedded API server started"),
+                {{QStringLiteral("url"), embedded->url().toString()}, {QStringLiteral("kubeconfig"), kubeconfig}});
     }
     Expected<RestConfig> config = loadConfig(kubeconfig, f.context);
     if (!config)
@@ -356,7 +431,10 @@ int runOperator(int argc, char **argv, OperatorDefinition def)
         if (QString why; !trace->open(&why))
             return usage(QStringLiteral("--trace-file: ") + why);
     }
-    run(f, std::move(def), config.value(), embedded != nullptr, trace.get());
+    std::unique_ptr<LocalWebhooks> local;
+    if (embedded)
+        local = std::make_unique<LocalWebhooks>([cluster = embedded.get()] { return cluster->generateWebhookTls(); });
+    run(f, std::move(def), config.value(), local.get(), trace.get());
     const int code = app.exec();
     // The manager (a child of the application) owns network managers whose threads close their TLS
     // sockets on exit: delete it while the application object is still whole, or Qt warns then.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/testing/operatorfixture.h"
 
+#include "engine/apiserver/tls.h"
 #include "engine/client/restclient.h"
 #include "engine/client/restconfig.h"
 #include "engine/manager/manager.h"
@@ -31,11 +32,21 @@ bool sameObject(const ObjectReference &ref, const Object &object)
     return ref.kind == object.kind() && ref.name == object.name() && ref.namespaceName == object.namespaceName();
 }
 
+/// One CA and serving certificate per test process (openssl is slow-ish), as TestApiServer does.
+Expected<WebhookTls> generateWebhookTls()
+{
+    static const Expected<apiserver::TlsMaterial> tls = apiserver::TlsMaterial::generate();
+    if (!tls)
+        return tls.error();
+    return WebhookTls{tls->caCert, tls->serverCert, tls->serverKey};
+}
+
 } // namespace
 
 OperatorFixture::OperatorFixture(OperatorDefinition definition)
     : m_def(std::move(definition))
 {
+    m_webhooks = std::make_unique<LocalWebhooks>(&generateWebhookTls);
     apiserver::ApiServerOptions serverOptions = TestApiServer::plainOptions();
     serverOptions.crds += m_def.crds;
     m_api = std::make_unique<TestApiServer>(std::move(serverOptions));
@@ -51,24 +62,15 @@ OperatorFixture::OperatorFixture(OperatorDefinition definition)
     ManagerOptions options;
     options.restConfig = *config;
     options.gracefulShutdownTimeout = std::chrono::seconds(5);
+    m_webhooks->configure(options);
     Expected<std::unique_ptr<Manager>> created = Manager::create(std::move(options));
     if (!created) {
         fail(QStringLiteral("the manager was not created: ") + created.error().message());
         return;
     }
     m_manager = std::move(*created);
-    if (Expected<void> mapped = registerCrds(m_manager->cache()->mapper(), m_def.crds); !mapped) {
-        fail(QStringLiteral("the CRDs do not map: ") + mapped.error().message());
+    if (!startManager())
         return;
-    }
-    if (Expected<Controller *> set = runSetup(m_def, m_manager.get()); !set) {
-        fail(QStringLiteral("the operator's setup failed: ") + set.error().message());
-        return;
-    }
-    if (Expected<void> started = QCoro::waitFor(m_manager->start()); !started) {
-        fail(QStringLiteral("the manager did not start: ") + started.error().message());
-        return;
-    }
     const bool running = eventually(
         [this] {
             const QList<Controller *> controllers = m_manager->controllers();
@@ -78,6 +80,30 @@ OperatorFixture::OperatorFixture(OperatorDefinition definition)
         QStringLiteral("the operator's controllers to run"));
     if (!running)
         fail(m_lastFailure);
+}
+
+bool OperatorFixture::startManager()
+{
+    if (Expected<void> mapped = registerCrds(m_manager->cache()->mapper(), m_def.crds); !mapped)
+        return fail(QStringLiteral("the CRDs do not map: ") + mapped.error().message());
+    if (Expected<Controller *> set = runSetup(m_def, m_manager.get()); !set)
+        return fail(QStringLiteral("the operator's setup failed: ") + set.error().message());
+    if (Expected<void> hooks = runWebhookSetup(m_def, m_manager.get()); !hooks)
+        return fail(hooks.error().message());
+    if (Expected<void> prepared = m_webhooks->prepare(m_manager.get()); !prepared)
+        return fail(QStringLiteral("the webhooks cannot be served: ") + prepared.error().message());
+    if (Expected<void> started = QCoro::waitFor(m_manager->start()); !started)
+        return fail(QStringLiteral("the manager did not start: ") + started.error().message());
+    Expected<WebhookRegistration> registration = m_webhooks->registration(m_manager.get(), m_def.name);
+    if (registration && !registration->isEmpty()) {
+        Expected<void> applied
+            = QCoro::waitFor(applyWebhookRegistration(m_manager->restClient(), std::move(*registration)));
+        if (!applied)
+            registration = applied.error();
+    }
+    if (!registration)
+        return fail(registration.error().message());
+    return true;
 }
 
 OperatorFixture::~OperatorFixture()
@@ -152,6 +178,8 @@ Expected<Object> OperatorFixture::write(const QString &verb, const Object &obj)
         Expected<DeleteResult> d = QCoro::waitFor(c->remove({}, obj));
         r = d ? Expected<Object>(obj) : Expected<Object>(d.error());
     }
+    if (!r)
+        m_lastError = r.error();
     if (!r)
         qWarning("OperatorFixture: %s %s failed: %s", qPrintable(verb), qPrintable(obj.key()),
             qPrintable(r.error().message()));

@@ -16,12 +16,16 @@
 // eventually() runs the event loop until the predicate holds, for at most a bounded real time
 // (generous for a loaded machine: the condition, not the time, is what a test waits for), and
 // on timeout logs and keeps a message naming what it waited for (lastFailure()).
+// The definition's webhooks (OperatorDefinition::webhooks, WebhookBuilder) are served on loopback
+// with a generated certificate and registered with the API server (engine/sdk/localwebhooks.h),
+// so creates and updates go through them as on a cluster: a denial comes back from create().
 // Reads through get()/list() go live to the API server (no cache lag); client() is the
 // manager's cached, typed Client. Namespace opbench::testing; never linked by production code.
 
 #include "engine/api/event.h"
 #include "engine/api/kind.h"
 #include "engine/controller/client.h"
+#include "engine/sdk/localwebhooks.h"
 #include "engine/sdk/operatordefinition.h"
 #include "engine/testing/testapiserver.h"
 
@@ -55,6 +59,10 @@ public:
     [[nodiscard]] Manager *manager() const { return m_manager.get(); }
     /// The manager's client (cached reads, typed calls: co_await env.client().get<T>(…)).
     [[nodiscard]] Client &client() const;
+    /// The webhooks served and registered for the definition (active() when it has any).
+    [[nodiscard]] const LocalWebhooks &webhooks() const { return *m_webhooks; }
+    /// The error of the last failed create()/update()/remove() (as the API server answered).
+    [[nodiscard]] const Status &lastError() const { return m_lastError; }
     /// The definition, with `kinds` filled in by runSetup() when it was empty.
     [[nodiscard]] const OperatorDefinition &definition() const { return m_def; }
 
@@ -106,8 +114,12 @@ private:
         return true;
     }
 
+    bool startManager();
+
     OperatorDefinition m_def;
     std::unique_ptr<TestApiServer> m_api;
+    std::unique_ptr<LocalWebhooks> m_webhooks;
+    Status m_lastError;
     std::unique_ptr<Manager> m_manager;
     QString m_error;
     QString m_lastFailure;

@@ -32,17 +32,21 @@ Expected<void> WebhookBuilder::complete()
         const QString path = mutatePath(*m_kind);
         if (Expected<void> ok = m_server->registerHandler(path, admissionWebhook(path, m_defaulting)); !ok)
             return ok;
+        m_server->noteServed({ServedWebhook::Type::Defaulting, path, *m_kind});
     }
     if (m_validating) {
         const QString path = validatePath(*m_kind);
         if (Expected<void> ok = m_server->registerHandler(path, admissionWebhook(path, m_validating)); !ok)
             return ok;
+        m_server->noteServed({ServedWebhook::Type::Validating, path, *m_kind});
     }
     if (m_converts) {
         Expected<ConversionRegistry *> registry = ConversionRegistry::of(m_server);
         if (!registry)
             return registry.error();
-        return (*registry)->add(*m_conversion);
+        if (Expected<void> ok = (*registry)->add(*m_conversion); !ok)
+            return ok;
+        m_server->noteServed({ServedWebhook::Type::Conversion, QStringLiteral("/convert"), *m_kind});
     }
     return {};
 }

@@ -16,6 +16,7 @@
 // controller_runtime_webhook_requests_in_flight{webhook}.
 
 #include "engine/api/expected.h"
+#include "engine/api/gvk.h"
 
 #include <QByteArray>
 #include <QHostAddress>
@@ -75,6 +76,16 @@ struct WebhookReply
     QByteArray contentType = QByteArrayLiteral("application/json");
 };
 
+/// What WebhookBuilder registered at a path: the kind's defaulter, its validator, or /convert for
+/// a hub kind (`gvk` the hub). Read by the SDK to register the webhooks with an embedded cluster.
+struct ServedWebhook
+{
+    enum class Type { Defaulting, Validating, Conversion };
+    Type type = Type::Defaulting;
+    QString path;
+    GroupVersionKind gvk;
+};
+
 /// Runs on the server's thread; may throw (answered with 500, the server keeps serving).
 using WebhookHandler = std::function<WebhookReply(const WebhookRequest &)>;
 
@@ -91,6 +102,9 @@ public:
     Expected<void> registerHandler(const QString &path, WebhookHandler handler);
     [[nodiscard]] bool hasHandlers() const { return !m_handlers.empty(); }
     [[nodiscard]] QStringList paths() const;
+    /// Records what a registered path serves (WebhookBuilder does it); listed by servedWebhooks().
+    void noteServed(const ServedWebhook &webhook) { m_served.append(webhook); }
+    [[nodiscard]] const QList<ServedWebhook> &servedWebhooks() const { return m_served; }
 
     /// Reads the certificate and key, starts watching them and listens. Errors name the file
     /// that cannot be read or the address that cannot be bound.
@@ -121,6 +135,7 @@ private:
     struct Private;
     WebhookServerOptions m_options;
     std::map<QString, WebhookHandler> m_handlers;
+    QList<ServedWebhook> m_served;
     std::unique_ptr<Private> d;
 };
 

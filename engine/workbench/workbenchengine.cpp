@@ -66,6 +66,11 @@ void WorkbenchEngine::connectTo(
     options.leaderElectionNamespace = config->namespaceName;
     options.identity = QStringLiteral("workbench-") + defaultLeaderIdentity();
     options.cacheHistory = HistoryPerKind;
+    m_localWebhooks.reset();
+    if (embedded && m_webhookTls) {
+        m_localWebhooks = std::make_unique<LocalWebhooks>(m_webhookTls);
+        m_localWebhooks->configure(options);
+    }
     auto manager = Manager::create(std::move(options));
     if (!manager) {
         Q_EMIT failed(tr("The operator's manager could not be created: %1").arg(manager.error().message()));
@@ -93,6 +98,16 @@ void WorkbenchEngine::connectTo(
         Q_EMIT failed(tr("The operator could not be set up: %1").arg(controller.error().message()));
         m_manager.reset();
         return;
+    }
+    if (m_localWebhooks) {
+        Expected<void> served = runWebhookSetup(m_def, m_manager.get());
+        if (served)
+            served = m_localWebhooks->prepare(m_manager.get());
+        if (!served) {
+            Q_EMIT failed(tr("The operator's webhooks could not be set up: %1").arg(served.error().message()));
+            m_manager.reset();
+            return;
+        }
     }
     collectControllers(controller.value());
     QStringList kinds;
@@ -125,6 +140,16 @@ QCoro::Task<void> WorkbenchEngine::runManager(bool embedded)
     if (!started && !m_stopRequested) {
         Q_EMIT failed(tr("The operator did not start: %1").arg(started.error().message()));
         co_return;
+    }
+    if (embedded && m_localWebhooks) {
+        Expected<WebhookRegistration> reg = m_localWebhooks->registration(m_manager.get(), m_def.name);
+        Expected<void> registered = reg ? Expected<void>() : Expected<void>(reg.error());
+        if (reg && !reg->isEmpty())
+            registered = co_await applyWebhookRegistration(m_manager->restClient(), std::move(*reg));
+        if (!self)
+            co_return;
+        if (!registered)
+            Q_EMIT failed(tr("The operator's webhooks could not be registered: %1").arg(registered.error().message()));
     }
     if (embedded)
         createSamples();

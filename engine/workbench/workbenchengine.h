@@ -21,6 +21,7 @@
 #include "engine/api/expected.h"
 #include "engine/api/gvk.h"
 #include "engine/api/object.h"
+#include "engine/sdk/localwebhooks.h"
 #include "engine/sdk/operatordefinition.h"
 
 #include <QObject>
@@ -61,10 +62,15 @@ public:
     /// The controller queue() and controller() observe now.
     QString currentController() const;
 
+    /// How the webhook certificate is made on an embedded cluster (before connectTo(); without
+    /// it the definition's webhooks are not served there).
+    void setWebhookTlsGenerator(WebhookTlsGenerator generator) { m_webhookTls = std::move(generator); }
+
 public Q_SLOTS:
     /// Builds the Manager for `kubeconfigPath`/`context`, registers the operator's CRD kinds,
     /// sets it up, points the observers at it and starts it (leader election on, the definition's
-    /// lease). With `embedded` the CRDs are installed first and the samples created. Emits
+    /// lease). With `embedded` the CRDs are installed first, the definition's webhooks served on
+    /// loopback and registered (localwebhooks.h), and the samples created. Emits
     /// connected() or failed() (the message says what was wrong).
     void connectTo(const QString &kubeconfigPath, const QString &context, bool embedded,
         const opbench::workbench::HandOffOptions &handOff);
@@ -122,6 +128,8 @@ private:
     QCoro::Task<void> runCreate(Object object);
 
     OperatorDefinition m_def;
+    WebhookTlsGenerator m_webhookTls;
+    std::unique_ptr<LocalWebhooks> m_localWebhooks; // embedded: outlives m_manager (declared first)
     std::unique_ptr<Manager> m_manager;
     bool m_managerFinished = false;
     bool m_stopRequested = false;

@@ -4,7 +4,9 @@
 // bound derived from the lease settings (takeoverBound()); SIGTERM → released at once.
 // The standby runs as its own user ("standby", rules file), so the server's audit log shows when
 // it has read the lease: "it stays a candidate" is checked after it was seen trying.
-// `--embedded`: the no-cluster demo reconciles its sample apps to Running and exits 0 on SIGTERM.
+// `--embedded`: the no-cluster demo registers its webhooks, reconciles its sample apps (created
+// through them) to Running and exits 0 on SIGTERM; kubectl against it sees an untagged image
+// denied by the validating webhook and a tagged one defaulted.
 #include "engine/api/lease.h"
 #include "engine/client/restclient.h"
 #include "engine/client/restconfig.h"
@@ -16,7 +18,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QScopeGuard>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -293,7 +297,64 @@ private Q_SLOTS:
         QCOMPARE(p.exitCode(), 0);
         const QByteArray log = p.readAllStandardError();
         QVERIFY2(log.contains("embedded API server started"), log.constData());
+        // The sample operator's webhooks, served on loopback and registered with no flag given.
+        QVERIFY2(log.contains("webhooks registered with the embedded API server"), log.constData());
         QVERIFY2(log.contains("Shutdown signal received"), log.constData());
+    }
+
+    void shouldDenyAnUntaggedImageForKubectlOnTheEmbeddedDemo()
+    {
+        const QString kubectl = QStandardPaths::findExecutable(QStringLiteral("kubectl"));
+        if (kubectl.isEmpty())
+            QSKIP("no kubectl on PATH");
+        QProcess p;
+        p.setProgram(QStringLiteral(OPBENCH_BINARY_DIR "/app/opbench-operator"));
+        p.setArguments({QStringLiteral("--embedded"), QStringLiteral("--health-probe-bind-address"),
+            QStringLiteral("0"), QStringLiteral("--zap-encoder"), QStringLiteral("console")});
+        p.start();
+        QVERIFY(p.waitForStarted());
+        auto stop = qScopeGuard([&p] {
+            p.terminate();
+            p.waitForFinished(15000);
+        });
+        QByteArray log;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (log += p.readAllStandardError()).contains("webhooks registered with the embedded API server"), 30000);
+        static const QRegularExpression field(QStringLiteral("\"kubeconfig\": ?\"([^\"]+)\""));
+        const QString kubeconfig = field.match(QString::fromUtf8(log)).captured(1);
+        QVERIFY2(!kubeconfig.isEmpty(), log.constData());
+        const auto create = [&](const QString &name, const QString &image) {
+            QProcess k;
+            k.start(kubectl,
+                {QStringLiteral("--kubeconfig"), kubeconfig, QStringLiteral("create"), QStringLiteral("-f"),
+                    QStringLiteral("-")});
+            k.write(QStringLiteral("apiVersion: example.com/v1alpha1\nkind: MyApplication\nmetadata:\n  name: %1\n  "
+                                   "namespace: default\nspec:\n  image: %2\n")
+                        .arg(name, image)
+                        .toUtf8());
+            k.closeWriteChannel();
+            k.waitForFinished(30000);
+            return std::make_pair(
+                k.exitCode(), QString::fromUtf8(k.readAllStandardError() + k.readAllStandardOutput()));
+        };
+        // The validating webhook's field error, as kubectl prints the API server's answer.
+        const auto [deniedCode, denied] = create(QStringLiteral("bare"), QStringLiteral("nginx"));
+        QCOMPARE(deniedCode, 1);
+        QVERIFY2(
+            denied.contains(QStringLiteral("admission webhook \"vmyapplication.example.com\" denied the request: "))
+                && denied.contains(
+                    QStringLiteral("spec.image: Invalid value: \"nginx\": must carry a tag or a digest")),
+            qPrintable(denied));
+        // A tagged image passes, and comes back with the defaulting webhook's labels.
+        const auto [createdCode, created] = create(QStringLiteral("tagged"), QStringLiteral("nginx:1.27"));
+        QVERIFY2(createdCode == 0, qPrintable(created));
+        QProcess get;
+        get.start(kubectl,
+            {QStringLiteral("--kubeconfig"), kubeconfig, QStringLiteral("get"), QStringLiteral("myapp"),
+                QStringLiteral("tagged"), QStringLiteral("-o"),
+                QStringLiteral("jsonpath={.metadata.labels.app\\.kubernetes\\.io/instance}")});
+        QVERIFY(get.waitForFinished(30000));
+        QCOMPARE(QString::fromUtf8(get.readAllStandardOutput()), QStringLiteral("tagged"));
     }
 
     void shouldExitWithClearMessageWhenNoCluster()

@@ -5,6 +5,7 @@
 
 #include "engine/api/status.h"
 #include "engine/apiserver/apiserver.h"
+#include "engine/apiserver/tls.h"
 #include "engine/client/kubeconfig.h"
 #include "engine/manager/leaderelector.h"
 
@@ -31,6 +32,12 @@ EngineSession::EngineSession(SessionOptions options, QObject *parent)
     if (!m_options.createSamples)
         def.samples.clear();
     m_engine = new WorkbenchEngine(std::move(def)); // deleted on its thread when it finishes
+    m_engine->setWebhookTlsGenerator([]() -> Expected<WebhookTls> {
+        Expected<apiserver::TlsMaterial> tls = apiserver::TlsMaterial::generate();
+        if (!tls)
+            return tls.error();
+        return WebhookTls{tls->caCert, tls->serverCert, tls->serverKey};
+    });
     m_engine->moveToThread(&m_engineThread);
     connect(&m_engineThread, &QThread::finished, m_engine, &QObject::deleteLater);
     m_admission = new AdmissionLog; // fed by the embedded server's webhookCalled (queued)
