@@ -33,7 +33,7 @@ bool sameObject(const ObjectReference &ref, const Object &object)
 
 } // namespace
 
-OperatorFixture::OperatorFixture(OperatorDefinition definition)
+OperatorFixture::OperatorFixture(OperatorDefinition definition, QString metricsBindAddress)
     : m_def(std::move(definition))
 {
     apiserver::ApiServerOptions serverOptions = TestApiServer::plainOptions();
@@ -51,6 +51,7 @@ OperatorFixture::OperatorFixture(OperatorDefinition definition)
     ManagerOptions options;
     options.restConfig = *config;
     options.gracefulShutdownTimeout = std::chrono::seconds(5);
+    options.metricsBindAddress = std::move(metricsBindAddress);
     Expected<std::unique_ptr<Manager>> created = Manager::create(std::move(options));
     if (!created) {
         fail(QStringLiteral("the manager was not created: ") + created.error().message());
