@@ -89,6 +89,7 @@ void Informer::start()
     ro.useWatchList = m_options.useWatchList;
     ro.pageSize = m_options.pageSize;
     ro.metadataOnly = m_options.metadataOnly;
+    ro.observer = m_reflectorObserver;
     if (m_options.namespaces.size() < 2) {
         if (m_options.namespaces.size() == 1)
             ro.namespaceName = m_options.namespaces.first();
@@ -111,6 +112,15 @@ void Informer::start()
     m_reflector->start();
     for (auto &r : m_moreReflectors)
         r->start();
+}
+
+void Informer::setReflectorObserver(ReflectorObserver *observer)
+{
+    m_reflectorObserver = observer;
+    if (m_reflector)
+        m_reflector->setObserver(observer);
+    for (auto &r : m_moreReflectors)
+        r->setObserver(observer);
 }
 
 void Informer::stop()

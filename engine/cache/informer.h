@@ -32,6 +32,7 @@
 namespace opbench {
 
 class Reflector;
+class ReflectorObserver;
 class RestClient;
 
 struct InformerOptions
@@ -117,6 +118,9 @@ public:
     /// The reflector, once started (for its state: backoff, last error); with several
     /// namespaces, the first namespace's.
     [[nodiscard]] Reflector *reflector() const { return m_reflector.get(); }
+    /// Sets the observer of this informer's reflectors, those running and those started later
+    /// (not owned; null: none). What a run recorder taps to see raw list pages and watch events.
+    void setReflectorObserver(ReflectorObserver *observer);
 
     /// A fault-injection hook (engine/testing/fault; stale and unobserved state): decides for each
     /// delta from the reflector whether it is applied now, held back (it and every later delta,
@@ -190,6 +194,7 @@ private:
     DeltaFilter m_deltaFilter;
     std::vector<Delta> m_heldDeltas;
     bool m_replaying = false;
+    ReflectorObserver *m_reflectorObserver = nullptr;
 };
 
 } // namespace opbench

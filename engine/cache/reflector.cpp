@@ -30,6 +30,25 @@ bool isTooLargeResourceVersion(const Status &s)
     return isTimeout(s) && s.message().contains(QLatin1String("Too large resource version"));
 }
 
+/// Tells `observer` about one page of a list (or its failure).
+void notifyPage(ReflectorObserver &observer, const Reflector &r, const ListOptions &opts,
+    const Expected<Object::List> &page, bool fullList)
+{
+    ListPageInfo info;
+    info.namespaceName = r.options().namespaceName;
+    info.requestedRv = opts.resourceVersion;
+    info.fullList = fullList;
+    if (page.ok()) {
+        info.resourceVersion = page->resourceVersion;
+        info.continueToken = page->continueToken;
+        info.items = int(page->items.size());
+    } else {
+        info.code = page.error().code();
+        info.message = page.error().message();
+    }
+    observer.listPage(r, info);
+}
+
 /// The resourceVersion asked for is not available (compacted away, or not reached yet): list
 /// with it unset.
 bool isResourceVersionUnavailable(const Status &s) { return isGone(s) || isTooLargeResourceVersion(s); }
@@ -82,6 +101,7 @@ void Reflector::stop()
     if (m_watch) {
         m_watch->cancel();
         m_watch.reset();
+        notifyWatchEnded(WatchEndInfo::Reason::Cancelled, std::nullopt);
     }
     setState(State::Stopped);
 }
@@ -130,6 +150,8 @@ QCoro::Task<> Reflector::runList(quint64 epoch)
             page = co_await client->list(gvr, ns, opts, true);
         if (!self || epoch != m_epoch)
             co_return;
+        if (m_options.observer)
+            notifyPage(*m_options.observer, *this, opts, page, fullList);
         if (!page.ok()) {
             const Status error = page.error();
             if (paged && isGone(error) && !fullList) {
@@ -207,6 +229,8 @@ void Reflector::startWatch(bool initialEvents)
     ++m_watches;
     m_watchEvents = 0;
     m_watchStarted = m_clock->now();
+    if (m_options.observer)
+        m_options.observer->watchStarted(*this, m_lastRv, initialEvents);
     setState(initialEvents ? State::Listing : State::Watching);
     m_watch->start();
 }
@@ -251,6 +275,7 @@ void Reflector::abandonWatchList()
     if (m_watch) {
         m_watch->cancel();
         m_watch.release()->deleteLater();
+        notifyWatchEnded(WatchEndInfo::Reason::Cancelled, std::nullopt);
     }
     list();
 }
@@ -285,6 +310,8 @@ void Reflector::onMetadataEvent(WatchEvent event)
 
 void Reflector::onEvent(const WatchEvent &event)
 {
+    if (m_options.observer)
+        m_options.observer->watchEvent(*this, event);
     if ((event.type == WatchEvent::Type::Added || event.type == WatchEvent::Type::Modified
             || event.type == WatchEvent::Type::Deleted)
         && !hasExpectedKind(m_options, event.object)) {
@@ -342,6 +369,11 @@ void Reflector::onWatchFinished(const std::optional<Status> &error)
     // The stream is done; drop it once control has left its signal.
     if (m_watch)
         m_watch.release()->deleteLater();
+    if (m_options.observer)
+        notifyWatchEnded(!error                        ? WatchEndInfo::Reason::Closed
+                : isResourceVersionUnavailable(*error) ? WatchEndInfo::Reason::Expired
+                                                       : WatchEndInfo::Reason::Error,
+            error);
     if (m_inInitialEvents) {
         m_inInitialEvents = false;
         if (m_watchListTimer) {
@@ -389,6 +421,21 @@ void Reflector::onWatchFinished(const std::optional<Status> &error)
     const bool transient
         = isTooManyRequests(*error) || error->reason() == QLatin1String(StatusReason::ConnectionFailed);
     fail(*error, transient ? Next::Rewatch : Next::Relist);
+}
+
+void Reflector::notifyWatchEnded(WatchEndInfo::Reason reason, const std::optional<Status> &error) const
+{
+    if (!m_options.observer)
+        return;
+    WatchEndInfo end;
+    end.namespaceName = m_options.namespaceName;
+    end.reason = reason;
+    if (error) {
+        end.code = error->code();
+        end.message = error->message();
+    }
+    end.events = m_watchEvents;
+    m_options.observer->watchEnded(*this, end);
 }
 
 void Reflector::fail(const Status &error, Next next)

@@ -25,6 +25,7 @@
 #include "engine/api/object.h"
 #include "engine/api/status.h"
 #include "engine/base/clock.h"
+#include "engine/cache/reflectorobserver.h"
 
 #include <QObject>
 
@@ -58,6 +59,8 @@ struct ReflectorOptions
     /// gets metadata-only objects carrying the resource's apiVersion and `kind`, as
     /// controller-runtime's metadata informers (its GVK fix-up of list items and watch events).
     bool metadataOnly = false;
+    /// Sees every list page, watch start and end and raw watch event (not owned; may be null).
+    ReflectorObserver *observer = nullptr;
 };
 
 class Reflector : public QObject
@@ -72,6 +75,9 @@ public:
 
     void start();
     void stop();
+    /// Replaces the observer (null: none); see ReflectorOptions::observer.
+    void setObserver(ReflectorObserver *observer) { m_options.observer = observer; }
+    [[nodiscard]] const ReflectorOptions &options() const { return m_options; }
 
     [[nodiscard]] State state() const { return m_state; }
     [[nodiscard]] QString lastSyncResourceVersion() const { return m_lastRv; }
@@ -107,6 +113,7 @@ private:
     /// A metadata-only object with the resource's apiVersion and kind.
     Object typed(const Object &partial) const;
     void onWatchFinished(const std::optional<Status> &error);
+    void notifyWatchEnded(WatchEndInfo::Reason reason, const std::optional<Status> &error) const;
     void fail(const Status &error, Next next);
     void backoffThen(Next next);
     void proceed(Next next);

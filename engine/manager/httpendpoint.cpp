@@ -6,6 +6,8 @@
 #include <QHttpServerResponder>
 #include <QTcpSocket>
 
+#include <algorithm>
+
 namespace opbench {
 
 Expected<BindAddress> BindAddress::parse(const QString &text)
@@ -42,12 +44,38 @@ Expected<BindAddress> BindAddress::parse(const QString &text)
     return out;
 }
 
+bool constantTimeEquals(const QByteArray &a, const QByteArray &b)
+{
+    // Every byte of the longer one is looked at, whatever matches: no early exit.
+    const qsizetype n = std::max(a.size(), b.size());
+    unsigned diff = a.size() == b.size() ? 0U : 1U;
+    for (qsizetype i = 0; i < n; ++i) {
+        const auto x = static_cast<unsigned char>(i < a.size() ? a.at(i) : 0);
+        const auto y = static_cast<unsigned char>(i < b.size() ? b.at(i) : 0);
+        diff |= unsigned(x ^ y);
+    }
+    return diff == 0;
+}
+
 class HttpEndpoint::Server final : public QAbstractHttpServer
 {
 public:
+    struct Route
+    {
+        QString path;
+        QByteArray token;
+        std::function<HttpReply()> handler;
+    };
+
     explicit Server(Handler handler)
         : m_handler(std::move(handler))
     { }
+
+    void addRoute(Route route)
+    {
+        std::erase_if(m_routes, [&](const Route &r) { return r.path == route.path; });
+        m_routes.push_back(std::move(route));
+    }
 
 protected:
     bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override
@@ -59,9 +87,27 @@ protected:
                 QHttpServerResponder::StatusCode::MethodNotAllowed);
             return true;
         }
-        const HttpReply reply = m_handler(request.url().path(), request.query());
+        const QString path = request.url().path();
+        for (const Route &route : m_routes) {
+            if (route.path != path)
+                continue;
+            const HttpReply reply = authorized(request, route.token)
+                ? route.handler()
+                : HttpReply{401, QByteArrayLiteral("Unauthorized\n")};
+            responder.write(reply.body, reply.contentType, QHttpServerResponder::StatusCode(reply.code));
+            return true;
+        }
+        const HttpReply reply = m_handler(path, request.query());
         responder.write(reply.body, reply.contentType, QHttpServerResponder::StatusCode(reply.code));
         return true;
+    }
+    static bool authorized(const QHttpServerRequest &request, const QByteArray &token)
+    {
+        const QByteArray header = request.value(QByteArrayLiteral("Authorization"));
+        const QByteArray prefix = QByteArrayLiteral("Bearer ");
+        if (token.isEmpty() || !header.startsWith(prefix))
+            return false;
+        return constantTimeEquals(header.mid(prefix.size()).trimmed(), token);
     }
     void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override
     {
@@ -70,6 +116,7 @@ protected:
 
 private:
     Handler m_handler;
+    std::vector<Route> m_routes;
 };
 
 HttpEndpoint::HttpEndpoint(QString name, Handler handler, QObject *parent)
@@ -79,6 +126,12 @@ HttpEndpoint::HttpEndpoint(QString name, Handler handler, QObject *parent)
 { }
 
 HttpEndpoint::~HttpEndpoint() = default;
+
+void HttpEndpoint::addProtectedRoute(const QString &path, QByteArray token, std::function<HttpReply()> handler)
+{
+    if (m_server)
+        m_server->addRoute(Server::Route{path, std::move(token), std::move(handler)});
+}
 
 Expected<void> HttpEndpoint::listen(const BindAddress &address)
 {

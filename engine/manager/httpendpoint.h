@@ -4,6 +4,9 @@
 //
 // Bind addresses follow kubebuilder's flags: "0" disables the server, ":8080" listens on all
 // interfaces, "127.0.0.1:8080" or "[::1]:8080" on one address; port 0 picks a free port.
+// addProtectedRoute() serves one more path only to requests carrying `Authorization: Bearer
+// <token>` (compared in constant time); others get 401 Unauthorized, as a secured
+// controller-runtime metrics endpoint answers an unauthenticated request.
 
 #include "engine/api/expected.h"
 
@@ -13,6 +16,7 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 namespace opbench {
 
@@ -41,6 +45,10 @@ public:
     HttpEndpoint(QString name, Handler handler, QObject *parent = nullptr);
     ~HttpEndpoint() override;
 
+    /// Serves GET `path` with `handler` to requests bearing `token` (non-empty) only; replaces an
+    /// earlier route of that path. Without the header or with another token: 401.
+    void addProtectedRoute(const QString &path, QByteArray token, std::function<HttpReply()> handler);
+
     /// Starts listening (no-op when disabled). Errors say which address could not be bound.
     Expected<void> listen(const BindAddress &address);
     void close();
@@ -54,5 +62,8 @@ private:
     std::unique_ptr<Server> m_server;
     quint16 m_port = 0;
 };
+
+/// True when `a` and `b` are equal, in time that depends on their lengths only (tokens).
+bool constantTimeEquals(const QByteArray &a, const QByteArray &b);
 
 } // namespace opbench

@@ -288,6 +288,11 @@ WebhookServer *Manager::webhookServer()
 }
 
 quint16 Manager::metricsPort() const { return m_metrics->port(); }
+
+void Manager::addProtectedMetricsRoute(const QString &path, QByteArray token, std::function<HttpReply()> handler)
+{
+    m_metrics->addProtectedRoute(path, std::move(token), std::move(handler));
+}
 quint16 Manager::healthProbePort() const { return m_probes->port(); }
 bool Manager::isLeader() const { return m_elector ? m_elector->isLeader() : m_electedRunning; }
 

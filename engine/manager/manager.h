@@ -26,6 +26,7 @@
 #include "engine/controller/client.h"
 #include "engine/controller/controller.h"
 #include "engine/manager/healthchecks.h"
+#include "engine/manager/httpendpoint.h"
 #include "engine/manager/runnable.h"
 
 #include <QDeadlineTimer>
@@ -122,6 +123,10 @@ public:
     WebhookServer *webhookServer();
     /// The webhook server when one was created (a WebhookBuilder ran), else nullptr.
     [[nodiscard]] WebhookServer *existingWebhookServer() const { return m_webhooks; }
+
+    /// Serves GET `path` on the metrics server to requests bearing `token` only (401 otherwise);
+    /// no-op when the metrics server is disabled. E.g. the run recording (/debug/recording).
+    void addProtectedMetricsRoute(const QString &path, QByteArray token, std::function<HttpReply()> handler);
 
     /// Bound ports once started (0 when disabled), for tests.
     quint16 metricsPort() const;

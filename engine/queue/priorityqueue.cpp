@@ -57,6 +57,7 @@ void PriorityQueue::addWithOpts(const QueueKey &key, const AddOpts &opts, Cause 
         }
     }
     const bool delayed = after > Clock::Duration::zero();
+    notifyAdded(key, cause, QueueAddInfo{delayed ? after : Clock::Duration::zero(), opts.rateLimited, opts.priority});
     if (delayed)
         m_metrics.retried(); // controller-runtime counts delays > 0 only
     if (cause.at == Cause::Unstamped)

@@ -27,6 +27,7 @@ void RateLimitingQueue::add(const QueueKey &key, Cause cause)
 {
     if (m_shutDown)
         return;
+    notifyAdded(key, cause, {});
     addInternal(key, std::move(cause), m_clock->now());
 }
 
@@ -69,6 +70,7 @@ void RateLimitingQueue::addAfterInternal(const QueueKey &key, Clock::Duration de
 {
     if (m_shutDown)
         return;
+    notifyAdded(key, cause, QueueAddInfo{std::max(delay, Clock::Duration::zero()), retries >= 0, 0});
     m_metrics.retried(); // client-go counts every AddAfter, even a zero delay
     const Clock::TimePoint now = m_clock->now();
     if (delay <= Clock::Duration::zero()) {

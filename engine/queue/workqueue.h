@@ -33,6 +33,7 @@
 namespace opbench {
 
 class MetricsRegistry;
+class WorkQueue;
 
 /// Priority used by handlers for initial-list creates and resyncs (controller-runtime's
 /// handler.LowPriority), so that real changes overtake them.
@@ -102,6 +103,29 @@ protected:
     WorkQueueListener() = default;
     WorkQueueListener(const WorkQueueListener &) = default;
     WorkQueueListener &operator=(const WorkQueueListener &) = default;
+};
+
+/// How an add was made (WorkQueueAddObserver).
+struct QueueAddInfo
+{
+    Clock::Duration delay{0}; ///< before the key is ready (0: now; rate-limited: the limiter's delay)
+    bool rateLimited = false;
+    int priority = 0;
+};
+
+/// Sees every add a queue accepts (none after shutDown()), with its cause as given: the tap of a
+/// run recorder (engine/recording), which the queue does not know. Called synchronously from the
+/// add, before the key is merged: keep it cheap.
+class WorkQueueAddObserver
+{
+public:
+    virtual ~WorkQueueAddObserver() = default;
+    virtual void keyAdded(const WorkQueue &queue, const QueueKey &key, const Cause &cause, const QueueAddInfo &how) = 0;
+
+protected:
+    WorkQueueAddObserver() = default;
+    WorkQueueAddObserver(const WorkQueueAddObserver &) = default;
+    WorkQueueAddObserver &operator=(const WorkQueueAddObserver &) = default;
 };
 
 struct WorkQueueOptions
@@ -182,6 +206,9 @@ public:
     /// Listeners are not owned; remove them before they die.
     void addListener(WorkQueueListener *listener);
     void removeListener(WorkQueueListener *listener);
+    /// The one add observer (not owned; null: none).
+    void setAddObserver(WorkQueueAddObserver *observer) { m_addObserver = observer; }
+    [[nodiscard]] WorkQueueAddObserver *addObserver() const { return m_addObserver; }
 
 Q_SIGNALS:
     /// The number of ready items went from zero to non-zero.
@@ -197,6 +224,11 @@ protected:
     [[nodiscard]] bool hasListeners() const { return !m_listeners.empty(); }
     void notifyChanged(const KeyState &state) const;
     void notifyRemoved(const QueueKey &key) const;
+    void notifyAdded(const QueueKey &key, const Cause &cause, const QueueAddInfo &how) const
+    {
+        if (m_addObserver)
+            m_addObserver->keyAdded(*this, key, cause, how);
+    }
 
     QString m_name;
     Clock *m_clock;
@@ -207,6 +239,7 @@ protected:
 
 private:
     std::vector<WorkQueueListener *> m_listeners;
+    WorkQueueAddObserver *m_addObserver = nullptr;
 };
 
 /// Creates a plain (client-go) or priority (controller-runtime) queue.

@@ -60,8 +60,9 @@ Recording Recording::parse(const QByteArray &bytes, const QString &source)
             break;
         }
         if (expected == 0) {
+            const QString format = rec.json.value(QLatin1String("format")).toString();
             if (rec.type != QLatin1String("header")
-                || rec.json.value(QLatin1String("format")).toString() != QLatin1String(recording::kFormat)) {
+                || (format != QLatin1String(recording::kFormat) && format != QLatin1String(recording::kFormatV1))) {
                 r.fail(offset, line,
                     QStringLiteral("not an opbench recording (the first record is not a \"%1\" header)")
                         .arg(QLatin1String(recording::kFormat)));

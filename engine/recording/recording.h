@@ -19,7 +19,8 @@ struct RecordingRecord
     qint64 offset = 0; ///< byte offset of the line in the file
     int line = 0;      ///< 1-based
     qint64 seq = 0;
-    QString type; ///< "header", "informer", "ev", "rs", "call", "re", "leader"
+    QString type; ///< "header", "informer", "ev", "rs", "call", "re", "leader"; format 2 adds the raw
+                  ///< "lp", "ws", "we", "wx" (list pages, watch starts, events, ends) and "qa" (queue adds)
     QJsonObject json;
 };
 

@@ -14,7 +14,10 @@
 
 namespace opbench::recording {
 
-inline constexpr char kFormat[] = "opbench-recording/1";
+/// The format written: 2 added the raw informer records (lp, ws, we, wx) and queue adds (qa).
+inline constexpr char kFormat[] = "opbench-recording/2";
+/// The first format (no raw records); still read and replayed.
+inline constexpr char kFormatV1[] = "opbench-recording/1";
 inline constexpr char kRedacted[] = "<redacted>";
 
 /// Appends `s` as a JSON string (quoted, escaped).

@@ -4,6 +4,8 @@
 #include "engine/api/crdmapping.h"
 #include "engine/api/version.h"
 #include "engine/cache/informer.h"
+#include "engine/cache/reflector.h"
+#include "engine/client/watchdecoder.h"
 #include "engine/manager/manager.h"
 #include "engine/recording/recordingformat.h"
 #include "engine/recording/recordingwriter_p.h"
@@ -41,7 +43,57 @@ qint64 nanos(Clock::TimePoint t)
     return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
 }
 
+const char *watchTypeName(WatchEvent::Type t)
+{
+    switch (t) {
+    case WatchEvent::Type::Added:
+        return "ADDED";
+    case WatchEvent::Type::Modified:
+        return "MODIFIED";
+    case WatchEvent::Type::Deleted:
+        return "DELETED";
+    case WatchEvent::Type::Bookmark:
+        return "BOOKMARK";
+    case WatchEvent::Type::Error:
+        return "ERROR";
+    }
+    return "";
+}
+
 } // namespace
+
+/// One informer's reflectors, observed for the recorder (tagged with the informer's id).
+class RunRecorder::InformerTap final : public ReflectorObserver
+{
+public:
+    InformerTap(RunRecorder *recorder, int id)
+        : m_recorder(recorder)
+        , m_id(id)
+    { }
+    void listPage(const Reflector &reflector, const ListPageInfo &page) override
+    {
+        Q_UNUSED(reflector);
+        m_recorder->recordListPage(m_id, page);
+    }
+    void watchStarted(const Reflector &reflector, const QString &rv, bool initialEvents) override
+    {
+        m_recorder->recordWatchStart(m_id, reflector.options().namespaceName, rv, initialEvents);
+    }
+    void watchEvent(const Reflector &reflector, const WatchEvent &event) override
+    {
+        Q_UNUSED(reflector);
+        m_recorder->recordWatchEvent(m_id, event);
+    }
+    void watchEnded(const Reflector &reflector, const WatchEndInfo &end) override
+    {
+        Q_UNUSED(reflector);
+        m_recorder->recordWatchEnd(m_id, end);
+    }
+
+private:
+    RunRecorder *m_recorder;
+    int m_id;
+};
 
 RunRecorder::RunRecorder(RunRecorderOptions options, QObject *parent)
     : QObject(parent)
@@ -100,6 +152,14 @@ void RunRecorder::stop()
     for (const QMetaObject::Connection &c : std::as_const(m_connections))
         disconnect(c);
     m_connections.clear();
+    for (const QPointer<Informer> &informer : std::as_const(m_tapped))
+        if (informer)
+            informer->setReflectorObserver(nullptr);
+    m_tapped.clear();
+    for (const QPointer<WorkQueue> &queue : std::as_const(m_queues))
+        if (queue && queue->addObserver() == this)
+            queue->setAddObserver(nullptr);
+    m_queues.clear();
     if (m_manager && m_manager->client()->tap() == this)
         m_manager->client()->setTap(nullptr);
     m_manager = nullptr;
@@ -134,6 +194,9 @@ void RunRecorder::attachInformer(Informer *informer, const GroupVersionKind &gvk
         recordChange(id, CacheChange{CacheChange::Type::Added, obj.key(), obj.resourceVersion(), {}, {}, obj});
     m_connections.append(connect(
         informer, &Informer::changed, this, [this, id](const CacheChange &change) { recordChange(id, change); }));
+    m_taps.push_back(std::make_unique<InformerTap>(this, id));
+    informer->setReflectorObserver(m_taps.back().get());
+    m_tapped.append(informer);
 }
 
 void RunRecorder::attachController(Controller *controller)
@@ -142,6 +205,8 @@ void RunRecorder::attachController(Controller *controller)
     m_connections.append(connect(controller, &Controller::reconcileStarted, this,
         [this, c](const QString &id, const QString &key) { recordStart(c.data(), id, key); }));
     m_connections.append(connect(controller, &Controller::reconcileFinished, this, &RunRecorder::recordEnd));
+    controller->queue()->setAddObserver(this);
+    m_queues.append(controller->queue());
 }
 
 void RunRecorder::recordChange(int informerId, const CacheChange &change)
@@ -159,6 +224,108 @@ void RunRecorder::recordChange(int informerId, const CacheChange &change)
     QByteArray key = QByteArray::number(informerId) + '/' + change.key.toUtf8();
     m_writer->append(
         std::move(body), deleted ? RecordingWriter::Mirror::Remove : RecordingWriter::Mirror::Put, std::move(key));
+}
+
+void RunRecorder::recordListPage(int informerId, const ListPageInfo &page)
+{
+    if (!m_writer)
+        return;
+    ++m_raw;
+    QByteArray body = "\"t\":\"lp\"";
+    appendField(body, "inf", informerId);
+    if (!page.namespaceName.isEmpty())
+        appendField(body, "ns", page.namespaceName);
+    appendField(body, "req", page.requestedRv);
+    if (page.code != 0) {
+        appendField(body, "code", page.code);
+        appendField(body, "msg", page.message);
+    } else {
+        appendField(body, "rv", page.resourceVersion);
+        appendField(body, "n", page.items);
+        if (!page.continueToken.isEmpty())
+            appendField(body, "cont", page.continueToken);
+    }
+    if (page.fullList)
+        appendBool(body, "full", true);
+    body += '}';
+    m_writer->append(std::move(body));
+}
+
+void RunRecorder::recordWatchStart(int informerId, const QString &ns, const QString &rv, bool initialEvents)
+{
+    if (!m_writer)
+        return;
+    ++m_raw;
+    QByteArray body = "\"t\":\"ws\"";
+    appendField(body, "inf", informerId);
+    if (!ns.isEmpty())
+        appendField(body, "ns", ns);
+    appendField(body, "rv", rv);
+    if (initialEvents)
+        appendBool(body, "stream", true);
+    body += '}';
+    m_writer->append(std::move(body));
+}
+
+void RunRecorder::recordWatchEvent(int informerId, const WatchEvent &event)
+{
+    if (!m_writer)
+        return;
+    ++m_raw;
+    QByteArray body = "\"t\":\"we\"";
+    appendField(body, "inf", informerId);
+    body += ",\"type\":\"";
+    body += watchTypeName(event.type);
+    body += '"';
+    appendField(body, "rv", event.resourceVersion);
+    if (event.type == WatchEvent::Type::Error) {
+        appendField(body, "code", event.error.code());
+        appendField(body, "msg", event.error.message());
+    } else if (event.type != WatchEvent::Type::Bookmark) {
+        appendField(body, "key", event.object.key());
+    }
+    body += '}';
+    m_writer->append(std::move(body));
+}
+
+void RunRecorder::recordWatchEnd(int informerId, const WatchEndInfo &end)
+{
+    if (!m_writer)
+        return;
+    ++m_raw;
+    QByteArray body = "\"t\":\"wx\"";
+    appendField(body, "inf", informerId);
+    if (!end.namespaceName.isEmpty())
+        appendField(body, "ns", end.namespaceName);
+    body += ",\"why\":\"";
+    body += WatchEndInfo::reasonName(end.reason);
+    body += '"';
+    if (end.code != 0)
+        appendField(body, "code", end.code);
+    if (!end.message.isEmpty())
+        appendField(body, "msg", end.message);
+    appendField(body, "n", end.events);
+    body += '}';
+    m_writer->append(std::move(body));
+}
+
+void RunRecorder::keyAdded(const WorkQueue &queue, const QueueKey &key, const Cause &cause, const QueueAddInfo &how)
+{
+    if (!m_writer)
+        return;
+    ++m_adds;
+    QByteArray body = "\"t\":\"qa\"";
+    appendField(body, "ctl", queue.name());
+    appendField(body, "key", key.toString());
+    appendField(body, "cause", cause.describe());
+    if (how.delay > Clock::Duration::zero())
+        appendField(body, "afterMs", qint64(std::chrono::duration_cast<std::chrono::milliseconds>(how.delay).count()));
+    if (how.rateLimited)
+        appendBool(body, "rl", true);
+    if (how.priority != 0)
+        appendField(body, "prio", how.priority);
+    body += '}';
+    m_writer->append(std::move(body));
 }
 
 void RunRecorder::recordStart(const Controller *controller, const QString &reconcileId, const QString &key)

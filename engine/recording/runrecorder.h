@@ -9,6 +9,10 @@
 //   - every client call of a reconcile (verb, kind, key, cache or live, status code, reason,
 //     resourceVersion; writes with the object sent and the server's reply; live reads with the
 //     reply);
+//   - what the informers got, raw (format 2): each list page (resourceVersion asked and got,
+//     continue token, item count), each watch start and end (closed, expired, error, cancelled)
+//     and each watch event as received (type, BOOKMARK and ERROR included, resourceVersion, key);
+//   - every queue add with its cause (delay, rate-limited, priority);
 //   - leadership changes.
 // Secret data/stringData values are replaced by "<redacted>"; the REST configuration (tokens,
 // client keys, kubeconfig) is never seen by the recorder. The engine thread only builds each
@@ -16,7 +20,9 @@
 // previous file becomes PATH.1). Lives on the engine thread.
 
 #include "engine/api/expected.h"
+#include "engine/cache/reflectorobserver.h"
 #include "engine/controller/clienttap.h"
+#include "engine/queue/workqueue.h"
 
 #include <QByteArrayList>
 #include <QHash>
@@ -24,6 +30,7 @@
 #include <QPointer>
 
 #include <memory>
+#include <vector>
 
 namespace opbench {
 
@@ -47,7 +54,7 @@ struct RunRecorderOptions
     QByteArrayList crds;
 };
 
-class RunRecorder : public QObject, public ClientTap
+class RunRecorder : public QObject, public ClientTap, public WorkQueueAddObserver
 {
     Q_OBJECT
 public:
@@ -65,17 +72,30 @@ public:
     /// Waits until every record so far is on disk (tests, benchmarks).
     void flush();
 
+    /// The file written (rotation keeps the name; the previous one is PATH.1).
+    [[nodiscard]] const QString &path() const { return m_options.path; }
     [[nodiscard]] qint64 bytesWritten() const;
     [[nodiscard]] qint64 recordsWritten() const;
     [[nodiscard]] int rotations() const;
     [[nodiscard]] qint64 reconcilesRecorded() const { return m_reconciles; }
     [[nodiscard]] qint64 eventsRecorded() const { return m_events; }
+    /// Raw informer records (list pages, watch starts, ends and events) and queue adds so far.
+    [[nodiscard]] qint64 rawRecorded() const { return m_raw; }
+    [[nodiscard]] qint64 queueAddsRecorded() const { return m_adds; }
 
     // ClientTap
     void callFinished(
         const ReconcileContext &ctx, const TraceCall &call, const Object &sent, const Object &reply) override;
+    // WorkQueueAddObserver
+    void keyAdded(const WorkQueue &queue, const QueueKey &key, const Cause &cause, const QueueAddInfo &how) override;
 
 private:
+    class InformerTap;
+    friend class InformerTap;
+    void recordListPage(int informerId, const ListPageInfo &page);
+    void recordWatchStart(int informerId, const QString &ns, const QString &rv, bool initialEvents);
+    void recordWatchEvent(int informerId, const WatchEvent &event);
+    void recordWatchEnd(int informerId, const WatchEndInfo &end);
     QByteArray header() const;
     void attachInformer(Informer *informer, const GroupVersionKind &gvk);
     void attachController(Controller *controller);
@@ -89,8 +109,13 @@ private:
     QPointer<Manager> m_manager;
     QHash<const Informer *, int> m_informers;
     QList<QMetaObject::Connection> m_connections;
+    std::vector<std::unique_ptr<InformerTap>> m_taps;
+    QList<QPointer<Informer>> m_tapped;
+    QList<QPointer<WorkQueue>> m_queues;
     qint64 m_reconciles = 0;
     qint64 m_events = 0;
+    qint64 m_raw = 0;
+    qint64 m_adds = 0;
 };
 
 } // namespace opbench

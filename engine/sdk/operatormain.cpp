@@ -37,6 +37,7 @@ struct Flags
     QString metricsBindAddress, healthProbeBindAddress, traceFile, webhookCertDir;
     QString recordPath;                         // --record (engine/recording)
     qint64 recordMaxBytes = 64LL * 1024 * 1024; // --record-max-bytes
+    QByteArray recordingToken;                  // --recording-token / OPBENCH_RECORDING_TOKEN
     int maxConcurrent = 1;
     int webhookPort = 9443;
     bool leaderElect = false;
@@ -224,10 +225,12 @@ QCoro::Task<void> run(
         co_return;
     wireManager(mgr, traceWriter, observed);
     if (!flags.recordPath.isEmpty()) {
-        if (auto rec = startRecording(mgr, def, flags.recordPath, flags.recordMaxBytes); !rec) {
+        auto rec = startRecording(mgr, def, flags.recordPath, flags.recordMaxBytes);
+        if (!rec) {
             fail(ExitCodes::Usage, QStringLiteral("--record: ") + rec.error().message());
             co_return;
         }
+        serveRecording(mgr, *rec, flags.recordingToken);
     }
     Logger()
         .withName(QStringLiteral("setup"))
@@ -291,6 +294,10 @@ void addOptions(QCommandLineParser &p, const OperatorDefinition &def)
         {QStringLiteral("record-max-bytes"),
             QStringLiteral("Rotate the recording (to PATH.1) at this size; 0 = never."), QStringLiteral("bytes"),
             QStringLiteral("67108864")},
+        {QStringLiteral("recording-token"),
+            QStringLiteral("Serve the recording at GET /debug/recording on the metrics server to requests bearing this "
+                           "token (also OPBENCH_RECORDING_TOKEN)."),
+            QStringLiteral("token")},
         {QStringLiteral("replay"),
             QStringLiteral("Re-execute a recording headless, compare, print one JSON line; non-zero on divergence."),
             QStringLiteral("path")},
@@ -317,6 +324,8 @@ Flags readFlags(const QCommandLineParser &p)
     f.traceFile = p.value(QStringLiteral("trace-file"));
     f.recordPath = p.value(QStringLiteral("record"));
     f.recordMaxBytes = p.value(QStringLiteral("record-max-bytes")).toLongLong();
+    f.recordingToken = p.isSet(QStringLiteral("recording-token")) ? p.value(QStringLiteral("recording-token")).toUtf8()
+                                                                  : qgetenv("OPBENCH_RECORDING_TOKEN");
     f.webhookCertDir = p.value(QStringLiteral("webhook-cert-dir"));
     return f;
 }

@@ -8,6 +8,8 @@
 #include "engine/recording/runrecorder.h"
 
 #include <QCoreApplication>
+#include <QFile>
+#include <QPointer>
 
 #include <cstdio>
 
@@ -29,7 +31,21 @@ Expected<RunRecorder *> startRecording(
     return recorder;
 }
 
-namespace { } // namespace
+void serveRecording(Manager *manager, RunRecorder *recorder, const QByteArray &token)
+{
+    if (token.isEmpty())
+        return;
+    QPointer<RunRecorder> rec(recorder);
+    manager->addProtectedMetricsRoute(QString::fromLatin1(kRecordingEndpoint), token, [rec]() -> HttpReply {
+        if (!rec)
+            return HttpReply{404, QByteArrayLiteral("no recording\n")};
+        rec->flush(); // everything recorded so far is in the file
+        QFile file(rec->path());
+        if (!file.open(QIODevice::ReadOnly))
+            return HttpReply{500, ("cannot read the recording: " + file.errorString() + u'\n').toUtf8()};
+        return HttpReply{200, file.readAll(), QByteArrayLiteral("application/x-ndjson")};
+    });
+}
 
 Expected<std::unique_ptr<Manager>> replayManager(OperatorDefinition &def, ReplayClock *clock)
 {

@@ -23,6 +23,14 @@ class RunRecorder;
 Expected<RunRecorder *> startRecording(
     Manager *manager, const OperatorDefinition &def, const QString &path, qint64 maxBytes);
 
+/// The path the recording is served under on the metrics server (`--recording-token`).
+inline constexpr char kRecordingEndpoint[] = "/debug/recording";
+
+/// Serves `recorder`'s current file (flushed first) at GET /debug/recording on `manager`'s metrics
+/// server, to requests bearing `token` only (401 otherwise): how a workbench fetches the
+/// recording of an operator that ran in a cluster. An empty token serves nothing.
+void serveRecording(Manager *manager, RunRecorder *recorder, const QByteArray &token);
+
 /// A manager for a replay: the definition's CRDs mapped and its setup run, driven by `clock`,
 /// never started; its REST client points at an unreachable address (every reconcile call is
 /// answered from the recording). The error says which step failed.

@@ -43,7 +43,7 @@ Expected<WebhookTls> generateWebhookTls()
 
 } // namespace
 
-OperatorFixture::OperatorFixture(OperatorDefinition definition)
+OperatorFixture::OperatorFixture(OperatorDefinition definition, QString metricsBindAddress)
     : m_def(std::move(definition))
 {
     m_webhooks = std::make_unique<LocalWebhooks>(&generateWebhookTls);
@@ -63,6 +63,7 @@ OperatorFixture::OperatorFixture(OperatorDefinition definition)
     options.restConfig = *config;
     options.gracefulShutdownTimeout = std::chrono::seconds(5);
     m_webhooks->configure(options);
+    options.metricsBindAddress = std::move(metricsBindAddress);
     Expected<std::unique_ptr<Manager>> created = Manager::create(std::move(options));
     if (!created) {
         fail(QStringLiteral("the manager was not created: ") + created.error().message());

@@ -44,8 +44,9 @@ namespace opbench::testing {
 class OperatorFixture
 {
 public:
-    /// Starts everything; check ok() (errorString() says which step failed).
-    explicit OperatorFixture(OperatorDefinition definition);
+    /// Starts everything; check ok() (errorString() says which step failed). `metricsBindAddress`:
+    /// the manager's metrics server ("0": none; "127.0.0.1:0": a free port, Manager::metricsPort()).
+    explicit OperatorFixture(OperatorDefinition definition, QString metricsBindAddress = QStringLiteral("0"));
     ~OperatorFixture();
     OperatorFixture(const OperatorFixture &) = delete;
     OperatorFixture &operator=(const OperatorFixture &) = delete;

@@ -85,6 +85,8 @@ Expected<void> HeadlessOperator::start(const HeadlessLaunch &launch)
         QStringLiteral("--identity"), launch.identity, QStringLiteral("--health-probe-bind-address"),
         QStringLiteral("0"), QStringLiteral("--metrics-bind-address"), QStringLiteral("0"),
         QStringLiteral("--zap-encoder"), QStringLiteral("console")});
+    if (!launch.recordPath.isEmpty())
+        m_process->setArguments(m_process->arguments() << QStringLiteral("--record") << launch.recordPath);
     connect(m_process, &QProcess::readyReadStandardOutput, this, [this] { readChannel(QProcess::StandardOutput); });
     connect(m_process, &QProcess::readyReadStandardError, this, [this] { readChannel(QProcess::StandardError); });
     connect(m_process, &QProcess::started, this, &HeadlessOperator::started);

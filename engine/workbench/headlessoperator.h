@@ -4,9 +4,9 @@
 // workbench's leadership hand-off. start() writes a service-account folder (token, ca.crt,
 // namespace) to a temporary directory and starts the process with OPBENCH_SERVICEACCOUNT_DIR
 // and KUBERNETES_SERVICE_HOST/PORT pointing at the API server, leader election on, the same
-// lease. Its stdout/stderr lines are collected (takeLogLines()). stop() sends SIGTERM (the
-// operator releases its lease and exits 0) and kills it if it is still there after 15 s.
-// The destructor stops a running process (waiting up to 5 s) so no orphan outlives the window.
+// lease (and --record PATH when the launch names a recording file). Its stdout/stderr lines are collected
+// (takeLogLines()). stop() sends SIGTERM (the operator releases its lease and exits 0) and kills it if it is still
+// there after 15 s. The destructor stops a running process (waiting up to 5 s) so no orphan outlives the window.
 
 #include "engine/api/expected.h"
 
@@ -30,6 +30,9 @@ struct HeadlessLaunch
     QString namespaceName = QStringLiteral("default"); ///< the pod's namespace (the lease's)
     QString leaseName;
     QString identity;
+    /// Record the run to this file (`--record`; "" = no recording). The workbench offers it when
+    /// it takes control back (docs/recording.md).
+    QString recordPath;
 };
 
 class HeadlessOperator : public QObject

@@ -6,8 +6,14 @@
 #include "engine/client/restclient.h"
 #include "engine/manager/leaderelector.h"
 #include "engine/manager/manager.h"
+#include "engine/recording/recording.h"
 #include "engine/workbench/clusterhandoff.h"
 
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QStandardPaths>
 #include <QTimer>
 
 namespace opbench::workbench {
@@ -124,7 +130,7 @@ void Leadership::publish()
             s.headless = LeadershipState::Headless::Stopping;
         if (m_headless->pid() != 0)
             s.headlessPid = m_headless->pid();
-        s.newLogLines = m_headless->takeLogLines();
+        s.newLogLines = m_headless->takeLogLines() + s.newLogLines; // then the recording's offer
     }
     Q_EMIT leadershipState(s);
     s.newLogLines.clear();
@@ -152,6 +158,7 @@ void Leadership::handOff()
     HeadlessLaunch l = m_options.launch;
     l.leaseName = m_state.leaseName;
     l.namespaceName = m_state.leaseNamespace;
+    l.recordPath = m_recordPath = nextRecordingPath();
     m_takeBackPending = false;
     m_state.headlessIdentity = l.identity;
     m_state.headlessExitCode = 0;
@@ -187,7 +194,46 @@ void Leadership::onHeadlessFinished(int exitCode, bool crashed, const QString &m
     if (m_manager && m_takeBackPending)
         m_manager->takeBack();
     m_takeBackPending = false;
+    offerRecording();
     publish();
+}
+
+QString Leadership::nextRecordingPath()
+{
+    if (m_sessionRecordingDir.isEmpty()) {
+        m_sessionRecordingDir = !m_options.recordingDir.isEmpty()
+            ? m_options.recordingDir
+            : QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation))
+                  .filePath(QStringLiteral("recordings/%1-%2")
+                                .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")))
+                                .arg(QCoreApplication::applicationPid()));
+    }
+    if (!QDir().mkpath(m_sessionRecordingDir))
+        return QString(); // no recording rather than no hand-off
+    const QDir dir(m_sessionRecordingDir);
+    for (int i = 1;; ++i) {
+        const QString path = dir.filePath(QStringLiteral("headless-%1.rec").arg(i));
+        if (!QFileInfo::exists(path))
+            return path;
+    }
+}
+
+void Leadership::offerRecording()
+{
+    if (m_recordPath.isEmpty() || !QFileInfo::exists(m_recordPath))
+        return;
+    const Recording recording = Recording::read(m_recordPath);
+    if (recording.records().isEmpty())
+        return; // not even a header: nothing to open
+    m_state.recordingPath = m_recordPath;
+    m_state.recordingReconciles = int(recording.reconciles().size());
+    const int n = m_state.recordingReconciles;
+    m_state.recordingMessage = n == 1 ? tr("recording available: %1 (1 reconcile)").arg(m_recordPath)
+                                      : tr("recording available: %1 (%2 reconciles)").arg(m_recordPath).arg(n);
+    if (!recording.ok())
+        m_state.recordingMessage += tr("; read up to the damage: %1").arg(recording.error());
+    m_state.newLogLines.append(m_state.recordingMessage);
+    Q_EMIT recordingAvailable(m_state.recordingPath, m_state.recordingReconciles);
 }
 
 void Leadership::takeBack()

@@ -36,6 +36,10 @@ struct HandOffOptions
     /// opbench-operator). Empty: the cluster hand-off is not offered (another operator's
     /// in-cluster manifests are not supported yet).
     QByteArrayList clusterCrds;
+    /// Embedded: the folder the headless process records into (one file per hand-off, offered
+    /// on take-back). "" = a folder of this session under the user's app data
+    /// (QStandardPaths::AppLocalDataLocation/recordings/<start time>-<pid>).
+    QString recordingDir;
 };
 
 class Leadership : public QObject
@@ -62,6 +66,9 @@ Q_SIGNALS:
     /// The lease and the hand-off, every 500 ms and on every change.
     void leadershipState(const opbench::workbench::LeadershipState &state);
     void actionFailed(const QString &message);
+    /// The headless process ended and left a recording: `path` (its --record file) with
+    /// `reconciles` reconciles; also in the state (recordingPath, recordingMessage).
+    void recordingAvailable(const QString &path, int reconciles);
 
 private:
     void refresh();
@@ -72,6 +79,8 @@ private:
     QCoro::Task<void> runClusterHandOff(QString image);
     QCoro::Task<void> runClusterTakeBack();
     void setDeploymentStep(LeadershipState::Deployment step, const QString &message);
+    QString nextRecordingPath();
+    void offerRecording();
 
     QPointer<Manager> m_manager;
     HandOffOptions m_options;
@@ -80,6 +89,8 @@ private:
     bool m_readBusy = false;
     HeadlessOperator *m_headless = nullptr; // child
     bool m_takeBackPending = false;
+    QString m_sessionRecordingDir; // chosen on the first hand-off
+    QString m_recordPath;          // the running (or last) headless process's --record file
 };
 
 } // namespace opbench::workbench

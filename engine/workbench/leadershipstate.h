@@ -45,6 +45,11 @@ struct LeadershipState
     int headlessExitCode = 0; ///< valid when headless == Exited
     QString headlessMessage;  ///< "exited with code 0", "crashed (signal)", start errors
     QStringList newLogLines;  ///< the process's stdout/stderr lines since the previous state
+    /// The recording the headless process made while it ran (its --record file), offered once it
+    /// ended: "" until then. recordingMessage: "recording available: PATH (N reconciles)".
+    QString recordingPath;
+    int recordingReconciles = 0;
+    QString recordingMessage;
 
     /// Hand-off on a real cluster: the packaging/ manifests applied, an in-cluster Deployment.
     enum class Deployment {

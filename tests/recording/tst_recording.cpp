@@ -22,7 +22,11 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -80,6 +84,20 @@ OperatorDefinition definition(bool changed)
     return def;
 }
 
+/// Sets the replicas of MyApplication `name`, again when the operator wrote its status in between (409).
+bool scale(testing::OperatorFixture &env, const QString &name, int replicas)
+{
+    return env.eventually(
+        [&] {
+            auto app = env.get<MyApplication>(ObjectKey(QStringLiteral("default"), name));
+            if (!app.ok())
+                return false;
+            app->setReplicas(replicas);
+            return env.update(*app);
+        },
+        QStringLiteral("%1 updated to %2 replicas").arg(name).arg(replicas));
+}
+
 ReplayReport replay(const Recording &recording, OperatorDefinition def)
 {
     ReplayClock clock;
@@ -104,6 +122,10 @@ private Q_SLOTS:
     void noSecretOrTokenInTheFile();
     void faultHarnessKeepsTheRecordingOfAFailingRun();
     void rotationStartsWithHeaderAndSnapshot();
+    void rawWatchAndListRecordsShowTheDropAndRelist();
+    void queueAddsAreRecordedWithTheirCauses();
+    void formatOneIsStillRead();
+    void recordingEndpointNeedsTheToken();
 
 private:
     QTemporaryDir m_dir;
@@ -149,16 +171,14 @@ void TstRecording::initTestCase()
     QVERIFY(env.eventually(
         [&] { return env.get<Deployment>(ObjectKey(QStringLiteral("default"), QStringLiteral("app-3"))).ok(); },
         QStringLiteral("app-3's Deployment")));
-    auto app1 = env.get<MyApplication>(ObjectKey(QStringLiteral("default"), QStringLiteral("app-1")));
-    QVERIFY(app1.ok());
-    app1->setReplicas(4); // its Deployment's update gets the 409, then is retried
-    QVERIFY(env.update(*app1));
+    QVERIFY(scale(env, QStringLiteral("app-1"), 4)); // its Deployment's update gets the 409, then is retried
     QVERIFY(env.eventually(
         [&] {
             auto d = env.get<Deployment>(ObjectKey(QStringLiteral("default"), QStringLiteral("app-1")));
             return d.ok() && d->replicas() == 4;
         },
         QStringLiteral("app-1 scaled to 4")));
+    Controller *ctrl = env.manager()->controllers().constFirst();
     // The watches are dropped (the reflectors watch again) while app-3 is deleted.
     Informer *apps = *env.manager()->cache()->informerFor(gvkOf<MyApplication>());
     const int watches = apps->reflector()->watchCount();
@@ -172,9 +192,31 @@ void TstRecording::initTestCase()
         },
         QStringLiteral("a new watch, and app-3 gone from the cache")));
     env.apiServer().runOnServerThread([](apiserver::ApiServer &s) { s.clearFaults(); });
+    // app-1 scaled again (an event on the MyApplication watch); then the watches are dropped and
+    // the MyApplication re-watch is answered 410 Expired, so its reflector relists (a list page
+    // with its resourceVersion in the recording) and watches from there.
+    QVERIFY(env.eventually([&] { return apps->reflector()->state() == Reflector::State::Watching; },
+        QStringLiteral("MyApplication watching again")));
+    QVERIFY(scale(env, QStringLiteral("app-1"), 5));
+    QVERIFY(env.eventually(
+        [&] {
+            auto d = env.get<Deployment>(ObjectKey(QStringLiteral("default"), QStringLiteral("app-1")));
+            return d.ok() && d->replicas() == 5;
+        },
+        QStringLiteral("app-1 scaled to 5")));
+    env.apiServer().runOnServerThread([](apiserver::ApiServer &s) {
+        s.setFaults({QStringLiteral("error:code=410,verb=watch,resource=myapplications,count=1")});
+        s.dropWatches();
+    });
+    QVERIFY(env.eventually(
+        [&] {
+            const Reflector *r = apps->reflector();
+            return r->lastError() && r->lastError()->code() == 410 && r->state() == Reflector::State::Watching;
+        },
+        QStringLiteral("MyApplication relisted after 410 and watching again")));
+    env.apiServer().runOnServerThread([](apiserver::ApiServer &s) { s.clearFaults(); });
     const GroupVersionResource secrets{QString(), QStringLiteral("v1"), QStringLiteral("secrets")};
     QVERIFY(QCoro::waitFor(env.manager()->restClient()->create(secrets, QStringLiteral("default"), secret)).ok());
-    Controller *ctrl = env.manager()->controllers().constFirst();
     QVERIFY(env.eventually(
         [&] {
             auto inf = env.manager()->cache()->informerFor(
@@ -333,6 +375,184 @@ void TstRecording::rotationStartsWithHeaderAndSnapshot()
     QCOMPARE(r.records().at(1).type, QStringLiteral("informer")); // the snapshot: informers first
     QCOMPARE(r.records().at(2).type, QStringLiteral("ev"));       // then the objects as they stood
     QVERIFY2(Recording::read(path + QStringLiteral(".1")).ok(), "the previous file is whole");
+}
+
+namespace {
+
+QList<QJsonObject> recordsOf(const Recording &r, const QString &type)
+{
+    QList<QJsonObject> out;
+    for (const RecordingRecord &rec : r.records())
+        if (rec.type == type)
+            out.append(rec.json);
+    return out;
+}
+
+QString s(const QJsonObject &o, const char *key) { return o.value(QLatin1String(key)).toString(); }
+int n(const QJsonObject &o, const char *key) { return o.value(QLatin1String(key)).toInt(); }
+
+/// The informer id the recording gave to `kind`.
+int informerOf(const Recording &r, const QString &kind)
+{
+    for (const QJsonObject &o : recordsOf(r, QStringLiteral("informer")))
+        if (s(o, "kind") == kind)
+            return n(o, "inf");
+    return -1;
+}
+
+} // namespace
+
+void TstRecording::rawWatchAndListRecordsShowTheDropAndRelist()
+{
+    const Recording r = Recording::read(m_path);
+    QVERIFY2(r.ok(), qPrintable(r.error()));
+    QCOMPARE(r.header().value(QStringLiteral("format")).toString(), QStringLiteral("opbench-recording/2"));
+    const int apps = informerOf(r, QStringLiteral("MyApplication"));
+    QVERIFY(apps > 0);
+    // In order: a watch ended by the drop (closed or a transport error), a watch ended 410
+    // Expired (the compacted history), then a list page at a resourceVersion, then a watch from
+    // exactly that resourceVersion.
+    enum { Drop, Expired, Page, Rewatch, Done } step = Drop;
+    QString pageRv;
+    int events = 0;
+    for (const RecordingRecord &rec : r.records()) {
+        const QJsonObject &o = rec.json;
+        if (n(o, "inf") != apps)
+            continue;
+        if (rec.type == QLatin1String("we")) {
+            ++events;
+            QVERIFY2(!s(o, "rv").isEmpty() || s(o, "type") == QLatin1String("ERROR"),
+                qPrintable(rec.json.value("type").toString()));
+        }
+        if (step == Drop && rec.type == QLatin1String("wx") && s(o, "why") != QLatin1String("expired"))
+            step = Expired;
+        else if (step == Expired && rec.type == QLatin1String("wx") && s(o, "why") == QLatin1String("expired")) {
+            QCOMPARE(n(o, "code"), 410);
+            step = Page;
+        } else if (step == Page && rec.type == QLatin1String("lp") && !s(o, "rv").isEmpty()) {
+            pageRv = s(o, "rv");
+            QVERIFY(o.contains(QStringLiteral("n")));
+            step = Rewatch;
+        } else if (step == Rewatch && rec.type == QLatin1String("ws")) {
+            QCOMPARE(s(o, "rv"), pageRv);
+            step = Done;
+        }
+    }
+    QVERIFY2(step == Done, qPrintable(QStringLiteral("stopped at step %1").arg(int(step))));
+    QVERIFY(events >= 3); // the apps' ADDED / MODIFIED / DELETED as received
+    // Watch events carry the key of their object, not the object (the ev records do).
+    bool deleteSeen = false;
+    for (const QJsonObject &o : recordsOf(r, QStringLiteral("we")))
+        if (s(o, "type") == QLatin1String("DELETED") && s(o, "key") == QLatin1String("default/app-3"))
+            deleteSeen = true;
+    QVERIFY(deleteSeen);
+    QVERIFY(!m_bytes.contains("\"t\":\"we\",\"inf\":1,\"type\":\"ADDED\",\"rv\":\"1\",\"obj\""));
+}
+
+void TstRecording::queueAddsAreRecordedWithTheirCauses()
+{
+    const Recording r = Recording::read(m_path);
+    QVERIFY2(r.ok(), qPrintable(r.error()));
+    const QList<QJsonObject> adds = recordsOf(r, QStringLiteral("qa"));
+    QVERIFY(!adds.isEmpty());
+    bool watchAdd = false, requeueAfter = false, rateLimited = false;
+    for (const QJsonObject &a : adds) {
+        QVERIFY(!s(a, "ctl").isEmpty());
+        if (s(a, "key") == QLatin1String("default/app-1") && s(a, "cause").startsWith(QLatin1String("watch ")))
+            watchAdd = true;
+        if (s(a, "key") == QLatin1String("default/app-2") && n(a, "afterMs") == 30000
+            && s(a, "cause") == QLatin1String("requeue after 30s"))
+            requeueAfter = true;
+        if (a.value(QStringLiteral("rl")).toBool() && s(a, "cause").startsWith(QLatin1String("retry #")))
+            rateLimited = true; // the 409's retry
+    }
+    QVERIFY(watchAdd);
+    QVERIFY(requeueAfter);
+    QVERIFY(rateLimited);
+    // Every cause a reconcile ran for was recorded as an add of its key before it started.
+    QHash<QString, QStringList> seen; // key -> causes added so far
+    int checked = 0;
+    for (const RecordingRecord &rec : r.records()) {
+        if (rec.type == QLatin1String("qa"))
+            seen[s(rec.json, "key")].append(s(rec.json, "cause"));
+        if (rec.type != QLatin1String("re"))
+            continue;
+        for (const QJsonValue &c : rec.json.value(QStringLiteral("causes")).toArray()) {
+            QVERIFY2(seen.value(s(rec.json, "key")).contains(c.toString()),
+                qPrintable(s(rec.json, "key") + QStringLiteral(": ") + c.toString()));
+            ++checked;
+        }
+    }
+    QVERIFY(checked > 0);
+}
+
+void TstRecording::formatOneIsStillRead()
+{
+    // A format-1 file (no raw records) reads and replays: the v1 header is accepted.
+    QByteArray v1 = m_bytes;
+    v1.replace("opbench-recording/2", "opbench-recording/1");
+    const Recording r = Recording::parse(v1, QStringLiteral("v1.rec"));
+    QVERIFY2(r.ok(), qPrintable(r.error()));
+    const ReplayReport report = replay(r, definition(false));
+    QVERIFY2(report.diverged == 0, report.toJsonLine().constData());
+    QVERIFY(report.replayed >= 4);
+    QVERIFY(!Recording::parse(
+        QByteArray(m_bytes).replace("opbench-recording/2", "opbench-recording/9"), QStringLiteral("v9.rec"))
+                 .ok());
+}
+
+namespace {
+
+/// GET http://127.0.0.1:port/path with `auth` as the Authorization header (none when empty).
+std::pair<int, QByteArray> httpGet(quint16 port, const QString &path, const QByteArray &auth)
+{
+    QNetworkAccessManager nam;
+    QNetworkRequest req(QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(port).arg(path)));
+    if (!auth.isEmpty())
+        req.setRawHeader("Authorization", auth);
+    QNetworkReply *reply = nam.get(req);
+    QSignalSpy done(reply, &QNetworkReply::finished);
+    if (!reply->isFinished() && !done.wait(10000))
+        return {-1, {}};
+    const int code = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const QByteArray body = reply->readAll();
+    reply->deleteLater();
+    return {code, body};
+}
+
+} // namespace
+
+void TstRecording::recordingEndpointNeedsTheToken()
+{
+    testing::OperatorFixture env(definition(false), QStringLiteral("127.0.0.1:0"));
+    QVERIFY2(env.ok(), qPrintable(env.errorString()));
+    QVERIFY(env.manager()->metricsPort() != 0);
+    QTemporaryDir dir;
+    auto rec = startRecording(env.manager(), env.definition(), dir.filePath(QStringLiteral("served.rec")), 0);
+    QVERIFY(rec.ok());
+    const QByteArray token = "rec-token-0123456789";
+    serveRecording(env.manager(), *rec, token);
+    MyApplication app(QStringLiteral("default"), QStringLiteral("served"));
+    app.setImage(QStringLiteral("nginx:1.25"));
+    app.setReplicas(1);
+    QVERIFY(env.create(app));
+    QVERIFY(env.eventually([&] { return (*rec)->reconcilesRecorded() >= 1; }, QStringLiteral("a reconcile recorded")));
+    const quint16 port = env.manager()->metricsPort();
+    const QString path = QStringLiteral("/debug/recording");
+    // Refused without the token and with another one: 401, as a secured metrics endpoint answers.
+    QCOMPARE(httpGet(port, path, {}).first, 401);
+    QCOMPARE(httpGet(port, path, "Bearer rec-token-0123456788").first, 401);
+    QCOMPARE(httpGet(port, path, "Bearer " + token + "-longer").first, 401);
+    QCOMPARE(httpGet(port, path, "Basic " + token.toBase64()).first, 401);
+    // Served with it: the file as it is now (flushed), a recording that reads back.
+    const auto [code, body] = httpGet(port, path, "Bearer " + token);
+    QCOMPARE(code, 200);
+    const Recording served = Recording::parse(body, QStringLiteral("served"));
+    QVERIFY2(served.ok(), qPrintable(served.error()));
+    QVERIFY(!served.reconciles().isEmpty());
+    QVERIFY(!body.contains(token));
+    // /metrics stays open (no token needed), as before.
+    QCOMPARE(httpGet(port, QStringLiteral("/metrics"), {}).first, 200);
 }
 
 QTEST_GUILESS_MAIN(TstRecording)

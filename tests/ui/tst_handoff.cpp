@@ -15,6 +15,8 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTest>
 
@@ -29,6 +31,7 @@ class tst_HandOff : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
+        QStandardPaths::setTestModeEnabled(true); // the hand-off's recordings go to a test folder
         QVERIFY2(
             QFile::exists(QStringLiteral(OPBENCH_BINARY_DIR "/app/opbench-operator")), "build opbench-operator first");
         SessionOptions o;
@@ -94,6 +97,19 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(lease().holderIdentity(), m_state.identity, 10000);
         QVERIFY(m_panel.headlessLabel()->text().contains(u"exited with code 0"));
         QVERIFY(m_panel.handOffButton()->isEnabled());
+        // and the recording the process made while it led is offered
+        QTRY_VERIFY_WITH_TIMEOUT(!m_state.recordingPath.isEmpty(), 5000);
+        QVERIFY2(QFile::exists(m_state.recordingPath), qPrintable(m_state.recordingPath));
+        QVERIFY2(
+            m_state.recordingReconciles > 0, qPrintable(m_state.recordingMessage)); // the samples' initial reconciles
+        QVERIFY(m_state.recordingMessage.startsWith(
+            QStringLiteral("recording available: %1 (").arg(m_state.recordingPath)));
+        QVERIFY(m_log.contains(m_state.recordingMessage));
+        QVERIFY(!m_panel.openRecordingButton()->isHidden());
+        QSignalSpy open(&m_panel, &LeadershipPanel::openRecordingRequested);
+        m_panel.openRecordingButton()->click();
+        QCOMPARE(open.size(), 1);
+        QCOMPARE(open.first().at(0).toString(), m_state.recordingPath);
     }
 
     void shouldReportAProcessThatDies()

@@ -14,6 +14,7 @@
 
 #include <QFile>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -40,6 +41,28 @@ Object leaseHeldBy(const QString &holder)
                 QJsonObject{
                     {QStringLiteral("name"), kLease}, {QStringLiteral("namespace"), QStringLiteral("default")}}}}),
         held);
+}
+
+/// A stand-in for opbench-operator in `dir`: says where it runs, writes a recording of two
+/// reconciles to its --record file (when given one), exits 0 on SIGTERM. "" when it cannot be written.
+QString fakeOperator(const QTemporaryDir &dir)
+{
+    const QString program = dir.filePath(QStringLiteral("fake-operator"));
+    QFile script(program);
+    if (!script.open(QIODevice::WriteOnly))
+        return {};
+    script.write("#!/bin/sh\nrec=\nwhile [ $# -gt 0 ]; do [ \"$1\" = --record ] && rec=\"$2\"; shift; done\n"
+                 "echo \"fake operator as $KUBERNETES_SERVICE_HOST\"\n"
+                 "if [ -n \"$rec\" ]; then cat > \"$rec\" <<'EOF'\n"
+                 "{\"seq\":0,\"t\":\"header\",\"format\":\"opbench-recording/2\",\"operator\":\"fake\"}\n"
+                 "{\"seq\":1,\"t\":\"rs\",\"ctl\":\"c\",\"id\":\"r1\",\"key\":\"default/a\",\"mono\":1,\"wall\":1}\n"
+                 "{\"seq\":2,\"t\":\"rs\",\"ctl\":\"c\",\"id\":\"r2\",\"key\":\"default/b\",\"mono\":2,\"wall\":2}\n"
+                 "EOF\nfi\n"
+                 "trap 'kill $child 2>/dev/null; exit 0' TERM\nsleep 600 &\nchild=$!\nwait $child\n");
+    script.close();
+    if (!script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner))
+        return {};
+    return program;
 }
 
 } // namespace
@@ -110,6 +133,20 @@ class tst_Leadership : public QObject
             mgr = std::move(created.value());
             return QCoro::waitFor(mgr->start()).ok();
         }
+        /// Attaches the leadership with the stand-in operator of `dir` as the headless program.
+        bool attachWithFakeOperator(const QTemporaryDir &dir, const QString &recordingDir)
+        {
+            HandOffOptions o;
+            o.launch.program = fakeOperator(dir);
+            o.launch.server = api.url();
+            o.launch.token = api.token().toUtf8();
+            o.launch.identity = QStringLiteral("headless");
+            o.recordingDir = recordingDir;
+            if (o.launch.program.isEmpty())
+                return false;
+            leadership.attach(mgr.get(), kLease, o);
+            return true;
+        }
         QString holder()
         {
             const Expected<Object> l = QCoro::waitFor(rest->get(kLeases, QStringLiteral("default"), kLease));
@@ -129,7 +166,11 @@ class tst_Leadership : public QObject
     };
 
 private Q_SLOTS:
-    void initTestCase() { testing::verifyNoGuiLibrariesLoaded(); }
+    void initTestCase()
+    {
+        testing::verifyNoGuiLibrariesLoaded();
+        QStandardPaths::setTestModeEnabled(true); // a default recording folder is not the user's
+    }
 
     void shouldShowACandidateUntilTheLeaseIsFreeThenTheLeader()
     {
@@ -195,21 +236,8 @@ private Q_SLOTS:
     {
         Fixture f;
         QVERIFY(f.start(true));
-        // A stand-in for opbench-operator: says where it runs, exits 0 on SIGTERM
         QTemporaryDir dir;
-        const QString program = dir.filePath(QStringLiteral("fake-operator"));
-        QFile script(program);
-        QVERIFY(script.open(QIODevice::WriteOnly));
-        script.write("#!/bin/sh\necho \"fake operator as $KUBERNETES_SERVICE_HOST\"\n"
-                     "trap 'kill $child 2>/dev/null; exit 0' TERM\nsleep 600 &\nchild=$!\nwait $child\n");
-        script.close();
-        QVERIFY(script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
-        HandOffOptions o;
-        o.launch.program = program;
-        o.launch.server = f.api.url();
-        o.launch.token = f.api.token().toUtf8();
-        o.launch.identity = QStringLiteral("headless");
-        f.leadership.attach(f.mgr.get(), kLease, o);
+        QVERIFY(f.attachWithFakeOperator(dir, {}));
         QTRY_COMPARE_WITH_TIMEOUT(f.state.role, LeadershipState::Role::Leader, 10000);
         // Hand off: the process runs, the lease is released to it
         f.leadership.handOff();
@@ -228,6 +256,34 @@ private Q_SLOTS:
         QVERIFY2(f.failures.isEmpty(), qPrintable(f.failures.join(u'\n')));
         QTRY_COMPARE_WITH_TIMEOUT(f.state.role, LeadershipState::Role::Leader, 10000);
         QTRY_COMPARE_WITH_TIMEOUT(f.holder(), QStringLiteral("workbench"), 10000);
+    }
+
+    void shouldOfferTheHeadlessRunsRecordingOnTakeBack()
+    {
+        Fixture f;
+        QVERIFY(f.start(true));
+        QTemporaryDir dir;
+        QVERIFY(f.attachWithFakeOperator(dir, dir.filePath(QStringLiteral("session"))));
+        QSignalSpy offered(&f.leadership, &Leadership::recordingAvailable);
+        QTRY_COMPARE_WITH_TIMEOUT(f.state.role, LeadershipState::Role::Leader, 10000);
+        f.leadership.handOff();
+        QTRY_COMPARE_WITH_TIMEOUT(f.state.role, LeadershipState::Role::HandedOff, 10000);
+        QVERIFY(f.state.recordingPath.isEmpty()); // nothing offered while it leads
+        // The process was told to record into the session folder; Take back offers that file.
+        const QString expected = dir.filePath(QStringLiteral("session/headless-1.rec"));
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(expected), 10000);
+        f.leadership.takeBack();
+        QTRY_COMPARE_WITH_TIMEOUT(offered.size(), 1, 15000);
+        QCOMPARE(offered.first().at(0).toString(), expected);
+        QCOMPARE(offered.first().at(1).toInt(), 2);
+        QTRY_COMPARE_WITH_TIMEOUT(f.state.recordingPath, expected, 5000);
+        QCOMPARE(f.state.recordingReconciles, 2);
+        QCOMPARE(f.state.recordingMessage, QStringLiteral("recording available: %1 (2 reconciles)").arg(expected));
+        QVERIFY(f.logLines.contains(f.state.recordingMessage));
+        QTRY_COMPARE_WITH_TIMEOUT(f.state.role, LeadershipState::Role::Leader, 10000);
+        // A second hand-off records into a new file of the same session.
+        f.leadership.handOff();
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir.filePath(QStringLiteral("session/headless-2.rec"))), 10000);
     }
 };
 

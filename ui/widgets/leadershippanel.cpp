@@ -35,6 +35,7 @@ LeadershipPanel::LeadershipPanel(QWidget *parent)
     : QWidget(parent)
     , m_handOff(new QPushButton(tr("Hand off to headless"), this))
     , m_takeBack(new QPushButton(tr("Take back"), this))
+    , m_openRecording(new QPushButton(tr("Open the headless run's recording"), this))
     , m_log(new QPlainTextEdit(this))
 {
     auto *layout = new QVBoxLayout(this);
@@ -57,6 +58,9 @@ LeadershipPanel::LeadershipPanel(QWidget *parent)
     m_takeBack->setEnabled(false);
     buttons->addWidget(m_handOff);
     buttons->addWidget(m_takeBack);
+    m_openRecording->setObjectName(QStringLiteral("openRecordingButton"));
+    m_openRecording->setVisible(false);
+    buttons->addWidget(m_openRecording);
     buttons->addStretch();
     layout->addLayout(buttons);
     m_log->setObjectName(QStringLiteral("headlessLog"));
@@ -68,6 +72,7 @@ LeadershipPanel::LeadershipPanel(QWidget *parent)
     layout->addWidget(m_log, 1);
     connect(m_handOff, &QPushButton::clicked, this, &LeadershipPanel::onHandOffClicked);
     connect(m_takeBack, &QPushButton::clicked, this, &LeadershipPanel::takeBackRequested);
+    connect(m_openRecording, &QPushButton::clicked, this, [this] { Q_EMIT openRecordingRequested(m_recordingPath); });
     apply({});
 }
 
@@ -204,6 +209,9 @@ void LeadershipPanel::applyButtons(const LeadershipState &s)
 {
     m_handOff->setEnabled(s.canHandOff());
     m_takeBack->setEnabled(s.canTakeBack());
+    m_recordingPath = s.recordingPath;
+    m_openRecording->setVisible(!s.recordingPath.isEmpty());
+    m_openRecording->setToolTip(s.recordingMessage);
     if (s.clusterHandOff) {
         m_handOff->setText(tr("Hand off to the cluster…"));
         m_handOff->setToolTip(tr("Apply the CRD and the packaging/ manifests with an operator image you choose "

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // LeadershipPanel: the Leadership dock. Shows a LeadershipState (the Lease, this workbench's
-// role, the headless operator and its log) and emits hand-off intents; it holds no logic.
+// role, the headless operator and its log) and emits hand-off intents; it holds no logic. When
+// the headless process left a recording, it offers it ("Open the headless run's recording"),
+// which emits openRecordingRequested(path) for the replay view to open.
 
 #include "ui/session/snapshots.h"
 
@@ -32,6 +34,8 @@ public:
     QLabel *headlessLabel() const { return m_headless; }
     QPushButton *handOffButton() const { return m_handOff; }
     QPushButton *takeBackButton() const { return m_takeBack; }
+    /// Shown once the headless run's recording is available.
+    QPushButton *openRecordingButton() const { return m_openRecording; }
     QPlainTextEdit *logView() const { return m_log; }
 
 Q_SIGNALS:
@@ -40,6 +44,8 @@ Q_SIGNALS:
     /// Real cluster: apply the manifests with `image` (asked for in a prompt) and hand off.
     void clusterHandOffRequested(const QString &image);
     void takeBackRequested();
+    /// Open the recording the headless operator made while it led (`path`: its --record file).
+    void openRecordingRequested(const QString &path);
 
 private:
     QLabel *addRow(QFormLayout *form, const QString &label, const QString &name);
@@ -59,6 +65,8 @@ private:
     QLabel *m_headlessCaption = nullptr; // "Headless operator" / "In-cluster operator"
     QPushButton *m_handOff;
     QPushButton *m_takeBack;
+    QPushButton *m_openRecording;
+    QString m_recordingPath; // the last state's offer
     QPlainTextEdit *m_log;
     bool m_clusterMode = false; // the last state's clusterHandOff
     QString m_defaultImage;     // the last state's defaultImage (the prompt's default)
