@@ -3,6 +3,7 @@
 
 #include "engine/api/yamlcodec.h"
 #include "engine/apiserver/admission/admissionchain.h"
+#include "engine/apiserver/admission/conversionwebhook.h"
 #include "engine/apiserver/auth/auditlog.h"
 #include "engine/apiserver/auth/auth.h"
 #include "engine/apiserver/controllers/crdcontroller.h"
@@ -19,6 +20,7 @@
 #include "engine/base/clock.h"
 
 #include <QFile>
+#include <QPointer>
 #include <QRandomGenerator>
 #include <QSaveFile>
 #include <QSslServer>
@@ -38,6 +40,7 @@ struct ApiServer::Parts
     Authorizer auth;
     AuditLog audit;
     std::unique_ptr<HttpFront> front;
+    QPointer<ConversionWebhook> conversions; // owned by the front
 };
 
 namespace {
@@ -159,6 +162,9 @@ Expected<void> ApiServer::startFront()
     d->front = std::make_unique<HttpFront>(d->store.get(), d->watches.get(), &d->auth, m_faults, &d->audit, this);
     auto *caller = new WebhookCaller(m_options.webhookServices, m_options.webhookMsPerSecond, d->front.get());
     d->front->resources().setAdmission(new AdmissionChain(d->store.get(), caller, d->front.get()));
+    d->conversions = new ConversionWebhook(caller, d->store->clock(), d->front.get());
+    d->front->resources().setConverter(d->conversions->converter());
+    d->watches->setConverter(d->conversions->converter());
     d->front->resources().setFreshnessWait(std::chrono::milliseconds(m_options.freshnessWaitMs));
     d->watches->setFreshnessWait(std::chrono::milliseconds(m_options.freshnessWaitMs));
     d->watches->setSendBufferLimit(m_options.watchBufferLimitBytes);
@@ -290,6 +296,8 @@ Expected<void> ApiServer::writeKubeconfig(const QString &path) const
 
 Store *ApiServer::store() const { return d->store.get(); }
 WatchHub *ApiServer::watches() const { return d->watches.get(); }
+
+ConversionWebhook *ApiServer::conversionWebhook() const { return d->conversions.data(); }
 quint64 ApiServer::requestCount() const { return d->front ? d->front->requestCount() : 0; }
 
 bool ApiServer::setFaults(const QStringList &specs)

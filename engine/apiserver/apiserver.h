@@ -32,6 +32,7 @@ namespace opbench::apiserver {
 class Store;
 class WatchHub;
 class HttpFront;
+class ConversionWebhook;
 
 struct ApiServerOptions
 {
@@ -99,6 +100,9 @@ public:
 
     Store *store() const;
     WatchHub *watches() const;
+    /// The CRD conversion webhook client (null until started): its callFinished() signal reports
+    /// every ConversionReview sent (for the workbench).
+    ConversionWebhook *conversionWebhook() const;
     FaultInjector *faultInjector() const { return m_faults; }
     /// Requests served so far.
     quint64 requestCount() const;
