@@ -256,6 +256,21 @@ private Q_SLOTS:
         QCOMPARE(imageOf(updated.json()).value("tag").toString(), QStringLiteral("1.27"));
         QCOMPARE(m_http->get(kAlpha + QStringLiteral("/c")).json().value("spec").toObject().value("image").toString(),
             QStringLiteral("nginx:1.27"));
+
+        // a merge patch at v1beta1 applies to the converted object
+        const HttpReply patched = m_http->call("PATCH", kBeta + QStringLiteral("/c"),
+            R"({"spec":{"image":{"tag":"1.28"}}})", "application/merge-patch+json");
+        QVERIFY2(patched.code == 200, patched.body.constData());
+        QCOMPARE(imageOf(patched.json()).value("repository").toString(), QStringLiteral("nginx"));
+        QCOMPARE(m_http->get(kAlpha + QStringLiteral("/c")).json().value("spec").toObject().value("image").toString(),
+            QStringLiteral("nginx:1.28"));
+
+        // a dry run at v1beta1 stores nothing and converts nothing
+        const int before = int(m_hook.calls.size());
+        body = convert(widget(QStringLiteral("d"), QStringLiteral("redis:7")), "conv.example.com/v1beta1");
+        QCOMPARE(m_http->post(kBeta + QStringLiteral("?dryRun=All"), body).code, 201);
+        QCOMPARE(int(m_hook.calls.size()), before);
+        QCOMPARE(m_http->get(kAlpha + QStringLiteral("/d")).code, 404);
     }
 
     void shouldConvertWatchEventsPerWatcher()

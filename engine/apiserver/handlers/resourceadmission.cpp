@@ -74,9 +74,9 @@ void ResourceHandler::admitWrite(const Request &r, const RequestInfo &info, cons
     admit(std::move(a), resp, std::move(warnings), trial,
         [this, r, info, type, wo, store, creating, resp](
             const QJsonObject &object, const Responder::Headers &w) mutable {
-            if (!wo.dryRun && m_convert && usesConversionWebhook(type)
-                && type.apiVersion() != type.storageApiVersion()) {
-                // a dry run stores nothing, so it converts nothing (as upstream's dry-run storage)
+            const bool converts
+                = m_convert && usesConversionWebhook(type) && type.apiVersion() != type.storageApiVersion();
+            if (converts && !wo.dryRun) {
                 writeConverted(
                     info, type, creating, object, wo, [this, r, type, creating, resp, w](Expected<Object> o) mutable {
                         if (!o)
@@ -88,6 +88,8 @@ void ResourceHandler::admitWrite(const Request &r, const RequestInfo &info, cons
             auto o = store(object, wo);
             if (!o)
                 return resp.sendStatus(o.error());
+            if (converts) // a dry run never left the requested version: upstream's dry-run storage encodes nothing
+                return sendServed(r, type, toServed(type, *o), creating ? 201 : 200, resp, w);
             sendObject(r, type, *o, creating ? 201 : 200, resp, w);
         });
 }
