@@ -86,7 +86,7 @@ class TestApiServerCrdConversion : public QObject
 {
     Q_OBJECT
 
-    enum class Mode { Convert, WrongUid, WrongCount, Fail };
+    enum class Mode { Convert, WrongUid, WrongCount, Fail, Rename, Relabel };
 
     apiserver::TlsMaterial m_tls;
     WebhookServer m_hook;
@@ -102,8 +102,18 @@ class TestApiServerCrdConversion : public QObject
         const QJsonObject request = review.value(QLatin1String("request")).toObject();
         const QString desired = request.value(QLatin1String("desiredAPIVersion")).toString();
         QJsonArray converted;
-        for (const QJsonValue o : request.value(QLatin1String("objects")).toArray())
-            converted.append(convert(o.toObject(), desired));
+        for (const QJsonValue o : request.value(QLatin1String("objects")).toArray()) {
+            QJsonObject c = convert(o.toObject(), desired);
+            QJsonObject meta = c.value("metadata").toObject();
+            if (m_mode == Mode::Rename)
+                meta.insert("name", "renamed");
+            if (m_mode == Mode::Relabel) {
+                meta.insert("labels", QJsonObject{{"converted", "yes"}});
+                meta.insert("generation", 99);
+            }
+            c.insert("metadata", meta);
+            converted.append(c);
+        }
         QJsonObject result{{"status", "Success"}};
         if (m_mode == Mode::WrongCount)
             converted = QJsonArray();
@@ -350,11 +360,29 @@ private Q_SLOTS:
             QStringLiteral(
                 "conversion webhook for conv.example.com/v1alpha1, Kind=Widget returned 0 objects, expected 1"));
 
+        m_mode = Mode::Rename;
+        r = m_http->get(kBeta + QStringLiteral("/a"));
+        QCOMPARE(r.code, 500);
+        QCOMPARE(messageOf(r),
+            QStringLiteral("conversion webhook for conv.example.com/v1alpha1, Kind=Widget returned invalid object: "
+                           "must have the same name: a != renamed"));
+
         m_mode = Mode::Fail;
         r = m_http->get(kBeta);
         QCOMPARE(r.code, 500);
         QCOMPARE(messageOf(r),
             QStringLiteral("conversion webhook for conv.example.com/v1alpha1, Kind=Widget failed: image has no tag"));
+    }
+
+    void shouldKeepAllMetadataButLabelsAndAnnotations()
+    {
+        create(QStringLiteral("a"), QStringLiteral("nginx:1.25"));
+        m_mode = Mode::Relabel;
+        const HttpReply r = m_http->get(kBeta + QStringLiteral("/a"));
+        QCOMPARE(r.code, 200);
+        const QJsonObject meta = r.json().value("metadata").toObject();
+        QCOMPARE(meta.value("labels").toObject().value("converted").toString(), QStringLiteral("yes"));
+        QCOMPARE(meta.value("generation").toInt(), 1); // restored from the stored object
     }
 
     void shouldValidateSpecConversion_data()
