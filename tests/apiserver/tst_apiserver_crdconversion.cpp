@@ -26,11 +26,15 @@ const QString kBeta = QStringLiteral("/apis/conv.example.com/v1beta1/namespaces/
 
 QJsonObject version(const QString &name, bool storage, const QJsonObject &image)
 {
-    const QJsonObject spec{{"type", "object"}, {"properties", QJsonObject{{"image", image}}}};
+    const QJsonObject integer{{"type", "integer"}};
+    const QJsonObject spec{{"type", "object"}, {"properties", QJsonObject{{"image", image}, {"replicas", integer}}}};
+    const QJsonObject status{{"type", "object"}, {"properties", QJsonObject{{"replicas", integer}}}};
+    const QJsonObject scale{{"specReplicasPath", ".spec.replicas"}, {"statusReplicasPath", ".status.replicas"}};
     return QJsonObject{{"name", name}, {"served", true}, {"storage", storage},
+        {"subresources", QJsonObject{{"status", QJsonObject()}, {"scale", scale}}},
         {"schema",
-            QJsonObject{
-                {"openAPIV3Schema", QJsonObject{{"type", "object"}, {"properties", QJsonObject{{"spec", spec}}}}}}}};
+            QJsonObject{{"openAPIV3Schema",
+                QJsonObject{{"type", "object"}, {"properties", QJsonObject{{"spec", spec}, {"status", status}}}}}}}};
 }
 
 QJsonObject crd(const QString &plural, const QString &kind, const QJsonObject &conversion)
@@ -372,6 +376,23 @@ private Q_SLOTS:
         QCOMPARE(r.code, 500);
         QCOMPARE(messageOf(r),
             QStringLiteral("conversion webhook for conv.example.com/v1alpha1, Kind=Widget failed: image has no tag"));
+    }
+
+    void shouldConvertTheScaleSubresource()
+    {
+        create(QStringLiteral("a"), QStringLiteral("nginx:1.25"));
+        const QString scale = kBeta + QStringLiteral("/a/scale");
+        QCOMPARE(m_http->get(scale).code, 200);
+        QCOMPARE(m_hook.calls.size(), 1);
+        const HttpReply r = m_http->put(scale,
+            QJsonObject{{"apiVersion", "autoscaling/v1"}, {"kind", "Scale"},
+                {"metadata", QJsonObject{{"name", "a"}, {"namespace", "default"}}},
+                {"spec", QJsonObject{{"replicas", 3}}}});
+        QVERIFY2(r.code == 200, r.body.constData());
+        QCOMPARE(r.json().value("spec").toObject().value("replicas").toInt(), 3);
+        const QJsonObject stored = m_http->get(kAlpha + QStringLiteral("/a")).json();
+        QCOMPARE(stored.value("spec").toObject().value("replicas").toInt(), 3);
+        QCOMPARE(stored.value("spec").toObject().value("image").toString(), QStringLiteral("nginx:1.25"));
     }
 
     void shouldKeepAllMetadataButLabelsAndAnnotations()

@@ -59,6 +59,8 @@ private:
     void removeCollection(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
     void sendRemoved(const ResourceType &type, const QJsonArray &items, Responder resp);
     void scale(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
+    void scaleLive(
+        const Request &r, const RequestInfo &info, const ResourceType &type, const QJsonObject &live, Responder resp);
     /// Writes `patched` (a whole object in served form) through the right Store call.
     Expected<Object> write(
         const RequestInfo &info, const ResourceType &type, const QJsonObject &patched, const WriteOptions &wo);
