@@ -3,6 +3,7 @@
 
 #include "engine/api/yamlcodec.h"
 #include "engine/apiserver/admission/admissionchain.h"
+#include "engine/apiserver/admission/conversionwebhook.h"
 #include "engine/apiserver/auth/auditlog.h"
 #include "engine/apiserver/auth/auth.h"
 #include "engine/apiserver/controllers/crdcontroller.h"
@@ -19,6 +20,7 @@
 #include "engine/base/clock.h"
 
 #include <QFile>
+#include <QPointer>
 #include <QRandomGenerator>
 #include <QSaveFile>
 #include <QSslServer>
@@ -38,6 +40,7 @@ struct ApiServer::Parts
     Authorizer auth;
     AuditLog audit;
     std::unique_ptr<HttpFront> front;
+    QPointer<ConversionWebhook> conversions; // owned by the front
 };
 
 namespace {
@@ -161,6 +164,9 @@ Expected<void> ApiServer::startFront()
     auto *admission = new AdmissionChain(d->store.get(), caller, d->front.get());
     connect(admission, &AdmissionChain::called, this, &ApiServer::webhookCalled);
     d->front->resources().setAdmission(admission);
+    d->conversions = new ConversionWebhook(caller, d->store->clock(), d->front.get());
+    d->front->resources().setConverter(d->conversions->converter());
+    d->watches->setConverter(d->conversions->converter());
     d->front->resources().setFreshnessWait(std::chrono::milliseconds(m_options.freshnessWaitMs));
     d->watches->setFreshnessWait(std::chrono::milliseconds(m_options.freshnessWaitMs));
     d->watches->setSendBufferLimit(m_options.watchBufferLimitBytes);
@@ -292,6 +298,8 @@ Expected<void> ApiServer::writeKubeconfig(const QString &path) const
 
 Store *ApiServer::store() const { return d->store.get(); }
 WatchHub *ApiServer::watches() const { return d->watches.get(); }
+
+ConversionWebhook *ApiServer::conversionWebhook() const { return d->conversions.data(); }
 quint64 ApiServer::requestCount() const { return d->front ? d->front->requestCount() : 0; }
 
 bool ApiServer::setFaults(const QStringList &specs)

@@ -34,6 +34,7 @@ namespace opbench::apiserver {
 class Store;
 class WatchHub;
 class HttpFront;
+class ConversionWebhook;
 
 struct ApiServerOptions
 {
@@ -101,6 +102,9 @@ public:
 
     Store *store() const;
     WatchHub *watches() const;
+    /// The CRD conversion webhook client (null until started): its callFinished() signal reports
+    /// every ConversionReview sent (for the workbench).
+    ConversionWebhook *conversionWebhook() const;
     FaultInjector *faultInjector() const { return m_faults; }
     /// Requests served so far.
     quint64 requestCount() const;

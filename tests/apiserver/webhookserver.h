@@ -2,7 +2,8 @@
 #pragma once
 // A test-local HTTPS admission webhook for tst_apiserver_admission: listens on 127.0.0.1 with a
 // certificate from TlsMaterial::generate(), records every AdmissionReview it receives (with the
-// request path) and answers each with what `answer` returns for it (`silent` paths never answer).
+// request path) and answers each with what `answer` returns for it (`silent` paths never answer),
+// or, when `raw` is set, with the whole body `raw` returns (a ConversionReview, a wrong answer).
 
 #include "engine/apiserver/tls.h"
 
@@ -46,6 +47,8 @@ public:
     quint16 port() const { return m_server.serverPort(); }
 
     Answer answer = [](const QString &, const QJsonObject &) { return QJsonObject{{"allowed", true}}; };
+    /// (path, review) → the whole answer body; replaces `answer` when set.
+    std::function<QByteArray(const QString &path, const QJsonObject &review)> raw;
     QStringList silent; // paths (without query) that never answer
     QList<Call> calls;
     int callsTo(const QString &path) const
@@ -79,16 +82,20 @@ private:
             calls.append(Call{path, review});
             if (silent.contains(path.section(u'?', 0, 0)))
                 return;
-            QJsonObject response = answer(path, review);
-            response.insert(
-                QStringLiteral("uid"), review.value(QLatin1String("request")).toObject().value(QLatin1String("uid")));
-            const QByteArray body = QJsonDocument(
-                QJsonObject{{"apiVersion", "admission.k8s.io/v1"}, {"kind", "AdmissionReview"},
-                    {"response",
-                        response}}).toJson(QJsonDocument::Compact);
+            const QByteArray body = raw ? raw(path, review) : admissionAnswer(path, review);
             socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
                 + QByteArray::number(body.size()) + "\r\n\r\n" + body);
         });
+    }
+
+    QByteArray admissionAnswer(const QString &path, const QJsonObject &review)
+    {
+        QJsonObject response = answer(path, review);
+        response.insert(
+            QStringLiteral("uid"), review.value(QLatin1String("request")).toObject().value(QLatin1String("uid")));
+        return QJsonDocument(
+            QJsonObject{{"apiVersion", "admission.k8s.io/v1"}, {"kind", "AdmissionReview"}, {"response", response}})
+            .toJson(QJsonDocument::Compact);
     }
 
     QSslServer m_server;

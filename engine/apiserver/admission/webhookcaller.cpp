@@ -83,11 +83,21 @@ QString WebhookCaller::urlFor(const QJsonObject &hook, QString *error) const
 
 void WebhookCaller::call(const QJsonObject &hook, const QJsonObject &review, std::function<void(WebhookAnswer)> done)
 {
-    QString error;
-    const QString urlText = urlFor(hook, &error);
-    const QString prefix = QStringLiteral("failed to call webhook: Post \"%1\": ").arg(urlText);
-    if (!error.isEmpty())
-        return done(WebhookAnswer{prefix + error, {}, Failure::Unreachable});
+    post(hook, review, [done](const WebhookReply &reply) {
+        if (!reply.error.isEmpty())
+            return done(WebhookAnswer{QStringLiteral("failed to call webhook: ") + reply.error, {}, reply.failure});
+        const QJsonObject answer = QJsonDocument::fromJson(reply.body).object();
+        if (reply.code < 200 || reply.code >= 300 || !answer.value(QLatin1String("response")).isObject())
+            return done(WebhookAnswer{QStringLiteral("received invalid webhook response: HTTP %1: %2")
+                                          .arg(reply.code)
+                                          .arg(QString::fromUtf8(reply.body.left(200))),
+                {}, Failure::BadResponse});
+        done(WebhookAnswer{QString(), answer.value(QLatin1String("response")).toObject()});
+    });
+}
+
+QNetworkRequest WebhookCaller::requestFor(const QJsonObject &hook, const QString &urlText) const
+{
     const QJsonObject cc = hook.value(QLatin1String("clientConfig")).toObject();
     QUrl url(urlText);
     QNetworkRequest request(url);
@@ -110,6 +120,18 @@ void WebhookCaller::call(const QJsonObject &hook, const QJsonObject &review, std
     request.setSslConfiguration(tls);
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    return request;
+}
+
+void WebhookCaller::post(const QJsonObject &hook, const QJsonObject &review, std::function<void(WebhookReply)> done)
+{
+    QString error;
+    const QString urlText = urlFor(hook, &error);
+    const QString prefix = QStringLiteral("Post \"%1\": ").arg(urlText);
+    if (!error.isEmpty())
+        return done(WebhookReply{prefix + error, 0, {}, Failure::Unreachable});
+    const QNetworkRequest request = requestFor(hook, urlText);
+    const QUrl url = request.url();
     // One network manager per call: Qt's connection cache is keyed by host and port, not by the
     // TLS configuration, so a reused connection would skip this webhook's caBundle check.
     auto *network = new QNetworkAccessManager(this);
@@ -125,19 +147,11 @@ void WebhookCaller::call(const QJsonObject &hook, const QJsonObject &review, std
     connect(reply, &QNetworkReply::finished, this, [network, reply, timedOut, prefix, url, done]() {
         network->deleteLater(); // deletes the reply too
         if (*timedOut)
-            return done(WebhookAnswer{prefix + QStringLiteral("context deadline exceeded"), {}, Failure::Timeout});
-        if (reply->error() != QNetworkReply::NoError
-            && reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 0)
-            return done(WebhookAnswer{prefix + describe(reply, url), {}, failureOf(reply)});
+            return done(WebhookReply{prefix + QStringLiteral("context deadline exceeded"), 0, {}, Failure::Timeout});
         const int code = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const QByteArray body = reply->readAll();
-        const QJsonObject answer = QJsonDocument::fromJson(body).object();
-        if (code < 200 || code >= 300 || !answer.value(QLatin1String("response")).isObject())
-            return done(WebhookAnswer{QStringLiteral("received invalid webhook response: HTTP %1: %2")
-                                          .arg(code)
-                                          .arg(QString::fromUtf8(body.left(200))),
-                {}, Failure::BadResponse});
-        done(WebhookAnswer{QString(), answer.value(QLatin1String("response")).toObject()});
+        if (reply->error() != QNetworkReply::NoError && code == 0)
+            return done(WebhookReply{prefix + describe(reply, url), 0, {}, failureOf(reply)});
+        done(WebhookReply{QString(), code, reply->readAll()});
     });
 }
 

@@ -5,11 +5,13 @@
 // server's NAMESPACE/NAME[:PORT] → HOST:PORT map, TLS name NAME.NAMESPACE.svc) with
 // `?timeout=Ns`, verifies TLS against `caBundle` (system roots when empty), and gives up after
 // timeoutSeconds. Failures are worded as kube-apiserver's `failed to call webhook: Post "URL": …`.
+// post() is the bare exchange, shared with CRD conversion webhooks (conversionwebhook.h).
 
 #include "engine/apiserver/admission/webhookcallrecord.h"
 
 #include <QHash>
 #include <QJsonObject>
+#include <QNetworkRequest>
 #include <QObject>
 
 #include <functional>
@@ -23,6 +25,15 @@ struct WebhookAnswer
     WebhookCallRecord::Failure failure = WebhookCallRecord::Failure::None; // how the call failed
 };
 
+/// One HTTP exchange with a webhook.
+struct WebhookReply
+{
+    QString error;   // non-empty: no answer (`Post "URL": dial tcp …: connection refused`, …)
+    int code = 0;    // the HTTP status code
+    QByteArray body; // the answer's body
+    WebhookCallRecord::Failure failure = WebhookCallRecord::Failure::None; // how it failed, with error
+};
+
 class WebhookCaller : public QObject
 {
     Q_OBJECT
@@ -34,10 +45,16 @@ public:
     /// Calls `hook` with `review`; `done` runs once, on this object's thread.
     void call(const QJsonObject &hook, const QJsonObject &review, std::function<void(WebhookAnswer)> done);
 
+    /// POSTs `review` to `hook`'s clientConfig (timeoutSeconds from `hook`, 10 when absent);
+    /// `done` runs once, on this object's thread, with the answer or Go's wording of the failure.
+    void post(const QJsonObject &hook, const QJsonObject &review, std::function<void(WebhookReply)> done);
+
     /// The URL the webhook is called at (with ?timeout=), or an error.
     QString urlFor(const QJsonObject &hook, QString *error) const;
 
 private:
+    QNetworkRequest requestFor(const QJsonObject &hook, const QString &urlText) const;
+
     QHash<QString, QString> m_services;
     int m_msPerSecond;
 };

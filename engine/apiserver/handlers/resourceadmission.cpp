@@ -72,12 +72,73 @@ void ResourceHandler::admitWrite(const Request &r, const RequestInfo &info, cons
         return toServed(type, o->json());
     };
     admit(std::move(a), resp, std::move(warnings), trial,
-        [this, r, type, wo, store, creating, resp](const QJsonObject &object, const Responder::Headers &w) mutable {
+        [this, r, info, type, wo, store, creating, resp](
+            const QJsonObject &object, const Responder::Headers &w) mutable {
+            const bool converts
+                = m_convert && usesConversionWebhook(type) && type.apiVersion() != type.storageApiVersion();
+            if (converts && !wo.dryRun) {
+                writeConverted(
+                    info, type, creating, object, wo, [this, r, type, creating, resp, w](Expected<Object> o) mutable {
+                        if (!o)
+                            return resp.sendStatus(o.error());
+                        sendObject(r, type, *o, creating ? 201 : 200, resp, w);
+                    });
+                return;
+            }
             auto o = store(object, wo);
             if (!o)
                 return resp.sendStatus(o.error());
+            if (converts) // a dry run never left the requested version: upstream's dry-run storage encodes nothing
+                return sendServed(r, type, toServed(type, *o), creating ? 201 : 200, resp, w);
             sendObject(r, type, *o, creating ? 201 : 200, resp, w);
         });
+}
+
+void ResourceHandler::writeConverted(const RequestInfo &info, const ResourceType &type, bool creating,
+    QJsonObject object, WriteOptions wo, std::function<void(Expected<Object>)> done)
+{
+    // validated and defaulted at the requested version first (upstream validates before encoding)
+    WriteOptions dry = wo;
+    dry.dryRun = true;
+    auto tried = creating ? m_store->create(type.gvr(), info.namespaceName, toStorage(type, object), dry)
+                          : write(info, type, object, dry);
+    if (!tried)
+        return done(tried.error());
+    QPointer<QObject> context(m_context);
+    m_convert(type, {object}, type.storageApiVersion(),
+        [this, context, info, type, creating, wo, done](Expected<QList<QJsonObject>> converted) {
+            if (!context)
+                return;
+            if (!converted)
+                return done(converted.error());
+            // written through the storage version's type: its schema and rules
+            const QJsonObject &stored = converted->first();
+            if (creating)
+                return done(m_store->create(type.storage, info.namespaceName, stored, wo));
+            if (info.subresource == QLatin1String("status"))
+                return done(m_store->updateStatus(type.storage, info.namespaceName, info.name, stored, wo));
+            done(m_store->update(type.storage, info.namespaceName, info.name, stored, wo));
+        });
+}
+
+bool ResourceHandler::throughWebhook(const ResourceType &type, const Object &stored) const
+{
+    return m_convert && usesConversionWebhook(type) && stored.apiVersion() != type.apiVersion();
+}
+
+void ResourceHandler::servedJson(
+    const ResourceType &type, const Object &stored, std::function<void(Expected<QJsonObject>)> done)
+{
+    if (!throughWebhook(type, stored))
+        return done(toServed(type, m_store->jsonOf(stored)));
+    QPointer<QObject> context(m_context);
+    m_convert(type, {m_store->jsonOf(stored)}, type.apiVersion(), [context, done](Expected<QList<QJsonObject>> c) {
+        if (!context)
+            return;
+        if (!c)
+            return done(c.error());
+        done(c->first());
+    });
 }
 
 AdmissionAttributes ResourceHandler::attributesFor(const Request &r, const RequestInfo &info, const ResourceType &type,

@@ -6,11 +6,13 @@
 // JSON or YAML, 400 malformed, 415 wrong content type).
 
 #include "engine/apiserver/admission/admissionchain.h"
+#include "engine/apiserver/apply/patch.h"
 #include "engine/apiserver/http/exchange.h"
 #include "engine/apiserver/http/requestinfo.h"
 #include "engine/apiserver/storage/freshness.h"
 #include "engine/apiserver/storage/store.h"
 #include "engine/apiserver/storage/watchhub.h"
+#include "engine/apiserver/validation/conversion.h"
 
 namespace opbench::apiserver {
 
@@ -27,6 +29,9 @@ public:
     /// Webhook admission for create, update and delete (none when unset); owned by the context.
     void setAdmission(AdmissionChain *chain) { m_admission = chain; }
 
+    /// Conversion through a CRD's conversion webhook (conversion.h); none: apiVersion only.
+    void setConverter(AsyncConverter convert) { m_convert = std::move(convert); }
+
     /// Serves a resource request (info.isResourceRequest).
     void handle(const Request &request, const RequestInfo &info, Responder responder);
 
@@ -39,15 +44,23 @@ private:
     void get(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
     void list(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
     void listNow(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
+    void sendList(const Request &r, const ResourceType &type, ListResult listed, Responder resp);
     void watch(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
     void create(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
     void update(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
     void patch(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
+    void patchLive(const Request &r, const RequestInfo &info, const ResourceType &type, PatchKind kind, WriteOptions wo,
+        const std::optional<QJsonObject> &live, Responder resp);
     void remove(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
+    void admitRemove(const Request &r, const RequestInfo &info, const ResourceType &type, const AdmissionAttributes &a,
+        const DeleteOptions &options, Responder resp);
     void removeNow(const Request &r, const RequestInfo &info, const ResourceType &type, DeleteOptions options,
         Responder resp, const Responder::Headers &warnings);
     void removeCollection(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
+    void sendRemoved(const ResourceType &type, const QJsonArray &items, Responder resp);
     void scale(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
+    void scaleLive(
+        const Request &r, const RequestInfo &info, const ResourceType &type, const QJsonObject &live, Responder resp);
     /// Writes `patched` (a whole object in served form) through the right Store call.
     Expected<Object> write(
         const RequestInfo &info, const ResourceType &type, const QJsonObject &patched, const WriteOptions &wo);
@@ -62,13 +75,31 @@ private:
         WriteOptions wo, Responder resp, Responder::Headers warnings);
     AdmissionAttributes attributesFor(const Request &r, const RequestInfo &info, const ResourceType &type,
         const QString &operation, bool dryRun, const QString &fieldManager) const;
+    /// Sends `object` (stored form) at the requested version: through the conversion webhook
+    /// when the type has one and the versions differ (a 500 when it fails).
     void sendObject(const Request &r, const ResourceType &type, const Object &object, int code, Responder resp,
         const Responder::Headers &extra = {});
+    void sendServed(const Request &r, const ResourceType &type, const Object &served, int code, Responder resp,
+        const Responder::Headers &extra);
+    /// `objects` (stored form) at `type`'s version: one ConversionReview for those not at it
+    /// (conversion webhook types), else unchanged (converted on encoding, as before).
+    using ConvertedObjects = std::function<void(Expected<QList<Object>> objects)>;
+    void convertAll(const ResourceType &type, QList<Object> objects, ConvertedObjects done);
+    /// True when `stored` reaches the requested version through the conversion webhook.
+    bool throughWebhook(const ResourceType &type, const Object &stored) const;
+    /// `stored` in served form: now (apiVersion rewrite), or later through the webhook.
+    void servedJson(const ResourceType &type, const Object &stored, std::function<void(Expected<QJsonObject>)> done);
+    /// The write of `object` (served form) converted to the storage version first (conversion
+    /// webhook types; not for dry runs): validated at the requested version by a dry run, then
+    /// converted and stored.
+    void writeConverted(const RequestInfo &info, const ResourceType &type, bool creating, QJsonObject object,
+        WriteOptions wo, std::function<void(Expected<Object>)> done);
 
     Store *m_store;
     WatchHub *m_watches;
     QObject *m_context;
     AdmissionChain *m_admission = nullptr;
+    AsyncConverter m_convert;
     std::chrono::milliseconds m_freshnessWait = kDefaultFreshnessWait;
 };
 

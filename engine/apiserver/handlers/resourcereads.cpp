@@ -13,6 +13,9 @@
 #include "engine/base/clock.h"
 
 #include <QJsonDocument>
+#include <QPointer>
+
+#include <algorithm>
 
 namespace opbench::apiserver {
 
@@ -124,7 +127,22 @@ void ResourceHandler::handle(const Request &request, const RequestInfo &info, Re
 void ResourceHandler::sendObject(const Request &r, const ResourceType &type, const Object &object, int code,
     Responder resp, const Responder::Headers &extra)
 {
-    const Object served = toServed(type, object);
+    if (!m_convert || !usesConversionWebhook(type) || object.isNull() || object.apiVersion() == type.apiVersion())
+        return sendServed(r, type, toServed(type, object), code, resp, extra);
+    QPointer<QObject> context(m_context);
+    m_convert(type, {object.json()}, type.apiVersion(),
+        [this, context, r, type, code, resp, extra](Expected<QList<QJsonObject>> converted) mutable {
+            if (!context)
+                return;
+            if (!converted)
+                return resp.sendStatus(converted.error());
+            sendServed(r, type, Object::fromJson(converted->first()), code, resp, extra);
+        });
+}
+
+void ResourceHandler::sendServed(const Request &r, const ResourceType &type, const Object &served, int code,
+    Responder resp, const Responder::Headers &extra)
+{
     if (acceptsPartialMetadata(r.header("accept")) && r.method == "GET")
         return resp.sendJson(code, partialObjectMetadata(served), extra);
     if (r.wantsTable() && r.method == "GET") {
@@ -134,6 +152,29 @@ void ResourceHandler::sendObject(const Request &r, const ResourceType &type, con
         return resp.sendJson(code, t, extra);
     }
     resp.send(code, "application/json", served.toJsonBytes(), extra);
+}
+
+void ResourceHandler::convertAll(const ResourceType &type, QList<Object> objects, ConvertedObjects done)
+{
+    const auto elsewhere = [&type](const Object &o) { return o.apiVersion() != type.apiVersion(); };
+    if (!m_convert || !usesConversionWebhook(type) || std::none_of(objects.cbegin(), objects.cend(), elsewhere))
+        return done(std::move(objects));
+    QList<QJsonObject> json;
+    json.reserve(objects.size());
+    for (const Object &o : std::as_const(objects))
+        json << o.json();
+    QPointer<QObject> context(m_context);
+    m_convert(type, json, type.apiVersion(), [context, done](Expected<QList<QJsonObject>> converted) {
+        if (!context)
+            return;
+        if (!converted)
+            return done(converted.error());
+        QList<Object> out;
+        out.reserve(converted->size());
+        for (const QJsonObject &each : std::as_const(*converted))
+            out << Object::fromJson(each);
+        done(out);
+    });
 }
 
 void ResourceHandler::get(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
@@ -170,9 +211,25 @@ void ResourceHandler::listNow(const Request &r, const RequestInfo &info, const R
     auto result = m_store->list(type.gvr(), lo);
     if (!result)
         return resp.sendStatus(result.error());
+    if (!m_convert || !usesConversionWebhook(type))
+        return sendList(r, type, std::move(*result), resp);
+    // One ConversionReview for the items not at the requested version (conversion webhook).
+    QList<Object> stored = std::move(result->items);
+    convertAll(type, std::move(stored),
+        [this, r, type, listed = std::move(*result), resp](Expected<QList<Object>> served) mutable {
+            if (!served)
+                return resp.sendStatus(served.error());
+            listed.items = std::move(*served);
+            sendList(r, type, std::move(listed), resp);
+        });
+}
+
+void ResourceHandler::sendList(const Request &r, const ResourceType &type, ListResult listed, Responder resp)
+{
+    const ListResult *result = &listed;
     // Every form is streamed (bodystream.h): the items are encoded into bounded chunks as the
     // socket drains, from this snapshot (objects are immutable and shared: a pointer each).
-    const QList<Object> items = std::move(result->items);
+    const QList<Object> items = std::move(listed.items);
     const QString rv = QString::number(result->resourceVersion);
     QJsonObject meta{{QStringLiteral("resourceVersion"), rv}};
     if (!result->continueToken.isEmpty())

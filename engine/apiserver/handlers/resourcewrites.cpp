@@ -198,9 +198,19 @@ void ResourceHandler::update(const Request &r, const RequestInfo &info, const Re
     AdmissionAttributes a
         = attributesFor(r, info, type, QStringLiteral("UPDATE"), in->options.dryRun, in->options.fieldManager);
     a.object = in->object;
-    if (auto current = m_store->get(type.gvr(), info.namespaceName, info.name))
-        a.oldObject = toServed(type, m_store->jsonOf(*current));
-    admitWrite(r, info, type, a, in->options, resp, in->warnings);
+    auto current = m_store->get(type.gvr(), info.namespaceName, info.name);
+    if (!current || !throughWebhook(type, *current)) {
+        if (current)
+            a.oldObject = toServed(type, m_store->jsonOf(*current));
+        return admitWrite(r, info, type, a, in->options, resp, in->warnings);
+    }
+    servedJson(type, *current,
+        [this, r, info, type, a, wo = in->options, resp, warnings = in->warnings](Expected<QJsonObject> old) mutable {
+            if (!old)
+                return resp.sendStatus(old.error());
+            a.oldObject = *old;
+            admitWrite(r, info, type, a, wo, resp, warnings);
+        });
 }
 
 void ResourceHandler::patch(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
@@ -221,9 +231,20 @@ void ResourceHandler::patch(const Request &r, const RequestInfo &info, const Res
     auto current = m_store->get(type.gvr(), info.namespaceName, info.name);
     if (!current && (kind != PatchKind::Apply || current.error().code() != 404 || !info.subresource.isEmpty()))
         return resp.sendStatus(current.error());
-    std::optional<QJsonObject> live;
-    if (current)
-        live = toServed(type, m_store->jsonOf(*current));
+    if (!current)
+        return patchLive(r, info, type, kind, *wo, std::nullopt, resp);
+    if (!throughWebhook(type, *current))
+        return patchLive(r, info, type, kind, *wo, toServed(type, m_store->jsonOf(*current)), resp);
+    servedJson(type, *current, [this, r, info, type, kind, wo = *wo, resp](Expected<QJsonObject> live) mutable {
+        if (!live)
+            return resp.sendStatus(live.error());
+        patchLive(r, info, type, kind, wo, *live, resp);
+    });
+}
+
+void ResourceHandler::patchLive(const Request &r, const RequestInfo &info, const ResourceType &type, PatchKind kind,
+    WriteOptions wo, const std::optional<QJsonObject> &live, Responder resp)
+{
     Expected<QJsonObject> patched = QJsonObject();
     if (kind == PatchKind::Apply) {
         auto docs = yamlToJson(r.body);
@@ -234,9 +255,9 @@ void ResourceHandler::patch(const Request &r, const RequestInfo &info, const Res
         if (docs->first().value(QLatin1String("metadata")).toObject().contains(QLatin1String("managedFields")))
             return resp.sendStatus(Status::badRequest(QStringLiteral("metadata.managedFields must be nil")));
         const FieldManagerWrite w{
-            wo->fieldManager, type.apiVersion(), info.subresource, rules::timestamp(m_store->clock())};
+            wo.fieldManager, type.apiVersion(), info.subresource, rules::timestamp(m_store->clock())};
         patched = serverSideApply(type, live, docs->first(), w, r.boolParam(QStringLiteral("force")));
-        wo->managedFieldsSet = true;
+        wo.managedFieldsSet = true;
     } else {
         patched = applyPatch(kind, *live, r.body, type.custom);
     }
@@ -252,11 +273,11 @@ void ResourceHandler::patch(const Request &r, const RequestInfo &info, const Res
             return resp.sendStatus(ok.error());
     // kube-apiserver admits a patch as the update (or create) it becomes
     AdmissionAttributes a = attributesFor(
-        r, info, type, live ? QStringLiteral("UPDATE") : QStringLiteral("CREATE"), wo->dryRun, wo->fieldManager);
+        r, info, type, live ? QStringLiteral("UPDATE") : QStringLiteral("CREATE"), wo.dryRun, wo.fieldManager);
     a.object = *patched;
     if (live)
         a.oldObject = *live;
-    admitWrite(r, info, type, a, *wo, resp, warnings);
+    admitWrite(r, info, type, a, wo, resp, warnings);
 }
 
 void ResourceHandler::remove(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
@@ -265,13 +286,27 @@ void ResourceHandler::remove(const Request &r, const RequestInfo &info, const Re
     if (!opts)
         return resp.sendStatus(opts.error());
     AdmissionAttributes a = attributesFor(r, info, type, QStringLiteral("DELETE"), opts->dryRun, QString());
-    if (m_admission) {
-        auto current = m_store->get(type.gvr(), info.namespaceName, info.name);
-        if (!current)
-            return resp.sendStatus(current.error());
-        a.oldObject = toServed(type, m_store->jsonOf(*current));
-    }
     const DeleteOptions options = *opts;
+    if (!m_admission)
+        return removeNow(r, info, type, options, resp, {});
+    auto current = m_store->get(type.gvr(), info.namespaceName, info.name);
+    if (!current)
+        return resp.sendStatus(current.error());
+    if (!throughWebhook(type, *current)) {
+        a.oldObject = toServed(type, m_store->jsonOf(*current));
+        return admitRemove(r, info, type, a, options, resp);
+    }
+    servedJson(type, *current, [this, r, info, type, a, options, resp](Expected<QJsonObject> old) mutable {
+        if (!old)
+            return resp.sendStatus(old.error());
+        a.oldObject = *old;
+        admitRemove(r, info, type, a, options, resp);
+    });
+}
+
+void ResourceHandler::admitRemove(const Request &r, const RequestInfo &info, const ResourceType &type,
+    const AdmissionAttributes &a, const DeleteOptions &options, Responder resp)
+{
     admit(a, resp, {}, {},
         [this, r, info, type, options, resp](
             const QJsonObject &, const Responder::Headers &w) mutable { removeNow(r, info, type, options, resp, w); });
@@ -312,15 +347,27 @@ void ResourceHandler::removeCollection(
     auto listed = m_store->list(type.gvr(), lo);
     if (!listed)
         return resp.sendStatus(listed.error());
-    QJsonArray items;
+    QList<Object> removed;
     for (const Object &o : std::as_const(listed->items)) {
         DeleteOptions itemOptions = *opts;
         if (!prepareDelete(m_store, type, o.name(), &itemOptions))
             continue;
         auto result = m_store->remove(type.gvr(), o.namespaceName(), o.name(), itemOptions);
         if (result)
-            items.append(toServed(type, result->object.json()));
+            removed << result->object;
     }
+    convertAll(type, removed, [this, type, resp](Expected<QList<Object>> served) mutable {
+        if (!served)
+            return resp.sendStatus(served.error());
+        QJsonArray items;
+        for (const Object &o : std::as_const(*served))
+            items.append(toServed(type, o.json()));
+        sendRemoved(type, items, resp);
+    });
+}
+
+void ResourceHandler::sendRemoved(const ResourceType &type, const QJsonArray &items, Responder resp)
+{
     resp.sendJson(200,
         QJsonObject{{QStringLiteral("kind"), type.mapping.listKind}, {QStringLiteral("apiVersion"), type.apiVersion()},
             {QStringLiteral("metadata"),

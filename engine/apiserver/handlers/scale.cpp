@@ -84,7 +84,18 @@ void ResourceHandler::scale(const Request &r, const RequestInfo &info, const Res
     auto current = m_store->get(type.gvr(), info.namespaceName, info.name);
     if (!current)
         return resp.sendStatus(current.error());
-    const QJsonObject live = toServed(type, current->json());
+    if (!throughWebhook(type, *current))
+        return scaleLive(r, info, type, toServed(type, current->json()), resp);
+    servedJson(type, *current, [this, r, info, type, resp](Expected<QJsonObject> live) mutable {
+        if (!live)
+            return resp.sendStatus(live.error());
+        scaleLive(r, info, type, *live, resp);
+    });
+}
+
+void ResourceHandler::scaleLive(
+    const Request &r, const RequestInfo &info, const ResourceType &type, const QJsonObject &live, Responder resp)
+{
     const QJsonObject scaleNow = toScale(type, live);
     if (r.method == "GET")
         return resp.sendJson(200, scaleNow);
@@ -122,6 +133,18 @@ void ResourceHandler::scale(const Request &r, const RequestInfo &info, const Res
     next.insert(QLatin1String("metadata"), meta);
     RequestInfo mainInfo = info;
     mainInfo.subresource.clear();
+    if (m_convert && usesConversionWebhook(type) && type.apiVersion() != type.storageApiVersion() && !wo->dryRun) {
+        writeConverted(mainInfo, type, false, next, *wo, [this, type, resp](Expected<Object> o) mutable {
+            if (!o)
+                return resp.sendStatus(o.error());
+            servedJson(type, *o, [type, resp](Expected<QJsonObject> served) mutable {
+                if (!served)
+                    return resp.sendStatus(served.error());
+                resp.sendJson(200, toScale(type, *served));
+            });
+        });
+        return;
+    }
     auto o = write(mainInfo, type, next, *wo);
     if (!o)
         return resp.sendStatus(o.error());

@@ -184,6 +184,8 @@ QStringList ResourceRegistry::registerCrd(const QJsonObject &crd)
     for (const QJsonValue &v : versionsArr)
         if (v.toObject().value(QLatin1String("storage")).toBool())
             storageVersion = str(v.toObject(), "name");
+    const QJsonObject conversion = spec.value(QLatin1String("conversion")).toObject();
+    const bool webhook = str(conversion, "strategy") == QLatin1String("Webhook");
     for (const QJsonValue &vv : versionsArr) {
         const QJsonObject v = vv.toObject();
         if (!v.value(QLatin1String("served")).toBool(true))
@@ -215,6 +217,8 @@ QStringList ResourceRegistry::registerCrd(const QJsonObject &crd)
         // version keeps every object (they keep the apiVersion they were written with).
         t.storage = {group, QString(), plural};
         t.storageVersion = storageVersion.isEmpty() ? t.mapping.gvr.version : storageVersion;
+        if (webhook)
+            t.conversionWebhook = conversion.value(QLatin1String("webhook")).toObject();
         RestMapper defaults;
         defaults.add(t.mapping); // fills listKind/singular/verbs defaults
         t.mapping = defaults.all().first();

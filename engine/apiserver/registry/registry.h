@@ -35,6 +35,8 @@ struct ResourceType
     QJsonObject scaleSpec;         // custom only: subresources.scale (specReplicasPath, ...)
     quint64 schemaSince = 0;       // custom only: the CRD's resourceVersion when this schema took
                                    // effect; objects written at or before it get its defaults on read
+    QJsonObject conversionWebhook; // custom only: spec.conversion.webhook when the strategy is
+                                   // Webhook (clientConfig, conversionReviewVersions); else empty
 
     const GroupVersionResource &gvr() const { return mapping.gvr; }
     QString kind() const { return mapping.kind; }

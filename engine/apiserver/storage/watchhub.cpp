@@ -9,8 +9,23 @@
 
 #include <QJsonDocument>
 #include <QLoggingCategory>
+#include <QPointer>
+
+#include <deque>
 
 namespace opbench::apiserver {
+
+namespace {
+
+/// An event waiting for its conversion (or a ready line queued behind one).
+struct PendingEvent
+{
+    QString type;
+    Object object;
+    QByteArray line; // set: written as is
+};
+
+} // namespace
 
 struct WatchHub::Watcher
 {
@@ -22,6 +37,9 @@ struct WatchHub::Watcher
     QMetaObject::Connection disconnected;
     std::unique_ptr<QTimer> timeout;
     std::unique_ptr<QTimer> deadlineBookmark;
+    bool converts = false;   // the type has a conversion webhook: events go through `pending`
+    bool converting = false; // the front of `pending` is at the webhook
+    std::deque<PendingEvent> pending;
 };
 
 namespace {
@@ -84,6 +102,7 @@ void WatchHub::start(Responder responder, const WatchRequest &request)
     w->id = m_nextId++;
     w->responder = responder;
     w->request = request;
+    w->converts = m_convert && usesConversionWebhook(request.type);
     w->startRv = m_store->resourceVersion();
     const QString &rv = request.resourceVersion;
     const bool fromNow = rv.isEmpty() || rv == QLatin1String("0");
@@ -231,6 +250,11 @@ QByteArray WatchHub::encodeObject(const Watcher &w, const Object &object)
 bool WatchHub::send(
     Watcher &w, const QString &type, const Object &object, quint64 rv, QHash<QString, QByteArray> *cache)
 {
+    if (w.converts) {
+        w.pending.push_back(PendingEvent{type, object, {}});
+        pump(w);
+        return true;
+    }
     QByteArray line;
     // one encoding per event and served version, shared by every watcher of that version
     const bool cacheable = cache && !w.request.table;
@@ -258,7 +282,56 @@ void WatchHub::sendBookmark(Watcher &w, bool initialEventsEnd)
         {QStringLiteral("apiVersion"),
             w.request.metadataOnly ? QStringLiteral("meta.k8s.io/v1") : w.request.type.apiVersion()},
         {QStringLiteral("metadata"), meta}};
-    w.responder.writeChunk(eventLine(QStringLiteral("BOOKMARK"), QJsonDocument(obj).toJson(QJsonDocument::Compact)));
+    const QByteArray line = eventLine(QStringLiteral("BOOKMARK"), QJsonDocument(obj).toJson(QJsonDocument::Compact));
+    if (w.converts && !w.pending.empty())
+        return w.pending.push_back(PendingEvent{{}, Object(), line}); // after the events before it
+    w.responder.writeChunk(line);
+}
+
+void WatchHub::pump(Watcher &w)
+{
+    while (!w.converting && !w.pending.empty()) {
+        const PendingEvent &next = w.pending.front();
+        if (!next.line.isEmpty()) {
+            w.responder.writeChunk(next.line);
+        } else if (next.object.apiVersion() == w.request.type.apiVersion()) {
+            w.responder.writeChunk(eventLine(next.type, encodeObject(w, next.object)));
+            w.tableHeaderSent = true;
+        } else {
+            w.converting = true;
+            QPointer<WatchHub> self(this);
+            const quint64 id = w.id;
+            m_convert(w.request.type, {next.object.json()}, w.request.type.apiVersion(),
+                [self, id](const Expected<QList<QJsonObject>> &result) {
+                    if (self)
+                        self->converted(id, result);
+                });
+            return; // `w` may be gone now
+        }
+        w.pending.pop_front();
+    }
+}
+
+void WatchHub::converted(quint64 id, const Expected<QList<QJsonObject>> &result)
+{
+    auto it = m_watchers.find(id);
+    if (it == m_watchers.end())
+        return;
+    Watcher &w = *it->second;
+    if (!w.converting || w.pending.empty())
+        return;
+    w.converting = false;
+    const PendingEvent event = w.pending.front();
+    w.pending.pop_front();
+    if (!result) {
+        // kube-apiserver's watch ends with an InternalError event when an object cannot be decoded
+        w.responder.writeChunk(
+            eventLine(QStringLiteral("ERROR"), Status::internalError(result.error().message()).toJsonBytes()));
+        return finish(id, false);
+    }
+    w.responder.writeChunk(eventLine(event.type, encodeObject(w, Object::fromJson(result->first()))));
+    w.tableHeaderSent = true;
+    pump(w);
 }
 
 void WatchHub::finish(quint64 id, bool closeConnection)

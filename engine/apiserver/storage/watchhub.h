@@ -12,12 +12,16 @@
 // held through a QPointer: a client that leaves is simply forgotten. A client that does not keep
 // up — more than the send-buffer limit of its events still unsent — is cut off (the connection
 // is aborted, its buffer freed), as kube-apiserver forces unresponsive watchers closed; it
-// rewatches like after any dropped watch.
+// rewatches like after any dropped watch. A custom resource with a conversion webhook has every
+// event not at the watched version converted for each watcher, one ConversionReview per event in
+// order (the events behind wait); a failed conversion ends the stream with an ERROR event (500
+// InternalError), as kube-apiserver's watch does when it cannot decode an object.
 
 #include "engine/apiserver/http/exchange.h"
 #include "engine/apiserver/storage/selectors.h"
 #include "engine/apiserver/storage/store.h"
 #include "engine/apiserver/transform/tables.h"
+#include "engine/apiserver/validation/conversion.h"
 
 #include <QObject>
 #include <QTimer>
@@ -54,6 +58,8 @@ public:
 
     /// Starts a stream on `responder` (which must not have been used yet).
     void start(Responder responder, const WatchRequest &request);
+    /// Conversion through a CRD's conversion webhook (conversion.h); none: apiVersion only.
+    void setConverter(AsyncConverter convert) { m_convert = std::move(convert); }
     /// Number of open streams.
     int count() const { return int(m_watchers.size()); }
     /// Ends every stream (terminating chunk) and closes its connection: a dropped watch.
@@ -84,6 +90,9 @@ private:
     /// Closes a stream whose client does not read: aborts the connection, dropping what is buffered.
     void closeSlow(quint64 id);
     QByteArray encodeObject(const Watcher &w, const Object &object);
+    /// Writes the queued events of a converting watcher, converting them one at a time.
+    void pump(Watcher &w);
+    void converted(quint64 id, const Expected<QList<QJsonObject>> &result);
 
     Store *m_store;
     std::map<quint64, std::unique_ptr<Watcher>> m_watchers;
@@ -92,6 +101,7 @@ private:
     std::chrono::milliseconds m_freshnessWait{3000};
     qint64 m_sendBufferLimit = 32 * 1024 * 1024;
     int m_slowClosed = 0;
+    AsyncConverter m_convert;
 };
 
 } // namespace opbench::apiserver

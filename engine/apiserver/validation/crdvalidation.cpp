@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // validateCrd(): is a CustomResourceDefinition well-formed enough to serve?
 #include "engine/apiserver/validation/schemavalidator.h"
+#include "engine/apiserver/validation/webhookconfig.h"
+
+#include "engine/api/validation.h"
 
 #include <QJsonArray>
 #include <QSet>
@@ -119,6 +122,41 @@ void checkVersions(const QJsonObject &spec, QList<StatusCause> &out)
             QStringLiteral("must have exactly one version marked as storage version")));
 }
 
+/// spec.conversion as apiextensions validation checks it. The paths are upstream's internal ones:
+/// a v1 `spec.conversion.webhook.clientConfig` is reported at `spec.conversion.webhookClientConfig`.
+void checkConversion(const QJsonObject &spec, QList<StatusCause> &out)
+{
+    if (!spec.value(QLatin1String("conversion")).isObject())
+        return;
+    const QJsonObject conversion = spec.value(QLatin1String("conversion")).toObject();
+    const QString at = QStringLiteral("spec.conversion");
+    const QString strategy = conversion.value(QLatin1String("strategy")).toString();
+    const QStringList strategies{QStringLiteral("None"), QStringLiteral("Webhook")};
+    if (strategy.isEmpty())
+        out.append(fielderror::required(at + QStringLiteral(".strategy")));
+    else if (!strategies.contains(strategy))
+        out.append(fielderror::notSupported(at + QStringLiteral(".strategy"), strategy, strategies));
+    const QJsonObject webhook = conversion.value(QLatin1String("webhook")).toObject();
+    const bool hasClientConfig = webhook.value(QLatin1String("clientConfig")).isObject();
+    const QJsonArray reviewVersions = webhook.value(QLatin1String("conversionReviewVersions")).toArray();
+    if (strategy == QLatin1String("Webhook")) {
+        if (!hasClientConfig)
+            out.append(fielderror::required(at + QStringLiteral(".webhookClientConfig"),
+                QStringLiteral("required when strategy is set to Webhook")));
+        else
+            validateWebhookClientConfig(webhook.value(QLatin1String("clientConfig")).toObject(),
+                at + QStringLiteral(".webhookClientConfig"), out);
+        validateWebhookReviewVersions(reviewVersions, at + QStringLiteral(".conversionReviewVersions"), QString(), out);
+        return;
+    }
+    if (hasClientConfig)
+        out.append(fielderror::forbidden(at + QStringLiteral(".webhookClientConfig"),
+            QStringLiteral("should not be set when strategy is not set to Webhook")));
+    if (!reviewVersions.isEmpty())
+        out.append(fielderror::forbidden(at + QStringLiteral(".conversionReviewVersions"),
+            QStringLiteral("should not be set when strategy is not set to Webhook")));
+}
+
 } // namespace
 
 QList<StatusCause> validateCrd(const QJsonObject &crd)
@@ -127,6 +165,7 @@ QList<StatusCause> validateCrd(const QJsonObject &crd)
     const QJsonObject spec = crd.value(QLatin1String("spec")).toObject();
     checkNames(crd, spec, out);
     checkVersions(spec, out);
+    checkConversion(spec, out);
     return out;
 }
 

@@ -84,18 +84,6 @@ void validateRule(const QJsonObject &rule, const QString &at, QList<StatusCause>
     checkEnum(rule, "scope", scopes, at, causes);
 }
 
-void validateClientConfig(const QJsonObject &cc, const QString &at, QList<StatusCause> &causes)
-{
-    const bool hasUrl = !defaults::isUnset(cc.value(QLatin1String("url")));
-    const bool hasService = cc.value(QLatin1String("service")).isObject();
-    if (hasUrl == hasService)
-        causes << fielderror::required(at, QStringLiteral("exactly one of url or service is required"));
-    else if (hasUrl)
-        validateUrl(cc.value(QLatin1String("url")).toString(), at + QStringLiteral(".url"), causes);
-    else
-        validateService(cc.value(QLatin1String("service")).toObject(), at + QStringLiteral(".service"), causes);
-}
-
 void validateHook(const QJsonObject &hook, bool mutating, const QString &at, QList<StatusCause> &causes)
 {
     const QString name = hook.value(QLatin1String("name")).toString();
@@ -125,14 +113,29 @@ void validateHook(const QJsonObject &hook, bool mutating, const QString &at, QLi
             QStringLiteral("the timeout value must be between 1 and 30 seconds"));
     if (mutating)
         checkEnum(hook, "reinvocationPolicy", {QStringLiteral("IfNeeded"), QStringLiteral("Never")}, at, causes);
-    validateClientConfig(
+    validateWebhookClientConfig(
         hook.value(QLatin1String("clientConfig")).toObject(), at + QStringLiteral(".clientConfig"), causes);
 }
 
-void validateReviewVersions(const QJsonArray &versions, const QString &at, QList<StatusCause> &causes)
+} // namespace
+
+void validateWebhookClientConfig(const QJsonObject &cc, const QString &at, QList<StatusCause> &causes)
+{
+    const bool hasUrl = !defaults::isUnset(cc.value(QLatin1String("url")));
+    const bool hasService = cc.value(QLatin1String("service")).isObject();
+    if (hasUrl == hasService)
+        causes << fielderror::required(at, QStringLiteral("exactly one of url or service is required"));
+    else if (hasUrl)
+        validateUrl(cc.value(QLatin1String("url")).toString(), at + QStringLiteral(".url"), causes);
+    else
+        validateService(cc.value(QLatin1String("service")).toObject(), at + QStringLiteral(".service"), causes);
+}
+
+void validateWebhookReviewVersions(
+    const QJsonArray &versions, const QString &at, const QString &requiredDetail, QList<StatusCause> &causes)
 {
     if (versions.isEmpty()) {
-        causes << fielderror::required(at, QStringLiteral("must specify one of v1, v1beta1"));
+        causes << fielderror::required(at, requiredDetail);
         return;
     }
     QSet<QString> seen;
@@ -153,8 +156,6 @@ void validateReviewVersions(const QJsonArray &versions, const QString &at, QList
         causes << fielderror::invalidRaw(
             at, goStrings(versions), QStringLiteral("must include at least one of v1, v1beta1"));
 }
-
-} // namespace
 
 bool isWebhookConfiguration(const ResourceType &type, bool *mutating)
 {
@@ -195,8 +196,8 @@ QList<StatusCause> validateWebhookConfiguration(const QJsonObject &configuration
         const QJsonObject hook = hooks.at(i).toObject();
         const QString at = QStringLiteral("webhooks[%1]").arg(i);
         validateHook(hook, mutating, at, causes);
-        validateReviewVersions(hook.value(QLatin1String("admissionReviewVersions")).toArray(),
-            at + QStringLiteral(".admissionReviewVersions"), causes);
+        validateWebhookReviewVersions(hook.value(QLatin1String("admissionReviewVersions")).toArray(),
+            at + QStringLiteral(".admissionReviewVersions"), QStringLiteral("must specify one of v1, v1beta1"), causes);
         const QString name = hook.value(QLatin1String("name")).toString();
         if (!name.isEmpty() && names.contains(name))
             causes << StatusCause{QStringLiteral("FieldValueDuplicate"),

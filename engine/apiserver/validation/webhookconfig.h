@@ -11,6 +11,7 @@
 #include "engine/api/status.h"
 #include "engine/apiserver/registry/registry.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 
 namespace opbench::apiserver {
@@ -23,5 +24,13 @@ void defaultWebhookConfiguration(QJsonObject &configuration, bool mutating);
 
 /// The causes kube-apiserver gives for an invalid configuration (empty when valid).
 QList<StatusCause> validateWebhookConfiguration(const QJsonObject &configuration, bool mutating);
+
+/// A webhook clientConfig at `at` (shared with CRD conversion webhooks): exactly one of url
+/// (https, no query, fragment or user) and service (name, namespace, path, port).
+void validateWebhookClientConfig(const QJsonObject &clientConfig, const QString &at, QList<StatusCause> &causes);
+/// admissionReviewVersions / conversionReviewVersions at `at`: not empty (Required with
+/// `requiredDetail`), no duplicates, DNS-1035 labels, one of v1 and v1beta1 among them.
+void validateWebhookReviewVersions(
+    const QJsonArray &versions, const QString &at, const QString &requiredDetail, QList<StatusCause> &causes);
 
 } // namespace opbench::apiserver
