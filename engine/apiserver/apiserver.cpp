@@ -167,6 +167,8 @@ Expected<void> ApiServer::startFront()
     d->conversions = new ConversionWebhook(caller, d->store->clock(), d->front.get());
     d->front->resources().setConverter(d->conversions->converter());
     d->watches->setConverter(d->conversions->converter());
+    connect(d->conversions, &ConversionWebhook::callFinished, this,
+        [this](const ConversionCall &call) { Q_EMIT webhookCalled(callRecordOf(call)); });
     d->front->resources().setFreshnessWait(std::chrono::milliseconds(m_options.freshnessWaitMs));
     d->watches->setFreshnessWait(std::chrono::milliseconds(m_options.freshnessWaitMs));
     d->watches->setSendBufferLimit(m_options.watchBufferLimitBytes);

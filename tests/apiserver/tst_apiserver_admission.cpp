@@ -201,6 +201,32 @@ private Q_SLOTS:
         QCOMPARE(m_http->get(kConfigMaps + QStringLiteral("/denied")).code, 404);
     }
 
+    void shouldKeepTheDenialsDetails()
+    {
+        // kube-apiserver's ToStatusErr keeps the webhook's Status whole (only the message is
+        // prefixed), so kubectl prints `The ConfigMap "denied" is invalid: data.x: …` from its causes.
+        const QJsonObject details{{"name", "denied"}, {"kind", "ConfigMap"},
+            {"causes",
+                QJsonArray{QJsonObject{{"reason", "FieldValueInvalid"}, {"field", "data.x"},
+                    {"message", "Invalid value: \"1\": must be a word"}}}}};
+        m_hooks.answer = [details](const QString &, const QJsonObject &) {
+            return QJsonObject{{"allowed", false},
+                {"status",
+                    QJsonObject{{"code", 422}, {"reason", "Invalid"}, {"message", "bad data"}, {"details", details}}}};
+        };
+        addConfig(kValidating, QStringLiteral("deny"), {hook("deny.example.com", "/deny")});
+        const HttpReply r = createConfigMap(QStringLiteral("denied"));
+        QCOMPARE(r.code, 422);
+        const QJsonObject status = r.json();
+        QCOMPARE(status.value(QLatin1String("reason")).toString(), QStringLiteral("Invalid"));
+        QCOMPARE(status.value(QLatin1String("details")).toObject().value(QLatin1String("kind")).toString(),
+            QStringLiteral("ConfigMap"));
+        const QJsonArray causes
+            = status.value(QLatin1String("details")).toObject().value(QLatin1String("causes")).toArray();
+        QCOMPARE(causes.size(), 1);
+        QCOMPARE(causes.at(0).toObject().value(QLatin1String("field")).toString(), QStringLiteral("data.x"));
+    }
+
     void shouldApplyJsonPatchAndSendWarnings()
     {
         m_hooks.answer = [](const QString &, const QJsonObject &) {

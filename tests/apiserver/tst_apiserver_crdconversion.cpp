@@ -100,6 +100,7 @@ class TestApiServerCrdConversion : public QObject
     std::unique_ptr<TestHttp> m_http;
     QObject m_receiver;
     QList<apiserver::ConversionCall> m_observed;
+    QList<apiserver::WebhookCallRecord> m_records; // ApiServer::webhookCalled (the Admission panel's feed)
 
     QByteArray answer(const QJsonObject &review)
     {
@@ -172,6 +173,8 @@ private Q_SLOTS:
         m_api->runOnServerThread([this](apiserver::ApiServer &s) {
             connect(s.conversionWebhook(), &apiserver::ConversionWebhook::callFinished, &m_receiver,
                 [this](const apiserver::ConversionCall &call) { m_observed << call; });
+            connect(&s, &apiserver::ApiServer::webhookCalled, &m_receiver,
+                [this](const apiserver::WebhookCallRecord &r) { m_records << r; });
         });
         HttpReply r = m_http->post(kCrds, crd("widgets", "Widget", webhookConversion(m_hook.url("/convert"))));
         QVERIFY2(r.code == 201, r.body.constData());
@@ -189,6 +192,7 @@ private Q_SLOTS:
         m_mode = Mode::Convert;
         m_hook.calls.clear();
         m_observed.clear();
+        m_records.clear();
     }
 
     void cleanup() { m_http->call("DELETE", kAlpha); }
@@ -226,6 +230,30 @@ private Q_SLOTS:
         QCOMPARE(m_observed.first().objects, 1);
         QCOMPARE(m_observed.first().uid, request.value("uid").toString());
         QVERIFY(m_observed.first().ok);
+    }
+
+    void shouldReportEachConversionAsAWebhookCall()
+    {
+        create(QStringLiteral("a"), QStringLiteral("nginx:1.25"));
+        QCOMPARE(m_http->get(kBeta + QStringLiteral("/a")).code, 200);
+        QTRY_COMPARE(m_records.size(), 1);
+        apiserver::WebhookCallRecord r = m_records.first();
+        QCOMPARE(r.kind, apiserver::WebhookCallRecord::Kind::Conversion);
+        QCOMPARE(r.operation, QStringLiteral("CONVERT"));
+        QCOMPARE(r.name, QStringLiteral("a"));
+        QCOMPARE(r.objectKind, QStringLiteral("Widget"));
+        QVERIFY(r.allowed);
+        QCOMPARE(r.before.value("apiVersion").toString(), QStringLiteral("conv.example.com/v1alpha1"));
+        QCOMPARE(r.after.value("apiVersion").toString(), QStringLiteral("conv.example.com/v1beta1"));
+        QVERIFY(r.url.contains(QLatin1String("/convert?timeout=")));
+
+        m_mode = Mode::WrongUid;
+        QCOMPARE(m_http->get(kBeta + QStringLiteral("/a")).code, 500);
+        QTRY_COMPARE(m_records.size(), 2);
+        r = m_records.last();
+        QCOMPARE(r.failure, apiserver::WebhookCallRecord::Failure::BadResponse);
+        QCOMPARE(r.code, 500);
+        QVERIFY(r.message.contains(QLatin1String("expected response.uid")));
     }
 
     void shouldConvertAListInOneReview()

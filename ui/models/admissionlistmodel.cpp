@@ -106,6 +106,8 @@ QString AdmissionListModel::verdict(const WebhookCallRecord &r)
         return tr("failed: %1%2").arg(apiserver::describeFailure(r.failure), r.ignored ? tr(" (ignored)") : QString());
     if (!r.allowed)
         return tr("denied (%1)").arg(r.code);
+    if (r.kind == WebhookCallRecord::Kind::Conversion)
+        return tr("converted to %1").arg(r.version);
     if (!r.patch.isEmpty())
         return r.patch.size() == 1 ? tr("patched (1 op)") : tr("patched (%1 ops)").arg(r.patch.size());
     return tr("allowed");

@@ -43,7 +43,9 @@ Status denied(const MatchedWebhook &m, const QJsonObject &response)
         message = by + QStringLiteral(": ") + msg;
     else if (!reason.isEmpty())
         message = by + QStringLiteral(": ") + reason;
-    return Status(code, reason, message);
+    // As kube-apiserver's ToStatusErr: the webhook's Status is kept (details and causes
+    // included, so kubectl prints `The Kind "name" is invalid: …` for a 422), its message prefixed.
+    return Status(code, reason, message, Status::fromJson(status, code).details());
 }
 
 /// A dry-run request may only reach webhooks without side effects.

@@ -9,6 +9,7 @@
 #include <QPointer>
 #include <QUuid>
 
+#include <algorithm>
 #include <chrono>
 
 namespace opbench::apiserver {
@@ -261,9 +262,11 @@ void ConversionWebhook::convert(
     run->desired = std::move(desiredApiVersion);
     run->done = std::move(done);
     run->started = m_clock->now();
+    run->call.time = m_clock->wallNow();
     const QJsonObject hook{
         {QStringLiteral("clientConfig"), type.conversionWebhook.value(QLatin1String("clientConfig"))},
         {QStringLiteral("timeoutSeconds"), kTimeoutSeconds}};
+    run->call.url = m_caller->urlFor(hook, nullptr);
     QPointer<ConversionWebhook> self(this);
     m_caller->post(hook, run->call.review, [self, run](const WebhookReply &reply) {
         if (self)
@@ -277,11 +280,46 @@ void ConversionWebhook::answered(const std::shared_ptr<Run> &run, const WebhookR
 {
     Expected<QList<QJsonObject>> result = run->check(reply);
     run->call.ok = result.ok();
-    if (!result)
+    if (!result) {
         run->call.error = result.error().message();
+        run->call.failure = reply.error.isEmpty() ? WebhookCallRecord::Failure::BadResponse : reply.failure;
+    }
     run->call.latencyMs = std::chrono::duration_cast<std::chrono::milliseconds>(m_clock->now() - run->started).count();
     Q_EMIT callFinished(run->call);
     run->done(std::move(result));
+}
+
+WebhookCallRecord callRecordOf(const ConversionCall &call)
+{
+    WebhookCallRecord r;
+    r.kind = WebhookCallRecord::Kind::Conversion;
+    r.time = call.time;
+    r.webhook = call.crd;
+    r.configuration = call.crd;
+    r.url = call.url;
+    r.operation = QStringLiteral("CONVERT");
+    const QJsonArray sent
+        = call.review.value(QLatin1String("request")).toObject().value(QLatin1String("objects")).toArray();
+    r.before = sent.isEmpty() ? QJsonObject() : sent.first().toObject();
+    const QJsonArray converted = call.response.value(QLatin1String("convertedObjects")).toArray();
+    r.after = converted.isEmpty() ? r.before : converted.first().toObject();
+    const qsizetype slash = call.to.indexOf(u'/');
+    r.group = call.to.left(std::max<qsizetype>(slash, 0));
+    r.version = call.to.mid(slash + 1);
+    r.resource = call.crd.section(u'.', 0, 0);
+    r.objectKind = r.before.value(QLatin1String("kind")).toString();
+    const QJsonObject meta = r.before.value(QLatin1String("metadata")).toObject();
+    r.namespaceName = meta.value(QLatin1String("namespace")).toString();
+    r.name = meta.value(QLatin1String("name")).toString();
+    r.uid = call.uid;
+    r.failurePolicy = QStringLiteral("Fail"); // a conversion that fails always fails the request
+    r.allowed = call.ok;
+    r.code = call.ok ? 200 : 500;
+    r.message = call.error;
+    r.latency = std::chrono::milliseconds(call.latencyMs);
+    r.failure = call.failure;
+    r.error = call.error;
+    return r;
 }
 
 AsyncConverter ConversionWebhook::converter()

@@ -32,9 +32,16 @@ struct ConversionCall
     bool ok = false;
     QString error; // the message the client got, when !ok
     qint64 latencyMs = 0;
-    QJsonObject review;   // the ConversionReview sent
+    QString url;                                                           // where it was sent
+    QDateTime time;                                                        // when it was sent (the server's clock, UTC)
+    WebhookCallRecord::Failure failure = WebhookCallRecord::Failure::None; // how it failed, when !ok
+    QJsonObject review;                                                    // the ConversionReview sent
     QJsonObject response; // its `response` as answered (empty when none came)
 };
+
+/// The call as the Admission panel lists webhook calls (kind Conversion, operation CONVERT,
+/// `before`/`after` the first object sent and converted).
+WebhookCallRecord callRecordOf(const ConversionCall &call);
 
 class ConversionWebhook : public QObject
 {
