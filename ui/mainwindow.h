@@ -43,6 +43,7 @@ class BreakpointListModel;
 class BreakpointsPanel;
 class CurrentReconcileModel;
 class CurrentReconcileView;
+class TransportBar;
 
 class MainWindow : public QMainWindow
 {
@@ -61,6 +62,9 @@ public:
     /// The debugger's frame (the reconcile being stepped), in the "currentReconcileDock".
     CurrentReconcileView *currentReconcileView() const { return m_currentView; }
     BreakpointsPanel *breakpointsPanel() const { return m_breakpointsPanel; }
+    /// The replay's transport (null unless a recording is replayed; mainwindowreplay.cpp).
+    TransportBar *transportBar() const { return m_transport; }
+    ReconcileListModel *reconcileModel() const { return m_reconcileModel; }
     /// Toolbar/menu actions by objectName ("run", "pause", "step", "stepInto", "continue",
     /// "breakpoints", "handOff", "writeKubeconfig", "about").
     QAction *action(const QString &name) const;
@@ -68,7 +72,8 @@ public:
     void selectObject(const QString &kind, const QString &key);
     /// What the panels hold, for --report-after and tests: {"operator", "informers", "synced",
     /// "cache": {kind: objects}, "queueSamples", "reconciles", "ownerTrees", "controllers",
-    /// "formCreated": {"key", "reconciles"} after createFromForm()}.
+    /// "formCreated": {"key", "reconciles"} after createFromForm(), and in a replay "replay":
+    /// {"path", "records", "position", "reconciles", "replayed", "diverged", "marked", "damage"}}.
     QJsonObject panelReport() const;
     /// Creates an object of the operator's kind named `name` from the Children panel's form as
     /// it stands (its sample values, or the sample's YAML renamed), as a click on Create would;
@@ -99,7 +104,13 @@ private:
     void connectPipeline();
     void connectTour();
     void connectLeadership();
-    void connectDefinition();                         // mainwindowdefinition.cpp
+    void connectDefinition(); // mainwindowdefinition.cpp
+    // A recording replayed (mainwindowreplay.cpp).
+    void createReplayActions();
+    void setUpReplay();
+    void lockWritesForReplay();
+    void onReplayState(const ReplayState &state);
+    QJsonObject replayReport() const;
     void createDebuggerDock(QDockWidget *reconciles); // mainwindowdebugger.cpp
     void connectDebugger();
     // The Breakpoints dock (mainwindowbreakpoints.cpp).
@@ -188,7 +199,9 @@ private:
     BreakpointListModel *m_breakpointModel = nullptr;
     BreakpointsPanel *m_breakpointsPanel = nullptr;
     QDockWidget *m_breakpointsDock = nullptr;
-    QByteArray m_defaultLayout; // saveState() before the saved layout was restored (Reset layout)
+    QByteArray m_defaultLayout;          // saveState() before the saved layout was restored (Reset layout)
+    TransportBar *m_transport = nullptr; // replay only
+    ReplayState m_replayState;
 };
 
 } // namespace opbench::ui

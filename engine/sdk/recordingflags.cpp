@@ -31,12 +31,13 @@ Expected<RunRecorder *> startRecording(
 
 namespace { } // namespace
 
-Expected<std::unique_ptr<Manager>> replayManager(OperatorDefinition &def, ReplayClock *clock)
+Expected<std::unique_ptr<Manager>> replayManager(OperatorDefinition &def, ReplayClock *clock, int cacheHistory)
 {
     ManagerOptions mo;
     mo.restConfig.server = QUrl(QStringLiteral("http://127.0.0.1:1")); // never reached: calls are answered
     mo.clock = clock;
     mo.syncPeriod = std::chrono::milliseconds(0);
+    mo.cacheHistory = cacheHistory;
     auto created = Manager::create(mo);
     if (!created)
         return created.error();

@@ -15,6 +15,7 @@
 #include "engine/workbench/controllerobserver.h"
 #include "engine/workbench/leadership.h"
 #include "engine/workbench/queueobserver.h"
+#include "engine/workbench/replaysession.h"
 #include "engine/workbench/snapshots.h"
 #include "engine/workbench/workbenchengine.h"
 #include "ui/session/snapshots.h"
@@ -41,6 +42,8 @@ using workbench::ControllerObserver;
 using workbench::HandOffOptions;
 using workbench::Leadership;
 using workbench::QueueObserver;
+using workbench::ReplaySession;
+using workbench::ReplayState;
 using workbench::WorkbenchEngine;
 
 struct SessionOptions
@@ -53,6 +56,8 @@ struct SessionOptions
     /// The headless operator for "Hand off"; empty: the hosted operator's headless program
     /// (OperatorDefinition::headlessProgram) next to this executable.
     QString operatorProgram;
+    /// A recording to replay instead of running the operator (no cluster; docs/recording.md).
+    QString replay;
 };
 
 class EngineSession : public QObject
@@ -64,7 +69,9 @@ public:
     ~EngineSession() override;
 
     const SessionOptions &options() const { return m_options; }
-    bool isEmbedded() const { return m_options.kubeconfig.isEmpty() && m_options.context.isEmpty(); }
+    bool isEmbedded() const { return m_options.kubeconfig.isEmpty() && m_options.context.isEmpty() && !isReplay(); }
+    /// A recording is replayed (SessionOptions::replay): no cluster, every write is disabled.
+    bool isReplay() const { return !m_options.replay.isEmpty(); }
     /// Starts the embedded server (if any) and the engine; non-blocking.
     void start();
     const ClusterInfo &cluster() const { return m_cluster; }
@@ -82,6 +89,7 @@ public:
     const QueueObserver *queue() const { return m_engine->queue(); }
     const ControllerObserver *controller() const { return m_engine->controller(); }
     const Leadership *leadership() const { return m_engine->leadership(); }
+    const ReplaySession *replay() const { return m_engine->replay(); }
 
     /// Posts an intent to the engine part that declares `method`, run on the engine thread:
     /// `post(&ControllerObserver::step, key)`, `post(&Leadership::takeBack)`.
@@ -123,6 +131,8 @@ private:
             return m_engine->queue();
         else if constexpr (std::is_same_v<Part, ControllerObserver>)
             return m_engine->controller();
+        else if constexpr (std::is_same_v<Part, ReplaySession>)
+            return m_engine->replay();
         else
             return m_engine->leadership();
     }
