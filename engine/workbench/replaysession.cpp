@@ -116,7 +116,7 @@ void ReplaySession::restart()
     forwardToControllers();
     m_replayer->begin();
     m_into.clear();
-    m_halted = false;
+    m_halted.clear();
     m_lastMonoNs = -1;
     m_waited = false;
     m_state.position = 0;
@@ -139,14 +139,12 @@ void ReplaySession::forwardToControllers()
         }
     });
     connect(r, &Replayer::callHalted, this, [this](const PendingCall &call) {
-        if (call.reconcileId == m_into)
-            m_halted = true;
+        m_halted.insert(call.reconcileId);
         if (Controller *c = controllerNamed(call.controller))
             Q_EMIT c->callPending(call);
     });
     connect(r, &Replayer::callReleased, this, [this](const QString &id, int index) {
-        if (id == m_into)
-            m_halted = false;
+        m_halted.remove(id);
         for (Controller *c : m_manager->controllers()) // the observer keeps only its reconcile's
             Q_EMIT c->callResumed(id, index);
     });
@@ -155,10 +153,9 @@ void ReplaySession::forwardToControllers()
             Q_EMIT c->reconcileProgress(t);
     });
     connect(r, &Replayer::reconcileEnded, this, [this](const ReconcileTrace &t, const QString &divergence) {
-        if (t.id == m_into) {
+        m_halted.remove(t.id);
+        if (t.id == m_into)
             m_into.clear();
-            m_halted = false;
-        }
         if (Controller *c = controllerNamed(t.controller))
             Q_EMIT c->reconcileFinished(t);
         if (!divergence.isEmpty())
@@ -254,7 +251,7 @@ void ReplaySession::step()
     m_timer->stop();
     m_state.playing = false;
     const QString into = m_into;
-    if (!into.isEmpty() && m_halted) // one call goes out
+    if (!into.isEmpty() && m_halted.contains(into)) // one call goes out
         advanceUntil([&](const RecordingRecord &r) { return isType(r, "call") && text(r, "rid") == into; });
     else if (!into.isEmpty()) // the reconcile stepped into ends
         advanceUntil([&](const RecordingRecord &r) { return isType(r, "re") && text(r, "id") == into; });
@@ -280,7 +277,7 @@ void ReplaySession::stepInto()
         started = text(r, "id");
         return true;
     });
-    // The reconcile started and halted before its first call (the callHalted forward set m_halted).
+    // The reconcile started and halted before its first call (when it makes one: m_halted).
     m_into = started;
     publish();
 }

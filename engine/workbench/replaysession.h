@@ -23,6 +23,7 @@
 
 #include <QMetaType>
 #include <QObject>
+#include <QSet>
 #include <QString>
 
 #include <functional>
@@ -122,8 +123,8 @@ private:
     std::unique_ptr<Manager> m_manager;
     std::unique_ptr<Replayer> m_replayer; // goes before the manager
     ReplayState m_state;
-    QString m_into;        // the reconcile step into follows
-    bool m_halted = false; // m_into waits before a call
+    QString m_into;         // the reconcile step into follows
+    QSet<QString> m_halted; // reconciles waiting before a call
     qint64 m_lastMonoNs = -1;
     bool m_waited = false; // play: the gap before the next reconcile start was waited
     QTimer *m_timer;       // child

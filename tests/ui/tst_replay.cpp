@@ -295,7 +295,7 @@ void tst_Replay::changedReconcilerIsMarkedOnTheTimeline()
                 .toString()
                 .contains(QStringLiteral("recorded")));
     QTRY_VERIFY_WITH_TIMEOUT(w->reconcilesPanel()->timeline()->divergenceMarks().contains(row), kTimeoutMs);
-    w->reconcilesPanel()->view()->selectRow(row);
+    w->reconcilesPanel()->selectRow(row);
     bool shown = false;
     for (const QPlainTextEdit *e : w->reconcilesPanel()->findChildren<QPlainTextEdit *>())
         shown = shown || e->toPlainText().contains(QStringLiteral("DIVERGED from the recording"));
