@@ -354,6 +354,7 @@ void tst_Replay::opbenchReportsAReplay()
     const QJsonObject report = QJsonDocument::fromJson(p.readAllStandardOutput().trimmed()).object();
     QCOMPARE(report.value(QStringLiteral("reconciles")).toInt(), countOf(m_recording, "re"));
     QCOMPARE(report.value(QStringLiteral("cache")).toObject().value(QStringLiteral("MyApplication")).toInt(), 2);
+    QCOMPARE(report.value(QStringLiteral("ownerTrees")).toInt(), 2); // the Children panel: an app, its Deployment
     QCOMPARE(report.value(QStringLiteral("replay")).toObject().value(QStringLiteral("diverged")).toInt(), 0);
 }
 
