@@ -24,6 +24,7 @@ struct TourState;
 
 namespace opbench::ui {
 
+class TransportBar; // replay only (mainwindowreplay.cpp)
 class CacheTreeModel;
 class QueueItemsModel;
 class ReconcileListModel;
@@ -43,7 +44,6 @@ class BreakpointListModel;
 class BreakpointsPanel;
 class CurrentReconcileModel;
 class CurrentReconcileView;
-class TransportBar;
 
 class MainWindow : public QMainWindow
 {
@@ -54,6 +54,9 @@ public:
 
     EngineSession *session() const { return m_session; }
     CacheTreeModel *cacheModel() const { return m_cacheModel; }
+    /// The replay's transport (null unless a recording is replayed; mainwindowreplay.cpp).
+    TransportBar *transportBar() const { return m_transport; }
+    ReconcileListModel *reconcileModel() const { return m_reconcileModel; }
     CachePanel *cachePanel() const { return m_cachePanel; }
     ObjectPanel *objectPanel() const { return m_objectPanel; }
     LeadershipPanel *leadershipPanel() const { return m_leadershipPanel; }
@@ -62,9 +65,6 @@ public:
     /// The debugger's frame (the reconcile being stepped), in the "currentReconcileDock".
     CurrentReconcileView *currentReconcileView() const { return m_currentView; }
     BreakpointsPanel *breakpointsPanel() const { return m_breakpointsPanel; }
-    /// The replay's transport (null unless a recording is replayed; mainwindowreplay.cpp).
-    TransportBar *transportBar() const { return m_transport; }
-    ReconcileListModel *reconcileModel() const { return m_reconcileModel; }
     /// Toolbar/menu actions by objectName ("run", "pause", "step", "stepInto", "continue",
     /// "breakpoints", "handOff", "writeKubeconfig", "about").
     QAction *action(const QString &name) const;
@@ -189,6 +189,8 @@ private:
     QLabel *m_reconcileLabel = nullptr;
     QLabel *m_leaderLabel = nullptr;
     QHash<QString, QAction *> m_actions;
+    TransportBar *m_transport = nullptr; // replay only
+    ReplayState m_replayState;
     QComboBox *m_controllerPicker = nullptr;
     QString m_formCreated; // the key createFromForm() created
     CurrentReconcileModel *m_currentModel = nullptr;
@@ -199,9 +201,7 @@ private:
     BreakpointListModel *m_breakpointModel = nullptr;
     BreakpointsPanel *m_breakpointsPanel = nullptr;
     QDockWidget *m_breakpointsDock = nullptr;
-    QByteArray m_defaultLayout;          // saveState() before the saved layout was restored (Reset layout)
-    TransportBar *m_transport = nullptr; // replay only
-    ReplayState m_replayState;
+    QByteArray m_defaultLayout; // saveState() before the saved layout was restored (Reset layout)
 };
 
 } // namespace opbench::ui

@@ -102,8 +102,11 @@ void WorkbenchEngine::connectTo(
         m_manager.reset();
         return;
     }
-    collectControllers(m_manager.get(), controller.value());
-    emitKinds();
+    collectControllers(controller.value());
+    QStringList kinds;
+    for (const GroupVersionKind &gvk : std::as_const(m_def.kinds))
+        kinds.append(gvk.group + u'/' + gvk.version + u'/' + gvk.kind);
+    Q_EMIT kindsResolved(kinds);
     m_cacheFeed->observe(m_manager->cache(), m_def.kinds);
     m_leadership->attach(m_manager.get(), m_def.leaseName, handOff);
     runManager(embedded);
@@ -141,7 +144,7 @@ void WorkbenchEngine::openRecording(const QString &path)
         Q_EMIT failed(tr("Cannot replay %1: %2").arg(path, opened.error().message()));
         return;
     }
-    collectControllers(m_replay->manager(), nullptr);
+    collectControllers(nullptr);
     emitKinds();
     m_cacheFeed->observe(m_replay->manager()->cache(), m_def.kinds);
     Q_EMIT connected(QUrl());
@@ -155,11 +158,11 @@ void WorkbenchEngine::emitKinds()
     Q_EMIT kindsResolved(kinds);
 }
 
-void WorkbenchEngine::collectControllers(Manager *manager, Controller *returned)
+void WorkbenchEngine::collectControllers(Controller *returned)
 {
-    // Every controller added to the manager, in the order setup added them.
+    // Every controller added to the manager (the replay's when replaying), in the order setup added them.
     m_controllers.clear();
-    const QList<Controller *> children = manager->controllers();
+    const QList<Controller *> children = (m_manager ? m_manager.get() : m_replay->manager())->controllers();
     for (Controller *c : children)
         m_controllers.append(c);
     if (returned && !children.contains(returned))

@@ -121,7 +121,7 @@ private:
     };
 
     bool managerDone() const;
-    void collectControllers(Manager *manager, Controller *returned);
+    void collectControllers(Controller *returned);
     void emitStopped();
     void emitKinds();
     QCoro::Task<void> runManager(bool embedded);

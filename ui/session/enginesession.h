@@ -85,11 +85,11 @@ public:
     /// call their slots directly: reach them through post() or connect a UI signal to them
     /// (queued, since they live on the engine thread), as MainWindow does.
     const WorkbenchEngine *engine() const { return m_engine; }
+    const ReplaySession *replay() const { return m_engine->replay(); }
     const CacheFeed *cacheFeed() const { return m_engine->cacheFeed(); }
     const QueueObserver *queue() const { return m_engine->queue(); }
     const ControllerObserver *controller() const { return m_engine->controller(); }
     const Leadership *leadership() const { return m_engine->leadership(); }
-    const ReplaySession *replay() const { return m_engine->replay(); }
 
     /// Posts an intent to the engine part that declares `method`, run on the engine thread:
     /// `post(&ControllerObserver::step, key)`, `post(&Leadership::takeBack)`.
