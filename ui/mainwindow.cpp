@@ -67,8 +67,12 @@ MainWindow::MainWindow(SessionOptions options, QWidget *parent)
     createDocks();
     createStatusBar();
     connectSession();
+    createReplayActions();
+    if (m_session->isReplay())
+        setUpReplay(); // mainwindowreplay.cpp
     restoreSettings();
-    offerTourOnFirstStart();
+    if (!m_session->isReplay())
+        offerTourOnFirstStart();
     m_session->start();
 }
 
@@ -265,6 +269,8 @@ QString MainWindow::kubectlResources()
 
 void MainWindow::onStarted(const ClusterInfo &cluster)
 {
+    if (m_session->isReplay())
+        return; // the replay's state names the recording (onReplayState)
     const QString where = cluster.server.toString();
     setWindowTitle(tr("opbench — %1 cluster %2").arg(cluster.name, where));
     if (cluster.embedded) {
@@ -316,13 +322,16 @@ QJsonObject MainWindow::panelReport() const
     QJsonObject cache;
     for (const GroupVersionKind &gvk : hostedOperator().kinds)
         cache.insert(gvk.kind, m_cacheModel->objectCount(gvk.kind));
-    return {{QStringLiteral("operator"), hostedOperator().name},
+    QJsonObject report{{QStringLiteral("operator"), hostedOperator().name},
         {QStringLiteral("informers"), m_cacheModel->informerCount()},
         {QStringLiteral("synced"), m_cacheModel->syncedCount()}, {QStringLiteral("cache"), cache},
         {QStringLiteral("queueSamples"), m_queueSamples}, {QStringLiteral("reconciles"), m_reconcileModel->rowCount()},
         {QStringLiteral("ownerTrees"), m_childrenModel->rowCount()},
         {QStringLiteral("controllers"), m_controllerPicker ? m_controllerPicker->count() : 0},
         {QStringLiteral("formCreated"), formReport()}};
+    if (m_session->isReplay())
+        report.insert(QStringLiteral("replay"), replayReport()); // mainwindowreplay.cpp
+    return report;
 }
 
 void MainWindow::selectObject(const QString &kind, const QString &key) { m_cachePanel->select(kind, key); }

@@ -24,6 +24,7 @@ struct TourState;
 
 namespace opbench::ui {
 
+class TransportBar; // replay only (mainwindowreplay.cpp)
 class CacheTreeModel;
 class QueueItemsModel;
 class ReconcileListModel;
@@ -55,6 +56,9 @@ public:
 
     EngineSession *session() const { return m_session; }
     CacheTreeModel *cacheModel() const { return m_cacheModel; }
+    /// The replay's transport (null unless a recording is replayed; mainwindowreplay.cpp).
+    TransportBar *transportBar() const { return m_transport; }
+    ReconcileListModel *reconcileModel() const { return m_reconcileModel; }
     CachePanel *cachePanel() const { return m_cachePanel; }
     ObjectPanel *objectPanel() const { return m_objectPanel; }
     LeadershipPanel *leadershipPanel() const { return m_leadershipPanel; }
@@ -72,7 +76,8 @@ public:
     void selectObject(const QString &kind, const QString &key);
     /// What the panels hold, for --report-after and tests: {"operator", "informers", "synced",
     /// "cache": {kind: objects}, "queueSamples", "reconciles", "ownerTrees", "controllers",
-    /// "formCreated": {"key", "reconciles"} after createFromForm()}.
+    /// "formCreated": {"key", "reconciles"} after createFromForm(), and in a replay "replay":
+    /// {"path", "records", "position", "reconciles", "replayed", "diverged", "marked", "damage"}}.
     QJsonObject panelReport() const;
     /// Creates an object of the operator's kind named `name` from the Children panel's form as
     /// it stands (its sample values, or the sample's YAML renamed), as a click on Create would;
@@ -103,7 +108,13 @@ private:
     void connectPipeline();
     void connectTour();
     void connectLeadership();
-    void connectDefinition();                         // mainwindowdefinition.cpp
+    void connectDefinition(); // mainwindowdefinition.cpp
+    // A recording replayed (mainwindowreplay.cpp).
+    void createReplayActions();
+    void setUpReplay();
+    void lockWritesForReplay();
+    void onReplayState(const ReplayState &state);
+    QJsonObject replayReport() const;
     void createDebuggerDock(QDockWidget *reconciles); // mainwindowdebugger.cpp
     void connectDebugger();
     // The Breakpoints dock (mainwindowbreakpoints.cpp).
@@ -184,6 +195,8 @@ private:
     QLabel *m_reconcileLabel = nullptr;
     QLabel *m_leaderLabel = nullptr;
     QHash<QString, QAction *> m_actions;
+    TransportBar *m_transport = nullptr; // replay only
+    ReplayState m_replayState;
     QComboBox *m_controllerPicker = nullptr;
     QString m_formCreated; // the key createFromForm() created
     CurrentReconcileModel *m_currentModel = nullptr;

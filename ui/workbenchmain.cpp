@@ -41,7 +41,8 @@ double secondsOf(const QCommandLineParser &parser, const QCommandLineOption &o, 
 
 struct WorkbenchOptions
 {
-    QCommandLineOption kubeconfig, context, samples, screenshot, exitAfter, reportAfter, tour, createFromForm;
+    QCommandLineOption kubeconfig, context, samples, screenshot, exitAfter, reportAfter, tour, createFromForm, replay,
+        play;
 };
 
 WorkbenchOptions workbenchOptions()
@@ -72,7 +73,29 @@ WorkbenchOptions workbenchOptions()
                        "the Children panel's form (its sample values); --report-after then says how often it "
                        "was reconciled (\"formCreated\")."),
         QStringLiteral("name"));
-    return {kubeconfig, context, samples, screenshot, exitAfter, reportAfter, tour, createFromForm};
+    const QCommandLineOption replay(QStringLiteral("replay"),
+        QStringLiteral("Open this recording (made with --record) instead of running the operator: every panel "
+                       "shows the recorded run, stepped with the Replay bar."),
+        QStringLiteral("path"));
+    const QCommandLineOption play(QStringLiteral("play"),
+        QStringLiteral("With --replay: start playing at this speed (1, 10 or max; default: paused, or max with "
+                       "--report-after)."),
+        QStringLiteral("speed"));
+    return {kubeconfig, context, samples, screenshot, exitAfter, reportAfter, tour, createFromForm, replay, play};
+}
+
+/// --replay: the speed --play asks for (0 = max; -1: stay paused); `ok` false for a bad value.
+double replaySpeed(const QCommandLineParser &parser, const QCommandLineOption &play, bool reporting, bool *ok)
+{
+    *ok = true;
+    if (!parser.isSet(play))
+        return reporting ? 0 : -1;
+    const QString v = parser.value(play);
+    if (v == QLatin1String("max"))
+        return 0;
+    const double speed = v.toDouble(ok);
+    *ok = *ok && speed > 0;
+    return speed;
 }
 
 /// --report-after and --exit-after/--screenshot: timers that report or grab, then quit with `rc`.
@@ -149,9 +172,10 @@ int runWorkbench(int argc, char **argv, OperatorDefinition def)
                                          .arg(def.name));
     parser.addHelpOption();
     parser.addVersionOption();
-    const auto [kubeconfig, context, samples, screenshot, exitAfter, reportAfter, tour, formCreate]
+    const auto [kubeconfig, context, samples, screenshot, exitAfter, reportAfter, tour, formCreate, replay, play]
         = workbenchOptions();
-    parser.addOptions({kubeconfig, context, samples, screenshot, exitAfter, reportAfter, tour, formCreate});
+    parser.addOptions(
+        {kubeconfig, context, samples, screenshot, exitAfter, reportAfter, tour, formCreate, replay, play});
     parser.process(app);
 
     bool ok = true;
@@ -186,8 +210,14 @@ int runWorkbench(int argc, char **argv, OperatorDefinition def)
     ui::SessionOptions options;
     options.kubeconfig = parser.value(kubeconfig);
     options.context = parser.value(context);
+    options.replay = parser.value(replay);
+    const double speed = replaySpeed(parser, play, report >= 0, &ok);
+    if (!ok)
+        return usage(QStringLiteral("--play needs 1, 10 or max, got \"%1\"").arg(parser.value(play)));
     ui::WorkbenchHost host; // Connect to cluster… replaces the window
     host.open(options);
+    if (!options.replay.isEmpty() && speed >= 0 && host.window())
+        host.window()->session()->post(&ui::ReplaySession::play, speed);
     if (parser.isSet(tour)) {
         const int lesson = parser.value(tour).toInt(&ok);
         if (!ok || lesson < 1)

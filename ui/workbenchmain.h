@@ -12,7 +12,8 @@
 // it exists), --screenshot PATH --exit-after SECONDS (render the window and quit),
 // --report-after SECONDS (print one JSON line saying what the panels hold, then quit: for CI),
 // --create-from-form NAME (create NAME of the operator's kind from the Children panel's form once
-// the cluster is ready; the report's "formCreated" says how often it was reconciled).
+// the cluster is ready; the report's "formCreated" says how often it was reconciled), --replay PATH
+// (open a recording instead of running the operator; --play 1|10|max starts playing it).
 
 #include "engine/sdk/operatordefinition.h"
 

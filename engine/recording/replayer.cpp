@@ -12,6 +12,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <QPointer>
+
 #include <optional>
 
 namespace opbench {
@@ -66,16 +68,39 @@ QString differences(const QJsonObject &a, const QJsonObject &b, bool fromA)
 struct Ending
 {
     bool finished = false;
-    QString result;
+    QString result; ///< resultName()
+    ReconcileTrace::Result kind = ReconcileTrace::Result::Success;
+    Clock::Duration requeueAfter{0};
+    QString error;
+    int errorCode = 0;
+    bool panicked = false;
 };
+
+void fillEnding(Ending &e, const ReconcileOutcome &o)
+{
+    e.result = resultName(o);
+    e.requeueAfter = o.result().requeueAfter;
+    if (o.isError()) {
+        e.kind = o.isTerminal() ? ReconcileTrace::Result::TerminalError : ReconcileTrace::Result::Error;
+        e.error = o.error().message();
+        e.errorCode = o.error().code();
+    } else if (o.result().requeueAfter.count() > 0) {
+        e.kind = ReconcileTrace::Result::RequeueAfter;
+    } else if (o.result().requeue) {
+        e.kind = ReconcileTrace::Result::Requeue;
+    }
+}
 
 QCoro::Task<void> drive(std::shared_ptr<Reconciler> reconciler, Request req, std::shared_ptr<Ending> ending)
 {
     try {
         const ReconcileOutcome outcome = co_await reconciler->reconcile(std::move(req));
-        ending->result = resultName(outcome);
+        fillEnding(*ending, outcome);
     } catch (const std::exception &e) {
         ending->result = QStringLiteral("error (panic: %1)").arg(QString::fromLocal8Bit(e.what()));
+        ending->kind = ReconcileTrace::Result::Error;
+        ending->error = ending->result;
+        ending->panicked = true;
     }
     ending->finished = true;
 }
@@ -158,21 +183,40 @@ void Replayer::applyRecord(const RecordingRecord &rec)
 
 ReplayReport Replayer::run()
 {
-    ReplayReport report;
-    report.recordingError = m_recording.error();
+    begin();
+    while (advance()) { }
+    end();
+    return m_report;
+}
+
+void Replayer::begin()
+{
+    m_report = {};
+    m_report.recordingError = m_recording.error();
+    m_pos = 0;
     m_manager->client()->setTap(this);
-    QElapsedTimer timer;
-    timer.start();
-    for (const RecordingRecord &rec : m_recording.records()) {
-        if (rec.type == QLatin1String("informer") || rec.type == QLatin1String("ev"))
-            applyRecord(rec);
-        else if (rec.type == QLatin1String("rs"))
-            startReconcile(rec);
-        else if (rec.type == QLatin1String("call"))
-            releaseCall(rec);
-        else if (rec.type == QLatin1String("re"))
-            endReconcile(rec, &report);
-    }
+    m_timer.start();
+}
+
+const RecordingRecord *Replayer::advance()
+{
+    if (atEnd())
+        return nullptr;
+    const RecordingRecord &rec = m_recording.records().at(m_pos++);
+    if (rec.type == QLatin1String("informer") || rec.type == QLatin1String("ev"))
+        applyRecord(rec);
+    else if (rec.type == QLatin1String("rs"))
+        startReconcile(rec);
+    else if (rec.type == QLatin1String("call"))
+        releaseCall(rec);
+    else if (rec.type == QLatin1String("re"))
+        endReconcile(rec, &m_report);
+    m_report.seconds = double(m_timer.nsecsElapsed()) / 1e9;
+    return &rec;
+}
+
+void Replayer::end()
+{
     // Reconciles the recording does not see end (cut off): cancelled, not compared.
     for (const std::shared_ptr<Live> &live : std::as_const(m_live)) {
         if (live->ending->finished || live->scope->cancelled)
@@ -181,10 +225,11 @@ ReplayReport Replayer::run()
         resumeHalted(*live->scope);
         ++m_skipped;
     }
-    report.skipped = m_skipped;
-    report.seconds = double(timer.nsecsElapsed()) / 1e9;
-    m_manager->client()->setTap(nullptr);
-    return report;
+    m_report.skipped = m_skipped;
+    if (m_timer.isValid())
+        m_report.seconds = double(m_timer.nsecsElapsed()) / 1e9;
+    if (m_manager->client()->tap() == this)
+        m_manager->client()->setTap(nullptr);
 }
 
 void Replayer::startReconcile(const RecordingRecord &start)
@@ -208,18 +253,35 @@ void Replayer::startReconcile(const RecordingRecord &start)
     live->scope->trace.controller = controller->name();
     live->scope->trace.request = key;
     live->scope->haltBeforeCalls = true; // each call waits for its record: the cache is then as it was
-    live->scope->haltHook = [](const std::shared_ptr<detail::ReconcileScope> &) {};
+    live->scope->observed = m_observed;
+    live->scope->trace.startedAt = m_clock->wallNow();
+    QPointer<Replayer> self(this);
+    live->scope->haltHook = [self](const std::shared_ptr<detail::ReconcileScope> &scope) {
+        if (self && self->m_observed) {
+            scope->pending.fillRequest();
+            Q_EMIT self->callHalted(scope->pending);
+        }
+    };
     Request req(key.ns, key.name);
     req.reconcileId = id;
     req.ctx = ReconcileContext(live->scope);
     m_live.insert(id, live);
+    if (m_observed)
+        Q_EMIT reconcileStarted(live->scope->trace);
     live->task.emplace(drive(controller->reconciler(), std::move(req), live->ending)); // runs to its first call
 }
 
 void Replayer::releaseCall(const RecordingRecord &call)
 {
-    if (const std::shared_ptr<Live> live = m_live.value(str(call.json, "rid")))
-        resumeHalted(*live->scope);
+    const std::shared_ptr<Live> live = m_live.value(str(call.json, "rid"));
+    if (!live)
+        return;
+    const bool wasHalted = bool(live->scope->halted);
+    if (m_observed && wasHalted)
+        Q_EMIT callReleased(live->scope->trace.id, live->scope->pending.index);
+    resumeHalted(*live->scope);
+    if (m_observed && wasHalted)
+        Q_EMIT reconcileProgress(live->scope->trace);
 }
 
 void Replayer::endReconcile(const RecordingRecord &end, ReplayReport *report)
@@ -239,12 +301,19 @@ void Replayer::endReconcile(const RecordingRecord &end, ReplayReport *report)
         live->ending->result = QStringLiteral("(did not finish)");
     }
     ++report->replayed;
-    compare(*live, end, report);
+    const std::optional<ReplayDivergence> d = compare(*live, end);
+    if (d) {
+        ++report->diverged;
+        if (report->divergences.size() < kMaxDivergences)
+            report->divergences.append(*d);
+    }
+    if (m_observed)
+        publishEnd(*live, end, d);
     if (live->ending->finished)
         m_live.remove(id); // an unfinished one stays (its frame still runs) until the replayer goes
 }
 
-void Replayer::compare(const Live &live, const RecordingRecord &end, ReplayReport *report)
+std::optional<ReplayDivergence> Replayer::compare(const Live &live, const RecordingRecord &end) const
 {
     ReplayDivergence d{live.scope->trace.id, str(end.json, "ctl"), str(end.json, "key"), -1, {}, {}};
     const int n = int(std::max(live.recorded.size(), live.made.size()));
@@ -271,11 +340,33 @@ void Replayer::compare(const Live &live, const RecordingRecord &end, ReplayRepor
         d.recorded = QStringLiteral("result ") + was;
         d.made = QStringLiteral("result ") + live.ending->result;
     } else if (d.index < 0) {
-        return;
+        return std::nullopt;
     }
-    ++report->diverged;
-    if (report->divergences.size() < kMaxDivergences)
-        report->divergences.append(d);
+    return d;
+}
+
+void Replayer::publishEnd(const Live &live, const RecordingRecord &end, const std::optional<ReplayDivergence> &d)
+{
+    ReconcileTrace t = live.scope->trace;
+    const Ending &e = *live.ending;
+    t.finished = true;
+    t.result = e.kind;
+    t.requeueAfter = e.requeueAfter;
+    t.error = e.finished ? e.error : e.result;
+    t.errorCode = e.errorCode;
+    t.panicked = e.panicked;
+    t.worker = end.json.value(QLatin1String("worker")).toInt();
+    t.retries = end.json.value(QLatin1String("retries")).toInt();
+    t.priority = end.json.value(QLatin1String("prio")).toInt();
+    for (const QJsonValue &c : end.json.value(QLatin1String("causes")).toArray())
+        t.causes.merge(Cause::manual(QStringLiteral("recorded ") + c.toString()), 100);
+    QString divergence;
+    if (d) {
+        divergence = d->index < 0
+            ? QStringLiteral("the result differs: recorded %1, made %2").arg(d->recorded, d->made)
+            : QStringLiteral("call %1 differs: recorded %2, made %3").arg(d->index).arg(d->recorded, d->made);
+    }
+    Q_EMIT reconcileEnded(t, divergence);
 }
 
 Replayer::Live *Replayer::liveOf(const ReconcileContext &ctx) const

@@ -13,14 +13,20 @@
 //
 // The manager given must be built with the ReplayClock, set up by the operator and not started;
 // its REST client is never used for reconcile calls (point it at an unreachable address).
+//
+// run() replays everything at once (headless). The workbench drives the same walk one record at a
+// time (begin(), advance(), end()) and, with setObserved(true), watches each reconcile through
+// the signals below, as a debugger watches a live controller's.
 
 #include "engine/controller/clienttap.h"
 #include "engine/recording/recording.h"
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
 
 #include <memory>
+#include <optional>
 
 namespace opbench {
 
@@ -64,6 +70,21 @@ public:
     /// reconcile waits on something the recording does not answer).
     ReplayReport run();
 
+    /// Stepwise replay: begin() installs the replay's client tap, each advance() applies the next
+    /// record (returns it; null at the end), end() cancels the reconciles left unfinished and
+    /// removes the tap. report() counts what was replayed so far.
+    void begin();
+    const RecordingRecord *advance();
+    void end();
+    [[nodiscard]] bool atEnd() const { return m_pos >= m_recording.records().size(); }
+    /// The position in recording().records() of the record advance() applies next.
+    [[nodiscard]] int position() const { return int(m_pos); }
+    [[nodiscard]] const Recording &recording() const { return m_recording; }
+    [[nodiscard]] const ReplayReport &report() const { return m_report; }
+    /// Reconciles are observed: their traces keep the objects read and written, and the signals
+    /// below follow each one (off by default: the headless replay copies nothing).
+    void setObserved(bool on) { m_observed = on; }
+
     // ClientTap
     void callStarting(const ReconcileContext &ctx, const PendingCall &call) override;
     bool answer(
@@ -71,13 +92,28 @@ public:
     void callFinished(
         const ReconcileContext &ctx, const TraceCall &call, const Object &sent, const Object &reply) override;
 
+Q_SIGNALS:
+    /// (Observed only.) A recorded reconcile started (its trace: id, controller, key, start).
+    void reconcileStarted(const opbench::ReconcileTrace &trace);
+    /// (Observed only.) The reconcile halted before its next call, until that call's record.
+    void callHalted(const opbench::PendingCall &call);
+    /// (Observed only.) The recorded call released the reconcile's halted call.
+    void callReleased(const QString &reconcileId, int index);
+    /// (Observed only.) The reconcile's trace after a released call went out.
+    void reconcileProgress(const opbench::ReconcileTrace &trace);
+    /// (Observed only.) The reconcile's recorded end: its trace as re-executed now (calls,
+    /// result), with the recorded worker, retries, priority and causes; `divergence` says what it
+    /// did differently from the recording ("" when nothing).
+    void reconcileEnded(const opbench::ReconcileTrace &trace, const QString &divergence);
+
 private:
     struct Live;
     void applyRecord(const RecordingRecord &rec);
     void startReconcile(const RecordingRecord &start);
     void releaseCall(const RecordingRecord &call);
     void endReconcile(const RecordingRecord &end, ReplayReport *report);
-    void compare(const Live &live, const RecordingRecord &end, ReplayReport *report);
+    std::optional<ReplayDivergence> compare(const Live &live, const RecordingRecord &end) const;
+    void publishEnd(const Live &live, const RecordingRecord &end, const std::optional<ReplayDivergence> &d);
     Live *liveOf(const ReconcileContext &ctx) const;
 
     Recording m_recording;
@@ -87,6 +123,10 @@ private:
     QHash<QString, QList<const RecordingRecord *>> m_calls; // reconcile id -> its calls, in order
     QHash<QString, std::shared_ptr<Live>> m_live;           // reconciles started and not ended
     int m_skipped = 0;
+    qsizetype m_pos = 0;
+    ReplayReport m_report;
+    bool m_observed = false;
+    QElapsedTimer m_timer; // since begin()
 };
 
 } // namespace opbench

@@ -47,12 +47,13 @@ void serveRecording(Manager *manager, RunRecorder *recorder, const QByteArray &t
     });
 }
 
-Expected<std::unique_ptr<Manager>> replayManager(OperatorDefinition &def, ReplayClock *clock)
+Expected<std::unique_ptr<Manager>> replayManager(OperatorDefinition &def, ReplayClock *clock, int cacheHistory)
 {
     ManagerOptions mo;
     mo.restConfig.server = QUrl(QStringLiteral("http://127.0.0.1:1")); // never reached: calls are answered
     mo.clock = clock;
     mo.syncPeriod = std::chrono::milliseconds(0);
+    mo.cacheHistory = cacheHistory;
     auto created = Manager::create(mo);
     if (!created)
         return created.error();

@@ -33,8 +33,9 @@ void serveRecording(Manager *manager, RunRecorder *recorder, const QByteArray &t
 
 /// A manager for a replay: the definition's CRDs mapped and its setup run, driven by `clock`,
 /// never started; its REST client points at an unreachable address (every reconcile call is
-/// answered from the recording). The error says which step failed.
-Expected<std::unique_ptr<Manager>> replayManager(OperatorDefinition &def, ReplayClock *clock);
+/// answered from the recording). `cacheHistory`: changes kept per kind (ManagerOptions; the
+/// workbench's time travel). The error says which step failed.
+Expected<std::unique_ptr<Manager>> replayManager(OperatorDefinition &def, ReplayClock *clock, int cacheHistory = 0);
 
 /// `<operator> --replay PATH`: call with a QCoreApplication alive.
 int replayOperator(const QString &path, OperatorDefinition def);

@@ -10,6 +10,7 @@
 #include "engine/workbench/cachefeed.h"
 #include "engine/workbench/controllerobserver.h"
 #include "engine/workbench/queueobserver.h"
+#include "engine/workbench/replaysession.h"
 
 namespace opbench::workbench {
 
@@ -42,10 +43,17 @@ WorkbenchEngine::WorkbenchEngine(OperatorDefinition def, QObject *parent)
     , m_queue(new QueueObserver(this))
     , m_controller(new ControllerObserver(this))
     , m_leadership(new Leadership(this))
+    , m_replay(new ReplaySession(this))
 {
     registerWorkbenchTypes();
     connect(m_cacheFeed, &CacheFeed::failed, this, &WorkbenchEngine::failed);
     connect(m_leadership, &Leadership::actionFailed, this, &WorkbenchEngine::actionFailed);
+    // Before a seek starts a replay again, the observer publishes what it holds (in order).
+    connect(m_replay, &ReplaySession::aboutToRestart, this, [this] {
+        Controller *c = m_controller->controller();
+        m_controller->observe(nullptr);
+        m_controller->observe(c);
+    });
 }
 
 WorkbenchEngine::~WorkbenchEngine() { shutdown(); }
@@ -155,11 +163,31 @@ QCoro::Task<void> WorkbenchEngine::runManager(bool embedded)
         createSamples();
 }
 
+void WorkbenchEngine::openRecording(const QString &path)
+{
+    if (auto opened = m_replay->open(path, m_def, HistoryPerKind); !opened) {
+        Q_EMIT failed(tr("Cannot replay %1: %2").arg(path, opened.error().message()));
+        return;
+    }
+    collectControllers(nullptr);
+    emitKinds();
+    m_cacheFeed->observe(m_replay->manager()->cache(), m_def.kinds);
+    Q_EMIT connected(QUrl());
+}
+
+void WorkbenchEngine::emitKinds()
+{
+    QStringList kinds;
+    for (const GroupVersionKind &gvk : std::as_const(m_def.kinds))
+        kinds.append(gvk.group + u'/' + gvk.version + u'/' + gvk.kind);
+    Q_EMIT kindsResolved(kinds);
+}
+
 void WorkbenchEngine::collectControllers(Controller *returned)
 {
-    // Every controller added to the manager, in the order setup added them.
+    // Every controller added to the manager (the replay's when replaying), in the order setup added them.
     m_controllers.clear();
-    const QList<Controller *> children = m_manager->controllers();
+    const QList<Controller *> children = (m_manager ? m_manager.get() : m_replay->manager())->controllers();
     for (Controller *c : children)
         m_controllers.append(c);
     if (returned && !children.contains(returned))
@@ -204,6 +232,7 @@ void WorkbenchEngine::shutdown()
     m_current = nullptr;
     m_controllers.clear();
     m_cacheFeed->stop();
+    m_replay->close();
     m_stopRequested = true;
     if (!managerDone())
         m_manager->stop(); // finished() follows: emitStopped()

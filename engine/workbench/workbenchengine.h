@@ -9,6 +9,7 @@
 //   controller()  the selected controller's reconcile traces and stepping
 //   controllers() every controller the definition's setup registered (selectController())
 //   leadership()  the Manager's leader elector and the hand-off
+//   replay()      a recording replayed instead of a live run (openRecording(); replaysession.h)
 //
 // and carries the object intents (create, delete, samples) through the Manager's REST client.
 // The operator is any OperatorDefinition (engine/sdk/operatordefinition.h).
@@ -42,6 +43,7 @@ namespace opbench::workbench {
 class CacheFeed;
 class ControllerObserver;
 class QueueObserver;
+class ReplaySession;
 
 class WorkbenchEngine : public QObject
 {
@@ -54,6 +56,7 @@ public:
     QueueObserver *queue() const { return m_queue; }
     ControllerObserver *controller() const { return m_controller; }
     Leadership *leadership() const { return m_leadership; }
+    ReplaySession *replay() const { return m_replay; }
     /// The hosted manager (null before connectTo() or after a failed start).
     Manager *manager() const { return m_manager.get(); }
     /// The names of every controller the definition registered on the manager, in the order
@@ -74,6 +77,10 @@ public Q_SLOTS:
     /// connected() or failed() (the message says what was wrong).
     void connectTo(const QString &kubeconfigPath, const QString &context, bool embedded,
         const opbench::workbench::HandOffOptions &handOff);
+    /// Replays the recording `path` instead of running the operator: the replay manager (set up,
+    /// never started) is observed as a live one; replay() carries the transport. Emits
+    /// connected() (an empty URL) or failed() (not a recording, the setup failed).
+    void openRecording(const QString &path);
     /// Stops the manager and the observers; stopped() follows once the manager has finished
     /// (its runnables, caches and lease release), at once when there is no running manager.
     /// Called before the engine thread quits: ending the thread earlier would strand the
@@ -122,6 +129,7 @@ private:
     bool managerDone() const;
     void collectControllers(Controller *returned);
     void emitStopped();
+    void emitKinds();
     QCoro::Task<void> runManager(bool embedded);
     QCoro::Task<void> createSamples();
     QCoro::Task<void> runDelete(GroupVersionKind gvk, QString key);
@@ -141,6 +149,7 @@ private:
     QueueObserver *m_queue;           // child
     ControllerObserver *m_controller; // child
     Leadership *m_leadership;         // child
+    ReplaySession *m_replay;          // child
 };
 
 /// Registers the workbench's value types for queued signals (idempotent).

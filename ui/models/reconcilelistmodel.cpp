@@ -62,11 +62,23 @@ void ReconcileListModel::append(const QList<ReconcileTrace> &traces)
 
 void ReconcileListModel::clear()
 {
+    m_divergences.clear();
     if (m_traces.isEmpty())
         return;
     beginResetModel();
     m_traces.clear();
     endResetModel();
+}
+
+void ReconcileListModel::setDivergence(const QString &id, const QString &message)
+{
+    m_divergences.insert(id, message);
+    for (int row = int(m_traces.size()) - 1; row >= 0; --row) {
+        if (m_traces.at(row).id == id) {
+            Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+            return;
+        }
+    }
 }
 
 int ReconcileListModel::rowCount(const QModelIndex &parent) const
@@ -93,9 +105,12 @@ QVariant ReconcileListModel::display(const ReconcileTrace &t, int column) const
         return t.request.toString();
     case CausesColumn:
         return causeChips(t.causes, namespaceOf(t)).join(QStringLiteral(" · "));
-    case ResultColumn:
-        return t.result == ReconcileTrace::Result::RequeueAfter ? tr("after %1").arg(formatDuration(t.requeueAfter))
-                                                                : ReconcileTrace::resultName(t.result);
+    case ResultColumn: {
+        const QString result = t.result == ReconcileTrace::Result::RequeueAfter
+            ? tr("after %1").arg(formatDuration(t.requeueAfter))
+            : ReconcileTrace::resultName(t.result);
+        return m_divergences.contains(t.id) ? tr("%1 \u2260 recorded").arg(result) : result;
+    }
     case DurationColumn:
         return formatDuration(t.duration);
     case CallsColumn:
@@ -118,6 +133,8 @@ QVariant ReconcileListModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (index.column() == CausesColumn)
             return causeFullText(t.causes);
+        if (m_divergences.contains(t.id))
+            return tr("Diverged from the recording: %1").arg(m_divergences.value(t.id));
         return t.error.isEmpty() ? t.id : t.error;
     case CauseChipsRole:
         return index.column() == CausesColumn ? QVariant(causeChips(t.causes, namespaceOf(t))) : QVariant();
@@ -129,6 +146,8 @@ QVariant ReconcileListModel::data(const QModelIndex &index, int role) const
         return ReconcileTrace::resultName(t.result);
     case IdRole:
         return t.id;
+    case DivergenceRole:
+        return m_divergences.value(t.id);
     default:
         return {};
     }

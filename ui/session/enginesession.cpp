@@ -77,6 +77,11 @@ EngineSession::~EngineSession()
 
 void EngineSession::start()
 {
+    if (isReplay()) {
+        m_cluster.name = QStringLiteral("replay");
+        post(&WorkbenchEngine::openRecording, m_options.replay);
+        return;
+    }
     if (!isEmbedded()) {
         m_cluster.name = m_options.context.isEmpty() ? QStringLiteral("kubeconfig") : m_options.context;
         startEngine(m_options.kubeconfig, m_options.context);

@@ -16,6 +16,7 @@
 #include "engine/workbench/controllerobserver.h"
 #include "engine/workbench/leadership.h"
 #include "engine/workbench/queueobserver.h"
+#include "engine/workbench/replaysession.h"
 #include "engine/workbench/snapshots.h"
 #include "engine/workbench/workbenchengine.h"
 #include "ui/session/snapshots.h"
@@ -43,6 +44,8 @@ using workbench::ControllerObserver;
 using workbench::HandOffOptions;
 using workbench::Leadership;
 using workbench::QueueObserver;
+using workbench::ReplaySession;
+using workbench::ReplayState;
 using workbench::WorkbenchEngine;
 
 struct SessionOptions
@@ -55,6 +58,8 @@ struct SessionOptions
     /// The headless operator for "Hand off"; empty: the hosted operator's headless program
     /// (OperatorDefinition::headlessProgram) next to this executable.
     QString operatorProgram;
+    /// A recording to replay instead of running the operator (no cluster; docs/recording.md).
+    QString replay;
 };
 
 class EngineSession : public QObject
@@ -66,7 +71,9 @@ public:
     ~EngineSession() override;
 
     const SessionOptions &options() const { return m_options; }
-    bool isEmbedded() const { return m_options.kubeconfig.isEmpty() && m_options.context.isEmpty(); }
+    bool isEmbedded() const { return m_options.kubeconfig.isEmpty() && m_options.context.isEmpty() && !isReplay(); }
+    /// A recording is replayed (SessionOptions::replay): no cluster, every write is disabled.
+    bool isReplay() const { return !m_options.replay.isEmpty(); }
     /// Starts the embedded server (if any) and the engine; non-blocking.
     void start();
     const ClusterInfo &cluster() const { return m_cluster; }
@@ -80,6 +87,7 @@ public:
     /// call their slots directly: reach them through post() or connect a UI signal to them
     /// (queued, since they live on the engine thread), as MainWindow does.
     const WorkbenchEngine *engine() const { return m_engine; }
+    const ReplaySession *replay() const { return m_engine->replay(); }
     const CacheFeed *cacheFeed() const { return m_engine->cacheFeed(); }
     const QueueObserver *queue() const { return m_engine->queue(); }
     const ControllerObserver *controller() const { return m_engine->controller(); }
@@ -127,6 +135,8 @@ private:
             return m_engine->queue();
         else if constexpr (std::is_same_v<Part, ControllerObserver>)
             return m_engine->controller();
+        else if constexpr (std::is_same_v<Part, ReplaySession>)
+            return m_engine->replay();
         else
             return m_engine->leadership();
     }

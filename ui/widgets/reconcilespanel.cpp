@@ -269,6 +269,8 @@ void ReconcilesPanel::showDetails()
                       .arg(t.cacheResourceVersion)
                       .arg(t.retries)
                       .arg(t.priority));
+    if (const QString d = m_model->divergenceAt(current.row()); !d.isEmpty())
+        causes.prepend(tr("DIVERGED from the recording: %1\n").arg(d));
     m_causes->setPlainText(causes.join(u'\n'));
     m_calls->setPlainText(describeCalls(t));
     const QString diffs = callsYamlDiff(t.calls, m_hideNoise->isChecked());

@@ -7,6 +7,7 @@
 #include <QDateTime>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPolygonF>
 #include <QTimer>
 
 #include <cmath>
@@ -58,7 +59,7 @@ void ReconcileTimelineView::setSpanMs(qint64 spanMs)
 void ReconcileTimelineView::setPaused(bool paused)
 {
     const bool open = !m_paused.isEmpty() && m_paused.last().endMs < 0;
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const qint64 now = nowMs();
     if (paused && !open)
         m_paused.append({now, -1});
     else if (!paused && open)
@@ -66,6 +67,23 @@ void ReconcileTimelineView::setPaused(bool paused)
     while (m_paused.size() > 200)
         m_paused.removeFirst();
     update();
+}
+
+qint64 ReconcileTimelineView::nowMs() const { return m_nowMs > 0 ? m_nowMs : QDateTime::currentMSecsSinceEpoch(); }
+
+void ReconcileTimelineView::setNowMs(qint64 ms)
+{
+    m_nowMs = ms;
+    update();
+}
+
+QList<int> ReconcileTimelineView::divergenceMarks() const
+{
+    QList<int> rows;
+    for (const TimelineBar &b : currentLayout().bars)
+        if (!m_model->divergenceAt(b.row).isEmpty())
+            rows.append(b.row);
+    return rows;
 }
 
 void ReconcileTimelineView::setSelectedRow(int row)
@@ -101,7 +119,7 @@ TimelineLayout ReconcileTimelineView::currentLayout() const
     g.labelAdvance = [fm](const QString &label) { return fm.horizontalAdvance(label); };
     g.axisHeight = fm.height() + 2;
     g.laneHeight = std::max<qreal>(LaneHeight, std::ceil(fm.height()) + 2);
-    g.toMs = QDateTime::currentMSecsSinceEpoch();
+    g.toMs = nowMs();
     g.spanMs = m_spanMs;
     return layoutTimeline(items(), m_mode, g, m_paused);
 }
@@ -131,6 +149,16 @@ void ReconcileTimelineView::paintEvent(QPaintEvent *)
     }
     for (const TimelineBar &b : l.bars)
         p.fillRect(b.rect, colourForResult(b.result));
+    for (const TimelineBar &b : l.bars) { // a replay's divergence: a red triangle over the bar
+        if (m_model->divergenceAt(b.row).isEmpty())
+            continue;
+        const qreal x = b.rect.center().x();
+        const qreal top = b.rect.top();
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor(0xd0, 0x20, 0x20));
+        p.drawPolygon(QPolygonF({QPointF(x - 4, top), QPointF(x + 4, top), QPointF(x, top + 6)}));
+        p.setBrush(Qt::NoBrush);
+    }
     for (const TimelineBar &b : l.bars) {
         if (b.row == m_selectedRow) {
             p.setPen(QPen(palette().highlight().color(), 2));

@@ -30,6 +30,11 @@ public:
     void setPaused(bool paused);
     /// Highlights the bar of model row `row` (-1: none).
     void setSelectedRow(int row);
+    /// A replay: the window's right edge is this wall-clock time (ms since the epoch) instead of
+    /// now, so recorded reconciles show where they happened; 0 follows the clock again.
+    void setNowMs(qint64 ms);
+    /// The model rows of the bars marked as diverging from a recording, as last laid out.
+    QList<int> divergenceMarks() const;
     /// The layout as last painted (or as it would be painted now).
     TimelineLayout currentLayout() const;
 
@@ -47,6 +52,7 @@ protected:
 
 private:
     QList<TimelineItem> items() const;
+    qint64 nowMs() const;
     void paintAxis(QPainter &p, const TimelineLayout &l) const;
 
     ReconcileListModel *m_model;
@@ -55,6 +61,7 @@ private:
     qint64 m_spanMs = 30000;
     QList<TimelineSpan> m_paused;
     int m_selectedRow = -1;
+    qint64 m_nowMs = 0; // a replay's "now" (0: the clock)
     QString m_keyFilter;
     int m_laneCount = 0; // as last laid out: the height asked for follows it
 };

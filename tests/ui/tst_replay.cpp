@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: Apache-2.0
+// Replay in the workbench (docs/recording.md): a run of the MyApplication operator is recorded
+// against the API server over loopback, then opened in the window (offscreen) in replay mode.
+// Played to the end, the Reconciles list and the Cache hold what was recorded; Step adds exactly
+// one reconcile; Step into halts before the reconcile's first call in the Current reconcile view;
+// a seek to a resourceVersion starts again and stops before the right reconcile; a changed
+// reconciler is marked on the timeline; a damaged file shows its damage; and
+// `opbench --replay FILE --report-after …` reports the panels filled.
+#include "ui/mainwindow.h"
+#include "ui/models/cachetreemodel.h"
+#include "ui/models/currentreconcilemodel.h"
+#include "ui/models/reconcilelistmodel.h"
+#include "ui/session/hostedoperator.h"
+#include "ui/widgets/currentreconcileview.h"
+#include "ui/widgets/reconcilespanel.h"
+#include "ui/widgets/reconciletimelineview.h"
+#include "ui/widgets/transportbar.h"
+
+#include "engine/api/deployment.h"
+#include "engine/controller/builder.h"
+#include "engine/controller/predicates.h"
+#include "engine/manager/manager.h"
+#include "engine/operator/definition.h"
+#include "engine/operator/myapplication.h"
+#include "engine/operator/reconciler.h"
+#include "engine/recording/recording.h"
+#include "engine/recording/runrecorder.h"
+#include "engine/testing/operatorfixture.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace opbench;
+using namespace opbench::ui;
+using opbench::myapp::MyApplication;
+
+namespace {
+
+constexpr int kTimeoutMs = 20000;
+
+/// The MyApplication reconciler changed on purpose: it does nothing for app-2.
+class ChangedReconciler : public Reconciler
+{
+public:
+    QCoro::Task<ReconcileOutcome> reconcile(Request req) override
+    {
+        if (req.name == QLatin1String("app-2"))
+            co_return Result{};
+        if (!m_injected) {
+            m_inner->inject(&client(), recorder());
+            m_injected = true;
+        }
+        co_return co_await m_inner->reconcile(std::move(req));
+    }
+
+private:
+    std::shared_ptr<myapp::MyApplicationReconciler> m_inner = std::make_shared<myapp::MyApplicationReconciler>();
+    bool m_injected = false;
+};
+
+OperatorDefinition changedDefinition()
+{
+    OperatorDefinition def = myapp::definition();
+    def.setup = [](Manager *m) -> Expected<void> {
+        return ControllerBuilder(m)
+            .forKind<MyApplication>({predicates::generationChanged()})
+            .owns<Deployment>()
+            .complete(std::make_shared<ChangedReconciler>());
+    };
+    return def;
+}
+
+int countOf(const Recording &r, const char *type)
+{
+    int n = 0;
+    for (const RecordingRecord &rec : r.records())
+        n += rec.type == QLatin1String(type) ? 1 : 0;
+    return n;
+}
+
+/// The window replaying `path`, shown offscreen, once its replay is open.
+std::unique_ptr<MainWindow> openReplay(const QString &path)
+{
+    SessionOptions o;
+    o.replay = path;
+    auto w = std::make_unique<MainWindow>(o);
+    w->resize(1600, 1000);
+    w->show();
+    return w;
+}
+
+bool replayOpen(const MainWindow &w) { return w.windowTitle().contains(QStringLiteral("replay of")); }
+
+} // namespace
+
+class tst_Replay : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void playsToTheEndAndFillsThePanels();
+    void stepAddsExactlyOneReconcile();
+    void stepIntoHaltsBeforeTheFirstCall();
+    void seeksToAResourceVersion();
+    void changedReconcilerIsMarkedOnTheTimeline();
+    void damagedFileShowsTheDamage();
+    void opbenchReportsAReplay();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_path;
+    Recording m_recording;
+};
+
+void tst_Replay::initTestCase()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("opbench-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_replay"));
+    QSettings().clear();
+    QSettings().setValue(QStringLiteral("tour/offered"), true);
+    QVERIFY(m_dir.isValid());
+    m_path = m_dir.filePath(QStringLiteral("run.rec"));
+    testing::OperatorFixture env(myapp::definition());
+    QVERIFY2(env.ok(), qPrintable(env.errorString()));
+    RunRecorderOptions ro;
+    ro.path = m_path;
+    ro.operatorName = QStringLiteral("myapplication");
+    ro.crds = env.definition().crds;
+    RunRecorder recorder(ro);
+    QVERIFY(recorder.start(env.manager()).ok());
+    for (int i = 1; i <= 2; ++i) {
+        MyApplication app(QStringLiteral("default"), QStringLiteral("app-%1").arg(i));
+        app.setImage(QStringLiteral("nginx:1.25"));
+        app.setReplicas(i);
+        QVERIFY(env.create(app));
+    }
+    QVERIFY(env.eventually(
+        [&] { return env.get<Deployment>(ObjectKey(QStringLiteral("default"), QStringLiteral("app-2"))).ok(); },
+        QStringLiteral("app-2's Deployment")));
+    auto app1 = env.get<MyApplication>(ObjectKey(QStringLiteral("default"), QStringLiteral("app-1")));
+    QVERIFY(app1.ok());
+    app1->setReplicas(3);
+    QVERIFY(env.update(*app1));
+    Controller *ctrl = env.manager()->controllers().constFirst();
+    QVERIFY(env.eventually(
+        [&] {
+            auto d = env.get<Deployment>(ObjectKey(QStringLiteral("default"), QStringLiteral("app-1")));
+            return d.ok() && d->replicas() == 3 && ctrl->activeWorkers() == 0 && ctrl->queue()->len() == 0;
+        },
+        QStringLiteral("app-1 scaled to 3 and the controller idle")));
+    recorder.stop();
+    m_recording = Recording::read(m_path);
+    QVERIFY2(m_recording.ok(), qPrintable(m_recording.error()));
+    QVERIFY2(countOf(m_recording, "re") >= 4, qPrintable(QString::number(countOf(m_recording, "re"))));
+}
+
+void tst_Replay::playsToTheEndAndFillsThePanels()
+{
+    // Given the recording opened in the window
+    auto w = openReplay(m_path);
+    QTRY_VERIFY_WITH_TIMEOUT(replayOpen(*w), kTimeoutMs);
+    QVERIFY2(w->windowTitle().contains(m_path) && w->windowTitle().contains(QStringLiteral("myapplication")),
+        qPrintable(w->windowTitle()));
+    // Writes are off, and say why
+    QVERIFY(!w->action(QStringLiteral("handOff"))->isEnabled());
+    QVERIFY(w->action(QStringLiteral("handOff"))->toolTip().contains(QStringLiteral("replay")));
+    // When it plays at max speed to the end
+    w->session()->post(&ReplaySession::play, 0.0);
+    // Then every recorded reconcile is in the list, none diverged, and the cache holds the objects
+    const int reconciles = countOf(m_recording, "re");
+    QTRY_COMPARE_WITH_TIMEOUT(w->reconcileModel()->rowCount(), reconciles, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(w->cacheModel()->objectCount(QStringLiteral("MyApplication")), 2, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(w->cacheModel()->objectCount(QStringLiteral("Deployment")), 2, kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        w->transportBar()->positionText().contains(QStringLiteral("end of the recording")), kTimeoutMs);
+    const QJsonObject report = w->panelReport().value(QStringLiteral("replay")).toObject();
+    QCOMPARE(report.value(QStringLiteral("replayed")).toInt(), reconciles);
+    QCOMPARE(report.value(QStringLiteral("diverged")).toInt(), 0);
+    QCOMPARE(w->reconcileModel()->divergenceCount(), 0);
+}
+
+void tst_Replay::stepAddsExactlyOneReconcile()
+{
+    auto w = openReplay(m_path);
+    QTRY_VERIFY_WITH_TIMEOUT(replayOpen(*w), kTimeoutMs);
+    const int total = countOf(m_recording, "re");
+    // When the user steps (F10): exactly one reconcile more each time
+    w->action(QStringLiteral("step"))->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(w->transportBar()->positionText().contains(QStringLiteral(" 1/")), kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(w->reconcileModel()->rowCount(), 1, kTimeoutMs);
+    w->session()->post(&ReplaySession::step);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        w->transportBar()->positionText().contains(QStringLiteral(" 2/%1").arg(total)), kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(w->reconcileModel()->rowCount(), 2, kTimeoutMs);
+    QCOMPARE(w->reconcileModel()->traceAt(1).id,
+        m_recording.records().at(m_recording.reconciles().at(1)).json.value(QStringLiteral("id")).toString());
+}
+
+void tst_Replay::stepIntoHaltsBeforeTheFirstCall()
+{
+    auto w = openReplay(m_path);
+    QTRY_VERIFY_WITH_TIMEOUT(replayOpen(*w), kTimeoutMs);
+    const RecordingRecord &first = m_recording.records().at(m_recording.reconciles().first());
+    const QString key = first.json.value(QStringLiteral("key")).toString();
+    // When the user steps into the first reconcile
+    w->action(QStringLiteral("stepInto"))->trigger();
+    // Then the Current reconcile view shows it halted before its first call (a cache get)
+    const QAbstractItemModel *calls = w->currentReconcileView()->callsView()->model();
+    QTRY_VERIFY_WITH_TIMEOUT(calls->rowCount() >= 1
+            && calls->index(calls->rowCount() - 1, 0).data(CurrentReconcileModel::PendingRole).toBool(),
+        kTimeoutMs);
+    QCOMPARE(calls->rowCount(), 1);
+    QCOMPARE(calls->index(0, CurrentReconcileModel::VerbColumn).data().toString(), QStringLiteral("get"));
+    QVERIFY2(w->currentReconcileView()->headerLabel()->text().contains(key),
+        qPrintable(w->currentReconcileView()->headerLabel()->text()));
+    QVERIFY(w->findChild<QDockWidget *>(QStringLiteral("currentReconcileDock"))->isVisible());
+    // And a step lets that call go out: it halts before the next one
+    w->action(QStringLiteral("step"))->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        calls->rowCount() == 2 && calls->index(1, 0).data(CurrentReconcileModel::PendingRole).toBool(), kTimeoutMs);
+    QCOMPARE(w->reconcileModel()->rowCount(), 0); // not finished yet
+}
+
+void tst_Replay::seeksToAResourceVersion()
+{
+    // Given the replay played to the end
+    auto w = openReplay(m_path);
+    QTRY_VERIFY_WITH_TIMEOUT(replayOpen(*w), kTimeoutMs);
+    w->session()->post(&ReplaySession::play, 0.0);
+    const int total = countOf(m_recording, "re");
+    QTRY_COMPARE_WITH_TIMEOUT(w->reconcileModel()->rowCount(), total, kTimeoutMs);
+    // When it seeks to the resourceVersion of app-2's creation
+    QString rv;
+    int at = -1;
+    const QList<RecordingRecord> &records = m_recording.records();
+    for (int i = 0; i < records.size() && rv.isEmpty(); ++i) {
+        const QJsonObject obj = records.at(i).json.value(QStringLiteral("obj")).toObject();
+        if (records.at(i).type == QLatin1String("ev")
+            && obj.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("name"))
+                == QLatin1String("app-2")) {
+            rv = records.at(i).json.value(QStringLiteral("rv")).toString();
+            at = i;
+        }
+    }
+    QVERIFY(!rv.isEmpty());
+    int before = 0; // reconciles ended before the first reconcile start after that event
+    for (int i = 0; i < records.size(); ++i) {
+        if (i > at && records.at(i).type == QLatin1String("rs"))
+            break;
+        before += records.at(i).type == QLatin1String("re") ? 1 : 0;
+    }
+    QVERIFY(before < total);
+    w->session()->post(&ReplaySession::seekToResourceVersion, rv);
+    // Then the replay started again and stopped there: the list holds the reconciles before it
+    QTRY_VERIFY_WITH_TIMEOUT(w->transportBar()->positionText().contains(QStringLiteral("rv ")), kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(w->reconcileModel()->rowCount(), before, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(w->cacheModel()->objectCount(QStringLiteral("MyApplication")), 2, kTimeoutMs);
+    // And the next step replays the first reconcile after it
+    w->session()->post(&ReplaySession::step);
+    QTRY_COMPARE_WITH_TIMEOUT(w->reconcileModel()->rowCount(), before + 1, kTimeoutMs);
+}
+
+void tst_Replay::changedReconcilerIsMarkedOnTheTimeline()
+{
+    // Given the operator changed on purpose (it does nothing for app-2)
+    setHostedOperator(changedDefinition());
+    auto w = openReplay(m_path);
+    QTRY_VERIFY_WITH_TIMEOUT(replayOpen(*w), kTimeoutMs);
+    w->session()->post(&ReplaySession::play, 0.0);
+    QTRY_COMPARE_WITH_TIMEOUT(w->reconcileModel()->rowCount(), countOf(m_recording, "re"), kTimeoutMs);
+    // Then app-2's reconciles are marked as diverged: in the list, on the timeline, in the details
+    QTRY_VERIFY_WITH_TIMEOUT(w->reconcileModel()->divergenceCount() > 0, kTimeoutMs);
+    int row = -1;
+    for (int r = 0; r < w->reconcileModel()->rowCount() && row < 0; ++r)
+        if (!w->reconcileModel()->divergenceAt(r).isEmpty())
+            row = r;
+    QVERIFY(row >= 0);
+    QCOMPARE(w->reconcileModel()->traceAt(row).request.toString(), QStringLiteral("default/app-2"));
+    QVERIFY2(w->reconcileModel()->divergenceAt(row).contains(QStringLiteral("recorded")),
+        qPrintable(w->reconcileModel()->divergenceAt(row)));
+    QVERIFY(w->reconcileModel()
+                ->index(row, ReconcileListModel::ResultColumn)
+                .data()
+                .toString()
+                .contains(QStringLiteral("recorded")));
+    QTRY_VERIFY_WITH_TIMEOUT(w->reconcilesPanel()->timeline()->divergenceMarks().contains(row), kTimeoutMs);
+    w->reconcilesPanel()->selectRow(row);
+    bool shown = false;
+    for (const QPlainTextEdit *e : w->reconcilesPanel()->findChildren<QPlainTextEdit *>())
+        shown = shown || e->toPlainText().contains(QStringLiteral("DIVERGED from the recording"));
+    QVERIFY(shown);
+    setHostedOperator(myapp::definition());
+}
+
+void tst_Replay::damagedFileShowsTheDamage()
+{
+    // Given the recording cut in the middle of a line
+    QFile in(m_path);
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    const QByteArray bytes = in.readAll();
+    const QString cut = m_dir.filePath(QStringLiteral("cut.rec"));
+    QFile out(cut);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(bytes.left(bytes.size() * 2 / 3));
+    out.close();
+    // When it is opened and played
+    auto w = openReplay(cut);
+    QTRY_VERIFY_WITH_TIMEOUT(replayOpen(*w), kTimeoutMs);
+    w->session()->post(&ReplaySession::play, 0.0);
+    // Then the window says where the damage is and replays what was read
+    QTRY_VERIFY_WITH_TIMEOUT(
+        w->transportBar()->positionText().contains(QStringLiteral("end of the recording")), kTimeoutMs);
+    QVERIFY2(w->statusBar()->currentMessage().contains(QStringLiteral("damaged at byte offset")),
+        qPrintable(w->statusBar()->currentMessage()));
+    QVERIFY(!w->panelReport()
+                 .value(QStringLiteral("replay"))
+                 .toObject()
+                 .value(QStringLiteral("damage"))
+                 .toString()
+                 .isEmpty());
+    // And a file that is no recording says so
+    const QString junk = m_dir.filePath(QStringLiteral("junk.rec"));
+    QFile j(junk);
+    QVERIFY(j.open(QIODevice::WriteOnly));
+    j.write("not a recording\n");
+    j.close();
+    auto bad = openReplay(junk);
+    QTRY_VERIFY_WITH_TIMEOUT(bad->statusBar()->currentMessage().contains(QStringLiteral("Cannot replay")), kTimeoutMs);
+}
+
+void tst_Replay::opbenchReportsAReplay()
+{
+    const QString opbench = QStringLiteral(OPBENCH_BINARY_DIR "/app/opbench");
+    if (!QFile::exists(opbench))
+        QSKIP("build the opbench executable first");
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    p.setProcessEnvironment(env);
+    p.start(opbench, {QStringLiteral("--replay"), m_path, QStringLiteral("--report-after"), QStringLiteral("4")});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 0);
+    const QJsonObject report = QJsonDocument::fromJson(p.readAllStandardOutput().trimmed()).object();
+    QCOMPARE(report.value(QStringLiteral("reconciles")).toInt(), countOf(m_recording, "re"));
+    QCOMPARE(report.value(QStringLiteral("cache")).toObject().value(QStringLiteral("MyApplication")).toInt(), 2);
+    QCOMPARE(report.value(QStringLiteral("ownerTrees")).toInt(), 2); // the Children panel: an app, its Deployment
+    QCOMPARE(report.value(QStringLiteral("replay")).toObject().value(QStringLiteral("diverged")).toInt(), 0);
+}
+
+QTEST_MAIN(tst_Replay)
+#include "tst_replay.moc"
