@@ -44,6 +44,12 @@ void MainWindow::createReplayActions()
     });
     if (fileMenu && !fileMenu->actions().isEmpty())
         fileMenu->insertAction(fileMenu->actions().value(1), open);
+    // Take back offers the recording the headless build made while it led: open it here.
+    connect(m_leadershipPanel, &LeadershipPanel::openRecordingRequested, this, [this](const QString &path) {
+        SessionOptions next;
+        next.replay = path;
+        Q_EMIT switchRequested(next);
+    });
 }
 
 void MainWindow::setUpReplay()

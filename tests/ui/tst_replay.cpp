@@ -12,6 +12,7 @@
 #include "ui/models/reconcilelistmodel.h"
 #include "ui/session/hostedoperator.h"
 #include "ui/widgets/currentreconcileview.h"
+#include "ui/widgets/leadershippanel.h"
 #include "ui/widgets/reconcilespanel.h"
 #include "ui/widgets/reconciletimelineview.h"
 #include "ui/widgets/transportbar.h"
@@ -115,6 +116,7 @@ private Q_SLOTS:
     void seeksToAResourceVersion();
     void changedReconcilerIsMarkedOnTheTimeline();
     void damagedFileShowsTheDamage();
+    void handOffOfferOpensTheRecording();
     void opbenchReportsAReplay();
 
 private:
@@ -301,6 +303,20 @@ void tst_Replay::changedReconcilerIsMarkedOnTheTimeline()
         shown = shown || e->toPlainText().contains(QStringLiteral("DIVERGED from the recording"));
     QVERIFY(shown);
     setHostedOperator(myapp::definition());
+}
+
+void tst_Replay::handOffOfferOpensTheRecording()
+{
+    // Given a window and the Leadership panel offering the headless run's recording (take back)
+    auto w = openReplay(m_path);
+    QTRY_VERIFY_WITH_TIMEOUT(replayOpen(*w), kTimeoutMs);
+    auto *panel = w->findChild<LeadershipPanel *>();
+    QVERIFY(panel);
+    QString opened;
+    connect(w.get(), &MainWindow::switchRequested, w.get(), [&opened](const SessionOptions &o) { opened = o.replay; });
+    // When the user opens it, then the window asks to switch to replaying that file
+    Q_EMIT panel->openRecordingRequested(QStringLiteral("/tmp/headless-1.rec"));
+    QCOMPARE(opened, QStringLiteral("/tmp/headless-1.rec"));
 }
 
 void tst_Replay::damagedFileShowsTheDamage()
