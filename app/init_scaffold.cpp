@@ -349,7 +349,6 @@ QString render(const QByteArray &text, const Project &p)
         {QStringLiteral("conversion"), p.conversion},
         {QStringLiteral("admission"), p.defaulting || p.validation},
         {QStringLiteral("both"), p.defaulting && p.validation},
-        {QStringLiteral("registered"), p.registered},
     };
     const QHash<QString, QStringList> blocks = blocksFor(p);
     QStringList out;

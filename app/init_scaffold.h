@@ -10,8 +10,7 @@
 //   @if FLAG@ / @if !FLAG@ / @else@ / @endif@   lines kept or dropped (nestable); flags:
 //                          finalizer, conditions, deployment (a Deployment is owned); for
 //                          create webhook: defaulting, validation, conversion, admission
-//                          (defaulting or validation), both (defaulting and validation),
-//                          registered (the SDK registers them with its embedded cluster)
+//                          (defaulting or validation), both (defaulting and validation)
 
 #include "engine/api/kind.h"
 
@@ -63,7 +62,6 @@ struct Project
     bool validation = false; ///< --programmatic-validation
     bool conversion = false; ///< --conversion
     QString spoke;           ///< --spoke: the spoke version converted through `version`, the hub
-    bool registered = false; ///< the SDK registers webhooks with an embedded cluster (sdkRegistersWebhooks)
 };
 
 /// The kinds scaffolded when no --owns is given (today's scaffold: a ConfigMap).

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "init_webhook.h"
 
-#include "engine/sdk/operatordefinition.h"
-
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFile>
@@ -94,21 +92,11 @@ QString replaceOnce(const QString &text, const QString &from, const QString &to,
     return {};
 }
 
-template<class D> constexpr bool kHasWebhooks = requires(D &d) { d.webhooks; };
-
 /// What replaces `def.setup = setup<Kind>Controller;`: the same and the webhooks.
 QString webhookSetupLines(const QString &kind)
 {
-    if (sdkRegistersWebhooks())
-        return QStringLiteral("    def.setup = setup%1Controller;\n"
-                              "    def.webhooks = setup%1Webhook; // served, and on an embedded cluster registered\n")
-            .arg(kind);
-    // An SDK without OperatorDefinition::webhooks: the setup declares them after the controllers.
-    return QStringLiteral("    def.setup = [](opbench::Manager *manager) -> opbench::Expected<void> {\n"
-                          "        if (opbench::Expected<void> ok = setup%1Controller(manager); !ok)\n"
-                          "            return ok;\n"
-                          "        return setup%1Webhook(manager);\n"
-                          "    };\n")
+    return QStringLiteral("    def.setup = setup%1Controller;\n"
+                          "    def.webhooks = setup%1Webhook; // served, and on an embedded cluster registered\n")
         .arg(kind);
 }
 
@@ -185,8 +173,6 @@ QList<std::pair<QString, QString>> newFiles(const Project &p)
 
 } // namespace
 
-bool sdkRegistersWebhooks() { return kHasWebhooks<OperatorDefinition>; }
-
 QList<PlannedFile> planWebhook(const WebhookRequest &r, Project *p, const QString &templates, QString *error)
 {
     const QDir dir(r.dir);
@@ -204,7 +190,6 @@ QList<PlannedFile> planWebhook(const WebhookRequest &r, Project *p, const QStrin
     p->validation = r.validation;
     p->conversion = r.conversion;
     p->spoke = r.spoke;
-    p->registered = sdkRegistersWebhooks();
     const QList<std::pair<QString, QString>> files = newFiles(*p);
     for (const auto &[templ, path] : files) {
         if (QFileInfo::exists(dir.filePath(path))) {

@@ -39,11 +39,6 @@ QList<PlannedFile> planWebhook(
 /// Writes a plan: false with `error` naming the file when one cannot be written.
 bool writePlan(const QString &dir, const QList<PlannedFile> &plan, QString *error);
 
-/// Whether the SDK opbench-init is built with has OperatorDefinition::webhooks (served, and
-/// registered with an embedded cluster, by the SDK): the generated operator.cpp then sets
-/// `def.webhooks = setup<Kind>Webhook;`; else its setup declares them after the controllers.
-bool sdkRegistersWebhooks();
-
 /// `opbench-init create webhook …` (the whole command line): its exit code.
 int createMain(const QStringList &arguments);
 

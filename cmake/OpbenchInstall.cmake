@@ -45,6 +45,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/engine/ DESTINATION ${CMAKE_INSTALL_INCL
 install(FILES ${PROJECT_SOURCE_DIR}/engine/apiserver/apiserver.h ${PROJECT_SOURCE_DIR}/engine/apiserver/faults.h
               ${PROJECT_SOURCE_DIR}/engine/apiserver/tls.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/opbench/engine/apiserver)
+# apiserver.h reports admission webhook calls as WebhookCallRecord.
+install(FILES ${PROJECT_SOURCE_DIR}/engine/apiserver/admission/webhookcallrecord.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/opbench/engine/apiserver/admission)
 # The front doors an operator includes: <opbench/opbench.h>, <opbench/testing.h>, <opbench/workbench.h>.
 install(FILES ${PROJECT_SOURCE_DIR}/engine/opbench.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/opbench)
 install(FILES ${PROJECT_SOURCE_DIR}/engine/testing/testing.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/opbench)

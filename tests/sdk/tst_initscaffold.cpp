@@ -173,11 +173,8 @@ private Q_SLOTS:
         QCOMPARE(read(dir.path(), "src/widget_webhook.h").contains("class WidgetDefaulter final"), defaulting);
         const QString op = read(dir.path(), "src/operator.cpp");
         QVERIFY(op.contains("#include \"widget_webhook.h\""));
-        if (sdkRegistersWebhooks()) // OperatorDefinition::webhooks
-            QVERIFY(op.contains("    def.setup = setupWidgetController;\n    def.webhooks = setupWidgetWebhook;"));
-        else // the setup declares them after the controllers
-            QVERIFY(op.contains("setupWidgetController(manager); !ok)\n            return ok;\n"
-                                "        return setupWidgetWebhook(manager);"));
+        // OperatorDefinition::webhooks: the SDK serves them, and registers them with an embedded cluster
+        QVERIFY(op.contains("    def.setup = setupWidgetController;\n    def.webhooks = setupWidgetWebhook;"));
         QCOMPARE(op.contains("def.crds.append(widgetCrd());"), conversion);
         QCOMPARE(op.contains("opbench::addKind<Widget>(def);"), !conversion);
         const QString cmake = read(dir.path(), "CMakeLists.txt");
@@ -187,20 +184,13 @@ private Q_SLOTS:
         QCOMPARE(test.contains("shouldDefaultTheTierThroughTheApiServer"), defaulting);
         QCOMPARE(test.contains("shouldRefuseAnUnknownTierThroughTheApiServer"), validation);
         QCOMPARE(test.contains("checkRoundTrip(WidgetV2("), conversion);
-        // Skipped, saying why, where the SDK's harness cannot serve webhooks (before issue 24's SDK part)
-        QCOMPARE(test.contains("QSKIP(kNoWebhooks)"), !sdkRegistersWebhooks());
+        // The tests through the API server always run: a harness that cannot start fails them all
+        QVERIFY(test.contains("void initTestCase() { QVERIFY2(env->ok(), qPrintable(env->errorString())); }"));
+        QVERIFY(!test.contains("QSKIP"));
         QCOMPARE(QFile::exists(dir.filePath("src/widget_v2.h")), conversion);
         QCOMPARE(read(dir.path(), "src/widget.h").contains("public opbench::Hub"), conversion);
 
         checkClusterManifests(dir.path(), defaulting, validation, conversion);
-
-        // Both forms of the test: skipping on an SDK whose harness cannot serve webhooks, or not.
-        for (const bool registered : {false, true}) {
-            p.registered = registered;
-            const QString rendered = renderFile("webhook/test.cpp.in", p);
-            QCOMPARE(rendered.contains("QSKIP(kNoWebhooks)"), !registered);
-            QCOMPARE(rendered.contains("void initTestCase() { QVERIFY2(env->ok()"), registered);
-        }
     }
 
     void shouldRefuseAndLeaveTheProjectAsItWas_data()
