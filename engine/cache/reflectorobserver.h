@@ -74,6 +74,8 @@ protected:
     ReflectorObserver() = default;
     ReflectorObserver(const ReflectorObserver &) = default;
     ReflectorObserver &operator=(const ReflectorObserver &) = default;
+    ReflectorObserver(ReflectorObserver &&) = default;
+    ReflectorObserver &operator=(ReflectorObserver &&) = default;
 };
 
 } // namespace opbench

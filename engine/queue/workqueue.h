@@ -126,6 +126,8 @@ protected:
     WorkQueueAddObserver() = default;
     WorkQueueAddObserver(const WorkQueueAddObserver &) = default;
     WorkQueueAddObserver &operator=(const WorkQueueAddObserver &) = default;
+    WorkQueueAddObserver(WorkQueueAddObserver &&) = default;
+    WorkQueueAddObserver &operator=(WorkQueueAddObserver &&) = default;
 };
 
 struct WorkQueueOptions

@@ -358,7 +358,7 @@ void Replayer::publishEnd(const Live &live, const RecordingRecord &end, const st
     t.worker = end.json.value(QLatin1String("worker")).toInt();
     t.retries = end.json.value(QLatin1String("retries")).toInt();
     t.priority = end.json.value(QLatin1String("prio")).toInt();
-    for (const QJsonValue &c : end.json.value(QLatin1String("causes")).toArray())
+    for (const QJsonValue c : end.json.value(QLatin1String("causes")).toArray())
         t.causes.merge(Cause::manual(QStringLiteral("recorded ") + c.toString()), 100);
     QString divergence;
     if (d) {

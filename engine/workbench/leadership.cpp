@@ -212,7 +212,7 @@ QString Leadership::nextRecordingPath()
         return QString(); // no recording rather than no hand-off
     const QDir dir(m_sessionRecordingDir);
     for (int i = 1;; ++i) {
-        const QString path = dir.filePath(QStringLiteral("headless-%1.rec").arg(i));
+        QString path = dir.filePath(QStringLiteral("headless-%1.rec").arg(i));
         if (!QFileInfo::exists(path))
             return path;
     }

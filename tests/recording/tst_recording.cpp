@@ -477,7 +477,7 @@ void TstRecording::queueAddsAreRecordedWithTheirCauses()
             seen[s(rec.json, "key")].append(s(rec.json, "cause"));
         if (rec.type != QLatin1String("re"))
             continue;
-        for (const QJsonValue &c : rec.json.value(QStringLiteral("causes")).toArray()) {
+        for (const QJsonValue c : rec.json.value(QStringLiteral("causes")).toArray()) {
             QVERIFY2(seen.value(s(rec.json, "key")).contains(c.toString()),
                 qPrintable(s(rec.json, "key") + QStringLiteral(": ") + c.toString()));
             ++checked;

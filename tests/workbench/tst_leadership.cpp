@@ -47,7 +47,7 @@ Object leaseHeldBy(const QString &holder)
 /// reconciles to its --record file (when given one), exits 0 on SIGTERM. "" when it cannot be written.
 QString fakeOperator(const QTemporaryDir &dir)
 {
-    const QString program = dir.filePath(QStringLiteral("fake-operator"));
+    QString program = dir.filePath(QStringLiteral("fake-operator"));
     QFile script(program);
     if (!script.open(QIODevice::WriteOnly))
         return {};
