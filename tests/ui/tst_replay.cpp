@@ -18,6 +18,7 @@
 #include "ui/widgets/transportbar.h"
 
 #include "engine/api/deployment.h"
+#include "engine/api/status.h"
 #include "engine/controller/builder.h"
 #include "engine/controller/predicates.h"
 #include "engine/manager/manager.h"
@@ -150,10 +151,17 @@ void tst_Replay::initTestCase()
     QVERIFY(env.eventually(
         [&] { return env.get<Deployment>(ObjectKey(QStringLiteral("default"), QStringLiteral("app-2"))).ok(); },
         QStringLiteral("app-2's Deployment")));
-    auto app1 = env.get<MyApplication>(ObjectKey(QStringLiteral("default"), QStringLiteral("app-1")));
-    QVERIFY(app1.ok());
-    app1->setReplicas(3);
-    QVERIFY(env.update(*app1));
+    // Scale app-1 to 3 on a fresh read: the operator writes its status meanwhile, so a
+    // conflict (409) is tried again, as a user's client would.
+    bool scaled = false;
+    for (int attempt = 0; attempt < 10 && !scaled; ++attempt) {
+        auto app1 = env.get<MyApplication>(ObjectKey(QStringLiteral("default"), QStringLiteral("app-1")));
+        QVERIFY(app1.ok());
+        app1->setReplicas(3);
+        scaled = env.update(*app1);
+        QVERIFY2(scaled || isConflict(env.lastError()), qPrintable(env.lastError().message()));
+    }
+    QVERIFY(scaled);
     Controller *ctrl = env.manager()->controllers().constFirst();
     QVERIFY(env.eventually(
         [&] {
