@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // MainWindow in replay mode (a recording opened with --replay or File ▸ Open recording): the
-// transport bar, the title and status bar naming the recording, the divergence marks, and every
-// write intent disabled with a tooltip saying why. File ▸ Open recording… is here too.
+// transport bar, the title and status bar naming the recording, the divergence marks, the
+// recording's queues fed to the Queue panel, breakpoints stopping the play, and every write
+// intent disabled with a tooltip saying why. File ▸ Open recording… is here too.
 #include "ui/mainwindow.h"
 
+#include "ui/models/queueitemsmodel.h"
 #include "ui/models/reconcilelistmodel.h"
 #include "ui/widgets/childrenpanel.h"
 #include "ui/widgets/createformwidget.h"
@@ -17,6 +19,7 @@
 #include <QDateTime>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QJsonArray>
 #include <QLabel>
 #include <QMenuBar>
 #include <QPushButton>
@@ -74,10 +77,20 @@ void MainWindow::setUpReplay()
         m_reconcileModel->setDivergence(id, message);
         m_reconcilesPanel->timeline()->update();
     });
+    connect(replay, &ReplaySession::replayedDuration, this, [this](const QString &id, qint64 recordedNs, qint64 nowNs) {
+        const auto ms = [](qint64 ns) { return QString::number(double(ns) / 1e6, 'f', 2); };
+        m_reconcileModel->setDurationNote(
+            id, tr("%1 ms in the recorded run; re-executed now in %2 ms").arg(ms(recordedNs), ms(nowNs)));
+    });
     connect(replay, &ReplaySession::restarted, this, [this] { m_reconcileModel->clear(); });
     connect(replay, &ReplaySession::seekFailed, this, [this](const QString &m) { statusBar()->showMessage(m, 8000); });
+    // The recording's queues and breakpoint stops reach the observers the panels listen to (both
+    // live on the engine thread with the replay).
+    connect(replay, &ReplaySession::queueSample, m_session->queue(), &QueueObserver::replayed);
+    connect(replay, &ReplaySession::breakpointHit, m_session->controller(), &ControllerObserver::replayBreakpointHit);
     // The live stepping actions would act on a controller that never runs: F10/F11 step the replay.
-    for (const char *name : {"run", "pause", "continue", "breakpoints", "breakOnError"})
+    // Breakpoints (Ctrl+B, break on errors) stay: they stop the play.
+    for (const char *name : {"run", "pause", "continue"})
         disconnect(m_actions.value(QString::fromLatin1(name)), &QAction::triggered, nullptr, nullptr);
     for (const char *name : {"step", "stepInto"})
         disconnect(m_actions.value(QString::fromLatin1(name)), &QAction::triggered, nullptr, nullptr);
@@ -94,7 +107,7 @@ void MainWindow::lockWritesForReplay()
 {
     const QString why = tr("Not available in a replay: the recording's inputs are fixed (File ▸ Connect to "
                            "cluster… to work on a live one).");
-    for (const char *name : {"run", "pause", "continue", "breakpoints", "breakOnError", "handOff", "writeKubeconfig"}) {
+    for (const char *name : {"run", "pause", "continue", "handOff", "writeKubeconfig"}) {
         QAction *a = m_actions.value(QString::fromLatin1(name));
         a->setEnabled(false);
         a->setToolTip(why);
@@ -142,11 +155,25 @@ namespace opbench::ui {
 QJsonObject MainWindow::replayReport() const
 {
     const ReplayState &s = m_replayState;
+    // The Queue panel's items as it lists them, counted by state.
+    QJsonArray items;
+    QHash<QString, int> states;
+    for (int row = 0; row < m_queueModel->rowCount(); ++row) {
+        const QueueRow &r = m_queueModel->rowAt(row);
+        ++states[r.state];
+        items.append(QJsonObject{{QStringLiteral("key"), r.key}, {QStringLiteral("state"), r.state},
+            {QStringLiteral("causes"), QJsonArray::fromStringList(r.causes)}});
+    }
+    const QJsonObject queue{{QStringLiteral("ready"), states.value(QStringLiteral("queued"))},
+        {QStringLiteral("processing"),
+            states.value(QStringLiteral("processing")) + states.value(QStringLiteral("held"))},
+        {QStringLiteral("waiting"), states.value(QStringLiteral("waiting"))}, {QStringLiteral("items"), items}};
     return {{QStringLiteral("path"), s.path}, {QStringLiteral("records"), s.records},
         {QStringLiteral("position"), s.position}, {QStringLiteral("reconciles"), s.reconciles},
         {QStringLiteral("replayed"), s.replayed}, {QStringLiteral("diverged"), s.diverged},
         {QStringLiteral("marked"), m_reconcileModel->divergenceCount()}, {QStringLiteral("finished"), s.finished},
-        {QStringLiteral("damage"), s.damage}};
+        {QStringLiteral("damage"), s.damage}, {QStringLiteral("breakpoint"), s.breakpoint},
+        {QStringLiteral("queue"), queue}};
 }
 
 } // namespace opbench::ui

@@ -4,6 +4,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <optional>
+
 namespace opbench::recording {
 
 void appendString(QByteArray &out, QStringView s)
@@ -117,6 +119,117 @@ QJsonObject withoutVolatile(QJsonObject json)
         ++it;
     }
     return json;
+}
+
+} // namespace opbench::recording
+
+namespace opbench::recording {
+
+namespace {
+
+Cause::EventType eventOf(const QString &name)
+{
+    for (const Cause::EventType e :
+        {Cause::EventType::Added, Cause::EventType::Modified, Cause::EventType::Deleted, Cause::EventType::Sync})
+        if (Cause::eventName(e) == name)
+            return e;
+    return Cause::EventType::None;
+}
+
+/// "30s", "1.5s", "500ms" (Cause::describe()'s durations); nullopt for anything else.
+std::optional<Clock::Duration> durationOf(const QString &text)
+{
+    const bool ms = text.endsWith(QLatin1String("ms"));
+    if (!ms && !text.endsWith(u's'))
+        return std::nullopt;
+    bool ok = false;
+    const double value = text.chopped(ms ? 2 : 1).toDouble(&ok);
+    if (!ok || value < 0)
+        return std::nullopt;
+    return std::chrono::duration_cast<Clock::Duration>(
+        std::chrono::duration<double, std::milli>(ms ? value : value * 1000));
+}
+
+/// Fills the object of an event cause from "[GVK ]KEY[ rv RV]"; false when it is not of that form.
+bool readSource(Cause &c, QStringList words)
+{
+    if (words.size() >= 3 && words.at(words.size() - 2) == QLatin1String("rv")) {
+        c.resourceVersion = words.last();
+        words.resize(words.size() - 2);
+    }
+    if (words.size() == 2)
+        c.sourceGvk = words.takeFirst();
+    if (words.size() != 1)
+        return false;
+    c.sourceKey = words.first();
+    return true;
+}
+
+std::optional<Cause> eventCause(Cause::Kind kind, QStringList words)
+{
+    Cause c;
+    c.kind = kind;
+    if (kind == Cause::Kind::InitialList) {
+        c.event = Cause::EventType::Added;
+    } else {
+        if (words.isEmpty() || eventOf(words.first()) == Cause::EventType::None)
+            return std::nullopt;
+        c.event = eventOf(words.takeFirst());
+    }
+    return readSource(c, std::move(words)) ? std::optional(c) : std::nullopt;
+}
+
+std::optional<Cause> retryCause(const QString &text)
+{
+    // "retry #N after D" or "retry #N after D: error"
+    static const QLatin1String kPrefix("retry #");
+    const qsizetype colon = text.indexOf(QLatin1String(": "));
+    const QString head = colon < 0 ? text : text.left(colon);
+    const QStringList words = head.mid(kPrefix.size()).split(u' ');
+    bool ok = false;
+    const int attempt = words.value(0).toInt(&ok);
+    const auto delay
+        = words.size() == 3 && words.at(1) == QLatin1String("after") ? durationOf(words.at(2)) : std::nullopt;
+    if (!ok || !delay)
+        return std::nullopt;
+    Cause c = Cause::rateLimitedRetry(attempt, colon < 0 ? QString() : text.mid(colon + 2));
+    c.delay = *delay;
+    return c;
+}
+
+std::optional<Cause> knownCause(const QString &text)
+{
+    static const QLatin1String kWatch("watch "), kList("initial list "), kAfter("requeue after "), kRetry("retry #"),
+        kManual("manual: ");
+    const auto wordsAfter = [&text](qsizetype n) { return text.mid(n).split(u' ', Qt::SkipEmptyParts); };
+    if (text.startsWith(kWatch))
+        return eventCause(Cause::Kind::WatchEvent, wordsAfter(kWatch.size()));
+    const QString owner = QStringLiteral("owner \u2190 ");
+    if (text.startsWith(owner))
+        return eventCause(Cause::Kind::OwnerMapping, wordsAfter(owner.size()));
+    if (text.startsWith(kList))
+        return eventCause(Cause::Kind::InitialList, wordsAfter(kList.size()));
+    if (text.startsWith(kAfter)) {
+        const auto d = durationOf(text.mid(kAfter.size()));
+        return d ? std::optional(Cause::requeueAfter(*d)) : std::nullopt;
+    }
+    if (text.startsWith(kRetry))
+        return retryCause(text);
+    if (text == QLatin1String("manual"))
+        return Cause::manual();
+    if (text.startsWith(kManual))
+        return Cause::manual(text.mid(kManual.size()));
+    if (text == QLatin1String("unspecified"))
+        return Cause();
+    return std::nullopt;
+}
+
+} // namespace
+
+Cause causeFromText(const QString &text)
+{
+    std::optional<Cause> c = knownCause(text);
+    return c ? *c : Cause::manual(text);
 }
 
 } // namespace opbench::recording

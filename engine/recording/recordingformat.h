@@ -7,6 +7,7 @@
 
 #include "engine/api/gvk.h"
 #include "engine/api/object.h"
+#include "engine/queue/cause.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -41,5 +42,11 @@ bool isSecret(const GroupVersionKind &gvk);
 /// (resourceVersion, managedFields, creationTimestamp, condition and heartbeat times): what a
 /// replay compares written objects on.
 QJsonObject withoutVolatile(QJsonObject json);
+
+/// The Cause whose describe() is `text` (a `qa` record's cause, an `re` record's causes): a
+/// watch, owner or initial-list event with its object and resourceVersion, a requeue after a
+/// delay, a retry (attempt, backoff, error), a manual one. A text of no known form comes back as
+/// a manual cause carrying it, so nothing recorded is lost.
+Cause causeFromText(const QString &text);
 
 } // namespace opbench::recording

@@ -119,6 +119,8 @@ struct Replayer::Live
     std::shared_ptr<Ending> ending = std::make_shared<Ending>();
     std::optional<QCoro::Task<void>> task;
     QList<const RecordingRecord *> recorded;
+    qint64 startMonoNs = -1; ///< the recorded clock at its start
+    qint64 ranNs = 0;        ///< the reconciler's own time now (between the records that drive it)
     int started = 0;
     QStringList made;
     QList<QJsonObject> madeBodies;
@@ -147,9 +149,12 @@ Replayer::Replayer(Recording recording, Manager *manager, ReplayClock *clock, QO
     , m_manager(manager)
     , m_clock(clock)
 {
-    for (const RecordingRecord &rec : m_recording.records())
+    for (const RecordingRecord &rec : m_recording.records()) {
         if (rec.type == QLatin1String("call"))
             m_calls[str(rec.json, "rid")].append(&rec);
+        else if (rec.type == QLatin1String("qa"))
+            m_queueRecorded = true;
+    }
 }
 
 Replayer::~Replayer()
@@ -194,23 +199,31 @@ void Replayer::begin()
     m_report = {};
     m_report.recordingError = m_recording.error();
     m_pos = 0;
+    m_queue = RecordedQueue();
+    for (const Controller *c : m_manager->controllers())
+        m_queue.setKind(c->name(), c->queue()->kind());
+    m_abortWait = false;
     m_manager->client()->setTap(this);
     m_timer.start();
 }
 
 const RecordingRecord *Replayer::advance()
 {
-    if (atEnd())
+    if (atEnd() || waiting()) // waiting: an event delivered by the wait's event loop must not move the replay
         return nullptr;
     const RecordingRecord &rec = m_recording.records().at(m_pos++);
-    if (rec.type == QLatin1String("informer") || rec.type == QLatin1String("ev"))
+    if (rec.type == QLatin1String("informer") || rec.type == QLatin1String("ev")) {
         applyRecord(rec);
-    else if (rec.type == QLatin1String("rs"))
+    } else if (rec.type == QLatin1String("qa")) {
+        m_queue.add(rec.json);
+    } else if (rec.type == QLatin1String("rs")) {
         startReconcile(rec);
-    else if (rec.type == QLatin1String("call"))
+    } else if (rec.type == QLatin1String("call")) {
         releaseCall(rec);
-    else if (rec.type == QLatin1String("re"))
+    } else if (rec.type == QLatin1String("re")) {
         endReconcile(rec, &m_report);
+        m_queue.finish(rec.json);
+    }
     m_report.seconds = double(m_timer.nsecsElapsed()) / 1e9;
     return &rec;
 }
@@ -235,6 +248,7 @@ void Replayer::end()
 void Replayer::startReconcile(const RecordingRecord &start)
 {
     const QString id = str(start.json, "id");
+    const Item item = m_queue.take(start.json); // why it runs: the causes queued since its previous hand-out
     Controller *controller = nullptr;
     for (Controller *c : m_manager->controllers())
         if (c->name() == str(start.json, "ctl"))
@@ -252,6 +266,9 @@ void Replayer::startReconcile(const RecordingRecord &start)
     live->scope->trace.id = id;
     live->scope->trace.controller = controller->name();
     live->scope->trace.request = key;
+    live->scope->trace.causes = item.causes;
+    live->scope->trace.priority = item.priority;
+    live->startMonoNs = qint64(start.json.value(QLatin1String("mono")).toDouble(-1));
     live->scope->haltBeforeCalls = true; // each call waits for its record: the cache is then as it was
     live->scope->observed = m_observed;
     live->scope->trace.startedAt = m_clock->wallNow();
@@ -268,7 +285,10 @@ void Replayer::startReconcile(const RecordingRecord &start)
     m_live.insert(id, live);
     if (m_observed)
         Q_EMIT reconcileStarted(live->scope->trace);
+    QElapsedTimer ran;
+    ran.start();
     live->task.emplace(drive(controller->reconciler(), std::move(req), live->ending)); // runs to its first call
+    live->ranNs += ran.nsecsElapsed();
 }
 
 void Replayer::releaseCall(const RecordingRecord &call)
@@ -279,9 +299,25 @@ void Replayer::releaseCall(const RecordingRecord &call)
     const bool wasHalted = bool(live->scope->halted);
     if (m_observed && wasHalted)
         Q_EMIT callReleased(live->scope->trace.id, live->scope->pending.index);
+    QElapsedTimer ran;
+    ran.start();
     resumeHalted(*live->scope);
+    live->ranNs += ran.nsecsElapsed();
     if (m_observed && wasHalted)
         Q_EMIT reconcileProgress(live->scope->trace);
+}
+
+void Replayer::waitToFinish(Live &live)
+{
+    // Only on what nothing answers. advance() refuses meanwhile (waiting()): the records stay in
+    // order and no second wait can start inside this one.
+    QElapsedTimer waited;
+    waited.start();
+    ++m_waitDepth;
+    while (!live.ending->finished && !m_abortWait && waited.elapsed() < 10000)
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    if (--m_waitDepth == 0)
+        m_abortWait = false;
 }
 
 void Replayer::endReconcile(const RecordingRecord &end, ReplayReport *report)
@@ -291,11 +327,12 @@ void Replayer::endReconcile(const RecordingRecord &end, ReplayReport *report)
     if (!live)
         return;                           // started before the recording did
     live->scope->haltBeforeCalls = false; // calls beyond those recorded: let them run
+    QElapsedTimer ran;
+    ran.start();
     resumeHalted(*live->scope);
-    QElapsedTimer waited;
-    waited.start();
-    while (!live->ending->finished && waited.elapsed() < 10000) // waits only on what nothing answers
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    if (!live->ending->finished)
+        waitToFinish(*live);
+    live->ranNs += ran.nsecsElapsed();
     if (!live->ending->finished) {
         live->scope->cancelled = true;
         live->ending->result = QStringLiteral("(did not finish)");
@@ -311,6 +348,23 @@ void Replayer::endReconcile(const RecordingRecord &end, ReplayReport *report)
         publishEnd(*live, end, d);
     if (live->ending->finished)
         m_live.remove(id); // an unfinished one stays (its frame still runs) until the replayer goes
+}
+
+CauseList Replayer::causesOf(const Live &live, const RecordingRecord &end) const
+{
+    // The causes rebuilt from the queue adds, unless the recorded end says otherwise (a queue with
+    // another cause limit, a file without queue adds): then its own list.
+    const QJsonArray recorded = end.json.value(QLatin1String("causes")).toArray();
+    const CauseList &rebuilt = live.scope->trace.causes;
+    bool same = m_queueRecorded && rebuilt.size() == recorded.size();
+    for (int i = 0; same && i < rebuilt.size(); ++i)
+        same = rebuilt.at(i).describe() == recorded.at(i).toString();
+    if (same)
+        return rebuilt;
+    CauseList parsed;
+    for (const QJsonValue c : recorded)
+        parsed.merge(recording::causeFromText(c.toString()), int(recorded.size()));
+    return parsed;
 }
 
 std::optional<ReplayDivergence> Replayer::compare(const Live &live, const RecordingRecord &end) const
@@ -358,15 +412,18 @@ void Replayer::publishEnd(const Live &live, const RecordingRecord &end, const st
     t.worker = end.json.value(QLatin1String("worker")).toInt();
     t.retries = end.json.value(QLatin1String("retries")).toInt();
     t.priority = end.json.value(QLatin1String("prio")).toInt();
-    for (const QJsonValue c : end.json.value(QLatin1String("causes")).toArray())
-        t.causes.merge(Cause::manual(QStringLiteral("recorded ") + c.toString()), 100);
+    t.causes = causesOf(live, end);
+    const QJsonValue endMono = end.json.value(QLatin1String("mono"));
+    t.duration = endMono.isDouble() && live.startMonoNs >= 0
+        ? Clock::Duration(std::max<qint64>(0, qint64(endMono.toDouble()) - live.startMonoNs))
+        : Clock::Duration(live.ranNs); // a file without end readings
     QString divergence;
     if (d) {
         divergence = d->index < 0
             ? QStringLiteral("the result differs: recorded %1, made %2").arg(d->recorded, d->made)
             : QStringLiteral("call %1 differs: recorded %2, made %3").arg(d->index).arg(d->recorded, d->made);
     }
-    Q_EMIT reconcileEnded(t, divergence);
+    Q_EMIT reconcileEnded(t, divergence, live.ranNs);
 }
 
 Replayer::Live *Replayer::liveOf(const ReconcileContext &ctx) const

@@ -17,8 +17,21 @@
 // run() replays everything at once (headless). The workbench drives the same walk one record at a
 // time (begin(), advance(), end()) and, with setObserved(true), watches each reconcile through
 // the signals below, as a debugger watches a live controller's.
+//
+// The queue records (`qa`) rebuild the controllers' queues (queue(), a RecordedQueue): each
+// replayed reconcile carries the causes its key was queued for since its previous hand-out, as
+// live (the `re` record's own list when they do not match it, and in format-1 files), and the
+// duration the recording measured (`re` and `rs` clock readings; the re-executed one is kept
+// too).
+//
+// Waiting: a reconcile that waits on something the recording does not answer (a timer, a live
+// list) is given up to 10 s of event loop at its recorded end. Events delivered meanwhile must
+// not move the replay: advance() refuses while waiting() (it returns null and the position
+// stays), so a nested wait can never start and the records stay in order; abortWait() ends the
+// wait early (the replay is being closed).
 
 #include "engine/controller/clienttap.h"
+#include "engine/recording/recordedqueue.h"
 #include "engine/recording/recording.h"
 
 #include <QElapsedTimer>
@@ -84,6 +97,12 @@ public:
     /// Reconciles are observed: their traces keep the objects read and written, and the signals
     /// below follow each one (off by default: the headless replay copies nothing).
     void setObserved(bool on) { m_observed = on; }
+    /// The controllers' queues as the records applied so far left them.
+    [[nodiscard]] const RecordedQueue &queue() const { return m_queue; }
+    /// A reconcile's recorded end is waiting for the reconciler to finish (the event loop runs).
+    [[nodiscard]] bool waiting() const { return m_waitDepth > 0; }
+    /// Ends the current wait at its next turn (the reconcile is then reported as not finished).
+    void abortWait() { m_abortWait = true; }
 
     // ClientTap
     void callStarting(const ReconcileContext &ctx, const PendingCall &call) override;
@@ -102,9 +121,10 @@ Q_SIGNALS:
     /// (Observed only.) The reconcile's trace after a released call went out.
     void reconcileProgress(const opbench::ReconcileTrace &trace);
     /// (Observed only.) The reconcile's recorded end: its trace as re-executed now (calls,
-    /// result), with the recorded worker, retries, priority and causes; `divergence` says what it
-    /// did differently from the recording ("" when nothing).
-    void reconcileEnded(const opbench::ReconcileTrace &trace, const QString &divergence);
+    /// result), with the recorded worker, retries, priority, causes and duration; `divergence`
+    /// says what it did differently from the recording ("" when nothing); `reexecutedNs`: how
+    /// long the reconciler ran now (its own work between the records that drove it).
+    void reconcileEnded(const opbench::ReconcileTrace &trace, const QString &divergence, qint64 reexecutedNs);
 
 private:
     struct Live;
@@ -112,6 +132,8 @@ private:
     void startReconcile(const RecordingRecord &start);
     void releaseCall(const RecordingRecord &call);
     void endReconcile(const RecordingRecord &end, ReplayReport *report);
+    void waitToFinish(Live &live);
+    CauseList causesOf(const Live &live, const RecordingRecord &end) const;
     std::optional<ReplayDivergence> compare(const Live &live, const RecordingRecord &end) const;
     void publishEnd(const Live &live, const RecordingRecord &end, const std::optional<ReplayDivergence> &d);
     Live *liveOf(const ReconcileContext &ctx) const;
@@ -122,6 +144,10 @@ private:
     QHash<int, Informer *> m_informers;
     QHash<QString, QList<const RecordingRecord *>> m_calls; // reconcile id -> its calls, in order
     QHash<QString, std::shared_ptr<Live>> m_live;           // reconciles started and not ended
+    RecordedQueue m_queue;
+    bool m_queueRecorded = false; // the recording has queue adds (format 2)
+    int m_waitDepth = 0;
+    bool m_abortWait = false;
     int m_skipped = 0;
     qsizetype m_pos = 0;
     ReplayReport m_report;

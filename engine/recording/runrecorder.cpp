@@ -324,6 +324,7 @@ void RunRecorder::keyAdded(const WorkQueue &queue, const QueueKey &key, const Ca
         appendBool(body, "rl", true);
     if (how.priority != 0)
         appendField(body, "prio", how.priority);
+    appendField(body, "mono", nanos(queue.clock()->now()));
     body += '}';
     m_writer->append(std::move(body));
 }
@@ -358,6 +359,7 @@ void RunRecorder::recordEnd(const ReconcileTrace &t)
         appendField(body, "code", t.errorCode);
     }
     appendField(body, "calls", qint64(t.calls.size()));
+    appendField(body, "mono", nanos((m_manager ? m_manager->client()->clock() : Clock::system())->now()));
     body += ",\"causes\":[";
     for (int i = 0; i < t.causes.size(); ++i) {
         if (i > 0)

@@ -5,14 +5,15 @@
 //   - every change each informer applied (kind, add/modify/delete, resourceVersion, object),
 //     and at attach time the content the informers already held;
 //   - reconcile starts (controller, reconcileID, key, the clock's monotonic and wall readings)
-//     and ends (worker, retries, priority, causes, result, requeueAfter, error and its code);
+//     and ends (worker, retries, priority, causes, result, requeueAfter, error and its code, the
+//     clock's monotonic reading);
 //   - every client call of a reconcile (verb, kind, key, cache or live, status code, reason,
 //     resourceVersion; writes with the object sent and the server's reply; live reads with the
 //     reply);
 //   - what the informers got, raw (format 2): each list page (resourceVersion asked and got,
 //     continue token, item count), each watch start and end (closed, expired, error, cancelled)
 //     and each watch event as received (type, BOOKMARK and ERROR included, resourceVersion, key);
-//   - every queue add with its cause (delay, rate-limited, priority);
+//   - every queue add with its cause (delay, rate-limited, priority, the queue clock's reading);
 //   - leadership changes.
 // Secret data/stringData values are replaced by "<redacted>"; the REST configuration (tokens,
 // client keys, kubeconfig) is never seen by the recorder. The engine thread only builds each

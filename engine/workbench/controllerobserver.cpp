@@ -116,19 +116,31 @@ void ControllerObserver::onFinished(const ReconcileTrace &t)
 
 void ControllerObserver::onBreakpointHit(const QString &reason, const QString &key)
 {
-    m_lastBreakId = 0;
-    QString what = reason;
+    int id = 0;
     if (reason == QLatin1String("error")) {
         for (const Breakpoint &b : m_controller->breakpointList()) {
             if (b.type == Breakpoint::Type::Error && b.enabled) {
-                m_lastBreakId = b.id;
+                id = b.id;
                 break;
             }
         }
-        what = QStringLiteral("on error");
     } else {
-        m_lastBreakId = m_controller->lastBreakpointHit();
+        id = m_controller->lastBreakpointHit();
     }
+    noteBreakpointHit(id, reason, key);
+}
+
+void ControllerObserver::replayBreakpointHit(
+    const QString &controller, int id, const QString &reason, const QString &key)
+{
+    if (m_controller && m_controller->name() == controller)
+        noteBreakpointHit(id, reason, key);
+}
+
+void ControllerObserver::noteBreakpointHit(int id, const QString &reason, const QString &key)
+{
+    m_lastBreakId = id;
+    QString what = reason == QLatin1String("error") ? QStringLiteral("on error") : reason;
     for (const Breakpoint &b : m_controller->breakpointList())
         if (b.id == m_lastBreakId)
             what = b.describe();

@@ -64,6 +64,9 @@ public Q_SLOTS:
     void removeBreakpoint(int id);
     void setBreakpointEnabled(int id, bool on);
     void setBreakOnError(bool on);
+    /// A replay (ReplaySession::breakpointHit) stopped at breakpoint `id` (0: break on errors) of
+    /// `controller` before or in a reconcile of `key`: shown and counted as a live hit.
+    void replayBreakpointHit(const QString &controller, int id, const QString &reason, const QString &key);
 
 Q_SIGNALS:
     /// Reconciles finished since the previous flush (batched every 100 ms).
@@ -80,6 +83,7 @@ private:
     void onCallResumed(const QString &reconcileId);
     void onFinished(const ReconcileTrace &trace);
     void onBreakpointHit(const QString &reason, const QString &key);
+    void noteBreakpointHit(int id, const QString &reason, const QString &key);
 
     QPointer<Controller> m_controller;
     QList<ReconcileTrace> m_pending;

@@ -48,6 +48,10 @@ void QueueObserver::observe(WorkQueue *queue)
     if (m_queue)
         m_queue->removeListener(this);
     m_queue = queue;
+    if (!queue) {
+        m_replay = false;
+        m_replayLast.clear();
+    }
     m_causeTotals.clear();
     m_backoffMs.clear();
     m_adds = m_retries = 0;
@@ -59,8 +63,22 @@ void QueueObserver::observe(WorkQueue *queue)
     }
     queue->addListener(this);
     m_rateClock.restart();
-    m_timer->start(SampleIntervalMs);
+    if (!m_replay)
+        m_timer->start(SampleIntervalMs);
     Q_EMIT available(true);
+    if (m_replay && m_replayLast.contains(queue->name()))
+        Q_EMIT sample(m_replayLast.value(queue->name()));
+}
+
+void QueueObserver::replayed(const QString &controller, const QueueSample &s)
+{
+    if (!m_replay) {
+        m_replay = true;
+        m_timer->stop();
+    }
+    m_replayLast.insert(controller, s);
+    if (m_queue && m_queue->name() == controller)
+        Q_EMIT sample(s);
 }
 
 void QueueObserver::keyChanged(const KeyState &state)
@@ -134,22 +152,26 @@ void QueueObserver::takeSample()
     s.causesRequeue = m_causesRequeue;
     m_adds = m_retries = 0;
     const auto now = m_queue->clock()->now();
-    for (const KeyState &k : m_queue->snapshot()) {
-        QueueRow row;
-        row.key = k.key.toString();
-        row.state = queueStateName(k.state);
-        row.priority = k.priority;
-        row.retries = k.retries;
-        row.backoffMs = k.retries > 0 ? m_backoffMs.value(row.key, -1) : -1;
-        if (k.waiting)
-            row.readyInMs = std::chrono::duration_cast<std::chrono::milliseconds>(k.readyAt - now).count();
-        for (const Cause &c : k.causes)
-            row.causes.append(c.describe());
-        for (const Cause &c : k.delayedCauses)
-            row.causes.append(c.describe());
-        s.rows.append(row);
-    }
+    for (const KeyState &k : m_queue->snapshot())
+        s.rows.append(queueRowOf(k, now, m_backoffMs.value(k.key.toString(), -1)));
     Q_EMIT sample(s);
+}
+
+QueueRow queueRowOf(const KeyState &k, Clock::TimePoint now, qint64 backoffMs)
+{
+    QueueRow row;
+    row.key = k.key.toString();
+    row.state = queueStateName(k.state);
+    row.priority = k.priority;
+    row.retries = k.retries;
+    row.backoffMs = k.retries > 0 ? backoffMs : -1;
+    if (k.waiting)
+        row.readyInMs = std::chrono::duration_cast<std::chrono::milliseconds>(k.readyAt - now).count();
+    for (const Cause &c : k.causes)
+        row.causes.append(c.describe());
+    for (const Cause &c : k.delayedCauses)
+        row.causes.append(c.describe());
+    return row;
 }
 
 } // namespace opbench::workbench

@@ -4,6 +4,11 @@
 // 500 ms (depth, processing, waiting, every key with its state and causes) and counts adds and
 // retries between samples from the queue's listener callbacks.
 //
+// A replay's queue is the recording's (ReplaySession rebuilds it from the recorded queue adds and
+// reconcile starts; the replay manager's own queue never runs): replayed() takes those samples
+// instead, for the queue observed and for any controller shown later; from the first one until
+// observe(nullptr) the live sampling is off.
+//
 // Lives on the engine thread; the queue is not owned (observe(nullptr) before it goes).
 
 #include "engine/workbench/snapshots.h"
@@ -26,8 +31,12 @@ public:
     explicit QueueObserver(QObject *parent = nullptr);
     ~QueueObserver() override;
 
-    /// Observes `queue` (not owned); null stops. available() says which.
+    /// Observes `queue` (not owned); null stops (and ends a replay's samples). available() says which.
     void observe(WorkQueue *queue);
+
+public Q_SLOTS:
+    /// A replayed sample of `controller`'s queue (published when it is the one observed).
+    void replayed(const QString &controller, const opbench::workbench::QueueSample &sample);
 
 Q_SIGNALS:
     void available(bool available);
@@ -50,6 +59,11 @@ private:
     qint64 m_causesRequeue = 0;
     QElapsedTimer m_rateClock;
     QElapsedTimer m_sessionClock;
+    bool m_replay = false;                    // samples come from replayed()
+    QHash<QString, QueueSample> m_replayLast; // controller -> its last replayed sample
 };
+
+/// One key of a queue as the Queue panel lists it (`backoffMs`: its last backoff, -1: none).
+QueueRow queueRowOf(const KeyState &key, Clock::TimePoint now, qint64 backoffMs);
 
 } // namespace opbench::workbench

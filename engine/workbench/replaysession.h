@@ -11,16 +11,31 @@
 // The existing observers see the replay as they see a live run: the CacheFeed observes the
 // replay manager's informers (the Replayer applies the recorded events to them), and each
 // replayed reconcile is published through its Controller's own signals (reconcileProgress,
-// callPending, callResumed, reconcileFinished), which the ControllerObserver relays. What only a
-// replay has travels on this object: replayState() (where the transport is) and divergence()
-// (a reconcile that did something else than recorded).
+// callPending, callResumed, reconcileFinished), which the ControllerObserver relays, with the
+// causes rebuilt from the recorded queue adds and the recorded durations. The queues are the
+// recording's (the Replayer's RecordedQueue): queueSample() publishes each controller's depth and
+// items at the recorded times, for the QueueObserver's replayed(). What only a replay has travels
+// on this object: replayState() (where the transport is), divergence() (a reconcile that did
+// something else than recorded) and replayedDuration().
+//
+// Breakpoints: while playing, the controller's breakpoints (Controller::breakpointList(), set
+// through the ControllerObserver as live) stop the replay as they stop a live controller: a key,
+// kind or condition breakpoint before the reconcile starts (let through once by the next play), a
+// call breakpoint before that call (the replay then steps into that reconcile), an error
+// breakpoint (or break on errors) after a reconcile that failed. The controller is paused (so the
+// debugger's panels show it stopped) and breakpointHit() names the breakpoint; play resumes it.
+//
+// A reconcile that waits on something the recording does not answer runs the event loop at its
+// recorded end (Replayer::waiting()): intents arriving meanwhile are retried once the wait ends.
 //
 // Lives on the engine thread (a child of the WorkbenchEngine); the UI posts its slots.
 
 #include "engine/api/expected.h"
 #include "engine/recording/recording.h"
 #include "engine/sdk/operatordefinition.h"
+#include "engine/workbench/snapshots.h"
 
+#include <QHash>
 #include <QMetaType>
 #include <QObject>
 #include <QSet>
@@ -60,6 +75,7 @@ struct ReplayState
     QString at;              ///< the recorded wall time of the last reconcile start (ISO 8601)
     QString resourceVersion; ///< of the last informer event applied
     QString stepping;        ///< the reconcile step into follows ("" when none)
+    QString breakpoint;      ///< the breakpoint that paused the play ("" when none), e.g. "key default/web"
     bool finished = false;   ///< every record applied
 };
 
@@ -108,26 +124,56 @@ Q_SIGNALS:
     void restarted();
     /// A seek's target is not in the recording (the replay stays where it ends).
     void seekFailed(const QString &message);
+    /// `controller`'s queue as the recording had it (after changes, at most every 100 ms of
+    /// recorded time, and after each intent). `atMs` is recorded time (continuing after a seek).
+    void queueSample(const QString &controller, const opbench::workbench::QueueSample &sample);
+    /// Play stopped at breakpoint `id` (0: break on errors) of `controller`: `reason` is its type
+    /// ("key", "kind", "condition", "call", "error"), `key` the reconcile's.
+    void breakpointHit(const QString &controller, int id, const QString &reason, const QString &key);
+    /// A replayed reconcile's durations: as recorded and as re-executed now.
+    void replayedDuration(const QString &reconcileId, qint64 recordedNs, qint64 reexecutedNs);
 
 private:
     void restart();
     const RecordingRecord *advanceOne();
     void advanceUntil(const std::function<bool(const RecordingRecord &)> &stopAfter);
+    void playRecords();
     void tick();
     void publish();
     void forwardToControllers();
     Controller *controllerNamed(const QString &name) const;
+    /// While a reconcile's wait runs the event loop: `intent` again later (true), else false.
+    bool deferredWhileWaiting(std::function<void()> intent);
+    // replaysessionfeeds.cpp: the queues and the breakpoints
+    void sampleQueues(bool always);
+    QueueSample queueSampleOf(const QString &controller, qint64 nowNs) const;
+    bool breaksBefore(int pos);
+    void checkCallBreakpoint(const PendingCall &call);
+    void checkErrorBreakpoint(const ReconcileTrace &trace);
+    void hitBreakpoint(Controller *c, int id, const QString &reason, const QString &key);
+    void resumeControllers();
 
     Recording m_recording;
     std::unique_ptr<ReplayClock> m_clock; // outlives the manager
     std::unique_ptr<Manager> m_manager;
     std::unique_ptr<Replayer> m_replayer; // goes before the manager
     ReplayState m_state;
-    QString m_into;         // the reconcile step into follows
-    QSet<QString> m_halted; // reconciles waiting before a call
+    QString m_into;                 // the reconcile step into follows
+    QSet<QString> m_halted;         // reconciles waiting before a call
+    QHash<QString, QString> m_keys; // reconciles started and not ended: id -> key
     qint64 m_lastMonoNs = -1;
     bool m_waited = false; // play: the gap before the next reconcile start was waited
     QTimer *m_timer;       // child
+    int m_passAt = -1;     // the reconcile start a breakpoint stopped before: the next play lets it through
+    // Queue samples: recorded time since the first reading (m_firstMonoNs), continuing after a
+    // seek from m_sampleBaseMs; the last sample's reading and counts (rates).
+    qint64 m_firstMonoNs = -1;
+    qint64 m_sampleBaseMs = 0;
+    qint64 m_lastSampleAtMs = -1;
+    qint64 m_lastSampleNs = -1;
+    bool m_queueChanged = true;
+    QHash<QString, qint64> m_lastAdds;    // controller -> adds at the last sample
+    QHash<QString, qint64> m_lastRetries; // controller -> retries at the last sample
 };
 
 } // namespace opbench::workbench

@@ -12,12 +12,13 @@
 #include "engine/operator/reconciler.h"
 #include "engine/recording/recording.h"
 #include "engine/recording/recordingwriter_p.h"
-#include "engine/recording/replayclock.h"
 #include "engine/recording/replayer.h"
 #include "engine/recording/runrecorder.h"
 #include "engine/sdk/recordingflags.h"
 #include "engine/testing/fault/faultharness.h"
 #include "engine/testing/operatorfixture.h"
+#include "engine/testing/recordedrun.h"
+#include "tests/recording/recordingoperator.h"
 
 #include <QDir>
 #include <QFile>
@@ -34,55 +35,11 @@
 
 using namespace opbench;
 using opbench::myapp::MyApplication;
+using opbench::recordingtest::definition;
 
 namespace {
 
 const QByteArray kSecretValue = "s3cr3t-pa55w0rd-value";
-
-/// The MyApplication reconciler, asking to be run again in 30 s after app-2's successful
-/// reconciles (a requeueAfter in the recording). `changed`: with one change made on purpose, it
-/// does nothing for app-2.
-class TestReconciler : public Reconciler
-{
-public:
-    explicit TestReconciler(bool changed)
-        : m_changed(changed)
-    { }
-    QCoro::Task<ReconcileOutcome> reconcile(Request req) override
-    {
-        const bool app2 = req.name == QLatin1String("app-2");
-        if (app2 && m_changed)
-            co_return Result{};
-        if (!m_injected) {
-            m_inner->inject(&client(), recorder());
-            m_injected = true;
-        }
-        ReconcileOutcome outcome = co_await m_inner->reconcile(std::move(req));
-        if (app2 && outcome.ok() && outcome.result().isZero()) {
-            Result again;
-            again.requeueAfter = std::chrono::seconds(30);
-            co_return ReconcileOutcome(again);
-        }
-        co_return outcome;
-    }
-
-private:
-    std::shared_ptr<myapp::MyApplicationReconciler> m_inner = std::make_shared<myapp::MyApplicationReconciler>();
-    bool m_changed;
-    bool m_injected = false;
-};
-
-OperatorDefinition definition(bool changed)
-{
-    OperatorDefinition def = myapp::definition();
-    def.setup = [changed](Manager *m) -> Expected<void> {
-        return ControllerBuilder(m)
-            .forKind<MyApplication>({predicates::generationChanged()})
-            .owns<Deployment>()
-            .complete(std::make_shared<TestReconciler>(changed));
-    };
-    return def;
-}
 
 /// Sets the replicas of MyApplication `name`, again when the operator wrote its status in between (409).
 bool scale(testing::OperatorFixture &env, const QString &name, int replicas)
@@ -96,16 +53,6 @@ bool scale(testing::OperatorFixture &env, const QString &name, int replicas)
             return env.update(*app);
         },
         QStringLiteral("%1 updated to %2 replicas").arg(name).arg(replicas));
-}
-
-ReplayReport replay(const Recording &recording, OperatorDefinition def)
-{
-    ReplayClock clock;
-    auto manager = replayManager(def, &clock);
-    if (!manager)
-        qFatal("replay manager: %s", qPrintable(manager.error().message()));
-    Replayer replayer(recording, manager->get(), &clock);
-    return replayer.run();
 }
 
 } // namespace
@@ -141,12 +88,8 @@ void TstRecording::initTestCase()
     testing::OperatorFixture env(definition(false));
     QVERIFY2(env.ok(), qPrintable(env.errorString()));
     m_token = env.apiServer().token();
-    RunRecorderOptions ro;
-    ro.path = m_path;
-    ro.operatorName = QStringLiteral("myapplication");
-    ro.crds = env.definition().crds;
-    RunRecorder recorder(ro);
-    QVERIFY(recorder.start(env.manager()).ok());
+    testing::RecordedRun run(env, m_path);
+    QVERIFY2(run.ok(), qPrintable(run.errorString()));
     // A Secret the cache watches: its value must never reach the file.
     Object secret = Object::fromJson(QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
         {QStringLiteral("kind"), QStringLiteral("Secret")},
@@ -225,8 +168,9 @@ void TstRecording::initTestCase()
                 && ctrl->queue()->len() == 0;
         },
         QStringLiteral("the Secret cached and the controller idle")));
-    recorder.stop();
-    QVERIFY2(recorder.reconcilesRecorded() >= 4, qPrintable(QString::number(recorder.reconcilesRecorded())));
+    QVERIFY2(run.finish().ok(), "the recording reads back whole");
+    QVERIFY2(
+        run.recorder().reconcilesRecorded() >= 4, qPrintable(QString::number(run.recorder().reconcilesRecorded())));
     QFile f(m_path);
     QVERIFY(f.open(QIODevice::ReadOnly));
     m_bytes = f.readAll();
@@ -238,7 +182,7 @@ void TstRecording::replaysWithoutDivergence()
     QVERIFY2(recording.ok(), qPrintable(recording.error()));
     QCOMPARE(recording.header().value(QStringLiteral("operator")).toString(), QStringLiteral("myapplication"));
     QVERIFY(!recording.reconciles().isEmpty());
-    const ReplayReport report = replay(recording, definition(false));
+    const ReplayReport report = testing::replayHeadless(recording, definition(false));
     QVERIFY2(report.diverged == 0, report.toJsonLine().constData());
     QCOMPARE(report.replayed, int(recording.reconciles().size()) - report.skipped);
     QVERIFY(report.replayed >= 4);
@@ -250,7 +194,7 @@ void TstRecording::replaysWithoutDivergence()
 void TstRecording::changedReconcilerDiverges()
 {
     const Recording recording = Recording::read(m_path);
-    const ReplayReport report = replay(recording, definition(true));
+    const ReplayReport report = testing::replayHeadless(recording, definition(true));
     QVERIFY(report.diverged >= 1);
     QVERIFY(!report.divergences.isEmpty());
     const ReplayDivergence &d = report.divergences.first();
@@ -493,7 +437,7 @@ void TstRecording::formatOneIsStillRead()
     v1.replace("opbench-recording/2", "opbench-recording/1");
     const Recording r = Recording::parse(v1, QStringLiteral("v1.rec"));
     QVERIFY2(r.ok(), qPrintable(r.error()));
-    const ReplayReport report = replay(r, definition(false));
+    const ReplayReport report = testing::replayHeadless(r, definition(false));
     QVERIFY2(report.diverged == 0, report.toJsonLine().constData());
     QVERIFY(report.replayed >= 4);
     QVERIFY(!Recording::parse(

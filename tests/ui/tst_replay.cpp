@@ -5,12 +5,16 @@
 // one reconcile; Step into halts before the reconcile's first call in the Current reconcile view;
 // a seek to a resourceVersion starts again and stops before the right reconcile; a changed
 // reconciler is marked on the timeline; a damaged file shows its damage; and
-// `opbench --replay FILE --report-after …` reports the panels filled.
+// `opbench --replay FILE --report-after …` reports the panels filled. The Queue panel shows the
+// recording's queue (a key queued before its first reconcile, then being reconciled); each
+// reconcile says why it ran (the recorded watch event, not a stand-in) and how long it took in the
+// run; a key breakpoint set in the Breakpoints dock pauses the play before that key's reconcile.
 #include "ui/mainwindow.h"
 #include "ui/models/cachetreemodel.h"
 #include "ui/models/currentreconcilemodel.h"
 #include "ui/models/reconcilelistmodel.h"
 #include "ui/session/hostedoperator.h"
+#include "ui/widgets/breakpointspanel.h"
 #include "ui/widgets/currentreconcileview.h"
 #include "ui/widgets/leadershippanel.h"
 #include "ui/widgets/reconcilespanel.h"
@@ -26,12 +30,13 @@
 #include "engine/operator/myapplication.h"
 #include "engine/operator/reconciler.h"
 #include "engine/recording/recording.h"
-#include "engine/recording/runrecorder.h"
 #include "engine/testing/operatorfixture.h"
+#include "engine/testing/recordedrun.h"
 
 #include <QAction>
 #include <QDockWidget>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -42,6 +47,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 using namespace opbench;
 using namespace opbench::ui;
@@ -104,6 +110,23 @@ std::unique_ptr<MainWindow> openReplay(const QString &path)
 
 bool replayOpen(const MainWindow &w) { return w.windowTitle().contains(QStringLiteral("replay of")); }
 
+/// The Queue panel as panelReport() has it in a replay: {"ready", "processing", "waiting", "items"}.
+QJsonObject queueReport(const MainWindow &w)
+{
+    return w.panelReport().value(QStringLiteral("replay")).toObject().value(QStringLiteral("queue")).toObject();
+}
+
+/// The Queue panel's row of `key` ({"key", "state", "causes"}; empty when it lists no such key).
+QJsonObject queueItem(const MainWindow &w, const QString &key)
+{
+    for (const QJsonValue item : queueReport(w).value(QStringLiteral("items")).toArray())
+        if (item.toObject().value(QStringLiteral("key")).toString() == key)
+            return item.toObject();
+    return {};
+}
+
+QString str(const RecordingRecord &rec, const char *key) { return rec.json.value(QLatin1String(key)).toString(); }
+
 } // namespace
 
 class tst_Replay : public QObject
@@ -119,6 +142,9 @@ private Q_SLOTS:
     void damagedFileShowsTheDamage();
     void handOffOfferOpensTheRecording();
     void opbenchReportsAReplay();
+    void queuePanelShowsTheRecordedQueue();
+    void reconcilesSayWhyTheyRanAndHowLong();
+    void keyBreakpointPausesThePlay();
 
 private:
     QTemporaryDir m_dir;
@@ -136,12 +162,8 @@ void tst_Replay::initTestCase()
     m_path = m_dir.filePath(QStringLiteral("run.rec"));
     testing::OperatorFixture env(myapp::definition());
     QVERIFY2(env.ok(), qPrintable(env.errorString()));
-    RunRecorderOptions ro;
-    ro.path = m_path;
-    ro.operatorName = QStringLiteral("myapplication");
-    ro.crds = env.definition().crds;
-    RunRecorder recorder(ro);
-    QVERIFY(recorder.start(env.manager()).ok());
+    testing::RecordedRun run(env, m_path);
+    QVERIFY2(run.ok(), qPrintable(run.errorString()));
     for (int i = 1; i <= 2; ++i) {
         MyApplication app(QStringLiteral("default"), QStringLiteral("app-%1").arg(i));
         app.setImage(QStringLiteral("nginx:1.25"));
@@ -169,8 +191,7 @@ void tst_Replay::initTestCase()
             return d.ok() && d->replicas() == 3 && ctrl->activeWorkers() == 0 && ctrl->queue()->len() == 0;
         },
         QStringLiteral("app-1 scaled to 3 and the controller idle")));
-    recorder.stop();
-    m_recording = Recording::read(m_path);
+    m_recording = run.finish();
     QVERIFY2(m_recording.ok(), qPrintable(m_recording.error()));
     QVERIFY2(countOf(m_recording, "re") >= 4, qPrintable(QString::number(countOf(m_recording, "re"))));
 }
@@ -380,6 +401,106 @@ void tst_Replay::opbenchReportsAReplay()
     QCOMPARE(report.value(QStringLiteral("cache")).toObject().value(QStringLiteral("MyApplication")).toInt(), 2);
     QCOMPARE(report.value(QStringLiteral("ownerTrees")).toInt(), 2); // the Children panel: an app, its Deployment
     QCOMPARE(report.value(QStringLiteral("replay")).toObject().value(QStringLiteral("diverged")).toInt(), 0);
+}
+
+void tst_Replay::queuePanelShowsTheRecordedQueue()
+{
+    // Given the replay at the first reconcile's start (a seek to its time stops before it)
+    auto w = openReplay(m_path);
+    QTRY_VERIFY_WITH_TIMEOUT(replayOpen(*w), kTimeoutMs);
+    const RecordingRecord &first = m_recording.records().at(m_recording.reconciles().first());
+    const QString key = str(first, "key");
+    w->session()->post(
+        &ReplaySession::seekToTime, QString::number(qint64(first.json.value(QStringLiteral("wall")).toDouble())));
+    // Then the Queue panel lists its key ready, queued by the recorded watch event, and the depth is not 0
+    QTRY_COMPARE_WITH_TIMEOUT(
+        queueItem(*w, key).value(QStringLiteral("state")).toString(), QStringLiteral("queued"), kTimeoutMs);
+    QVERIFY(queueReport(*w).value(QStringLiteral("ready")).toInt() >= 1);
+    const QJsonArray causes = queueItem(*w, key).value(QStringLiteral("causes")).toArray();
+    QVERIFY(!causes.isEmpty());
+    QVERIFY2(causes.first().toString().startsWith(QStringLiteral("watch ")), qPrintable(causes.first().toString()));
+    // When the reconcile starts (step into), its key is being reconciled
+    w->action(QStringLiteral("stepInto"))->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(
+        queueItem(*w, key).value(QStringLiteral("state")).toString(), QStringLiteral("processing"), kTimeoutMs);
+    // And played to the end, nothing is ready or being reconciled any more
+    w->session()->post(&ReplaySession::play, 0.0);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        w->transportBar()->positionText().contains(QStringLiteral("end of the recording")), kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(queueReport(*w).value(QStringLiteral("ready")).toInt(), 0, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(queueReport(*w).value(QStringLiteral("processing")).toInt(), 0, kTimeoutMs);
+}
+
+void tst_Replay::reconcilesSayWhyTheyRanAndHowLong()
+{
+    auto w = openReplay(m_path);
+    QTRY_VERIFY_WITH_TIMEOUT(replayOpen(*w), kTimeoutMs);
+    w->session()->post(&ReplaySession::play, 0.0);
+    const int total = countOf(m_recording, "re");
+    QTRY_COMPARE_WITH_TIMEOUT(w->reconcileModel()->rowCount(), total, kTimeoutMs);
+    QHash<QString, qint64> recordedNs; // reconcile id -> its end's reading minus its start's
+    for (const RecordingRecord &rec : m_recording.records()) {
+        const qint64 mono = qint64(rec.json.value(QStringLiteral("mono")).toDouble());
+        if (rec.type == QLatin1String("rs"))
+            recordedNs.insert(str(rec, "id"), -mono);
+        else if (rec.type == QLatin1String("re"))
+            recordedNs[str(rec, "id")] += mono;
+    }
+    for (int row = 0; row < total; ++row) {
+        const ReconcileTrace &t = w->reconcileModel()->traceAt(row);
+        // Why it ran: the recorded causes themselves (a watch event on an object, a child's
+        // event, a requeue), never a stand-in
+        QVERIFY2(!t.causes.isEmpty(), qPrintable(t.id));
+        for (const Cause &c : t.causes)
+            QVERIFY2(c.kind != Cause::Kind::Manual, qPrintable(c.describe()));
+        // How long: as long as in the run
+        QVERIFY2(t.duration.count() > 0, qPrintable(t.id));
+        QCOMPARE(qint64(std::chrono::nanoseconds(t.duration).count()), recordedNs.value(t.id));
+    }
+    const QString firstCauses
+        = w->reconcileModel()->index(0, ReconcileListModel::CausesColumn).data(Qt::ToolTipRole).toString();
+    QVERIFY2(firstCauses.contains(QStringLiteral("watch ADDED")), qPrintable(firstCauses));
+    // The duration's tooltip has the re-executed one too
+    QTRY_VERIFY_WITH_TIMEOUT(w->reconcileModel()
+                                 ->index(0, ReconcileListModel::DurationColumn)
+                                 .data(Qt::ToolTipRole)
+                                 .toString()
+                                 .contains(QStringLiteral("re-executed now in")),
+        kTimeoutMs);
+}
+
+void tst_Replay::keyBreakpointPausesThePlay()
+{
+    // Given a breakpoint on app-2 set in the Breakpoints dock
+    auto w = openReplay(m_path);
+    QTRY_VERIFY_WITH_TIMEOUT(replayOpen(*w), kTimeoutMs);
+    w->session()->post(&ControllerObserver::addBreakpoint, QStringLiteral("key default/app-2"));
+    const QAbstractItemModel *breakpoints
+        = w->breakpointsPanel()->findChild<QAbstractItemView *>(QStringLiteral("breakpointList"))->model();
+    QTRY_COMPARE_WITH_TIMEOUT(breakpoints->rowCount(), 1, kTimeoutMs);
+    int before = 0; // reconciles ended before app-2's first start
+    for (const RecordingRecord &rec : m_recording.records()) {
+        if (rec.type == QLatin1String("rs") && str(rec, "key") == QLatin1String("default/app-2"))
+            break;
+        before += rec.type == QLatin1String("re") ? 1 : 0;
+    }
+    // When the replay plays at max speed
+    w->session()->post(&ReplaySession::play, 0.0);
+    // Then it pauses before app-2's reconcile: the transport shows paused at the breakpoint
+    QTRY_VERIFY_WITH_TIMEOUT(w->transportBar()->positionText().contains(QStringLiteral("breakpoint")), kTimeoutMs);
+    QVERIFY2(w->transportBar()->positionText().contains(QStringLiteral("key default/app-2")),
+        qPrintable(w->transportBar()->positionText()));
+    QVERIFY(!w->transportBar()->positionText().contains(QStringLiteral("end of the recording")));
+    QVERIFY(w->transportBar()->findChild<QToolButton *>(QStringLiteral("replayPlay"))->isEnabled());
+    QVERIFY(!w->transportBar()->findChild<QToolButton *>(QStringLiteral("replayPause"))->isEnabled());
+    QTRY_COMPARE_WITH_TIMEOUT(w->reconcileModel()->rowCount(), before, kTimeoutMs);
+    // And the Breakpoints dock shows the hit
+    QTRY_VERIFY_WITH_TIMEOUT(
+        w->breakpointsPanel()->statusLabel()->text().contains(QStringLiteral("key default/app-2")), kTimeoutMs);
+    QCOMPARE(breakpoints->index(0, 2).data().toInt(), 1); // BreakpointListModel::HitsColumn
+    // When it plays on, the breakpoint lets that reconcile through
+    w->session()->post(&ReplaySession::play, 0.0);
+    QTRY_VERIFY_WITH_TIMEOUT(w->reconcileModel()->rowCount() > before, kTimeoutMs);
 }
 
 QTEST_MAIN(tst_Replay)

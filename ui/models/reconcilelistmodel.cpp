@@ -63,6 +63,7 @@ void ReconcileListModel::append(const QList<ReconcileTrace> &traces)
 void ReconcileListModel::clear()
 {
     m_divergences.clear();
+    m_durationNotes.clear();
     if (m_traces.isEmpty())
         return;
     beginResetModel();
@@ -133,6 +134,8 @@ QVariant ReconcileListModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (index.column() == CausesColumn)
             return causeFullText(t.causes);
+        if (index.column() == DurationColumn && m_durationNotes.contains(t.id))
+            return m_durationNotes.value(t.id);
         if (m_divergences.contains(t.id))
             return tr("Diverged from the recording: %1").arg(m_divergences.value(t.id));
         return t.error.isEmpty() ? t.id : t.error;

@@ -32,6 +32,9 @@ public:
     /// The divergence message of the trace at `row` ("" when it did what was recorded).
     QString divergenceAt(int row) const { return m_divergences.value(m_traces.at(row).id); }
     int divergenceCount() const { return int(m_divergences.size()); }
+    /// A replay: the tooltip of the reconcile `id`'s duration (shown or still to come), e.g. how
+    /// long it ran when re-executed.
+    void setDurationNote(const QString &id, const QString &note) { m_durationNotes.insert(id, note); }
     /// Reconciles appended since construction (including dropped ones).
     qint64 totalAppended() const { return m_total; }
 
@@ -45,7 +48,8 @@ private:
     int m_capacity;
     qint64 m_total = 0;
     QList<ReconcileTrace> m_traces;
-    QHash<QString, QString> m_divergences; // reconcile id -> message
+    QHash<QString, QString> m_divergences;   // reconcile id -> message
+    QHash<QString, QString> m_durationNotes; // reconcile id -> its duration's tooltip
 };
 
 /// The gui.md colour of a reconcile result.

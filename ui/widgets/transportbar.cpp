@@ -104,6 +104,8 @@ void TransportBar::apply(const workbench::ReplayState &s)
         parts.append(tr("rv %1").arg(s.resourceVersion));
     if (!s.stepping.isEmpty())
         parts.append(tr("stepping into %1").arg(s.stepping.left(8)));
+    if (!s.breakpoint.isEmpty())
+        parts.append(tr("paused at breakpoint: %1").arg(s.breakpoint));
     if (s.finished)
         parts.append(tr("end of the recording"));
     m_position->setText(parts.join(QStringLiteral(" · ")));

@@ -22,7 +22,8 @@ public:
     explicit TransportBar(QWidget *parent = nullptr);
 
     void apply(const workbench::ReplayState &state);
-    /// "record 120/431 · 12/40 reconciles · 1 diverged · 2026-12-04T15:00:01.250Z · rv 1234".
+    /// "record 120/431 · 12/40 reconciles · 1 diverged · 2026-12-04T15:00:01.250Z · rv 1234", then
+    /// "stepping into …", "paused at breakpoint: key default/web" or "end of the recording".
     QString positionText() const;
     /// The speed chosen (1, 10; 0 = max).
     double speed() const;
