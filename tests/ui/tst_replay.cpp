@@ -145,6 +145,7 @@ private Q_SLOTS:
     void queuePanelShowsTheRecordedQueue();
     void reconcilesSayWhyTheyRanAndHowLong();
     void keyBreakpointPausesThePlay();
+    void callBreakpointPausesBeforeTheCall();
 
 private:
     QTemporaryDir m_dir;
@@ -501,6 +502,37 @@ void tst_Replay::keyBreakpointPausesThePlay()
     // When it plays on, the breakpoint lets that reconcile through
     w->session()->post(&ReplaySession::play, 0.0);
     QTRY_VERIFY_WITH_TIMEOUT(w->reconcileModel()->rowCount() > before, kTimeoutMs);
+}
+
+void tst_Replay::callBreakpointPausesBeforeTheCall()
+{
+    // Given a breakpoint before any create of a Deployment
+    auto w = openReplay(m_path);
+    QTRY_VERIFY_WITH_TIMEOUT(replayOpen(*w), kTimeoutMs);
+    w->session()->post(&ControllerObserver::addBreakpoint, QStringLiteral("before create Deployment"));
+    const QAbstractItemModel *breakpoints
+        = w->breakpointsPanel()->findChild<QAbstractItemView *>(QStringLiteral("breakpointList"))->model();
+    QTRY_COMPARE_WITH_TIMEOUT(breakpoints->rowCount(), 1, kTimeoutMs);
+    // When it plays at max speed
+    w->session()->post(&ReplaySession::play, 0.0);
+    // Then it pauses in app-1's first reconcile, halted before that create (Current reconcile view)
+    QTRY_VERIFY_WITH_TIMEOUT(
+        w->transportBar()->positionText().contains(QStringLiteral("before create Deployment")), kTimeoutMs);
+    QVERIFY2(w->transportBar()->positionText().contains(QStringLiteral("stepping into")),
+        qPrintable(w->transportBar()->positionText()));
+    const QAbstractItemModel *calls = w->currentReconcileView()->callsView()->model();
+    QTRY_VERIFY_WITH_TIMEOUT(calls->rowCount() >= 1
+            && calls->index(calls->rowCount() - 1, 0).data(CurrentReconcileModel::PendingRole).toBool(),
+        kTimeoutMs);
+    QCOMPARE(calls->index(calls->rowCount() - 1, CurrentReconcileModel::VerbColumn).data().toString(),
+        QStringLiteral("create"));
+    QCOMPARE(breakpoints->index(0, 2).data().toInt(), 1); // BreakpointListModel::HitsColumn
+    // And Step lets the create go out: the reconcile goes on to its next call or its end
+    const int halted = calls->rowCount();
+    w->action(QStringLiteral("step"))->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        calls->rowCount() > halted || !calls->index(halted - 1, 0).data(CurrentReconcileModel::PendingRole).toBool(),
+        kTimeoutMs);
 }
 
 QTEST_MAIN(tst_Replay)
