@@ -4,8 +4,9 @@
 // 409 and is retried, app-2 asking to run again in 30 s), then read back: every recorded cause
 // text reads back as the same cause; the queues rebuilt from the queue adds hold each key before
 // its reconcile and end as the run did; the headless replay gives each reconcile its recorded
-// causes and duration; and a reconcile that waits on a timer does not let the replay move on
-// inside that wait.
+// causes and duration; a reconcile that waits on a timer does not let the replay move on inside
+// that wait; and the workbench's replay (ReplaySession) breaking on errors pauses its play after
+// a reconcile that fails when re-executed.
 #include "engine/api/deployment.h"
 #include "engine/controller/controller.h"
 #include "engine/manager/manager.h"
@@ -16,6 +17,7 @@
 #include "engine/recording/replayer.h"
 #include "engine/testing/operatorfixture.h"
 #include "engine/testing/recordedrun.h"
+#include "engine/workbench/replaysession.h"
 #include "tests/recording/recordingoperator.h"
 
 #include <QJsonArray>
@@ -72,6 +74,21 @@ public:
     }
 };
 
+/// TestReconciler failing every reconcile of app-2 (a replay re-executing it then ends them in errors).
+class FailingReconciler : public recordingtest::TestReconciler
+{
+public:
+    FailingReconciler()
+        : recordingtest::TestReconciler(false)
+    { }
+    QCoro::Task<ReconcileOutcome> reconcile(Request req) override
+    {
+        if (req.name == QLatin1String("app-2"))
+            co_return ReconcileOutcome::error(QStringLiteral("app-2 cannot be reconciled"));
+        co_return co_await recordingtest::TestReconciler::reconcile(std::move(req));
+    }
+};
+
 OperatorDefinition waitingDefinition()
 {
     return recordingtest::definitionWith([] { return std::make_shared<WaitingReconciler>(); });
@@ -90,6 +107,7 @@ private Q_SLOTS:
     void replayedReconcilesRunForTheirRecordedCauses();
     void replayedReconcilesTakeTheRecordedTime();
     void aWaitInAReconcileDoesNotMoveTheReplay();
+    void errorBreakpointPausesThePlayAfterTheFailure();
 
 private:
     QTemporaryDir m_dir;
@@ -327,6 +345,38 @@ void TstReplayCauses::aWaitInAReconcileDoesNotMoveTheReplay()
     QVERIFY2(!g_probe.moved, "a record was applied while a reconcile waited");
     QVERIFY2(report.diverged == 0, report.toJsonLine().constData());
     QCOMPARE(report.replayed, int(recording.reconciles().size()) - report.skipped);
+}
+
+void TstReplayCauses::errorBreakpointPausesThePlayAfterTheFailure()
+{
+    // Given the workbench's replay of the run through a reconciler that fails app-2, breaking on errors
+    workbench::ReplaySession session;
+    OperatorDefinition def = recordingtest::definitionWith([] { return std::make_shared<FailingReconciler>(); });
+    const Expected<void> opened = session.open(m_path, def, 0);
+    QVERIFY2(opened.ok(), qPrintable(opened.ok() ? QString() : opened.error().message()));
+    Controller *c = session.manager()->controllers().constFirst();
+    c->setBreakOnError(true);
+    QString reason, key;
+    QObject::connect(&session, &workbench::ReplaySession::breakpointHit, &session,
+        [&](const QString &, int, const QString &r, const QString &k) {
+            reason = r;
+            key = k;
+        });
+    // When it plays as fast as it can
+    session.play(0);
+    QTRY_VERIFY_WITH_TIMEOUT(!session.state().playing, 20000);
+    // Then it paused after app-2's first reconcile (it failed): the controller shows paused, and
+    // the transport says why
+    QCOMPARE(reason, QStringLiteral("error"));
+    QCOMPARE(key, QStringLiteral("default/app-2"));
+    QVERIFY(!session.state().finished);
+    QCOMPARE(session.state().breakpoint, QStringLiteral("on error at default/app-2"));
+    QVERIFY(c->isPaused());
+    // And played on without the break, it goes to the end
+    c->setBreakOnError(false);
+    session.play(0);
+    QTRY_VERIFY_WITH_TIMEOUT(session.state().finished, 20000);
+    QVERIFY(!c->isPaused());
 }
 
 QTEST_GUILESS_MAIN(TstReplayCauses)
