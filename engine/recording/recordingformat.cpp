@@ -6,9 +6,11 @@
 
 namespace opbench::recording {
 
-void appendString(QByteArray &out, QStringView s)
+namespace {
+
+// Escapes `s` into `out` (no quotes): UTF-8, with JSON's escapes.
+void appendEscaped(QByteArray &out, QStringView s)
 {
-    out += '"';
     const QByteArray utf8 = s.toUtf8();
     for (const char c : utf8) {
         switch (c) {
@@ -35,7 +37,33 @@ void appendString(QByteArray &out, QStringView s)
                 out += c;
         }
     }
-    out += '"';
+}
+
+} // namespace
+
+void appendString(QByteArray &out, QStringView s)
+{
+    // Most strings are printable ASCII without quotes or backslashes: copied in one pass into
+    // room made once (no UTF-8 copy, no append per byte); the rest from the first other character.
+    const qsizetype at = out.size();
+    out.resize(at + s.size() + 2);
+    char *p = out.data() + at;
+    *p++ = '"';
+    const char16_t *u = s.utf16();
+    qsizetype i = 0;
+    for (; i < s.size(); ++i) {
+        const char16_t c = u[i];
+        if (c >= 0x80 || c < 0x20 || c == u'"' || c == u'\\')
+            break;
+        *p++ = char(c);
+    }
+    if (i < s.size()) {
+        out.truncate(at + 1 + i);
+        appendEscaped(out, s.sliced(i));
+        out += '"';
+        return;
+    }
+    *p = '"';
 }
 
 void appendField(QByteArray &out, const char *key, QStringView value)

@@ -14,6 +14,7 @@ namespace opbench {
 
 using recording::appendBool;
 using recording::appendField;
+using recording::ObjectField;
 using recording::RecordingWriter;
 
 namespace {
@@ -35,7 +36,10 @@ void appendObject(QByteArray &out, const char *key, const Object &obj)
     out += ",\"";
     out += key;
     out += "\":";
-    out += recording::redactedJson(obj);
+    if (recording::isSecret(obj.gvk()))
+        out += recording::redactedJson(obj);
+    else
+        obj.appendJsonTo(out); // no intermediate copy
 }
 
 qint64 nanos(Clock::TimePoint t)
@@ -219,11 +223,17 @@ void RunRecorder::recordChange(int informerId, const CacheChange &change)
         deleted ? QStringLiteral("del")
                 : (change.type == CacheChange::Type::Added ? QStringLiteral("add") : QStringLiteral("mod")));
     appendField(body, "rv", change.resourceVersion);
-    appendObject(body, "obj", deleted ? change.oldObject : change.newObject);
-    body += '}';
+    const Object &obj = deleted ? change.oldObject : change.newObject;
     QByteArray key = QByteArray::number(informerId) + '/' + change.key.toUtf8();
-    m_writer->append(
-        std::move(body), deleted ? RecordingWriter::Mirror::Remove : RecordingWriter::Mirror::Put, std::move(key));
+    const RecordingWriter::Mirror mirror = deleted ? RecordingWriter::Mirror::Remove : RecordingWriter::Mirror::Put;
+    if (recording::isSecret(obj.gvk())) {
+        appendObject(body, "obj", obj); // redacted here
+        body += '}';
+        m_writer->append(std::move(body), mirror, std::move(key));
+        return;
+    }
+    // The object's JSON is written on the writer thread.
+    m_writer->appendWithObjects(std::move(body), {"obj", obj}, {}, mirror, std::move(key));
 }
 
 void RunRecorder::recordListPage(int informerId, const ListPageInfo &page)
@@ -401,12 +411,23 @@ void RunRecorder::callFinished(
     if (!call.patch.isEmpty())
         appendField(body, "patch",
             recording::isSecret(call.gvk) ? QString::fromLatin1(recording::kRedacted) : QString::fromUtf8(call.patch));
+    if (recording::isSecret(sent.gvk()) || recording::isSecret(reply.gvk())) {
+        if (!sent.isNull())
+            appendObject(body, "sent", sent); // redacted here
+        if (!reply.isNull())
+            appendObject(body, "reply", reply);
+        body += '}';
+        m_writer->append(std::move(body));
+        return;
+    }
+    // The objects' JSON is written on the writer thread.
+    ObjectField first;
+    ObjectField second;
     if (!sent.isNull())
-        appendObject(body, "sent", sent);
+        first = {"sent", sent};
     if (!reply.isNull())
-        appendObject(body, "reply", reply);
-    body += '}';
-    m_writer->append(std::move(body));
+        (first.key ? second : first) = {"reply", reply};
+    m_writer->appendWithObjects(std::move(body), std::move(first), std::move(second));
 }
 
 } // namespace opbench
