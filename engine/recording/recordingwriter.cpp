@@ -149,6 +149,8 @@ void RecordingWriter::writeOne(const Pending &p)
         appendObjectField(completed, p.first);
         appendObjectField(completed, p.second);
         completed += '}';
+        if (p.mirror == Mirror::Put && m_maxBytes > 0)
+            completed.squeeze(); // kept for the snapshot: no spare room per cached object
     }
     const QByteArray &body = p.objects ? completed : p.body;
     const qint64 lineBytes = body.size() + 24;

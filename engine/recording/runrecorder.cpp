@@ -25,6 +25,18 @@ GroupVersionKind gvkOfInformer(const Informer *informer)
     return GroupVersionKind{o.resource.group, o.resource.version, o.kind};
 }
 
+/// A record body's start, `"t":"TYPE"`, in room for the usual record (objects are added by the
+/// writer thread), so that the fields appended after it do not reallocate it.
+QByteArray recordOf(const char *type)
+{
+    QByteArray body;
+    body.reserve(512);
+    body += "\"t\":\"";
+    body += type;
+    body += '"';
+    return body;
+}
+
 void appendGvk(QByteArray &out, const GroupVersionKind &gvk)
 {
     appendField(out, "av", gvk.apiVersion());
@@ -187,7 +199,7 @@ void RunRecorder::attachInformer(Informer *informer, const GroupVersionKind &gvk
         return;
     const int id = int(m_informers.size()) + 1;
     m_informers.insert(informer, id);
-    QByteArray body = "\"t\":\"informer\"";
+    QByteArray body = recordOf("informer");
     appendField(body, "inf", id);
     appendGvk(body, gvk);
     appendBool(body, "meta", informer->options().metadataOnly);
@@ -217,7 +229,7 @@ void RunRecorder::recordChange(int informerId, const CacheChange &change)
 {
     ++m_events;
     const bool deleted = change.type == CacheChange::Type::Deleted;
-    QByteArray body = "\"t\":\"ev\"";
+    QByteArray body = recordOf("ev");
     appendField(body, "inf", informerId);
     appendField(body, "op",
         deleted ? QStringLiteral("del")
@@ -241,7 +253,7 @@ void RunRecorder::recordListPage(int informerId, const ListPageInfo &page)
     if (!m_writer)
         return;
     ++m_raw;
-    QByteArray body = "\"t\":\"lp\"";
+    QByteArray body = recordOf("lp");
     appendField(body, "inf", informerId);
     if (!page.namespaceName.isEmpty())
         appendField(body, "ns", page.namespaceName);
@@ -266,7 +278,7 @@ void RunRecorder::recordWatchStart(int informerId, const QString &ns, const QStr
     if (!m_writer)
         return;
     ++m_raw;
-    QByteArray body = "\"t\":\"ws\"";
+    QByteArray body = recordOf("ws");
     appendField(body, "inf", informerId);
     if (!ns.isEmpty())
         appendField(body, "ns", ns);
@@ -282,7 +294,7 @@ void RunRecorder::recordWatchEvent(int informerId, const WatchEvent &event)
     if (!m_writer)
         return;
     ++m_raw;
-    QByteArray body = "\"t\":\"we\"";
+    QByteArray body = recordOf("we");
     appendField(body, "inf", informerId);
     body += ",\"type\":\"";
     body += watchTypeName(event.type);
@@ -303,7 +315,7 @@ void RunRecorder::recordWatchEnd(int informerId, const WatchEndInfo &end)
     if (!m_writer)
         return;
     ++m_raw;
-    QByteArray body = "\"t\":\"wx\"";
+    QByteArray body = recordOf("wx");
     appendField(body, "inf", informerId);
     if (!end.namespaceName.isEmpty())
         appendField(body, "ns", end.namespaceName);
@@ -324,7 +336,7 @@ void RunRecorder::keyAdded(const WorkQueue &queue, const QueueKey &key, const Ca
     if (!m_writer)
         return;
     ++m_adds;
-    QByteArray body = "\"t\":\"qa\"";
+    QByteArray body = recordOf("qa");
     appendField(body, "ctl", queue.name());
     appendField(body, "key", key.toString());
     appendField(body, "cause", cause.describe());
@@ -342,7 +354,7 @@ void RunRecorder::recordStart(const Controller *controller, const QString &recon
 {
     ++m_reconciles;
     Clock *clock = m_manager ? m_manager->client()->clock() : Clock::system();
-    QByteArray body = "\"t\":\"rs\"";
+    QByteArray body = recordOf("rs");
     appendField(body, "ctl", controller ? controller->name() : QString());
     appendField(body, "id", reconcileId);
     appendField(body, "key", key);
@@ -354,7 +366,7 @@ void RunRecorder::recordStart(const Controller *controller, const QString &recon
 
 void RunRecorder::recordEnd(const ReconcileTrace &t)
 {
-    QByteArray body = "\"t\":\"re\"";
+    QByteArray body = recordOf("re");
     appendField(body, "id", t.id);
     appendField(body, "ctl", t.controller);
     appendField(body, "key", t.request.toString());
@@ -380,7 +392,7 @@ void RunRecorder::recordEnd(const ReconcileTrace &t)
 
 void RunRecorder::recordLeader(bool leading)
 {
-    QByteArray body = "\"t\":\"leader\"";
+    QByteArray body = recordOf("leader");
     appendBool(body, "leading", leading);
     appendField(body, "wall", QDateTime::currentMSecsSinceEpoch());
     body += '}';
@@ -392,7 +404,7 @@ void RunRecorder::callFinished(
 {
     if (ctx.isBackground() || !m_writer)
         return;
-    QByteArray body = "\"t\":\"call\"";
+    QByteArray body = recordOf("call");
     appendField(body, "rid", ctx.reconcileId());
     appendField(body, "i", qint64(ctx.scope()->trace.calls.size()) - 1);
     appendField(body, "verb", call.verb);

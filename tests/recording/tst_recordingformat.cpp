@@ -10,6 +10,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <limits>
+
 using namespace opbench;
 using namespace opbench::recording;
 
@@ -19,6 +21,7 @@ class TstRecordingFormat : public QObject
 private Q_SLOTS:
     void stringsReadBackAsWritten_data();
     void stringsReadBackAsWritten();
+    void numbersBoolsAndLoneSurrogates();
     void recordsWithObjectsAreCompleteLines();
 };
 
@@ -46,6 +49,25 @@ void TstRecordingFormat::stringsReadBackAsWritten()
     QVERIFY2(error.error == QJsonParseError::NoError, out.constData());
     QCOMPARE(doc.object().value(QStringLiteral("s")).toString(), value);
     QCOMPARE(doc.object().value(QStringLiteral("a")).toInt(), 1);
+}
+
+void TstRecordingFormat::numbersBoolsAndLoneSurrogates()
+{
+    QByteArray out = "{\"t\":\"x\"";
+    appendField(out, "min", std::numeric_limits<qint64>::min());
+    appendField(out, "max", std::numeric_limits<qint64>::max());
+    appendField(out, "zero", qint64(0));
+    appendBool(out, "yes", true);
+    appendBool(out, "no", false);
+    appendField(out, "lone", QString(QChar(0xd800)) + u'x');
+    out += '}';
+    QCOMPARE(out.left(71), QByteArray(R"({"t":"x","min":-9223372036854775808,"max":9223372036854775807,"zero":0,)"));
+    QJsonParseError error{};
+    const QJsonObject o = QJsonDocument::fromJson(out, &error).object();
+    QVERIFY2(error.error == QJsonParseError::NoError, out.constData());
+    QCOMPARE(o.value(QStringLiteral("yes")), QJsonValue(true));
+    QCOMPARE(o.value(QStringLiteral("no")), QJsonValue(false));
+    QCOMPARE(o.value(QStringLiteral("lone")).toString(), QString(QChar(0xfffd)) + u'x');
 }
 
 void TstRecordingFormat::recordsWithObjectsAreCompleteLines()
