@@ -18,8 +18,8 @@
 # Wall figures (apps/s, replay reconciles/s) are printed for reference only: on a loaded machine
 # they are noise; the counts are what to compare.
 #   bench/recording-figures.sh [--apps N]      (needs a built tree and valgrind)
-# Takes about 3 minutes on 2 cores at N=300 (the two callgrind runs of the benchmark dominate);
-# the time is printed.
+# Takes 3.5-5 minutes on 2 cores at N=300 (210-300 s at load average 5-10; the two callgrind runs
+# of the benchmark dominate); the time is printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${OPBENCH_BUILD_DIR:-build}
