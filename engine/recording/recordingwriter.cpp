@@ -1,11 +1,27 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/recording/recordingwriter_p.h"
 
+#include <cstring>
+
 namespace opbench::recording {
 
 namespace {
 constexpr size_t kBatch = 512;
 constexpr std::chrono::milliseconds kFlushInterval(100);
+
+void appendObjectField(QByteArray &out, const ObjectField &field)
+{
+    if (!field.key)
+        return;
+    out += ",\"";
+    out += field.key;
+    out += "\":";
+    if (field.object.isNull())
+        out += "null";
+    else
+        field.object.appendJsonTo(out);
+}
+
 } // namespace
 
 RecordingWriter::RecordingWriter(QString path, qint64 maxBytes)
@@ -31,12 +47,34 @@ Expected<void> RecordingWriter::open(QByteArray headerBody)
 
 void RecordingWriter::append(QByteArray body, Mirror mirror, QByteArray key)
 {
+    Pending p;
+    p.body = std::move(body);
+    p.mirror = mirror;
+    p.key = std::move(key);
+    enqueue(std::move(p));
+}
+
+void RecordingWriter::appendWithObjects(
+    QByteArray head, ObjectField first, ObjectField second, Mirror mirror, QByteArray key)
+{
+    Pending p;
+    p.body = std::move(head);
+    p.mirror = mirror;
+    p.key = std::move(key);
+    p.objects = true;
+    p.first = std::move(first);
+    p.second = std::move(second);
+    enqueue(std::move(p));
+}
+
+void RecordingWriter::enqueue(Pending p)
+{
     bool wake = false;
     {
         std::lock_guard<std::mutex> lock(m_mutex);
         if (!m_running || m_stop)
             return;
-        m_queue.push_back(Pending{std::move(body), mirror, std::move(key)});
+        m_queue.push_back(std::move(p));
         ++m_queued;
         // The writer wakes by itself every kFlushInterval; a full batch wakes it early. No
         // wake-up per record: that would be a system call on the engine thread each time.
@@ -104,32 +142,44 @@ void RecordingWriter::run()
 
 void RecordingWriter::writeOne(const Pending &p)
 {
-    const qint64 lineBytes = p.body.size() + 24;
+    QByteArray completed; // the body with its objects' JSON and closing brace
+    if (p.objects) {
+        completed.reserve(p.body.size() + 2048);
+        completed += p.body;
+        appendObjectField(completed, p.first);
+        appendObjectField(completed, p.second);
+        completed += '}';
+        if (p.mirror == Mirror::Put && m_maxBytes > 0)
+            completed.squeeze(); // kept for the snapshot: no spare room per cached object
+    }
+    const QByteArray &body = p.objects ? completed : p.body;
+    const qint64 lineBytes = body.size() + 24;
     if (m_maxBytes > 0 && m_fileBytes + lineBytes > m_maxBytes && m_seq > 1)
         rotate();
-    writeLine(p.body);
-    mirror(p);
+    writeLine(body);
+    mirror(p, body);
 }
 
 void RecordingWriter::writeLine(const QByteArray &body)
 {
-    QByteArray line;
-    line.reserve(body.size() + 24);
-    line += "{\"seq\":";
-    line += QByteArray::number(m_seq++);
-    line += ',';
-    line += body;
-    line += '\n';
-    const bool failed = m_file.write(line) != line.size();
-    m_fileBytes += line.size();
+    // Three writes into QFile's buffer rather than one line assembled in a copy of the body.
+    char prefix[32] = "{\"seq\":";
+    const QByteArray seq = QByteArray::number(m_seq++);
+    const qsizetype prefixSize = 7 + seq.size() + 1;
+    std::memcpy(prefix + 7, seq.constData(), size_t(seq.size()));
+    prefix[prefixSize - 1] = ',';
+    const qint64 lineSize = prefixSize + body.size() + 1;
+    const bool failed
+        = m_file.write(prefix, prefixSize) != prefixSize || m_file.write(body) != body.size() || !m_file.putChar('\n');
+    m_fileBytes += lineSize;
     std::lock_guard<std::mutex> lock(m_mutex);
     if (failed && m_error.isEmpty())
         m_error = QStringLiteral("writing %1: %2").arg(m_path, m_file.errorString());
-    m_totalBytes += line.size();
+    m_totalBytes += lineSize;
     ++m_records;
 }
 
-void RecordingWriter::mirror(const Pending &p)
+void RecordingWriter::mirror(const Pending &p, const QByteArray &body)
 {
     if (m_maxBytes <= 0)
         return; // never rotates: no snapshot to keep
@@ -137,10 +187,10 @@ void RecordingWriter::mirror(const Pending &p)
     case Mirror::None:
         break;
     case Mirror::Informer:
-        m_informers.append(p.body);
+        m_informers.append(body);
         break;
     case Mirror::Put:
-        m_objects.insert(p.key, p.body);
+        m_objects.insert(p.key, body);
         break;
     case Mirror::Remove:
         m_objects.remove(p.key);

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // RecordingWriter: the file side of RunRecorder, on a thread of its own so the engine thread
-// only appends a record body to a queue (a mutex and a swap) and never waits for the disk.
+// only appends a record body to a queue (a mutex and a swap) and never waits for the disk. The
+// objects a record carries (informer events, a call's object sent and reply) are queued as Objects
+// (immutable, shared: a pointer copy) and turned into JSON here, off the engine thread.
 // It wakes every 100 ms or when 512 records wait, numbers the records, writes one JSON line each, and rotates at
 // maxBytes: PATH becomes PATH.1 (replacing an older one) and the new PATH starts with the header and a snapshot of the
 // cache as the records so far left it (informers and their objects), so every file replays
 // alone. Internal to engine/recording.
 
 #include "engine/api/expected.h"
+#include "engine/api/object.h"
 
 #include <QByteArray>
 #include <QFile>
@@ -21,6 +24,13 @@
 #include <vector>
 
 namespace opbench::recording {
+
+/// An object a record ends with, written as `,"key":{…}` (`null` for a null object).
+struct ObjectField
+{
+    const char *key = nullptr; ///< a string literal; nullptr: no field
+    Object object;
+};
 
 class RecordingWriter
 {
@@ -41,6 +51,11 @@ public:
     Expected<void> open(QByteArray headerBody);
     /// Queues one record body (`"t":"…",…}` without the leading `{"seq":N,`). Thread-safe.
     void append(QByteArray body, Mirror mirror = Mirror::None, QByteArray key = {});
+    /// Queues a record made of `head` (the body without its closing brace), then `first` and
+    /// `second` as fields, then `}`: the objects' JSON is produced on the writer thread. Only for
+    /// objects that need no redaction (the caller writes a Secret into `head` itself). Thread-safe.
+    void appendWithObjects(
+        QByteArray head, ObjectField first, ObjectField second = {}, Mirror mirror = Mirror::None, QByteArray key = {});
     /// Waits until everything queued so far is on disk.
     void flush();
     /// Flushes and stops the thread; the file is closed. Idempotent.
@@ -55,15 +70,19 @@ public:
 private:
     struct Pending
     {
-        QByteArray body;
+        QByteArray body; ///< without its closing brace when `objects` is set
         Mirror mirror = Mirror::None;
         QByteArray key;
+        bool objects = false;
+        ObjectField first;
+        ObjectField second;
     };
+    void enqueue(Pending p);
     void run();
     void writeOne(const Pending &p);
     void writeLine(const QByteArray &body);
     void rotate();
-    void mirror(const Pending &p);
+    void mirror(const Pending &p, const QByteArray &body);
 
     QString m_path;
     qint64 m_maxBytes;

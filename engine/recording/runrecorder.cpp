@@ -14,6 +14,7 @@ namespace opbench {
 
 using recording::appendBool;
 using recording::appendField;
+using recording::ObjectField;
 using recording::RecordingWriter;
 
 namespace {
@@ -22,6 +23,18 @@ GroupVersionKind gvkOfInformer(const Informer *informer)
 {
     const InformerOptions &o = informer->options();
     return GroupVersionKind{o.resource.group, o.resource.version, o.kind};
+}
+
+/// A record body's start, `"t":"TYPE"`, in room for the usual record (objects are added by the
+/// writer thread), so that the fields appended after it do not reallocate it.
+QByteArray recordOf(const char *type)
+{
+    QByteArray body;
+    body.reserve(512);
+    body += "\"t\":\"";
+    body += type;
+    body += '"';
+    return body;
 }
 
 void appendGvk(QByteArray &out, const GroupVersionKind &gvk)
@@ -35,7 +48,10 @@ void appendObject(QByteArray &out, const char *key, const Object &obj)
     out += ",\"";
     out += key;
     out += "\":";
-    out += recording::redactedJson(obj);
+    if (recording::isSecret(obj.gvk()))
+        out += recording::redactedJson(obj);
+    else
+        obj.appendJsonTo(out); // no intermediate copy
 }
 
 qint64 nanos(Clock::TimePoint t)
@@ -183,7 +199,7 @@ void RunRecorder::attachInformer(Informer *informer, const GroupVersionKind &gvk
         return;
     const int id = int(m_informers.size()) + 1;
     m_informers.insert(informer, id);
-    QByteArray body = "\"t\":\"informer\"";
+    QByteArray body = recordOf("informer");
     appendField(body, "inf", id);
     appendGvk(body, gvk);
     appendBool(body, "meta", informer->options().metadataOnly);
@@ -213,17 +229,23 @@ void RunRecorder::recordChange(int informerId, const CacheChange &change)
 {
     ++m_events;
     const bool deleted = change.type == CacheChange::Type::Deleted;
-    QByteArray body = "\"t\":\"ev\"";
+    QByteArray body = recordOf("ev");
     appendField(body, "inf", informerId);
     appendField(body, "op",
         deleted ? QStringLiteral("del")
                 : (change.type == CacheChange::Type::Added ? QStringLiteral("add") : QStringLiteral("mod")));
     appendField(body, "rv", change.resourceVersion);
-    appendObject(body, "obj", deleted ? change.oldObject : change.newObject);
-    body += '}';
+    const Object &obj = deleted ? change.oldObject : change.newObject;
     QByteArray key = QByteArray::number(informerId) + '/' + change.key.toUtf8();
-    m_writer->append(
-        std::move(body), deleted ? RecordingWriter::Mirror::Remove : RecordingWriter::Mirror::Put, std::move(key));
+    const RecordingWriter::Mirror mirror = deleted ? RecordingWriter::Mirror::Remove : RecordingWriter::Mirror::Put;
+    if (recording::isSecret(obj.gvk())) {
+        appendObject(body, "obj", obj); // redacted here
+        body += '}';
+        m_writer->append(std::move(body), mirror, std::move(key));
+        return;
+    }
+    // The object's JSON is written on the writer thread.
+    m_writer->appendWithObjects(std::move(body), {"obj", obj}, {}, mirror, std::move(key));
 }
 
 void RunRecorder::recordListPage(int informerId, const ListPageInfo &page)
@@ -231,7 +253,7 @@ void RunRecorder::recordListPage(int informerId, const ListPageInfo &page)
     if (!m_writer)
         return;
     ++m_raw;
-    QByteArray body = "\"t\":\"lp\"";
+    QByteArray body = recordOf("lp");
     appendField(body, "inf", informerId);
     if (!page.namespaceName.isEmpty())
         appendField(body, "ns", page.namespaceName);
@@ -256,7 +278,7 @@ void RunRecorder::recordWatchStart(int informerId, const QString &ns, const QStr
     if (!m_writer)
         return;
     ++m_raw;
-    QByteArray body = "\"t\":\"ws\"";
+    QByteArray body = recordOf("ws");
     appendField(body, "inf", informerId);
     if (!ns.isEmpty())
         appendField(body, "ns", ns);
@@ -272,7 +294,7 @@ void RunRecorder::recordWatchEvent(int informerId, const WatchEvent &event)
     if (!m_writer)
         return;
     ++m_raw;
-    QByteArray body = "\"t\":\"we\"";
+    QByteArray body = recordOf("we");
     appendField(body, "inf", informerId);
     body += ",\"type\":\"";
     body += watchTypeName(event.type);
@@ -293,7 +315,7 @@ void RunRecorder::recordWatchEnd(int informerId, const WatchEndInfo &end)
     if (!m_writer)
         return;
     ++m_raw;
-    QByteArray body = "\"t\":\"wx\"";
+    QByteArray body = recordOf("wx");
     appendField(body, "inf", informerId);
     if (!end.namespaceName.isEmpty())
         appendField(body, "ns", end.namespaceName);
@@ -314,7 +336,7 @@ void RunRecorder::keyAdded(const WorkQueue &queue, const QueueKey &key, const Ca
     if (!m_writer)
         return;
     ++m_adds;
-    QByteArray body = "\"t\":\"qa\"";
+    QByteArray body = recordOf("qa");
     appendField(body, "ctl", queue.name());
     appendField(body, "key", key.toString());
     appendField(body, "cause", cause.describe());
@@ -333,7 +355,7 @@ void RunRecorder::recordStart(const Controller *controller, const QString &recon
 {
     ++m_reconciles;
     Clock *clock = m_manager ? m_manager->client()->clock() : Clock::system();
-    QByteArray body = "\"t\":\"rs\"";
+    QByteArray body = recordOf("rs");
     appendField(body, "ctl", controller ? controller->name() : QString());
     appendField(body, "id", reconcileId);
     appendField(body, "key", key);
@@ -345,7 +367,7 @@ void RunRecorder::recordStart(const Controller *controller, const QString &recon
 
 void RunRecorder::recordEnd(const ReconcileTrace &t)
 {
-    QByteArray body = "\"t\":\"re\"";
+    QByteArray body = recordOf("re");
     appendField(body, "id", t.id);
     appendField(body, "ctl", t.controller);
     appendField(body, "key", t.request.toString());
@@ -372,7 +394,7 @@ void RunRecorder::recordEnd(const ReconcileTrace &t)
 
 void RunRecorder::recordLeader(bool leading)
 {
-    QByteArray body = "\"t\":\"leader\"";
+    QByteArray body = recordOf("leader");
     appendBool(body, "leading", leading);
     appendField(body, "wall", QDateTime::currentMSecsSinceEpoch());
     body += '}';
@@ -384,7 +406,7 @@ void RunRecorder::callFinished(
 {
     if (ctx.isBackground() || !m_writer)
         return;
-    QByteArray body = "\"t\":\"call\"";
+    QByteArray body = recordOf("call");
     appendField(body, "rid", ctx.reconcileId());
     appendField(body, "i", qint64(ctx.scope()->trace.calls.size()) - 1);
     appendField(body, "verb", call.verb);
@@ -403,12 +425,23 @@ void RunRecorder::callFinished(
     if (!call.patch.isEmpty())
         appendField(body, "patch",
             recording::isSecret(call.gvk) ? QString::fromLatin1(recording::kRedacted) : QString::fromUtf8(call.patch));
+    if (recording::isSecret(sent.gvk()) || recording::isSecret(reply.gvk())) {
+        if (!sent.isNull())
+            appendObject(body, "sent", sent); // redacted here
+        if (!reply.isNull())
+            appendObject(body, "reply", reply);
+        body += '}';
+        m_writer->append(std::move(body));
+        return;
+    }
+    // The objects' JSON is written on the writer thread.
+    ObjectField first;
+    ObjectField second;
     if (!sent.isNull())
-        appendObject(body, "sent", sent);
+        first = {"sent", sent};
     if (!reply.isNull())
-        appendObject(body, "reply", reply);
-    body += '}';
-    m_writer->append(std::move(body));
+        (first.key ? second : first) = {"reply", reply};
+    m_writer->appendWithObjects(std::move(body), std::move(first), std::move(second));
 }
 
 } // namespace opbench

@@ -64,12 +64,50 @@ QString jsonKind(const QJsonValue &v)
     }
 }
 
+/// A field's JSON path, made text only for an error (most objects decode cleanly).
+struct FieldPath
+{
+    const FieldPath *parent = nullptr;
+    QString key;
+
+    QString str() const
+    {
+        if (!parent)
+            return key;
+        const QString up = parent->str();
+        return up.isEmpty() ? key : up + u'.' + key;
+    }
+};
+
+/// A referenced definition, resolved once per thread.
+struct Definition
+{
+    QJsonObject schema;
+    QString name;        ///< its short name (the Go struct's)
+    bool opaque = false; ///< Quantity, IntOrString: their own unmarshalers
+};
+
+const Definition &definitionOf(const QString &ref)
+{
+    thread_local QHash<QString, Definition> cache;
+    auto it = cache.constFind(ref);
+    if (it == cache.constEnd()) {
+        const QJsonObject target = builtinSchemas().value(ref);
+        it = cache.insert(ref,
+            Definition{target, shortName(ref),
+                !target.contains(QLatin1String("properties"))
+                    && target.value(QLatin1String("type")).toString() != QLatin1String("object")});
+    }
+    return *it;
+}
+
 struct Walker
 {
     QString error;
 
-    void fail(const QJsonValue &v, const QString &structName, const QString &path, const QString &type)
+    void fail(const QJsonValue &v, const QString &structName, const FieldPath &at, const QString &type)
     {
+        const QString path = at.str();
         QString what = jsonKind(v);
         if (v.isDouble() && type.startsWith(QLatin1String("int"))) // Go names the literal it could not fit
             what = QStringLiteral("number ") + QString::number(v.toDouble(), 'g', 17);
@@ -78,19 +116,18 @@ struct Walker
     }
 
     /// Checks `v` against `schema` (a field of struct `structName` at JSON path `path`).
-    void check(const QJsonValue &v, const QJsonObject &schema, const QString &structName, const QString &path)
+    void check(const QJsonValue &v, const QJsonObject &schema, const QString &structName, const FieldPath &path)
     {
         if (!error.isEmpty() || v.isNull() || v.isUndefined())
             return;
         const QString ref = refName(schema);
         if (!ref.isEmpty()) {
-            const QJsonObject target = builtinSchemas().value(ref);
-            if (!target.contains(QLatin1String("properties"))
-                && target.value(QLatin1String("type")).toString() != QLatin1String("object"))
-                return; // Quantity, IntOrString: their own unmarshalers
+            const Definition &target = definitionOf(ref);
+            if (target.opaque)
+                return;
             if (!v.isObject())
                 return fail(v, structName, path, goRefType(ref));
-            return checkStruct(v.toObject(), target, shortName(ref), path);
+            return checkStruct(v.toObject(), target.schema, target.name, path);
         }
         const QString type = schema.value(QLatin1String("type")).toString();
         if (type == QLatin1String("string")) {
@@ -125,13 +162,14 @@ struct Walker
         }
     }
 
-    void checkStruct(const QJsonObject &o, const QJsonObject &schema, const QString &structName, const QString &path)
+    void checkStruct(const QJsonObject &o, const QJsonObject &schema, const QString &structName, const FieldPath &path)
     {
         const QJsonObject props = schema.value(QLatin1String("properties")).toObject();
-        for (auto it = o.begin(); it != o.end() && error.isEmpty(); ++it) {
-            const auto p = props.constFind(it.key());
+        for (auto it = o.constBegin(); it != o.constEnd() && error.isEmpty(); ++it) {
+            const QString key = it.key();
+            const auto p = props.constFind(key);
             if (p != props.constEnd())
-                check(it.value(), p.value().toObject(), structName, path.isEmpty() ? it.key() : path + u'.' + it.key());
+                check(it.value(), p.value().toObject(), structName, FieldPath{&path, key});
         }
     }
 };
@@ -146,7 +184,8 @@ Expected<void> checkBuiltinFieldTypes(const ResourceType &type, const QJsonObjec
     if (definition.isEmpty())
         return {};
     Walker w;
-    w.checkStruct(object, builtinSchemas().value(definition), shortName(definition), QString());
+    const Definition &root = definitionOf(definition);
+    w.checkStruct(object, root.schema, root.name, FieldPath());
     if (!w.error.isEmpty())
         return Status::badRequest(w.error);
     return {};

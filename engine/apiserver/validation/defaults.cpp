@@ -123,7 +123,12 @@ void editObject(QJsonObject &parent, QLatin1String key, const std::function<void
     if (!isUnset(v) && !v.isObject())
         return;
     QJsonObject child = v.toObject();
+    const QJsonObject before = child; // shares child's data until fn changes it
     fn(child);
+    // Writing an unchanged child back would copy the parent for nothing (equal shared data
+    // compares in O(1)).
+    if (!isUnset(v) && child == before)
+        return;
     parent.insert(key, child);
 }
 
@@ -139,14 +144,20 @@ void editEach(QJsonObject &parent, QLatin1String key, const std::function<void(Q
     if (!v.isArray())
         return;
     QJsonArray items = v.toArray();
+    bool changed = false;
     for (qsizetype i = 0; i < items.size(); ++i) {
         if (!items.at(i).isObject())
             continue;
         QJsonObject item = items.at(i).toObject();
+        const QJsonObject before = item;
         fn(item);
+        if (item == before)
+            continue;
         items.replace(i, item);
+        changed = true;
     }
-    parent.insert(key, items);
+    if (changed)
+        parent.insert(key, items);
 }
 
 void applyDefaults(const ResourceType &type, QJsonObject &object)

@@ -17,113 +17,172 @@ bool isRootMetaKey(const QString &key)
     return key == QLatin1String("apiVersion") || key == QLatin1String("kind") || key == QLatin1String("metadata");
 }
 
-QJsonValue defaultValue(const QJsonValue &v, const QJsonObject &s);
+// Both steps change an object only where they must: a value that needs no default and no
+// pruning is left shared with the caller's object (no copy of the document per write).
 
-QJsonObject defaultObject(QJsonObject o, const QJsonObject &s, bool root)
+bool defaultValue(QJsonValue &v, const QJsonObject &s);
+
+/// Applies the schema's defaults to `o`; returns whether anything changed.
+bool defaultObject(QJsonObject &o, const QJsonObject &s, bool root)
 {
+    bool changed = false;
     const QJsonObject props = s.value(QLatin1String("properties")).toObject();
     for (auto it = props.constBegin(); it != props.constEnd(); ++it) {
-        if (root && isRootMetaKey(it.key()))
+        const QString key = it.key();
+        if (root && isRootMetaKey(key))
             continue;
         const QJsonObject ps = it.value().toObject();
-        QJsonValue cur = o.value(it.key());
+        const auto found = o.constFind(key);
+        QJsonValue cur = found == o.constEnd() ? QJsonValue(QJsonValue::Undefined) : found.value();
+        bool replace = false;
         // A null in a non-nullable field is dropped (PruneNonNullableNullsWithoutDefaults), then
         // defaulted when the schema has a default.
         if (cur.isNull() && !ps.value(QLatin1String("nullable")).toBool()) {
-            o.remove(it.key());
+            o.remove(key);
+            changed = true;
             cur = QJsonValue(QJsonValue::Undefined);
         }
-        if (cur.isUndefined() && ps.contains(QLatin1String("default")))
+        if (cur.isUndefined() && ps.contains(QLatin1String("default"))) {
             cur = ps.value(QLatin1String("default"));
-        if (!cur.isUndefined())
-            o.insert(it.key(), defaultValue(cur, ps));
-    }
-    const QJsonValue additional = s.value(QLatin1String("additionalProperties"));
-    if (additional.isObject()) {
-        const bool nullable = additional.toObject().value(QLatin1String("nullable")).toBool();
-        const bool hasDefault = additional.toObject().contains(QLatin1String("default"));
-        for (auto it = o.begin(); it != o.end();) {
-            if (props.contains(it.key())) {
-                ++it;
-            } else if (it.value().isNull() && !nullable && !hasDefault) {
-                it = o.erase(it);
-            } else {
-                it.value() = defaultValue(it.value(), additional.toObject());
-                ++it;
-            }
+            replace = true;
+        }
+        if (!cur.isUndefined() && (defaultValue(cur, ps) || replace)) {
+            o.insert(key, cur);
+            changed = true;
         }
     }
-    return o;
+    const QJsonValue additional = s.value(QLatin1String("additionalProperties"));
+    if (!additional.isObject())
+        return changed;
+    const QJsonObject as = additional.toObject();
+    const bool nullable = as.value(QLatin1String("nullable")).toBool();
+    const bool hasDefault = as.contains(QLatin1String("default"));
+    QStringList drop;
+    QList<std::pair<QString, QJsonValue>> replaced;
+    for (auto it = o.constBegin(); it != o.constEnd(); ++it) {
+        if (props.contains(it.key()))
+            continue;
+        QJsonValue v = it.value();
+        if (v.isNull() && !nullable && !hasDefault)
+            drop.append(it.key());
+        else if (defaultValue(v, as))
+            replaced.append({it.key(), v});
+    }
+    for (const QString &k : std::as_const(drop))
+        o.remove(k);
+    for (const auto &[k, v] : std::as_const(replaced))
+        o.insert(k, v);
+    return changed || !drop.isEmpty() || !replaced.isEmpty();
 }
 
-QJsonValue defaultValue(const QJsonValue &v, const QJsonObject &s)
+bool defaultValue(QJsonValue &v, const QJsonObject &s)
 {
-    if (v.isObject())
-        return defaultObject(v.toObject(), s, false);
+    if (v.isObject()) {
+        QJsonObject o = v.toObject();
+        if (!defaultObject(o, s, false))
+            return false;
+        v = o;
+        return true;
+    }
     if (v.isArray()) {
         QJsonArray a = v.toArray();
         const QJsonObject items = s.value(QLatin1String("items")).toObject();
-        for (qsizetype i = 0; i < a.size(); ++i)
-            a.replace(i, defaultValue(a.at(i), items));
-        return a;
+        bool changed = false;
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            QJsonValue e = a.at(i);
+            if (defaultValue(e, items)) {
+                a.replace(i, e);
+                changed = true;
+            }
+        }
+        if (changed)
+            v = a;
+        return changed;
     }
-    return v;
+    return false;
 }
 
-QJsonValue pruneValue(const QJsonValue &v, const QJsonObject &s, const QString &path, QStringList *pruned);
+bool pruneValue(QJsonValue &v, const QJsonObject &s, const QString &path, QStringList *pruned);
 
-QJsonObject pruneObject(QJsonObject o, const QJsonObject &s, const QString &path, bool root, QStringList *pruned)
+/// Removes the fields `s` does not know from `o`; returns whether anything changed.
+bool pruneObject(QJsonObject &o, const QJsonObject &s, const QString &path, bool root, QStringList *pruned)
 {
     const QJsonObject props = s.value(QLatin1String("properties")).toObject();
     const QJsonValue additional = s.value(QLatin1String("additionalProperties"));
     const bool preserve = s.value(kPreserve).toBool();
     const bool embedded = s.value(QLatin1String("x-kubernetes-embedded-resource")).toBool();
-    for (auto it = o.begin(); it != o.end();) {
-        const QString &key = it.key();
-        const QString p = childPath(path, key);
-        if ((root || embedded) && isRootMetaKey(key)) {
-            ++it;
-        } else if (props.contains(key)) {
-            it.value() = pruneValue(it.value(), props.value(key).toObject(), p, pruned);
-            ++it;
-        } else if (additional.isObject()) {
-            it.value() = pruneValue(it.value(), additional.toObject(), p, pruned);
-            ++it;
-        } else if (preserve || additional.toBool()) {
-            ++it;
-        } else {
+    QStringList drop;
+    QList<std::pair<QString, QJsonValue>> replaced;
+    for (auto it = o.constBegin(); it != o.constEnd(); ++it) {
+        const QString key = it.key();
+        if ((root || embedded) && isRootMetaKey(key))
+            continue;
+        QJsonObject childSchema;
+        if (const auto ps = props.constFind(key); ps != props.constEnd())
+            childSchema = ps.value().toObject();
+        else if (additional.isObject())
+            childSchema = additional.toObject();
+        else if (preserve || additional.toBool())
+            continue;
+        else {
             if (pruned)
-                pruned->append(p);
-            it = o.erase(it);
+                pruned->append(childPath(path, key));
+            drop.append(key);
+            continue;
         }
+        QJsonValue v = it.value();
+        if ((v.isObject() || v.isArray()) && pruneValue(v, childSchema, childPath(path, key), pruned))
+            replaced.append({key, v});
     }
-    return o;
+    for (const QString &k : std::as_const(drop))
+        o.remove(k);
+    for (const auto &[k, v] : std::as_const(replaced))
+        o.insert(k, v);
+    return !drop.isEmpty() || !replaced.isEmpty();
 }
 
-QJsonValue pruneValue(const QJsonValue &v, const QJsonObject &s, const QString &path, QStringList *pruned)
+bool pruneValue(QJsonValue &v, const QJsonObject &s, const QString &path, QStringList *pruned)
 {
-    if (v.isObject())
-        return pruneObject(v.toObject(), s, path, false, pruned);
+    if (v.isObject()) {
+        QJsonObject o = v.toObject();
+        if (!pruneObject(o, s, path, false, pruned))
+            return false;
+        v = o;
+        return true;
+    }
     if (v.isArray()) {
         QJsonArray a = v.toArray();
         const QJsonObject items = s.value(QLatin1String("items")).toObject();
-        for (qsizetype i = 0; i < a.size(); ++i)
-            a.replace(i, pruneValue(a.at(i), items, QStringLiteral("%1[%2]").arg(path).arg(i), pruned));
-        return a;
+        bool changed = false;
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            QJsonValue e = a.at(i);
+            if ((e.isObject() || e.isArray())
+                && pruneValue(e, items, QStringLiteral("%1[%2]").arg(path).arg(i), pruned)) {
+                a.replace(i, e);
+                changed = true;
+            }
+        }
+        if (changed)
+            v = a;
+        return changed;
     }
-    return v;
+    return false;
 }
 
 } // namespace
 
 QJsonObject SchemaValidator::applyDefaults(const QJsonObject &object) const
 {
-    return defaultObject(object, m_schema, true);
+    QJsonObject out = object;
+    defaultObject(out, m_schema, true);
+    return out;
 }
 
 QJsonObject SchemaValidator::prune(const QJsonObject &object, QStringList *prunedFields) const
 {
-    return pruneObject(object, m_schema, QString(), true, prunedFields);
+    QJsonObject out = object;
+    pruneObject(out, m_schema, QString(), true, prunedFields);
+    return out;
 }
 
 } // namespace opbench::apiserver

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace opbench::apiserver {
 
@@ -60,39 +61,72 @@ QString quoted(const QString &s)
     return out.mid(1, out.size() - 2);
 }
 
+/// A field's path, built into text only when a cause names it (most values are valid).
+struct Path
+{
+    const Path *parent = nullptr;
+    QString key;          ///< the field's name (empty for an item and the root)
+    qsizetype index = -1; ///< the item's index in its array
+
+    QString str() const
+    {
+        if (!parent)
+            return key;
+        const QString up = parent->str();
+        if (index >= 0)
+            return up + u'[' + QString::number(index) + u']';
+        return up.isEmpty() ? key : up + u'.' + key;
+    }
+};
+
+/// The number of code points of `s` (Go's utf8.RuneCountInString; an unpaired surrogate is one).
+qsizetype codePoints(const QString &s)
+{
+    qsizetype n = s.size();
+    for (qsizetype i = 0; i + 1 < s.size(); ++i) {
+        if (s.at(i).isHighSurrogate() && s.at(i + 1).isLowSurrogate()) {
+            --n;
+            ++i;
+        }
+    }
+    return n;
+}
+
 class Validator
 {
 public:
+    bool atRoot = false; ///< the next object is the root: apiVersion, kind and metadata are the server's
     QList<StatusCause> causes;
 
-    void value(const QJsonValue &v, const QJsonObject &s, const QString &path);
+    void value(const QJsonValue &v, const QJsonObject &s, const Path &path);
 
 private:
-    void add(const char *reason, const QString &message, const QString &path)
+    void add(const char *reason, const QString &message, const Path &path)
     {
-        causes.append({QString::fromLatin1(reason), message, path});
+        causes.append({QString::fromLatin1(reason), message, path.str()});
     }
-    void invalid(const QJsonValue &v, const QString &path, const QString &detail)
+    void invalid(const QJsonValue &v, const Path &path, const QString &detail)
     {
         add("FieldValueInvalid",
-            QStringLiteral("Invalid value: %1: %2 in body %3").arg(formatCauseValue(v), path, detail), path);
+            QStringLiteral("Invalid value: %1: %2 in body %3").arg(formatCauseValue(v), path.str(), detail), path);
     }
-    bool checkType(const QJsonValue &v, const QJsonObject &s, const QString &path);
-    void string(const QString &str, const QJsonObject &s, const QString &path);
-    void number(double d, const QJsonObject &s, const QString &path);
-    void array(const QJsonArray &a, const QJsonObject &s, const QString &path);
-    void object(const QJsonObject &o, const QJsonObject &s, const QString &path);
-    void enumeration(const QJsonValue &v, const QJsonObject &s, const QString &path);
+    bool checkType(const QJsonValue &v, const QJsonObject &s, const Path &path);
+    void string(const QString &str, const QJsonObject &s, const Path &path);
+    void number(double d, const QJsonObject &s, const Path &path);
+    void array(const QJsonArray &a, const QJsonObject &s, const Path &path);
+    void object(const QJsonObject &o, const QJsonObject &s, const Path &path);
+    void enumeration(const QJsonValue &v, const QJsonObject &s, const Path &path);
 };
 
-bool Validator::checkType(const QJsonValue &v, const QJsonObject &s, const QString &path)
+bool Validator::checkType(const QJsonValue &v, const QJsonObject &s, const Path &path)
 {
     if (s.value(kIntOrString).toBool()) {
         if (v.isString() || typeName(v) == QLatin1String("integer"))
             return true;
         const QString t = typeName(v);
         add("FieldValueTypeInvalid",
-            QStringLiteral("Invalid value: %1: %2 in body must be of type integer,string: %1").arg(quoted(t), path),
+            QStringLiteral("Invalid value: %1: %2 in body must be of type integer,string: %1")
+                .arg(quoted(t), path.str()),
             path);
         return false;
     }
@@ -101,11 +135,11 @@ bool Validator::checkType(const QJsonValue &v, const QJsonObject &s, const QStri
         return true;
     const QString t = typeName(v);
     add("FieldValueTypeInvalid",
-        QStringLiteral("Invalid value: %1: %2 in body must be of type %3: %1").arg(quoted(t), path, type), path);
+        QStringLiteral("Invalid value: %1: %2 in body must be of type %3: %1").arg(quoted(t), path.str(), type), path);
     return false;
 }
 
-void Validator::value(const QJsonValue &v, const QJsonObject &s, const QString &path)
+void Validator::value(const QJsonValue &v, const QJsonObject &s, const Path &path)
 {
     if (v.isNull() && s.value(QLatin1String("nullable")).toBool())
         return;
@@ -124,20 +158,20 @@ void Validator::value(const QJsonValue &v, const QJsonObject &s, const QString &
         const QJsonArray a = v.toArray();
         const QJsonObject items = s.value(QLatin1String("items")).toObject();
         for (qsizetype i = 0; i < a.size(); ++i)
-            value(a.at(i), items, QStringLiteral("%1[%2]").arg(path).arg(i));
+            value(a.at(i), items, Path{&path, QString(), i});
     }
 }
 
-void Validator::string(const QString &str, const QJsonObject &s, const QString &path)
+void Validator::string(const QString &str, const QJsonObject &s, const Path &path)
 {
-    const qsizetype len = str.toUcs4().size();
-    if (s.contains(QLatin1String("maxLength")) && len > s.value(QLatin1String("maxLength")).toInteger())
-        add("FieldValueTooLong",
-            QStringLiteral("Too long: may not be longer than %1").arg(s.value(QLatin1String("maxLength")).toInteger()),
+    const QJsonValue maxLength = s.value(QLatin1String("maxLength"));
+    const QJsonValue minLength = s.value(QLatin1String("minLength"));
+    const qsizetype len = maxLength.isUndefined() && minLength.isUndefined() ? 0 : codePoints(str);
+    if (!maxLength.isUndefined() && len > maxLength.toInteger())
+        add("FieldValueTooLong", QStringLiteral("Too long: may not be longer than %1").arg(maxLength.toInteger()),
             path);
-    if (s.contains(QLatin1String("minLength")) && len < s.value(QLatin1String("minLength")).toInteger())
-        invalid(str, path,
-            QStringLiteral("should be at least %1 chars long").arg(s.value(QLatin1String("minLength")).toInteger()));
+    if (!minLength.isUndefined() && len < minLength.toInteger())
+        invalid(str, path, QStringLiteral("should be at least %1 chars long").arg(minLength.toInteger()));
     const QString pattern = s.value(QLatin1String("pattern")).toString();
     if (!pattern.isEmpty()) {
         // Go's regexp MatchString: an unanchored search. Compiled patterns are cached per thread.
@@ -154,7 +188,7 @@ void Validator::string(const QString &str, const QJsonObject &s, const QString &
     }
 }
 
-void Validator::number(double d, const QJsonObject &s, const QString &path)
+void Validator::number(double d, const QJsonObject &s, const Path &path)
 {
     if (s.contains(QLatin1String("maximum"))) {
         const double max = s.value(QLatin1String("maximum")).toDouble();
@@ -186,7 +220,7 @@ void Validator::number(double d, const QJsonObject &s, const QString &path)
         invalid(d, path, QStringLiteral("must be of type %1: %2").arg(format, quoted(formatNumber(d))));
 }
 
-void Validator::array(const QJsonArray &a, const QJsonObject &s, const QString &path)
+void Validator::array(const QJsonArray &a, const QJsonObject &s, const Path &path)
 {
     if (s.contains(QLatin1String("maxItems")) && a.size() > s.value(QLatin1String("maxItems")).toInteger())
         add("FieldValueTooMany",
@@ -199,40 +233,51 @@ void Validator::array(const QJsonArray &a, const QJsonObject &s, const QString &
             QStringLiteral("should have at least %1 items").arg(s.value(QLatin1String("minItems")).toInteger()));
 }
 
-void Validator::object(const QJsonObject &o, const QJsonObject &s, const QString &path)
+void Validator::object(const QJsonObject &o, const QJsonObject &s, const Path &path)
 {
-    const auto child = [&path](const QString &k) { return path.isEmpty() ? k : path + u'.' + k; };
-    if (s.contains(QLatin1String("maxProperties")) && o.size() > s.value(QLatin1String("maxProperties")).toInteger())
+    // The root's apiVersion/kind/metadata belong to the server: neither counted, required nor
+    // validated here.
+    const bool root = std::exchange(atRoot, false);
+    const auto isRootMeta = [root](const QString &k) {
+        return root
+            && (k == QLatin1String("apiVersion") || k == QLatin1String("kind") || k == QLatin1String("metadata"));
+    };
+    qsizetype size = o.size();
+    if (root) {
+        for (const char *k : {"apiVersion", "kind", "metadata"})
+            size -= o.contains(QLatin1String(k)) ? 1 : 0;
+    }
+    if (const QJsonValue max = s.value(QLatin1String("maxProperties")); !max.isUndefined() && size > max.toInteger())
         add("FieldValueTooMany",
-            QStringLiteral("Too many: %1: must have at most %2 items")
-                .arg(o.size())
-                .arg(s.value(QLatin1String("maxProperties")).toInteger()),
-            path);
-    if (s.contains(QLatin1String("minProperties")) && o.size() < s.value(QLatin1String("minProperties")).toInteger())
-        invalid(double(o.size()), path,
-            QStringLiteral("should have at least %1 properties")
-                .arg(s.value(QLatin1String("minProperties")).toInteger()));
-    for (const QJsonValue &r : s.value(QLatin1String("required")).toArray()) {
-        if (!o.contains(r.toString()))
-            add("FieldValueRequired", QStringLiteral("Required value"), child(r.toString()));
+            QStringLiteral("Too many: %1: must have at most %2 items").arg(size).arg(max.toInteger()), path);
+    if (const QJsonValue min = s.value(QLatin1String("minProperties")); !min.isUndefined() && size < min.toInteger())
+        invalid(double(size), path, QStringLiteral("should have at least %1 properties").arg(min.toInteger()));
+    for (const QJsonValue r : s.value(QLatin1String("required")).toArray()) {
+        const QString name = r.toString();
+        if (!isRootMeta(name) && !o.contains(name))
+            add("FieldValueRequired", QStringLiteral("Required value"), Path{&path, name});
     }
     if (s.value(kEmbedded).toBool()) {
         for (const char *k : {"apiVersion", "kind"}) {
             if (o.value(QLatin1String(k)).toString().isEmpty())
-                add("FieldValueRequired", QStringLiteral("Required value: must not be empty"), child(QLatin1String(k)));
+                add("FieldValueRequired", QStringLiteral("Required value: must not be empty"),
+                    Path{&path, QLatin1String(k)});
         }
     }
     const QJsonObject props = s.value(QLatin1String("properties")).toObject();
     const QJsonValue additional = s.value(QLatin1String("additionalProperties"));
     for (auto it = o.constBegin(); it != o.constEnd(); ++it) {
-        if (props.contains(it.key()))
-            value(it.value(), props.value(it.key()).toObject(), child(it.key()));
+        const QString key = it.key();
+        if (isRootMeta(key))
+            continue;
+        if (const auto ps = props.constFind(key); ps != props.constEnd())
+            value(it.value(), ps.value().toObject(), Path{&path, key});
         else if (additional.isObject())
-            value(it.value(), additional.toObject(), child(it.key()));
+            value(it.value(), additional.toObject(), Path{&path, key});
     }
 }
 
-void Validator::enumeration(const QJsonValue &v, const QJsonObject &s, const QString &path)
+void Validator::enumeration(const QJsonValue &v, const QJsonObject &s, const Path &path)
 {
     if (!s.value(QLatin1String("enum")).isArray())
         return;
@@ -278,20 +323,9 @@ SchemaValidator::SchemaValidator(QJsonObject openAPIV3Schema)
 
 QList<StatusCause> SchemaValidator::validate(const QJsonObject &object) const
 {
-    // The root's apiVersion/kind/metadata belong to the server; validate the rest.
-    QJsonObject body = object;
-    QJsonObject rootSchema = m_schema;
-    for (const char *k : {"apiVersion", "kind", "metadata"})
-        body.remove(QLatin1String(k));
-    QJsonArray required;
-    for (const QJsonValue &r : m_schema.value(QLatin1String("required")).toArray()) {
-        if (r.toString() != QLatin1String("metadata") && r.toString() != QLatin1String("apiVersion")
-            && r.toString() != QLatin1String("kind"))
-            required.append(r);
-    }
-    rootSchema.insert(QLatin1String("required"), required);
     Validator v;
-    v.value(body, rootSchema, QString());
+    v.atRoot = true;
+    v.value(object, m_schema, Path());
     return v.causes;
 }
 
