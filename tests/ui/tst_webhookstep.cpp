@@ -6,7 +6,8 @@
 // the Admission dock shows the call "held at breakpoint" with the review's request, the client
 // waits; Continue lets the handler answer. Step shows the handler's verdict before it is sent
 // (a denial for an image without a tag), and Continue then sends it. Step into webhook holds
-// the next call, whichever it is.
+// the next call, whichever it is. A webhook whose handler failed (a 5xx in its answer) is listed
+// as failed, not as a denial.
 #include "tests/ui/myappfixture.h"
 #include "ui/mainwindow.h"
 #include "ui/models/admissionlistmodel.h"
@@ -180,6 +181,29 @@ private Q_SLOTS:
         QCOMPARE(created->value().error().code(), 422);
         QVERIFY2(
             errorOf(created).contains(QStringLiteral("must carry a tag or a digest")), qPrintable(errorOf(created)));
+    }
+
+    void aFailedHandlerIsListedAsFailed_data()
+    {
+        QTest::addColumn<bool>("allowed");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("verdict");
+        QTest::newRow("denied") << false << 403 << QStringLiteral("denied (403)");
+        QTest::newRow("invalid") << false << 422 << QStringLiteral("denied (422)");
+        // controller-runtime answers a handler's panic with code 500: a failure, not a verdict
+        QTest::newRow("handler threw") << false << 500 << QStringLiteral("failed: webhook error (500)");
+        QTest::newRow("allowed") << true << 200 << QStringLiteral("allowed");
+    }
+    void aFailedHandlerIsListedAsFailed()
+    {
+        QFETCH(bool, allowed);
+        QFETCH(int, code);
+        QFETCH(QString, verdict);
+        apiserver::WebhookCallRecord record;
+        record.webhook = QStringLiteral("vmyapplication.example.com");
+        record.allowed = allowed;
+        record.code = code;
+        QCOMPARE(AdmissionListModel::verdict(record), verdict);
     }
 
     void stepIntoHoldsTheNextCall()
