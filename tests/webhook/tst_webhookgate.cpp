@@ -6,8 +6,9 @@
 // before answering, "step into" holds the next request only, and a request held longer than the
 // webhook's timeoutSeconds does not fail (the server's deadline waits while the gate holds the
 // review uid: ApiServerOptions::webhookHeld, workbench only). The caller's time scale
-// (webhookMsPerSecond) makes the webhook's timeoutSeconds of 5 last one real second (room for a
-// call on a loaded machine), and the test waits on the deadline having passed, never on a clock.
+// (webhookMsPerSecond) makes the webhook's timeoutSeconds of 10 (kube-apiserver's default) last
+// two real seconds (room for a call on a loaded machine), and the test waits on the deadline
+// having passed, never on a clock.
 #include "engine/testing/testapiserver.h"
 #include "engine/webhook/admissionwebhook.h"
 #include "engine/webhook/webhookgate.h"
@@ -88,7 +89,7 @@ private Q_SLOTS:
         QVERIFY(m_hooks->start());
 
         apiserver::ApiServerOptions options = TestApiServer::plainOptions();
-        options.webhookMsPerSecond = 200; // timeoutSeconds: 5 lasts 1 s
+        options.webhookMsPerSecond = 200; // timeoutSeconds: 10 lasts 2 s
         // The workbench's hook, counting how often the server asked (once per deadline passed).
         options.webhookHeld = [held = m_gate.heldPredicate(), asked = m_deadlines](const QString &uid) {
             const bool on = held(uid);
@@ -105,7 +106,7 @@ private Q_SLOTS:
         QNetworkReply *configured = post(testing::kValidatingConfigs,
             testing::webhookConfiguration(false, QStringLiteral("gate"),
                 {testing::configMapHook(QStringLiteral("gate.example.com"), QStringLiteral("gate"), url, ca.readAll(),
-                    {{"timeoutSeconds", 5}, {"failurePolicy", "Fail"}})}));
+                    {{"timeoutSeconds", 10}, {"failurePolicy", "Fail"}})}));
         QTRY_VERIFY_WITH_TIMEOUT(configured->isFinished(), 20000);
         QCOMPARE(codeOf(configured), 201);
         configured->deleteLater();
