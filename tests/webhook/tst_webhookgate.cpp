@@ -3,12 +3,12 @@
 // calling a webhook over loopback HTTPS, as on a cluster: a webhook breakpoint holds a create
 // (the client's request stays pending, the held request is shown: webhook, operation, object,
 // the review's request), Continue answers with the handler's verdict, Step shows the verdict
-// before answering, "step into" holds the next request only, and a request held longer than the
-// webhook's timeoutSeconds does not fail (the server's deadline waits while the gate holds the
-// review uid: ApiServerOptions::webhookHeld, workbench only). The caller's time scale
-// (webhookMsPerSecond) makes the webhook's timeoutSeconds of 10 (kube-apiserver's default) last
-// two real seconds (room for a call on a loaded machine), and the test waits on the deadline
-// having passed, never on a clock.
+// before answering, "step into" holds the next request only, a ConversionReview is held as
+// well, and a request held longer than the webhook's timeoutSeconds does not fail (the
+// server's deadline waits while the gate holds the review uid: ApiServerOptions::webhookHeld,
+// workbench only). The caller's time scale (webhookMsPerSecond) makes the webhook's
+// timeoutSeconds of 10 (kube-apiserver's default) last two real seconds (room for a call on a
+// loaded machine), and the test waits on the deadline having passed, never on a clock.
 #include "engine/testing/testapiserver.h"
 #include "engine/webhook/admissionwebhook.h"
 #include "engine/webhook/webhookgate.h"
@@ -16,9 +16,11 @@
 #include "tests/webhook/webhooktestkit.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QSslConfiguration>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -32,6 +34,24 @@ using opbench::testing::TestApiServer;
 namespace {
 
 const QString kPath = QStringLiteral("/validate-configmaps");
+const QString kConvert = QStringLiteral("/convert");
+
+/// A ConversionReview's answer: every object back, at the desired version (enough for the gate).
+WebhookReply convertAll(const WebhookRequest &http)
+{
+    const QJsonObject request = QJsonDocument::fromJson(http.body).object().value(QLatin1String("request")).toObject();
+    QJsonArray converted;
+    for (const QJsonValue v : request.value(QLatin1String("objects")).toArray()) {
+        QJsonObject o = v.toObject();
+        o.insert(QStringLiteral("apiVersion"), request.value(QLatin1String("desiredAPIVersion")));
+        converted.append(o);
+    }
+    const QJsonObject response{{"uid", request.value(QLatin1String("uid"))}, {"convertedObjects", converted},
+        {"result", QJsonObject{{"status", "Success"}}}};
+    const QJsonObject review{
+        {"apiVersion", "apiextensions.k8s.io/v1"}, {"kind", "ConversionReview"}, {"response", response}};
+    return WebhookReply(200, QJsonDocument(review).toJson(QJsonDocument::Compact));
+}
 
 /// Denies ConfigMaps named "bad…", throws for "boom…", allows the rest.
 AdmissionResponse decide(const AdmissionRequest &request)
@@ -85,6 +105,7 @@ private Q_SLOTS:
         QVERIFY2(test::writeServingCert(m_dir.path(), QStringLiteral("127.0.0.1"), &error), qPrintable(error));
         m_hooks = std::make_unique<WebhookServer>(test::loopbackOptions(m_dir.path()));
         QVERIFY(m_hooks->registerHandler(kPath, admissionWebhook(kPath, decide)));
+        QVERIFY(m_hooks->registerHandler(kConvert, convertAll));
         m_gate.attach(m_hooks.get());
         QVERIFY(m_hooks->start());
 
@@ -230,6 +251,41 @@ private Q_SLOTS:
         QCOMPARE(codeOf(first), 201);
         first->deleteLater();
         second->deleteLater();
+    }
+
+    void holdsAConversionReview()
+    {
+        // The API server sends a ConversionReview the same way; here it comes straight over HTTPS.
+        m_gate.addBreakpoint(QStringLiteral("webhook convert kind=Thing"));
+        const QJsonObject thing{{"apiVersion", "example.com/v1"}, {"kind", "Thing"},
+            {"metadata", QJsonObject{{"name", "one"}, {"namespace", "default"}}}};
+        const QJsonObject review{{"apiVersion", "apiextensions.k8s.io/v1"}, {"kind", "ConversionReview"},
+            {"request",
+                QJsonObject{
+                    {"uid", "conversion-1"}, {"desiredAPIVersion", "example.com/v2"}, {"objects", QJsonArray{thing}}}}};
+        QNetworkRequest request(QUrl(QStringLiteral("https://127.0.0.1:%1%2").arg(m_hooks->port()).arg(kConvert)));
+        QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+        tls.setCaCertificates(QSslCertificate::fromPath(m_dir.filePath(QStringLiteral("ca.crt"))));
+        request.setSslConfiguration(tls);
+        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        QNetworkReply *reply = m_nam.post(request, QJsonDocument(review).toJson(QJsonDocument::Compact));
+        QTRY_COMPARE_WITH_TIMEOUT(m_gate.state().held.size(), 1, 20000);
+        const HeldWebhookRequest held = m_gate.state().held.first();
+        QCOMPARE(held.review, QStringLiteral("ConversionReview"));
+        QCOMPARE(held.info.operation, QStringLiteral("CONVERT"));
+        QCOMPARE(held.info.objectKind, QStringLiteral("Thing"));
+        QCOMPARE(held.info.name, QStringLiteral("one"));
+        QCOMPARE(held.info.uid, QStringLiteral("conversion-1"));
+        QVERIFY(m_gate.heldPredicate()(QStringLiteral("conversion-1")));
+        m_gate.stepRequest(held.id);
+        QCOMPARE(m_gate.state().held.value(0).verdict, QStringLiteral("converted"));
+        QVERIFY(m_gate.heldPredicate()(QStringLiteral("conversion-1"))); // not answered yet
+        m_gate.continueRequest(held.id);
+        QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 20000);
+        QCOMPARE(codeOf(reply), 200);
+        QVERIFY(reply->readAll().contains("example.com/v2"));
+        QVERIFY(!m_gate.heldPredicate()(QStringLiteral("conversion-1")));
+        reply->deleteLater();
     }
 
     void unmatchedAndDisabledBreakpointsLetRequestsThrough()
