@@ -26,7 +26,9 @@ void MainWindow::createBreakpointsDock(QDockWidget *tabWith)
            "a kind of client call (\"before write Deployment\"), when the object matches a condition "
            "(\"status.phase == Failed\"), or after any error. Uncheck one to keep it without stopping. "
            "A breakpoint on a key stops before the key is taken from the queue: Step into (F11) then "
-           "walks through that reconcile."),
+           "walks through that reconcile. A webhook breakpoint (\"webhook /validate-…\", \"webhook validate "
+           "op=CREATE\", \"webhook any name=default/web\") holds a call to the operator's own webhooks before "
+           "its handler runs: the Admission dock shows it, with Continue and Step."),
         m_breakpointsPanel, Qt::RightDockWidgetArea);
     if (tabWith) {
         tabifyDockWidget(tabWith, m_breakpointsDock);

@@ -161,6 +161,7 @@ Expected<void> ApiServer::startFront()
 {
     d->front = std::make_unique<HttpFront>(d->store.get(), d->watches.get(), &d->auth, m_faults, &d->audit, this);
     auto *caller = new WebhookCaller(m_options.webhookServices, m_options.webhookMsPerSecond, d->front.get());
+    caller->setHeldPredicate(m_options.webhookHeld); // the workbench's debugger only
     auto *admission = new AdmissionChain(d->store.get(), caller, d->front.get());
     connect(admission, &AdmissionChain::called, this, &ApiServer::webhookCalled);
     d->front->resources().setAdmission(admission);

@@ -22,6 +22,7 @@
 #include <QObject>
 #include <QUrl>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -70,6 +71,12 @@ struct ApiServerOptions
     QHash<QString, QString> webhookServices;
     /// How long one second of a webhook's timeoutSeconds lasts (tests shorten it).
     int webhookMsPerSecond = 1000;
+    /// Workbench only (a deviation from kube-apiserver): whether the webhook call of the review
+    /// `uid` is held by the workbench's debugger (its WebhookGate). Asked from the server's
+    /// thread when a call's timeoutSeconds run out: while it answers true the deadline waits, and
+    /// a full timeoutSeconds starts again once it answers false. Empty (everywhere else): calls
+    /// time out as kube-apiserver's do.
+    std::function<bool(const QString &uid)> webhookHeld;
 };
 
 class ApiServer : public QObject

@@ -49,15 +49,15 @@ void WebhookConnection::onReadyRead()
     if (!m_socket)
         return;
     m_buffer += m_socket->readAll();
-    while (m_socket && m_socket->state() == QAbstractSocket::ConnectedState) {
-        if (!m_head) {
-            const Step s = parseHead();
-            if (s != Step::Done)
-                return;
-        }
-        const Step s = m_head->chunked ? readChunked() : readBody();
-        if (s != Step::Done)
-            return;
+    if (m_waiting || m_reading)
+        return; // read on once the pending request was answered
+    m_reading = true;
+    const QPointer<WebhookConnection> self(this);
+    while (m_socket && m_socket->state() == QAbstractSocket::ConnectedState && !m_waiting) {
+        if (!m_head && parseHead() != Step::Done)
+            break;
+        if ((m_head->chunked ? readChunked() : readBody()) != Step::Done)
+            break;
         WebhookRequest request;
         request.method = m_head->method;
         request.path = QString::fromUtf8(m_head->target.split('?').first());
@@ -67,8 +67,23 @@ void WebhookConnection::onReadyRead()
         m_head.reset();
         m_body.clear();
         m_continueSent = false;
-        respond(m_server->dispatch(request), close);
+        m_waiting = true;
+        m_server->dispatch(request, WebhookResponder([self, close](const WebhookReply &reply) {
+            if (self)
+                self->answered(reply, close);
+        }));
+        if (!self)
+            return;
     }
+    m_reading = false;
+}
+
+void WebhookConnection::answered(const WebhookReply &reply, bool close)
+{
+    m_waiting = false;
+    respond(reply, close);
+    if (!m_reading && !close && !m_buffer.isEmpty()) // requests that arrived meanwhile
+        QMetaObject::invokeMethod(this, &WebhookConnection::onReadyRead, Qt::QueuedConnection);
 }
 
 WebhookConnection::Step WebhookConnection::parseHead()

@@ -73,7 +73,52 @@ WebhookServer::WebhookServer(WebhookServerOptions options, QObject *parent)
 
 WebhookServer::~WebhookServer() { stop(); }
 
+struct WebhookResponder::State
+{
+    explicit State(std::function<void(const WebhookReply &)> f)
+        : deliver(std::move(f))
+    { }
+    ~State()
+    {
+        if (!done && deliver)
+            deliver(WebhookReply(500, QByteArrayLiteral("internal error: the handler dropped the request unanswered\n"),
+                QByteArrayLiteral("text/plain; charset=utf-8")));
+    }
+    State(const State &) = delete;
+    State &operator=(const State &) = delete;
+    State(State &&) = delete;
+    State &operator=(State &&) = delete;
+
+    std::function<void(const WebhookReply &)> deliver;
+    bool done = false;
+};
+
+WebhookResponder::WebhookResponder(std::function<void(const WebhookReply &)> deliver)
+    : d(std::make_shared<State>(std::move(deliver)))
+{ }
+
+void WebhookResponder::reply(const WebhookReply &answer) const
+{
+    if (!d || d->done)
+        return;
+    d->done = true;
+    if (d->deliver)
+        d->deliver(answer);
+}
+
+bool WebhookResponder::answered() const { return d && d->done; }
+
 Expected<void> WebhookServer::registerHandler(const QString &path, WebhookHandler handler)
+{
+    if (!handler)
+        return registerAsyncHandler(path, {});
+    return registerAsyncHandler(
+        path, [handler = std::move(handler)](const WebhookRequest &request, const WebhookResponder &respond) {
+            respond.reply(handler(request));
+        });
+}
+
+Expected<void> WebhookServer::registerAsyncHandler(const QString &path, AsyncWebhookHandler handler)
 {
     if (!path.startsWith(u'/'))
         return Status::badRequest(QStringLiteral("webhook path \"%1\" must start with '/'").arg(path));
@@ -166,36 +211,63 @@ std::function<Expected<void>()> WebhookServer::startedChecker() const
     };
 }
 
-WebhookReply WebhookServer::dispatch(const WebhookRequest &request)
+void WebhookServer::runHandler(const WebhookRequest &request, const WebhookResponder &respond) const
 {
     const auto it = m_handlers.find(request.path);
-    if (it == m_handlers.end())
-        return WebhookReply(
-            404, QByteArrayLiteral("404 page not found\n"), QByteArrayLiteral("text/plain; charset=utf-8"));
+    if (it == m_handlers.end()) {
+        respond.reply(WebhookReply(
+            404, QByteArrayLiteral("404 page not found\n"), QByteArrayLiteral("text/plain; charset=utf-8")));
+        return;
+    }
+    try {
+        it->second(request, respond);
+    } catch (const std::exception &e) {
+        respond.reply(WebhookReply(500, QByteArrayLiteral("internal error: ") + e.what() + '\n',
+            QByteArrayLiteral("text/plain; charset=utf-8")));
+    } catch (...) {
+        respond.reply(WebhookReply(500, QByteArrayLiteral("internal error: unknown exception\n"),
+            QByteArrayLiteral("text/plain; charset=utf-8")));
+    }
+}
+
+void WebhookServer::dispatch(const WebhookRequest &request, const WebhookResponder &respond)
+{
+    if (!m_handlers.count(request.path)) {
+        respond.reply(WebhookReply(
+            404, QByteArrayLiteral("404 page not found\n"), QByteArrayLiteral("text/plain; charset=utf-8")));
+        return;
+    }
     Gauge *inFlight = d->inFlight->labels({request.path});
     inFlight->add(1);
     const Clock::TimePoint started = d->clock->now();
-    WebhookReply reply;
-    try {
-        reply = it->second(request);
-    } catch (const std::exception &e) {
-        reply = WebhookReply(500, QByteArrayLiteral("internal error: ") + e.what() + '\n',
-            QByteArrayLiteral("text/plain; charset=utf-8"));
-    } catch (...) {
-        reply = WebhookReply(500, QByteArrayLiteral("internal error: unknown exception\n"),
-            QByteArrayLiteral("text/plain; charset=utf-8"));
+    QPointer<WebhookServer> self(this);
+    const QString path = request.path;
+    const WebhookResponder counted([self, path, inFlight, started, respond](const WebhookReply &reply) {
+        inFlight->add(-1);
+        if (self) {
+            if (reply.code == 500 && reply.contentType.startsWith("text/plain"))
+                Logger()
+                    .withName(QStringLiteral("controller-runtime.webhook"))
+                    .error(QString::fromUtf8(reply.body.trimmed()), QStringLiteral("webhook handler failed"),
+                        {{QStringLiteral("webhook"), path}});
+            const double seconds = std::chrono::duration<double>(self->d->clock->now() - started).count();
+            const QString code = QString::number(reply.code);
+            self->d->latency->labels({path, code})->observe(seconds);
+            self->d->requests->labels({path, code})->inc();
+        }
+        respond.reply(reply);
+    });
+    if (!m_interceptor) {
+        runHandler(request, counted);
+        return;
     }
-    if (reply.code == 500 && reply.contentType.startsWith("text/plain"))
-        Logger()
-            .withName(QStringLiteral("controller-runtime.webhook"))
-            .error(QString::fromUtf8(reply.body.trimmed()), QStringLiteral("webhook handler failed"),
-                {{QStringLiteral("webhook"), request.path}});
-    const double seconds = std::chrono::duration<double>(d->clock->now() - started).count();
-    const QString code = QString::number(reply.code);
-    d->latency->labels({request.path, code})->observe(seconds);
-    d->requests->labels({request.path, code})->inc();
-    inFlight->add(-1);
-    return reply;
+    m_interceptor(request, counted, [self, request](const WebhookResponder &r) {
+        if (self)
+            self->runHandler(request, r);
+        else
+            r.reply(WebhookReply(503, QByteArrayLiteral("the webhook server stopped\n"),
+                QByteArrayLiteral("text/plain; charset=utf-8")));
+    });
 }
 
 } // namespace opbench

@@ -14,6 +14,11 @@
 // controller_runtime_webhook_requests_total{webhook,code},
 // controller_runtime_webhook_latency_seconds{webhook,code} and
 // controller_runtime_webhook_requests_in_flight{webhook}.
+//
+// A handler answers at once (WebhookHandler) or later (AsyncWebhookHandler: it gets a
+// WebhookResponder and may keep it while the event loop runs; the connection waits, later
+// requests on it queue behind). An interceptor (setInterceptor(); the workbench's WebhookGate)
+// sees each request to a registered path before its handler and decides when the handler runs.
 
 #include "engine/api/expected.h"
 #include "engine/api/gvk.h"
@@ -89,6 +94,31 @@ struct ServedWebhook
 /// Runs on the server's thread; may throw (answered with 500, the server keeps serving).
 using WebhookHandler = std::function<WebhookReply(const WebhookRequest &)>;
 
+/// Answers one request, now or later, once (later answers are ignored). Copies share the
+/// request; when the last copy goes unanswered the request is answered 500, so a dropped request
+/// never leaves its client waiting for a timeout. Use it on the server's thread.
+class WebhookResponder
+{
+public:
+    WebhookResponder() = default;
+    explicit WebhookResponder(std::function<void(const WebhookReply &)> deliver);
+    void reply(const WebhookReply &answer) const;
+    [[nodiscard]] bool answered() const;
+    [[nodiscard]] bool isNull() const { return !d; }
+
+private:
+    struct State;
+    std::shared_ptr<State> d;
+};
+
+/// Answers through `respond`, at once or later; may throw before answering (answered with 500).
+using AsyncWebhookHandler = std::function<void(const WebhookRequest &, WebhookResponder)>;
+/// Runs the path's handler for the intercepted request, answering through the given responder.
+using WebhookRun = std::function<void(WebhookResponder)>;
+/// Sees each request to a registered path before its handler: calls `run(respond)` now or later
+/// (or answers `respond` itself).
+using WebhookInterceptor = std::function<void(const WebhookRequest &, WebhookResponder respond, WebhookRun run)>;
+
 class WebhookServer : public QObject
 {
     Q_OBJECT
@@ -100,6 +130,10 @@ public:
     /// Adds `handler` at `path` (exact match). Errors: a path registered twice, a path not
     /// starting with '/'.
     Expected<void> registerHandler(const QString &path, WebhookHandler handler);
+    /// Adds a handler that may answer later (same errors).
+    Expected<void> registerAsyncHandler(const QString &path, AsyncWebhookHandler handler);
+    /// Puts `interceptor` before every handler (empty: none). The workbench's gate uses it.
+    void setInterceptor(WebhookInterceptor interceptor) { m_interceptor = std::move(interceptor); }
     [[nodiscard]] bool hasHandlers() const { return !m_handlers.empty(); }
     [[nodiscard]] QStringList paths() const;
     /// Records what a registered path serves (WebhookBuilder does it); listed by servedWebhooks().
@@ -122,8 +156,9 @@ public:
     [[nodiscard]] std::function<Expected<void>()> startedChecker() const;
     const WebhookServerOptions &options() const { return m_options; }
 
-    /// Internal (connections): serves one request, with metrics and exception containment.
-    WebhookReply dispatch(const WebhookRequest &request);
+    /// Internal (connections): serves one request, with metrics and exception containment;
+    /// `respond` gets the answer (maybe before this returns).
+    void dispatch(const WebhookRequest &request, const WebhookResponder &respond);
 
 Q_SIGNALS:
     /// The certificate files changed and the new pair is served.
@@ -134,7 +169,10 @@ Q_SIGNALS:
 private:
     struct Private;
     WebhookServerOptions m_options;
-    std::map<QString, WebhookHandler> m_handlers;
+    void runHandler(const WebhookRequest &request, const WebhookResponder &respond) const;
+
+    std::map<QString, AsyncWebhookHandler> m_handlers;
+    WebhookInterceptor m_interceptor;
     QList<ServedWebhook> m_served;
     std::unique_ptr<Private> d;
 };

@@ -2,6 +2,7 @@
 #include "engine/workbench/controllerobserver.h"
 
 #include "engine/controller/controller.h"
+#include "engine/webhook/webhookgate.h"
 
 #include <QTimer>
 
@@ -26,6 +27,15 @@ ControllerObserver::ControllerObserver(QObject *parent)
 }
 
 ControllerObserver::~ControllerObserver() = default;
+
+void ControllerObserver::setWebhookGate(WebhookGate *gate)
+{
+    if (m_webhookGate)
+        disconnect(m_webhookGate, nullptr, this, nullptr);
+    m_webhookGate = gate;
+    if (gate) // its breakpoints' hits are listed with the controller's
+        connect(gate, &WebhookGate::stateChanged, this, &ControllerObserver::emitControlState);
+}
 
 void ControllerObserver::observe(Controller *controller)
 {
@@ -174,6 +184,9 @@ void ControllerObserver::emitControlState()
         if (const auto &to = m_controller->runToKey())
             s.runTo = to->toString();
     }
+    if (m_webhookGate)
+        for (const WebhookBreakpointRow &b : m_webhookGate->state().breakpoints)
+            s.breakpointList.append({b.id, QStringLiteral("webhook"), b.description, b.enabled, b.hits});
     Q_EMIT controlState(s);
 }
 
@@ -281,6 +294,12 @@ namespace opbench::workbench {
 
 void ControllerObserver::addBreakpoint(const QString &spec)
 {
+    if (m_webhookGate && WebhookBreakpoint::isWebhookSpec(spec)) {
+        m_webhookGate->addBreakpoint(spec);
+        m_breakpointError = m_webhookGate->state().error;
+        emitControlState();
+        return;
+    }
     if (!m_controller)
         return;
     const Expected<Breakpoint> b = Breakpoint::parse(spec);
@@ -292,7 +311,9 @@ void ControllerObserver::addBreakpoint(const QString &spec)
 
 void ControllerObserver::removeBreakpoint(int id)
 {
-    if (m_controller)
+    if (m_webhookGate && m_webhookGate->hasBreakpoint(id))
+        m_webhookGate->removeBreakpoint(id);
+    else if (m_controller)
         m_controller->removeBreakpoint(id);
     m_hits.remove(id);
     emitControlState();
@@ -300,7 +321,9 @@ void ControllerObserver::removeBreakpoint(int id)
 
 void ControllerObserver::setBreakpointEnabled(int id, bool on)
 {
-    if (m_controller)
+    if (m_webhookGate && m_webhookGate->hasBreakpoint(id))
+        m_webhookGate->setBreakpointEnabled(id, on);
+    else if (m_controller)
         m_controller->setBreakpointEnabled(id, on);
     emitControlState();
 }

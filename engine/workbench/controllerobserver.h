@@ -21,6 +21,10 @@
 
 class QTimer;
 
+namespace opbench {
+class WebhookGate;
+}
+
 namespace opbench::workbench {
 
 class ControllerObserver : public QObject
@@ -33,6 +37,9 @@ public:
     /// Observes `controller` (not owned); null stops.
     void observe(Controller *controller);
     Controller *controller() const { return m_controller; }
+    /// Where "webhook …" breakpoints go (not owned): the Breakpoints dock lists them with the
+    /// controller's, and add/remove/enable reach the gate for its ids.
+    void setWebhookGate(WebhookGate *gate);
 
 public Q_SLOTS:
     void pause();
@@ -58,7 +65,8 @@ public Q_SLOTS:
     void runToKey(const QString &key);
     void toggleBreakpoint(const QString &key);
     /// Adds a breakpoint typed as Breakpoint::parse() reads it ("key default/web", "kind
-    /// MyApplication", "error", "before write Deployment", "status.phase == Failed"); a text it
+    /// MyApplication", "error", "before write Deployment", "status.phase == Failed"), or a
+    /// webhook breakpoint ("webhook /validate-…", webhookbreakpoint.h) for the gate; a text it
     /// cannot read is reported in ControlState::breakpointError.
     void addBreakpoint(const QString &spec);
     void removeBreakpoint(int id);
@@ -86,6 +94,7 @@ private:
     void noteBreakpointHit(int id, const QString &reason, const QString &key);
 
     QPointer<Controller> m_controller;
+    QPointer<WebhookGate> m_webhookGate;
     QList<ReconcileTrace> m_pending;
     QString m_lastBreak;
     int m_lastBreakId = 0;

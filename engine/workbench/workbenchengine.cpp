@@ -7,6 +7,7 @@
 #include "engine/controller/controller.h"
 #include "engine/manager/leaderelector.h"
 #include "engine/manager/manager.h"
+#include "engine/webhook/webhookgate.h"
 #include "engine/workbench/cachefeed.h"
 #include "engine/workbench/controllerobserver.h"
 #include "engine/workbench/queueobserver.h"
@@ -44,8 +45,10 @@ WorkbenchEngine::WorkbenchEngine(OperatorDefinition def, QObject *parent)
     , m_controller(new ControllerObserver(this))
     , m_leadership(new Leadership(this))
     , m_replay(new ReplaySession(this))
+    , m_webhookGate(new WebhookGate(this))
 {
     registerWorkbenchTypes();
+    m_controller->setWebhookGate(m_webhookGate);
     connect(m_cacheFeed, &CacheFeed::failed, this, &WorkbenchEngine::failed);
     connect(m_leadership, &Leadership::actionFailed, this, &WorkbenchEngine::actionFailed);
     // Before a seek starts a replay again, the observer publishes what it holds (in order).
@@ -116,6 +119,7 @@ void WorkbenchEngine::connectTo(
             m_manager.reset();
             return;
         }
+        m_webhookGate->attach(m_manager->existingWebhookServer());
     }
     collectControllers(controller.value());
     QStringList kinds;

@@ -10,6 +10,7 @@
 //   controllers() every controller the definition's setup registered (selectController())
 //   leadership()  the Manager's leader elector and the hand-off
 //   replay()      a recording replayed instead of a live run (openRecording(); replaysession.h)
+//   webhookGate() the operator's webhook requests held at breakpoints (embedded; webhookgate.h)
 //
 // and carries the object intents (create, delete, samples) through the Manager's REST client.
 // The operator is any OperatorDefinition (engine/sdk/operatordefinition.h).
@@ -36,6 +37,7 @@
 namespace opbench {
 class Controller;
 class Manager;
+class WebhookGate;
 } // namespace opbench
 
 namespace opbench::workbench {
@@ -57,6 +59,8 @@ public:
     ControllerObserver *controller() const { return m_controller; }
     Leadership *leadership() const { return m_leadership; }
     ReplaySession *replay() const { return m_replay; }
+    /// Holds the operator's own webhook requests at breakpoints (embedded cluster; webhookgate.h).
+    WebhookGate *webhookGate() const { return m_webhookGate; }
     /// The hosted manager (null before connectTo() or after a failed start).
     Manager *manager() const { return m_manager.get(); }
     /// The names of every controller the definition registered on the manager, in the order
@@ -150,6 +154,7 @@ private:
     ControllerObserver *m_controller; // child
     Leadership *m_leadership;         // child
     ReplaySession *m_replay;          // child
+    WebhookGate *m_webhookGate;       // child
 };
 
 /// Registers the workbench's value types for queued signals (idempotent).

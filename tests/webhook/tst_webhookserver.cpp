@@ -10,7 +10,9 @@
 #include <QSslSocket>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
+#include <optional>
 #include <stdexcept>
 
 using namespace opbench;
@@ -74,6 +76,37 @@ private Q_SLOTS:
         QVERIFY2(r.body.contains("limit is 1024 bytes"), r.body.constData());
         QCOMPARE(
             test::postHttps(m_dir.path(), server->port(), QStringLiteral("/echo"), QByteArray(1024, 'x')).code, 200);
+    }
+
+    void answersLaterFromAnAsyncHandler()
+    {
+        // A handler may keep its responder and answer once the event loop ran on; one that drops
+        // it unanswered gets 500 rather than leaving the API server waiting for its timeout.
+        auto server = makeServer();
+        std::optional<WebhookResponder> kept;
+        QVERIFY(server->registerAsyncHandler(QStringLiteral("/later"),
+            [&kept](const WebhookRequest &, const WebhookResponder &respond) { kept = respond; }));
+        QVERIFY(server->registerAsyncHandler(
+            QStringLiteral("/dropped"), [](const WebhookRequest &, const WebhookResponder &) {}));
+        QVERIFY(server->start());
+        QTimer answerer; // answers the kept request from the event loop, as soon as there is one
+        answerer.setInterval(5);
+        connect(&answerer, &QTimer::timeout, this, [&kept] {
+            if (kept && !kept->answered())
+                kept->reply(WebhookReply(200, QByteArrayLiteral("answered later")));
+        });
+        answerer.start();
+        const auto later = test::postHttps(m_dir.path(), server->port(), QStringLiteral("/later"), "x");
+        QVERIFY2(later.error.isEmpty(), qPrintable(later.error));
+        QCOMPARE(later.code, 200);
+        QCOMPARE(later.body, QByteArray("answered later"));
+        QVERIFY(kept && kept->answered());
+        kept->reply(WebhookReply(500, "ignored: answered once")); // a second answer is ignored
+        const auto dropped = test::postHttps(m_dir.path(), server->port(), QStringLiteral("/dropped"), "x");
+        QCOMPARE(dropped.code, 500);
+        QVERIFY2(dropped.body.contains("dropped the request unanswered"), dropped.body.constData());
+        // The connection serves on after a late answer
+        QCOMPARE(test::postHttps(m_dir.path(), server->port(), QStringLiteral("/echo"), "again").code, 200);
     }
 
     void keepsAliveAndReadsChunkedBodies()

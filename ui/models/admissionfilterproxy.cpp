@@ -17,6 +17,8 @@ void AdmissionFilterProxy::setFilters(const QString &webhook, const QString &kin
 bool AdmissionFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
     const QModelIndex index = sourceModel()->index(sourceRow, 0, sourceParent);
+    if (index.data(AdmissionListModel::HeldRole).toBool())
+        return true; // a held request is always in sight
     if (!m_webhook.isEmpty() && index.data(AdmissionListModel::WebhookRole).toString() != m_webhook)
         return false;
     return m_kind.isEmpty() || index.data(AdmissionListModel::KindRole).toString() == m_kind;

@@ -28,7 +28,7 @@ QString latencyText(std::chrono::microseconds us)
 
 QVariant verdictColour(const WebhookCallRecord &r)
 {
-    if (r.failed())
+    if (r.failed() || (!r.allowed && r.code >= 500))
         return QBrush(resultColour(r.ignored ? ResultColour::RateLimited : ResultColour::Error));
     if (!r.allowed)
         return QBrush(resultColour(ResultColour::Error));
@@ -43,15 +43,98 @@ AdmissionListModel::AdmissionListModel(QObject *parent)
     : QAbstractTableModel(parent)
 { }
 
+void AdmissionListModel::applyHeld(const WebhookGateState &state)
+{
+    bool same = state.held.size() == m_held.size();
+    for (qsizetype i = 0; same && i < m_held.size(); ++i)
+        same = state.held.at(i).id == m_held.at(i).id;
+    if (same) { // the same requests, maybe stepped: update them in place (the selection stays)
+        m_held = state.held;
+        if (!m_held.isEmpty())
+            Q_EMIT dataChanged(index(0, 0), index(int(m_held.size()) - 1, ColumnCount - 1));
+        return;
+    }
+    if (!m_held.isEmpty()) {
+        beginRemoveRows({}, 0, int(m_held.size()) - 1);
+        m_held.clear();
+        endRemoveRows();
+    }
+    if (!state.held.isEmpty()) {
+        beginInsertRows({}, 0, int(state.held.size()) - 1);
+        m_held = state.held;
+        endInsertRows();
+    }
+}
+
+const HeldWebhookRequest *AdmissionListModel::heldAt(int row) const
+{
+    return row >= 0 && row < m_held.size() ? &m_held.at(row) : nullptr;
+}
+
+QString AdmissionListModel::heldVerdict(const HeldWebhookRequest &held)
+{
+    switch (held.stage) {
+    case HeldWebhookRequest::Stage::Held:
+        return tr("held at breakpoint");
+    case HeldWebhookRequest::Stage::Running:
+        return tr("held: the handler runs");
+    case HeldWebhookRequest::Stage::Answered:
+        return tr("stepped: %1 (not sent yet)").arg(held.verdict);
+    }
+    return {};
+}
+
+QVariant AdmissionListModel::heldData(const HeldWebhookRequest &held, int column, int role) const
+{
+    const WebhookRequestInfo &i = held.info;
+    switch (role) {
+    case HeldRole:
+        return true;
+    case HeldIdRole:
+        return QVariant::fromValue(held.id);
+    case WebhookRole:
+        return i.path;
+    case KindRole:
+        return i.objectKind;
+    case Qt::ForegroundRole:
+        if (column == ResultColumn)
+            return QBrush(resultColour(held.failed ? ResultColour::Error : ResultColour::Paused));
+        return {};
+    case Qt::ToolTipRole:
+        return column == ResultColumn ? tr("Held by %1").arg(held.reason) : QVariant();
+    case Qt::DisplayRole:
+        break;
+    default:
+        return {};
+    }
+    switch (column) {
+    case TimeColumn:
+        return tr("held");
+    case WebhookColumn:
+        return i.path;
+    case OperationColumn:
+        return i.operation;
+    case ObjectColumn: {
+        const QString key = i.namespaceName.isEmpty() ? i.name : i.namespaceName + u'/' + i.name;
+        return QStringLiteral("%1 %2").arg(i.objectKind, key);
+    }
+    case ResultColumn:
+        return heldVerdict(held);
+    default:
+        return {};
+    }
+}
+
 void AdmissionListModel::apply(const workbench::AdmissionSnapshot &snapshot)
 {
+    const int h = int(m_held.size());
     // Drop (from the bottom) what the snapshot no longer holds.
     const quint64 oldest = snapshot.calls.isEmpty() ? snapshot.total + 1 : snapshot.calls.first().seq;
     qsizetype keep = m_rows.size();
     while (keep > 0 && m_rows.at(keep - 1).seq < oldest)
         --keep;
     if (keep < m_rows.size()) {
-        beginRemoveRows({}, int(keep), int(m_rows.size() - 1));
+        beginRemoveRows({}, h + int(keep), h + int(m_rows.size() - 1));
         m_rows.resize(keep);
         endRemoveRows();
     }
@@ -62,13 +145,14 @@ void AdmissionListModel::apply(const workbench::AdmissionSnapshot &snapshot)
         added.append(*it);
     if (added.isEmpty())
         return;
-    beginInsertRows({}, 0, int(added.size() - 1));
+    beginInsertRows({}, h, h + int(added.size() - 1));
     m_rows = added + m_rows;
     endInsertRows();
 }
 
 const workbench::WebhookCall *AdmissionListModel::callAt(int row) const
 {
+    row -= int(m_held.size());
     return row >= 0 && row < m_rows.size() ? &m_rows.at(row) : nullptr;
 }
 
@@ -76,7 +160,7 @@ int AdmissionListModel::rowOf(quint64 seq) const
 {
     for (int i = 0; i < m_rows.size(); ++i)
         if (m_rows.at(i).seq == seq)
-            return i;
+            return int(m_held.size()) + i;
     return -1;
 }
 
@@ -104,6 +188,8 @@ QString AdmissionListModel::verdict(const WebhookCallRecord &r)
 {
     if (r.failed())
         return tr("failed: %1%2").arg(apiserver::describeFailure(r.failure), r.ignored ? tr(" (ignored)") : QString());
+    if (!r.allowed && r.code >= 500) // the handler failed (threw, or answered a server error)
+        return tr("failed: webhook error (%1)").arg(r.code);
     if (!r.allowed)
         return tr("denied (%1)").arg(r.code);
     if (r.kind == WebhookCallRecord::Kind::Conversion)
@@ -113,12 +199,17 @@ QString AdmissionListModel::verdict(const WebhookCallRecord &r)
     return tr("allowed");
 }
 
-int AdmissionListModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+int AdmissionListModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_held.size() + m_rows.size());
+}
 
 int AdmissionListModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant AdmissionListModel::data(const QModelIndex &index, int role) const
 {
+    if (const HeldWebhookRequest *held = index.isValid() ? heldAt(index.row()) : nullptr)
+        return heldData(*held, index.column(), role);
     const workbench::WebhookCall *call = index.isValid() ? callAt(index.row()) : nullptr;
     if (!call)
         return {};

@@ -8,6 +8,7 @@
 #include "engine/apiserver/tls.h"
 #include "engine/client/kubeconfig.h"
 #include "engine/manager/leaderelector.h"
+#include "engine/webhook/webhookgate.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -92,7 +93,8 @@ void EngineSession::start()
     apiserver::ApiServerOptions o;
     o.podReadyDelayMs = m_options.podReadyDelayMs;
     o.auditLog = m_options.auditLog;
-    auto *server = new apiserver::ApiServer(o); // deleted on its own thread when that thread finishes
+    o.webhookHeld = m_engine->webhookGate()->heldPredicate(); // held calls wait (docs/webhooks.md)
+    auto *server = new apiserver::ApiServer(o);               // deleted on its own thread when that thread finishes
     server->moveToThread(&m_serverThread);
     connect(&m_serverThread, &QThread::finished, server, &QObject::deleteLater);
     connect(server, &apiserver::ApiServer::webhookCalled, m_admission, &AdmissionLog::record);

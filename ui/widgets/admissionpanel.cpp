@@ -3,6 +3,7 @@
 
 #include "ui/models/admissionfilterproxy.h"
 #include "ui/models/admissionlistmodel.h"
+#include "ui/widgets/palette.h"
 #include "ui/yamldiff.h"
 #include "ui/yamlhighlighter.h"
 
@@ -13,6 +14,7 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -104,6 +106,10 @@ AdmissionPanel::AdmissionPanel(AdmissionListModel *model, QWidget *parent)
     , m_tabs(new QTabWidget(this))
     , m_diff(readOnlyText(QStringLiteral("admissionDiff"), this))
     , m_request(readOnlyText(QStringLiteral("admissionRequest"), this))
+    , m_hold(new QLabel(this))
+    , m_continue(new QPushButton(tr("Continue"), this))
+    , m_step(new QPushButton(tr("Step"), this))
+    , m_stepInto(new QPushButton(tr("Step into webhook"), this))
 {
     m_proxy->setSourceModel(model);
     m_view->setObjectName(QStringLiteral("admissionList"));
@@ -129,6 +135,26 @@ AdmissionPanel::AdmissionPanel(AdmissionListModel *model, QWidget *parent)
     m_tabs->addTab(m_diff, tr("Patch / object"));
     m_tabs->addTab(m_request, tr("Request"));
 
+    m_hold->setObjectName(QStringLiteral("admissionHold"));
+    m_hold->setWordWrap(true);
+    m_continue->setObjectName(QStringLiteral("admissionContinue"));
+    m_continue->setToolTip(tr("Run the held webhook's handler and send its answer to the API server"));
+    m_continue->setEnabled(false);
+    m_step->setObjectName(QStringLiteral("admissionStep"));
+    m_step->setToolTip(tr("Run the held webhook's handler and show its answer (verdict, patch) before it is sent; "
+                          "Continue then sends it"));
+    m_step->setEnabled(false);
+    m_stepInto->setObjectName(QStringLiteral("admissionStepInto"));
+    m_stepInto->setCheckable(true);
+    m_stepInto->setToolTip(tr("Hold the next request the operator's webhooks get, before the handler runs (as "
+                              "a \"webhook …\" breakpoint in the Breakpoints dock does)"));
+    m_stepInto->setEnabled(false);
+    auto *debug = new QHBoxLayout;
+    debug->addWidget(m_stepInto);
+    debug->addWidget(m_continue);
+    debug->addWidget(m_step);
+    debug->addWidget(m_hold, 1);
+
     auto *filters = new QHBoxLayout;
     filters->addWidget(m_webhookFilter);
     filters->addWidget(m_kindFilter);
@@ -147,6 +173,7 @@ AdmissionPanel::AdmissionPanel(AdmissionListModel *model, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(filters);
+    layout->addLayout(debug);
     layout->addWidget(m_note);
     layout->addWidget(split, 1);
 
@@ -155,7 +182,64 @@ AdmissionPanel::AdmissionPanel(AdmissionListModel *model, QWidget *parent)
     connect(model, &QAbstractItemModel::rowsRemoved, this, &AdmissionPanel::refreshFilters);
     connect(m_webhookFilter, &QComboBox::currentIndexChanged, this, &AdmissionPanel::applyFilters);
     connect(m_kindFilter, &QComboBox::currentIndexChanged, this, &AdmissionPanel::applyFilters);
+    connect(m_continue, &QPushButton::clicked, this, [this] { Q_EMIT continueRequested(selectedHeldId()); });
+    connect(m_step, &QPushButton::clicked, this, [this] { Q_EMIT stepRequested(selectedHeldId()); });
+    connect(m_stepInto, &QPushButton::clicked, this, &AdmissionPanel::stepIntoRequested);
     refreshFilters();
+}
+
+quint64 AdmissionPanel::selectedHeldId() const
+{
+    const QModelIndex current = m_proxy->mapToSource(m_view->currentIndex());
+    const HeldWebhookRequest *held = current.isValid() ? m_model->heldAt(current.row()) : nullptr;
+    return held ? held->id : 0;
+}
+
+void AdmissionPanel::applyGate(const WebhookGateState &state)
+{
+    m_model->applyHeld(state);
+    m_stepInto->setEnabled(state.attached);
+    m_stepInto->setChecked(state.stepInto);
+    const bool held = !state.held.isEmpty();
+    m_continue->setEnabled(held);
+    m_step->setEnabled(held);
+    if (!held) {
+        m_hold->setStyleSheet({});
+        m_hold->setText(state.stepInto ? tr("The next webhook call will be held.") : QString());
+    } else {
+        const HeldWebhookRequest &first = state.held.first();
+        m_hold->setStyleSheet(
+            QStringLiteral("color: %1; font-weight: bold;").arg(resultColour(ResultColour::Paused).name()));
+        m_hold->setText(tr("%n webhook call(s) held — %1 %2 %3 by %4", nullptr, int(state.held.size()))
+                            .arg(first.info.operation, first.info.objectKind, first.info.path, first.reason));
+    }
+    // The debugger shows where it stopped: the first held request, unless one is selected.
+    if (held && !m_model->heldAt(m_proxy->mapToSource(m_view->currentIndex()).row()))
+        m_view->setCurrentIndex(m_proxy->mapFromSource(m_model->index(0, AdmissionListModel::ObjectColumn)));
+    showSelected();
+}
+
+void AdmissionPanel::showHeld(const HeldWebhookRequest &held)
+{
+    const WebhookRequestInfo &i = held.info;
+    QStringList lines;
+    lines << tr("%1 — %2").arg(i.path, AdmissionListModel::heldVerdict(held));
+    lines << tr("Held by %1: %2 %3 %4")
+                 .arg(held.reason, i.operation, i.objectKind,
+                     i.namespaceName.isEmpty() ? i.name : i.namespaceName + u'/' + i.name);
+    if (held.stage == HeldWebhookRequest::Stage::Held)
+        lines << tr("Continue runs the handler and answers the API server; Step runs it and shows its answer first. "
+                    "The API server waits meanwhile (its timeout is suspended while the workbench holds the call).");
+    else if (held.stage == HeldWebhookRequest::Stage::Answered)
+        lines << tr("The handler answered %1%2. Continue sends this answer to the API server.")
+                     .arg(held.code)
+                     .arg(held.failed ? tr(" — the webhook failed") : QString());
+    m_summary->setText(lines.join(u'\n'));
+    m_diff->setPlainText(held.stage == HeldWebhookRequest::Stage::Answered
+            ? QStringLiteral("# the handler's answer: %1\n").arg(held.verdict) + QString::fromUtf8(held.response)
+            : tr("# the handler has not run yet"));
+    m_request->setPlainText(
+        QStringLiteral("# %1 request (uid %2)\n").arg(held.review, i.uid) + QString::fromUtf8(held.request));
 }
 
 void AdmissionPanel::setEmbedded(bool embedded) { m_note->setVisible(!embedded); }
@@ -188,6 +272,10 @@ void AdmissionPanel::applyFilters()
 void AdmissionPanel::showSelected()
 {
     const QModelIndex current = m_proxy->mapToSource(m_view->currentIndex());
+    if (const HeldWebhookRequest *held = current.isValid() ? m_model->heldAt(current.row()) : nullptr) {
+        showHeld(*held);
+        return;
+    }
     const workbench::WebhookCall *call = current.isValid() ? m_model->callAt(current.row()) : nullptr;
     if (!call) {
         m_summary->setText(tr("Select a call to see what the webhook was sent and what it answered."));

@@ -6,14 +6,25 @@
 // response; ignored or not), the JSONPatch and the object before and after it as a YAML diff,
 // and the request (operation, resource, uid, dry run, url, failurePolicy, latency). Shows
 // nothing of its own: it displays what the model holds.
+//
+// The webhook debugger's bar: "Step into webhook" (hold the next call the operator's webhooks
+// get), and, while the gate holds one (a row "held at breakpoint" on top, with the review's
+// request in the Request tab), Continue (run the handler, answer) and Step (run the handler,
+// show its verdict and patch before answering). Its buttons emit intents for the WebhookGate.
 
 #include <QWidget>
 
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
+class QPushButton;
 class QTableView;
 class QTabWidget;
+
+namespace opbench {
+struct HeldWebhookRequest;
+struct WebhookGateState;
+} // namespace opbench
 
 namespace opbench::apiserver {
 struct WebhookCallRecord;
@@ -44,6 +55,14 @@ public:
     /// The request's fields.
     QPlainTextEdit *requestView() const { return m_request; }
     QTabWidget *detailTabs() const { return m_tabs; }
+    /// The debugger's bar.
+    QPushButton *continueButton() const { return m_continue; }
+    QPushButton *stepButton() const { return m_step; }
+    QPushButton *stepIntoButton() const { return m_stepInto; }
+    QLabel *holdLabel() const { return m_hold; }
+
+    /// Shows the gate's state: its held requests in the list, the bar's buttons.
+    void applyGate(const opbench::WebhookGateState &state);
 
     /// The YAML diff the Diff tab shows for `record`: the patch operations as comments, then the
     /// object before → after (the object as sent when the call changed nothing).
@@ -51,7 +70,16 @@ public:
     /// The summary line(s) for `record` (plain text).
     static QString summaryText(const apiserver::WebhookCallRecord &record);
 
+Q_SIGNALS:
+    /// Continue / Step on the held request `id` (the selected one, else the oldest: 0).
+    void continueRequested(quint64 id);
+    void stepRequested(quint64 id);
+    /// Hold the next webhook call.
+    void stepIntoRequested(bool on);
+
 private:
+    quint64 selectedHeldId() const;
+    void showHeld(const HeldWebhookRequest &held);
     void showSelected();
     void refreshFilters();
     void applyFilters();
@@ -67,6 +95,10 @@ private:
     QTabWidget *m_tabs;
     QPlainTextEdit *m_diff;
     QPlainTextEdit *m_request;
+    QLabel *m_hold;
+    QPushButton *m_continue;
+    QPushButton *m_step;
+    QPushButton *m_stepInto;
 };
 
 } // namespace opbench::ui

@@ -39,16 +39,18 @@ BreakpointsPanel::BreakpointsPanel(BreakpointListModel *model, QWidget *parent)
                           "  error — after any reconcile that fails\n"
                           "  before VERB KIND — before a client call (VERB: get, list, create, update, "
                           "updateStatus, patch, patchStatus, delete, write = any write, any)\n"
-                          "  PATH == VALUE or PATH != VALUE — before reconciling an object where it holds"));
+                          "  PATH == VALUE or PATH != VALUE — before reconciling an object where it holds\n"
+                          "  webhook PATH|WORD|any [op=CREATE] [name=NS/NAME] — hold a call to the operator's "
+                          "webhooks (Admission dock)"));
     auto *addButton = new QPushButton(tr("Add"), this);
     addButton->setObjectName(QStringLiteral("addBreakpoint"));
     auto *examples = new QToolButton(this);
     examples->setText(tr("Examples"));
     examples->setPopupMode(QToolButton::InstantPopup);
     auto *menu = new QMenu(examples);
-    for (const QString &e :
-        {QStringLiteral("error"), QStringLiteral("before write Deployment"), QStringLiteral("before delete any"),
-            QStringLiteral("status.phase == Failed"), QStringLiteral("kind MyApplication")})
+    for (const QString &e : {QStringLiteral("error"), QStringLiteral("before write Deployment"),
+             QStringLiteral("before delete any"), QStringLiteral("status.phase == Failed"),
+             QStringLiteral("kind MyApplication"), QStringLiteral("webhook validate op=CREATE")})
         menu->addAction(e, this, [this, e] { propose(e); });
     examples->setMenu(menu);
     m_remove->setObjectName(QStringLiteral("removeBreakpoint"));

@@ -139,7 +139,18 @@ void WebhookCaller::post(const QJsonObject &hook, const QJsonObject &review, std
     auto timedOut = std::make_shared<bool>(false);
     auto *timer = new QTimer(reply);
     timer->setSingleShot(true);
-    connect(timer, &QTimer::timeout, reply, [reply, timedOut]() {
+    const QString uid = review.value(QLatin1String("request")).toObject().value(QLatin1String("uid")).toString();
+    auto wasHeld = std::make_shared<bool>(false);
+    connect(timer, &QTimer::timeout, reply, [reply, timer, timedOut, wasHeld, held = m_held, uid]() {
+        // Workbench only: a call its debugger holds waits, then gets a whole timeout again.
+        if (held && !uid.isEmpty()) {
+            const bool heldNow = held(uid);
+            if (heldNow || *wasHeld) {
+                *wasHeld = heldNow;
+                timer->start();
+                return;
+            }
+        }
         *timedOut = true;
         reply->abort();
     });

@@ -49,6 +49,10 @@ public:
     /// `done` runs once, on this object's thread, with the answer or Go's wording of the failure.
     void post(const QJsonObject &hook, const QJsonObject &review, std::function<void(WebhookReply)> done);
 
+    /// Workbench only (ApiServerOptions::webhookHeld): while `held(uid)` is true for a call's
+    /// review uid its timeout waits; once false, a full timeout starts again. Empty: none.
+    void setHeldPredicate(std::function<bool(const QString &uid)> held) { m_held = std::move(held); }
+
     /// The URL the webhook is called at (with ?timeout=), or an error.
     QString urlFor(const QJsonObject &hook, QString *error) const;
 
@@ -57,6 +61,7 @@ private:
 
     QHash<QString, QString> m_services;
     int m_msPerSecond;
+    std::function<bool(const QString &uid)> m_held;
 };
 
 } // namespace opbench::apiserver
