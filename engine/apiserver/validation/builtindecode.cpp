@@ -32,7 +32,7 @@ QString goType(const QJsonObject &schema)
     const QString ref = refName(schema);
     if (!ref.isEmpty())
         return goRefType(ref);
-    const QString type = schema.value(QLatin1String("type")).toString();
+    QString type = schema.value(QLatin1String("type")).toString();
     if (type == QLatin1String("array"))
         return QStringLiteral("[]") + goType(schema.value(QLatin1String("items")).toObject());
     if (type == QLatin1String("integer"))
@@ -148,7 +148,7 @@ struct Walker
             if (!v.isArray())
                 return fail(v, structName, path, goType(schema));
             const QJsonObject items = schema.value(QLatin1String("items")).toObject();
-            for (const QJsonValue &e : v.toArray())
+            for (const QJsonValue e : v.toArray())
                 check(e, items, structName, path);
         } else if (type == QLatin1String("object")) {
             if (schema.value(QLatin1String("x-kubernetes-preserve-unknown-fields")).toBool())
@@ -157,7 +157,7 @@ struct Walker
                 return fail(v, structName, path, goType(schema));
             const QJsonObject values = schema.value(QLatin1String("additionalProperties")).toObject();
             if (!values.isEmpty())
-                for (const QJsonValue &e : v.toObject())
+                for (const QJsonValue e : v.toObject())
                     check(e, values, structName, path);
         }
     }

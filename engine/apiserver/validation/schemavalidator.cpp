@@ -285,7 +285,7 @@ void Validator::enumeration(const QJsonValue &v, const QJsonObject &s, const Pat
     if (allowed.contains(v))
         return;
     QStringList names;
-    for (const QJsonValue &a : allowed)
+    for (const QJsonValue a : allowed)
         names << quoted(a.isString()
                 ? a.toString()
                 : QString::fromUtf8(QJsonDocument(QJsonArray{a}).toJson(QJsonDocument::Compact)).mid(1).chopped(1));
