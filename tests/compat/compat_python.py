@@ -6,7 +6,9 @@ Usage: compat_python.py PATH/TO/opbench-apiserver
 Covers CustomObjectsApi (create/list/get/merge patch/replace with a stale resourceVersion/delete),
 CoreV1Api configmaps with label selectors, AppsV1Api Deployment status, Watch.stream (ADDED then
 MODIFIED), AuthorizationV1Api access reviews, a metadata-only (PartialObjectMetadataList) list, and
-410 Expired for a compacted resourceVersion (a second server with --watch-history 5).
+410 Expired for a compacted resourceVersion (a second server with --watch-history 5), and a
+validating admission webhook (compat_webhook.py): its denial as an ApiException 403 with
+kube-apiserver's message, and its warning as a Warning header.
 Prints ok/FAIL/skip lines and "N passed, M failed".
 """
 
@@ -18,6 +20,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compat_common import Server, excerpt, main_guard  # noqa: E402
+from compat_webhook import DENY_NAME, MESSAGE, WARNING, Webhook  # noqa: E402
 
 GROUP, VERSION, PLURAL = "example.com", "v1alpha1", "myapplications"
 NAMESPACE = "compat-py"
@@ -252,6 +255,32 @@ def check_metadata_only(report, api_client):
                  "metadata-only list of configmaps (PartialObjectMetadataList)", f"body: {excerpt(json.dumps(body))}")
 
 
+def check_admission_webhook(report, core, api_client, workdir):
+    from kubernetes import client
+    hook = Webhook(workdir)
+    admission = client.AdmissionregistrationV1Api(api_client)
+    name = "compat-deny-python"
+    try:
+        admission.create_validating_webhook_configuration(json.loads(hook.configuration(name)))
+        report.ok("AdmissionregistrationV1Api create_validating_webhook_configuration")
+        error = api_error(lambda: core.create_namespaced_config_map(NAMESPACE, {"metadata": {"name": DENY_NAME}}))
+        want = f'admission webhook "deny.compat.example.com" denied the request: {MESSAGE}'
+        body = json.loads(error.body) if error is not None and error.body else {}
+        report.check(error is not None and error.status == 403 and body.get("reason") == "Forbidden"
+                     and body.get("message") == want,
+                     "a create the webhook denies raises ApiException 403 with kube-apiserver's message",
+                     describe(error))
+        raw = core.create_namespaced_config_map(NAMESPACE, {"metadata": {"name": "webhook-allowed"}},
+                                                _preload_content=False)
+        warning = raw.headers.get("Warning", "")
+        report.check(raw.status == 201 and WARNING in warning and warning.startswith("299 "),
+                     "an allowed create carries the webhook's warning as a 299 Warning header",
+                     f"status={raw.status} Warning={warning!r}")
+    finally:
+        api_error(lambda: admission.delete_validating_webhook_configuration(name))
+        hook.stop()
+
+
 def check_namespace_delete(report, core):
     """Deleting the suite's namespace removes its contents and then the namespace (within 20 s)."""
     core.delete_namespace(NAMESPACE)
@@ -341,6 +370,7 @@ def run(report):
                      lambda: check_server_side_apply(report, core, api_client),
                      lambda: check_deployment(report, apps), lambda: check_watch(report, custom),
                      lambda: check_access_reviews(report, api_client), lambda: check_metadata_only(report, api_client),
+                     lambda: check_admission_webhook(report, core, api_client, server.workdir),
                      lambda: check_namespace_delete(report, core)):
             try:
                 step()
