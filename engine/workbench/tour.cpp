@@ -146,7 +146,6 @@ void Tour::enter(int index)
     m_state.done = m_state.completed.contains(m_state.lesson.id);
     m_sawHandedOff = false;
     m_conflicted.clear();
-    m_webhookCallsAtStart = m_webhookCallsSeen;
     m_sawDenial = false;
     m_sawPatchAdmitted = false;
     m_patched.clear();
@@ -250,12 +249,11 @@ void Tour::observeTimeTravel(const CachePast &past)
 
 void Tour::observeAdmission(const AdmissionSnapshot &snapshot)
 {
-    // Each snapshot holds the whole ring: only the calls not seen before are new.
+    // Each snapshot holds the whole ring: only the calls not seen before are new, and only the
+    // ones made while the lesson runs count (those before were seen, whatever the lesson).
     const bool watching = m_state.index >= 0 && (currentId() == u"admission" || currentId() == u"conversion");
     for (const WebhookCall &c : snapshot.calls) {
-        if (c.seq <= m_webhookCallsSeen)
-            continue;
-        if (watching && c.seq > m_webhookCallsAtStart && !c.record.failed() && c.record.objectKind == m_subject.kind)
+        if (c.seq > m_webhookCallsSeen && watching && !c.record.failed() && c.record.objectKind == m_subject.kind)
             observeWebhookCall(c.record);
     }
     m_webhookCallsSeen = qMax(m_webhookCallsSeen, snapshot.total);

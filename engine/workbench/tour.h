@@ -153,8 +153,7 @@ private:
     bool m_sawHandedOff = false;
     QString m_conflicted;                           // conflict: the key whose reconcile got a 409 and requeued
     QString m_appName = QStringLiteral("frontend"); // the app the lessons' faults aim at (lesson 2's)
-    quint64 m_webhookCallsSeen = 0;                 // the last webhook call observed (its seq)
-    quint64 m_webhookCallsAtStart = 0;              // … when the lesson began: only later ones count
+    quint64 m_webhookCallsSeen = 0;                 // the last webhook call observed (its seq), in any lesson
     bool m_sawDenial = false;                       // admission: a validating webhook denied a request
     bool m_sawPatchAdmitted = false;                // … a defaulting patch, then the request admitted
     QSet<QString> m_patched;                        // requests a mutating webhook patched ("CREATE ns/name")
