@@ -12,9 +12,11 @@
 #include "engine/workbench/tour.h"
 
 #include <QDockWidget>
+#include <QFile>
 #include <QLabel>
 #include <QPushButton>
 #include <QSettings>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <qcoro/qcorotask.h>
@@ -162,6 +164,31 @@ private Q_SLOTS:
         QCOMPARE(tour->state().completed.size(), tour->state().count);
         m_window->tourPanel()->nextButton()->click();
         QVERIFY(tour->state().finished);
+    }
+
+    void shouldLeaveTheWebhookLessonsOutOnARealCluster()
+    {
+        // A real cluster's API server does not report its webhook calls: the admission and
+        // conversion lessons could never complete there, so the sample's tour leaves them out.
+        // (Only the kubeconfig matters: the window is checked before its session connects.)
+        QTemporaryDir dir;
+        QFile kubeconfig(dir.filePath(QStringLiteral("config")));
+        QVERIFY(kubeconfig.open(QIODevice::WriteOnly));
+        kubeconfig.write("apiVersion: v1\nkind: Config\ncurrent-context: real\n"
+                         "clusters: [{name: real, cluster: {server: 'https://127.0.0.1:1'}}]\n"
+                         "users: [{name: me, user: {token: t}}]\n"
+                         "contexts: [{name: real, context: {cluster: real, user: me}}]\n");
+        kubeconfig.close();
+        SessionOptions options;
+        options.kubeconfig = kubeconfig.fileName();
+        MainWindow window(options);
+        const workbench::Tour *tour = window.tour();
+        QVERIFY(tour->subject().sampleOperator);
+        QVERIFY(!tour->subject().webhooks);
+        QCOMPARE(tour->state().count, 11);
+        QCOMPARE(window.findChild<QLabel *>(QStringLiteral("tourProgress"))->text(),
+            QStringLiteral("11 short lessons, about a minute each"));
+        QVERIFY(m_window->tour()->subject().webhooks); // the embedded cluster's: all thirteen
     }
 
     void shouldResumeWhereTheLearnerLeft()
