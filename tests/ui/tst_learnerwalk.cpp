@@ -101,10 +101,11 @@ private Q_SLOTS:
         lesson(QStringLiteral("step"), [this] { clickAction(QStringLiteral("step")); });
         // 6. Step into (toolbar): the reconcile halts before its first call.
         lesson(QStringLiteral("step-into"), [this] {
-            patchReplicas(1);
-            // As a learner would: Step into once the Queue panel shows the key (with an empty
-            // queue there is nothing to step into; the watch event follows the patch's reply).
-            QTRY_VERIFY_WITH_TIMEOUT(queued(QStringLiteral("default/") + app()), 30000);
+            const QString rv = patchReplicas(1);
+            // As a learner would: Step into once the Queue panel shows the key queued by this
+            // change (with an empty queue there is nothing to step into; the watch event follows
+            // the patch's reply, and the panel may still show the key Step just took).
+            QTRY_VERIFY_WITH_TIMEOUT(queuedBy(QStringLiteral("default/") + app(), rv), 30000);
             clickAction(QStringLiteral("stepInto"));
         });
         clickAction(QStringLiteral("continue"));
@@ -223,13 +224,18 @@ private:
 
     AdmissionPanel *admissionPanel() const { return m_window->admissionPanel(); }
 
-    /// The Queue panel lists `key`.
-    bool queued(const QString &key) const
+    /// The Queue panel lists `key` with a watch event of resourceVersion `rv` among its causes.
+    bool queuedBy(const QString &key, const QString &rv) const
     {
         const auto *model = m_window->findChild<QueueItemsModel *>();
-        for (int row = 0; model && row < model->rowCount(); ++row)
-            if (model->data(model->index(row, QueueItemsModel::KeyColumn)).toString() == key)
-                return true;
+        for (int row = 0; model && row < model->rowCount(); ++row) {
+            const QModelIndex index = model->index(row, QueueItemsModel::KeyColumn);
+            if (index.data(QueueItemsModel::KeyRole).toString() != key)
+                continue;
+            for (const QString &cause : index.data(QueueItemsModel::CausesRole).toStringList())
+                if (cause.startsWith(QLatin1String("watch")) && cause.endsWith(QStringLiteral(" rv ") + rv))
+                    return true;
+        }
         return false;
     }
 
@@ -278,8 +284,9 @@ private:
         return {QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("deployments")};
     }
 
-    /// `kubectl patch myapplication walk-app --type merge -p '{"spec":{"replicas":N}}'`.
-    void patchReplicas(int replicas)
+    /// `kubectl patch myapplication walk-app --type merge -p '{"spec":{"replicas":N}}'`; the
+    /// app's new resourceVersion.
+    QString patchReplicas(int replicas)
     {
         const GroupVersionResource apps{
             QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")};
@@ -295,7 +302,8 @@ private:
             if (r.ok() || !isConflict(r.error()))
                 break;
         }
-        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message()));
+        [&r] { QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message())); }();
+        return r.ok() ? r->resourceVersion() : QString();
     }
 
     std::unique_ptr<MainWindow> m_window;
