@@ -119,7 +119,7 @@ void MainWindow::createFileActions(QToolBar *tb, QMenu *fileMenu, QMenu *helpMen
     QAction *about = make(QStringLiteral("about"), tr("About opbench"), QStyle::SP_MessageBoxInformation, {});
     connect(about, &QAction::triggered, this, &MainWindow::showAbout);
     QAction *tour = make(QStringLiteral("tour"), tr("Tour"), QStyle::SP_DialogHelpButton, QKeySequence(Qt::Key_F1));
-    tour->setToolTip(tr("A guided tour of the controller pattern: eleven lessons, each something you do here (F1)"));
+    tour->setToolTip(tr("A guided tour of the controller pattern: short lessons, each something you do here (F1)"));
     connect(tour, &QAction::triggered, this, &MainWindow::startTour);
     helpMenu->addAction(tour);
     helpMenu->addAction(about);

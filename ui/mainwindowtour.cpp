@@ -7,10 +7,13 @@
 #include "ui/widgets/tourpanel.h"
 
 #include "engine/workbench/tour.h"
+#include "engine/workbench/tourkubectl.h"
 
 #include <QDockWidget>
+#include <QPointer>
 #include <QSettings>
 #include <QStatusBar>
+#include <QThread>
 
 namespace opbench::ui {
 
@@ -34,13 +37,33 @@ void MainWindow::connectTour()
     connect(controller, &ControllerObserver::controlState, m_tour, &workbench::Tour::observeControl);
     connect(controller, &ControllerObserver::reconcilesFinished, m_tour, &workbench::Tour::observeTraces);
     connect(m_session->leadership(), &Leadership::leadershipState, m_tour, &workbench::Tour::observeLeadership);
+    connect(m_session->admissionLog(), &AdmissionLog::snapshot, m_tour, &workbench::Tour::observeAdmission);
     connect(m_tour, &workbench::Tour::stateChanged, this, &MainWindow::onTourState);
+    if (!m_session->isEmbedded()) { // no webhook calls reported: the webhook lessons could not complete
+        workbench::TourSubject subject = m_tour->subject();
+        subject.webhooks = false;
+        m_tour->setSubject(subject);
+    }
     connect(m_tourPanel, &TourPanel::startRequested, this, &MainWindow::startTour);
     connect(m_tourPanel, &TourPanel::nextRequested, m_tour, &workbench::Tour::next);
     connect(m_tourPanel, &TourPanel::backRequested, m_tour, &workbench::Tour::back);
     connect(m_tourPanel, &TourPanel::stopRequested, m_tour, &workbench::Tour::stop);
     connect(m_tourPanel, &TourPanel::faultRequested, this, &MainWindow::armTourFault);
     connect(m_tourPanel, &TourPanel::relistRequested, this, &MainWindow::dropWatchesForTour);
+    // The lessons' kubectl requests go out on the engine thread, as every other request does.
+    auto *kubectl = new workbench::TourKubectl; // deleted on its thread when that finishes
+    QThread *engineThread = m_session->engine()->thread();
+    kubectl->moveToThread(engineThread);
+    connect(engineThread, &QThread::finished, kubectl, &QObject::deleteLater);
+    connect(kubectl, &workbench::TourKubectl::answered, m_tourPanel, &TourPanel::showAnswer);
+    connect(m_tourPanel, &TourPanel::kubectlRequested, this, [this, target = QPointer(kubectl)] {
+        const workbench::TourRequest request = m_tour->state().lesson.request;
+        const QString kubeconfig = m_session->cluster().kubeconfigPath;
+        QMetaObject::invokeMethod(target.data(), [target, request, kubeconfig] {
+            if (target)
+                target->send(request, kubeconfig);
+        });
+    });
     // The relist lesson's mark, where the learner looks: the Cache panel's header.
     connect(feed, &CacheFeed::batch, m_cachePanel, [this](const CacheBatch &b) {
         if (!b.informers.isEmpty())

@@ -46,6 +46,15 @@ int relists(const QList<InformerState> &informers)
     return n;
 }
 
+/// `request` with {name} replaced by `name`.
+TourRequest resolved(TourRequest request, const QString &name)
+{
+    const QString placeholder = QStringLiteral("{name}");
+    request.name.replace(placeholder, name);
+    request.command.replace(placeholder, name);
+    return request;
+}
+
 /// `lesson` with {name} replaced by the app the tour follows.
 TourLesson resolved(TourLesson lesson, const QString &name)
 {
@@ -54,7 +63,16 @@ TourLesson resolved(TourLesson lesson, const QString &name)
     lesson.lesson.replace(placeholder, name);
     lesson.action.replace(placeholder, name);
     lesson.fault.replace(placeholder, name);
+    lesson.request = resolved(lesson.request, name);
+    lesson.thenAction.replace(placeholder, name);
+    lesson.thenRequest = resolved(lesson.thenRequest, name);
     return lesson;
+}
+
+/// The request an admission call was about: "CREATE default/web".
+QString requestOf(const apiserver::WebhookCallRecord &call)
+{
+    return call.operation + u' ' + call.namespaceName + u'/' + call.name;
 }
 
 bool allSynced(const QList<InformerState> &informers)
@@ -128,6 +146,9 @@ void Tour::enter(int index)
     m_state.done = m_state.completed.contains(m_state.lesson.id);
     m_sawHandedOff = false;
     m_conflicted.clear();
+    m_sawDenial = false;
+    m_sawPatchAdmitted = false;
+    m_patched.clear();
     m_relistsAtStart = m_informers.isEmpty() ? -1 : relists(m_informers);
     Q_EMIT stateChanged(m_state);
     // The cache may have synced long before the lesson began: no new batch would say so.
@@ -223,6 +244,48 @@ void Tour::observeLeadership(const LeadershipState &state)
 void Tour::observeTimeTravel(const CachePast &past)
 {
     if (m_state.index >= 0 && currentId() == u"time-travel" && past.error.isEmpty())
+        complete();
+}
+
+void Tour::observeAdmission(const AdmissionSnapshot &snapshot)
+{
+    // Each snapshot holds the whole ring: only the calls not seen before are new, and only the
+    // ones made while the lesson runs count (those before were seen, whatever the lesson).
+    const bool watching = m_state.index >= 0 && (currentId() == u"admission" || currentId() == u"conversion");
+    for (const WebhookCall &c : snapshot.calls) {
+        if (c.seq > m_webhookCallsSeen && watching && !c.record.failed() && c.record.objectKind == m_subject.kind)
+            observeWebhookCall(c.record);
+    }
+    m_webhookCallsSeen = qMax(m_webhookCallsSeen, snapshot.total);
+}
+
+void Tour::observeWebhookCall(const apiserver::WebhookCallRecord &call)
+{
+    using Kind = apiserver::WebhookCallRecord::Kind;
+    if (currentId() == u"conversion") {
+        // A read at the spoke version: the stored (hub) object converted by the webhook.
+        if (call.kind == Kind::Conversion && call.allowed && call.version == u"v1beta1")
+            complete();
+        return;
+    }
+    if (call.kind != Kind::Admission)
+        return;
+    if (call.mutating) {
+        if (call.allowed && !call.patch.isEmpty())
+            m_patched.insert(requestOf(call));
+    } else if (!call.allowed && !m_sawDenial) {
+        m_sawDenial = true; // the button now creates an app that passes
+        if (!m_state.lesson.thenAction.isEmpty()) {
+            m_state.lesson.action = m_state.lesson.thenAction;
+            m_state.lesson.request = m_state.lesson.thenRequest;
+            m_state.lesson.thenAction.clear();
+            m_state.lesson.thenRequest = {};
+            Q_EMIT stateChanged(m_state);
+        }
+    } else if (call.allowed && m_patched.contains(requestOf(call))) {
+        m_sawPatchAdmitted = true; // defaulted by the mutating webhook, then let through
+    }
+    if (m_sawDenial && m_sawPatchAdmitted)
         complete();
 }
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// The tour's lessons (engine/workbench/tour.h): the sample operator's ten, and the generic ones
-// any operator gets, in its kind's own words.
+// The tour's lessons (engine/workbench/tour.h): the sample operator's eleven (thirteen with its
+// webhooks), and the generic ones any operator gets, in its kind's own words.
 #include "engine/workbench/tour.h"
 
 #include "engine/workbench/createform.h"
+
+#include <QJsonObject>
 
 namespace opbench::workbench {
 
@@ -104,6 +106,69 @@ QList<TourLesson> faultLessons()
     };
 }
 
+/// `kubectl create -f NAME.yaml` of app NAME with `image` (v1alpha1, namespace default).
+TourRequest createApp(const QString &name, const QString &image)
+{
+    TourRequest r;
+    r.verb = QStringLiteral("create");
+    r.apiVersion = QStringLiteral("example.com/v1alpha1");
+    r.resource = QStringLiteral("myapplications");
+    r.namespaceName = QStringLiteral("default");
+    r.name = name;
+    r.body = QJsonObject{{QStringLiteral("apiVersion"), r.apiVersion},
+        {QStringLiteral("kind"), QStringLiteral("MyApplication")},
+        {QStringLiteral("metadata"),
+            QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("namespace"), r.namespaceName}}},
+        {QStringLiteral("spec"), QJsonObject{{QStringLiteral("image"), image}}}};
+    r.command = QStringLiteral("kubectl create -f %1.yaml   # spec.image: %2").arg(name, image);
+    return r;
+}
+
+/// The sample's webhook lessons: the API server calls the operator's defaulting and validating
+/// webhooks on a create, and its conversion webhook on a read at the served version v1beta1.
+QList<TourLesson> webhookLessons()
+{
+    TourLesson admission = withAction({QStringLiteral("admission"), tr("Admission: defaulting and validation"),
+                                          tr("Press \"Create app bare\": kubectl creates an app whose image, nginx, "
+                                             "has no tag (or use the Children panel's form). Read the refusal "
+                                             "below, then press \"Create app tagged\" (nginx:1.27). In the Admission "
+                                             "dock, select a \"patched\" call: the labels the defaulting webhook "
+                                             "added."),
+                                          tr("The API server calls the webhooks, not your controller, before anything "
+                                             "is stored: mutating (defaulting) webhooks first, whose JSONPatch it "
+                                             "applies, then validating ones, which see the defaulted object and only "
+                                             "allow or deny. A denial (422 on spec.image) is the client's error: "
+                                             "nothing stored, no watch event, no reconcile. Defaults belong here or "
+                                             "in the schema, not in Reconcile."),
+                                          QStringLiteral("admissionDock")},
+        tr("Create app bare (image nginx) as kubectl"), QStringLiteral("kubectl"));
+    admission.request = createApp(QStringLiteral("bare"), QStringLiteral("nginx"));
+    admission.thenAction = tr("Create app tagged (image nginx:1.27) as kubectl");
+    admission.thenRequest = createApp(QStringLiteral("tagged"), QStringLiteral("nginx:1.27"));
+
+    TourLesson conversion = withAction({QStringLiteral("conversion"), tr("Conversion between versions"),
+                                           tr("Press \"Read app {name} as v1beta1\" (kubectl get "
+                                              "myapplications.v1beta1.example.com {name} -o yaml). Below: spec.image "
+                                              "split into repository and tag. In the Admission dock: the "
+                                              "ConversionReview, \"converted to v1beta1\"."),
+                                           tr("The CRD serves v1alpha1 and v1beta1 but stores only v1alpha1, its "
+                                              "storage version. A read (or write) at another served version makes "
+                                              "the API server send a ConversionReview to the conversion webhook. "
+                                              "v1alpha1 is the hub, v1beta1 a spoke converting to and from it: N "
+                                              "versions need N−1 conversions, each lossless both ways. The controller "
+                                              "reads one version through its informer and never converts."),
+                                           QStringLiteral("admissionDock")},
+        tr("Read app {name} as v1beta1"), QStringLiteral("kubectl"));
+    TourRequest &read = conversion.request;
+    read.verb = QStringLiteral("get");
+    read.apiVersion = QStringLiteral("example.com/v1beta1");
+    read.resource = QStringLiteral("myapplications");
+    read.namespaceName = QStringLiteral("default");
+    read.name = QStringLiteral("{name}");
+    read.command = QStringLiteral("kubectl get myapplications.v1beta1.example.com {name} -o yaml");
+    return {admission, conversion};
+}
+
 /// Stepping: the lessons after the first ones, for any operator.
 QList<TourLesson> stepLessons()
 {
@@ -145,8 +210,8 @@ QList<TourLesson> genericLessonsLast(const QString &aKind)
     return out;
 }
 
-/// The MyApplication sample's lessons (its kind, its Deployment, its headless build).
-QList<TourLesson> myApplicationLessons()
+/// The MyApplication sample's lessons (its kind, its Deployment, its webhooks, its headless build).
+QList<TourLesson> myApplicationLessons(bool webhooks)
 {
     QList<TourLesson> out{
         syncLesson(),
@@ -170,7 +235,9 @@ QList<TourLesson> myApplicationLessons()
                "may run once for many events — counting reconciles to count events is a classic mistake."),
             QStringLiteral("queueDock")},
     };
-    out += stepLessons() + faultLessons();
+    out += stepLessons() + faultLessons(); // the write path, then what the API server does on a write
+    if (webhooks)
+        out += webhookLessons();
     out.append(relistLesson());
     out.append(timeTravelLesson());
     out.append({QStringLiteral("hand-off"), tr("Leader election and hand-off"),
@@ -189,6 +256,7 @@ TourSubject TourSubject::myApplication()
     s.kind = QStringLiteral("MyApplication");
     s.childKind = QStringLiteral("Deployment");
     s.sampleOperator = true;
+    s.webhooks = true;
     return s;
 }
 
@@ -199,6 +267,7 @@ TourSubject TourSubject::of(const OperatorDefinition &def)
     s.kind = primary.kind;
     s.childKind = def.kinds.value(1).kind;
     s.sampleOperator = primary.group == u"example.com" && primary.kind == u"MyApplication";
+    s.webhooks = s.sampleOperator && bool(def.webhooks);
     return s;
 }
 
@@ -222,7 +291,7 @@ QString idleHint(const TourSubject &s)
 QList<TourLesson> Tour::lessons(const TourSubject &subject)
 {
     if (subject.sampleOperator)
-        return myApplicationLessons();
+        return myApplicationLessons(subject.webhooks);
     return genericLessonsFirst(subject) + genericLessonsLast(subject.aKind());
 }
 

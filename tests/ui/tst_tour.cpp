@@ -12,9 +12,11 @@
 #include "engine/workbench/tour.h"
 
 #include <QDockWidget>
+#include <QFile>
 #include <QLabel>
 #include <QPushButton>
 #include <QSettings>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <qcoro/qcorotask.h>
@@ -65,7 +67,7 @@ private Q_SLOTS:
         // The intro counts the sample operator's lessons (it said "0 short lessons" once)
         auto *progress = m_window->findChild<QLabel *>(QStringLiteral("tourProgress"));
         QVERIFY(progress);
-        QCOMPARE(progress->text(), QStringLiteral("11 short lessons, about a minute each"));
+        QCOMPARE(progress->text(), QStringLiteral("13 short lessons, about a minute each"));
     }
 
     void shouldCompleteEveryLessonFromTheEnginesEvents()
@@ -118,17 +120,39 @@ private Q_SLOTS:
             patchReplicas(QStringLiteral("tour-app"), 3);
         });
         session->setFaults({});
-        // 9. a dropped watch after compaction: the informers relist.
+        // 9. admission: a create the validating webhook refuses (an image without a tag), then one
+        // the defaulting webhook patches and lets through.
+        lesson(QStringLiteral("admission"), [this] {
+            const Expected<Object> bare = createApp(QStringLiteral("tour-bare"), QStringLiteral("nginx"));
+            QVERIFY(!bare.ok());
+            QCOMPARE(bare.error().code(), 422);
+            QCOMPARE(bare.error().details().causes.value(0).field, QStringLiteral("spec.image"));
+            const Expected<Object> tagged = createApp(QStringLiteral("tour-tagged"), QStringLiteral("nginx:1.27"));
+            QVERIFY2(tagged.ok(), qPrintable(tagged.ok() ? QString() : tagged.error().message()));
+            QCOMPARE(
+                tagged->labels().value(QStringLiteral("app.kubernetes.io/instance")), QStringLiteral("tour-tagged"));
+        });
+        // 10. conversion: the app read at v1beta1, its image split.
+        lesson(QStringLiteral("conversion"), [this] {
+            const GroupVersionResource v1beta1{
+                QStringLiteral("example.com"), QStringLiteral("v1beta1"), QStringLiteral("myapplications")};
+            auto r = QCoro::waitFor(m_rest->get(v1beta1, QStringLiteral("default"), QStringLiteral("tour-app")));
+            QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message()));
+            const QJsonObject image
+                = r->json().value(QLatin1String("spec")).toObject().value(QLatin1String("image")).toObject();
+            QCOMPARE(image.value(QLatin1String("repository")).toString(), QStringLiteral("nginx"));
+        });
+        // 11. a dropped watch after compaction: the informers relist.
         lesson(QStringLiteral("relist"), [session] {
             session->compactHistory();
             session->dropWatches();
         });
-        // 10. time travel: the Cache panel's slider asks for the cache at an older version.
+        // 12. time travel: the Cache panel's slider asks for the cache at an older version.
         lesson(QStringLiteral("time-travel"), [this, session] {
             QTRY_VERIFY_WITH_TIMEOUT(!m_oldestRv.isEmpty(), 10000);
             session->post(&CacheFeed::requestCacheAt, m_oldestRv);
         });
-        // 11. hand off to the headless build and take back.
+        // 13. hand off to the headless build and take back.
         lesson(
             QStringLiteral("hand-off"),
             [this, session] {
@@ -140,6 +164,31 @@ private Q_SLOTS:
         QCOMPARE(tour->state().completed.size(), tour->state().count);
         m_window->tourPanel()->nextButton()->click();
         QVERIFY(tour->state().finished);
+    }
+
+    void shouldLeaveTheWebhookLessonsOutOnARealCluster()
+    {
+        // A real cluster's API server does not report its webhook calls: the admission and
+        // conversion lessons could never complete there, so the sample's tour leaves them out.
+        // (Only the kubeconfig matters: the window is checked before its session connects.)
+        QTemporaryDir dir;
+        QFile kubeconfig(dir.filePath(QStringLiteral("config")));
+        QVERIFY(kubeconfig.open(QIODevice::WriteOnly));
+        kubeconfig.write("apiVersion: v1\nkind: Config\ncurrent-context: real\n"
+                         "clusters: [{name: real, cluster: {server: 'https://127.0.0.1:1'}}]\n"
+                         "users: [{name: me, user: {token: t}}]\n"
+                         "contexts: [{name: real, context: {cluster: real, user: me}}]\n");
+        kubeconfig.close();
+        SessionOptions options;
+        options.kubeconfig = kubeconfig.fileName();
+        MainWindow window(options);
+        const workbench::Tour *tour = window.tour();
+        QVERIFY(tour->subject().sampleOperator);
+        QVERIFY(!tour->subject().webhooks);
+        QCOMPARE(tour->state().count, 11);
+        QCOMPARE(window.findChild<QLabel *>(QStringLiteral("tourProgress"))->text(),
+            QStringLiteral("11 short lessons, about a minute each"));
+        QVERIFY(m_window->tour()->subject().webhooks); // the embedded cluster's: all thirteen
     }
 
     void shouldResumeWhereTheLearnerLeft()
@@ -168,6 +217,14 @@ private:
         QVERIFY(m_window->tourPanel()->statusLabel()->text().contains(QStringLiteral("Done")));
         if (tour->state().index + 1 < tour->state().count)
             m_window->tourPanel()->nextButton()->click();
+    }
+
+    /// `kubectl create` of app `name` with `image`.
+    Expected<Object> createApp(const QString &name, const QString &image)
+    {
+        const GroupVersionResource apps{
+            QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("myapplications")};
+        return QCoro::waitFor(m_rest->create(apps, QStringLiteral("default"), testing::myApp(name, image, 1)));
     }
 
     void patchReplicas(const QString &name, int replicas)

@@ -2,14 +2,17 @@
 // The guided tour's lesson detection (engine/workbench/tour.h), fed the snapshots the window
 // receives: each lesson completes on the engine event that shows the learner did it, and not on
 // the near miss next to it (the wrong lesson, a missing detail). The sample MyApplication operator
-// gets its eleven lessons; any other operator the generic ones, in its kind's words, completing on
-// what every operator does. Pure logic: no clock, no server.
+// gets its thirteen lessons (eleven without its webhooks); any other operator the generic ones, in
+// its kind's words, completing on what every operator does. Pure logic: no clock, no server.
 #include "engine/workbench/tour.h"
+#include "engine/workbench/tourkubectl.h"
 #include "tests/workbench/headless.h"
 #include "tests/workbench/widgetoperator.h"
 
 #include <QSignalSpy>
 #include <QTest>
+
+Q_DECLARE_METATYPE(opbench::Status)
 
 using namespace opbench;
 using namespace opbench::workbench;
@@ -90,6 +93,62 @@ LeadershipState leadership(LeadershipState::Role role)
     return s;
 }
 
+/// An admission call about MyApplication default/`name` (a CREATE): mutating or validating,
+/// allowed (with `patchOps` JSONPatch operations) or denied with `code`.
+apiserver::WebhookCallRecord admissionCall(
+    const QString &name, bool mutating, bool allowed, int patchOps = 0, int code = 422)
+{
+    apiserver::WebhookCallRecord r;
+    r.mutating = mutating;
+    r.webhook = mutating ? QStringLiteral("mmyapplication.example.com") : QStringLiteral("vmyapplication.example.com");
+    r.operation = QStringLiteral("CREATE");
+    r.group = QStringLiteral("example.com");
+    r.version = QStringLiteral("v1alpha1");
+    r.resource = QStringLiteral("myapplications");
+    r.objectKind = QStringLiteral("MyApplication");
+    r.namespaceName = QStringLiteral("default");
+    r.name = name;
+    r.allowed = allowed;
+    r.code = allowed ? 200 : code;
+    for (int i = 0; i < patchOps; ++i)
+        r.patch.append(QJsonObject{{"op", "add"}, {"path", "/metadata/labels"}});
+    return r;
+}
+
+/// A ConversionReview's call: MyApplication default/`name` converted to example.com/`version`.
+apiserver::WebhookCallRecord conversionCall(const QString &name, const QString &version, bool ok = true)
+{
+    apiserver::WebhookCallRecord r;
+    r.kind = apiserver::WebhookCallRecord::Kind::Conversion;
+    r.webhook = QStringLiteral("myapplications.example.com");
+    r.operation = QStringLiteral("CONVERT");
+    r.group = QStringLiteral("example.com");
+    r.version = version;
+    r.objectKind = QStringLiteral("MyApplication");
+    r.namespaceName = QStringLiteral("default");
+    r.name = name;
+    r.allowed = ok;
+    r.code = ok ? 200 : 500;
+    if (!ok)
+        r.failure = apiserver::WebhookCallRecord::Failure::Timeout;
+    return r;
+}
+
+/// The AdmissionLog's snapshots: the whole ring each time, numbered from 1.
+class AdmissionFeed
+{
+public:
+    AdmissionSnapshot add(QList<apiserver::WebhookCallRecord> records)
+    {
+        for (apiserver::WebhookCallRecord &r : records)
+            m_snapshot.calls.append(WebhookCall{++m_snapshot.total, std::move(r)});
+        return m_snapshot;
+    }
+
+private:
+    AdmissionSnapshot m_snapshot;
+};
+
 } // namespace
 
 class tst_TourLessons : public QObject
@@ -98,7 +157,7 @@ class tst_TourLessons : public QObject
 private Q_SLOTS:
     void initTestCase() { testing::verifyNoGuiLibrariesLoaded(); }
 
-    void shouldListElevenLessonsInOrder()
+    void shouldListThirteenLessonsInOrder()
     {
         QStringList ids;
         for (const TourLesson &l : Tour::lessons(TourSubject::myApplication())) {
@@ -108,7 +167,9 @@ private Q_SLOTS:
         }
         QCOMPARE(ids,
             (QStringList{"sync", "follow-key", "level-triggered", "dedup", "step", "step-into", "backoff", "conflict",
-                "relist", "time-travel", "hand-off"}));
+                "admission", "conversion", "relist", "time-travel", "hand-off"}));
+        QCOMPARE(Tour::lessons(TourSubject::myApplication()).at(8).panel, QStringLiteral("admissionDock"));
+        QCOMPARE(Tour::lessons(TourSubject::myApplication()).at(9).panel, QStringLiteral("admissionDock"));
     }
 
     void shouldShareTheSyncLessonBetweenSubjects()
@@ -150,7 +211,135 @@ private Q_SLOTS:
         QCOMPARE(tour.state().lesson.fault,
             QStringLiteral("error:code=409,verb=update,resource=deployments,name=web,agent=opbench/,count=1"));
         tour.next();
+        QCOMPARE(tour.state().lesson.id, QStringLiteral("admission"));
+        tour.next();
+        // The conversion lesson reads that app at v1beta1, as kubectl get would.
+        const TourLesson conversion = tour.state().lesson;
+        QCOMPARE(conversion.actionKind, QStringLiteral("kubectl"));
+        QCOMPARE(conversion.request.verb, QStringLiteral("get"));
+        QCOMPARE(conversion.request.apiVersion, QStringLiteral("example.com/v1beta1"));
+        QCOMPARE(conversion.request.name, QStringLiteral("web"));
+        QCOMPARE(
+            conversion.request.command, QStringLiteral("kubectl get myapplications.v1beta1.example.com web -o yaml"));
+        QVERIFY(conversion.action.contains(QStringLiteral("web")));
+        QVERIFY(!conversion.task.contains(QStringLiteral("{name}")));
+        tour.next();
         QCOMPARE(tour.state().lesson.actionKind, QStringLiteral("relist"));
+    }
+
+    void shouldCompleteAdmissionOnADenialAndAPatchedCreateThatPassed()
+    {
+        Tour tour(TourSubject::myApplication());
+        AdmissionFeed feed;
+        // The samples' creates, defaulted and admitted before the lesson: not the learner's.
+        tour.observeAdmission(feed.add({admissionCall(QStringLiteral("frontend"), true, true, 2),
+            admissionCall(QStringLiteral("frontend"), false, true)}));
+        tour.start(lessonIndex(QStringLiteral("admission")));
+        QCOMPARE(tour.state().lesson.actionKind, QStringLiteral("kubectl"));
+        QCOMPARE(tour.state().lesson.request.verb, QStringLiteral("create"));
+        QCOMPARE(tour.state().lesson.request.name, QStringLiteral("bare"));
+        QCOMPARE(tour.state()
+                     .lesson.request.body.value(QLatin1String("spec"))
+                     .toObject()
+                     .value(QLatin1String("image"))
+                     .toString(),
+            QStringLiteral("nginx"));
+        tour.observeAdmission(feed.add({}));
+        QVERIFY2(!tour.state().done, "the calls before the lesson began do not count");
+        // kubectl create bare (nginx): defaulted (patched), then denied by the validating webhook.
+        tour.observeAdmission(feed.add({admissionCall(QStringLiteral("bare"), true, true, 2),
+            admissionCall(QStringLiteral("bare"), false, false)}));
+        QVERIFY2(!tour.state().done, "the patched create was denied: no patch reached a stored object");
+        // After the denial the button creates an app that passes.
+        QCOMPARE(tour.state().lesson.request.name, QStringLiteral("tagged"));
+        QCOMPARE(tour.state()
+                     .lesson.request.body.value(QLatin1String("spec"))
+                     .toObject()
+                     .value(QLatin1String("image"))
+                     .toString(),
+            QStringLiteral("nginx:1.27"));
+        QVERIFY(tour.state().lesson.action.contains(QStringLiteral("tagged")));
+        // An update that changed nothing (no patch) and passed is not the lesson either.
+        apiserver::WebhookCallRecord update = admissionCall(QStringLiteral("web"), true, true, 0);
+        update.operation = QStringLiteral("UPDATE");
+        apiserver::WebhookCallRecord updateAllowed = admissionCall(QStringLiteral("web"), false, true);
+        updateAllowed.operation = QStringLiteral("UPDATE");
+        tour.observeAdmission(feed.add({update, updateAllowed}));
+        QVERIFY(!tour.state().done);
+        // kubectl create tagged (nginx:1.27): patched, then admitted.
+        tour.observeAdmission(feed.add({admissionCall(QStringLiteral("tagged"), true, true, 2)}));
+        QVERIFY2(!tour.state().done, "patched, but not admitted yet");
+        tour.observeAdmission(feed.add({admissionCall(QStringLiteral("tagged"), false, true)}));
+        QVERIFY(tour.state().done);
+        QVERIFY(tour.state().completed.contains(QStringLiteral("admission")));
+    }
+
+    void shouldCompleteAdmissionOnlyWithADenial()
+    {
+        Tour tour(TourSubject::myApplication());
+        AdmissionFeed feed;
+        tour.start(lessonIndex(QStringLiteral("admission")));
+        tour.observeAdmission(feed.add({admissionCall(QStringLiteral("tagged"), true, true, 2),
+            admissionCall(QStringLiteral("tagged"), false, true)}));
+        QVERIFY2(!tour.state().done, "a defaulted create without the refused one");
+        QCOMPARE(tour.state().lesson.request.name, QStringLiteral("bare"));
+        // A webhook that could not be reached is no denial by the validating webhook.
+        apiserver::WebhookCallRecord unreachable = admissionCall(QStringLiteral("bare"), false, false, 0, 500);
+        unreachable.failure = apiserver::WebhookCallRecord::Failure::Unreachable;
+        tour.observeAdmission(feed.add({unreachable}));
+        QVERIFY(!tour.state().done);
+        tour.observeAdmission(feed.add({admissionCall(QStringLiteral("bare"), false, false)}));
+        QVERIFY(tour.state().done);
+    }
+
+    void shouldCompleteConversionOnAReadConvertedToV1beta1()
+    {
+        Tour tour(TourSubject::myApplication());
+        AdmissionFeed feed;
+        tour.observeAdmission(feed.add({conversionCall(QStringLiteral("web"), QStringLiteral("v1beta1"))}));
+        tour.start(lessonIndex(QStringLiteral("conversion")));
+        tour.observeAdmission(feed.add({}));
+        QVERIFY2(!tour.state().done, "a conversion before the lesson began");
+        tour.observeAdmission(feed.add({admissionCall(QStringLiteral("web"), true, true, 2)}));
+        QVERIFY2(!tour.state().done, "an admission call is no conversion");
+        tour.observeAdmission(feed.add({conversionCall(QStringLiteral("web"), QStringLiteral("v1alpha1"))}));
+        QVERIFY2(!tour.state().done, "converted to the storage version, not read as v1beta1");
+        tour.observeAdmission(feed.add({conversionCall(QStringLiteral("web"), QStringLiteral("v1beta1"), false)}));
+        QVERIFY2(!tour.state().done, "a conversion that failed");
+        tour.observeAdmission(feed.add({conversionCall(QStringLiteral("web"), QStringLiteral("v1beta1"))}));
+        QVERIFY(tour.state().done);
+    }
+
+    void shouldWordErrorsAsKubectlPrintsThem_data()
+    {
+        QTest::addColumn<Status>("status");
+        QTest::addColumn<QString>("printed");
+        // kubectl's cmdutil.CheckErr: an Invalid Status with causes names the kind and the object,
+        // then each cause as "field: message" (the server's message is not printed).
+        const StatusCause image{QStringLiteral("FieldValueInvalid"),
+            QStringLiteral("Invalid value: \"nginx\": must carry a tag or a digest"), QStringLiteral("spec.image")};
+        const StatusCause replicas{QStringLiteral("FieldValueInvalid"),
+            QStringLiteral("Invalid value: 11: must be at most 10"), QStringLiteral("spec.replicas")};
+        QTest::newRow("one cause") << Status::invalid(
+            QStringLiteral("example.com"), QStringLiteral("MyApplication"), QStringLiteral("bare"), {image})
+                                   << QStringLiteral("The MyApplication \"bare\" is invalid: spec.image: Invalid "
+                                                     "value: \"nginx\": must carry a tag or a digest");
+        QTest::newRow("two causes") << Status::invalid(
+            QStringLiteral("example.com"), QStringLiteral("MyApplication"), QStringLiteral("bare"), {image, replicas})
+                                    << QStringLiteral("The MyApplication \"bare\" is invalid: \n* spec.image: Invalid "
+                                                      "value: \"nginx\": must carry a tag or a digest\n* "
+                                                      "spec.replicas: Invalid value: 11: must be at most 10");
+        QTest::newRow("not found") << Status::notFound(
+            QStringLiteral("example.com"), QStringLiteral("myapplications"), QStringLiteral("gone"))
+                                   << QStringLiteral("Error from server (NotFound): myapplications.example.com "
+                                                     "\"gone\" not found");
+    }
+
+    void shouldWordErrorsAsKubectlPrintsThem()
+    {
+        QFETCH(Status, status);
+        QFETCH(QString, printed);
+        QCOMPARE(kubectlErrorText(status), printed);
     }
 
     void shouldCompleteConflictOnA409ThenARequeueThenASuccess()
@@ -334,7 +523,13 @@ private Q_SLOTS:
         sample.kinds = {{QStringLiteral("example.com"), QStringLiteral("v1alpha1"), QStringLiteral("MyApplication")},
             {QStringLiteral("apps"), QStringLiteral("v1"), QStringLiteral("Deployment")}};
         QVERIFY(TourSubject::of(sample).sampleOperator);
+        QVERIFY2(!TourSubject::of(sample).webhooks, "this definition serves no webhooks");
         QCOMPARE(Tour::lessons(TourSubject::of(sample)).size(), 11);
+        QCOMPARE(lessonIndex(QStringLiteral("admission"), TourSubject::of(sample)), -1);
+        QCOMPARE(lessonIndex(QStringLiteral("conversion"), TourSubject::of(sample)), -1);
+        sample.webhooks = [](Manager *) -> Expected<void> { return {}; };
+        QVERIFY(TourSubject::of(sample).webhooks);
+        QCOMPARE(Tour::lessons(TourSubject::of(sample)).size(), 13);
 
         const TourSubject widget = TourSubject::of(testing::widget::definition());
         QVERIFY(!widget.sampleOperator);
@@ -354,6 +549,11 @@ private Q_SLOTS:
         QVERIFY(Tour::lessons(widget).at(2).task.contains(QStringLiteral("ConfigMap")));
         Tour tour(widget);
         QCOMPARE(tour.state().count, 9); // what the intro and "Lesson n of N" count
+        // An operator of another kind with webhooks: the sample's webhook lessons are not its.
+        OperatorDefinition hooked = testing::widget::definition();
+        hooked.webhooks = [](Manager *) -> Expected<void> { return {}; };
+        QVERIFY(!TourSubject::of(hooked).webhooks);
+        QCOMPARE(Tour::lessons(TourSubject::of(hooked)).size(), 9);
 
         TourSubject lonely = widget; // owns nothing: no child to delete
         lonely.childKind.clear();

@@ -3,9 +3,11 @@
 
 #include "engine/workbench/tour.h"
 
+#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QKeySequence>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QVBoxLayout>
 
@@ -31,6 +33,7 @@ TourPanel::TourPanel(QWidget *parent)
     , m_task(wrapped(this, QStringLiteral("tourTask")))
     , m_lesson(wrapped(this, QStringLiteral("tourLesson")))
     , m_status(wrapped(this, QStringLiteral("tourStatus")))
+    , m_answer(new QPlainTextEdit(this))
     , m_action(new QPushButton(this))
     , m_back(new QPushButton(tr("&Back"), this))
     , m_next(new QPushButton(tr("&Next"), this))
@@ -52,13 +55,22 @@ TourPanel::TourPanel(QWidget *parent)
     layout->addWidget(m_lesson);
     layout->addWidget(m_action, 0, Qt::AlignLeft);
     layout->addWidget(m_status);
+    layout->addWidget(m_answer); // below the status: a long answer never pushes "✓ Done" away
     layout->addStretch();
     layout->addLayout(buttons);
     m_action->setObjectName(QStringLiteral("tourAction"));
     m_action->setVisible(false);
+    m_answer->setObjectName(QStringLiteral("tourAnswer"));
+    m_answer->setReadOnly(true);
+    m_answer->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_answer->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_answer->setMaximumHeight(m_answer->fontMetrics().lineSpacing() * 16);
+    m_answer->setVisible(false);
     connect(m_action, &QPushButton::clicked, this, [this] {
         if (m_actionKind == u"relist")
             Q_EMIT relistRequested();
+        else if (m_actionKind == u"kubectl")
+            Q_EMIT kubectlRequested();
         else if (!m_fault.isEmpty())
             Q_EMIT faultRequested(m_fault);
     });
@@ -73,9 +85,21 @@ TourPanel::TourPanel(QWidget *parent)
     apply({});
 }
 
+void TourPanel::showAnswer(const QString &command, bool ok, const QString &output)
+{
+    m_answer->setPlainText(QStringLiteral("$ ") + command + u'\n' + output);
+    m_answer->setStyleSheet(ok ? QString() : QStringLiteral("QPlainTextEdit { color: #c62828; }"));
+    m_answer->setVisible(m_answerIndex >= 0);
+}
+
 void TourPanel::apply(const workbench::TourState &s)
 {
     const bool running = s.index >= 0 && !s.finished;
+    if (!running || s.index != m_answerIndex) { // another lesson: the last one's answer goes
+        m_answer->clear();
+        m_answer->setVisible(false);
+    }
+    m_answerIndex = running ? s.index : -1;
     m_stop->setProperty("running", running);
     m_stop->setText(running ? tr("&Stop the tour") : tr("&Start the tour"));
     m_back->setEnabled(running && s.index > 0);

@@ -2,14 +2,15 @@
 #pragma once
 // TourPanel: the guided tour's dock. Shows the current lesson of a TourState (what to do, what it
 // teaches, whether it happened yet) and emits the learner's intents (next, back, stop). Every
-// button is reachable by keyboard (Alt+N next, Alt+B back, Alt+A the lesson's own action). It holds no logic: Tour
-// decides.
+// button is reachable by keyboard (Alt+N next, Alt+B back, Alt+A the lesson's own action). Below the lesson: what a
+// kubectl request the lesson's button sent got back (showAnswer()). It holds no logic: Tour decides.
 
 #include "ui/session/snapshots.h"
 
 #include <QWidget>
 
 class QLabel;
+class QPlainTextEdit;
 class QPushButton;
 
 namespace opbench::workbench {
@@ -32,8 +33,15 @@ public:
     QPushButton *backButton() const { return m_back; }
     /// "Start the tour" / "Stop the tour".
     QPushButton *startButton() const { return m_stop; }
-    /// The lesson's own button (arms its fault, drops the watches); hidden when it has none.
+    /// The lesson's own button (arms its fault, drops the watches, sends a request as kubectl);
+    /// hidden when it has none.
     QPushButton *actionButton() const { return m_action; }
+    /// The command the lesson's button ran and what kubectl would print; hidden until then.
+    QPlainTextEdit *answerView() const { return m_answer; }
+
+public Q_SLOTS:
+    /// Shows `$ command` and `output` (an error in red) under the lesson, until the lesson changes.
+    void showAnswer(const QString &command, bool ok, const QString &output);
 
 Q_SIGNALS:
     void startRequested();
@@ -44,6 +52,8 @@ Q_SIGNALS:
     void faultRequested(const QString &fault);
     /// The lesson's button: compact the history and drop every watch (a relist follows).
     void relistRequested();
+    /// The lesson's button: send the lesson's TourRequest as kubectl would.
+    void kubectlRequested();
 
 private:
     QLabel *m_progress;
@@ -51,6 +61,8 @@ private:
     QLabel *m_task;
     QLabel *m_lesson;
     QLabel *m_status;
+    QPlainTextEdit *m_answer;
+    int m_answerIndex = -1; // the lesson the answer belongs to
     QPushButton *m_action;
     QString m_actionKind;
     QString m_fault;
