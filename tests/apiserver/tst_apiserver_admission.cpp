@@ -353,6 +353,54 @@ private Q_SLOTS:
             (QJsonObject{{"k", "v"}}));
     }
 
+    void shouldReapplyAPatchAfterAConflictingWrite()
+    {
+        // While the webhook decides on a merge patch, another client changes the ConfigMap. The
+        // patch named no resourceVersion, so kube-apiserver applies it again to the latest object
+        // (and admits it again) instead of answering 409 Conflict.
+        addConfig(kValidating, QStringLiteral("race"), {hook("race.example.com", "/race")});
+        QCOMPARE(createConfigMap(QStringLiteral("raced")).code, 201);
+        bool interfered = false;
+        m_hooks.answer = [this, &interfered](const QString &, const QJsonObject &review) {
+            const QJsonObject req = review.value(QLatin1String("request")).toObject();
+            const QJsonObject data
+                = req.value(QLatin1String("object")).toObject().value(QLatin1String("data")).toObject();
+            if (!interfered && data.value(QLatin1String("k")).toString() == QLatin1String("patched")) {
+                interfered = true; // the other write: its own review is answered by this same handler
+                const HttpReply other = m_http->call("PATCH", kConfigMaps + QStringLiteral("/raced"),
+                    R"({"metadata":{"labels":{"other":"write"}}})", "application/merge-patch+json");
+                if (other.code != 200)
+                    return QJsonObject{
+                        {"allowed", false}, {"status", QJsonObject{{"message", "the other write failed"}}}};
+            }
+            return QJsonObject{{"allowed", true}};
+        };
+        const HttpReply r = m_http->call("PATCH", kConfigMaps + QStringLiteral("/raced"), R"({"data":{"k":"patched"}})",
+            "application/merge-patch+json");
+        QVERIFY(interfered);
+        QVERIFY2(r.code == 200, r.body.constData());
+        const QJsonObject stored = m_http->get(kConfigMaps + QStringLiteral("/raced")).json();
+        QCOMPARE(stored.value(QLatin1String("data")).toObject(), (QJsonObject{{"k", "patched"}}));
+        QCOMPARE(stored.value(QLatin1String("metadata")).toObject().value(QLatin1String("labels")).toObject(),
+            (QJsonObject{{"other", "write"}}));
+        // admitted again on the latest object: the create's review, the patch's first, the other
+        // write's, the retry's
+        QCOMPARE(m_hooks.callsTo(QStringLiteral("/race")), 4);
+
+        // A patch that names the resourceVersion it read still conflicts.
+        const QString rv
+            = stored.value(QLatin1String("metadata")).toObject().value(QLatin1String("resourceVersion")).toString();
+        QCOMPARE(m_http
+                     ->call("PATCH", kConfigMaps + QStringLiteral("/raced"), R"({"data":{"k":"x"}})",
+                         "application/merge-patch+json")
+                     .code,
+            200);
+        const HttpReply stale = m_http->call("PATCH", kConfigMaps + QStringLiteral("/raced"),
+            QStringLiteral(R"({"metadata":{"resourceVersion":"%1"},"data":{"k":"y"}})").arg(rv).toUtf8(),
+            "application/merge-patch+json");
+        QCOMPARE(stale.code, 409);
+    }
+
     void shouldMatchRulesAndSelectors_data()
     {
         QTest::addColumn<QJsonObject>("extra");

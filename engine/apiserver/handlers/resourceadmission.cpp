@@ -55,7 +55,8 @@ void ResourceHandler::admit(
 }
 
 void ResourceHandler::admitWrite(const Request &r, const RequestInfo &info, const ResourceType &type,
-    AdmissionAttributes a, WriteOptions wo, Responder resp, Responder::Headers warnings)
+    AdmissionAttributes a, WriteOptions wo, Responder resp, Responder::Headers warnings,
+    std::function<void()> retryOnConflict)
 {
     const bool creating = a.operation == QLatin1String("CREATE");
     auto store = [this, info, type, creating](const QJsonObject &object, const WriteOptions &options) {
@@ -72,7 +73,7 @@ void ResourceHandler::admitWrite(const Request &r, const RequestInfo &info, cons
         return toServed(type, o->json());
     };
     admit(std::move(a), resp, std::move(warnings), trial,
-        [this, r, info, type, wo, store, creating, resp](
+        [this, r, info, type, wo, store, creating, resp, retryOnConflict](
             const QJsonObject &object, const Responder::Headers &w) mutable {
             const bool converts
                 = m_convert && usesConversionWebhook(type) && type.apiVersion() != type.storageApiVersion();
@@ -86,6 +87,8 @@ void ResourceHandler::admitWrite(const Request &r, const RequestInfo &info, cons
                 return;
             }
             auto o = store(object, wo);
+            if (!o && o.error().code() == 409 && retryOnConflict)
+                return retryOnConflict();
             if (!o)
                 return resp.sendStatus(o.error());
             if (converts) // a dry run never left the requested version: upstream's dry-run storage encodes nothing

@@ -48,9 +48,11 @@ private:
     void watch(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
     void create(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
     void update(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
-    void patch(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
+    /// `attempt`: how often the patch was applied again after a write conflict (kube-apiserver
+    /// re-applies a patch to the latest object, up to 5 times, when another write came between).
+    void patch(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp, int attempt = 0);
     void patchLive(const Request &r, const RequestInfo &info, const ResourceType &type, PatchKind kind, WriteOptions wo,
-        const std::optional<QJsonObject> &live, Responder resp);
+        const std::optional<QJsonObject> &live, Responder resp, int attempt = 0);
     void remove(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp);
     void admitRemove(const Request &r, const RequestInfo &info, const ResourceType &type, const AdmissionAttributes &a,
         const DeleteOptions &options, Responder resp);
@@ -71,8 +73,10 @@ private:
     void admit(
         AdmissionAttributes a, Responder resp, Responder::Headers warnings, AdmitTrial trial, AdmitFinish finish);
     /// Admits `a` (CREATE or UPDATE), then writes its object and answers 201 or 200.
+    /// Admits and writes. A write that conflicts calls `retryOnConflict` instead of answering
+    /// 409, when given.
     void admitWrite(const Request &r, const RequestInfo &info, const ResourceType &type, AdmissionAttributes a,
-        WriteOptions wo, Responder resp, Responder::Headers warnings);
+        WriteOptions wo, Responder resp, Responder::Headers warnings, std::function<void()> retryOnConflict = {});
     AdmissionAttributes attributesFor(const Request &r, const RequestInfo &info, const ResourceType &type,
         const QString &operation, bool dryRun, const QString &fieldManager) const;
     /// Sends `object` (stored form) at the requested version: through the conversion webhook

@@ -92,6 +92,9 @@ Expected<DeleteOptions> deleteOptionsFrom(const Request &r)
     return opts;
 }
 
+/// k8s.io/apiserver/pkg/endpoints/handlers/patch.go: maxRetryWhenPatchConflicts.
+constexpr int kMaxPatchConflictRetries = 5;
+
 const GroupVersionResource kCrdResource{
     QStringLiteral("apiextensions.k8s.io"), QStringLiteral("v1"), QStringLiteral("customresourcedefinitions")};
 
@@ -213,7 +216,8 @@ void ResourceHandler::update(const Request &r, const RequestInfo &info, const Re
         });
 }
 
-void ResourceHandler::patch(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
+void ResourceHandler::patch(
+    const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp, int attempt)
 {
     const PatchKind kind = mediaTypePatchKind(r.header("content-type"));
     if (kind == PatchKind::Unknown)
@@ -232,18 +236,19 @@ void ResourceHandler::patch(const Request &r, const RequestInfo &info, const Res
     if (!current && (kind != PatchKind::Apply || current.error().code() != 404 || !info.subresource.isEmpty()))
         return resp.sendStatus(current.error());
     if (!current)
-        return patchLive(r, info, type, kind, *wo, std::nullopt, resp);
+        return patchLive(r, info, type, kind, *wo, std::nullopt, resp, attempt);
     if (!throughWebhook(type, *current))
-        return patchLive(r, info, type, kind, *wo, toServed(type, m_store->jsonOf(*current)), resp);
-    servedJson(type, *current, [this, r, info, type, kind, wo = *wo, resp](Expected<QJsonObject> live) mutable {
-        if (!live)
-            return resp.sendStatus(live.error());
-        patchLive(r, info, type, kind, wo, *live, resp);
-    });
+        return patchLive(r, info, type, kind, *wo, toServed(type, m_store->jsonOf(*current)), resp, attempt);
+    servedJson(
+        type, *current, [this, r, info, type, kind, wo = *wo, resp, attempt](Expected<QJsonObject> live) mutable {
+            if (!live)
+                return resp.sendStatus(live.error());
+            patchLive(r, info, type, kind, wo, *live, resp, attempt);
+        });
 }
 
 void ResourceHandler::patchLive(const Request &r, const RequestInfo &info, const ResourceType &type, PatchKind kind,
-    WriteOptions wo, const std::optional<QJsonObject> &live, Responder resp)
+    WriteOptions wo, const std::optional<QJsonObject> &live, Responder resp, int attempt)
 {
     Expected<QJsonObject> patched = QJsonObject();
     if (kind == PatchKind::Apply) {
@@ -277,7 +282,17 @@ void ResourceHandler::patchLive(const Request &r, const RequestInfo &info, const
     a.object = *patched;
     if (live)
         a.oldObject = *live;
-    admitWrite(r, info, type, a, wo, resp, warnings);
+    // Another write between reading the object and storing the patched one (admission webhooks
+    // answer later): apply the patch again to the latest object, as kube-apiserver's patcher
+    // does (maxRetryWhenPatchConflicts). A patch that sets another resourceVersion than the one
+    // it was applied to is a precondition: its conflict is answered.
+    const auto rvOf = [](const QJsonObject &o) {
+        return o.value(QLatin1String("metadata")).toObject().value(QLatin1String("resourceVersion")).toString();
+    };
+    std::function<void()> retry;
+    if (live && attempt < kMaxPatchConflictRetries && rvOf(*patched) == rvOf(*live))
+        retry = [this, r, info, type, resp, attempt]() mutable { patch(r, info, type, resp, attempt + 1); };
+    admitWrite(r, info, type, a, wo, resp, warnings, std::move(retry));
 }
 
 void ResourceHandler::remove(const Request &r, const RequestInfo &info, const ResourceType &type, Responder resp)
