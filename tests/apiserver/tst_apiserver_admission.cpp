@@ -353,12 +353,20 @@ private Q_SLOTS:
             (QJsonObject{{"k", "v"}}));
     }
 
+    void shouldReapplyAPatchAfterAConflictingWrite_data()
+    {
+        QTest::addColumn<QString>("collection");
+        QTest::newRow("validating webhook (the write conflicts)") << kValidating;
+        QTest::newRow("mutating webhook (the dry-run write conflicts)") << kMutating;
+    }
+
     void shouldReapplyAPatchAfterAConflictingWrite()
     {
         // While the webhook decides on a merge patch, another client changes the ConfigMap. The
         // patch named no resourceVersion, so kube-apiserver applies it again to the latest object
         // (and admits it again) instead of answering 409 Conflict.
-        addConfig(kValidating, QStringLiteral("race"), {hook("race.example.com", "/race")});
+        QFETCH(QString, collection);
+        addConfig(collection, QStringLiteral("race"), {hook("race.example.com", "/race")});
         QCOMPARE(createConfigMap(QStringLiteral("raced")).code, 201);
         bool interfered = false;
         m_hooks.answer = [this, &interfered](const QString &, const QJsonObject &review) {

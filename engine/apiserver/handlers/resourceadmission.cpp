@@ -21,15 +21,16 @@ void addWarnings(Responder::Headers &headers, const QStringList &warnings)
 
 } // namespace
 
-void ResourceHandler::admit(
-    AdmissionAttributes a, Responder resp, Responder::Headers warnings, AdmitTrial trial, AdmitFinish finish)
+void ResourceHandler::admit(AdmissionAttributes a, Responder resp, Responder::Headers warnings, AdmitTrial trial,
+    AdmitFinish finish, std::function<void()> onConflict)
 {
     if (!m_admission || (!m_admission->matches(true, a) && !m_admission->matches(false, a)))
         return finish(a.object, warnings);
     QPointer<QObject> context(m_context);
     AdmissionChain *chain = m_admission;
     chain->mutate(a,
-        [context, chain, a, resp, warnings, trial, finish](Expected<QJsonObject> mutated, QStringList added) mutable {
+        [context, chain, a, resp, warnings, trial, finish, onConflict](
+            Expected<QJsonObject> mutated, QStringList added) mutable {
             if (!context)
                 return;
             if (!mutated)
@@ -39,6 +40,8 @@ void ResourceHandler::admit(
             AdmissionAttributes checked = a;
             if (trial) {
                 auto tried = trial(a.object);
+                if (!tried && tried.error().code() == 409 && onConflict)
+                    return onConflict(); // another write came while the mutating webhooks decided
                 if (!tried)
                     return resp.sendStatus(tried.error());
                 checked.object = *tried;
@@ -72,7 +75,8 @@ void ResourceHandler::admitWrite(const Request &r, const RequestInfo &info, cons
             return o.error();
         return toServed(type, o->json());
     };
-    admit(std::move(a), resp, std::move(warnings), trial,
+    admit(
+        std::move(a), resp, std::move(warnings), trial,
         [this, r, info, type, wo, store, creating, resp, retryOnConflict](
             const QJsonObject &object, const Responder::Headers &w) mutable {
             const bool converts
@@ -94,7 +98,8 @@ void ResourceHandler::admitWrite(const Request &r, const RequestInfo &info, cons
             if (converts) // a dry run never left the requested version: upstream's dry-run storage encodes nothing
                 return sendServed(r, type, toServed(type, *o), creating ? 201 : 200, resp, w);
             sendObject(r, type, *o, creating ? 201 : 200, resp, w);
-        });
+        },
+        retryOnConflict);
 }
 
 void ResourceHandler::writeConverted(const RequestInfo &info, const ResourceType &type, bool creating,

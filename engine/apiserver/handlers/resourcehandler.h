@@ -70,8 +70,8 @@ private:
     using AdmitTrial = std::function<Expected<QJsonObject>(const QJsonObject &object)>;
     /// The write itself, with the admitted object and the warnings to send (resourceadmission.cpp).
     using AdmitFinish = std::function<void(const QJsonObject &object, const Responder::Headers &warnings)>;
-    void admit(
-        AdmissionAttributes a, Responder resp, Responder::Headers warnings, AdmitTrial trial, AdmitFinish finish);
+    void admit(AdmissionAttributes a, Responder resp, Responder::Headers warnings, AdmitTrial trial, AdmitFinish finish,
+        std::function<void()> onConflict = {});
     /// Admits `a` (CREATE or UPDATE), then writes its object and answers 201 or 200.
     /// Admits and writes. A write that conflicts calls `retryOnConflict` instead of answering
     /// 409, when given.
