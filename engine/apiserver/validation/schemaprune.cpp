@@ -20,6 +20,42 @@ bool isRootMetaKey(const QString &key)
 // Both steps change an object only where they must: a value that needs no default and no
 // pruning is left shared with the caller's object (no copy of the document per write).
 
+/// The fields an object walk removes and the children it replaced, applied after the walk
+/// (an object is not changed while it is iterated).
+struct Edits
+{
+    QStringList drop;
+    QList<std::pair<QString, QJsonValue>> replaced;
+
+    /// Applies them to `o`; returns whether there were any.
+    bool applyTo(QJsonObject &o) const
+    {
+        for (const QString &k : drop)
+            o.remove(k);
+        for (const auto &[k, v] : replaced)
+            o.insert(k, v);
+        return !drop.isEmpty() || !replaced.isEmpty();
+    }
+};
+
+/// Runs `edit(item, index)` on each item of the array `v`; writes the array back only when an
+/// item changed. Returns whether one did.
+template<typename Edit> bool editItems(QJsonValue &v, Edit edit)
+{
+    QJsonArray a = v.toArray();
+    bool changed = false;
+    for (qsizetype i = 0; i < a.size(); ++i) {
+        QJsonValue e = a.at(i);
+        if (edit(e, i)) {
+            a.replace(i, e);
+            changed = true;
+        }
+    }
+    if (changed)
+        v = a;
+    return changed;
+}
+
 bool defaultValue(QJsonValue &v, const QJsonObject &s);
 
 /// Applies the schema's defaults to `o`; returns whether anything changed.
@@ -57,22 +93,17 @@ bool defaultObject(QJsonObject &o, const QJsonObject &s, bool root)
     const QJsonObject as = additional.toObject();
     const bool nullable = as.value(QLatin1String("nullable")).toBool();
     const bool hasDefault = as.contains(QLatin1String("default"));
-    QStringList drop;
-    QList<std::pair<QString, QJsonValue>> replaced;
+    Edits edits;
     for (auto it = o.constBegin(); it != o.constEnd(); ++it) {
         if (props.contains(it.key()))
             continue;
         QJsonValue v = it.value();
         if (v.isNull() && !nullable && !hasDefault)
-            drop.append(it.key());
+            edits.drop.append(it.key());
         else if (defaultValue(v, as))
-            replaced.append({it.key(), v});
+            edits.replaced.append({it.key(), v});
     }
-    for (const QString &k : std::as_const(drop))
-        o.remove(k);
-    for (const auto &[k, v] : std::as_const(replaced))
-        o.insert(k, v);
-    return changed || !drop.isEmpty() || !replaced.isEmpty();
+    return edits.applyTo(o) || changed;
 }
 
 bool defaultValue(QJsonValue &v, const QJsonObject &s)
@@ -85,19 +116,8 @@ bool defaultValue(QJsonValue &v, const QJsonObject &s)
         return true;
     }
     if (v.isArray()) {
-        QJsonArray a = v.toArray();
         const QJsonObject items = s.value(QLatin1String("items")).toObject();
-        bool changed = false;
-        for (qsizetype i = 0; i < a.size(); ++i) {
-            QJsonValue e = a.at(i);
-            if (defaultValue(e, items)) {
-                a.replace(i, e);
-                changed = true;
-            }
-        }
-        if (changed)
-            v = a;
-        return changed;
+        return editItems(v, [&items](QJsonValue &e, qsizetype) { return defaultValue(e, items); });
     }
     return false;
 }
@@ -111,8 +131,7 @@ bool pruneObject(QJsonObject &o, const QJsonObject &s, const QString &path, bool
     const QJsonValue additional = s.value(QLatin1String("additionalProperties"));
     const bool preserve = s.value(kPreserve).toBool();
     const bool embedded = s.value(QLatin1String("x-kubernetes-embedded-resource")).toBool();
-    QStringList drop;
-    QList<std::pair<QString, QJsonValue>> replaced;
+    Edits edits;
     for (auto it = o.constBegin(); it != o.constEnd(); ++it) {
         const QString key = it.key();
         if ((root || embedded) && isRootMetaKey(key))
@@ -127,18 +146,14 @@ bool pruneObject(QJsonObject &o, const QJsonObject &s, const QString &path, bool
         else {
             if (pruned)
                 pruned->append(childPath(path, key));
-            drop.append(key);
+            edits.drop.append(key);
             continue;
         }
         QJsonValue v = it.value();
         if ((v.isObject() || v.isArray()) && pruneValue(v, childSchema, childPath(path, key), pruned))
-            replaced.append({key, v});
+            edits.replaced.append({key, v});
     }
-    for (const QString &k : std::as_const(drop))
-        o.remove(k);
-    for (const auto &[k, v] : std::as_const(replaced))
-        o.insert(k, v);
-    return !drop.isEmpty() || !replaced.isEmpty();
+    return edits.applyTo(o);
 }
 
 bool pruneValue(QJsonValue &v, const QJsonObject &s, const QString &path, QStringList *pruned)
@@ -151,20 +166,11 @@ bool pruneValue(QJsonValue &v, const QJsonObject &s, const QString &path, QStrin
         return true;
     }
     if (v.isArray()) {
-        QJsonArray a = v.toArray();
         const QJsonObject items = s.value(QLatin1String("items")).toObject();
-        bool changed = false;
-        for (qsizetype i = 0; i < a.size(); ++i) {
-            QJsonValue e = a.at(i);
-            if ((e.isObject() || e.isArray())
-                && pruneValue(e, items, QStringLiteral("%1[%2]").arg(path).arg(i), pruned)) {
-                a.replace(i, e);
-                changed = true;
-            }
-        }
-        if (changed)
-            v = a;
-        return changed;
+        return editItems(v, [&](QJsonValue &e, qsizetype i) {
+            return (e.isObject() || e.isArray())
+                && pruneValue(e, items, QStringLiteral("%1[%2]").arg(path).arg(i), pruned);
+        });
     }
     return false;
 }
