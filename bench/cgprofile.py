@@ -3,7 +3,9 @@
 
 profile(path) -> dict with
   ir        instructions (the file's totals)
-  allocs    calls to malloc/calloc/realloc
+  allocs    allocations: calls into the allocator's entry points (malloc, calloc, realloc,
+            operator new and new[], tcmalloc's tc_* and mimalloc's mi_* ones) from code outside
+            them, so one `new` counts once whether it reaches malloc (glibc) or not (tcmalloc)
   recorder  the recording's own instructions: those of recorder code (RunRecorder, the
             opbench::recording namespace, and every function of engine/recording's
             runrecorder/recordingwriter/recordingformat sources, their file-local helpers
@@ -16,7 +18,7 @@ inclusive(path, pattern) -> the inclusive instructions of the calls into functio
 """
 import re
 
-ALLOC = {"malloc", "calloc", "realloc"}
+ALLOC = re.compile(r"^(malloc|calloc|realloc|operator new(\[\])?\(|(tc|mi)_(malloc|calloc|realloc|new)\w*)")
 RECORDER_NAME = re.compile(r"opbench::(RunRecorder|recording::)")
 RECORDER_FILE = re.compile(r"engine/recording/(runrecorder|recordingwriter|recordingformat)\.cpp$")
 _NAMED = re.compile(r"(c?fn|fl|fi|fe|cfl|cfi)=\((\d+)\)(?: (.*))?")
@@ -64,7 +66,7 @@ def _is_recorder(name, file):
 
 def profile(path):
     d = {"ir": 0, "allocs": 0, "recorder": 0, "fns": set(), "thread": 1, "trigger": None}
-    fn_rec = callee_rec = in_call = False
+    fn_rec = callee_rec = in_call = fn_alloc = False
     callee = ""
     for kind, value, file in _walk(path):
         if kind == "cost":
@@ -73,12 +75,13 @@ def profile(path):
             in_call = False
         elif kind == "fn":
             fn_rec = _is_recorder(value, file)
+            fn_alloc = bool(ALLOC.match(value))
             d["fns"].add(value)
         elif kind == "cfn":
             callee, callee_rec = value, _is_recorder(value, file)
         elif kind == "calls":
             in_call = True
-            if callee in ALLOC:
+            if not fn_alloc and ALLOC.match(callee):
                 d["allocs"] += value
         elif value.startswith("desc: Trigger: "):
             trigger = value.split(": ", 2)[2].strip()

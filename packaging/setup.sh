@@ -12,6 +12,8 @@ PACKAGES=(
   qt6-qpa-plugins
   # libraries
   qcoro-qt6-dev libyaml-cpp-dev libssl-dev openssl libsimdjson-dev
+  # the allocator every executable links (cmake/OpbenchAllocator.cmake)
+  libtcmalloc-minimal4
   # test and screenshot tooling
   xvfb xauth imagemagick python3 python3-kubernetes python3-prometheus-client curl procps
   # cost guard (bench/cost-guard.sh): instructions counted under callgrind

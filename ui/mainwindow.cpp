@@ -24,6 +24,7 @@
 #include "ui/widgets/reconcilespanel.h"
 #include "ui/widgets/tourpanel.h"
 
+#include "engine/base/allocator.h"
 #include "engine/workbench/createform.h"
 #include "engine/workbench/tour.h"
 
@@ -377,8 +378,9 @@ void MainWindow::showAbout()
 {
     QMessageBox::about(this, tr("About opbench"),
         tr("<h3>opbench %1</h3><p>The operator workbench: the Kubernetes controller pattern made "
-           "visible and steppable.</p><p>Qt %2 · syntax highlighting: %3</p>")
-            .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion()), highlighterName()));
+           "visible and steppable.</p><p>Qt %2 · syntax highlighting: %3 · allocator: %4</p>")
+            .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion()), highlighterName(),
+                QString::fromLatin1(allocatorName())));
 }
 
 void MainWindow::restoreSettings()

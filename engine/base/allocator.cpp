@@ -19,4 +19,13 @@ void configureAllocator(AllocatorProfile profile)
 #endif
 }
 
+const char *allocatorName()
+{
+#if defined(OPBENCH_ALLOCATOR_NAME)
+    return OPBENCH_ALLOCATOR_NAME;
+#else
+    return "system malloc";
+#endif
+}
+
 } // namespace opbench

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// configureAllocator(): tunes glibc's malloc for the process's role (a controller, or an API
-// server answering large lists). Each main calls it once, first thing (runOperator(),
-// runWorkbench(), opbench-apiserver).
+// The process's allocator. The build links gperftools' tcmalloc when it is installed
+// (cmake/OpbenchAllocator.cmake): the engine's hot paths are Qt JSON and string work, a
+// stream of small short-lived allocations, and glibc's malloc/free took about 18 % of the API
+// server's instructions; tcmalloc's per-thread caches made `opbench-bench reconcile --apps 5000`
+// about 25 % faster on 2 cores (bench/README.md, "Allocator"). allocatorName() says which one
+// runs. configureAllocator() tunes glibc's malloc for the process's role (a controller, or an
+// API server answering large lists) when glibc's malloc is the one in use. Each main calls it
+// once, first thing (runOperator(), runWorkbench(), opbench-apiserver).
 
 namespace opbench {
 
@@ -24,8 +29,12 @@ enum class AllocatorProfile {
     Server,
 };
 
-/// Tunes the C allocator for `profile`. Call once, first thing in main(). Respects an explicit
-/// `MALLOC_MMAP_THRESHOLD_` in the environment. No effect with other C libraries.
+/// Tunes glibc's malloc for `profile`. Call once, first thing in main(). Respects an explicit
+/// `MALLOC_MMAP_THRESHOLD_` in the environment. No effect with tcmalloc or other C libraries.
 void configureAllocator(AllocatorProfile profile = AllocatorProfile::Controller);
+
+/// The allocator this build runs on: "tcmalloc (gperftools)" or "glibc malloc" (the
+/// workbench's About box).
+const char *allocatorName();
 
 } // namespace opbench
