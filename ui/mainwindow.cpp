@@ -426,17 +426,27 @@ void MainWindow::onControlState(const ControlState &state)
         if (state.available)
             a->setToolTip(QStringLiteral("%1 (%2)").arg(a->text(), a->shortcut().toString(QKeySequence::NativeText)));
     }
+    // Continue also lets held webhook calls go on (mainwindowactions.cpp).
+    m_actions.value(QStringLiteral("continue"))->setEnabled(state.canContinue());
     if (!state.available)
         return;
     m_actions.value(QStringLiteral("pause"))->setEnabled(!state.paused);
     m_actions.value(QStringLiteral("run"))->setEnabled(state.paused);
-    m_actions.value(QStringLiteral("continue"))->setEnabled(halted || state.paused);
     QString text = state.paused ? tr("paused") : tr("running");
     if (halted)
         text = tr("halted before %1").arg(state.pendingCalls.first());
     if (!state.lastBreak.isEmpty() && state.paused) // which breakpoint stopped it
         text
             = halted ? tr("breakpoint: %1 — %2").arg(state.lastBreak, text) : tr("breakpoint: %1").arg(state.lastBreak);
+    if (!state.heldWebhookCalls.isEmpty()) { // what is stopped: the reconciles, webhook calls, or both
+        const QString first = state.heldWebhookCalls.first();
+        const QString keys = m_actions.value(QStringLiteral("continue"))->shortcut().toString(QKeySequence::NativeText);
+        const qsizetype n = state.heldWebhookCalls.size();
+        const QString held = n == 1
+            ? tr("webhook call held: %1 — Continue (%2) lets it go on").arg(first, keys)
+            : tr("%1 webhook calls held (the first: %2) — Continue (%3) lets them go on").arg(n).arg(first, keys);
+        text = state.paused || halted ? tr("%1; %2").arg(text, held) : held;
+    }
     statusBar()->showMessage(text);
 }
 

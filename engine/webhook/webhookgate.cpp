@@ -289,6 +289,14 @@ void WebhookGate::setBreakpointEnabled(int id, bool on)
     publish();
 }
 
+void WebhookGate::setNeverHits(const QString &reason)
+{
+    if (m_neverHits == reason)
+        return;
+    m_neverHits = reason;
+    publish();
+}
+
 void WebhookGate::setStepInto(bool on)
 {
     m_stepInto = on;
@@ -301,6 +309,7 @@ WebhookGateState WebhookGate::state() const
     s.attached = m_server != nullptr;
     s.stepInto = m_stepInto;
     s.error = m_error;
+    s.neverHits = m_neverHits;
     for (const Entry &e : m_held)
         s.held.append(e.shown);
     for (const WebhookBreakpoint &b : m_breakpoints)

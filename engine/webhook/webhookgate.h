@@ -66,6 +66,9 @@ struct WebhookGateState
     QList<WebhookBreakpointRow> breakpoints;
     bool stepInto = false; ///< the next request will be held
     QString error;         ///< why the last breakpoint typed was refused ("" when it was added)
+    /// Why its breakpoints and step into never hit in this session, as the owner set it
+    /// (setNeverHits(): "never hits: on a real cluster …"); "" when they can.
+    QString neverHits;
 };
 
 class WebhookGate : public QObject
@@ -85,6 +88,9 @@ public:
     [[nodiscard]] std::function<bool(const QString &uid)> heldPredicate() const;
     [[nodiscard]] WebhookGateState state() const;
     [[nodiscard]] bool hasBreakpoint(int id) const;
+    /// Says why no request can reach the gate in this session (the operator's webhooks are not
+    /// served where the API server calls them); "" when they can. Shown with the breakpoints.
+    void setNeverHits(const QString &reason);
 
 public Q_SLOTS:
     /// Adds a breakpoint as WebhookBreakpoint::parse() reads it; a refusal is in state().error.
@@ -129,6 +135,7 @@ private:
     quint64 m_nextId = 0;
     bool m_stepInto = false;
     QString m_error;
+    QString m_neverHits;
 };
 
 } // namespace opbench

@@ -184,10 +184,23 @@ void ControllerObserver::emitControlState()
         if (const auto &to = m_controller->runToKey())
             s.runTo = to->toString();
     }
+    s.breakpointNote = m_breakpointNote;
     if (m_webhookGate)
-        for (const WebhookBreakpointRow &b : m_webhookGate->state().breakpoints)
-            s.breakpointList.append({b.id, QStringLiteral("webhook"), b.description, b.enabled, b.hits});
+        addWebhookState(s, m_webhookGate->state());
     Q_EMIT controlState(s);
+}
+
+void ControllerObserver::addWebhookState(ControlState &s, const WebhookGateState &gate)
+{
+    for (const WebhookBreakpointRow &b : gate.breakpoints)
+        s.breakpointList.append({b.id, QStringLiteral("webhook"), b.description, b.enabled, b.hits, gate.neverHits});
+    for (const HeldWebhookRequest &h : gate.held) {
+        const WebhookRequestInfo &i = h.info;
+        const QString object = i.namespaceName.isEmpty() ? i.name : i.namespaceName + u'/' + i.name;
+        s.heldWebhookCalls.append(QStringLiteral("%1 %2 %3 at %4 held by %5")
+                                      .arg(i.operation, i.objectKind, object, i.path, h.reason)
+                                      .simplified());
+    }
 }
 
 void ControllerObserver::pause()
@@ -240,6 +253,8 @@ void ControllerObserver::continueToEnd()
 
 void ControllerObserver::continueRunning()
 {
+    if (m_webhookGate) // a debugger's Continue lets every held webhook call go on too
+        m_webhookGate->continueAll();
     if (m_controller && !m_controller->pendingCalls().isEmpty()) {
         continueToEnd();
         return;
@@ -294,9 +309,14 @@ namespace opbench::workbench {
 
 void ControllerObserver::addBreakpoint(const QString &spec)
 {
+    m_breakpointNote.clear();
     if (m_webhookGate && WebhookBreakpoint::isWebhookSpec(spec)) {
         m_webhookGate->addBreakpoint(spec);
-        m_breakpointError = m_webhookGate->state().error;
+        const WebhookGateState gate = m_webhookGate->state();
+        m_breakpointError = gate.error;
+        if (gate.error.isEmpty() && !gate.neverHits.isEmpty() && !gate.breakpoints.isEmpty())
+            m_breakpointNote
+                = QStringLiteral("%1 added, but it %2").arg(gate.breakpoints.last().description, gate.neverHits);
         emitControlState();
         return;
     }
@@ -311,6 +331,7 @@ void ControllerObserver::addBreakpoint(const QString &spec)
 
 void ControllerObserver::removeBreakpoint(int id)
 {
+    m_breakpointNote.clear();
     if (m_webhookGate && m_webhookGate->hasBreakpoint(id))
         m_webhookGate->removeBreakpoint(id);
     else if (m_controller)

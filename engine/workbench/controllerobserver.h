@@ -23,7 +23,8 @@ class QTimer;
 
 namespace opbench {
 class WebhookGate;
-}
+struct WebhookGateState;
+} // namespace opbench
 
 namespace opbench::workbench {
 
@@ -51,7 +52,8 @@ public Q_SLOTS:
     void stepInto(const QString &key = {});
     void continueCall();
     void continueToEnd();
-    /// Continue: finishes a halted reconcile without further stops, else resumes the workers.
+    /// Continue (the toolbar's): lets every webhook call the gate holds go on, and finishes a
+    /// halted reconcile without further stops, else resumes the workers.
     void continueRunning();
     /// Step over call: lets the halted call go out; the reconcile halts before its next one.
     void stepOver();
@@ -67,7 +69,8 @@ public Q_SLOTS:
     /// Adds a breakpoint typed as Breakpoint::parse() reads it ("key default/web", "kind
     /// MyApplication", "error", "before write Deployment", "status.phase == Failed"), or a
     /// webhook breakpoint ("webhook /validate-…", webhookbreakpoint.h) for the gate; a text it
-    /// cannot read is reported in ControlState::breakpointError.
+    /// cannot read is reported in ControlState::breakpointError, a webhook breakpoint the gate
+    /// cannot hit here (a real cluster) in ControlState::breakpointNote.
     void addBreakpoint(const QString &spec);
     void removeBreakpoint(int id);
     void setBreakpointEnabled(int id, bool on);
@@ -85,6 +88,8 @@ Q_SIGNALS:
 
 private:
     void emitControlState();
+    /// The gate's breakpoints (each saying why it never hits, if so) and held calls, into `s`.
+    static void addWebhookState(ControlState &s, const WebhookGateState &gate);
     void flush();
     void onProgress(const ReconcileTrace &trace);
     void onCallPending(const PendingCall &call);
@@ -99,7 +104,8 @@ private:
     QString m_lastBreak;
     int m_lastBreakId = 0;
     QString m_breakpointError;
-    QHash<int, int> m_hits; // breakpoint id -> times hit
+    QString m_breakpointNote; // the last breakpoint added never hits here (why)
+    QHash<int, int> m_hits;   // breakpoint id -> times hit
     CurrentReconcile m_frame;
     QTimer *m_flushTimer; // child
 };

@@ -108,7 +108,8 @@ struct BreakpointRow
     QString type;        ///< key, kind, error, call, condition
     QString description; ///< "key default/web", "before write Deployment", "status.phase == Failed"
     bool enabled = true;
-    int hits = 0; ///< times it paused the controller since it was added
+    int hits = 0;      ///< times it paused the controller since it was added
+    QString neverHits; ///< why it cannot hit in this session ("never hits: …"; "" when it can)
 };
 
 /// The controller's stepping state (Control toolbar, status bar).
@@ -125,6 +126,14 @@ struct ControlState
     QList<BreakpointRow> breakpointList; ///< every breakpoint, in the order added
     int lastBreakId = 0;                 ///< the breakpoint of lastBreak (0: the toolbar's break on error)
     QString breakpointError;             ///< why the last breakpoint typed could not be added
+    QString breakpointNote;              ///< the last breakpoint typed was added but never hits here (why)
+    /// The webhook calls the gate holds (webhookgate.h), oldest first, described
+    /// ("CREATE MyApplication default/web at /validate-… held by webhook any").
+    QStringList heldWebhookCalls;
+
+    /// Whether the debugger's Continue has something to let go on: a paused controller, a
+    /// reconcile halted before a call, or a held webhook call.
+    [[nodiscard]] bool canContinue() const { return paused || !pendingCalls.isEmpty() || !heldWebhookCalls.isEmpty(); }
 };
 
 /// The reconcile being stepped, as it stands (the debugger's frame): published when it starts,

@@ -121,6 +121,7 @@ void WorkbenchEngine::connectTo(
         }
         m_webhookGate->attach(m_manager->existingWebhookServer());
     }
+    m_webhookGate->setNeverHits(webhookNeverHits(embedded));
     collectControllers(controller.value());
     QStringList kinds;
     for (const GroupVersionKind &gvk : std::as_const(m_def.kinds))
@@ -173,10 +174,23 @@ void WorkbenchEngine::openRecording(const QString &path)
         Q_EMIT failed(tr("Cannot replay %1: %2").arg(path, opened.error().message()));
         return;
     }
+    m_webhookGate->setNeverHits(tr("never hits: a replay does not call the operator's webhooks"));
     collectControllers(nullptr);
     emitKinds();
     m_cacheFeed->observe(m_replay->manager()->cache(), m_def.kinds);
     Q_EMIT connected(QUrl());
+}
+
+QString WorkbenchEngine::webhookNeverHits(bool embedded) const
+{
+    if (!embedded)
+        return tr("never hits: on a real cluster the workbench does not serve the operator's webhooks; use the "
+                  "embedded cluster");
+    if (!m_localWebhooks)
+        return tr("never hits: this session does not serve the operator's webhooks");
+    if (!m_manager->existingWebhookServer())
+        return tr("never hits: the operator serves no webhooks");
+    return {};
 }
 
 void WorkbenchEngine::emitKinds()

@@ -10,7 +10,8 @@
 //   controllers() every controller the definition's setup registered (selectController())
 //   leadership()  the Manager's leader elector and the hand-off
 //   replay()      a recording replayed instead of a live run (openRecording(); replaysession.h)
-//   webhookGate() the operator's webhook requests held at breakpoints (embedded; webhookgate.h)
+//   webhookGate() the operator's webhook requests held at breakpoints (embedded; webhookgate.h;
+//                 elsewhere it says why its breakpoints never hit)
 //
 // and carries the object intents (create, delete, samples) through the Manager's REST client.
 // The operator is any OperatorDefinition (engine/sdk/operatordefinition.h).
@@ -134,6 +135,8 @@ private:
     void collectControllers(Controller *returned);
     void emitStopped();
     void emitKinds();
+    /// Why the webhook gate's breakpoints never hit on this cluster ("" when they can).
+    QString webhookNeverHits(bool embedded) const;
     QCoro::Task<void> runManager(bool embedded);
     QCoro::Task<void> createSamples();
     QCoro::Task<void> runDelete(GroupVersionKind gvk, QString key);

@@ -7,7 +7,8 @@
 // waits; Continue lets the handler answer. Step shows the handler's verdict before it is sent
 // (a denial for an image without a tag), and Continue then sends it. Step into webhook holds
 // the next call, whichever it is. A webhook whose handler failed (a 5xx in its answer) is listed
-// as failed, not as a denial.
+// as failed, not as a denial. The toolbar's Continue (Shift+F5) lets every held call go on, as a
+// debugger's Continue does, and the status bar says a webhook call is held.
 #include "tests/ui/myappfixture.h"
 #include "ui/mainwindow.h"
 #include "ui/models/admissionlistmodel.h"
@@ -17,14 +18,17 @@
 #include "engine/client/restclient.h"
 #include "engine/client/restconfig.h"
 
+#include <QAction>
 #include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTest>
+#include <QToolBar>
 
 #include <qcoro/qcorotask.h>
 
@@ -221,6 +225,41 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(created->has_value(), 30000);
         QVERIFY2(created->value().ok(), qPrintable(errorOf(created)));
         QTRY_VERIFY_WITH_TIMEOUT(!panel->continueButton()->isEnabled(), 10000);
+    }
+
+    void toolbarContinueLetsEveryHeldCallAnswer()
+    {
+        // Given two creates held at the validating webhook, the controller running
+        addBreakpoint(QStringLiteral("webhook validate name=default/continued-a"));
+        addBreakpoint(QStringLiteral("webhook validate name=default/continued-b"));
+        AdmissionPanel *panel = m_window->admissionPanel();
+        const Outcome first = startCreate(QStringLiteral("continued-a"), QStringLiteral("nginx:1.27"));
+        const Outcome second = startCreate(QStringLiteral("continued-b"), QStringLiteral("nginx:1.27"));
+        QTRY_COMPARE_WITH_TIMEOUT(resultOfRow(panel->view()->model(), 1), QStringLiteral("held at breakpoint"), 30000);
+        QCOMPARE(resultOfRow(panel->view()->model(), 0), QStringLiteral("held at breakpoint"));
+
+        // Then the toolbar's Continue (Shift+F5) can let them go, and the status bar says that
+        // webhook calls are what is held (the reconciles run)
+        QAction *continueAction = m_window->action(QStringLiteral("continue"));
+        QTRY_VERIFY_WITH_TIMEOUT(continueAction->isEnabled(), 10000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            m_window->statusBar()->currentMessage().contains(QStringLiteral("2 webhook calls held")),
+            qPrintable(m_window->statusBar()->currentMessage()), 10000);
+        QVERIFY2(m_window->statusBar()->currentMessage().contains(QStringLiteral("MyApplication default/continued-")),
+            qPrintable(m_window->statusBar()->currentMessage()));
+        QVERIFY(!first->has_value() && !second->has_value());
+
+        // When the user presses Continue in the toolbar
+        auto *toolbar = m_window->findChild<QToolBar *>(QStringLiteral("controlToolBar"));
+        QTest::mouseClick(toolbar->widgetForAction(continueAction), Qt::LeftButton);
+
+        // Then both handlers answer and both creates succeed; nothing is held any more
+        QTRY_VERIFY_WITH_TIMEOUT(first->has_value() && second->has_value(), 30000);
+        QVERIFY2(first->value().ok(), qPrintable(errorOf(first)));
+        QVERIFY2(second->value().ok(), qPrintable(errorOf(second)));
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->continueButton()->isEnabled(), 10000);
+        QTRY_VERIFY2_WITH_TIMEOUT(!m_window->statusBar()->currentMessage().contains(QStringLiteral("held")),
+            qPrintable(m_window->statusBar()->currentMessage()), 10000);
     }
 };
 

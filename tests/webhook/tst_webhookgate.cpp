@@ -20,6 +20,7 @@
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QSignalSpy>
 #include <QSslConfiguration>
 #include <QTemporaryDir>
 #include <QTest>
@@ -299,6 +300,21 @@ private Q_SLOTS:
         QCOMPARE(codeOf(reply), 201);
         QVERIFY(m_gate.state().held.isEmpty());
         reply->deleteLater();
+    }
+
+    void neverHitsIsPublishedWithTheState()
+    {
+        // The workbench says why no request can reach the gate (a real cluster); the Breakpoints
+        // and Admission docks show it.
+        QSignalSpy published(&m_gate, &WebhookGate::stateChanged);
+        const QString reason = QStringLiteral("never hits: the operator's webhooks are not served here");
+        m_gate.setNeverHits(reason);
+        QCOMPARE(published.size(), 1);
+        QCOMPARE(published.last().at(0).value<WebhookGateState>().neverHits, reason);
+        m_gate.setNeverHits(reason); // unchanged: nothing new to show
+        QCOMPARE(published.size(), 1);
+        m_gate.setNeverHits({});
+        QVERIFY(m_gate.state().neverHits.isEmpty());
     }
 
     void badBreakpointsAreRefusedWithTheReason()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/models/breakpointlistmodel.h"
 
+#include <QBrush>
 #include <QFont>
 
 namespace opbench::ui {
@@ -54,6 +55,12 @@ QVariant BreakpointListModel::data(const QModelIndex &index, int role) const
         QFont f;
         f.setBold(true);
         return f;
+    }
+    if (!r.neverHits.isEmpty()) { // greyed, every column saying why
+        if (role == Qt::ForegroundRole)
+            return QBrush(Qt::gray);
+        if (role == Qt::ToolTipRole)
+            return r.neverHits;
     }
     switch (index.column()) {
     case BreakpointColumn:

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // BreakpointListModel: the Breakpoints dock's rows, from ControlState::breakpointList — a check
-// box (enabled), what the breakpoint stops on, how often it hit; the one that hit last is bold.
+// box (enabled), what the breakpoint stops on, how often it hit; the one that hit last is bold;
+// one that never hits in this session (BreakpointRow::neverHits) is grey, its tooltip says why.
 // Checking a box changes nothing here: it emits enableRequested() (an intent), and the next
 // ControlState says what the controller did.
 

@@ -146,8 +146,7 @@ AdmissionPanel::AdmissionPanel(AdmissionListModel *model, QWidget *parent)
     m_step->setEnabled(false);
     m_stepInto->setObjectName(QStringLiteral("admissionStepInto"));
     m_stepInto->setCheckable(true);
-    m_stepInto->setToolTip(tr("Hold the next request the operator's webhooks get, before the handler runs (as "
-                              "a \"webhook …\" breakpoint in the Breakpoints dock does)"));
+    m_stepInto->setToolTip(stepIntoTip());
     m_stepInto->setEnabled(false);
     auto *debug = new QHBoxLayout;
     debug->addWidget(m_stepInto);
@@ -188,6 +187,12 @@ AdmissionPanel::AdmissionPanel(AdmissionListModel *model, QWidget *parent)
     refreshFilters();
 }
 
+QString AdmissionPanel::stepIntoTip()
+{
+    return tr("Hold the next request the operator's webhooks get, before the handler runs (as a \"webhook …\" "
+              "breakpoint in the Breakpoints dock does)");
+}
+
 quint64 AdmissionPanel::selectedHeldId() const
 {
     const QModelIndex current = m_proxy->mapToSource(m_view->currentIndex());
@@ -198,7 +203,10 @@ quint64 AdmissionPanel::selectedHeldId() const
 void AdmissionPanel::applyGate(const WebhookGateState &state)
 {
     m_model->applyHeld(state);
-    m_stepInto->setEnabled(state.attached);
+    // Where the gate cannot hit (a real cluster), the button is off and says why.
+    m_stepInto->setEnabled(state.attached && state.neverHits.isEmpty());
+    m_stepInto->setToolTip(
+        state.neverHits.isEmpty() ? stepIntoTip() : tr("Step into webhook: %1").arg(state.neverHits));
     m_stepInto->setChecked(state.stepInto);
     const bool held = !state.held.isEmpty();
     m_continue->setEnabled(held);

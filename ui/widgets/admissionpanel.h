@@ -11,6 +11,8 @@
 // get), and, while the gate holds one (a row "held at breakpoint" on top, with the review's
 // request in the Request tab), Continue (run the handler, answer) and Step (run the handler,
 // show its verdict and patch before answering). Its buttons emit intents for the WebhookGate.
+// Where the gate cannot hit (WebhookGateState::neverHits: a real cluster), Step into webhook is
+// disabled and its tooltip says why.
 
 #include <QWidget>
 
@@ -78,6 +80,7 @@ Q_SIGNALS:
     void stepIntoRequested(bool on);
 
 private:
+    static QString stepIntoTip();
     quint64 selectedHeldId() const;
     void showHeld(const HeldWebhookRequest &held);
     void showSelected();

@@ -2,6 +2,7 @@
 #include "ui/widgets/breakpointspanel.h"
 
 #include "ui/models/breakpointlistmodel.h"
+#include "ui/widgets/palette.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -108,9 +109,17 @@ void BreakpointsPanel::apply(const workbench::ControlState &state)
         m_status->setStyleSheet(QStringLiteral("color: #c62828;"));
         return;
     }
+    const bool stopped = state.paused && !state.lastBreak.isEmpty();
+    if (!state.breakpointNote.isEmpty() && !stopped) { // added, but it cannot stop anything here
+        m_status->setText(state.breakpointNote);
+        m_status->setStyleSheet(QStringLiteral("color: %1;").arg(resultColour(ResultColour::RateLimited).name()));
+        return;
+    }
     m_status->setStyleSheet({});
-    if (state.paused && !state.lastBreak.isEmpty())
+    if (stopped)
         m_status->setText(tr("Stopped by breakpoint: %1").arg(state.lastBreak));
+    else if (!state.heldWebhookCalls.isEmpty())
+        m_status->setText(tr("Holding a webhook call: %1 (Admission dock)").arg(state.heldWebhookCalls.first()));
     else
         m_status->setText(state.breakpointList.isEmpty()
                 ? tr("No breakpoints: add one above.")

@@ -3,7 +3,9 @@
 // BreakpointsPanel: the debugger's list of breakpoints (BreakpointListModel) — check to enable,
 // Remove to delete — and a line to add one by typing what it stops on, with examples in a menu:
 // a key, a kind, any error, a kind of call ("before write Deployment"), a condition of the
-// object ("status.phase == Failed"). Says why a typed breakpoint was refused, and which one hit.
+// object ("status.phase == Failed"). Says why a typed breakpoint was refused, that one was added
+// but never hits here (a webhook breakpoint on a real cluster), which one hit, and which webhook
+// call is held.
 // Emits intents only.
 
 #include "engine/workbench/snapshots.h"
