@@ -118,7 +118,7 @@ Object Object::fromJson(const QJsonObject &json)
     scratch.clear();
     const enc::PackResult packed = enc::pack(scratch, json);
     auto *d = ObjectData::create(scratch);
-    d->jsonSize = quint32(enc::unpackedSize(scratch));
+    d->jsonSize = quint32(packed.unpackedSize);
     d->meta = packed.meta;
     d->hasManagedFields = packed.hasManagedFields;
     const QJsonValue apiVersion = json.value(QLatin1String("apiVersion"));

@@ -67,6 +67,8 @@ struct PackResult
     std::array<Span, MetaFieldCount> meta{};
     /// metadata.managedFields is present in the packed output.
     bool hasManagedFields = false;
+    /// The compact JSON size of the packed output (what unpackedSize() would count).
+    std::size_t unpackedSize = 0;
 };
 
 /// Appends the packed form of `obj` to `out` (spans are relative to `out`'s size on entry).
@@ -81,6 +83,8 @@ namespace detail {
 bool writeKey(std::string &out, std::string_view key); ///< true when the key's values are enum-like
 void writeString(std::string &out, std::string_view value, bool enumLike);
 int metaField(std::string_view key); ///< the metadata field's slot in PackResult::meta, or -1
+/// Bytes the tokens written on this thread since the last call add when unpacked (resets it).
+std::size_t takeTokenGrowth();
 } // namespace detail
 
 /// The compact JSON size of `packed`.

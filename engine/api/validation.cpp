@@ -113,6 +113,20 @@ QStringList checkFormat(const QString &value, int maxLen, bool (*matches)(const 
     return errs;
 }
 
+/// True exactly when validateQualifiedName(value) finds nothing, without building its messages.
+bool validQualifiedName(const QString &value)
+{
+    const qsizetype slash = value.indexOf(QLatin1Char('/'));
+    if (slash < 0)
+        return byteLength(value) <= 63 && matchesQualifiedName(value);
+    if (slash == 0 || value.indexOf(QLatin1Char('/'), slash + 1) >= 0)
+        return false;
+    const QString prefix = value.left(slash);
+    const QString name = value.mid(slash + 1);
+    return byteLength(prefix) <= 253 && matchesDns1123Subdomain(prefix) && byteLength(name) <= 63
+        && matchesQualifiedName(name);
+}
+
 QString maskTrailingDash(const QString &name)
 {
     return name.size() > 1 && name.endsWith(QLatin1Char('-')) ? name.left(name.size() - 2) + QLatin1Char('a') : name;
@@ -122,24 +136,32 @@ QString maskTrailingDash(const QString &name)
 
 QStringList isDns1123Subdomain(const QString &value)
 {
+    if (byteLength(value) <= 253 && matchesDns1123Subdomain(value))
+        return {}; // the common case: no messages (and their examples) to build
     return checkFormat(value, 253, matchesDns1123Subdomain, kDns1123SubdomainFmt, kDns1123SubdomainMsg,
         {QStringLiteral("example.com")});
 }
 
 QStringList isDns1123Label(const QString &value)
 {
+    if (byteLength(value) <= 63 && matchesDns1123Label(value))
+        return {};
     return checkFormat(value, 63, matchesDns1123Label, kDns1123LabelFmt, kDns1123LabelMsg,
         {QStringLiteral("my-name"), QStringLiteral("123-abc")});
 }
 
 QStringList isDns1035Label(const QString &value)
 {
+    if (byteLength(value) <= 63 && matchesDns1035Label(value))
+        return {};
     return checkFormat(value, 63, matchesDns1035Label, kDns1035LabelFmt, kDns1035LabelMsg,
         {QStringLiteral("my-name"), QStringLiteral("abc-123")});
 }
 
 QStringList validateQualifiedName(const QString &value)
 {
+    if (validQualifiedName(value))
+        return {};
     const QStringList examples{QStringLiteral("MyName"), QStringLiteral("my.name"), QStringLiteral("123-abc")};
     QStringList errs;
     const QStringList parts = value.split(QLatin1Char('/'));
@@ -169,6 +191,8 @@ QStringList validateQualifiedName(const QString &value)
 
 QStringList validateLabelValue(const QString &value)
 {
+    if (byteLength(value) <= 63 && matchesLabelValue(value))
+        return {};
     return checkFormat(value, 63, matchesLabelValue, kLabelValueFmt, kLabelValueMsg,
         {QStringLiteral("MyValue"), QStringLiteral("my_value"), QStringLiteral("12345")});
 }
@@ -227,20 +251,34 @@ QList<StatusCause> validateOwnerReferences(const QJsonArray &refs, const QString
     QString firstController;
     for (const QJsonValue &v : refs) {
         const QJsonObject r = v.toObject();
-        const QString apiVersion = r.value(QLatin1String("apiVersion")).toString();
-        const QString version = apiVersion.section(QLatin1Char('/'), -1);
-        if (version.isEmpty())
+        // One pass over the reference's members (rather than a lookup per field).
+        QString apiVersion, kind, name;
+        bool hasUid = false, controller = false;
+        for (auto it = r.constBegin(); it != r.constEnd(); ++it) {
+            const QString key = it.key();
+            if (key == QLatin1String("apiVersion"))
+                apiVersion = it.value().toString();
+            else if (key == QLatin1String("kind"))
+                kind = it.value().toString();
+            else if (key == QLatin1String("name"))
+                name = it.value().toString();
+            else if (key == QLatin1String("uid"))
+                hasUid = !it.value().toString().isEmpty();
+            else if (key == QLatin1String("controller"))
+                controller = it.value().toBool();
+        }
+        // the last '/'-separated section (apiVersion.section('/', -1)) is empty
+        if (apiVersion.isEmpty() || apiVersion.endsWith(QLatin1Char('/')))
             causes << fielderror::invalid(
                 path + QStringLiteral(".apiVersion"), apiVersion, QStringLiteral("version must not be empty"));
-        for (const char *key : {"kind", "name", "uid"}) {
-            const QString k = QString::fromLatin1(key);
-            if (r.value(k).toString().isEmpty())
+        for (const auto &[k, empty] : {std::pair{QStringLiteral("kind"), kind.isEmpty()},
+                 std::pair{QStringLiteral("name"), name.isEmpty()}, std::pair{QStringLiteral("uid"), !hasUid}}) {
+            if (empty)
                 causes << fielderror::invalid(
                     path + QLatin1Char('.') + k, QString(), k + QStringLiteral(" must not be empty"));
         }
-        if (r.value(QLatin1String("controller")).toBool()) {
-            const QString current = r.value(QLatin1String("kind")).toString() + QLatin1Char('/')
-                + r.value(QLatin1String("name")).toString();
+        if (controller) {
+            const QString current = kind + QLatin1Char('/') + name;
             if (firstController.isEmpty())
                 firstController = current;
             else
