@@ -5,6 +5,7 @@
 #include <QJsonDocument>
 #include <QRandomGenerator>
 
+#include <array>
 #include <cmath>
 
 namespace opbench::apiserver::sim {
@@ -17,6 +18,23 @@ constexpr int kAlphabetSize = sizeof(kAlphabet) - 1;
 QJsonObject condition(
     const QString &type, bool status, const QString &reason, const QString &message, const QString &now)
 {
+    // Every pod gets the same few within a second: the last ones built are shared (per thread).
+    struct Built
+    {
+        QString type;
+        bool status = false;
+        QString reason;
+        QString message;
+        QString now;
+        QJsonObject json;
+    };
+    thread_local std::array<Built, 8> built;
+    thread_local std::size_t next = 0;
+    for (const Built &b : built) {
+        if (!b.json.isEmpty() && b.status == status && b.now == now && b.type == type && b.reason == reason
+            && b.message == message)
+            return b.json;
+    }
     QJsonObject c{{QStringLiteral("type"), type},
         {QStringLiteral("status"), status ? QStringLiteral("True") : QStringLiteral("False")},
         {QStringLiteral("lastProbeTime"), QJsonValue::Null}, {QStringLiteral("lastTransitionTime"), now}};
@@ -24,6 +42,7 @@ QJsonObject condition(
         c.insert(QStringLiteral("reason"), reason);
     if (!message.isEmpty())
         c.insert(QStringLiteral("message"), message);
+    built[next++ % built.size()] = {type, status, reason, message, now, c};
     return c;
 }
 
