@@ -23,6 +23,8 @@
 
 #include <simdjson.h>
 
+#include <QJsonValue>
+
 class QJsonObject;
 
 #include <array>
@@ -74,9 +76,19 @@ struct PackResult
 /// Appends the packed form of `obj` to `out` (spans are relative to `out`'s size on entry).
 PackResult pack(std::string &out, simdjson::dom::object obj, const PackOptions &options);
 
+/// Members of a QJsonObject that Object::fromJson reads besides the packed bytes, picked up by
+/// pack() on its way (null when absent; namespace and generation only from an object metadata).
+struct JsonFields
+{
+    QJsonValue apiVersion;
+    QJsonValue kind;
+    QJsonValue ns;
+    QJsonValue generation;
+};
+
 /// The same for a QJsonObject, without printing it: exactly the bytes of packing
 /// QJsonDocument(obj).toJson(Compact) (no options: nothing stripped, no defaults).
-PackResult pack(std::string &out, const QJsonObject &obj);
+PackResult pack(std::string &out, const QJsonObject &obj, JsonFields *fields = nullptr);
 
 namespace detail {
 // The packer's steps, shared by its two inputs (objectencoding.cpp, objectpackjson.cpp).

@@ -141,7 +141,7 @@ void writeQValue(std::string &out, const QJsonValue &v, bool enumLike)
 
 } // namespace
 
-PackResult pack(std::string &out, const QJsonObject &obj)
+PackResult pack(std::string &out, const QJsonObject &obj, JsonFields *fields)
 {
     PackResult result;
     const std::size_t base = out.size();
@@ -156,6 +156,10 @@ PackResult pack(std::string &out, const QJsonObject &obj)
         const QString key = it.key();
         writeUtf8Key(out, key, enumLike);
         const QJsonValue value = it.value();
+        if (fields && key == QLatin1String("apiVersion"))
+            fields->apiVersion = value;
+        else if (fields && key == QLatin1String("kind"))
+            fields->kind = value;
         if (key != QLatin1String("metadata") || !value.isObject()) {
             writeQValue(out, value, enumLike);
             continue;
@@ -178,6 +182,10 @@ PackResult pack(std::string &out, const QJsonObject &obj)
             writeQValue(out, m.value(), metaEnumLike);
             if (const int field = metaField(kv); field >= 0)
                 result.meta[std::size_t(field)] = {std::uint32_t(start - base), std::uint32_t(out.size() - start)};
+            else if (fields && kv == "namespace")
+                fields->ns = m.value();
+            else if (fields && kv == "generation")
+                fields->generation = m.value();
         }
         out.push_back('}');
     }
