@@ -38,7 +38,7 @@ bool isLowerAlnum(QChar c) { return isLower(c) || (c >= QLatin1Char('0') && c <=
 bool isAlnum(QChar c) { return isLowerAlnum(c) || (c >= QLatin1Char('A') && c <= QLatin1Char('Z')); }
 
 /// [a-z0-9]([-a-z0-9]*[a-z0-9])? over value[from, to); with firstAlpha, [a-z] first (DNS-1035).
-bool matchesLabel(const QString &value, qsizetype from, qsizetype to, bool firstAlpha = false)
+bool matchesLabel(QStringView value, qsizetype from, qsizetype to, bool firstAlpha = false)
 {
     if (to <= from || !(firstAlpha ? isLower(value[from]) : isLowerAlnum(value[from])) || !isLowerAlnum(value[to - 1]))
         return false;
@@ -49,10 +49,10 @@ bool matchesLabel(const QString &value, qsizetype from, qsizetype to, bool first
     return true;
 }
 
-bool matchesDns1123Label(const QString &value) { return matchesLabel(value, 0, value.size()); }
-bool matchesDns1035Label(const QString &value) { return matchesLabel(value, 0, value.size(), true); }
+bool matchesDns1123Label(QStringView value) { return matchesLabel(value, 0, value.size()); }
+bool matchesDns1035Label(QStringView value) { return matchesLabel(value, 0, value.size(), true); }
 
-bool matchesDns1123Subdomain(const QString &value)
+bool matchesDns1123Subdomain(QStringView value)
 {
     qsizetype from = 0;
     for (;;) {
@@ -67,7 +67,7 @@ bool matchesDns1123Subdomain(const QString &value)
 }
 
 /// ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]
-bool matchesQualifiedName(const QString &value)
+bool matchesQualifiedName(QStringView value)
 {
     if (value.isEmpty() || !isAlnum(value.front()) || !isAlnum(value.back()))
         return false;
@@ -78,9 +78,9 @@ bool matchesQualifiedName(const QString &value)
     return true;
 }
 
-bool matchesLabelValue(const QString &value) { return value.isEmpty() || matchesQualifiedName(value); }
+bool matchesLabelValue(QStringView value) { return value.isEmpty() || matchesQualifiedName(value); }
 
-qsizetype byteLength(const QString &s)
+qsizetype byteLength(QStringView s)
 {
     for (const QChar c : s) {
         if (c.unicode() >= 0x80)
@@ -102,7 +102,7 @@ QString regexError(const QString &msg, const QString &fmt, const QStringList &ex
     return out + QStringLiteral("regex used for validation is '") + fmt + QStringLiteral("')");
 }
 
-QStringList checkFormat(const QString &value, int maxLen, bool (*matches)(const QString &), const QString &fmt,
+QStringList checkFormat(const QString &value, int maxLen, bool (*matches)(QStringView), const QString &fmt,
     const QString &msg, const QStringList &examples)
 {
     QStringList errs;
@@ -121,8 +121,8 @@ bool validQualifiedName(const QString &value)
         return byteLength(value) <= 63 && matchesQualifiedName(value);
     if (slash == 0 || value.indexOf(QLatin1Char('/'), slash + 1) >= 0)
         return false;
-    const QString prefix = value.left(slash);
-    const QString name = value.mid(slash + 1);
+    const QStringView prefix = QStringView(value).left(slash);
+    const QStringView name = QStringView(value).mid(slash + 1);
     return byteLength(prefix) <= 253 && matchesDns1123Subdomain(prefix) && byteLength(name) <= 63
         && matchesQualifiedName(name);
 }
