@@ -300,7 +300,7 @@ QJsonObject runningContainerStatus(const QJsonObject &c, const QString &now)
             return b.json;
     }
     const QString image = c.value(QLatin1String("image")).toString();
-    const QJsonObject json{{QStringLiteral("name"), c.value(QLatin1String("name"))}, {QStringLiteral("image"), image},
+    QJsonObject json{{QStringLiteral("name"), c.value(QLatin1String("name"))}, {QStringLiteral("image"), image},
         {QStringLiteral("imageID"), image}, {QStringLiteral("ready"), true}, {QStringLiteral("started"), true},
         {QStringLiteral("restartCount"), 0},
         {QStringLiteral("containerID"), QStringLiteral("opbench://") + podTemplateHash(c)},
