@@ -116,29 +116,23 @@ Object Object::fromJson(const QJsonObject &json)
     // printing it and parsing it back (a third of the API server's write path did only that).
     thread_local std::string scratch;
     scratch.clear();
-    const enc::PackResult packed = enc::pack(scratch, json);
+    enc::JsonFields fields; // apiVersion, kind, namespace, generation: read while packing
+    const enc::PackResult packed = enc::pack(scratch, json, &fields);
     auto *d = ObjectData::create(scratch);
-    d->jsonSize = quint32(enc::unpackedSize(scratch));
+    d->jsonSize = quint32(packed.unpackedSize);
     d->meta = packed.meta;
     d->hasManagedFields = packed.hasManagedFields;
-    const QJsonValue apiVersion = json.value(QLatin1String("apiVersion"));
-    const QJsonValue kind = json.value(QLatin1String("kind"));
-    d->type = typeOf(apiVersion.isString() ? apiVersion.toString() : QString(),
-        kind.isString() ? kind.toString() : QString(), d->ownsType);
-    const QJsonValue meta = json.value(QLatin1String("metadata"));
-    if (meta.isObject()) {
-        const QJsonObject m = meta.toObject();
-        const QJsonValue ns = m.value(QLatin1String("namespace"));
-        if (ns.isString())
-            d->ns = objectdecode::intern(ns.toString());
-        const QJsonValue gen = m.value(QLatin1String("generation"));
-        // As the JSON text would read: an integer, not a number with a fraction or an exponent.
-        if (const QCborValue c = QCborValue::fromJsonValue(gen); c.isInteger())
-            d->generation = c.toInteger();
-        else if (gen.isDouble() && std::isfinite(gen.toDouble()) && gen.toDouble() == std::floor(gen.toDouble())
-            && !QByteArray::number(gen.toDouble(), 'g', QLocale::FloatingPointShortest).contains('e'))
-            d->generation = qint64(gen.toDouble());
-    }
+    d->type = typeOf(fields.apiVersion.isString() ? fields.apiVersion.toString() : QString(),
+        fields.kind.isString() ? fields.kind.toString() : QString(), d->ownsType);
+    if (fields.ns.isString())
+        d->ns = objectdecode::intern(fields.ns.toString());
+    const QJsonValue &gen = fields.generation;
+    // As the JSON text would read: an integer, not a number with a fraction or an exponent.
+    if (const QCborValue c = QCborValue::fromJsonValue(gen); c.isInteger())
+        d->generation = c.toInteger();
+    else if (gen.isDouble() && std::isfinite(gen.toDouble()) && gen.toDouble() == std::floor(gen.toDouble())
+        && !QByteArray::number(gen.toDouble(), 'g', QLocale::FloatingPointShortest).contains('e'))
+        d->generation = qint64(gen.toDouble());
     if (scratch.capacity() > (size_t(1) << 20))
         std::string().swap(scratch);
     return Object(d);

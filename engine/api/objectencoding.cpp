@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstring>
 #include <unordered_map>
+#include <utility>
 
 namespace opbench::objectencoding {
 
@@ -104,10 +105,16 @@ int valueId(std::string_view value)
     return id;
 }
 
-void writeToken(std::string &out, int lead, int id)
+// What the tokens written on this thread add when unpacked (PackResult::unpackedSize without a
+// second pass over the packed bytes).
+thread_local std::size_t t_tokenGrowth = 0;
+
+// A key or value token for dictionary entry `id`, whose text is `text`.
+void writeToken(std::string &out, int lead, int id, std::string_view text)
 {
     out.push_back(char(lead + id / 256));
     out.push_back(char(id % 256));
+    t_tokenGrowth += text.size() + (lead == kKeyLeadMin ? 1 : 0); // `"text":` or `"text"` for 2 bytes
 }
 
 // Keys whose string values come from a small set (enums, versions, quantities): their values
@@ -145,7 +152,7 @@ bool writeKey(std::string &out, std::string_view key)
         jsonwriter::writeString(out, key);
         out.push_back(':');
     } else {
-        writeToken(out, kKeyLeadMin, info.id);
+        writeToken(out, kKeyLeadMin, info.id, key);
     }
     return info.enumLike;
 }
@@ -210,10 +217,11 @@ void writeString(std::string &out, std::string_view value, bool enumLike)
         out.push_back(char(kTimeLead));
         for (int k = 4; k >= 0; --k)
             out.push_back(char((bits >> (8 * k)) & 0xFF));
+        t_tokenGrowth += kTimeTextSize - kTimeTokenSize;
         return;
     }
     if (const int id = enumLike ? valueId(value) : -1; id >= 0) {
-        writeToken(out, kValueLeadMin, id);
+        writeToken(out, kValueLeadMin, id, value);
         return;
     }
     jsonwriter::writeString(out, value);
@@ -319,6 +327,7 @@ PackResult pack(std::string &out, dom::object obj, const PackOptions &options)
 {
     PackResult result;
     const std::size_t base = out.size();
+    t_tokenGrowth = 0;
     out.push_back('{');
     bool first = true;
     // Built-in list items often omit apiVersion/kind: put them back so every object is
@@ -342,6 +351,7 @@ PackResult pack(std::string &out, dom::object obj, const PackOptions &options)
         }
     }
     out.push_back('}');
+    result.unpackedSize = out.size() - base + std::exchange(t_tokenGrowth, 0);
     return result;
 }
 
@@ -352,6 +362,7 @@ void writeString(std::string &out, std::string_view value, bool enumLike)
     objectencoding::writeString(out, value, enumLike);
 }
 int metaField(std::string_view key) { return objectencoding::metaField(key); }
+std::size_t takeTokenGrowth() { return std::exchange(t_tokenGrowth, 0); }
 } // namespace detail
 
 namespace {

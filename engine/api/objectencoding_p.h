@@ -23,6 +23,8 @@
 
 #include <simdjson.h>
 
+#include <QJsonValue>
+
 class QJsonObject;
 
 #include <array>
@@ -67,20 +69,34 @@ struct PackResult
     std::array<Span, MetaFieldCount> meta{};
     /// metadata.managedFields is present in the packed output.
     bool hasManagedFields = false;
+    /// The compact JSON size of the packed output (what unpackedSize() would count).
+    std::size_t unpackedSize = 0;
 };
 
 /// Appends the packed form of `obj` to `out` (spans are relative to `out`'s size on entry).
 PackResult pack(std::string &out, simdjson::dom::object obj, const PackOptions &options);
 
+/// Members of a QJsonObject that Object::fromJson reads besides the packed bytes, picked up by
+/// pack() on its way (null when absent; namespace and generation only from an object metadata).
+struct JsonFields
+{
+    QJsonValue apiVersion;
+    QJsonValue kind;
+    QJsonValue ns;
+    QJsonValue generation;
+};
+
 /// The same for a QJsonObject, without printing it: exactly the bytes of packing
 /// QJsonDocument(obj).toJson(Compact) (no options: nothing stripped, no defaults).
-PackResult pack(std::string &out, const QJsonObject &obj);
+PackResult pack(std::string &out, const QJsonObject &obj, JsonFields *fields = nullptr);
 
 namespace detail {
 // The packer's steps, shared by its two inputs (objectencoding.cpp, objectpackjson.cpp).
 bool writeKey(std::string &out, std::string_view key); ///< true when the key's values are enum-like
 void writeString(std::string &out, std::string_view value, bool enumLike);
 int metaField(std::string_view key); ///< the metadata field's slot in PackResult::meta, or -1
+/// Bytes the tokens written on this thread since the last call add when unpacked (resets it).
+std::size_t takeTokenGrowth();
 } // namespace detail
 
 /// The compact JSON size of `packed`.

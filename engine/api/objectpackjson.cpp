@@ -25,17 +25,27 @@ namespace {
 /// `s` as UTF-8 in `buf` (reused: no allocation once it has grown), ASCII copied directly.
 std::string_view utf8Of(const QString &s, std::string &buf)
 {
-    buf.resize(size_t(s.size()));
-    const QChar *p = s.constData();
+    const qsizetype n = s.size();
+    buf.resize(size_t(n));
+    const char16_t *p = reinterpret_cast<const char16_t *>(s.constData());
     char *d = buf.data();
-    for (qsizetype i = 0; i < s.size(); ++i) {
-        const char16_t c = p[i].unicode();
-        if (c >= 0x80) {
-            const QByteArray u = s.toUtf8();
-            buf.assign(u.constData(), size_t(u.size()));
-            break;
-        }
-        d[i] = char(c);
+    // Narrow every unit without a branch, then check once whether any was not ASCII.
+    char16_t any = 0;
+    qsizetype i = 0;
+    for (; i + 4 <= n; i += 4) {
+        any |= char16_t(p[i] | p[i + 1] | p[i + 2] | p[i + 3]);
+        d[i] = char(p[i]);
+        d[i + 1] = char(p[i + 1]);
+        d[i + 2] = char(p[i + 2]);
+        d[i + 3] = char(p[i + 3]);
+    }
+    for (; i < n; ++i) {
+        any |= p[i];
+        d[i] = char(p[i]);
+    }
+    if (any >= 0x80) {
+        const QByteArray u = s.toUtf8();
+        buf.assign(u.constData(), size_t(u.size()));
     }
     return buf;
 }
@@ -131,10 +141,11 @@ void writeQValue(std::string &out, const QJsonValue &v, bool enumLike)
 
 } // namespace
 
-PackResult pack(std::string &out, const QJsonObject &obj)
+PackResult pack(std::string &out, const QJsonObject &obj, JsonFields *fields)
 {
     PackResult result;
     const std::size_t base = out.size();
+    (void)detail::takeTokenGrowth();
     out.push_back('{');
     bool first = true;
     for (auto it = obj.constBegin(); it != obj.constEnd(); ++it) {
@@ -145,6 +156,10 @@ PackResult pack(std::string &out, const QJsonObject &obj)
         const QString key = it.key();
         writeUtf8Key(out, key, enumLike);
         const QJsonValue value = it.value();
+        if (fields && key == QLatin1String("apiVersion"))
+            fields->apiVersion = value;
+        else if (fields && key == QLatin1String("kind"))
+            fields->kind = value;
         if (key != QLatin1String("metadata") || !value.isObject()) {
             writeQValue(out, value, enumLike);
             continue;
@@ -167,10 +182,15 @@ PackResult pack(std::string &out, const QJsonObject &obj)
             writeQValue(out, m.value(), metaEnumLike);
             if (const int field = metaField(kv); field >= 0)
                 result.meta[std::size_t(field)] = {std::uint32_t(start - base), std::uint32_t(out.size() - start)};
+            else if (fields && kv == "namespace")
+                fields->ns = m.value();
+            else if (fields && kv == "generation")
+                fields->generation = m.value();
         }
         out.push_back('}');
     }
     out.push_back('}');
+    result.unpackedSize = out.size() - base + detail::takeTokenGrowth();
     return result;
 }
 

@@ -30,7 +30,7 @@ ObjectData *objectdata::buildData(
     const std::string kindUtf8 = kind.toStdString();
     const enc::PackResult packed = enc::pack(scratch, obj, {stripManagedFields, apiVersionUtf8, kindUtf8});
     auto *d = ObjectData::create(scratch);
-    d->jsonSize = quint32(enc::unpackedSize(scratch));
+    d->jsonSize = quint32(packed.unpackedSize);
     d->meta = packed.meta;
     d->hasManagedFields = packed.hasManagedFields;
     const QString ownApiVersion = stringField(obj, "apiVersion");

@@ -38,7 +38,7 @@ bool isLowerAlnum(QChar c) { return isLower(c) || (c >= QLatin1Char('0') && c <=
 bool isAlnum(QChar c) { return isLowerAlnum(c) || (c >= QLatin1Char('A') && c <= QLatin1Char('Z')); }
 
 /// [a-z0-9]([-a-z0-9]*[a-z0-9])? over value[from, to); with firstAlpha, [a-z] first (DNS-1035).
-bool matchesLabel(const QString &value, qsizetype from, qsizetype to, bool firstAlpha = false)
+bool matchesLabel(QStringView value, qsizetype from, qsizetype to, bool firstAlpha = false)
 {
     if (to <= from || !(firstAlpha ? isLower(value[from]) : isLowerAlnum(value[from])) || !isLowerAlnum(value[to - 1]))
         return false;
@@ -49,10 +49,10 @@ bool matchesLabel(const QString &value, qsizetype from, qsizetype to, bool first
     return true;
 }
 
-bool matchesDns1123Label(const QString &value) { return matchesLabel(value, 0, value.size()); }
-bool matchesDns1035Label(const QString &value) { return matchesLabel(value, 0, value.size(), true); }
+bool matchesDns1123Label(QStringView value) { return matchesLabel(value, 0, value.size()); }
+bool matchesDns1035Label(QStringView value) { return matchesLabel(value, 0, value.size(), true); }
 
-bool matchesDns1123Subdomain(const QString &value)
+bool matchesDns1123Subdomain(QStringView value)
 {
     qsizetype from = 0;
     for (;;) {
@@ -67,7 +67,7 @@ bool matchesDns1123Subdomain(const QString &value)
 }
 
 /// ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]
-bool matchesQualifiedName(const QString &value)
+bool matchesQualifiedName(QStringView value)
 {
     if (value.isEmpty() || !isAlnum(value.front()) || !isAlnum(value.back()))
         return false;
@@ -78,9 +78,9 @@ bool matchesQualifiedName(const QString &value)
     return true;
 }
 
-bool matchesLabelValue(const QString &value) { return value.isEmpty() || matchesQualifiedName(value); }
+bool matchesLabelValue(QStringView value) { return value.isEmpty() || matchesQualifiedName(value); }
 
-qsizetype byteLength(const QString &s)
+qsizetype byteLength(QStringView s)
 {
     for (const QChar c : s) {
         if (c.unicode() >= 0x80)
@@ -102,7 +102,7 @@ QString regexError(const QString &msg, const QString &fmt, const QStringList &ex
     return out + QStringLiteral("regex used for validation is '") + fmt + QStringLiteral("')");
 }
 
-QStringList checkFormat(const QString &value, int maxLen, bool (*matches)(const QString &), const QString &fmt,
+QStringList checkFormat(const QString &value, int maxLen, bool (*matches)(QStringView), const QString &fmt,
     const QString &msg, const QStringList &examples)
 {
     QStringList errs;
@@ -111,6 +111,20 @@ QStringList checkFormat(const QString &value, int maxLen, bool (*matches)(const 
     if (!matches(value))
         errs << regexError(msg, fmt, examples);
     return errs;
+}
+
+/// True exactly when validateQualifiedName(value) finds nothing, without building its messages.
+bool validQualifiedName(const QString &value)
+{
+    const qsizetype slash = value.indexOf(QLatin1Char('/'));
+    if (slash < 0)
+        return byteLength(value) <= 63 && matchesQualifiedName(value);
+    if (slash == 0 || value.indexOf(QLatin1Char('/'), slash + 1) >= 0)
+        return false;
+    const QStringView prefix = QStringView(value).left(slash);
+    const QStringView name = QStringView(value).mid(slash + 1);
+    return byteLength(prefix) <= 253 && matchesDns1123Subdomain(prefix) && byteLength(name) <= 63
+        && matchesQualifiedName(name);
 }
 
 QString maskTrailingDash(const QString &name)
@@ -122,24 +136,32 @@ QString maskTrailingDash(const QString &name)
 
 QStringList isDns1123Subdomain(const QString &value)
 {
+    if (byteLength(value) <= 253 && matchesDns1123Subdomain(value))
+        return {}; // the common case: no messages (and their examples) to build
     return checkFormat(value, 253, matchesDns1123Subdomain, kDns1123SubdomainFmt, kDns1123SubdomainMsg,
         {QStringLiteral("example.com")});
 }
 
 QStringList isDns1123Label(const QString &value)
 {
+    if (byteLength(value) <= 63 && matchesDns1123Label(value))
+        return {};
     return checkFormat(value, 63, matchesDns1123Label, kDns1123LabelFmt, kDns1123LabelMsg,
         {QStringLiteral("my-name"), QStringLiteral("123-abc")});
 }
 
 QStringList isDns1035Label(const QString &value)
 {
+    if (byteLength(value) <= 63 && matchesDns1035Label(value))
+        return {};
     return checkFormat(value, 63, matchesDns1035Label, kDns1035LabelFmt, kDns1035LabelMsg,
         {QStringLiteral("my-name"), QStringLiteral("abc-123")});
 }
 
 QStringList validateQualifiedName(const QString &value)
 {
+    if (validQualifiedName(value))
+        return {};
     const QStringList examples{QStringLiteral("MyName"), QStringLiteral("my.name"), QStringLiteral("123-abc")};
     QStringList errs;
     const QStringList parts = value.split(QLatin1Char('/'));
@@ -169,6 +191,8 @@ QStringList validateQualifiedName(const QString &value)
 
 QStringList validateLabelValue(const QString &value)
 {
+    if (byteLength(value) <= 63 && matchesLabelValue(value))
+        return {};
     return checkFormat(value, 63, matchesLabelValue, kLabelValueFmt, kLabelValueMsg,
         {QStringLiteral("MyValue"), QStringLiteral("my_value"), QStringLiteral("12345")});
 }
@@ -227,20 +251,34 @@ QList<StatusCause> validateOwnerReferences(const QJsonArray &refs, const QString
     QString firstController;
     for (const QJsonValue &v : refs) {
         const QJsonObject r = v.toObject();
-        const QString apiVersion = r.value(QLatin1String("apiVersion")).toString();
-        const QString version = apiVersion.section(QLatin1Char('/'), -1);
-        if (version.isEmpty())
+        // One pass over the reference's members (rather than a lookup per field).
+        QString apiVersion, kind, name;
+        bool hasUid = false, controller = false;
+        for (auto it = r.constBegin(); it != r.constEnd(); ++it) {
+            const QString key = it.key();
+            if (key == QLatin1String("apiVersion"))
+                apiVersion = it.value().toString();
+            else if (key == QLatin1String("kind"))
+                kind = it.value().toString();
+            else if (key == QLatin1String("name"))
+                name = it.value().toString();
+            else if (key == QLatin1String("uid"))
+                hasUid = !it.value().toString().isEmpty();
+            else if (key == QLatin1String("controller"))
+                controller = it.value().toBool();
+        }
+        // the last '/'-separated section (apiVersion.section('/', -1)) is empty
+        if (apiVersion.isEmpty() || apiVersion.endsWith(QLatin1Char('/')))
             causes << fielderror::invalid(
                 path + QStringLiteral(".apiVersion"), apiVersion, QStringLiteral("version must not be empty"));
-        for (const char *key : {"kind", "name", "uid"}) {
-            const QString k = QString::fromLatin1(key);
-            if (r.value(k).toString().isEmpty())
+        for (const auto &[k, empty] : {std::pair{QStringLiteral("kind"), kind.isEmpty()},
+                 std::pair{QStringLiteral("name"), name.isEmpty()}, std::pair{QStringLiteral("uid"), !hasUid}}) {
+            if (empty)
                 causes << fielderror::invalid(
                     path + QLatin1Char('.') + k, QString(), k + QStringLiteral(" must not be empty"));
         }
-        if (r.value(QLatin1String("controller")).toBool()) {
-            const QString current = r.value(QLatin1String("kind")).toString() + QLatin1Char('/')
-                + r.value(QLatin1String("name")).toString();
+        if (controller) {
+            const QString current = kind + QLatin1Char('/') + name;
             if (firstController.isEmpty())
                 firstController = current;
             else

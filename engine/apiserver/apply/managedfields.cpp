@@ -7,6 +7,7 @@
 #include <QSet>
 
 #include <algorithm>
+#include <array>
 
 namespace opbench::apiserver::ssa {
 
@@ -127,16 +128,44 @@ void capUpdateManagers(QList<Entry> &entries)
     entries = std::move(kept);
 }
 
+namespace {
+
+/// The JSON of a new entry without fields. Writes repeat the same few (a handful of managers, one
+/// time per second), and six inserts cost more than the rest of a small write's bookkeeping: the
+/// last ones built are kept (per thread) and shared.
+QJsonObject entryJson(const FieldManagerWrite &w, const QString &operation)
+{
+    struct Built
+    {
+        FieldManagerWrite write;
+        QString operation;
+        QJsonObject json;
+    };
+    thread_local std::array<Built, 8> built;
+    thread_local std::size_t next = 0;
+    for (const Built &b : built) {
+        if (!b.json.isEmpty() && b.write.time == w.time && b.write.manager == w.manager && b.operation == operation
+            && b.write.apiVersion == w.apiVersion && b.write.subresource == w.subresource)
+            return b.json;
+    }
+    QJsonObject json;
+    json.insert(QStringLiteral("manager"), w.manager);
+    json.insert(QStringLiteral("operation"), operation);
+    json.insert(QStringLiteral("apiVersion"), w.apiVersion);
+    json.insert(QStringLiteral("time"), w.time);
+    json.insert(QStringLiteral("fieldsType"), QStringLiteral("FieldsV1"));
+    if (!w.subresource.isEmpty())
+        json.insert(QStringLiteral("subresource"), w.subresource);
+    built[next++ % built.size()] = {w, operation, json};
+    return json;
+}
+
+} // namespace
+
 Entry newEntry(const FieldManagerWrite &w, const QString &operation)
 {
     Entry e;
-    e.json.insert(QStringLiteral("manager"), w.manager);
-    e.json.insert(QStringLiteral("operation"), operation);
-    e.json.insert(QStringLiteral("apiVersion"), w.apiVersion);
-    e.json.insert(QStringLiteral("time"), w.time);
-    e.json.insert(QStringLiteral("fieldsType"), QStringLiteral("FieldsV1"));
-    if (!w.subresource.isEmpty())
-        e.json.insert(QStringLiteral("subresource"), w.subresource);
+    e.json = entryJson(w, operation);
     e.decoded = true;
     e.touched = true;
     return e;

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/apiserver/controllers/simulatorrules.h"
 
+#include <QCborMap>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRandomGenerator>
 
+#include <array>
 #include <cmath>
 
 namespace opbench::apiserver::sim {
@@ -17,6 +19,23 @@ constexpr int kAlphabetSize = sizeof(kAlphabet) - 1;
 QJsonObject condition(
     const QString &type, bool status, const QString &reason, const QString &message, const QString &now)
 {
+    // Every pod gets the same few within a second: the last ones built are shared (per thread).
+    struct Built
+    {
+        QString type;
+        bool status = false;
+        QString reason;
+        QString message;
+        QString now;
+        QJsonObject json;
+    };
+    thread_local std::array<Built, 8> built;
+    thread_local std::size_t next = 0;
+    for (const Built &b : built) {
+        if (!b.json.isEmpty() && b.status == status && b.now == now && b.type == type && b.reason == reason
+            && b.message == message)
+            return b.json;
+    }
     QJsonObject c{{QStringLiteral("type"), type},
         {QStringLiteral("status"), status ? QStringLiteral("True") : QStringLiteral("False")},
         {QStringLiteral("lastProbeTime"), QJsonValue::Null}, {QStringLiteral("lastTransitionTime"), now}};
@@ -24,6 +43,7 @@ QJsonObject condition(
         c.insert(QStringLiteral("reason"), reason);
     if (!message.isEmpty())
         c.insert(QStringLiteral("message"), message);
+    built[next++ % built.size()] = {type, status, reason, message, now, c};
     return c;
 }
 
@@ -259,17 +279,43 @@ QJsonObject podPendingStatus(const QJsonObject &podSpec, const QString &now, con
         {QStringLiteral("qosClass"), QStringLiteral("BestEffort")}, {QStringLiteral("containerStatuses"), statuses}};
 }
 
+namespace {
+
+/// A running container's status. The pods of a ReplicaSet have the same containers, ready within
+/// the same second: the last ones built are shared (per thread). The container is compared as
+/// CBOR, where an integer never equals a double (its hash prints them differently).
+QJsonObject runningContainerStatus(const QJsonObject &c, const QString &now)
+{
+    struct Built
+    {
+        QCborMap container;
+        QString now;
+        QJsonObject json;
+    };
+    thread_local std::array<Built, 8> built;
+    thread_local std::size_t next = 0;
+    const QCborMap container = QCborMap::fromJsonObject(c);
+    for (const Built &b : built) {
+        if (!b.json.isEmpty() && b.now == now && b.container == container)
+            return b.json;
+    }
+    const QString image = c.value(QLatin1String("image")).toString();
+    QJsonObject json{{QStringLiteral("name"), c.value(QLatin1String("name"))}, {QStringLiteral("image"), image},
+        {QStringLiteral("imageID"), image}, {QStringLiteral("ready"), true}, {QStringLiteral("started"), true},
+        {QStringLiteral("restartCount"), 0},
+        {QStringLiteral("containerID"), QStringLiteral("opbench://") + podTemplateHash(c)},
+        {QStringLiteral("state"),
+            QJsonObject{{QStringLiteral("running"), QJsonObject{{QStringLiteral("startedAt"), now}}}}}};
+    built[next++ % built.size()] = {container, now, json};
+    return json;
+}
+
+} // namespace
+
 QJsonObject podRunningStatus(const QJsonObject &podSpec, const QString &now, const QString &startTime, int ipSuffix)
 {
-    const QJsonArray statuses = containerStatuses(podSpec, [&now](const QJsonObject &c) {
-        const QString image = c.value(QLatin1String("image")).toString();
-        return QJsonObject{{QStringLiteral("name"), c.value(QLatin1String("name"))}, {QStringLiteral("image"), image},
-            {QStringLiteral("imageID"), image}, {QStringLiteral("ready"), true}, {QStringLiteral("started"), true},
-            {QStringLiteral("restartCount"), 0},
-            {QStringLiteral("containerID"), QStringLiteral("opbench://") + podTemplateHash(c)},
-            {QStringLiteral("state"),
-                QJsonObject{{QStringLiteral("running"), QJsonObject{{QStringLiteral("startedAt"), now}}}}}};
-    });
+    const QJsonArray statuses
+        = containerStatuses(podSpec, [&now](const QJsonObject &c) { return runningContainerStatus(c, now); });
     const QString ip = QStringLiteral("10.244.%1.%2").arg((ipSuffix / 250) % 250).arg(ipSuffix % 250 + 2);
     return QJsonObject{{QStringLiteral("phase"), QStringLiteral("Running")},
         {QStringLiteral("conditions"),

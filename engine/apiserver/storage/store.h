@@ -239,7 +239,7 @@ private:
         Object object;
         QJsonObject json;
     };
-    mutable std::array<Decoded, 16> m_decoded; // jsonOf(): the last few decoded, round robin
+    mutable std::array<Decoded, 64> m_decoded; // jsonOf(): the last few decoded, round robin
     mutable size_t m_nextDecoded = 0;
 };
 

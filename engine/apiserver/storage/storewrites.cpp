@@ -40,8 +40,8 @@ void stampKind(const ResourceType &type, QJsonObject &o)
 void keepField(QJsonObject &to, const QJsonObject &from, const char *key)
 {
     const QLatin1String k(key);
-    if (from.contains(k))
-        to.insert(k, from.value(k));
+    if (const auto it = from.constFind(k); it != from.constEnd())
+        to.insert(k, it.value()); // one lookup in `from`, not two
     else
         to.remove(k);
 }

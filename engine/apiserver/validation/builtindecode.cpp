@@ -5,6 +5,8 @@
 
 #include <QJsonArray>
 
+#include <memory>
+
 namespace opbench::apiserver {
 
 namespace {
@@ -79,26 +81,76 @@ struct FieldPath
     }
 };
 
-/// A referenced definition, resolved once per thread.
+/// A schema node compiled once per thread: what a check needs without reading the schema's JSON
+/// again for every value (the schema itself stays for the Go type an error names).
+struct Node
+{
+    enum Kind { Other, Ref, String, Integer, Boolean, Number, Array, Object };
+    Kind kind = Other;
+    QJsonObject schema;
+    QString ref;                  ///< Ref: the definition it names
+    bool accepted = false;        ///< never checked: a date-time string, a preserve-unknown object
+    std::unique_ptr<Node> items;  ///< Array: the items' schema
+    std::unique_ptr<Node> values; ///< Object: additionalProperties (null: not checked)
+};
+
+std::unique_ptr<Node> compile(const QJsonObject &schema)
+{
+    auto n = std::make_unique<Node>();
+    n->schema = schema;
+    n->ref = refName(schema);
+    if (!n->ref.isEmpty()) {
+        n->kind = Node::Ref;
+        return n;
+    }
+    const QString type = schema.value(QLatin1String("type")).toString();
+    if (type == QLatin1String("string")) {
+        n->kind = Node::String;
+        n->accepted = schema.value(QLatin1String("format")).toString() == QLatin1String("date-time");
+    } else if (type == QLatin1String("integer")) {
+        n->kind = Node::Integer;
+    } else if (type == QLatin1String("boolean")) {
+        n->kind = Node::Boolean;
+    } else if (type == QLatin1String("number")) {
+        n->kind = Node::Number;
+    } else if (type == QLatin1String("array")) {
+        n->kind = Node::Array;
+        n->items = compile(schema.value(QLatin1String("items")).toObject());
+    } else if (type == QLatin1String("object")) {
+        n->kind = Node::Object;
+        n->accepted = schema.value(QLatin1String("x-kubernetes-preserve-unknown-fields")).toBool();
+        const QJsonObject values = schema.value(QLatin1String("additionalProperties")).toObject();
+        if (!values.isEmpty())
+            n->values = compile(values);
+    }
+    return n;
+}
+
+/// A referenced definition, resolved and compiled once per thread.
 struct Definition
 {
-    QJsonObject schema;
     QString name;        ///< its short name (the Go struct's)
     bool opaque = false; ///< Quantity, IntOrString: their own unmarshalers
+    QHash<QString, std::shared_ptr<const Node>> properties;
 };
 
 const Definition &definitionOf(const QString &ref)
 {
-    thread_local QHash<QString, Definition> cache;
+    // Held by pointer: a reference into the table must survive the insertions a walk makes.
+    thread_local QHash<QString, std::shared_ptr<const Definition>> cache;
     auto it = cache.constFind(ref);
     if (it == cache.constEnd()) {
         const QJsonObject target = builtinSchemas().value(ref);
-        it = cache.insert(ref,
-            Definition{target, shortName(ref),
-                !target.contains(QLatin1String("properties"))
-                    && target.value(QLatin1String("type")).toString() != QLatin1String("object")});
+        auto d = std::make_shared<Definition>();
+        d->name = shortName(ref);
+        d->opaque = !target.contains(QLatin1String("properties"))
+            && target.value(QLatin1String("type")).toString() != QLatin1String("object");
+        const QJsonObject props = target.value(QLatin1String("properties")).toObject();
+        for (auto p = props.constBegin(); p != props.constEnd(); ++p)
+            d->properties.insert(p.key(), compile(p.value().toObject()));
+        it = cache.insert(ref, std::move(d));
     }
-    return *it;
+    return **it;
 }
 
 struct Walker
@@ -116,60 +168,62 @@ struct Walker
     }
 
     /// Checks `v` against `schema` (a field of struct `structName` at JSON path `path`).
-    void check(const QJsonValue &v, const QJsonObject &schema, const QString &structName, const FieldPath &path)
+    void check(const QJsonValue &v, const Node &schema, const QString &structName, const FieldPath &path)
     {
         if (!error.isEmpty() || v.isNull() || v.isUndefined())
             return;
-        const QString ref = refName(schema);
-        if (!ref.isEmpty()) {
-            const Definition &target = definitionOf(ref);
+        switch (schema.kind) {
+        case Node::Ref: {
+            const Definition &target = definitionOf(schema.ref);
             if (target.opaque)
                 return;
             if (!v.isObject())
-                return fail(v, structName, path, goRefType(ref));
-            return checkStruct(v.toObject(), target.schema, target.name, path);
+                return fail(v, structName, path, goRefType(schema.ref));
+            return checkStruct(v.toObject(), target, path);
         }
-        const QString type = schema.value(QLatin1String("type")).toString();
-        if (type == QLatin1String("string")) {
-            if (schema.value(QLatin1String("format")).toString() == QLatin1String("date-time"))
-                return; // metav1.Time has its own unmarshaler
-            if (!v.isString())
+        case Node::String:
+            if (!schema.accepted && !v.isString()) // metav1.Time (date-time) has its own unmarshaler
                 fail(v, structName, path, QStringLiteral("string"));
-        } else if (type == QLatin1String("integer")) {
+            return;
+        case Node::Integer:
             if (!v.isDouble() || v.toDouble() != double(qint64(v.toDouble())))
-                fail(v, structName, path, goType(schema));
-        } else if (type == QLatin1String("boolean")) {
+                fail(v, structName, path, goType(schema.schema));
+            return;
+        case Node::Boolean:
             if (!v.isBool())
                 fail(v, structName, path, QStringLiteral("bool"));
-        } else if (type == QLatin1String("number")) {
+            return;
+        case Node::Number:
             if (!v.isDouble())
                 fail(v, structName, path, QStringLiteral("float64"));
-        } else if (type == QLatin1String("array")) {
+            return;
+        case Node::Array:
             if (!v.isArray())
-                return fail(v, structName, path, goType(schema));
-            const QJsonObject items = schema.value(QLatin1String("items")).toObject();
+                return fail(v, structName, path, goType(schema.schema));
             for (const QJsonValue e : v.toArray())
-                check(e, items, structName, path);
-        } else if (type == QLatin1String("object")) {
-            if (schema.value(QLatin1String("x-kubernetes-preserve-unknown-fields")).toBool())
+                check(e, *schema.items, structName, path);
+            return;
+        case Node::Object:
+            if (schema.accepted)
                 return;
             if (!v.isObject())
-                return fail(v, structName, path, goType(schema));
-            const QJsonObject values = schema.value(QLatin1String("additionalProperties")).toObject();
-            if (!values.isEmpty())
+                return fail(v, structName, path, goType(schema.schema));
+            if (schema.values)
                 for (const QJsonValue e : v.toObject())
-                    check(e, values, structName, path);
+                    check(e, *schema.values, structName, path);
+            return;
+        case Node::Other:
+            return;
         }
     }
 
-    void checkStruct(const QJsonObject &o, const QJsonObject &schema, const QString &structName, const FieldPath &path)
+    void checkStruct(const QJsonObject &o, const Definition &def, const FieldPath &path)
     {
-        const QJsonObject props = schema.value(QLatin1String("properties")).toObject();
         for (auto it = o.constBegin(); it != o.constEnd() && error.isEmpty(); ++it) {
             const QString key = it.key();
-            const auto p = props.constFind(key);
-            if (p != props.constEnd())
-                check(it.value(), p.value().toObject(), structName, FieldPath{&path, key});
+            const auto p = def.properties.constFind(key);
+            if (p != def.properties.constEnd())
+                check(it.value(), **p, def.name, FieldPath{&path, key});
         }
     }
 };
@@ -184,8 +238,7 @@ Expected<void> checkBuiltinFieldTypes(const ResourceType &type, const QJsonObjec
     if (definition.isEmpty())
         return {};
     Walker w;
-    const Definition &root = definitionOf(definition);
-    w.checkStruct(object, root.schema, root.name, FieldPath());
+    w.checkStruct(object, definitionOf(definition), FieldPath());
     if (!w.error.isEmpty())
         return Status::badRequest(w.error);
     return {};

@@ -65,12 +65,16 @@ Expected<FieldValidation> fieldValidationFrom(const Request &request, const QStr
     return Status::invalid(QStringLiteral("meta.k8s.io"), optionsKind, QString(), {cause});
 }
 
-QStringList unknownFields(const ResourceType &type, const QJsonObject &object)
+namespace {
+
+/// unknownFields() from the unknown metadata and top-level keys already found.
+QStringList unknownFieldsWith(
+    const ResourceType &type, const QJsonObject &object, const QStringList &metaKeys, const QStringList &topLevel)
 {
     QStringList out;
-    for (const QString &k : unknownMetadataKeys(object))
+    for (const QString &k : metaKeys)
         out << QStringLiteral("metadata.") + k;
-    out += unknownTopLevelKeys(type, object);
+    out += topLevel;
     if (type.custom && !type.schema.isEmpty()) {
         QStringList pruned;
         SchemaValidator(type.schema).prune(object, &pruned);
@@ -79,13 +83,21 @@ QStringList unknownFields(const ResourceType &type, const QJsonObject &object)
     return out;
 }
 
+} // namespace
+
+QStringList unknownFields(const ResourceType &type, const QJsonObject &object)
+{
+    return unknownFieldsWith(type, object, unknownMetadataKeys(object), unknownTopLevelKeys(type, object));
+}
+
 Expected<void> applyFieldValidation(
     FieldValidation mode, const ResourceType &type, QJsonObject &object, Responder::Headers *headers)
 {
     const QStringList topLevel = unknownTopLevelKeys(type, object);
-    if (mode == FieldValidation::Ignore && unknownMetadataKeys(object).isEmpty() && topLevel.isEmpty())
+    const QStringList metaKeys = unknownMetadataKeys(object);
+    if (mode == FieldValidation::Ignore && metaKeys.isEmpty() && topLevel.isEmpty())
         return {}; // nothing to report and nothing to drop: skip the schema walk
-    const QStringList unknown = unknownFields(type, object);
+    const QStringList unknown = unknownFieldsWith(type, object, metaKeys, topLevel);
     if (unknown.isEmpty())
         return {};
     if (mode == FieldValidation::Strict)
@@ -94,7 +106,6 @@ Expected<void> applyFieldValidation(
         for (const QString &w : unknownFieldWarnings(unknown))
             headers->append(qMakePair(QByteArray("Warning"), warningHeaderValue(w)));
     }
-    const QStringList metaKeys = unknownMetadataKeys(object);
     if (!metaKeys.isEmpty()) {
         QJsonObject meta = object.value(QLatin1String("metadata")).toObject();
         for (const QString &k : metaKeys)
