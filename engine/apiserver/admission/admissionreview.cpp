@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/apiserver/admission/admissionreview.h"
 
+#include "engine/base/recentlybuilt.h"
+
 #include <QJsonArray>
 
-#include <array>
+#include <tuple>
 
 namespace opbench::apiserver {
 
@@ -26,26 +28,15 @@ QJsonObject gvr(const ResourceType &type)
 QJsonObject admissionOptions(const QString &kind, bool dryRun, const QString &fieldManager)
 {
     // Every write asks for one, and the same few recur: the last ones built are shared (per thread).
-    struct Built
-    {
-        QString kind;
-        bool dryRun = false;
-        QString fieldManager;
-        QJsonObject json;
-    };
-    thread_local std::array<Built, 8> built;
-    thread_local std::size_t next = 0;
-    for (const Built &b : built) {
-        if (!b.json.isEmpty() && b.dryRun == dryRun && b.kind == kind && b.fieldManager == fieldManager)
-            return b.json;
-    }
-    QJsonObject o{{QStringLiteral("kind"), kind}, {QStringLiteral("apiVersion"), QStringLiteral("meta.k8s.io/v1")}};
-    if (dryRun)
-        o.insert(QStringLiteral("dryRun"), QJsonArray{QStringLiteral("All")});
-    if (!fieldManager.isEmpty())
-        o.insert(QStringLiteral("fieldManager"), fieldManager);
-    built[next++ % built.size()] = {kind, dryRun, fieldManager, o};
-    return o;
+    thread_local RecentlyBuilt<std::tuple<QString, bool, QString>, QJsonObject> recent;
+    return recent.get(std::tuple(kind, dryRun, fieldManager), [&] {
+        QJsonObject o{{QStringLiteral("kind"), kind}, {QStringLiteral("apiVersion"), QStringLiteral("meta.k8s.io/v1")}};
+        if (dryRun)
+            o.insert(QStringLiteral("dryRun"), QJsonArray{QStringLiteral("All")});
+        if (!fieldManager.isEmpty())
+            o.insert(QStringLiteral("fieldManager"), fieldManager);
+        return o;
+    });
 }
 
 QJsonObject admissionReview(const AdmissionAttributes &a, const QString &uid)

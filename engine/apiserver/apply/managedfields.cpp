@@ -2,12 +2,13 @@
 #include "engine/apiserver/apply/managedfields_p.h"
 
 #include "engine/apiserver/apply/fieldschema_p.h"
+#include "engine/base/recentlybuilt.h"
 
 #include <QJsonArray>
 #include <QSet>
 
 #include <algorithm>
-#include <array>
+#include <tuple>
 
 namespace opbench::apiserver::ssa {
 
@@ -135,29 +136,18 @@ namespace {
 /// last ones built are kept (per thread) and shared.
 QJsonObject entryJson(const FieldManagerWrite &w, const QString &operation)
 {
-    struct Built
-    {
-        FieldManagerWrite write;
-        QString operation;
+    thread_local RecentlyBuilt<std::tuple<QString, QString, QString, QString, QString>, QJsonObject> recent;
+    return recent.get(std::tuple(w.time, w.manager, operation, w.apiVersion, w.subresource), [&] {
         QJsonObject json;
-    };
-    thread_local std::array<Built, 8> built;
-    thread_local std::size_t next = 0;
-    for (const Built &b : built) {
-        if (!b.json.isEmpty() && b.write.time == w.time && b.write.manager == w.manager && b.operation == operation
-            && b.write.apiVersion == w.apiVersion && b.write.subresource == w.subresource)
-            return b.json;
-    }
-    QJsonObject json;
-    json.insert(QStringLiteral("manager"), w.manager);
-    json.insert(QStringLiteral("operation"), operation);
-    json.insert(QStringLiteral("apiVersion"), w.apiVersion);
-    json.insert(QStringLiteral("time"), w.time);
-    json.insert(QStringLiteral("fieldsType"), QStringLiteral("FieldsV1"));
-    if (!w.subresource.isEmpty())
-        json.insert(QStringLiteral("subresource"), w.subresource);
-    built[next++ % built.size()] = {w, operation, json};
-    return json;
+        json.insert(QStringLiteral("manager"), w.manager);
+        json.insert(QStringLiteral("operation"), operation);
+        json.insert(QStringLiteral("apiVersion"), w.apiVersion);
+        json.insert(QStringLiteral("time"), w.time);
+        json.insert(QStringLiteral("fieldsType"), QStringLiteral("FieldsV1"));
+        if (!w.subresource.isEmpty())
+            json.insert(QStringLiteral("subresource"), w.subresource);
+        return json;
+    });
 }
 
 } // namespace

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/apiserver/controllers/simulatorrules.h"
 
+#include "engine/base/recentlybuilt.h"
+
 #include <QCborMap>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRandomGenerator>
 
-#include <array>
 #include <cmath>
+#include <tuple>
+#include <utility>
 
 namespace opbench::apiserver::sim {
 
@@ -20,31 +23,17 @@ QJsonObject condition(
     const QString &type, bool status, const QString &reason, const QString &message, const QString &now)
 {
     // Every pod gets the same few within a second: the last ones built are shared (per thread).
-    struct Built
-    {
-        QString type;
-        bool status = false;
-        QString reason;
-        QString message;
-        QString now;
-        QJsonObject json;
-    };
-    thread_local std::array<Built, 8> built;
-    thread_local std::size_t next = 0;
-    for (const Built &b : built) {
-        if (!b.json.isEmpty() && b.status == status && b.now == now && b.type == type && b.reason == reason
-            && b.message == message)
-            return b.json;
-    }
-    QJsonObject c{{QStringLiteral("type"), type},
-        {QStringLiteral("status"), status ? QStringLiteral("True") : QStringLiteral("False")},
-        {QStringLiteral("lastProbeTime"), QJsonValue::Null}, {QStringLiteral("lastTransitionTime"), now}};
-    if (!reason.isEmpty())
-        c.insert(QStringLiteral("reason"), reason);
-    if (!message.isEmpty())
-        c.insert(QStringLiteral("message"), message);
-    built[next++ % built.size()] = {type, status, reason, message, now, c};
-    return c;
+    thread_local RecentlyBuilt<std::tuple<QString, bool, QString, QString, QString>, QJsonObject> recent;
+    return recent.get(std::tuple(type, status, reason, message, now), [&] {
+        QJsonObject c{{QStringLiteral("type"), type},
+            {QStringLiteral("status"), status ? QStringLiteral("True") : QStringLiteral("False")},
+            {QStringLiteral("lastProbeTime"), QJsonValue::Null}, {QStringLiteral("lastTransitionTime"), now}};
+        if (!reason.isEmpty())
+            c.insert(QStringLiteral("reason"), reason);
+        if (!message.isEmpty())
+            c.insert(QStringLiteral("message"), message);
+        return c;
+    });
 }
 
 QJsonArray containerStatuses(
@@ -286,28 +275,17 @@ namespace {
 /// CBOR, where an integer never equals a double (its hash prints them differently).
 QJsonObject runningContainerStatus(const QJsonObject &c, const QString &now)
 {
-    struct Built
-    {
-        QCborMap container;
-        QString now;
-        QJsonObject json;
-    };
-    thread_local std::array<Built, 8> built;
-    thread_local std::size_t next = 0;
-    const QCborMap container = QCborMap::fromJsonObject(c);
-    for (const Built &b : built) {
-        if (!b.json.isEmpty() && b.now == now && b.container == container)
-            return b.json;
-    }
-    const QString image = c.value(QLatin1String("image")).toString();
-    QJsonObject json{{QStringLiteral("name"), c.value(QLatin1String("name"))}, {QStringLiteral("image"), image},
-        {QStringLiteral("imageID"), image}, {QStringLiteral("ready"), true}, {QStringLiteral("started"), true},
-        {QStringLiteral("restartCount"), 0},
-        {QStringLiteral("containerID"), QStringLiteral("opbench://") + podTemplateHash(c)},
-        {QStringLiteral("state"),
-            QJsonObject{{QStringLiteral("running"), QJsonObject{{QStringLiteral("startedAt"), now}}}}}};
-    built[next++ % built.size()] = {container, now, json};
-    return json;
+    thread_local RecentlyBuilt<std::pair<QCborMap, QString>, QJsonObject> recent;
+    return recent.get(std::pair(QCborMap::fromJsonObject(c), now), [&] {
+        const QString image = c.value(QLatin1String("image")).toString();
+        QJsonObject json{{QStringLiteral("name"), c.value(QLatin1String("name"))}, {QStringLiteral("image"), image},
+            {QStringLiteral("imageID"), image}, {QStringLiteral("ready"), true}, {QStringLiteral("started"), true},
+            {QStringLiteral("restartCount"), 0},
+            {QStringLiteral("containerID"), QStringLiteral("opbench://") + podTemplateHash(c)},
+            {QStringLiteral("state"),
+                QJsonObject{{QStringLiteral("running"), QJsonObject{{QStringLiteral("startedAt"), now}}}}}};
+        return json;
+    });
 }
 
 } // namespace
