@@ -22,12 +22,13 @@
 //                                           above with and without it for its overhead
 //                                           (bench/recording-figures.sh counts it). Its cost
 //                                           probe is named reconcile_recorded, not reconcile
-// Where the time goes (N=5000, 2 cores, quiet machine): ~0.9 ms of API server thread CPU per app
-// (about 40 % of it the workload simulator's six writes per app: ReplicaSet create + status, pod
-// create + status, the Deployment's revision annotation and one status; the rest HTTP handling),
-// ~0.9 ms of operator thread per app (two reconciles, one create, two status writes, one Event),
-// and QNetworkAccessManager's HTTP threads about a quarter on top. Compare the *_cpu_seconds
-// figures with `seconds` to see how much of the wall time other processes took.
+// Where the time goes (N=5000, 2 cores, quiet machine, c38c449): ~0.85 ms of API server thread
+// CPU per app (about 40 % of it the workload simulator's six writes per app: ReplicaSet create +
+// status, pod create + status, the Deployment's revision annotation and one status; the rest
+// HTTP handling) and ~0.65 ms of operator thread per app (two reconciles, one create, two status
+// writes, one Event); the two threads and the kernel's loopback traffic share the 2 cores.
+// Compare the *_cpu_seconds figures with `seconds` to see how much of the wall time other
+// processes took.
 #include "bench/bench.h"
 #include "bench/costprobe.h"
 #include "bench/serverthread.h"
