@@ -327,7 +327,7 @@ PackResult pack(std::string &out, dom::object obj, const PackOptions &options)
 {
     PackResult result;
     const std::size_t base = out.size();
-    t_tokenGrowth = 0;
+    (void)detail::takeTokenGrowth();
     out.push_back('{');
     bool first = true;
     // Built-in list items often omit apiVersion/kind: put them back so every object is
@@ -351,7 +351,7 @@ PackResult pack(std::string &out, dom::object obj, const PackOptions &options)
         }
     }
     out.push_back('}');
-    result.unpackedSize = out.size() - base + std::exchange(t_tokenGrowth, 0);
+    result.unpackedSize = out.size() - base + detail::takeTokenGrowth();
     return result;
 }
 
